@@ -1,0 +1,611 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
+import dev.switchboard.task.DataDrivenFuture;
+import dev.switchboard.task.TaskRuntime;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The dispatch core shared by every kind of actor: life cycle, scheduling, the activation loop, dead letters,
+ * failures, pause/resume, become, and synchronous replies. Applications extend {@link Actor} (or
+ * {@link StatelessActor}); this class holds the machinery and the API they inherit.
+ *
+ * <h2>Overview</h2>
+ * An actor has one <em>status word</em> and one schedulable task, its {@link Activation}, created by
+ * {@link #start()}. {@code send} enqueues the message, then reads the status: if the actor is started, not
+ * paused and not already scheduled, the sender sets the SCHEDULED bit with one CAS and schedules the activation
+ * (on a worker, through the worker's handoff slot). Whoever holds SCHEDULED is the only consumer of the
+ * mailbox. The activation processes up to the runtime's throughput budget of messages, then re-queues itself
+ * behind other work if more are waiting; when the mailbox is empty it clears SCHEDULED and re-checks the
+ * mailbox (release-then-recheck). Enqueue-then-check on the sender side and release-then-recheck on the
+ * consumer side are both full fences on different words, so either the sender sees SCHEDULED cleared or the
+ * consumer sees the message: no wake-up is lost. Nothing is allocated per message.
+ *
+ * <p>The life cycle lives in the same word: STARTED, PAUSED, TERMINATED, and RELEASED (the activation has been
+ * completed into the finish). {@code exit()} and failures set TERMINATED; whichever thread holds (or next
+ * acquires) SCHEDULED then turns the remaining mailbox into dead letters and completes the activation, which
+ * releases the enclosing finish once every task the actor spawned has ended too.
+ *
+ * <h2>The seam for other actor kinds</h2>
+ * Subclasses in this package decide two things and inherit everything else:
+ * <ul>
+ *   <li><b>Where messages wait and which one is next</b>: {@link #offer}, {@link #poll}, {@link #hasReady},
+ *       {@link #pollAny}, {@link #hasAny}, {@link #queued}. {@link Actor} has one queue; a selector has several
+ *       guarded mailboxes and answers {@code poll}/{@code hasReady} from a ready bitmap (enabled ∧ non-empty);
+ *       a transactional actor keeps a transactional and a read-only queue.</li>
+ *   <li><b>How a message is started</b>: {@link #dispatch}. By default it is processed inline, one at a time,
+ *       by the activation. {@link StatelessActor} starts each message as a task of its own
+ *       ({@link MessageTask}) and returns at once, so messages run in parallel; a parallel actor monitor starts
+ *       the letters its policy chooses the same way; a transactional actor runs messages as transactions.</li>
+ * </ul>
+ * The status word, the activation loop, the finish accounting and the dead-letter rules stay the same for all
+ * of them.
+ *
+ * @param <M> the type of message the actor accepts
+ */
+public abstract class ActorCore<M> implements ActorRef<M> {
+    static final int SCHEDULED = 1;
+    static final int PAUSED = 2;
+    static final int STARTED = 4;
+    static final int TERMINATED = 8;
+    static final int RELEASED = 16;
+
+    private static final VarHandle STATUS;
+    private static final VarHandle DEAD_LETTERS;
+    private static final VarHandle PROCESSED;
+    private static final VarHandle ID;
+    private static final VarHandle ACTIVATION;
+    private static final AtomicLong IDS = new AtomicLong();
+    /** Marks {@link #process} on the become stack. */
+    @SuppressWarnings("rawtypes")
+    private static final Behavior DEFAULT_BEHAVIOR = message -> {
+        throw new AssertionError("marker behavior is never run");
+    };
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATUS = l.findVarHandle(ActorCore.class, "status", int.class);
+            DEAD_LETTERS = l.findVarHandle(ActorCore.class, "deadLetters", long.class);
+            PROCESSED = l.findVarHandle(ActorCore.class, "processed", long.class);
+            ID = l.findVarHandle(ActorCore.class, "id", long.class);
+            ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED bits. */
+    private volatile int status;
+    /** Set by start() before STARTED is published; read by senders after they read STARTED. */
+    private volatile Activation activation;
+    private Scheduler scheduler;
+
+    // Confined to the holder of SCHEDULED (the processing).
+    private Behavior<M> behavior;
+    private ArrayDeque<Behavior<M>> behaviors;
+    private Request currentRequest;
+    private Thread requestThread;
+    private boolean replyTaken;
+    /** Written by the processing only; read with opaque reads for diagnostics. */
+    private long processed;
+
+    private volatile long deadLetters;
+    private volatile long id;
+
+    ActorCore() {
+    }
+
+    /**
+     * Processes one message. Runs for one message at a time (unless this is a {@link StatelessActor}); an
+     * exception escaping it terminates the actor and is rethrown by the finish the actor was started in.
+     */
+    protected abstract void process(M message);
+
+    // ------------------------------------------------------------------------------------------ the seam
+
+    /** Enqueues an envelope (a message or a {@link Request}); false if the mailbox is at capacity. */
+    abstract boolean offer(Object envelope);
+
+    /** The next envelope to dispatch under this actor's selection rules, or null if none is ready. */
+    abstract Object poll();
+
+    /** Whether {@link #poll()} would return an envelope now. */
+    abstract boolean hasReady();
+
+    /** Any queued envelope regardless of selection rules, or null: used to turn leftovers into dead letters. */
+    abstract Object pollAny();
+
+    /** Whether any envelope is queued. */
+    abstract boolean hasAny();
+
+    /** Number of queued envelopes (approximate while senders are active). */
+    abstract int queued();
+
+    /** Starts processing one envelope; by default processes it inline, on the activation. */
+    void dispatch(Object envelope) {
+        processEnvelope(envelope, true);
+    }
+
+    /** The activation (non-null once started). */
+    final Activation activation() {
+        return activation;
+    }
+
+    // ------------------------------------------------------------------------------------------ life cycle
+
+    /**
+     * Starts this actor in the current finish scope: the finish will not end before this actor has exited.
+     * Messages sent before {@code start()} are processed from now on. Outside every finish the actor joins the
+     * default runtime's global scope.
+     *
+     * @return this actor, as the reference senders should hold
+     * @throws IllegalStateException if this actor was already started
+     */
+    public final ActorRef<M> start() {
+        if (status != 0 || activation != null) {
+            throw new IllegalStateException(this + " was already started (state " + state() + ")");
+        }
+        Node context = Context.current();
+        Scheduler s = context != null ? context.scheduler() : TaskRuntime.defaultRuntime().scheduler();
+        if (context == null) {
+            context = s.globalScope();
+        }
+        Activation a = new Activation(context.attachChild(), s, this);
+        if (!ACTIVATION.compareAndSet(this, null, a)) {   // lost a race with a concurrent start()
+            a.tryComplete();                                 // undo the registration
+            throw new IllegalStateException(this + " was already started (state " + state() + ")");
+        }
+        scheduler = s;
+        context.scope().track(a);
+        STATUS.getAndBitwiseOr(this, STARTED);   // publishes activation and scheduler to senders
+        signal();
+        return this;
+    }
+
+    /**
+     * Terminates this actor: it processes no further message, the messages still in its mailbox and every
+     * message sent from now on become dead letters, and its finish scope is released once the tasks it spawned
+     * have ended. Idempotent.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
+     */
+    protected final void exit() {
+        requireOwnContext("exit");
+        terminate();
+    }
+
+    /**
+     * Stops processing further messages until {@link #resume()}; messages keep arriving (paper 002 §5.1.2).
+     * Does not block.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
+     */
+    protected final void pause() {
+        requireOwnContext("pause");
+        STATUS.getAndBitwiseOr(this, PAUSED);
+    }
+
+    /**
+     * Resumes processing after {@link #pause()}; a no-op if not paused.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
+     */
+    protected final void resume() {
+        requireOwnContext("resume");
+        int s = (int) STATUS.getAndBitwiseAnd(this, ~PAUSED);
+        if ((s & PAUSED) != 0) {
+            signal();
+        }
+    }
+
+    /** Processes the following messages with {@code next} until {@link #unbecome()}. */
+    protected final void become(Behavior<M> next) {
+        Objects.requireNonNull(next, "behavior");
+        if (behaviors == null) {
+            behaviors = new ArrayDeque<>();
+        }
+        behaviors.push(behavior != null ? behavior : DEFAULT_BEHAVIOR);
+        behavior = next;
+    }
+
+    /**
+     * Returns to the behavior before the last {@link #become}.
+     *
+     * @throws IllegalStateException if there was no {@code become} to undo
+     */
+    protected final void unbecome() {
+        if (behaviors == null || behaviors.isEmpty()) {
+            throw new IllegalStateException(this + ".unbecome() without a matching become()");
+        }
+        Behavior<M> previous = behaviors.pop();
+        behavior = previous == DEFAULT_BEHAVIOR ? null : previous;
+    }
+
+    // ------------------------------------------------------------------------------------------ sending
+
+    @Override
+    public void send(M message) {
+        Objects.requireNonNull(message, () -> "null message sent to " + this);
+        enqueue(message);
+    }
+
+    @Override
+    public void request(M message, DataDrivenFuture<Object> reply) {
+        Objects.requireNonNull(message, () -> "null request sent to " + this);
+        Objects.requireNonNull(reply, "reply");
+        enqueue(new Request(message, reply));
+    }
+
+    final void enqueue(Object envelope) {
+        if ((status & TERMINATED) != 0) {
+            deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
+        } else if (!offer(envelope)) {
+            deadLetter(envelope, DeadLetter.Reason.MAILBOX_FULL);
+        } else {
+            signal();
+        }
+    }
+
+    /**
+     * Called after an envelope was enqueued or the actor became runnable: takes the SCHEDULED token if the
+     * actor should run and nobody holds it, then schedules the activation (or, for a terminated actor, turns
+     * the mailbox into dead letters right here).
+     */
+    final void signal() {
+        for (;;) {
+            int s = status;
+            if ((s & SCHEDULED) != 0) {
+                return;                                   // the holder will see the message
+            }
+            if ((s & TERMINATED) != 0) {
+                if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
+                    drainTerminated();
+                    return;
+                }
+            } else if ((s & (STARTED | PAUSED)) == STARTED && hasReady()) {
+                if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
+                    scheduler.activate(activation);
+                    return;
+                }
+            } else {
+                return;                                   // new or paused: the message waits
+            }
+        }
+    }
+
+    /**
+     * Takes SCHEDULED again after releasing it, if there is work and nobody else took it. Returns whether the
+     * caller holds the token now.
+     */
+    private boolean reacquire() {
+        for (;;) {
+            int s = status;
+            if ((s & SCHEDULED) != 0) {
+                return false;
+            }
+            boolean work = (s & TERMINATED) != 0
+                    ? (s & RELEASED) == 0 || hasAny()
+                    : (s & (STARTED | PAUSED)) == STARTED && hasReady();
+            if (!work) {
+                return false;
+            }
+            if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
+                return true;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ processing
+
+    /** The activation loop: runs with the SCHEDULED token held, and gives it up (or re-queues) before returning. */
+    final void runActivation() {
+        int budget = scheduler.budget();
+        for (;;) {
+            int s = status;
+            if ((s & TERMINATED) != 0) {
+                drainTerminated();
+                return;
+            }
+            if ((s & PAUSED) == 0) {
+                Object envelope = poll();
+                if (envelope != null) {
+                    dispatch(envelope);
+                    if (--budget > 0) {
+                        continue;
+                    }
+                    if ((status & TERMINATED) != 0 || ((status & PAUSED) == 0 && hasReady())) {
+                        scheduler.yieldTurn(activation);  // keep the token; go behind other work
+                        return;
+                    }
+                }
+            }
+            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);    // release ...
+            if (!reacquire()) {                           // ... then re-check
+                return;
+            }
+        }
+    }
+
+    /**
+     * Processes one envelope on the current thread: the default dispatch ({@code serial}, on the activation
+     * holding the token) and the body of a {@link MessageTask} (in parallel with other messages).
+     */
+    @SuppressWarnings("unchecked")
+    final void processEnvelope(Object envelope, boolean serial) {
+        Object message = envelope;
+        Request request = null;
+        if (envelope instanceof Request r) {
+            request = r;
+            message = r.message();
+            if (serial) {
+                currentRequest = r;
+                requestThread = Thread.currentThread();
+                replyTaken = false;
+            }
+        }
+        try {
+            Behavior<M> b = behavior;
+            if (b == null) {
+                process((M) message);
+            } else {
+                b.process((M) message);
+            }
+        } catch (Throwable t) {
+            fail(t, "this exception escaped process(" + brief(message) + ")");
+        } finally {
+            if (request != null) {
+                finishRequest(request, message, serial);
+            }
+            if (serial) {
+                PROCESSED.setOpaque(this, processed + 1);   // single writer: the token holder
+            } else {
+                PROCESSED.getAndAdd(this, 1L);
+            }
+        }
+    }
+
+    private void finishRequest(Request request, Object message, boolean serial) {
+        boolean taken;
+        if (serial) {
+            taken = replyTaken;
+            currentRequest = null;
+            requestThread = null;
+        } else {
+            taken = Context.current() instanceof MessageTask mt && mt.replyTaken;
+        }
+        if (!taken && !request.reply().isDone()) {
+            request.reply().fail(new NoReplyException(this + " processed the request " + brief(message)
+                    + " without replying (call reply(...) while processing it, or take replyChannel())"));
+        }
+    }
+
+    /** Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. */
+    final void fail(Throwable failure, String what) {
+        if (failure.getSuppressed().length == 0 || !(failure.getSuppressed()[0] instanceof ProcessingFailure)) {
+            failure.addSuppressed(new ProcessingFailure(this + " was terminated: " + what));
+        }
+        activation.scope().addFailure(failure);
+        terminate();
+    }
+
+    private void terminate() {
+        int s = (int) STATUS.getAndBitwiseOr(this, TERMINATED);
+        if ((s & SCHEDULED) == 0 && reacquire()) {
+            drainTerminated();
+        }
+    }
+
+    /**
+     * With the token held on a terminated actor: turn the mailbox into dead letters, release the finish once,
+     * give the token up, and repeat while messages keep arriving.
+     */
+    private void drainTerminated() {
+        do {
+            Object envelope;
+            while ((envelope = pollAny()) != null) {
+                deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+            }
+            if ((status & RELEASED) == 0) {
+                STATUS.getAndBitwiseOr(this, RELEASED);
+                activation.sealSpawns();
+                activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
+            }
+            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+        } while (reacquire());
+    }
+
+    private void deadLetter(Object envelope, DeadLetter.Reason reason) {
+        Object message = envelope;
+        if (envelope instanceof Request r) {
+            message = r.message();
+            if (!r.reply().isDone()) {
+                r.reply().fail(new NoReplyException(this + " terminated before processing the request "
+                        + brief(message)));
+            }
+        }
+        DEAD_LETTERS.getAndAdd(this, 1L);
+        Scheduler s = scheduler;
+        s.countDeadLetter();
+        Consumer<Object> listener = s.deadLetterListener();
+        if (listener != null) {
+            try {
+                listener.accept(new DeadLetter(message, this, reason));
+            } catch (Throwable t) {
+                s.reportUnscopedFailure(t);     // a failing listener must not fail the sender
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ replies
+
+    /**
+     * Sends {@code request} to {@code to}, pauses this actor, and runs {@code onReply} with the answer when it
+     * arrives, then resumes: a synchronous receive that blocks no thread (paper 002 §5.2, Fig. 16). Call it
+     * while processing a message and return; the next message is processed after {@code onReply}.
+     * If no reply can come (the receiver exited, or did not reply), this actor fails with a
+     * {@link NoReplyException}.
+     *
+     * <pre>{@code
+     * case Start s -> awaitReply(bank, new Balance(account), (Long balance) -> log(balance));
+     * }</pre>
+     */
+    @SuppressWarnings("unchecked")
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Q request, Consumer<? super R> onReply) {
+        requireOwnContext("awaitReply");
+        Objects.requireNonNull(onReply, "onReply");
+        if (to == this) {
+            throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it is paused"
+                    + " until the reply, and only it could send the reply");
+        }
+        DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
+        pause();
+        to.request(request, answer);
+        TaskRuntime.current().asyncAwait(answer, () -> {
+            try {
+                onReply.accept((R) answer.get());
+            } catch (Throwable t) {
+                Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                fail(cause, "the reply to " + brief(request) + " from " + to + " could not be processed");
+                return;
+            }
+            resume();
+        });
+    }
+
+    /**
+     * Answers the request being processed (sent with {@link ActorRef#request} or {@code awaitReply}). Must be
+     * called by the processing itself; a task that answers later takes {@link #replyChannel()} first.
+     *
+     * @throws IllegalStateException if the current message is not a request, or it was already answered
+     */
+    protected final void reply(Object value) {
+        Request r = requireRequest("reply");
+        r.reply().put(value);
+    }
+
+    /**
+     * Takes the reply channel of the request being processed, to answer it later from another task (the
+     * actor's processing then does not fail the request for lack of a reply).
+     */
+    protected final DataDrivenFuture<Object> replyChannel() {
+        Request r = requireRequest("replyChannel");
+        if (Context.current() instanceof MessageTask mt) {
+            mt.replyTaken = true;
+        } else {
+            replyTaken = true;
+        }
+        return r.reply();
+    }
+
+    private Request requireRequest(String op) {
+        Request r = null;
+        if (requestThread == Thread.currentThread()) {
+            r = currentRequest;
+        } else if (Context.current() instanceof MessageTask mt && mt.actor == this) {
+            r = mt.request();
+        }
+        if (r == null) {
+            throw new IllegalStateException(this + "." + op + "() called outside the processing of a request"
+                    + " (the message was sent with send(), not request()/awaitReply(), or " + op
+                    + "() was called from another task: take replyChannel() while processing instead)");
+        }
+        return r;
+    }
+
+    // ------------------------------------------------------------------------------------------ observation
+
+    /** The current life-cycle state. */
+    public final ActorState state() {
+        int s = status;
+        if ((s & TERMINATED) != 0) {
+            return ActorState.TERMINATED;
+        }
+        if ((s & STARTED) == 0) {
+            return ActorState.NEW;
+        }
+        return (s & PAUSED) != 0 ? ActorState.PAUSED : ActorState.STARTED;
+    }
+
+    /** Messages sent to this actor that became dead letters. */
+    public final long deadLetterCount() {
+        return deadLetters;
+    }
+
+    /** Messages this actor has processed so far. */
+    public final long processedCount() {
+        return (long) PROCESSED.getOpaque(this);
+    }
+
+    /** Messages waiting in this actor's mailbox(es). */
+    public final int mailboxSize() {
+        return queued();
+    }
+
+    /** The runtime this actor was started in, or null before {@link #start()}. */
+    public final TaskRuntime runtime() {
+        Scheduler s = status != 0 ? scheduler : null;
+        return s == null ? null : (TaskRuntime) s.facade();
+    }
+
+    final String describeIfOpen(long ageNanos, String startedBy) {
+        int s = status;
+        if ((s & RELEASED) != 0) {
+            return null;
+        }
+        String age = ageMillis(ageNanos);
+        String what = (s & TERMINATED) != 0 ? "exited, waiting for tasks it spawned"
+                : (s & PAUSED) != 0 ? "never exited (paused: nothing will process its mailbox until resume())"
+                : "never exited";
+        String activity = (s & SCHEDULED) != 0 ? "running or scheduled" : "idle";
+        return "actor " + this + " started by thread '" + startedBy + "' " + age + ": " + what
+                + " (" + activity + ", " + queued() + " queued, " + processedCount() + " processed)";
+    }
+
+    private static String ageMillis(long nanos) {
+        long ms = TimeUnit.NANOSECONDS.toMillis(nanos);
+        return ms < 1000 ? ms + " ms ago" : String.format("%.1f s ago", ms / 1000.0);
+    }
+
+    /** {@code SimpleClassName@id}, where the id is unique in this JVM. */
+    @Override
+    public String toString() {
+        long i = id;
+        if (i == 0) {
+            long fresh = IDS.incrementAndGet();
+            i = ID.compareAndSet(this, 0L, fresh) ? fresh : id;
+        }
+        String name = getClass().getSimpleName();
+        if (name.isEmpty()) {
+            name = getClass().getName().substring(getClass().getName().lastIndexOf('.') + 1);
+        }
+        return name + "@" + i;
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private void requireOwnContext(String op) {
+        Node n = Context.current();
+        if (n == null || n.owner() != this) {
+            throw new IllegalStateException(this + "." + op + "() may only be called while " + this
+                    + " processes a message or from a task it spawned (called from "
+                    + (n == null ? "thread '" + Thread.currentThread().getName() + "' outside every task"
+                    : n.owner() != null ? "the context of " + n.owner() : "a task that is not " + this + "'s")
+                    + ")");
+        }
+    }
+
+    static String brief(Object message) {
+        String s = String.valueOf(message);
+        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+    }
+}

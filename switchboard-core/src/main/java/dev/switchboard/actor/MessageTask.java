@@ -1,0 +1,35 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.internal.Node;
+
+/**
+ * One message of an actor processed as a task of its own, in parallel with the actor's other messages (the
+ * dispatch of {@link StatelessActor}). It is a child of the actor's activation, so the actor's finish waits
+ * for it, and it carries its own request so {@code reply()} answers the right one.
+ */
+final class MessageTask extends Node {
+    final ActorCore<?> actor;
+    final Object envelope;
+    /** Set when the processing took the reply channel; confined to this task's processing. */
+    boolean replyTaken;
+
+    MessageTask(Activation activation, Object envelope) {
+        super(activation.attachChild(), activation.scheduler());
+        this.actor = activation.actor;
+        this.envelope = envelope;
+    }
+
+    Request request() {
+        return envelope instanceof Request r ? r : null;
+    }
+
+    @Override
+    protected void run() {
+        try {
+            actor.processEnvelope(envelope, false);
+        } finally {
+            sealSpawns();
+        }
+        tryComplete();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.switchboard.actor;
+
+/**
+ * An actor without mutable state, which therefore processes its messages in parallel (paper 002 §5.3): each
+ * message runs as a task of its own, as soon as it is taken from the mailbox, concurrently with the others.
+ *
+ * <pre>{@code
+ * final class Lookup extends StatelessActor<Query> {
+ *     protected void process(Query q) {          // may run on several workers at once
+ *         q.replyTo().send(new Answer(table.get(q.key())));
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Everything else is as for {@link Actor}: the actor joins the finish it was started in; {@code exit()}
+ * stops the dispatch of further messages (those already started run to completion, the queued ones become
+ * dead letters); an exception escaping {@code process} terminates the actor and reaches its finish;
+ * {@code pause()} stops the dispatch until {@code resume()}; {@code reply()} answers the request that the
+ * calling task is processing.
+ *
+ * <p>This is the dispatch seam of {@link ActorCore} in its simplest use: the activation loop, status word and
+ * mailbox are the actor's, only {@code dispatch} differs: it starts a {@link MessageTask} and returns.
+ *
+ * @param <M> the type of message this actor accepts
+ */
+public abstract class StatelessActor<M> extends Actor<M> {
+    protected StatelessActor() {
+    }
+
+    @Override
+    final void dispatch(Object envelope) {
+        MessageTask task = new MessageTask(activation(), envelope);
+        task.scheduler().submit(task);
+    }
+}

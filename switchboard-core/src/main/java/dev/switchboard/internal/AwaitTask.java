@@ -1,0 +1,64 @@
+package dev.switchboard.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The task of an {@code asyncAwait}: counted by its finish from the moment it is created, scheduled once all of
+ * its inputs are available.
+ *
+ * <p>Each input calls {@link #inputReady()} once. The last one schedules the task on the runtime (forked, never
+ * run inline on the producer's stack, so a chain of data-driven tasks cannot grow a thread's stack).
+ */
+public final class AwaitTask extends AsyncTask {
+    private static final VarHandle REMAINING;
+
+    static {
+        try {
+            REMAINING = MethodHandles.lookup().findVarHandle(AwaitTask.class, "remaining", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Object[] inputs;
+    private final String createdBy;
+    private final long createdAtNanos;
+    private volatile int remaining;
+
+    /**
+     * @param inputs the awaited objects, kept only to describe this task in a hang report
+     */
+    public AwaitTask(Node completer, Scheduler scheduler, Runnable body, Object[] inputs) {
+        super(completer, scheduler, body);
+        this.inputs = inputs;
+        this.remaining = inputs.length;
+        this.createdBy = Thread.currentThread().getName();
+        this.createdAtNanos = System.nanoTime();
+    }
+
+    /** Called once by each input when it becomes available; the last call schedules this task. */
+    public void inputReady() {
+        // getAndAdd is a full fence: the producers' writes of the values happen-before the task runs.
+        if ((int) REMAINING.getAndAdd(this, -1) == 1) {
+            scheduler.submit(this);
+        }
+    }
+
+    @Override
+    public String describeIfOpen(long nowNanos) {
+        int r = remaining;
+        if (r <= 0) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("asyncAwait task created by thread '").append(createdBy).append("' ")
+                .append(Durations.ago(TimeUnit.NANOSECONDS.toMillis(nowNanos - createdAtNanos)))
+                .append(", still waiting for ").append(r).append(" of ").append(inputs.length).append(':');
+        for (Object in : inputs) {
+            sb.append(' ').append(in).append(';');
+        }
+        sb.setLength(sb.length() - 1);
+        return sb.toString();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.switchboard.internal;
+
+import java.util.concurrent.CountedCompleter;
+
+/**
+ * A node of the spawn tree: a unit of work that a {@code finish} waits for.
+ *
+ * <h2>Overview</h2>
+ * Switchboard does not keep one counter per finish. Every task, actor activation, asyncAwait task and finish
+ * scope is a {@link CountedCompleter} whose completer is the node that spawned it, so termination is counted
+ * along the spawn tree: a node's pending count is the number of its live children, and a node completes into
+ * its parent only when its own body has ended ({@link #tryComplete()}) and all its children have completed.
+ * The root of every tree is a {@link Scope}; its completion ends the {@code finish}.
+ *
+ * <p>Under divide and conquer each counter sees a handful of writers. Flat fan-out (one body spawning thousands
+ * of asyncs) would make the spawner's counter one contended word, so after {@value #DIRECT_CHILDREN} direct
+ * children a spawner attaches further children to {@link SpawnGroup}s of {@value #GROUP_SIZE}: the owner pops
+ * the youngest tasks and thieves steal the oldest, so concurrently completing children mostly decrement
+ * different groups.
+ *
+ * <p>Because every node is a CountedCompleter rooted at its scope, a worker waiting in {@code finish} can use
+ * {@link #helpComplete(int)} to run exactly the queued tasks that belong to that finish, never an unrelated
+ * task that could create a dependency the program did not have.
+ *
+ * <h2>Implementation notes</h2>
+ * {@link #attachChild()} and {@link #sealSpawns()} are not thread-safe: they are called only by the thread that
+ * currently runs this node as a spawner (a task body, a finish body, or the actor activation that holds the
+ * actor's scheduling token). Scopes that accept spawns from any thread override {@link #attachChild()}.
+ */
+public abstract class Node extends CountedCompleter<Void> {
+    /** Children attached to a spawner directly before it switches to groups. */
+    static final int DIRECT_CHILDREN = 8;
+    /** Children per spawn group. */
+    static final int GROUP_SIZE = 32;
+
+    /** The runtime this node executes in. */
+    final Scheduler scheduler;
+
+    // Spawn bookkeeping; only the thread running this node as a spawner touches these.
+    private SpawnGroup group;
+    private int direct;
+
+    /** Link in a scope's list of tracked nodes (actors, awaiting tasks), see {@link Scope#track}. */
+    volatile Node nextTracked;
+
+    protected Node(Node completer, Scheduler scheduler) {
+        super(completer);
+        this.scheduler = scheduler;
+    }
+
+    /** The runtime this node executes in. */
+    public final Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /**
+     * Registers one new child of this node and returns the node the child must name as its completer.
+     * Only the thread currently running this node as a spawner may call this.
+     */
+    public Node attachChild() {
+        if (direct < DIRECT_CHILDREN) {
+            direct++;
+            addToPendingCount(1);
+            return this;
+        }
+        SpawnGroup g = group;
+        if (g == null || g.attached == GROUP_SIZE) {
+            addToPendingCount(1);           // the new group counts as one child of this node
+            SpawnGroup full = g;
+            group = g = new SpawnGroup(this);
+            if (full != null) {
+                full.tryComplete();         // seal the full group: it completes once its children have
+            }
+        }
+        g.attached++;
+        g.addToPendingCount(1);
+        return g;
+    }
+
+    /** Seals the open spawn group, if any; called once, when this node stops spawning. */
+    public final void sealSpawns() {
+        SpawnGroup g = group;
+        if (g != null) {
+            group = null;
+            g.tryComplete();
+        }
+    }
+
+    /** The finish scope this node counts toward (the root of its spawn tree). */
+    public Scope scope() {
+        Node n = this;
+        while (!(n instanceof Scope s)) {
+            n = (Node) n.getCompleter();
+        }
+        return s;
+    }
+
+    /**
+     * The actor whose processing context this node belongs to, or {@code null}: tasks spawned while an actor
+     * processes a message (and their descendants) belong to that actor.
+     */
+    public Object owner() {
+        Node c = (Node) getCompleter();
+        return c == null ? null : c.owner();
+    }
+
+    /**
+     * For diagnostics: a one-line description of why this tracked node still keeps its finish open, or
+     * {@code null} when it no longer does.
+     */
+    public String describeIfOpen(long nowNanos) {
+        return null;
+    }
+
+    /** Runs this node's work. Implementations catch everything: a node never completes abnormally. */
+    protected abstract void run();
+
+    @Override
+    public final void compute() {
+        if (Thread.currentThread() instanceof Worker w) {
+            w.runChain(this);
+        } else {
+            Context.runOnForeignThread(this);
+        }
+    }
+}

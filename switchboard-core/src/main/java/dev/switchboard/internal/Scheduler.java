@@ -1,0 +1,346 @@
+package dev.switchboard.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * The machinery behind a {@code TaskRuntime}: a work-stealing pool of {@link Worker}s, the global scope, the
+ * finish protocol, dead-letter accounting and the hang diagnostic.
+ *
+ * <h2>Overview</h2>
+ * Tasks are {@link Node}s executed by a {@link ForkJoinPool} in FIFO ("async") mode, which is fair to actors
+ * that re-queue themselves after a throughput budget. Ordinary tasks are forked so that idle workers can steal
+ * them; actor activations triggered by a send prefer the worker's handoff slot ({@link #activate}).
+ *
+ * <p>{@link #runFinish} runs a finish body with a fresh {@link Scope} as the current node, then waits for the
+ * scope. A waiting worker first helps: it runs queued tasks of this finish from its own deque
+ * ({@link Node#helpComplete(int)}), never unrelated ones. Only then does it block, through
+ * {@link ForkJoinPool#managedBlock}, which lets the pool add a compensating worker, so nested finishes cannot
+ * deadlock the pool even with one worker.
+ */
+public final class Scheduler {
+    private static final AtomicInteger RUNTIME_IDS = new AtomicInteger();
+
+    private final String name;
+    private final int parallelism;
+    private final int budget;
+    private final int handoffLimit;
+    private final ForkJoinPool pool;
+    private final Scope global;
+
+    private final LongAdder deadLetters = new LongAdder();
+    private volatile Consumer<Object> deadLetterListener;
+    private volatile Consumer<Throwable> unscopedFailureHandler;
+
+    private final long hangReportAfterNanos;
+    private volatile Consumer<String> hangReporter;
+    private final Set<Scope> waitingScopes = ConcurrentHashMap.newKeySet();
+    private volatile Object facade;
+
+    public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("a runtime needs at least one worker, got " + parallelism);
+        }
+        if (budget < 1) {
+            throw new IllegalArgumentException("the throughput budget must be at least 1 message, got " + budget);
+        }
+        this.name = name != null ? name : "switchboard-" + RUNTIME_IDS.incrementAndGet();
+        this.parallelism = parallelism;
+        this.budget = budget;
+        this.handoffLimit = Math.max(1, handoffLimit);
+        this.hangReportAfterNanos = hangReportAfterNanos;
+        AtomicInteger workerIds = new AtomicInteger();
+        this.pool = new ForkJoinPool(parallelism, p -> {
+            Worker w = new Worker(p, this);
+            w.setName(this.name + "-worker-" + workerIds.incrementAndGet());
+            return w;
+        }, (thread, failure) -> reportUnscopedFailure(failure), true);
+        this.global = new Scope(this, null, true);
+        this.unscopedFailureHandler = Scheduler::printUnscopedFailure;
+        this.hangReporter = System.err::println;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The public object that fronts this scheduler (a {@code TaskRuntime}). */
+    public Object facade() {
+        return facade;
+    }
+
+    public void facade(Object facade) {
+        this.facade = facade;
+    }
+
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** Messages an actor processes per activation before it yields its worker. */
+    public int budget() {
+        return budget;
+    }
+
+    /** Activations one worker runs through its handoff slot before it forks the continuation. */
+    public int handoffLimit() {
+        return handoffLimit;
+    }
+
+    public ForkJoinPool pool() {
+        return pool;
+    }
+
+    /** The scope of work started outside every finish. */
+    public Scope globalScope() {
+        return global;
+    }
+
+    // ---------------------------------------------------------------- scheduling
+
+    /** The node new work attaches to on this thread: the current node, or this runtime's global scope. */
+    public Node spawnContext() {
+        Node n = Context.current();
+        return n != null ? n : global;
+    }
+
+    /** Schedules a task where idle workers can steal it. */
+    public void submit(Node task) {
+        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
+            task.fork();
+        } else {
+            pool.execute(task);
+        }
+    }
+
+    /** Schedules an actor activation, through the current worker's handoff slot when there is one. */
+    public void activate(Node activation) {
+        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
+            w.handoff(activation);
+        } else {
+            pool.execute(activation);
+        }
+    }
+
+    /**
+     * Re-queues work that has used up its turn (an actor after its throughput budget, a handoff chain after its
+     * limit) behind everything else: in the pool's shared submission queue, not the worker's own deque. A
+     * ForkJoinPool worker drains its own deque before it looks anywhere else, so work that re-queued itself
+     * locally would starve tasks submitted from outside and tasks waiting in busy workers' deques.
+     */
+    public void yieldTurn(Node task) {
+        pool.externalSubmit(task);
+    }
+
+    /** Spawns {@code body} as a child of the current node. */
+    public void async(Runnable body) {
+        AsyncTask task = new AsyncTask(spawnContext().attachChild(), this, body);
+        submit(task);
+    }
+
+    // ---------------------------------------------------------------- finish
+
+    /**
+     * Runs {@code body} as a finish and waits until it and everything it spawned have ended, or until
+     * {@code timeoutNanos} (if positive) has passed. Returns the scope; the caller checks
+     * {@link Scope#isDone()} and rethrows {@link Scope#failures()}.
+     */
+    public Scope runFinish(Runnable body, long timeoutNanos) {
+        Thread thread = Thread.currentThread();
+        Node outer = Context.current();
+        Scope scope = new Scope(this, outer != null ? outer.owner() : null, false);
+        Node previous = Context.enter(thread, scope);
+        try {
+            body.run();
+        } catch (Throwable t) {
+            scope.addFailure(t);
+        } finally {
+            scope.sealSpawns();
+            Context.restore(thread, previous);
+        }
+        scope.tryComplete();                 // the body has ended
+        if (!scope.isEnded()) {
+            await(scope, thread, timeoutNanos);
+        }
+        return scope;
+    }
+
+    private void await(Scope scope, Thread thread, long timeoutNanos) {
+        Worker w = thread instanceof Worker ww ? ww : null;
+        long start = System.nanoTime();
+        long failAt = timeoutNanos > 0 ? start + timeoutNanos : 0;
+        long reportAt = hangReportAfterNanos > 0 ? start + hangReportAfterNanos : 0;
+        waitingScopes.add(scope);
+        if (w != null) {
+            w.enterBlocking();
+        }
+        try {
+            while (!scope.isEnded()) {
+                if (w != null) {
+                    scope.helpComplete(Integer.MAX_VALUE);
+                    if (scope.isEnded()) {
+                        break;
+                    }
+                }
+                long deadline = earliest(failAt, reportAt);
+                scope.deadline(deadline);
+                try {
+                    ForkJoinPool.managedBlock(scope);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();   // not thrown by Scope.block; kept for the contract
+                }
+                if (scope.isEnded()) {
+                    break;
+                }
+                long now = System.nanoTime();
+                if (reportAt != 0 && now - reportAt >= 0) {
+                    reportAt = 0;
+                    Consumer<String> reporter = hangReporter;
+                    if (reporter != null) {
+                        reporter.accept("Switchboard hang diagnostic: " + report(scope));
+                    }
+                }
+                if (failAt != 0 && now - failAt >= 0) {
+                    return;                       // timed out; the caller reports it
+                }
+            }
+        } finally {
+            scope.deadline(0);
+            if (w != null) {
+                w.exitBlocking();
+            }
+            waitingScopes.remove(scope);
+        }
+    }
+
+    private static long earliest(long a, long b) {
+        if (a == 0) {
+            return b;
+        }
+        if (b == 0) {
+            return a;
+        }
+        return a - b <= 0 ? a : b;
+    }
+
+    /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */
+    public void block(ForkJoinPool.ManagedBlocker blocker) {
+        Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == this ? ww : null;
+        if (w != null) {
+            w.enterBlocking();
+        }
+        try {
+            ForkJoinPool.managedBlock(blocker);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (w != null) {
+                w.exitBlocking();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- diagnostics
+
+    /** What keeps {@code scope} open, as a multi-line report. */
+    public String report(Scope scope) {
+        StringBuilder sb = new StringBuilder(scope.describe());
+        List<String> items = scope.openItems();
+        if (items.isEmpty()) {
+            sb.append("\n  - no actor or awaiting task is open; ")
+              .append("the remaining children are tasks still running or queued");
+        }
+        for (String item : items) {
+            sb.append("\n  - ").append(item);
+        }
+        return sb.toString();
+    }
+
+    /** Reports for every finish currently waited on, and for the global scope if anything is open there. */
+    public List<String> reportOpenScopes() {
+        List<String> reports = new ArrayList<>();
+        for (Scope s : waitingScopes) {
+            reports.add(report(s));
+        }
+        if (global.getPendingCount() > 0) {
+            reports.add(report(global));
+        }
+        return reports;
+    }
+
+    public void hangReporter(Consumer<String> reporter) {
+        this.hangReporter = reporter;
+    }
+
+    public long hangReportAfterNanos() {
+        return hangReportAfterNanos;
+    }
+
+    // ---------------------------------------------------------------- dead letters and unscoped failures
+
+    public void countDeadLetter() {
+        deadLetters.increment();
+    }
+
+    public long deadLetterCount() {
+        return deadLetters.sum();
+    }
+
+    public Consumer<Object> deadLetterListener() {
+        return deadLetterListener;
+    }
+
+    public void deadLetterListener(Consumer<Object> listener) {
+        this.deadLetterListener = listener;
+    }
+
+    public void unscopedFailureHandler(Consumer<Throwable> handler) {
+        this.unscopedFailureHandler = handler != null ? handler : Scheduler::printUnscopedFailure;
+    }
+
+    /** Passes a failure that no finish can rethrow to the runtime's handler. */
+    public void reportUnscopedFailure(Throwable failure) {
+        try {
+            unscopedFailureHandler.accept(failure);
+        } catch (Throwable ignored) {
+            printUnscopedFailure(failure);
+        }
+    }
+
+    private static void printUnscopedFailure(Throwable failure) {
+        System.err.println("Switchboard: failure outside every finish (no finish can rethrow it):");
+        failure.printStackTrace();
+    }
+
+    // ---------------------------------------------------------------- life cycle
+
+    /** Stops accepting work and waits up to {@code timeout} for running tasks to end. */
+    public boolean shutdown(long timeout, TimeUnit unit) {
+        pool.shutdown();
+        try {
+            if (pool.awaitTermination(timeout, unit)) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        pool.shutdownNow();
+        return false;
+    }
+
+    public boolean isShutdown() {
+        return pool.isShutdown();
+    }
+
+    @Override
+    public String toString() {
+        return "Scheduler[" + name + ", " + parallelism + " workers, budget " + budget + "]";
+    }
+}

@@ -1,0 +1,98 @@
+package dev.switchboard.internal;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+
+/**
+ * A worker thread of a Switchboard runtime.
+ *
+ * <h2>Overview</h2>
+ * Besides the work-stealing deque that {@link ForkJoinPool} gives every worker, a Switchboard worker carries
+ * <ul>
+ *   <li>the <em>current node</em>: the spawn-tree node of the task it is running, so {@code async}, {@code start}
+ *       and {@code finish} know where to attach without a thread-local lookup;</li>
+ *   <li>a one-task <em>handoff slot</em>. When a running actor sends to an idle actor, the receiver's activation
+ *       goes into the slot instead of the deque, and the worker runs it as soon as the current task ends. A
+ *       message chain (ping-pong, a token ring, a pipeline) then runs on one warm core without pushing to the
+ *       deque and without waking a parked worker for every message - the two costs that dominate message
+ *       passing on a work-stealing pool. A newer handoff pushes the older occupant to the deque, where it can be
+ *       stolen, so the slot never hides more than one activation.</li>
+ * </ul>
+ *
+ * <h2>Implementation notes</h2>
+ * The slot is invisible to thieves, so it must never hold work while this thread could wait: it is flushed to
+ * the deque before any blocking wait ({@link #enterBlocking()}), and it is not used at all while the thread
+ * helps inside such a wait. A chain of handoffs is cut after {@link Scheduler#handoffLimit()} activations and its
+ * continuation re-queued with {@link Scheduler#yieldTurn}, so a chain cannot monopolise the worker. All fields are confined to this thread.
+ */
+public final class Worker extends ForkJoinWorkerThread {
+    final Scheduler scheduler;
+    /** The node new work attaches to; see {@link Context}. */
+    Node current;
+    /** The hidden handoff slot. */
+    private Node next;
+    /** Greater than zero while this thread waits (finish, blocking get); the slot is unused then. */
+    private int blocking;
+
+    Worker(ForkJoinPool pool, Scheduler scheduler) {
+        super(null, pool, true);
+        this.scheduler = scheduler;
+    }
+
+    /** Runs {@code first}, then the activations handed off to this worker while it ran. */
+    void runChain(Node first) {
+        Node saved = current;
+        Node n = first;
+        int hops = scheduler.handoffLimit();
+        try {
+            for (;;) {
+                current = n;
+                n.run();
+                Node h = next;
+                if (h == null) {
+                    break;
+                }
+                next = null;
+                if (--hops <= 0) {
+                    scheduler.yieldTurn(h);
+                    break;
+                }
+                n = h;
+            }
+        } finally {
+            current = saved;
+        }
+    }
+
+    /** Schedules an activation, preferring the handoff slot. */
+    void handoff(Node activation) {
+        if (blocking != 0) {
+            activation.fork();
+            return;
+        }
+        Node older = next;
+        next = activation;
+        if (older != null) {
+            older.fork();
+        }
+    }
+
+    /** Flushes the slot and disables it: called before this thread may wait. */
+    void enterBlocking() {
+        Node n = next;
+        if (n != null) {
+            next = null;
+            n.fork();
+        }
+        blocking++;
+    }
+
+    void exitBlocking() {
+        blocking--;
+    }
+
+    /** The runtime this worker belongs to. */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+}

@@ -1,0 +1,209 @@
+package dev.switchboard.task;
+
+import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.Worker;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A data-driven future (DDF): a single-assignment slot that tasks can wait on without blocking a thread
+ * (paper 002 §3.2).
+ *
+ * <p>{@link #put} assigns the value once (a second {@code put} is an error); {@code asyncAwait(ddf, body)} runs
+ * {@code body} as a task once the value is there; {@link #get()} returns it (and waits if it is not there yet).
+ * A DDF can also be {@linkplain #fail failed}; {@code get} then throws.
+ *
+ * <pre>{@code
+ * DataDrivenFuture<List<Integer>> sorted = new DataDrivenFuture<>();
+ * finish(() -> {
+ *     asyncAwait(sorted, () -> System.out.println(sorted.get()));
+ *     quicksort(input, sorted);              // some task eventually calls sorted.put(...)
+ * });
+ * }</pre>
+ *
+ * <h2>Implementation notes</h2>
+ * The value is published with a CAS from {@code UNSET}; the waiters form a Treiber stack that the producer
+ * closes with one {@code getAndSet} after publishing the value. A waiter that finds the stack closed knows the
+ * value is visible, so no waiter is lost and none fires twice. Waiting tasks are scheduled (forked), never run
+ * on the producer's stack.
+ *
+ * @param <T> the type of the value
+ */
+public final class DataDrivenFuture<T> implements TaskFuture<T> {
+    private static final Object UNSET = new Object();
+    private static final Object NULL = new Object();
+    private static final Waiter CLOSED = new Waiter(null);
+    private static final VarHandle VALUE;
+    private static final VarHandle WAITERS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            VALUE = l.findVarHandle(DataDrivenFuture.class, "value", Object.class);
+            WAITERS = l.findVarHandle(DataDrivenFuture.class, "waiters", Waiter.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile Object value = UNSET;
+    private volatile Waiter waiters;
+
+    /** Creates an empty data-driven future. */
+    public DataDrivenFuture() {
+    }
+
+    /**
+     * Assigns the value and schedules every task awaiting it.
+     *
+     * @throws IllegalStateException if a value (or failure) was already assigned
+     */
+    public void put(T value) {
+        complete(value == null ? NULL : value);
+    }
+
+    /**
+     * Completes this future with a failure: {@link #get()} will throw a {@link CompletionException} with it as
+     * the cause, and awaiting tasks run (and see that failure when they call {@code get}).
+     *
+     * @throws IllegalStateException if a value (or failure) was already assigned
+     */
+    public void fail(Throwable cause) {
+        complete(new Failure(java.util.Objects.requireNonNull(cause, "cause")));
+    }
+
+    private void complete(Object v) {
+        if (!VALUE.compareAndSet(this, UNSET, v)) {
+            throw new IllegalStateException(this + " was assigned twice: a data-driven future takes exactly one put"
+                    + " (existing " + describe(value) + ", new " + describe(v) + ")");
+        }
+        Waiter w = (Waiter) WAITERS.getAndSet(this, CLOSED);
+        for (; w != null; w = w.next) {
+            w.fire();
+        }
+    }
+
+    @Override
+    public boolean isDone() {
+        return value != UNSET;
+    }
+
+    /** Whether this future was completed with {@link #fail}. */
+    public boolean isFailed() {
+        return value instanceof Failure;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public T get() {
+        Object v = value;
+        if (v == UNSET) {
+            v = waitForValue();
+        }
+        if (v == NULL) {
+            return null;
+        }
+        if (v instanceof Failure f) {
+            throw new CompletionException(f.cause);
+        }
+        return (T) v;
+    }
+
+    /** Registers {@code task} to be told (once) when this future is done. */
+    void whenDone(AwaitTask task) {
+        register(new Waiter(task));
+    }
+
+    private void register(Waiter w) {
+        for (;;) {
+            Waiter h = waiters;
+            if (h == CLOSED) {
+                w.fire();
+                return;
+            }
+            w.next = h;
+            if (WAITERS.compareAndSet(this, h, w)) {
+                return;
+            }
+        }
+    }
+
+    private Object waitForValue() {
+        Waiter self = new Waiter(Thread.currentThread());
+        register(self);
+        ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {
+            @Override
+            public boolean isReleasable() {
+                return value != UNSET;
+            }
+
+            @Override
+            public boolean block() {
+                boolean interrupted = false;
+                while (value == UNSET) {
+                    LockSupport.park(DataDrivenFuture.this);
+                    if (Thread.interrupted()) {      // get() is not interruptible; keep the status
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return true;
+            }
+        };
+        if (Thread.currentThread() instanceof Worker w) {
+            Scheduler s = w.scheduler();
+            s.block(blocker);
+        } else {
+            try {
+                ForkJoinPool.managedBlock(blocker);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return value;
+    }
+
+    private static String describe(Object v) {
+        if (v == NULL) {
+            return "null";
+        }
+        if (v instanceof Failure f) {
+            return "failure " + f.cause;
+        }
+        return String.valueOf(v);
+    }
+
+    @Override
+    public String toString() {
+        Object v = value;
+        String state = v == UNSET ? "not put" : v instanceof Failure f ? "failed: " + f.cause : "put";
+        return "DataDrivenFuture@" + Integer.toHexString(System.identityHashCode(this)) + " (" + state + ")";
+    }
+
+    private record Failure(Throwable cause) {
+    }
+
+    /** A registration: an awaiting task to notify or a thread to unpark. */
+    private static final class Waiter {
+        final Object target;
+        Waiter next;
+
+        Waiter(Object target) {
+            this.target = target;
+        }
+
+        void fire() {
+            if (target instanceof AwaitTask task) {
+                task.inputReady();
+            } else if (target instanceof Thread thread) {
+                LockSupport.unpark(thread);
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.switchboard.task;
+
+/**
+ * The read side of a value that a task produces later: the result of {@link TaskRuntime#future}, or a
+ * {@link DataDrivenFuture} filled by {@code put}. Pass it to {@code asyncAwait} to run a task once it is
+ * available, or call {@link #get()}.
+ *
+ * <pre>{@code
+ * TaskFuture<Integer> left = future(() -> sum(a, 0, mid));
+ * TaskFuture<Integer> right = future(() -> sum(a, mid, n));
+ * asyncAwait(left, right, () -> total.put(left.get() + right.get()));
+ * }</pre>
+ *
+ * @param <T> the type of the value
+ */
+public sealed interface TaskFuture<T> permits DataDrivenFuture {
+    /**
+     * The value. Returns at once if it is available; otherwise waits for it (a worker waiting here lets the
+     * runtime compensate, so waiting never deadlocks the pool). Inside an {@code asyncAwait} body on this future
+     * it never waits.
+     *
+     * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
+     */
+    T get();
+
+    /** Whether the value (or a failure) is available. */
+    boolean isDone();
+}

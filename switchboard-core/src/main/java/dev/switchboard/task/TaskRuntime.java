@@ -1,0 +1,391 @@
+package dev.switchboard.task;
+
+import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.internal.AsyncTask;
+import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.Scope;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+
+/**
+ * A Switchboard runtime: a pool of work-stealing workers that runs tasks and actors, with the async-finish
+ * constructs of paper 002 as methods.
+ *
+ * <p>Most programs use the {@linkplain #defaultRuntime() default runtime} (one worker per core) through the
+ * static methods of {@link dev.switchboard.Switchboard}. Embedding code and tests create their own, with a
+ * chosen number of workers, and close it:
+ *
+ * <pre>{@code
+ * try (TaskRuntime rt = TaskRuntime.create(2)) {
+ *     rt.finish(() -> {
+ *         rt.async(() -> System.out.println("Task A"));
+ *         rt.async(() -> System.out.println("Task B"));
+ *     });                                  // both tasks have ended here
+ * }
+ * }</pre>
+ *
+ * <p>Code running inside a runtime (a task, an actor, a finish body) can use the static methods of
+ * {@code Switchboard}; they act on the runtime the code runs in.
+ *
+ * <h2>Semantics</h2>
+ * <ul>
+ *   <li>{@link #finish} returns when its body and every task it spawned transitively (asyncs, futures,
+ *       asyncAwait tasks, every actor started inside it) have ended. Failures are collected and rethrown:
+ *       one as itself, several as a {@link MultiException}.</li>
+ *   <li>A finish on a worker never deadlocks the pool: the worker runs queued tasks of that finish, then blocks
+ *       in a way that lets the pool add a compensating worker.</li>
+ *   <li>Work started outside every finish belongs to the runtime's global scope; its failures go to the
+ *       handler set with {@link Builder#onUnscopedFailure} (by default printed to standard error).</li>
+ * </ul>
+ */
+public final class TaskRuntime implements AutoCloseable {
+    /** Default number of messages an actor processes per activation before it yields its worker. */
+    public static final int DEFAULT_THROUGHPUT = 64;
+    /** Default number of activations a worker runs through its handoff slot before it yields. */
+    public static final int DEFAULT_HANDOFF_LIMIT = 64;
+
+    private static volatile TaskRuntime defaultRuntime;
+
+    private final Scheduler scheduler;
+
+    private TaskRuntime(Builder b) {
+        this.scheduler = new Scheduler(b.name, b.workers, b.throughput, b.handoffLimit,
+                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos());
+        scheduler.facade(this);
+        if (b.hangReporter != null) {
+            scheduler.hangReporter(b.hangReporter);
+        }
+        if (b.deadLetterListener != null) {
+            Consumer<? super DeadLetter> l = b.deadLetterListener;
+            scheduler.deadLetterListener(d -> l.accept((DeadLetter) d));
+        }
+        if (b.unscopedFailureHandler != null) {
+            scheduler.unscopedFailureHandler(b.unscopedFailureHandler);
+        }
+    }
+
+    /** The process-wide runtime with one worker per available processor (daemon threads, never closed). */
+    public static TaskRuntime defaultRuntime() {
+        TaskRuntime rt = defaultRuntime;
+        if (rt == null) {
+            synchronized (TaskRuntime.class) {
+                rt = defaultRuntime;
+                if (rt == null) {
+                    defaultRuntime = rt = builder().name("switchboard").build();
+                }
+            }
+        }
+        return rt;
+    }
+
+    /** A new runtime with {@code workers} workers and default settings; close it when done. */
+    public static TaskRuntime create(int workers) {
+        return builder().workers(workers).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The runtime the calling code runs in (its task, actor or finish), or the default runtime. */
+    public static TaskRuntime current() {
+        Node n = Context.current();
+        return n != null ? (TaskRuntime) n.scheduler().facade() : defaultRuntime();
+    }
+
+    // ------------------------------------------------------------------------------------------ finish
+
+    /**
+     * Runs {@code body} on the calling thread and waits until it and every task and actor it started have
+     * ended.
+     *
+     * @throws MultiException if more than one of them failed; a single failure is rethrown as itself
+     */
+    public void finish(Runnable body) {
+        Objects.requireNonNull(body, "body");
+        rethrow(scheduler.runFinish(body, 0));
+    }
+
+    /**
+     * Like {@link #finish(Runnable)}, but gives up waiting after {@code timeout} and throws a
+     * {@link FinishTimeoutException} whose message says which actors and tasks keep the finish open.
+     */
+    public void finish(Duration timeout, Runnable body) {
+        Objects.requireNonNull(body, "body");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
+        }
+        Scope scope = scheduler.runFinish(body, timeout.toNanos());
+        if (!scope.isEnded()) {
+            throw new FinishTimeoutException(timeout, scheduler.report(scope), scope.openItems());
+        }
+        rethrow(scope);
+    }
+
+    private static void rethrow(Scope scope) {
+        List<Throwable> failures = scope.failures();
+        if (failures.isEmpty()) {
+            return;
+        }
+        if (failures.size() == 1) {
+            throw Sneaky.<RuntimeException>rethrow(failures.get(0));
+        }
+        throw new MultiException(failures);
+    }
+
+    // ------------------------------------------------------------------------------------------ tasks
+
+    /** Spawns {@code body} as a task of the current finish (paper 002 §3.1). */
+    public void async(Runnable body) {
+        Objects.requireNonNull(body, "body");
+        scheduler.async(body);
+    }
+
+    /**
+     * Spawns a task that computes a value; the returned future is done when it has. A failure of the task
+     * fails the future and is also reported to the enclosing finish.
+     */
+    public <T> TaskFuture<T> future(Supplier<? extends T> computation) {
+        Objects.requireNonNull(computation, "computation");
+        DataDrivenFuture<T> result = new DataDrivenFuture<>();
+        scheduler.async(() -> {
+            T v;
+            try {
+                v = computation.get();
+            } catch (Throwable t) {
+                result.fail(t);
+                throw Sneaky.<RuntimeException>rethrow(t);
+            }
+            result.put(v);
+        });
+        return result;
+    }
+
+    /** Runs {@code body} as a task once {@code input} is done; it counts toward the current finish at once. */
+    public void asyncAwait(TaskFuture<?> input, Runnable body) {
+        awaitAll(new TaskFuture<?>[] {input}, body);
+    }
+
+    /** Runs {@code body} as a task once both inputs are done. */
+    public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, Runnable body) {
+        awaitAll(new TaskFuture<?>[] {first, second}, body);
+    }
+
+    /** Runs {@code body} as a task once all three inputs are done. */
+    public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?> third, Runnable body) {
+        awaitAll(new TaskFuture<?>[] {first, second, third}, body);
+    }
+
+    /** Runs {@code body} as a task once every input is done (immediately if there are none). */
+    public void asyncAwait(Collection<? extends TaskFuture<?>> inputs, Runnable body) {
+        awaitAll(inputs.toArray(new TaskFuture<?>[0]), body);
+    }
+
+    private void awaitAll(TaskFuture<?>[] inputs, Runnable body) {
+        Objects.requireNonNull(body, "body");
+        for (int i = 0; i < inputs.length; i++) {
+            Objects.requireNonNull(inputs[i], () -> "asyncAwait input is null");
+        }
+        Node context = scheduler.spawnContext();
+        if (inputs.length == 0) {
+            scheduler.submit(new AsyncTask(context.attachChild(), scheduler, body));
+            return;
+        }
+        AwaitTask task = new AwaitTask(context.attachChild(), scheduler, body, inputs);
+        context.scope().track(task);
+        for (TaskFuture<?> in : inputs) {
+            ((DataDrivenFuture<?>) in).whenDone(task);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ loops
+
+    /**
+     * Spawns tasks that run {@code body} for every index in {@code [from, to)}, in chunks sized for this
+     * runtime's workers, as children of the current finish. Use {@link #forall} to also wait for them.
+     */
+    public void forasync(int from, int to, IntConsumer body) {
+        forasync(from, to, defaultChunk(from, to), body);
+    }
+
+    /** Like {@link #forasync(int, int, IntConsumer)} with an explicit chunk size (indices per task). */
+    public void forasync(int from, int to, int chunk, IntConsumer body) {
+        Objects.requireNonNull(body, "body");
+        if (chunk < 1) {
+            throw new IllegalArgumentException("chunk must be at least 1, got " + chunk);
+        }
+        if (from >= to) {
+            return;
+        }
+        scheduler.async(() -> runRange(from, to, chunk, body));
+    }
+
+    /** Runs {@code body} for every index in {@code [from, to)} in parallel and waits for all of them. */
+    public void forall(int from, int to, IntConsumer body) {
+        finish(() -> forasync(from, to, body));
+    }
+
+    /** Like {@link #forall(int, int, IntConsumer)} with an explicit chunk size. */
+    public void forall(int from, int to, int chunk, IntConsumer body) {
+        finish(() -> forasync(from, to, chunk, body));
+    }
+
+    /** Splits the range in halves, spawning the upper halves, until one chunk is left to run here. */
+    private void runRange(int from, int to, int chunk, IntConsumer body) {
+        int hi = to;
+        while (hi - from > chunk) {
+            int mid = (from + hi) >>> 1;
+            int upper = hi;
+            scheduler.async(() -> runRange(mid, upper, chunk, body));
+            hi = mid;
+        }
+        for (int i = from; i < hi; i++) {
+            body.accept(i);
+        }
+    }
+
+    private int defaultChunk(int from, int to) {
+        long n = (long) to - from;
+        return (int) Math.max(1, n / (8L * scheduler.parallelism()));
+    }
+
+    // ------------------------------------------------------------------------------------------ observation
+
+    /** The number of workers (the target parallelism; the pool may add compensating workers while some block). */
+    public int workers() {
+        return scheduler.parallelism();
+    }
+
+    /** Messages an actor processes per activation before it yields its worker. */
+    public int throughput() {
+        return scheduler.budget();
+    }
+
+    public String name() {
+        return scheduler.name();
+    }
+
+    /** Messages this runtime turned into dead letters so far (sent to terminated actors, or left behind). */
+    public long deadLetterCount() {
+        return scheduler.deadLetterCount();
+    }
+
+    /**
+     * The hang diagnostic, on demand: for every finish currently waited on (and the global scope, if anything
+     * is open there), what keeps it open, e.g. {@code actor PongActor@3 started by thread 'main' 2.0 s ago:
+     * never exited}.
+     */
+    public List<String> diagnose() {
+        return scheduler.reportOpenScopes();
+    }
+
+    /** Internal: the machinery behind this runtime, for Switchboard's own packages. */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** Shuts the workers down after the tasks already running have ended (waits up to 10 seconds). */
+    @Override
+    public void close() {
+        if (this == defaultRuntime) {
+            throw new IllegalStateException("the default runtime cannot be closed");
+        }
+        scheduler.shutdown(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public String toString() {
+        return "TaskRuntime[" + name() + ", " + workers() + " workers, throughput " + throughput() + "]";
+    }
+
+    /** Settings for a new runtime. */
+    public static final class Builder {
+        private String name;
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private int throughput = DEFAULT_THROUGHPUT;
+        private int handoffLimit = DEFAULT_HANDOFF_LIMIT;
+        private Duration hangReportAfter;
+        private Consumer<String> hangReporter;
+        private Consumer<? super DeadLetter> deadLetterListener;
+        private Consumer<Throwable> unscopedFailureHandler;
+
+        private Builder() {
+        }
+
+        /** Names the runtime (and its worker threads). */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** Number of workers; defaults to the number of available processors. */
+        public Builder workers(int workers) {
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /** Messages an actor processes per activation before yielding its worker (default {@value #DEFAULT_THROUGHPUT}). */
+        public Builder throughput(int messages) {
+            if (messages < 1) {
+                throw new IllegalArgumentException("throughput must be at least 1 message, got " + messages);
+            }
+            this.throughput = messages;
+            return this;
+        }
+
+        /** Activations a worker runs back to back through its handoff slot before yielding. */
+        public Builder handoffLimit(int activations) {
+            if (activations < 1) {
+                throw new IllegalArgumentException("handoff limit must be at least 1, got " + activations);
+            }
+            this.handoffLimit = activations;
+            return this;
+        }
+
+        /**
+         * Every finish that waits longer than this reports, once, what keeps it open (to the
+         * {@linkplain #hangReporter reporter}, standard error by default). Off unless set.
+         */
+        public Builder hangReportAfter(Duration after) {
+            if (after.isNegative() || after.isZero()) {
+                throw new IllegalArgumentException("hangReportAfter must be positive, got " + after);
+            }
+            this.hangReportAfter = after;
+            return this;
+        }
+
+        /** Where hang reports go. */
+        public Builder hangReporter(Consumer<String> reporter) {
+            this.hangReporter = Objects.requireNonNull(reporter, "reporter");
+            return this;
+        }
+
+        /** Called for every dead letter (on the thread that produced it; keep it short). */
+        public Builder onDeadLetter(Consumer<? super DeadLetter> listener) {
+            this.deadLetterListener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** Receives failures of work started outside every finish (default: printed to standard error). */
+        public Builder onUnscopedFailure(Consumer<Throwable> handler) {
+            this.unscopedFailureHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        public TaskRuntime build() {
+            return new TaskRuntime(this);
+        }
+    }
+}

@@ -1,0 +1,450 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.task.DataDrivenFuture;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Runtimes;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Paper 002 §5: parallelism inside actors, pause/resume, synchronous replies, become, stateless actors. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class UnifiedActorTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = Runtimes.workers(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    @Test
+    void nestedFinishInsideProcessingKeepsOneMessageAtATime() {
+        // Fig. 8: the processing spawns asyncs inside a finish; the next message starts after all of them.
+        List<String> log = new CopyOnWriteArrayList<>();
+        Actor<Integer> a = new Actor<>() {
+            @Override
+            protected void process(Integer m) {
+                if (m < 0) {
+                    exit();
+                    return;
+                }
+                AtomicInteger parts = new AtomicInteger();
+                rt.finish(() -> {
+                    for (int i = 0; i < 16; i++) {
+                        rt.async(parts::incrementAndGet);
+                    }
+                });
+                log.add(m + ":" + parts.get());
+            }
+        };
+        rt.finish(() -> {
+            a.start();
+            for (int i = 0; i < 50; i++) {
+                a.send(i);
+            }
+            a.send(-1);
+        });
+        assertThat(log).hasSize(50).allMatch(s -> s.endsWith(":16"));
+        assertThat(log.get(0)).isEqualTo("0:16");
+        assertThat(log.get(49)).isEqualTo("49:16");
+    }
+
+    @RepeatedTest(5)
+    void nestedFinishInsideActorsOnOneWorker() {
+        try (TaskRuntime one = Runtimes.workers(1)) {
+            AtomicInteger total = new AtomicInteger();
+            one.finish(() -> {
+                for (int k = 0; k < 4; k++) {
+                    Actor<Integer> a = new Actor<>() {
+                        @Override
+                        protected void process(Integer depth) {
+                            one.finish(() -> nest(one, depth, total));
+                            exit();
+                        }
+                    };
+                    a.start();
+                    a.send(30);
+                }
+            });
+            assertThat(total.get()).isEqualTo(4 * 30);
+        }
+    }
+
+    private static void nest(TaskRuntime rt, int depth, AtomicInteger total) {
+        if (depth == 0) {
+            return;
+        }
+        total.incrementAndGet();
+        rt.async(() -> rt.finish(() -> nest(rt, depth - 1, total)));
+    }
+
+    /** Fig. 10: escaping asyncs with pause/resume delay the next message without blocking a thread. */
+    static final class EscapingAsyncActor extends Actor<Integer> {
+        final List<String> log = new CopyOnWriteArrayList<>();
+        final AtomicBoolean concurrentProcessing = new AtomicBoolean();
+        volatile boolean busy;
+
+        @Override
+        protected void process(Integer m) {
+            if (busy) {
+                concurrentProcessing.set(true);
+            }
+            if (m < 0) {
+                exit();
+                return;
+            }
+            busy = true;
+            log.add("start " + m);
+            pause();
+            rt.async(() -> {
+                rt.async(() -> {
+                    log.add("end " + m);
+                    busy = false;
+                    resume();
+                });
+            });
+        }
+    }
+
+    @RepeatedTest(5)
+    void pauseDelaysTheNextMessageUntilResume() {
+        EscapingAsyncActor a = new EscapingAsyncActor();
+        rt.finish(() -> {
+            a.start();
+            for (int i = 0; i < 100; i++) {
+                a.send(i);
+            }
+            a.send(-1);
+        });
+        assertThat(a.concurrentProcessing).isFalse();
+        assertThat(a.log).hasSize(200);
+        for (int i = 0; i < 100; i++) {
+            assertThat(a.log.get(2 * i)).isEqualTo("start " + i);
+            assertThat(a.log.get(2 * i + 1)).isEqualTo("end " + i);
+        }
+    }
+
+    @Test
+    void pausedStateIsVisibleAndMessagesKeepArriving() {
+        CyclicBarrier observed = new CyclicBarrier(2);
+        AtomicReference<ActorState> whilePaused = new AtomicReference<>();
+        AtomicInteger processed = new AtomicInteger();
+        Actor<String> a = new Actor<>() {
+            @Override
+            protected void process(String m) {
+                processed.incrementAndGet();
+                if (m.equals("pause")) {
+                    pause();
+                    rt.async(() -> {
+                        awaitBarrier(observed);          // the test looks at the paused actor
+                        awaitBarrier(observed);
+                        resume();
+                    });
+                } else if (m.equals("stop")) {
+                    exit();
+                }
+            }
+        };
+        rt.finish(() -> {
+            a.start();
+            a.send("pause");
+            awaitBarrier(observed);
+            whilePaused.set(a.state());
+            a.send("x");
+            a.send("stop");
+            assertThat(a.mailboxSize()).isEqualTo(2);
+            assertThat(processed.get()).isEqualTo(1);
+            awaitBarrier(observed);
+        });
+        assertThat(whilePaused.get()).isEqualTo(ActorState.PAUSED);
+        assertThat(processed.get()).isEqualTo(3);
+    }
+
+    static void awaitBarrier(CyclicBarrier b) {
+        try {
+            b.await(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- awaitReply / reply
+
+    record Query(int x) {
+    }
+
+    static final class Squarer extends Actor<Query> {
+        @Override
+        protected void process(Query q) {
+            if (q.x() < 0) {
+                exit();
+            } else if (q.x() == 1000) {
+                exit();    // no reply: the requester must fail, not hang
+            } else {
+                reply(q.x() * q.x());
+            }
+        }
+    }
+
+    static final class Client extends Actor<Integer> {
+        final ActorRef<Query> server;
+        final List<String> log = new CopyOnWriteArrayList<>();
+
+        Client(ActorRef<Query> server) {
+            this.server = server;
+        }
+
+        @Override
+        protected void process(Integer x) {
+            if (x < 0) {
+                server.send(new Query(-1));   // processed after every reply: this actor was paused until then
+                exit();
+                return;
+            }
+            log.add("ask " + x);
+            awaitReply(server, new Query(x), (Integer y) -> log.add("got " + y));
+        }
+    }
+
+    @Test
+    void awaitReplyIsASynchronousReceiveThatBlocksNoThread() {
+        try (TaskRuntime one = Runtimes.workers(1)) {     // one worker: a blocking receive would deadlock
+            Squarer s = new Squarer();
+            Client c = new Client(s);
+            one.finish(() -> {
+                s.start();
+                c.start();
+                for (int i = 1; i <= 20; i++) {
+                    c.send(i);
+                }
+                c.send(-1);
+            });
+            assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
+            assertThat(c.log).hasSize(40);
+            for (int i = 1; i <= 20; i++) {
+                assertThat(c.log.get(2 * i - 2)).isEqualTo("ask " + i);
+                assertThat(c.log.get(2 * i - 1)).isEqualTo("got " + i * i);
+            }
+        }
+    }
+
+    @Test
+    void aRequestLeftUnansweredFailsTheRequesterInsteadOfHanging() {
+        Squarer s = new Squarer();
+        Client c = new Client(s);
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            s.start();
+            c.start();
+            c.send(1000);
+            c.send(-1);
+        }));
+        assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("without replying")
+                .hasMessageContaining("Query[x=1000]");
+        assertThat(c.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
+    }
+
+    @Test
+    void aRequestToATerminatedActorFailsTheRequester() {
+        Squarer s = new Squarer();
+        rt.finish(() -> {
+            s.start();
+            s.send(new Query(-1));
+        });
+        Client c = new Client(s);
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            c.start();
+            c.send(2);
+        }));
+        assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("terminated before processing");
+    }
+
+    @Test
+    void replyOutsideARequestIsAnErrorNamingTheActor() {
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        Actor<String> a = new Actor<>() {
+            @Override
+            protected void process(String m) {
+                try {
+                    reply("nobody asked");
+                } catch (IllegalStateException e) {
+                    error.set(e);
+                }
+                exit();
+            }
+        };
+        rt.finish(() -> {
+            a.start();
+            a.send("hi");
+        });
+        assertThat(error.get()).hasMessageContaining(a + ".reply() called outside the processing of a request");
+    }
+
+    @Test
+    void replyChannelAnswersLaterFromAnotherTask() {
+        Actor<Query> lazy = new Actor<>() {
+            @Override
+            protected void process(Query q) {
+                DataDrivenFuture<Object> channel = replyChannel();
+                rt.async(() -> channel.put(q.x() + 1));
+                exit();
+            }
+        };
+        DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
+        rt.finish(() -> {
+            lazy.start();
+            lazy.request(new Query(41), answer);
+        });
+        assertThat(answer.get()).isEqualTo(42);
+    }
+
+    @Test
+    void awaitReplyToItselfIsRejected() {
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        Actor<Query> self = new Actor<>() {
+            @Override
+            protected void process(Query q) {
+                try {
+                    awaitReply(this, q, x -> { });
+                } catch (IllegalArgumentException e) {
+                    error.set(e);
+                }
+                exit();
+            }
+        };
+        rt.finish(() -> {
+            self.start();
+            self.send(new Query(1));
+        });
+        assertThat(error.get()).hasMessageContaining("to itself");
+    }
+
+    // ---------------------------------------------------------------- become / unbecome
+
+    @Test
+    void becomeAndUnbecome() {
+        List<String> log = new CopyOnWriteArrayList<>();
+        Actor<String> a = new Actor<>() {
+            @Override
+            protected void process(String m) {
+                switch (m) {
+                    case "shout" -> become(x -> {
+                        if (x.equals("calm")) {
+                            unbecome();
+                        } else if (x.equals("whisper")) {
+                            become(y -> {
+                                if (y.equals("calm")) {
+                                    unbecome();
+                                } else {
+                                    log.add("(" + y + ")");
+                                }
+                            });
+                        } else {
+                            log.add(x.toUpperCase());
+                        }
+                    });
+                    case "stop" -> exit();
+                    default -> log.add(m);
+                }
+            }
+        };
+        rt.finish(() -> {
+            a.start();
+            for (String m : List.of("a", "shout", "b", "whisper", "c", "calm", "d", "calm", "e", "stop")) {
+                a.send(m);
+            }
+        });
+        assertThat(log).containsExactly("a", "B", "(c)", "D", "e");
+    }
+
+    @Test
+    void unbecomeWithoutBecomeIsAnError() {
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        Actor<String> a = new Actor<>() {
+            @Override
+            protected void process(String m) {
+                error.set(catchThrowable(this::unbecome));
+                exit();
+            }
+        };
+        rt.finish(() -> {
+            a.start();
+            a.send("x");
+        });
+        assertThat(error.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("without a matching");
+    }
+
+    // ---------------------------------------------------------------- stateless actors
+
+    @Test
+    void statelessActorProcessesMessagesInParallel() {
+        CyclicBarrier both = new CyclicBarrier(2);
+        AtomicInteger met = new AtomicInteger();
+        StatelessActor<String> s = new StatelessActor<>() {
+            @Override
+            protected void process(String m) {
+                if (m.equals("stop")) {
+                    exit();
+                    return;
+                }
+                awaitBarrier(both);     // only passes if two messages are processed at the same time
+                met.incrementAndGet();
+            }
+        };
+        rt.finish(() -> {
+            s.start();
+            s.send("a");
+            s.send("b");
+            s.send("stop");        // dispatched after a and b; they run to completion
+        });
+        assertThat(met.get()).isEqualTo(2);
+    }
+
+    @Test
+    void statelessActorExitStopsDispatchAndRepliesGoToTheRightRequest() {
+        StatelessActor<Query> s = new StatelessActor<>() {
+            @Override
+            protected void process(Query q) {
+                if (q.x() < 0) {
+                    exit();
+                } else {
+                    reply(q.x() * 10);
+                }
+            }
+        };
+        List<DataDrivenFuture<Object>> answers = new java.util.ArrayList<>();
+        rt.finish(() -> {
+            s.start();
+            for (int i = 0; i < 200; i++) {
+                DataDrivenFuture<Object> f = new DataDrivenFuture<>();
+                answers.add(f);
+                s.request(new Query(i), f);
+            }
+            s.send(new Query(-1));     // dispatched after the 200 requests, which all complete
+        });
+        for (int i = 0; i < 200; i++) {
+            assertThat(answers.get(i).get()).isEqualTo(i * 10);
+        }
+        assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
+        s.send(new Query(1));
+        assertThat(s.deadLetterCount()).isEqualTo(1);
+    }
+}

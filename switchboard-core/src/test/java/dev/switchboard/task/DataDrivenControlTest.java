@@ -1,0 +1,85 @@
+package dev.switchboard.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.testing.Runtimes;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DataDrivenControlTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = Runtimes.workers(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    @Test
+    void valueFirstThenBody() {
+        AtomicReference<String> got = new AtomicReference<>();
+        DataDrivenControl<String> ddc = new DataDrivenControl<>();
+        rt.finish(() -> {
+            ddc.addValue("v");
+            assertThat(ddc.valueAvailable()).isTrue();
+            ddc.addResumable(got::set);
+        });
+        assertThat(got.get()).isEqualTo("v");
+    }
+
+    @Test
+    void bodyFirstThenValueAndTheFinishWaitsForTheBody() {
+        AtomicReference<String> got = new AtomicReference<>();
+        DataDrivenControl<String> ddc = new DataDrivenControl<>();
+        rt.finish(() -> {
+            ddc.addResumable(got::set);
+            assertThat(ddc.valueAvailable()).isFalse();
+            rt.async(() -> ddc.addValue("later"));
+        });
+        assertThat(got.get()).isEqualTo("later");
+    }
+
+    @Test
+    void synchronousModeRunsOnTheCompletingThread() {
+        AtomicReference<Thread> ranOn = new AtomicReference<>();
+        DataDrivenControl<Integer> ddc = new DataDrivenControl<>(DataDrivenControl.Mode.SYNCHRONOUS);
+        ddc.addResumable(v -> ranOn.set(Thread.currentThread()));
+        ddc.addValue(1);
+        assertThat(ranOn.get()).isSameAs(Thread.currentThread());
+    }
+
+    @Test
+    void eachSideIsSingleAssignment() {
+        DataDrivenControl<Integer> ddc = new DataDrivenControl<>(DataDrivenControl.Mode.SYNCHRONOUS);
+        ddc.addValue(1);
+        assertThatThrownBy(() -> ddc.addValue(2)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("addValue called twice");
+        ddc.addResumable(v -> { });
+        assertThatThrownBy(() -> ddc.addResumable(v -> { })).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("addResumable called twice");
+    }
+
+    @Test
+    void racingValueAndBodyFireExactlyOnce() {
+        for (int round = 0; round < 2000; round++) {
+            AtomicInteger fired = new AtomicInteger();
+            DataDrivenControl<Integer> ddc = new DataDrivenControl<>(DataDrivenControl.Mode.SYNCHRONOUS);
+            rt.finish(() -> {
+                rt.async(() -> ddc.addValue(3));
+                rt.async(() -> ddc.addResumable(v -> fired.addAndGet(v)));
+            });
+            assertThat(fired.get()).isEqualTo(3);
+        }
+    }
+}

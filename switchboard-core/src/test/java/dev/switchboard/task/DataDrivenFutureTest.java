@@ -1,0 +1,190 @@
+package dev.switchboard.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.testing.Runtimes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DataDrivenFutureTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = Runtimes.workers(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    @Test
+    void putThenGet() {
+        DataDrivenFuture<String> f = new DataDrivenFuture<>();
+        assertThat(f.isDone()).isFalse();
+        assertThat(f.toString()).contains("not put");
+        f.put("v");
+        assertThat(f.isDone()).isTrue();
+        assertThat(f.get()).isEqualTo("v");
+        assertThat(f.toString()).contains("(put)");
+    }
+
+    @Test
+    void nullIsAValue() {
+        DataDrivenFuture<String> f = new DataDrivenFuture<>();
+        f.put(null);
+        assertThat(f.isDone()).isTrue();
+        assertThat(f.get()).isNull();
+    }
+
+    @Test
+    void secondPutIsAnError() {
+        DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+        f.put(1);
+        assertThatThrownBy(() -> f.put(2)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("assigned twice").hasMessageContaining("existing 1").hasMessageContaining("new 2");
+        assertThatThrownBy(() -> f.fail(new RuntimeException())).isInstanceOf(IllegalStateException.class);
+        assertThat(f.get()).isEqualTo(1);
+    }
+
+    @Test
+    void failedFutureThrowsOnGet() {
+        DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+        f.fail(new ArithmeticException("x"));
+        assertThat(f.isFailed()).isTrue();
+        assertThatThrownBy(f::get).isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(ArithmeticException.class);
+    }
+
+    @Test
+    void asyncAwaitRunsAfterPutAndCountsTowardFinishFromCreation() {
+        // The awaiting task is registered when created: the finish waits for it although the put comes from a
+        // task that is only spawned later.
+        AtomicReference<String> seen = new AtomicReference<>();
+        DataDrivenFuture<String> f = new DataDrivenFuture<>();
+        rt.finish(() -> {
+            rt.asyncAwait(f, () -> seen.set(f.get()));
+            rt.async(() -> f.put("late"));
+        });
+        assertThat(seen.get()).isEqualTo("late");
+    }
+
+    @Test
+    void asyncAwaitOnSeveralInputsAndOnAlreadyPutInputs() {
+        DataDrivenFuture<Integer> a = new DataDrivenFuture<>();
+        DataDrivenFuture<Integer> b = new DataDrivenFuture<>();
+        DataDrivenFuture<Integer> c = new DataDrivenFuture<>();
+        a.put(1);
+        AtomicInteger sum = new AtomicInteger();
+        AtomicInteger runs = new AtomicInteger();
+        rt.finish(() -> {
+            rt.asyncAwait(a, b, c, () -> {
+                runs.incrementAndGet();
+                sum.set(a.get() + b.get() + c.get());
+            });
+            rt.async(() -> b.put(2));
+            rt.async(() -> c.put(3));
+        });
+        assertThat(sum.get()).isEqualTo(6);
+        assertThat(runs.get()).isEqualTo(1);
+
+        AtomicInteger none = new AtomicInteger();
+        rt.finish(() -> rt.asyncAwait(List.of(), none::incrementAndGet));
+        assertThat(none.get()).isEqualTo(1);
+    }
+
+    @Test
+    void quicksortWithDataDrivenFutures() {
+        java.util.Random random = new java.util.Random(7);
+        List<Integer> input = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            input.add(random.nextInt(1000));
+        }
+        DataDrivenFuture<List<Integer>> result = new DataDrivenFuture<>();
+        rt.finish(() -> quicksort(input, result));
+        List<Integer> expected = new ArrayList<>(input);
+        expected.sort(null);
+        assertThat(result.get()).isEqualTo(expected);
+    }
+
+    private static void quicksort(List<Integer> data, DataDrivenFuture<List<Integer>> out) {
+        if (data.size() < 2) {
+            out.put(data);
+            return;
+        }
+        int pivot = data.get(data.size() / 2);
+        DataDrivenFuture<List<Integer>> left = new DataDrivenFuture<>();
+        DataDrivenFuture<List<Integer>> right = new DataDrivenFuture<>();
+        rt.async(() -> quicksort(data.stream().filter(x -> x < pivot).toList(), left));
+        rt.async(() -> quicksort(data.stream().filter(x -> x > pivot).toList(), right));
+        List<Integer> equal = data.stream().filter(x -> x == pivot).toList();
+        rt.asyncAwait(left, right, () -> {
+            List<Integer> all = new ArrayList<>(left.get());
+            all.addAll(equal);
+            all.addAll(right.get());
+            out.put(all);
+        });
+    }
+
+    @Test
+    void getWaitsOnAWorkerWithoutDeadlockingASingleWorkerPool() {
+        try (TaskRuntime one = Runtimes.workers(1)) {
+            AtomicInteger got = new AtomicInteger();
+            DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+            one.finish(() -> {
+                one.async(() -> got.set(f.get()));      // blocks the only worker ...
+                one.async(() -> f.put(9));               // ... which must not stop this one from running
+            });
+            assertThat(got.get()).isEqualTo(9);
+        }
+    }
+
+    @Test
+    void getWaitsOnAnExternalThread() throws Exception {
+        DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+        AtomicInteger got = new AtomicInteger();
+        Thread t = new Thread(() -> got.set(f.get()));
+        t.start();
+        rt.finish(() -> rt.async(() -> f.put(5)));
+        t.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(got.get()).isEqualTo(5);
+    }
+
+    @Test
+    void racingPutsAndRegistrationsFireEveryWaiterExactlyOnce() {
+        for (int round = 0; round < 500; round++) {
+            DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+            AtomicInteger fired = new AtomicInteger();
+            ConcurrentLinkedQueue<Throwable> putFailures = new ConcurrentLinkedQueue<>();
+            rt.finish(() -> {
+                for (int i = 0; i < 8; i++) {
+                    rt.async(() -> rt.asyncAwait(f, fired::incrementAndGet));
+                }
+                for (int i = 0; i < 3; i++) {
+                    int v = i;
+                    rt.async(() -> {
+                        try {
+                            f.put(v);
+                        } catch (IllegalStateException e) {
+                            putFailures.add(e);
+                        }
+                    });
+                }
+            });
+            assertThat(fired.get()).isEqualTo(8);
+            assertThat(putFailures).hasSize(2);
+        }
+    }
+}
