@@ -44,6 +44,11 @@ final class Activation extends Node {
     }
 
     @Override
+    public boolean isOpen() {
+        return actor.isOpen();
+    }
+
+    @Override
     public String describeIfOpen(long nowNanos) {
         return actor.describeIfOpen(nowNanos - startedAtNanos, startedBy);
     }

@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * paused and not already scheduled, the sender sets the SCHEDULED bit with one CAS and schedules the activation
  * (on a worker, through the worker's handoff slot). Whoever holds SCHEDULED is the only consumer of the
  * mailbox. The activation processes up to the runtime's throughput budget of messages, then re-queues itself
- * behind other work if more are waiting; when the mailbox is empty it clears SCHEDULED and re-checks the
+ * behind other work if more messages and other work are waiting; when the mailbox is empty it clears SCHEDULED and re-checks the
  * mailbox (release-then-recheck). Enqueue-then-check on the sender side and release-then-recheck on the
  * consumer side are both full fences on different words, so either the sender sees SCHEDULED cleared or the
  * consumer sees the message: no wake-up is lost. Nothing is allocated per message.
@@ -324,8 +324,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                         continue;
                     }
                     if ((status & TERMINATED) != 0 || ((status & PAUSED) == 0 && hasReady())) {
-                        scheduler.yieldTurn(activation);  // keep the token; go behind other work
-                        return;
+                        if (scheduler.othersWaiting()) {
+                            scheduler.yieldTurn(activation);  // keep the token; go behind other work
+                            return;
+                        }
+                        budget = scheduler.budget();           // nobody is waiting for this worker: go on
+                        continue;
                     }
                 }
             }
@@ -555,6 +559,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     public final TaskRuntime runtime() {
         Scheduler s = status != 0 ? scheduler : null;
         return s == null ? null : (TaskRuntime) s.facade();
+    }
+
+    /** Whether this actor still keeps its finish open (it has not terminated and released it). */
+    final boolean isOpen() {
+        return (status & RELEASED) == 0;
     }
 
     final String describeIfOpen(long ageNanos, String startedBy) {

@@ -47,6 +47,11 @@ public final class AwaitTask extends AsyncTask {
     }
 
     @Override
+    public boolean isOpen() {
+        return remaining > 0;
+    }
+
+    @Override
     public String describeIfOpen(long nowNanos) {
         int r = remaining;
         if (r <= 0) {

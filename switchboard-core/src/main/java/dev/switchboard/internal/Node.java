@@ -104,6 +104,11 @@ public abstract class Node extends CountedCompleter<Void> {
         return c == null ? null : c.owner();
     }
 
+    /** For tracked nodes (actors, awaiting tasks): whether this node still keeps its finish open. */
+    public boolean isOpen() {
+        return false;
+    }
+
     /**
      * For diagnostics: a one-line description of why this tracked node still keeps its finish open, or
      * {@code null} when it no longer does.

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -139,6 +140,20 @@ public final class Scheduler {
         pool.externalSubmit(task);
     }
 
+    /**
+     * Whether work that only the current worker would pick up soon is waiting: tasks in its own deque, or
+     * submissions from outside the pool. When nothing is, work that used up its turn may simply go on; yielding
+     * would only cost a queue round trip and wake an idle worker for nothing.
+     */
+    public boolean othersWaiting() {
+        return ForkJoinTask.getQueuedTaskCount() > 0 || pool.hasQueuedSubmissions();
+    }
+
+    /** Whether some worker is idle (parked or about to park), so that work made stealable now would run sooner. */
+    boolean idleWorkers() {
+        return pool.getActiveThreadCount() < parallelism;
+    }
+
     /** Spawns {@code body} as a child of the current node. */
     public void async(Runnable body) {
         AsyncTask task = new AsyncTask(spawnContext().attachChild(), this, body);
@@ -251,8 +266,9 @@ public final class Scheduler {
 
     /** What keeps {@code scope} open, as a multi-line report. */
     public String report(Scope scope) {
-        StringBuilder sb = new StringBuilder(scope.describe());
-        List<String> items = scope.openItems();
+        long now = System.nanoTime();
+        StringBuilder sb = new StringBuilder(scope.describe(now));
+        List<String> items = scope.openItems(now);
         if (items.isEmpty()) {
             sb.append("\n  - no actor or awaiting task is open; ")
               .append("the remaining children are tasks still running or queued");

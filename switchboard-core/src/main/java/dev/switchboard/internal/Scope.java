@@ -180,12 +180,11 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             return;
         }
         try {
-            long now = System.nanoTime();
             Node prev = tracked;
             int live = 1;
             if (prev != null) {
                 for (Node n = prev.nextTracked; n != null; n = n.nextTracked) {
-                    if (n.describeIfOpen(now) == null) {
+                    if (!n.isOpen()) {
                         prev.nextTracked = n.nextTracked;
                     } else {
                         prev = n;
@@ -201,8 +200,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     }
 
     /** A report of what keeps this scope open: the actors and awaiting tasks that have not ended. */
-    public List<String> openItems() {
-        long now = System.nanoTime();
+    public List<String> openItems(long now) {
         List<String> items = new ArrayList<>();
         for (Node n = tracked; n != null; n = n.nextTracked) {
             String d = n.describeIfOpen(now);
@@ -214,8 +212,8 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     }
 
     /** One line naming this scope: who opened it, when, and for whom. */
-    public String describe() {
-        long ageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openedAtNanos);
+    public String describe(long now) {
+        long ageMillis = TimeUnit.NANOSECONDS.toMillis(now - openedAtNanos);
         String who = global ? "global scope of runtime '" + scheduler.name() + "'"
                 : "finish opened by thread '" + openedBy + "' " + Durations.ago(ageMillis);
         if (owner != null) {

@@ -22,16 +22,22 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * <h2>Implementation notes</h2>
  * The slot is invisible to thieves, so it must never hold work while this thread could wait: it is flushed to
  * the deque before any blocking wait ({@link #enterBlocking()}), and it is not used at all while the thread
- * helps inside such a wait. A chain of handoffs is cut after {@link Scheduler#handoffLimit()} activations and its
- * continuation re-queued with {@link Scheduler#yieldTurn}, so a chain cannot monopolise the worker. All fields are confined to this thread.
+ * helps inside such a wait. After {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
+ * ({@link Scheduler#othersWaiting}); if so its continuation is re-queued with {@link Scheduler#yieldTurn}, so a
+ * chain cannot monopolise the worker, and if not it simply goes on. All fields are confined to this thread.
  */
 public final class Worker extends ForkJoinWorkerThread {
+    /** Capacity of the handoff buffer (a power of two). */
+    static final int HANDOFF_CAPACITY = 16;
+
     final Scheduler scheduler;
     /** The node new work attaches to; see {@link Context}. */
     Node current;
-    /** The hidden handoff slot. */
-    private Node next;
-    /** Greater than zero while this thread waits (finish, blocking get); the slot is unused then. */
+    /** The hidden handoff buffer: a FIFO ring of activations to run after the current node. */
+    private final Node[] handoffs = new Node[HANDOFF_CAPACITY];
+    private int head;
+    private int tail;
+    /** Greater than zero while this thread waits (finish, blocking get); the buffer is unused then. */
     private int blocking;
 
     Worker(ForkJoinPool pool, Scheduler scheduler) {
@@ -48,14 +54,20 @@ public final class Worker extends ForkJoinWorkerThread {
             for (;;) {
                 current = n;
                 n.run();
-                Node h = next;
-                if (h == null) {
+                if (head == tail) {
                     break;
                 }
-                next = null;
+                Node h = take();
+                if (head != tail && scheduler.idleWorkers()) {
+                    publish();                       // an idle worker could run these now
+                }
                 if (--hops <= 0) {
-                    scheduler.yieldTurn(h);
-                    break;
+                    if (scheduler.othersWaiting()) {
+                        scheduler.yieldTurn(h);
+                        publish();
+                        break;
+                    }
+                    hops = scheduler.handoffLimit();
                 }
                 n = h;
             }
@@ -64,26 +76,39 @@ public final class Worker extends ForkJoinWorkerThread {
         }
     }
 
-    /** Schedules an activation, preferring the handoff slot. */
+    /**
+     * Schedules an activation through the handoff buffer. The buffer holds more than one activation only while
+     * no worker is idle; otherwise the oldest is forked to the deque, where an idle worker can steal it.
+     */
     void handoff(Node activation) {
         if (blocking != 0) {
             activation.fork();
             return;
         }
-        Node older = next;
-        next = activation;
-        if (older != null) {
-            older.fork();
+        int size = tail - head;
+        if (size != 0 && (size == HANDOFF_CAPACITY || scheduler.idleWorkers())) {
+            take().fork();
+        }
+        handoffs[tail++ & (HANDOFF_CAPACITY - 1)] = activation;
+    }
+
+    private Node take() {
+        int i = head++ & (HANDOFF_CAPACITY - 1);
+        Node n = handoffs[i];
+        handoffs[i] = null;
+        return n;
+    }
+
+    /** Moves every buffered activation to the deque, where other workers can steal it. */
+    private void publish() {
+        while (head != tail) {
+            take().fork();
         }
     }
 
-    /** Flushes the slot and disables it: called before this thread may wait. */
+    /** Flushes the buffer and disables it: called before this thread may wait. */
     void enterBlocking() {
-        Node n = next;
-        if (n != null) {
-            next = null;
-            n.fork();
-        }
+        publish();
         blocking++;
     }
 

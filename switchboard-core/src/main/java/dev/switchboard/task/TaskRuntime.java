@@ -126,7 +126,7 @@ public final class TaskRuntime implements AutoCloseable {
         }
         Scope scope = scheduler.runFinish(body, timeout.toNanos());
         if (!scope.isEnded()) {
-            throw new FinishTimeoutException(timeout, scheduler.report(scope), scope.openItems());
+            throw new FinishTimeoutException(timeout, scheduler.report(scope), scope.openItems(System.nanoTime()));
         }
         rethrow(scope);
     }

@@ -1,0 +1,44 @@
+package dev.switchboard.bench;
+
+import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.bench.big.Big;
+import dev.switchboard.bench.chameneos.Chameneos;
+import dev.switchboard.bench.counting.Counting;
+import dev.switchboard.bench.fjcreation.ForkJoinCreation;
+import dev.switchboard.bench.fjthroughput.ForkJoinThroughput;
+import dev.switchboard.bench.pingpong.PingPong;
+import dev.switchboard.bench.threadring.ThreadRing;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** Every benchmark of the harness, in report order. */
+public final class Suite {
+    private Suite() {
+    }
+
+    public static List<Benchmark> all() {
+        return List.of(
+                new PingPong(),
+                new ThreadRing(),
+                new Counting(),
+                new ForkJoinThroughput(),
+                new ForkJoinCreation(),
+                new Chameneos(),
+                new Big());
+    }
+
+    /** The benchmarks named in {@code only} (case-insensitive), or all of them if it is null. */
+    public static List<Benchmark> select(Set<String> only) {
+        if (only == null) {
+            return all();
+        }
+        List<Benchmark> chosen = all().stream()
+                .filter(b -> only.contains(b.name().toLowerCase(Locale.ROOT))).toList();
+        if (chosen.size() != only.size()) {
+            throw new IllegalArgumentException("unknown benchmark in " + only + "; known: "
+                    + all().stream().map(Benchmark::name).toList());
+        }
+        return chosen;
+    }
+}

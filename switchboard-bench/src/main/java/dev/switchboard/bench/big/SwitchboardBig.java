@@ -1,0 +1,121 @@
+package dev.switchboard.bench.big;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.task.TaskRuntime;
+import java.util.Random;
+
+final class SwitchboardBig {
+    sealed interface Msg permits Ping, Pong, Neighbors, Done, Exit {
+    }
+
+    record Ping(int sender) implements Msg {
+    }
+
+    record Pong(int sender) implements Msg {
+    }
+
+    record Neighbors(BigActor[] all) implements Msg {
+    }
+
+    record Done(long pongs) implements Msg {
+    }
+
+    record Exit() implements Msg {
+    }
+
+    private SwitchboardBig() {
+    }
+
+    static long run(TaskRuntime runtime, int actors, int pings) {
+        Sink sink = new Sink(actors);
+        runtime.finish(() -> {
+            sink.start();
+            BigActor[] all = new BigActor[actors];
+            for (int i = 0; i < actors; i++) {
+                all[i] = new BigActor(i, pings, sink);
+                all[i].start();
+            }
+            sink.send(new Neighbors(all));
+            for (BigActor a : all) {
+                a.send(new Neighbors(all));
+            }
+            for (BigActor a : all) {
+                a.send(new Pong(-1));
+            }
+        });
+        return sink.pongs;
+    }
+
+    static final class BigActor extends Actor<Msg> {
+        private final int id;
+        private final int pings;
+        private final Sink sink;
+        private final Random random;
+        private BigActor[] neighbors;
+        private int sent;
+        private int expectedPinger = -1;
+        private long pongs;
+
+        BigActor(int id, int pings, Sink sink) {
+            this.id = id;
+            this.pings = pings;
+            this.sink = sink;
+            this.random = new Random(id);
+        }
+
+        @Override
+        protected void process(Msg msg) {
+            switch (msg) {
+                case Ping p -> neighbors[p.sender()].send(new Pong(id));
+                case Pong p -> {
+                    if (p.sender() != expectedPinger) {
+                        throw new IllegalStateException(this + " expected a pong from " + expectedPinger
+                                + " but got one from " + p.sender());
+                    }
+                    if (p.sender() >= 0) {
+                        pongs++;
+                    }
+                    if (sent == pings) {
+                        sink.send(new Done(pongs));
+                    } else {
+                        int target = random.nextInt(neighbors.length);
+                        expectedPinger = target;
+                        neighbors[target].send(new Ping(id));
+                        sent++;
+                    }
+                }
+                case Neighbors n -> neighbors = n.all();
+                case Exit e -> exit();
+                default -> throw new IllegalStateException("unexpected " + msg);
+            }
+        }
+    }
+
+    static final class Sink extends Actor<Msg> {
+        private final int actors;
+        private BigActor[] all;
+        private int done;
+        long pongs;
+
+        Sink(int actors) {
+            this.actors = actors;
+        }
+
+        @Override
+        protected void process(Msg msg) {
+            switch (msg) {
+                case Neighbors n -> all = n.all();
+                case Done d -> {
+                    pongs += d.pongs();
+                    if (++done == actors) {
+                        for (BigActor a : all) {
+                            a.send(new Exit());
+                        }
+                        exit();
+                    }
+                }
+                default -> throw new IllegalStateException("unexpected " + msg);
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.switchboard.bench.fjthroughput;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.bench.Computation;
+import dev.switchboard.task.TaskRuntime;
+import java.util.concurrent.atomic.LongAdder;
+
+final class SwitchboardForkJoinThroughput {
+    enum Work { INSTANCE }
+
+    private SwitchboardForkJoinThroughput() {
+    }
+
+    static long run(TaskRuntime runtime, int actors, int messages) {
+        LongAdder processed = new LongAdder();
+        runtime.finish(() -> {
+            ThroughputActor[] all = new ThroughputActor[actors];
+            for (int i = 0; i < actors; i++) {
+                all[i] = new ThroughputActor(messages, processed);
+                all[i].start();
+            }
+            for (int m = 0; m < messages; m++) {
+                for (ThroughputActor a : all) {
+                    a.send(Work.INSTANCE);
+                }
+            }
+        });
+        return processed.sum();
+    }
+
+    static final class ThroughputActor extends Actor<Work> {
+        private final int messages;
+        private final LongAdder processed;
+        private int count;
+
+        ThroughputActor(int messages, LongAdder processed) {
+            this.messages = messages;
+            this.processed = processed;
+        }
+
+        @Override
+        protected void process(Work msg) {
+            Computation.perform(ForkJoinThroughput.THETA);
+            if (++count == messages) {
+                processed.add(count);
+                exit();
+            }
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package dev.switchboard.bench.harness;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.switchboard.bench.Suite;
+import dev.switchboard.task.TaskRuntime;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.pekko.actor.ActorSystem;
+import scala.concurrent.Await;
+
+/**
+ * Runs every benchmark on Switchboard and on Apache Pekko, alternately, in this one JVM, and reports medians
+ * and ratios.
+ *
+ * <h2>Method</h2>
+ * Both runtimes are created once, with the same number of worker threads and the same throughput setting
+ * (Switchboard's default budget; Pekko's {@code throughput}). For each benchmark the harness runs warm-up
+ * iterations, then measured iterations, alternating the two sides and the order within each pair. Every run
+ * returns a checksum that must equal the benchmark's expected value. Per side it reports the median, minimum
+ * and maximum wall time, and {@code ratio = pekko_median / switchboard_median} (above 1: Switchboard faster).
+ *
+ * <pre>
+ * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N]
+ *                     [--iterations N] [--warmup N] [--list]
+ * </pre>
+ */
+public final class Harness {
+    private static final int MAX_WARMUP = 200;
+    private final Options options;
+    private final PrintStream out;
+
+    Harness(Options options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.err.println(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help) {
+            System.out.println(Options.USAGE);
+            return;
+        }
+        if (options.list) {
+            for (Benchmark b : Suite.all()) {
+                System.out.printf("%-28s %s%n", b.name(), b.description());
+            }
+            return;
+        }
+        List<Result> results = new Harness(options, System.out).run(Suite.select(options.only));
+        boolean allVerified = results.stream().allMatch(Result::verified);
+        System.exit(allVerified ? 0 : 1);
+    }
+
+    List<Result> run(List<Benchmark> benchmarks) throws IOException {
+        int workers = options.workers;
+        int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
+        Map<String, Object> config = configuration(workers, throughput);
+        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s - %d workers each, throughput %d; warm-up >= %d"
+                        + " iterations and >= %.0f s, then %d measured iterations per side%n", pekkoVersion(), workers,
+                throughput, options.warmup, options.warmupSeconds, options.iterations);
+        List<Result> results = new ArrayList<>();
+        long start = System.nanoTime();
+        try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers)
+                .throughput(throughput).build()) {
+            ActorSystem system = ActorSystem.create("pekko", pekkoConfig(workers, throughput));
+            try {
+                int index = 0;
+                for (Benchmark b : benchmarks) {
+                    index++;
+                    results.add(measure(b, index, benchmarks.size(), runtime, system));
+                }
+            } finally {
+                system.terminate();
+                Await.result(system.whenTerminated(), scala.concurrent.duration.Duration.apply(30, "s"));
+            }
+        } catch (Exception e) {
+            throw new IOException("benchmark run failed", e);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        out.println();
+        out.print(TableReport.render(results));
+        out.printf("%nTotal time %d m %02d s. ratio = pekko median / switchboard median (> 1: Switchboard faster)%n",
+                took.toMinutes(), took.toSecondsPart());
+        Map<String, Object> machine = Machine.describe();
+        if (options.json != null) {
+            JsonReport.write(options.json, machine, config, results);
+            out.println("JSON report: " + options.json.toAbsolutePath());
+        }
+        if (options.html != null) {
+            Path page = HtmlReport.write(options.html, machine, config, results);
+            out.println("HTML report: " + page.toAbsolutePath());
+        }
+        return results;
+    }
+
+    private Result measure(Benchmark b, int index, int total, TaskRuntime runtime, ActorSystem system) {
+        long[] sb = new long[options.iterations];
+        long[] pk = new long[options.iterations];
+        String failure = null;
+        Progress progress = new Progress(out, index, total, b.name(), options.iterations);
+        try {
+            // Warm up both sides: at least the requested number of pairs and at least warmupSeconds, so short
+            // benchmarks get enough runs for the JIT to settle.
+            long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos((long) (options.warmupSeconds * 1000));
+            for (int i = 0; i < MAX_WARMUP && (i < options.warmup || System.nanoTime() < warmupEnd); i++) {
+                long[] pair = pair(b, i, runtime, system);
+                progress.update(i + 1, true, pair[0], pair[1]);
+            }
+            for (int i = 0; i < options.iterations; i++) {
+                long[] pair = pair(b, i, runtime, system);
+                sb[i] = pair[0];
+                pk[i] = pair[1];
+                progress.update(i + 1, false, pair[0], pair[1]);
+            }
+        } catch (Throwable t) {
+            failure = t.toString();
+        }
+        progress.done();
+        System.gc();
+        if (failure != null) {
+            out.printf("  %s FAILED: %s%n", b.name(), failure);
+            long[] none = {0};
+            return new Result(b.name(), b.description(), b.params(), 0, Stats.of(none), Stats.of(none), false,
+                    failure);
+        }
+        return new Result(b.name(), b.description(), b.params(), options.iterations, Stats.of(sb), Stats.of(pk),
+                true, null);
+    }
+
+    /** One run per side, in alternating order; returns {switchboard nanos, pekko nanos}. */
+    private static long[] pair(Benchmark b, int i, TaskRuntime runtime, ActorSystem system) throws Exception {
+        boolean switchboardFirst = i % 2 == 0;
+        long first = time(b, switchboardFirst, runtime, system);
+        long second = time(b, !switchboardFirst, runtime, system);
+        return switchboardFirst ? new long[] {first, second} : new long[] {second, first};
+    }
+
+    private static long time(Benchmark b, boolean switchboard, TaskRuntime runtime, ActorSystem system)
+            throws Exception {
+        long t0 = System.nanoTime();
+        long checksum = switchboard ? b.runSwitchboard(runtime) : b.runPekko(system);
+        long t = System.nanoTime() - t0;
+        if (checksum != b.expected()) {
+            throw new IllegalStateException(b.name() + " on " + (switchboard ? "Switchboard" : "Pekko")
+                    + " returned checksum " + checksum + ", expected " + b.expected());
+        }
+        return t;
+    }
+
+    static Config pekkoConfig(int workers, int throughput) {
+        String cfg = """
+                pekko {
+                  loglevel = WARNING
+                  stdout-loglevel = WARNING
+                  log-dead-letters = off
+                  log-dead-letters-during-shutdown = off
+                  actor.default-dispatcher {
+                    type = Dispatcher
+                    executor = "fork-join-executor"
+                    fork-join-executor {
+                      parallelism-min = %d
+                      parallelism-factor = 1.0
+                      parallelism-max = %d
+                    }
+                    throughput = %d
+                  }
+                }
+                """.formatted(workers, workers, throughput);
+        return ConfigFactory.parseString(cfg).withFallback(ConfigFactory.load());
+    }
+
+    private Map<String, Object> configuration(int workers, int throughput) {
+        Map<String, Object> sb = new LinkedHashMap<>();
+        sb.put("workers", workers);
+        sb.put("throughput", throughput);
+        sb.put("handoff_limit", TaskRuntime.DEFAULT_HANDOFF_LIMIT);
+        sb.put("scheduler", "ForkJoinPool (FIFO mode) with a per-worker handoff slot");
+        Map<String, Object> pk = new LinkedHashMap<>();
+        pk.put("version", pekkoVersion());
+        pk.put("dispatcher", "default-dispatcher, fork-join-executor");
+        pk.put("parallelism", workers);
+        pk.put("throughput", throughput);
+        pk.put("actors", "classic AbstractActor with receiveBuilder(), Props.create(Class, Creator)");
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("switchboard", sb);
+        c.put("pekko", pk);
+        c.put("warmup_iterations_min", options.warmup);
+        c.put("warmup_seconds_min", options.warmupSeconds);
+        c.put("measured_iterations", options.iterations);
+        c.put("quick", options.quick);
+        c.put("order", "alternating, order within each pair alternates");
+        c.put("benchmarks", Suite.select(options.only).stream().map(Benchmark::name).collect(Collectors.toList()));
+        return c;
+    }
+
+    static String pekkoVersion() {
+        try {
+            return org.apache.pekko.Version.current();
+        } catch (Throwable t) {
+            return "unknown";
+        }
+    }
+
+    /** The progress line: one line per benchmark, rewritten in place on a terminal. */
+    private static final class Progress {
+        private final PrintStream out;
+        private final String prefix;
+        private final int iterations;
+        private final boolean terminal = System.console() != null;
+
+        Progress(PrintStream out, int index, int total, String name, int iterations) {
+            this.out = out;
+            this.prefix = String.format("[%d/%d] %-24s", index, total, name);
+            this.iterations = iterations;
+            if (!terminal) {
+                out.print(prefix);
+                out.flush();
+            }
+        }
+
+        void update(int iteration, boolean warmup, long sbNanos, long pkNanos) {
+            if (terminal) {
+                out.printf(Locale.ROOT, "\r%s %s %3d%s  switchboard %9.2f ms | pekko %9.2f ms   ", prefix,
+                        warmup ? "warm-up" : "measure", iteration, warmup ? "    " : "/" + iterations,
+                        sbNanos / 1e6, pkNanos / 1e6);
+            } else if (!warmup) {
+                out.print('.');
+            }
+            out.flush();
+        }
+
+        void done() {
+            out.println();
+        }
+    }
+
+    /** Command line options. */
+    static final class Options {
+        static final String USAGE = """
+                usage: ./switchboard bench [options]
+                  --quick            fewer iterations (the whole suite in a few minutes)
+                  --only a,b         run only these benchmarks (names as in --list, case-insensitive)
+                  --json FILE        write the results as JSON
+                  --html DIR         write an HTML report with charts into DIR
+                  --workers N        worker threads for both runtimes (default: available processors)
+                  --iterations N     measured iterations per side
+                  --warmup N         minimum warm-up iterations per side
+                  --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)
+                  --list             list the benchmarks and exit""";
+
+        boolean quick;
+        boolean list;
+        boolean help;
+        Set<String> only;
+        Path json;
+        Path html;
+        int workers = Runtime.getRuntime().availableProcessors();
+        int iterations = -1;
+        int warmup = -1;
+        double warmupSeconds = -1;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                switch (a) {
+                    case "--quick" -> o.quick = true;
+                    case "--list" -> o.list = true;
+                    case "--help", "-h" -> o.help = true;
+                    case "--only" -> o.only = Set.of(value(args, ++i, a).toLowerCase(Locale.ROOT).split(","));
+                    case "--json" -> o.json = Path.of(value(args, ++i, a));
+                    case "--html" -> o.html = Path.of(value(args, ++i, a));
+                    case "--workers" -> o.workers = positive(value(args, ++i, a), a);
+                    case "--iterations" -> o.iterations = positive(value(args, ++i, a), a);
+                    case "--warmup" -> o.warmup = Integer.parseInt(value(args, ++i, a));
+                    case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(value(args, ++i, a));
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            if (o.iterations < 0) {
+                o.iterations = o.quick ? 7 : 15;
+            }
+            if (o.warmup < 0) {
+                o.warmup = o.quick ? 3 : 5;
+            }
+            if (o.warmupSeconds < 0) {
+                o.warmupSeconds = o.quick ? 2 : 5;
+            }
+            return o;
+        }
+
+        private static String value(String[] args, int i, String option) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return args[i];
+        }
+
+        private static int positive(String v, String option) {
+            int n = Integer.parseInt(v);
+            if (n < 1) {
+                throw new IllegalArgumentException(option + " must be at least 1, got " + n);
+            }
+            return n;
+        }
+    }
+
+    static long awaitMillis(java.util.concurrent.CompletableFuture<Long> done) throws Exception {
+        return done.get(5, TimeUnit.MINUTES);
+    }
+}

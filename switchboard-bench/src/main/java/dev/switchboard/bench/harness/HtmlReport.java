@@ -1,0 +1,145 @@
+package dev.switchboard.bench.harness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A self-contained HTML report (inline SVG, no scripts, nothing fetched): a bar chart of the ratio per
+ * benchmark, and per benchmark the distribution of wall times of both sides.
+ */
+final class HtmlReport {
+    private static final String SB_COLOR = "#2b6cb0";
+    private static final String PK_COLOR = "#c05621";
+
+    private HtmlReport() {
+    }
+
+    static Path write(Path dir, Map<String, Object> machine, Map<String, Object> config, List<Result> results)
+            throws IOException {
+        Files.createDirectories(dir);
+        Path page = dir.resolve("index.html");
+        Files.writeString(page, render(machine, config, results));
+        Files.writeString(dir.resolve("results.json"), JsonReport.render(machine, config, results));
+        return page;
+    }
+
+    static String render(Map<String, Object> machine, Map<String, Object> config, List<Result> results) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("""
+                <!DOCTYPE html>
+                <html lang="en"><head><meta charset="utf-8"><title>Switchboard vs Pekko</title>
+                <style>
+                body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px;color:#1a202c}
+                table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #cbd5e0;padding:.3rem .6rem;text-align:right}
+                th{background:#edf2f7}td:first-child,th:first-child{text-align:left}
+                .fail{color:#c53030}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}
+                pre{background:#f7fafc;padding:.6rem;overflow-x:auto}
+                </style></head><body>
+                <h1>Switchboard vs Apache Pekko</h1>
+                <p>ratio = Pekko median / Switchboard median; above 1 means Switchboard is faster.
+                Both run in one JVM, alternately, with the same number of workers and the same throughput.</p>
+                """);
+        sb.append("<h2>Ratio per benchmark</h2>\n").append(ratioChart(results));
+        sb.append("<h2>Results</h2>\n<table><tr><th>benchmark</th><th>Switchboard median ms</th><th>min</th>"
+                + "<th>max</th><th>Pekko median ms</th><th>min</th><th>max</th><th>ratio</th><th>verified</th></tr>\n");
+        for (Result r : results) {
+            if (!r.verified()) {
+                sb.append("<tr><td>").append(esc(r.name())).append("</td><td colspan=8 class=fail>FAILED: ")
+                        .append(esc(r.failure())).append("</td></tr>\n");
+                continue;
+            }
+            sb.append(String.format(Locale.ROOT,
+                    "<tr><td>%s</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
+                            + "<td><b>%.2f</b></td><td>yes</td></tr>%n",
+                    esc(r.name()), r.switchboard().medianMs(), r.switchboard().minMs(), r.switchboard().maxMs(),
+                    r.pekko().medianMs(), r.pekko().minMs(), r.pekko().maxMs(), r.ratio()));
+        }
+        sb.append("</table>\n<h2>Time distribution per side</h2>\n<p class=legend><span style='background:")
+                .append(SB_COLOR).append("'></span>Switchboard<span style='background:").append(PK_COLOR)
+                .append("'></span>Pekko (each dot one iteration; bar = median)</p>\n");
+        for (Result r : results) {
+            if (r.verified()) {
+                sb.append("<h3>").append(esc(r.name())).append("</h3><p>").append(esc(r.description()))
+                        .append(" &mdash; params ").append(esc(String.valueOf(r.params()))).append("</p>\n")
+                        .append(distribution(r));
+            }
+        }
+        sb.append("<h2>Machine</h2><pre>").append(esc(Json.write(machine))).append("</pre>\n");
+        sb.append("<h2>Configuration</h2><pre>").append(esc(Json.write(config))).append("</pre>\n");
+        sb.append("</body></html>\n");
+        return sb.toString();
+    }
+
+    private static String ratioChart(List<Result> results) {
+        int rowH = 28;
+        int left = 190;
+        int width = 900;
+        double max = 1;
+        for (Result r : results) {
+            if (r.verified()) {
+                max = Math.max(max, r.ratio());
+            }
+        }
+        double scale = (width - left - 60) / (max * 1.05);
+        int h = rowH * results.size() + 30;
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                "<svg width='%d' height='%d' xmlns='http://www.w3.org/2000/svg' font-size='13'>%n", width, h));
+        int y = 10;
+        for (Result r : results) {
+            sb.append(String.format(Locale.ROOT, "<text x='%d' y='%d' text-anchor='end'>%s</text>%n", left - 8,
+                    y + 17, esc(r.name())));
+            if (r.verified()) {
+                double w = r.ratio() * scale;
+                String color = r.ratio() >= 1 ? SB_COLOR : PK_COLOR;
+                sb.append(String.format(Locale.ROOT,
+                        "<rect x='%d' y='%d' width='%.1f' height='%d' fill='%s'/><text x='%.1f' y='%d'>%.2f</text>%n",
+                        left, y + 4, w, rowH - 8, color, left + w + 6, y + 17, r.ratio()));
+            } else {
+                sb.append(String.format(Locale.ROOT, "<text x='%d' y='%d' fill='#c53030'>failed</text>%n", left,
+                        y + 17));
+            }
+            y += rowH;
+        }
+        double one = left + scale;
+        sb.append(String.format(Locale.ROOT,
+                "<line x1='%.1f' y1='5' x2='%.1f' y2='%d' stroke='#1a202c' stroke-dasharray='4 3'/>"
+                        + "<text x='%.1f' y='%d' text-anchor='middle'>1.0</text>%n",
+                one, one, h - 18, one, h - 4));
+        return sb.append("</svg>\n").toString();
+    }
+
+    private static String distribution(Result r) {
+        int width = 900;
+        int left = 120;
+        double max = Math.max(r.switchboard().maxMs(), r.pekko().maxMs()) * 1.05;
+        double scale = (width - left - 40) / max;
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                "<svg width='%d' height='90' xmlns='http://www.w3.org/2000/svg' font-size='12'>%n", width));
+        row(sb, "Switchboard", r.switchboard(), 10, left, scale, SB_COLOR);
+        row(sb, "Pekko", r.pekko(), 40, left, scale, PK_COLOR);
+        sb.append(String.format(Locale.ROOT, "<line x1='%d' y1='72' x2='%d' y2='72' stroke='#a0aec0'/>"
+                + "<text x='%d' y='86'>0</text><text x='%d' y='86' text-anchor='end'>%.1f ms</text>%n",
+                left, width - 40, left, width - 40, max));
+        return sb.append("</svg>\n").toString();
+    }
+
+    private static void row(StringBuilder sb, String label, Stats s, int y, int left, double scale, String color) {
+        sb.append(String.format(Locale.ROOT, "<text x='%d' y='%d' text-anchor='end'>%s</text>%n", left - 8, y + 14,
+                label));
+        for (double v : s.samplesMs()) {
+            sb.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%d' r='4' fill='%s' fill-opacity='0.45'/>%n",
+                    left + v * scale, y + 10, color));
+        }
+        sb.append(String.format(Locale.ROOT,
+                "<rect x='%.1f' y='%d' width='3' height='20' fill='%s'/><text x='%.1f' y='%d'>%.2f</text>%n",
+                left + s.medianMs() * scale - 1, y, color, left + s.medianMs() * scale + 6, y + 8, s.medianMs()));
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;");
+    }
+}

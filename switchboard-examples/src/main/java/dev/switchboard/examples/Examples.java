@@ -1,0 +1,69 @@
+package dev.switchboard.examples;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The catalogue of examples: {@code ./switchboard examples} lists them, {@code ./switchboard examples NAME} runs
+ * one.
+ */
+public final class Examples {
+    /** Name → (figure, what it shows, how to make one). */
+    record Entry(String figure, String summary, Supplier<Example> factory) {
+    }
+
+    static final Map<String, Entry> ALL = new LinkedHashMap<>();
+
+    static {
+        ALL.put("HelloWorld", new Entry("002 Fig. 4, 6", "an actor in a finish; started in one finish, fed from another",
+                HelloWorld::new));
+        ALL.put("PingPong", new Entry("002 Fig. 7b", "termination of two actors detected by finish",
+                PingPongFinish::new));
+        ALL.put("Quicksort", new Entry("002 Fig. 3", "quicksort with data-driven futures and asyncAwait",
+                Quicksort::new));
+        ALL.put("FirFilter", new Entry("002 Fig. 5", "the FIR stage parallelised inside an actor with asyncs and DDFs",
+                FirFilter::new));
+        ALL.put("ParallelizedActor", new Entry("002 Fig. 8", "a nested finish inside message processing",
+                ParallelizedActor::new));
+        ALL.put("EscapingAsyncs", new Entry("002 Fig. 10", "escaping asyncs with pause and resume",
+                EscapingAsyncs::new));
+        ALL.put("ReceiveWithDdf", new Entry("002 Fig. 11", "a synchronous receive built on a DDF and pause/resume",
+                ReceiveWithDdf::new));
+        ALL.put("StatelessActor", new Entry("002 Fig. 12", "a stateless actor processing messages in parallel",
+                StatelessLookup::new));
+        ALL.put("AwaitReply", new Entry("002 Fig. 16", "awaitReply and reply", AwaitReply::new));
+    }
+
+    private Examples() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length == 0) {
+            System.out.println("Examples (run one with ./switchboard examples NAME, or all with ./switchboard examples all):");
+            ALL.forEach((name, e) -> System.out.printf("  %-18s %-15s %s%n", name, e.figure(), e.summary()));
+            return;
+        }
+        for (String arg : args) {
+            if (arg.equalsIgnoreCase("all")) {
+                ALL.forEach(Examples::runOne);
+                continue;
+            }
+            Map.Entry<String, Entry> found = ALL.entrySet().stream()
+                    .filter(e -> e.getKey().toLowerCase(Locale.ROOT).equals(arg.toLowerCase(Locale.ROOT)))
+                    .findFirst().orElse(null);
+            if (found == null) {
+                System.err.println("no example named '" + arg + "'; known: " + String.join(", ", ALL.keySet()));
+                System.exit(2);
+            }
+            runOne(found.getKey(), found.getValue());
+        }
+    }
+
+    private static void runOne(String name, Entry e) {
+        System.out.println("== " + name + " (paper " + e.figure() + "): " + e.summary());
+        e.factory().get().run(System.out);
+        System.out.println();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.switchboard.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Runs every example and checks what it prints. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ExamplesTest {
+
+    static List<String> run(Example e) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            e.run(out);
+        }
+        return bytes.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    @RepeatedTest(5)
+    void helloWorld() {
+        List<String> lines = run(new HelloWorld());
+        // Fig. 4: in order, and the finish returns after the actor terminated
+        assertThat(lines.subList(0, 3)).containsExactly("Hello", "World", "PrintActor has terminated");
+        // Fig. 6: Hello before World; the actor's finish (F1) ends after the actor processed both
+        List<String> fig6 = lines.subList(3, lines.size());
+        assertThat(fig6).containsExactlyInAnyOrder("Hello", "World", "PrintActor terminated", "Done sending messages");
+        assertThat(fig6.indexOf("Hello")).isLessThan(fig6.indexOf("World"));
+        assertThat(fig6.indexOf("World")).isLessThan(fig6.indexOf("PrintActor terminated"));
+    }
+
+    @Test
+    void pingPong() {
+        List<String> lines = run(new PingPongFinish(5_000));
+        assertThat(lines.get(0)).isEqualTo("Both actors terminated");
+        assertThat(lines.get(1)).startsWith("5000 pings answered by 5000 pongs in ");
+    }
+
+    @Test
+    void quicksort() {
+        List<String> lines = run(new Quicksort(50_000));
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("sorted 50000 numbers: first ");
+        assertThat(lines.get(1)).isEqualTo("result is sorted");
+    }
+
+    @Test
+    void firFilter() {
+        assertThat(run(new FirFilter())).containsExactly(
+                "FIR stage produced 1745 outputs with 8 helper tasks each",
+                "outputs are correct and in order");
+    }
+
+    @Test
+    void parallelizedActor() {
+        assertThat(run(new ParallelizedActor())).containsExactly(
+                "primes in [0, 100000): 9592",
+                "primes in [100000, 200000): 8392",
+                "primes in [200000, 300000): 8013",
+                "messages processed one at a time: true");
+    }
+
+    @RepeatedTest(5)
+    void escapingAsyncs() {
+        assertThat(run(new EscapingAsyncs())).containsExactly(
+                "preprocess 1", "process 1", "preprocess 2", "process 2", "preprocess 3", "process 3");
+    }
+
+    @Test
+    void receiveWithDdf() {
+        assertThat(run(new ReceiveWithDdf())).containsExactly(
+                "1 squared is 1", "2 squared is 4", "3 squared is 9", "4 squared is 16", "5 squared is 25");
+    }
+
+    @Test
+    void statelessActor() {
+        List<String> lines = run(new StatelessLookup());
+        assertThat(lines).contains("actor has 5 letters", "switchboard has 11 letters", "selector has 8 letters");
+        assertThat(lines.get(lines.size() - 1)).matches("queries were answered on [12] worker thread\\(s\\)");
+    }
+
+    @Test
+    void awaitReply() {
+        assertThat(run(new AwaitReply())).containsExactly(
+                "alice deposited 100, balance now 100",
+                "bob deposited 50, balance now 50",
+                "alice deposited 25, balance now 125");
+    }
+
+    @Test
+    void demo() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            Demo.run(out);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("100000 pings answered by 100000 pongs")
+                .contains("all 10000 actors exited after processing 10000 messages")
+                .contains("messages processed one at a time: true")
+                .contains("actor ForgetfulActor@").contains("never exited");
+    }
+
+    @Test
+    void everyCatalogueEntryRuns() {
+        assertThat(Examples.ALL).hasSize(9);
+        Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
+    }
+}

@@ -1,0 +1,47 @@
+package dev.switchboard.internal;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * The finish counter (spawn tree): two children and the finish body end at the same time; the scope ends
+ * exactly when the last of the three does, never before.
+ */
+@JCStressTest
+@Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the scope ended once everything ended")
+@Outcome(expect = FORBIDDEN, desc = "the scope did not end, or its count went wrong")
+@State
+public class FinishCounterTest {
+    final Scope scope = new Scope(Leaf.SCHEDULER, null, false);
+    final Leaf a = new Leaf(scope.attachChild());
+    final Leaf b = new Leaf(scope.attachChild());
+
+    @Actor
+    public void childA() {
+        a.tryComplete();
+    }
+
+    @Actor
+    public void childB() {
+        b.tryComplete();
+    }
+
+    @Actor
+    public void body() {
+        scope.sealSpawns();
+        scope.tryComplete();
+    }
+
+    @Arbiter
+    public void arbiter(II_Result r) {
+        r.r1 = scope.isEnded() ? 1 : 0;
+        r.r2 = scope.getPendingCount();
+    }
+}
