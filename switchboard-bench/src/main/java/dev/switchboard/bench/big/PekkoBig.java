@@ -1,9 +1,7 @@
 package dev.switchboard.bench.big;
 
+import dev.switchboard.bench.harness.PekkoRun;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
@@ -28,12 +26,12 @@ final class PekkoBig {
     }
 
     static long run(ActorSystem system, int actors, int pings) throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        ActorRef sink = system.actorOf(Props.create(Sink.class, () -> new Sink(actors, done)));
+        PekkoRun run = new PekkoRun();
+        ActorRef sink = run.spawn(system, Props.create(Sink.class, () -> new Sink(run, actors)));
         ActorRef[] all = new ActorRef[actors];
         for (int i = 0; i < actors; i++) {
             int id = i;
-            all[i] = system.actorOf(Props.create(BigActor.class, () -> new BigActor(id, pings, sink)));
+            all[i] = run.spawn(system, Props.create(BigActor.class, () -> new BigActor(run, id, pings, sink)));
         }
         sink.tell(new Neighbors(all), ActorRef.noSender());
         for (ActorRef a : all) {
@@ -42,10 +40,10 @@ final class PekkoBig {
         for (ActorRef a : all) {
             a.tell(new Pong(-1), ActorRef.noSender());
         }
-        return done.get(5, TimeUnit.MINUTES);
+        return run.await();
     }
 
-    static final class BigActor extends AbstractActor {
+    static final class BigActor extends PekkoRun.Counted {
         private final int id;
         private final int pings;
         private final ActorRef sink;
@@ -55,7 +53,8 @@ final class PekkoBig {
         private int expectedPinger = -1;
         private long pongs;
 
-        BigActor(int id, int pings, ActorRef sink) {
+        BigActor(PekkoRun run, int id, int pings, ActorRef sink) {
+            super(run);
             this.id = id;
             this.pings = pings;
             this.sink = sink;
@@ -88,16 +87,15 @@ final class PekkoBig {
         }
     }
 
-    static final class Sink extends AbstractActor {
+    static final class Sink extends PekkoRun.Counted {
         private final int actors;
-        private final CompletableFuture<Long> done;
         private ActorRef[] all;
         private int finished;
         private long pongs;
 
-        Sink(int actors, CompletableFuture<Long> done) {
+        Sink(PekkoRun run, int actors) {
+            super(run);
             this.actors = actors;
-            this.done = done;
         }
 
         @Override
@@ -111,7 +109,7 @@ final class PekkoBig {
                                 a.tell(new Exit(), getSelf());
                             }
                             getContext().stop(getSelf());
-                            done.complete(pongs);
+                            run.complete(pongs);
                         }
                     })
                     .build();

@@ -1,8 +1,6 @@
 package dev.switchboard.bench.chameneos;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.AbstractActor;
+import dev.switchboard.bench.harness.PekkoRun;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
@@ -27,28 +25,27 @@ final class PekkoChameneos {
     }
 
     static long run(ActorSystem system, int chameneos, int meetings) throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        ActorRef mall = system.actorOf(Props.create(Mall.class, () -> new Mall(chameneos, meetings, done)));
+        PekkoRun run = new PekkoRun();
+        ActorRef mall = run.spawn(system, Props.create(Mall.class, () -> new Mall(run, chameneos, meetings)));
         for (int i = 0; i < chameneos; i++) {
             int color = i % 3;
-            ActorRef c = system.actorOf(Props.create(Creature.class, () -> new Creature(mall, color)));
+            ActorRef c = run.spawn(system, Props.create(Creature.class, () -> new Creature(run, mall, color)));
             c.tell(new Go(), ActorRef.noSender());
         }
-        return done.get(5, TimeUnit.MINUTES);
+        return run.await();
     }
 
-    static final class Mall extends AbstractActor {
+    static final class Mall extends PekkoRun.Counted {
         private final int chameneos;
-        private final CompletableFuture<Long> done;
         private int meetingsLeft;
         private Meet waiting;
         private int faded;
         private long sumMeetings;
 
-        Mall(int chameneos, int meetings, CompletableFuture<Long> done) {
+        Mall(PekkoRun run, int chameneos, int meetings) {
+            super(run);
             this.chameneos = chameneos;
             this.meetingsLeft = meetings;
-            this.done = done;
         }
 
         @Override
@@ -71,19 +68,20 @@ final class PekkoChameneos {
                         sumMeetings += c.count();
                         if (++faded == chameneos) {
                             getContext().stop(getSelf());
-                            done.complete(sumMeetings);
+                            run.complete(sumMeetings);
                         }
                     })
                     .build();
         }
     }
 
-    static final class Creature extends AbstractActor {
+    static final class Creature extends PekkoRun.Counted {
         private final ActorRef mall;
         private int color;
         private long meetings;
 
-        Creature(ActorRef mall, int color) {
+        Creature(PekkoRun run, ActorRef mall, int color) {
+            super(run);
             this.mall = mall;
             this.color = color;
         }

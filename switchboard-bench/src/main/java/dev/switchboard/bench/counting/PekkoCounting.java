@@ -1,8 +1,6 @@
 package dev.switchboard.bench.counting;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.AbstractActor;
+import dev.switchboard.bench.harness.PekkoRun;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
@@ -23,26 +21,25 @@ final class PekkoCounting {
     }
 
     static long run(ActorSystem system, int n) throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        ActorRef producer = system.actorOf(Props.create(Producer.class, () -> new Producer(n, done)));
+        PekkoRun run = new PekkoRun();
+        ActorRef producer = run.spawn(system, Props.create(Producer.class, () -> new Producer(run, n)));
         producer.tell(new Go(), ActorRef.noSender());
-        return done.get(5, TimeUnit.MINUTES);
+        return run.await();
     }
 
-    static final class Producer extends AbstractActor {
+    static final class Producer extends PekkoRun.Counted {
         private final int n;
-        private final CompletableFuture<Long> done;
 
-        Producer(int n, CompletableFuture<Long> done) {
+        Producer(PekkoRun run, int n) {
+            super(run);
             this.n = n;
-            this.done = done;
         }
 
         @Override
         public Receive createReceive() {
             return receiveBuilder()
                     .match(Go.class, g -> {
-                        ActorRef counter = getContext().getSystem().actorOf(Props.create(Counter.class, Counter::new));
+                        ActorRef counter = run.spawn(getContext(), Props.create(Counter.class, () -> new Counter(run)));
                         for (int i = 0; i < n; i++) {
                             counter.tell(Increment.INSTANCE, getSelf());
                         }
@@ -50,14 +47,18 @@ final class PekkoCounting {
                     })
                     .match(Result.class, r -> {
                         getContext().stop(getSelf());
-                        done.complete(r.count());
+                        run.complete(r.count());
                     })
                     .build();
         }
     }
 
-    static final class Counter extends AbstractActor {
+    static final class Counter extends PekkoRun.Counted {
         private long count;
+
+        Counter(PekkoRun run) {
+            super(run);
+        }
 
         @Override
         public Receive createReceive() {

@@ -1,10 +1,8 @@
 package dev.switchboard.bench.fjcreation;
 
 import dev.switchboard.bench.Computation;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import dev.switchboard.bench.harness.PekkoRun;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
@@ -16,25 +14,23 @@ final class PekkoForkJoinCreation {
     }
 
     static long run(ActorSystem system, int actors) throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
+        PekkoRun run = new PekkoRun();
         AtomicInteger processed = new AtomicInteger();
         for (int i = 0; i < actors; i++) {
-            ActorRef a = system.actorOf(Props.create(CreatedActor.class,
-                    () -> new CreatedActor(actors, processed, done)));
+            ActorRef a = run.spawn(system, Props.create(CreatedActor.class, () -> new CreatedActor(run, processed)));
             a.tell(Work.INSTANCE, ActorRef.noSender());
         }
-        return done.get(5, TimeUnit.MINUTES);
+        run.complete(0);                          // the result is the count, read once every actor has stopped
+        run.await();
+        return processed.get();
     }
 
-    static final class CreatedActor extends AbstractActor {
-        private final int actors;
+    static final class CreatedActor extends PekkoRun.Counted {
         private final AtomicInteger processed;
-        private final CompletableFuture<Long> done;
 
-        CreatedActor(int actors, AtomicInteger processed, CompletableFuture<Long> done) {
-            this.actors = actors;
+        CreatedActor(PekkoRun run, AtomicInteger processed) {
+            super(run);
             this.processed = processed;
-            this.done = done;
         }
 
         @Override
@@ -42,10 +38,8 @@ final class PekkoForkJoinCreation {
             return receiveBuilder()
                     .match(Work.class, w -> {
                         Computation.perform(ForkJoinCreation.THETA);
+                        processed.incrementAndGet();
                         getContext().stop(getSelf());
-                        if (processed.incrementAndGet() == actors) {
-                            done.complete((long) actors);
-                        }
                     })
                     .build();
         }

@@ -1,11 +1,8 @@
 package dev.switchboard.bench.fjthroughput;
 
 import dev.switchboard.bench.Computation;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.switchboard.bench.harness.PekkoRun;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
@@ -17,37 +14,32 @@ final class PekkoForkJoinThroughput {
     }
 
     static long run(ActorSystem system, int actors, int messages) throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
+        PekkoRun run = new PekkoRun();
         LongAdder processed = new LongAdder();
-        AtomicInteger finished = new AtomicInteger();
         ActorRef[] all = new ActorRef[actors];
         for (int i = 0; i < actors; i++) {
-            all[i] = system.actorOf(Props.create(ThroughputActor.class,
-                    () -> new ThroughputActor(messages, actors, processed, finished, done)));
+            all[i] = run.spawn(system, Props.create(ThroughputActor.class,
+                    () -> new ThroughputActor(run, messages, processed)));
         }
         for (int m = 0; m < messages; m++) {
             for (ActorRef a : all) {
                 a.tell(Work.INSTANCE, ActorRef.noSender());
             }
         }
-        return done.get(5, TimeUnit.MINUTES);
+        run.complete(0);                          // the result is the sum, read once every actor has stopped
+        run.await();
+        return processed.sum();
     }
 
-    static final class ThroughputActor extends AbstractActor {
+    static final class ThroughputActor extends PekkoRun.Counted {
         private final int messages;
-        private final int actors;
         private final LongAdder processed;
-        private final AtomicInteger finished;
-        private final CompletableFuture<Long> done;
         private int count;
 
-        ThroughputActor(int messages, int actors, LongAdder processed, AtomicInteger finished,
-                        CompletableFuture<Long> done) {
+        ThroughputActor(PekkoRun run, int messages, LongAdder processed) {
+            super(run);
             this.messages = messages;
-            this.actors = actors;
             this.processed = processed;
-            this.finished = finished;
-            this.done = done;
         }
 
         @Override
@@ -58,9 +50,6 @@ final class PekkoForkJoinThroughput {
                         if (++count == messages) {
                             processed.add(count);
                             getContext().stop(getSelf());
-                            if (finished.incrementAndGet() == actors) {
-                                done.complete(processed.sum());
-                            }
                         }
                     })
                     .build();

@@ -1,7 +1,5 @@
 package dev.switchboard.bench.harness;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.switchboard.bench.Suite;
 import dev.switchboard.task.TaskRuntime;
 import java.io.IOException;
@@ -81,7 +79,8 @@ public final class Harness {
         long start = System.nanoTime();
         try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers)
                 .throughput(throughput).build()) {
-            ActorSystem system = ActorSystem.create("pekko", pekkoConfig(workers, throughput));
+            ActorSystem system = ActorSystem.create("pekko", PekkoSettings.config(workers, throughput));
+            Quiescence.baseline(system);
             try {
                 int index = 0;
                 for (Benchmark b : benchmarks) {
@@ -159,33 +158,12 @@ public final class Harness {
         long t0 = System.nanoTime();
         long checksum = switchboard ? b.runSwitchboard(runtime) : b.runPekko(system);
         long t = System.nanoTime() - t0;
+        Quiescence.await(runtime, system);        // untimed: nothing of this run may bleed into the next
         if (checksum != b.expected()) {
             throw new IllegalStateException(b.name() + " on " + (switchboard ? "Switchboard" : "Pekko")
                     + " returned checksum " + checksum + ", expected " + b.expected());
         }
         return t;
-    }
-
-    static Config pekkoConfig(int workers, int throughput) {
-        String cfg = """
-                pekko {
-                  loglevel = WARNING
-                  stdout-loglevel = WARNING
-                  log-dead-letters = off
-                  log-dead-letters-during-shutdown = off
-                  actor.default-dispatcher {
-                    type = Dispatcher
-                    executor = "fork-join-executor"
-                    fork-join-executor {
-                      parallelism-min = %d
-                      parallelism-factor = 1.0
-                      parallelism-max = %d
-                    }
-                    throughput = %d
-                  }
-                }
-                """.formatted(workers, workers, throughput);
-        return ConfigFactory.parseString(cfg).withFallback(ConfigFactory.load());
     }
 
     private Map<String, Object> configuration(int workers, int throughput) {
@@ -324,7 +302,4 @@ public final class Harness {
         }
     }
 
-    static long awaitMillis(java.util.concurrent.CompletableFuture<Long> done) throws Exception {
-        return done.get(5, TimeUnit.MINUTES);
-    }
 }

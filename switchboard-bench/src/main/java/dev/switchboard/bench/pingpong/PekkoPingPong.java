@@ -1,8 +1,6 @@
 package dev.switchboard.bench.pingpong;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.AbstractActor;
+import dev.switchboard.bench.harness.PekkoRun;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
@@ -25,19 +23,20 @@ final class PekkoPingPong {
     }
 
     static long run(ActorSystem system, int n) throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        ActorRef pong = system.actorOf(Props.create(PongActor.class, () -> new PongActor(done)));
-        ActorRef ping = system.actorOf(Props.create(PingActor.class, () -> new PingActor(n, pong)));
+        PekkoRun run = new PekkoRun();
+        ActorRef pong = run.spawn(system, Props.create(PongActor.class, () -> new PongActor(run)));
+        ActorRef ping = run.spawn(system, Props.create(PingActor.class, () -> new PingActor(run, n, pong)));
         ping.tell(new Start(), ActorRef.noSender());
-        return done.get(5, TimeUnit.MINUTES);
+        return run.await();
     }
 
-    static final class PingActor extends AbstractActor {
+    static final class PingActor extends PekkoRun.Counted {
         private final ActorRef pong;
         private int pingsLeft;
         private long pongs;
 
-        PingActor(int n, ActorRef pong) {
+        PingActor(PekkoRun run, int n, ActorRef pong) {
+            super(run);
             this.pingsLeft = n;
             this.pong = pong;
         }
@@ -63,12 +62,11 @@ final class PekkoPingPong {
         }
     }
 
-    static final class PongActor extends AbstractActor {
-        private final CompletableFuture<Long> done;
+    static final class PongActor extends PekkoRun.Counted {
         private long pings;
 
-        PongActor(CompletableFuture<Long> done) {
-            this.done = done;
+        PongActor(PekkoRun run) {
+            super(run);
         }
 
         @Override
@@ -80,7 +78,7 @@ final class PekkoPingPong {
                     })
                     .match(Stop.class, s -> {
                         getContext().stop(getSelf());
-                        done.complete(pings + s.pongsReceived());
+                        run.complete(pings + s.pongsReceived());
                     })
                     .build();
         }

@@ -1,8 +1,6 @@
 package dev.switchboard.bench.threadring;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.AbstractActor;
+import dev.switchboard.bench.harness.PekkoRun;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
@@ -21,26 +19,25 @@ final class PekkoThreadRing {
     }
 
     static long run(ActorSystem system, int actors, int hops) throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
+        PekkoRun run = new PekkoRun();
         ActorRef[] ring = new ActorRef[actors];
         for (int i = 0; i < actors; i++) {
-            ring[i] = system.actorOf(Props.create(RingActor.class, () -> new RingActor(actors, done)));
+            ring[i] = run.spawn(system, Props.create(RingActor.class, () -> new RingActor(run, actors)));
         }
         for (int i = 0; i < actors; i++) {
             ring[i].tell(new Next(ring[(i + 1) % actors]), ActorRef.noSender());
         }
         ring[0].tell(new Token(hops, 0), ActorRef.noSender());
-        return done.get(5, TimeUnit.MINUTES);
+        return run.await();
     }
 
-    static final class RingActor extends AbstractActor {
+    static final class RingActor extends PekkoRun.Counted {
         private final int actors;
-        private final CompletableFuture<Long> done;
         private ActorRef next;
 
-        RingActor(int actors, CompletableFuture<Long> done) {
+        RingActor(PekkoRun run, int actors) {
+            super(run);
             this.actors = actors;
-            this.done = done;
         }
 
         @Override
@@ -60,7 +57,7 @@ final class PekkoThreadRing {
                         }
                         getContext().stop(getSelf());
                         if (e.left() == 0) {
-                            done.complete(e.checksum() + 1);
+                            run.complete(e.checksum() + 1);
                         }
                     })
                     .build();

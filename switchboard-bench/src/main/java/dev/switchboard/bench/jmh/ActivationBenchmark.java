@@ -1,0 +1,109 @@
+package dev.switchboard.bench.jmh;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.task.TaskRuntime;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Activation: a message to an idle actor takes the actor's scheduling token, schedules it, runs it and
+ * releases the token. Inside a finish, one task sends one message to each of {@value #ACTORS} idle actors.
+ * Also: a whole actor life (create, start, one message, exit), the cost Savina's fjcreate measures.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ActivationBenchmark {
+    static final int ACTORS = 1_000;
+
+    static final class Counter extends Actor<Integer> {
+        final AtomicInteger total;
+
+        Counter(AtomicInteger total) {
+            this.total = total;
+        }
+
+        @Override
+        protected void process(Integer m) {
+            if (m < 0) {
+                exit();
+            } else {
+                total.incrementAndGet();
+            }
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Actors {
+        TaskRuntime runtime;
+        Counter[] actors;
+        final AtomicInteger total = new AtomicInteger();
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            runtime = TaskRuntime.create(2);
+            actors = new Counter[ACTORS];
+            runtime.async(() -> {
+                for (int i = 0; i < ACTORS; i++) {
+                    actors[i] = new Counter(total);
+                    actors[i].start();
+                }
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            runtime.finish(() -> {
+                for (Counter c : actors) {
+                    c.send(-1);
+                }
+            });
+            runtime.close();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ACTORS)
+    public int sendToIdleActors(Actors s) {
+        int before = s.total.get();
+        s.runtime.finish(() -> s.runtime.async(() -> {
+            for (Counter c : s.actors) {
+                c.send(1);
+            }
+        }));
+        while (s.total.get() - before < ACTORS) {   // the actors are long-lived: wait for the messages
+            Thread.onSpinWait();
+        }
+        return s.total.get();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ACTORS)
+    public int actorLifeCycle(TwoWorkers s) {
+        AtomicInteger total = new AtomicInteger();
+        s.runtime.finish(() -> {
+            for (int i = 0; i < ACTORS; i++) {
+                Counter c = new Counter(total);
+                c.start();
+                c.send(1);
+                c.send(-1);
+            }
+        });
+        return total.get();
+    }
+}

@@ -1,0 +1,107 @@
+package dev.switchboard.bench.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.bench.Suite;
+import dev.switchboard.bench.pingpong.PingPong;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The harness end to end on a tiny benchmark: the table, the JSON schema other tools read, the HTML report. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class HarnessTest {
+
+    @Test
+    void runsBothSidesAndWritesJsonAndHtml(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("out.json");
+        Path html = dir.resolve("report");
+        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "3", "--warmup", "1",
+                "--warmup-seconds", "0", "--workers", "2", "--json", json.toString(), "--html", html.toString()});
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Result> results = new Harness(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
+                .run(List.of(new PingPong(1_000)));
+
+        assertThat(results).hasSize(1);
+        Result r = results.get(0);
+        assertThat(r.verified()).isTrue();
+        assertThat(r.iterations()).isEqualTo(3);
+        assertThat(r.switchboard().samplesMs()).hasSize(3);
+        assertThat(r.ratio()).isEqualTo(r.pekko().medianMs() / r.switchboard().medianMs());
+        String table = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(table).contains("PingPong").contains("ratio").contains("geometric mean");
+
+        String text = Files.readString(json);
+        assertThat(text).contains("\"machine\": {").contains("\"config\": {").contains("\"results\": [")
+                .contains("\"name\": \"PingPong\"").contains("\"params\": {").contains("\"iterations\": 3")
+                .contains("\"switchboard_ms\": {").contains("\"pekko_ms\": {").contains("\"median\": ")
+                .contains("\"min\": ").contains("\"max\": ").contains("\"ratio\": ").contains("\"verified\": true")
+                .contains("\"throughput\": 64").contains("\"parallelism\": 2");
+        String page = Files.readString(html.resolve("index.html"));
+        assertThat(page).contains("<svg").contains("PingPong").contains("Ratio per benchmark");
+    }
+
+    @Test
+    void aWrongChecksumIsReportedAsNotVerified() throws Exception {
+        PingPong real = new PingPong(100);
+        Benchmark broken = new Benchmark() {
+            @Override
+            public String name() {
+                return "Broken";
+            }
+
+            @Override
+            public String description() {
+                return "returns a checksum that does not match";
+            }
+
+            @Override
+            public java.util.Map<String, Object> params() {
+                return real.params();
+            }
+
+            @Override
+            public long expected() {
+                return -1;
+            }
+
+            @Override
+            public long runSwitchboard(dev.switchboard.task.TaskRuntime runtime) {
+                return real.runSwitchboard(runtime);
+            }
+
+            @Override
+            public long runPekko(org.apache.pekko.actor.ActorSystem system) throws Exception {
+                return real.runPekko(system);
+            }
+        };
+        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "1", "--warmup", "0",
+                "--warmup-seconds", "0", "--workers", "2"});
+        List<Result> results = new Harness(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8)).run(List.of(broken));
+        assertThat(results.get(0).verified()).isFalse();
+        assertThat(results.get(0).failure()).contains("checksum");
+    }
+
+    @Test
+    void optionsAreParsedAndCheckedClearly() {
+        Harness.Options quick = Harness.Options.parse(new String[] {"--quick", "--only", "PingPong,big"});
+        assertThat(quick.quick).isTrue();
+        assertThat(quick.only).isEqualTo(Set.of("pingpong", "big"));
+        assertThat(Suite.select(quick.only)).extracting(Benchmark::name).containsExactly("PingPong", "Big");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--frobnicate"}))
+                .hasMessageContaining("unknown option --frobnicate");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--json"}))
+                .hasMessageContaining("--json needs a value");
+        assertThatThrownBy(() -> Suite.select(Set.of("nope"))).hasMessageContaining("unknown benchmark");
+    }
+}
