@@ -1,6 +1,8 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Node;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 
@@ -15,7 +17,20 @@ import dev.switchboard.internal.Scope;
  * path allocates nothing.
  */
 final class Activation extends Node {
+    private static final VarHandle LIVE_CHILDREN;
+
+    static {
+        try {
+            LIVE_CHILDREN = MethodHandles.lookup().findVarHandle(Activation.class, "liveChildren", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final ActorCore<?> actor;
+    private final boolean countChildren;
+    /** Tasks and actors attached to this activation whose subtrees have not ended (counted for selectors only). */
+    private volatile int liveChildren;
     private final Scope scope;
     private final String startedBy;
     private final long startedAtNanos;
@@ -23,6 +38,7 @@ final class Activation extends Node {
     Activation(Node completer, Scheduler scheduler, ActorCore<?> actor) {
         super(completer, scheduler);
         this.actor = actor;
+        this.countChildren = actor.tracksSpawnedTasks();
         this.scope = completer.scope();
         this.startedBy = Thread.currentThread().getName();
         this.startedAtNanos = System.nanoTime();
@@ -36,6 +52,26 @@ final class Activation extends Node {
     @Override
     public Object owner() {
         return actor;
+    }
+
+    @Override
+    public Node attachChild() {
+        if (countChildren) {
+            LIVE_CHILDREN.getAndAdd(this, 1);
+        }
+        return super.attachChild();
+    }
+
+    @Override
+    protected void childEnded() {
+        if (countChildren && (int) LIVE_CHILDREN.getAndAdd(this, -1) == 1) {
+            actor.onQuiet();                 // the last task the actor spawned has ended
+        }
+    }
+
+    /** Tasks the actor spawned that have not ended (only counted when the actor kind asks for it). */
+    int liveChildren() {
+        return liveChildren;
     }
 
     @Override

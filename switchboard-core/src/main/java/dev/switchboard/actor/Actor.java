@@ -1,6 +1,6 @@
 package dev.switchboard.actor;
 
-import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
+import java.util.Objects;
 
 /**
  * An actor of the unified model (paper 002): it processes the messages sent to it one at a time, can use
@@ -33,51 +33,24 @@ import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
  * {@code pause}/{@code resume}, {@code become}/{@code unbecome}, {@code awaitReply}/{@code reply}, and any
  * task-parallel construct.
  *
- * <h2>Implementation notes</h2>
- * The mailbox is a JCTools multi-producer single-consumer array queue (the variant built on atomic field
- * updaters, so no {@code sun.misc.Unsafe}). It starts with room for {@value #INITIAL_CAPACITY} messages and
- * doubles when full; it never shrinks, so a steady state allocates nothing per message. The single consumer is
- * whichever thread holds the actor's SCHEDULED token.
+ * <p>An actor is a {@link Selector} with one always-enabled mailbox: both are the same dispatch core
+ * ({@link ActorCore}); an actor's mailbox is the one-queue case ({@link SingleMailbox}), so it pays nothing for
+ * guards or a ready bitmap.
  *
  * @param <M> the type of message this actor accepts
  */
 public abstract class Actor<M> extends ActorCore<M> {
-    static final int INITIAL_CAPACITY = 16;
-    static final int MAX_CAPACITY = 1 << 30;
-
-    private final MpscGrowableAtomicArrayQueue<Object> mailbox =
-            new MpscGrowableAtomicArrayQueue<>(INITIAL_CAPACITY, MAX_CAPACITY);
-
     protected Actor() {
+        super(new SingleMailbox(), false);
+    }
+
+    Actor(boolean parallelDispatch) {
+        super(new SingleMailbox(), parallelDispatch);
     }
 
     @Override
-    final boolean offer(Object envelope) {
-        return mailbox.offer(envelope);
-    }
-
-    @Override
-    final Object poll() {
-        return mailbox.poll();
-    }
-
-    @Override
-    final boolean hasReady() {
-        return !mailbox.isEmpty();
-    }
-
-    @Override
-    final Object pollAny() {
-        return mailbox.poll();
-    }
-
-    @Override
-    final boolean hasAny() {
-        return !mailbox.isEmpty();
-    }
-
-    @Override
-    final int queued() {
-        return mailbox.size();
+    public final void send(M message) {
+        Objects.requireNonNull(message, () -> "null message sent to " + this);
+        enqueue(message, 0);
     }
 }

@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -36,19 +37,22 @@ import java.util.function.Consumer;
  * releases the enclosing finish once every task the actor spawned has ended too.
  *
  * <h2>The seam for other actor kinds</h2>
- * Subclasses in this package decide two things and inherit everything else:
+ * Actor kinds differ in two things and share everything else:
  * <ul>
- *   <li><b>Where messages wait and which one is next</b>: {@link #offer}, {@link #poll}, {@link #hasReady},
- *       {@link #pollAny}, {@link #hasAny}, {@link #queued}. {@link Actor} has one queue; a selector has several
- *       guarded mailboxes and answers {@code poll}/{@code hasReady} from a ready bitmap (enabled ∧ non-empty);
- *       a transactional actor keeps a transactional and a read-only queue.</li>
+ *   <li><b>Where messages wait and which one is next</b>: the {@link Mailbox} object. {@link Actor} has one
+ *       always-enabled queue ({@link SingleMailbox}); a {@link Selector} has several guarded mailboxes and picks
+ *       the next message from a ready bitmap, enabled ∧ non-empty, under its selection policy
+ *       ({@link GuardedMailboxes}); a transactional actor keeps a transactional and a read-only queue. The loop
+ *       calls the mailbox object, not the actor, so its call sites stay monomorphic or bimorphic.</li>
  *   <li><b>How a message is started</b>: {@link #dispatch}. By default it is processed inline, one at a time,
  *       by the activation. {@link StatelessActor} starts each message as a task of its own
  *       ({@link MessageTask}) and returns at once, so messages run in parallel; a parallel actor monitor starts
  *       the letters its policy chooses the same way; a transactional actor runs messages as transactions.</li>
  * </ul>
- * The status word, the activation loop, the finish accounting and the dead-letter rules stay the same for all
- * of them.
+ * Two hooks let a kind keep its own invariants: {@link #afterDispatch} (a selector re-evaluates its declarative
+ * guards) and {@link #onQuiet} (a selector with every mailbox disabled and nothing left that could enable one
+ * reports itself stuck). The status word, the activation loop, the finish accounting and the dead-letter rules
+ * stay the same for all of them.
  *
  * @param <M> the type of message the actor accepts
  */
@@ -58,12 +62,18 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     static final int STARTED = 4;
     static final int TERMINATED = 8;
     static final int RELEASED = 16;
+    /** The bits above the flags count the replies the actor awaits ({@link #awaitReply}). */
+    static final int AWAIT_UNIT = 1 << 8;
+    static final int AWAIT_MASK = ~(AWAIT_UNIT - 1);
+    /** Flags that keep an actor from taking its next message (it still runs reply continuations). */
+    static final int HELD = PAUSED | AWAIT_MASK;
 
     private static final VarHandle STATUS;
     private static final VarHandle DEAD_LETTERS;
     private static final VarHandle PROCESSED;
     private static final VarHandle ID;
     private static final VarHandle ACTIVATION;
+    private static final VarHandle CONTINUATIONS;
     private static final AtomicLong IDS = new AtomicLong();
     /** Marks {@link #process} on the become stack. */
     @SuppressWarnings("rawtypes")
@@ -79,13 +89,21 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             PROCESSED = l.findVarHandle(ActorCore.class, "processed", long.class);
             ID = l.findVarHandle(ActorCore.class, "id", long.class);
             ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
+            CONTINUATIONS = l.findVarHandle(ActorCore.class, "continuations", ConcurrentLinkedQueue.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED bits. */
+    /** Where messages wait; see {@link Mailbox}. */
+    final Mailbox mailbox;
+    /** Whether messages are started as parallel tasks instead of processed inline. */
+    private final boolean parallelDispatch;
+
+    /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED bits and the awaited-reply count. */
     private volatile int status;
+    /** Reply handlers ready to run on the actor; created by the first awaitReply. */
+    private volatile ConcurrentLinkedQueue<Runnable> continuations;
     /** Set by start() before STARTED is published; read by senders after they read STARTED. */
     private volatile Activation activation;
     private Scheduler scheduler;
@@ -102,7 +120,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private volatile long deadLetters;
     private volatile long id;
 
-    ActorCore() {
+    ActorCore(Mailbox mailbox, boolean parallelDispatch) {
+        this.mailbox = mailbox;
+        this.parallelDispatch = parallelDispatch;
     }
 
     /**
@@ -113,27 +133,37 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     // ------------------------------------------------------------------------------------------ the seam
 
-    /** Enqueues an envelope (a message or a {@link Request}); false if the mailbox is at capacity. */
-    abstract boolean offer(Object envelope);
-
-    /** The next envelope to dispatch under this actor's selection rules, or null if none is ready. */
-    abstract Object poll();
-
-    /** Whether {@link #poll()} would return an envelope now. */
-    abstract boolean hasReady();
-
-    /** Any queued envelope regardless of selection rules, or null: used to turn leftovers into dead letters. */
-    abstract Object pollAny();
-
-    /** Whether any envelope is queued. */
-    abstract boolean hasAny();
-
-    /** Number of queued envelopes (approximate while senders are active). */
-    abstract int queued();
-
-    /** Starts processing one envelope; by default processes it inline, on the activation. */
+    /**
+     * Starts processing one envelope. By default the activation processes it inline; a parallel kind (see
+     * {@link StatelessActor}) starts it as a task of its own.
+     */
     void dispatch(Object envelope) {
-        processEnvelope(envelope, true);
+        if (parallelDispatch) {
+            MessageTask task = new MessageTask(activation, envelope);
+            task.scheduler().submit(task);
+        } else {
+            processEnvelope(envelope, true);
+        }
+    }
+
+    /** Called by {@code start()} before the actor becomes runnable, on the starting thread. */
+    void onStart() {
+    }
+
+    /** Whether the activation counts the tasks this actor spawns (for {@link #onQuiet}). */
+    boolean tracksSpawnedTasks() {
+        return false;
+    }
+
+    /** Called by the activation after each dispatched message, before the next is selected. */
+    void afterDispatch() {
+    }
+
+    /**
+     * Called when the actor has gone idle (its token released, nothing ready), and again whenever the last task
+     * it spawned has ended: a hook for kinds that can get stuck (a selector with every mailbox disabled).
+     */
+    void onQuiet() {
     }
 
     /** The activation (non-null once started). */
@@ -151,7 +181,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * @return this actor, as the reference senders should hold
      * @throws IllegalStateException if this actor was already started
      */
-    public final ActorRef<M> start() {
+    public ActorRef<M> start() {
         if (status != 0 || activation != null) {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
@@ -167,6 +197,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
         scheduler = s;
         context.scope().track(a);
+        onStart();
         STATUS.getAndBitwiseOr(this, STARTED);   // publishes activation and scheduler to senders
         signal();
         return this;
@@ -233,23 +264,23 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     // ------------------------------------------------------------------------------------------ sending
 
-    @Override
-    public void send(M message) {
-        Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(message);
+    /** The mailbox a message sent without naming one goes to (always 0 for an actor). */
+    int routeOf(M message) {
+        return 0;
     }
 
     @Override
     public void request(M message, DataDrivenFuture<Object> reply) {
         Objects.requireNonNull(message, () -> "null request sent to " + this);
         Objects.requireNonNull(reply, "reply");
-        enqueue(new Request(message, reply));
+        enqueue(new Request(message, reply), routeOf(message));
     }
 
-    final void enqueue(Object envelope) {
+    /** Enqueues an envelope into mailbox {@code index} (already checked) and schedules the actor if needed. */
+    final void enqueue(Object envelope, int index) {
         if ((status & TERMINATED) != 0) {
             deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
-        } else if (!offer(envelope)) {
+        } else if (!mailbox.offer(envelope, index)) {
             deadLetter(envelope, DeadLetter.Reason.MAILBOX_FULL);
         } else {
             signal();
@@ -272,15 +303,25 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                     drainTerminated();
                     return;
                 }
-            } else if ((s & (STARTED | PAUSED)) == STARTED && hasReady()) {
+            } else if (runnable(s)) {
                 if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
                     scheduler.activate(activation);
                     return;
                 }
             } else {
-                return;                                   // new or paused: the message waits
+                return;                                   // new, paused or awaiting: the message waits
             }
         }
+    }
+
+    /** Whether a started, non-terminated actor with status {@code s} has something it may run now. */
+    private boolean runnable(int s) {
+        return (s & STARTED) != 0 && (hasContinuations() || ((s & HELD) == 0 && mailbox.hasReady()));
+    }
+
+    private boolean hasContinuations() {
+        ConcurrentLinkedQueue<Runnable> cs = continuations;
+        return cs != null && !cs.isEmpty();
     }
 
     /**
@@ -294,8 +335,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 return false;
             }
             boolean work = (s & TERMINATED) != 0
-                    ? (s & RELEASED) == 0 || hasAny()
-                    : (s & (STARTED | PAUSED)) == STARTED && hasReady();
+                    ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations()
+                    : runnable(s);
             if (!work) {
                 return false;
             }
@@ -316,28 +357,49 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 drainTerminated();
                 return;
             }
-            if ((s & PAUSED) == 0) {
-                Object envelope = poll();
-                if (envelope != null) {
-                    dispatch(envelope);
-                    if (--budget > 0) {
-                        continue;
-                    }
-                    if ((status & TERMINATED) != 0 || ((status & PAUSED) == 0 && hasReady())) {
-                        if (scheduler.othersWaiting()) {
-                            scheduler.yieldTurn(activation);  // keep the token; go behind other work
-                            return;
-                        }
-                        budget = scheduler.budget();           // nobody is waiting for this worker: go on
-                        continue;
-                    }
+            if (runOne(s)) {
+                if (--budget > 0) {
+                    continue;
                 }
+                s = status;
+                if (((s & TERMINATED) != 0 || runnable(s)) && scheduler.othersWaiting()) {
+                    scheduler.yieldTurn(activation);      // keep the token; go behind other work
+                    return;
+                }
+                budget = scheduler.budget();               // nobody is waiting for this worker: go on
+                continue;
             }
             STATUS.getAndBitwiseAnd(this, ~SCHEDULED);    // release ...
             if (!reacquire()) {                           // ... then re-check
+                onQuiet();
                 return;
             }
         }
+    }
+
+    /**
+     * Runs one reply continuation, or else one message if the actor is neither paused nor awaiting a reply.
+     * Returns whether it ran anything.
+     */
+    private boolean runOne(int s) {
+        ConcurrentLinkedQueue<Runnable> cs = continuations;
+        if (cs != null) {
+            Runnable c = cs.poll();
+            if (c != null) {
+                c.run();
+                return true;
+            }
+        }
+        if ((s & HELD) != 0) {
+            return false;
+        }
+        Object envelope = mailbox.poll();
+        if (envelope == null) {
+            return false;
+        }
+        dispatch(envelope);
+        afterDispatch();
+        return true;
     }
 
     /**
@@ -388,7 +450,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             taken = Context.current() instanceof MessageTask mt && mt.replyTaken;
         }
         if (!taken && !request.reply().isDone()) {
-            request.reply().fail(new NoReplyException(this + " processed the request " + brief(message)
+            request.reply().tryFail(new NoReplyException(this + " processed the request " + brief(message)
                     + " without replying (call reply(...) while processing it, or take replyChannel())"));
         }
     }
@@ -416,8 +478,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private void drainTerminated() {
         do {
             Object envelope;
-            while ((envelope = pollAny()) != null) {
+            while ((envelope = mailbox.pollAny()) != null) {
                 deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+            }
+            ConcurrentLinkedQueue<Runnable> cs = continuations;
+            if (cs != null) {
+                cs.clear();                        // reply handlers of a terminated actor do not run
             }
             if ((status & RELEASED) == 0) {
                 STATUS.getAndBitwiseOr(this, RELEASED);
@@ -433,7 +499,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if (envelope instanceof Request r) {
             message = r.message();
             if (!r.reply().isDone()) {
-                r.reply().fail(new NoReplyException(this + " terminated before processing the request "
+                r.reply().tryFail(new NoReplyException(this + " terminated before processing the request "
                         + brief(message)));
             }
         }
@@ -442,22 +508,24 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         s.countDeadLetter();
         Consumer<Object> listener = s.deadLetterListener();
         if (listener != null) {
-            try {
-                listener.accept(new DeadLetter(message, this, reason));
-            } catch (Throwable t) {
-                s.reportUnscopedFailure(t);     // a failing listener must not fail the sender
-            }
+            DeadLetter letter = new DeadLetter(message, this, reason);
+            // Outside the actor's context: work the listener starts must not attach to a finished actor.
+            s.runInGlobalScope(() -> listener.accept(letter));
         }
     }
 
     // ------------------------------------------------------------------------------------------ replies
 
     /**
-     * Sends {@code request} to {@code to}, pauses this actor, and runs {@code onReply} with the answer when it
-     * arrives, then resumes: a synchronous receive that blocks no thread (paper 002 §5.2, Fig. 16). Call it
-     * while processing a message and return; the next message is processed after {@code onReply}.
-     * If no reply can come (the receiver exited, or did not reply), this actor fails with a
-     * {@link NoReplyException}.
+     * Sends {@code request} to {@code to} and runs {@code onReply} with the answer when it arrives; until then
+     * this actor processes no further message — a synchronous receive that blocks no thread (paper 002 §5.2,
+     * Fig. 11 and 16). Call it while processing a message (or from a reply handler, to chain requests).
+     *
+     * <p>The handler runs on this actor, in its processing context, never at the same time as the processing of
+     * a message or another handler: it may touch the actor's state, call {@code awaitReply} again, {@code exit},
+     * and so on. Several outstanding requests are allowed; the next message is processed once every handler
+     * has run. A user {@link #pause()} stays in force independently. If no reply can come (the receiver exited,
+     * or processed the request without replying), this actor fails with a {@link NoReplyException}.
      *
      * <pre>{@code
      * case Start s -> awaitReply(bank, new Balance(account), (Long balance) -> log(balance));
@@ -468,22 +536,33 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onReply, "onReply");
         if (to == this) {
-            throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it is paused"
-                    + " until the reply, and only it could send the reply");
+            throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it takes no"
+                    + " message until the reply, and only it could send the reply");
         }
         DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
-        pause();
+        STATUS.getAndAdd(this, AWAIT_UNIT);          // hold further messages until the handler has run
         to.request(request, answer);
-        TaskRuntime.current().asyncAwait(answer, () -> {
+        TaskRuntime.current().asyncAwait(answer, () -> runOnActor(() -> {
             try {
                 onReply.accept((R) answer.get());
             } catch (Throwable t) {
                 Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
                 fail(cause, "the reply to " + brief(request) + " from " + to + " could not be processed");
-                return;
+            } finally {
+                STATUS.getAndAdd(this, -AWAIT_UNIT);
             }
-            resume();
-        });
+        }));
+    }
+
+    /** Queues {@code continuation} to run on this actor's activation, ahead of messages and despite a pause. */
+    private void runOnActor(Runnable continuation) {
+        ConcurrentLinkedQueue<Runnable> cs = continuations;
+        if (cs == null) {
+            ConcurrentLinkedQueue<Runnable> fresh = new ConcurrentLinkedQueue<>();
+            cs = CONTINUATIONS.compareAndSet(this, null, fresh) ? fresh : continuations;
+        }
+        cs.add(continuation);
+        signal();
     }
 
     /**
@@ -537,7 +616,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if ((s & STARTED) == 0) {
             return ActorState.NEW;
         }
-        return (s & PAUSED) != 0 ? ActorState.PAUSED : ActorState.STARTED;
+        return (s & HELD) != 0 ? ActorState.PAUSED : ActorState.STARTED;
     }
 
     /** Messages sent to this actor that became dead letters. */
@@ -552,7 +631,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Messages waiting in this actor's mailbox(es). */
     public final int mailboxSize() {
-        return queued();
+        return mailbox.size();
     }
 
     /** The runtime this actor was started in, or null before {@link #start()}. */
@@ -574,10 +653,21 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         String age = ageMillis(ageNanos);
         String what = (s & TERMINATED) != 0 ? "exited, waiting for tasks it spawned"
                 : (s & PAUSED) != 0 ? "never exited (paused: nothing will process its mailbox until resume())"
+                : (s & AWAIT_MASK) != 0 ? "never exited (awaiting " + ((s & AWAIT_MASK) >>> 8)
+                        + " repl" + ((s & AWAIT_MASK) == AWAIT_UNIT ? "y" : "ies") + ")"
                 : "never exited";
         String activity = (s & SCHEDULED) != 0 ? "running or scheduled" : "idle";
         return "actor " + this + " started by thread '" + startedBy + "' " + age + ": " + what
-                + " (" + activity + ", " + queued() + " queued, " + processedCount() + " processed)";
+                + " (" + activity + ", " + queueReport() + ", " + processedCount() + " processed)";
+    }
+
+    /** What is queued, for diagnostics. */
+    String queueReport() {
+        return mailbox.size() + " queued";
+    }
+
+    final int status() {
+        return status;
     }
 
     private static String ageMillis(long nanos) {
@@ -602,7 +692,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     // ------------------------------------------------------------------------------------------ helpers
 
-    private void requireOwnContext(String op) {
+    final void requireOwnContext(String op) {
         Node n = Context.current();
         if (n == null || n.owner() != this) {
             throw new IllegalStateException(this + "." + op + "() may only be called while " + this
@@ -613,8 +703,15 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
     }
 
+    /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */
     static String brief(Object message) {
-        String s = String.valueOf(message);
+        String s;
+        try {
+            s = String.valueOf(message);
+        } catch (Throwable t) {
+            s = message.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(message))
+                    + " (its toString threw " + t + ")";
+        }
         return s.length() <= 120 ? s : s.substring(0, 117) + "...";
     }
 }

@@ -29,7 +29,7 @@ final class MessageTask extends Node {
             actor.processEnvelope(envelope, false);
         } finally {
             sealSpawns();
+            tryComplete();
         }
-        tryComplete();
     }
 }

@@ -25,11 +25,6 @@ package dev.switchboard.actor;
  */
 public abstract class StatelessActor<M> extends Actor<M> {
     protected StatelessActor() {
-    }
-
-    @Override
-    final void dispatch(Object envelope) {
-        MessageTask task = new MessageTask(activation(), envelope);
-        task.scheduler().submit(task);
+        super(true);
     }
 }

@@ -20,7 +20,7 @@ public class AsyncTask extends Node {
             scope().addFailure(t);
         } finally {
             sealSpawns();
+            tryComplete();
         }
-        tryComplete();
     }
 }

@@ -117,6 +117,25 @@ public abstract class Node extends CountedCompleter<Void> {
         return null;
     }
 
+    /**
+     * Called when this node and everything below it have ended: tells the parent (skipping a spawn group), so an
+     * actor can know when the last task it spawned is gone ({@link #childEnded()}).
+     */
+    @Override
+    public void onCompletion(CountedCompleter<?> caller) {
+        Node parent = (Node) getCompleter();
+        if (parent instanceof SpawnGroup g) {
+            parent = (Node) g.getCompleter();
+        }
+        if (parent != null) {
+            parent.childEnded();
+        }
+    }
+
+    /** Called once for each child attached to this node when that child's subtree has ended. */
+    protected void childEnded() {
+    }
+
     /** Runs this node's work. Implementations catch everything: a node never completes abnormally. */
     protected abstract void run();
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -43,6 +44,8 @@ public final class Scheduler {
     private final long hangReportAfterNanos;
     private volatile Consumer<String> hangReporter;
     private final Set<Scope> waitingScopes = ConcurrentHashMap.newKeySet();
+    private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
+    private final Thread watchdog;
     private volatile Object facade;
 
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos) {
@@ -61,11 +64,42 @@ public final class Scheduler {
         this.pool = new ForkJoinPool(parallelism, p -> {
             Worker w = new Worker(p, this);
             w.setName(this.name + "-worker-" + workerIds.incrementAndGet());
+            workers.add(w);
             return w;
         }, (thread, failure) -> reportUnscopedFailure(failure), true);
+        this.watchdog = Thread.ofPlatform().daemon().name(this.name + "-watchdog").unstarted(this::watch);
         this.global = new Scope(this, null, true);
         this.unscopedFailureHandler = Scheduler::printUnscopedFailure;
         this.hangReporter = System.err::println;
+        watchdog.start();
+    }
+
+    /** How often the watchdog looks for workers holding hidden handoffs while making no progress. */
+    static final long WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /**
+     * The watchdog: every period, any worker that has activations in its handoff buffer and has started no
+     * node since the previous look (it is blocked in user code, or running one long message) loses them to
+     * the pool, where idle workers pick them up. Bounds how long a handed-off message can wait behind a busy
+     * or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed to itself.
+     */
+    private void watch() {
+        java.util.Map<Worker, Long> lastProgress = new java.util.HashMap<>();
+        while (!pool.isShutdown()) {
+            LockSupport.parkNanos(this, WATCHDOG_PERIOD_NANOS);
+            for (Worker w : workers) {
+                long p = w.progress();
+                Long before = lastProgress.put(w, p);
+                if (before != null && before == p && w.hasBuffered()) {
+                    w.stealBuffered();
+                }
+            }
+            lastProgress.keySet().retainAll(workers);
+        }
+    }
+
+    void workerEnded(Worker w) {
+        workers.remove(w);
     }
 
     public String name() {
@@ -165,7 +199,9 @@ public final class Scheduler {
     /**
      * Runs {@code body} as a finish and waits until it and everything it spawned have ended, or until
      * {@code timeoutNanos} (if positive) has passed. Returns the scope; the caller checks
-     * {@link Scope#isDone()} and rethrows {@link Scope#failures()}.
+     * {@link Scope#isEnded()} and rethrows {@link Scope#failures()}. On a timeout the scope's outstanding work
+     * is adopted by the enclosing context (or the global scope), so the enclosing finish still waits for it and
+     * later failures reach it.
      */
     public Scope runFinish(Runnable body, long timeoutNanos) {
         Thread thread = Thread.currentThread();
@@ -183,6 +219,10 @@ public final class Scheduler {
         scope.tryComplete();                 // the body has ended
         if (!scope.isEnded()) {
             await(scope, thread, timeoutNanos);
+            if (!scope.isEnded()) {
+                Node adopter = outer != null ? outer : global;
+                scope.adoptInto(adopter.attachChild());
+            }
         }
         return scope;
     }
@@ -198,13 +238,14 @@ public final class Scheduler {
         }
         try {
             while (!scope.isEnded()) {
+                long deadline = earliest(failAt, reportAt);
                 if (w != null) {
-                    scope.helpComplete(Integer.MAX_VALUE);
+                    // with a deadline, help in small bites so the deadline is checked between them
+                    scope.helpComplete(deadline == 0 ? Integer.MAX_VALUE : 8);
                     if (scope.isEnded()) {
                         break;
                     }
                 }
-                long deadline = earliest(failAt, reportAt);
                 scope.deadline(deadline);
                 try {
                     ForkJoinPool.managedBlock(scope);
@@ -243,6 +284,22 @@ public final class Scheduler {
             return a;
         }
         return a - b <= 0 ? a : b;
+    }
+
+    /**
+     * Runs {@code action} on the current thread with this runtime's global scope as the current node, so any work
+     * it starts belongs to no actor and no finish; a failure goes to the unscoped-failure handler.
+     */
+    public void runInGlobalScope(Runnable action) {
+        Thread t = Thread.currentThread();
+        Node previous = Context.enter(t, global);
+        try {
+            action.run();
+        } catch (Throwable failure) {
+            reportUnscopedFailure(failure);
+        } finally {
+            Context.restore(t, previous);
+        }
     }
 
     /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */

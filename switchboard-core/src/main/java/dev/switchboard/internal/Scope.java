@@ -30,12 +30,14 @@ import java.util.concurrent.locks.LockSupport;
 public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private static final VarHandle TRACKED;
     private static final VarHandle PRUNING;
+    private static final VarHandle ADOPTION_RELEASED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TRACKED = l.findVarHandle(Scope.class, "tracked", Node.class);
             PRUNING = l.findVarHandle(Scope.class, "pruning", int.class);
+            ADOPTION_RELEASED = l.findVarHandle(Scope.class, "adoptionReleased", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -53,6 +55,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private long deadline;
 
     private List<Throwable> failures; // guarded by this
+    /** After its finish gave up waiting (a timeout): the node this scope completes into instead. */
+    private volatile Node adoptedBy;   // written under this
+    private volatile int adoptionReleased;
 
     private volatile Node tracked;
     private volatile int pruning;
@@ -107,19 +112,51 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         if (w != null) {
             LockSupport.unpark(w);
         }
+        if (adoptedBy != null) {
+            releaseAdoption();
+        }
+    }
+
+    /**
+     * Hands this scope's outstanding work to {@code parent} (a child slot already attached to the enclosing
+     * context) when its finish stops waiting: the enclosing finish then waits for that work, and failures it
+     * reports from now on go to the enclosing finish. Returns the failures collected so far.
+     */
+    List<Throwable> adoptInto(Node parent) {
+        List<Throwable> before;
+        synchronized (this) {
+            adoptedBy = parent;                 // written before reading done; onCompletion does the reverse
+            before = failures == null ? List.of() : List.copyOf(failures);
+        }
+        if (done) {
+            releaseAdoption();
+        }
+        return before;
+    }
+
+    private void releaseAdoption() {
+        if (ADOPTION_RELEASED.compareAndSet(this, 0, 1)) {
+            adoptedBy.tryComplete();
+        }
     }
 
     // ---------------------------------------------------------------- failures
 
     /** Records a failure of the body, a task or an actor in this scope. */
     public void addFailure(Throwable failure) {
+        Node forwardTo;
         synchronized (this) {
-            if (failures == null) {
-                failures = new ArrayList<>(2);
+            forwardTo = adoptedBy;
+            if (forwardTo == null) {
+                if (failures == null) {
+                    failures = new ArrayList<>(2);
+                }
+                failures.add(failure);
             }
-            failures.add(failure);
         }
-        if (global) {
+        if (forwardTo != null) {
+            forwardTo.scope().addFailure(failure);     // the finish that took over this scope's work
+        } else if (global) {
             scheduler.reportUnscopedFailure(failure);
         }
     }

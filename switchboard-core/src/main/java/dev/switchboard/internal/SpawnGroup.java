@@ -12,6 +12,11 @@ final class SpawnGroup extends Node {
         super(spawner, spawner.scheduler);
     }
 
+    /** A group is bookkeeping, not a child of its own: its children tell the spawner when they end. */
+    @Override
+    public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
+    }
+
     @Override
     protected void run() {
         throw new AssertionError("a spawn group is never scheduled");

@@ -1,5 +1,7 @@
 package dev.switchboard.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 
@@ -20,15 +22,30 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * </ul>
  *
  * <h2>Implementation notes</h2>
- * The slot is invisible to thieves, so it must never hold work while this thread could wait: it is flushed to
- * the deque before any blocking wait ({@link #enterBlocking()}), and it is not used at all while the thread
- * helps inside such a wait. After {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
+ * The buffer is invisible to the pool's thieves, so it must not hold work while this thread cannot run it: it
+ * is flushed to the deque before any blocking wait of Switchboard's own ({@link #enterBlocking()}) and not used
+ * while the thread helps inside such a wait. A thread can also be held up where Switchboard cannot see it (user
+ * code that blocks on a lock or I/O, or one long message): the runtime's watchdog notices a worker that has
+ * buffered work and made no progress for a whole period, and steals the buffered activations
+ * ({@link #stealBuffered}), so hidden work waits at most a couple of watchdog periods and can never deadlock.
+ * Slots are therefore claimed with an atomic swap by both the owner and the watchdog; {@code head} and
+ * {@code tail} are the owner's alone, and a slot the watchdog emptied is simply skipped. After {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
  * ({@link Scheduler#othersWaiting}); if so its continuation is re-queued with {@link Scheduler#yieldTurn}, so a
  * chain cannot monopolise the worker, and if not it simply goes on. All fields are confined to this thread.
  */
 public final class Worker extends ForkJoinWorkerThread {
     /** Capacity of the handoff buffer (a power of two). */
     static final int HANDOFF_CAPACITY = 16;
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
+    private static final VarHandle PROGRESS;
+
+    static {
+        try {
+            PROGRESS = MethodHandles.lookup().findVarHandle(Worker.class, "progress", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final Scheduler scheduler;
     /** The node new work attaches to; see {@link Context}. */
@@ -39,6 +56,8 @@ public final class Worker extends ForkJoinWorkerThread {
     private int tail;
     /** Greater than zero while this thread waits (finish, blocking get); the buffer is unused then. */
     private int blocking;
+    /** Nodes this worker has started; read by the watchdog (written only here, with opaque stores). */
+    private long progress;
 
     Worker(ForkJoinPool pool, Scheduler scheduler) {
         super(null, pool, true);
@@ -53,11 +72,12 @@ public final class Worker extends ForkJoinWorkerThread {
         try {
             for (;;) {
                 current = n;
-                n.run();
-                if (head == tail) {
+                PROGRESS.setOpaque(this, progress + 1);
+                runGuarded(n);
+                Node h = take();
+                if (h == null) {
                     break;
                 }
-                Node h = take();
                 if (head != tail && scheduler.idleWorkers()) {
                     publish();                       // an idle worker could run these now
                 }
@@ -77,6 +97,23 @@ public final class Worker extends ForkJoinWorkerThread {
     }
 
     /**
+     * Runs a node's work. Nodes catch their own failures; anything that still escapes is a defect, and is
+     * reported to the node's finish rather than left to the pool, which would complete the spawn tree
+     * exceptionally and leave the finish waiting forever.
+     */
+    private static void runGuarded(Node n) {
+        try {
+            n.run();
+        } catch (Throwable t) {
+            try {
+                n.scope().addFailure(new IllegalStateException("internal error in Switchboard while running " + n, t));
+            } catch (Throwable ignored) {
+                t.printStackTrace();
+            }
+        }
+    }
+
+    /**
      * Schedules an activation through the handoff buffer. The buffer holds more than one activation only while
      * no worker is idle; otherwise the oldest is forked to the deque, where an idle worker can steal it.
      */
@@ -87,22 +124,30 @@ public final class Worker extends ForkJoinWorkerThread {
         }
         int size = tail - head;
         if (size != 0 && (size == HANDOFF_CAPACITY || scheduler.idleWorkers())) {
-            take().fork();
+            Node oldest = take();
+            if (oldest != null) {
+                oldest.fork();
+            }
         }
-        handoffs[tail++ & (HANDOFF_CAPACITY - 1)] = activation;
+        SLOTS.setRelease(handoffs, tail++ & (HANDOFF_CAPACITY - 1), activation);
     }
 
+    /** The oldest buffered activation, skipping slots the watchdog emptied; null if none. */
     private Node take() {
-        int i = head++ & (HANDOFF_CAPACITY - 1);
-        Node n = handoffs[i];
-        handoffs[i] = null;
-        return n;
+        while (head != tail) {
+            Node n = (Node) SLOTS.getAndSet(handoffs, head++ & (HANDOFF_CAPACITY - 1), (Node) null);
+            if (n != null) {
+                return n;
+            }
+        }
+        return null;
     }
 
     /** Moves every buffered activation to the deque, where other workers can steal it. */
     private void publish() {
-        while (head != tail) {
-            take().fork();
+        Node n;
+        while ((n = take()) != null) {
+            n.fork();
         }
     }
 
@@ -114,6 +159,39 @@ public final class Worker extends ForkJoinWorkerThread {
 
     void exitBlocking() {
         blocking--;
+    }
+
+    /** For the watchdog: nodes started so far. */
+    long progress() {
+        return (long) PROGRESS.getOpaque(this);
+    }
+
+    /** For the watchdog: whether an activation sits in the buffer. */
+    boolean hasBuffered() {
+        for (int i = 0; i < HANDOFF_CAPACITY; i++) {
+            if (SLOTS.getAcquire(handoffs, i) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** For the watchdog (another thread): takes every buffered activation and submits it to the pool. */
+    int stealBuffered() {
+        int stolen = 0;
+        for (int i = 0; i < HANDOFF_CAPACITY; i++) {
+            Node n = (Node) SLOTS.getAndSet(handoffs, i, (Node) null);
+            if (n != null) {
+                scheduler.pool().execute(n);
+                stolen++;
+            }
+        }
+        return stolen;
+    }
+
+    @Override
+    protected void onTermination(Throwable exception) {
+        scheduler.workerEnded(this);
     }
 
     /** The runtime this worker belongs to. */

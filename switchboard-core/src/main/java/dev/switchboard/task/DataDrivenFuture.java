@@ -76,15 +76,32 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         complete(new Failure(java.util.Objects.requireNonNull(cause, "cause")));
     }
 
+    /** Assigns the value unless one (or a failure) is already there; returns whether this call assigned it. */
+    public boolean tryPut(T value) {
+        return tryComplete(value == null ? NULL : value);
+    }
+
+    /** Fails this future unless it is already done; returns whether this call completed it. */
+    public boolean tryFail(Throwable cause) {
+        return tryComplete(new Failure(java.util.Objects.requireNonNull(cause, "cause")));
+    }
+
     private void complete(Object v) {
-        if (!VALUE.compareAndSet(this, UNSET, v)) {
+        if (!tryComplete(v)) {
             throw new IllegalStateException(this + " was assigned twice: a data-driven future takes exactly one put"
                     + " (existing " + describe(value) + ", new " + describe(v) + ")");
+        }
+    }
+
+    private boolean tryComplete(Object v) {
+        if (!VALUE.compareAndSet(this, UNSET, v)) {
+            return false;
         }
         Waiter w = (Waiter) WAITERS.getAndSet(this, CLOSED);
         for (; w != null; w = w.next) {
             w.fire();
         }
+        return true;
     }
 
     @Override

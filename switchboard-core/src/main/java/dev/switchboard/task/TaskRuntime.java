@@ -117,7 +117,10 @@ public final class TaskRuntime implements AutoCloseable {
 
     /**
      * Like {@link #finish(Runnable)}, but gives up waiting after {@code timeout} and throws a
-     * {@link FinishTimeoutException} whose message says which actors and tasks keep the finish open.
+     * {@link FinishTimeoutException} whose message says which actors and tasks keep the finish open (failures
+     * collected so far are attached as suppressed exceptions). The work keeps running: it is handed to the
+     * enclosing finish (or, outside every finish, the runtime's global scope), which waits for it and receives
+     * its later failures.
      */
     public void finish(Duration timeout, Runnable body) {
         Objects.requireNonNull(body, "body");
@@ -126,7 +129,10 @@ public final class TaskRuntime implements AutoCloseable {
         }
         Scope scope = scheduler.runFinish(body, timeout.toNanos());
         if (!scope.isEnded()) {
-            throw new FinishTimeoutException(timeout, scheduler.report(scope), scope.openItems(System.nanoTime()));
+            FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.report(scope),
+                    scope.openItems(System.nanoTime()));
+            scope.failures().forEach(e::addSuppressed);
+            throw e;
         }
         rethrow(scope);
     }

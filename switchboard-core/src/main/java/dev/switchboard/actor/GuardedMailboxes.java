@@ -1,0 +1,389 @@
+package dev.switchboard.actor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.BooleanSupplier;
+import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
+
+/**
+ * The mailboxes of a {@link Selector}: several queues, each guarded, and a ready bitmap from which the next
+ * mailbox is selected in O(1).
+ *
+ * <h2>Overview</h2>
+ * Three bitmaps, one bit per mailbox, packed in 64-bit words:
+ * <ul>
+ *   <li>{@code nonEmpty}: the queue may hold messages. Senders set the bit after enqueueing; the consumer clears
+ *       it when it empties the queue, then re-checks the queue and sets it again if a message slipped in.</li>
+ *   <li>{@code manual}: the mailbox is enabled by {@code enable}/{@code disable} (all enabled at first).</li>
+ *   <li>{@code guardOk}: the mailbox's declarative guard held when last evaluated (all ones where there is no
+ *       guard).</li>
+ * </ul>
+ * A mailbox is <em>ready</em> when all three bits are set. With up to 64 mailboxes the ready set is one
+ * AND of three words and a trailing-zero count. With more (up to {@value #MAX_MAILBOXES}), a {@code summary}
+ * word has a bit per 64-mailbox word that may hold a ready mailbox; a search visits set summary bits only, and
+ * clears a bit it finds stale (re-checking, then restoring it, against a racing setter), so a stale bit is
+ * visited at most once: selection stays O(1) amortised.
+ *
+ * <h2>Implementation notes</h2>
+ * Every change that can make a mailbox ready (a message arrives; a mailbox is enabled; a guard opens) sets its
+ * own bit with an atomic read-modify-write and then reads the other bits; two such changes racing on one mailbox
+ * therefore see each other (each writes, then reads what the other wrote), and at least one of them marks the
+ * summary and signals the selector. A sender that finds its {@code nonEmpty} bit already set skips the
+ * read-modify-write: its enqueue precedes that read, which precedes the consumer's clearing, which precedes the
+ * consumer's re-check of the queue, so the consumer finds the message. {@code guardOk} is written only by the
+ * selector's own processing (single writer); {@code manual} by the processing and the tasks it spawned.
+ */
+final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
+    /** Mailboxes the two-level bitmap can hold. */
+    static final int MAX_MAILBOXES = 64 * 64;
+
+    private static final VarHandle BITS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle SUMMARY;
+
+    static {
+        try {
+            SUMMARY = MethodHandles.lookup().findVarHandle(GuardedMailboxes.class, "summary", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int count;
+    private final int words;
+    private final MpscGrowableAtomicArrayQueue<Object>[] queues;
+    private final long[] nonEmpty;
+    private final long[] manual;
+    private final long[] guardOk;
+    /** Bit w: word w may hold a ready mailbox. Used only when there is more than one word. */
+    private volatile long summary;
+
+    private final SelectionPolicy policy;
+    private final BuiltInPolicy builtIn;
+    /** The mailbox the last message came from; confined to the consumer. */
+    private int last = -1;
+    /** Declarative guards; confined to the selector's processing. */
+    private BooleanSupplier[] guards;
+    private int guardCount;
+
+    @SuppressWarnings("unchecked")
+    GuardedMailboxes(int count, SelectionPolicy policy) {
+        if (count < 1 || count > MAX_MAILBOXES) {
+            throw new IllegalArgumentException("a selector has between 1 and " + MAX_MAILBOXES
+                    + " mailboxes, not " + count);
+        }
+        this.count = count;
+        this.words = (count + 63) >>> 6;
+        this.queues = new MpscGrowableAtomicArrayQueue[count];
+        for (int i = 0; i < count; i++) {
+            queues[i] = new MpscGrowableAtomicArrayQueue<>(SingleMailbox.INITIAL_CAPACITY,
+                    SingleMailbox.MAX_CAPACITY);
+        }
+        this.nonEmpty = new long[words];
+        this.manual = new long[words];
+        this.guardOk = new long[words];
+        for (int w = 0; w < words; w++) {
+            manual[w] = wordMask(w);
+            guardOk[w] = -1L;
+        }
+        this.policy = policy;
+        this.builtIn = policy instanceof BuiltInPolicy b ? b : null;
+        VarHandle.releaseFence();            // publish the initial bitmaps with the selector
+    }
+
+    /** The bits of word {@code w} that stand for existing mailboxes. */
+    private long wordMask(int w) {
+        int inWord = Math.min(64, count - (w << 6));
+        return inWord == 64 ? -1L : (1L << inWord) - 1;
+    }
+
+    private long ready(int w) {
+        return (long) BITS.getVolatile(nonEmpty, w) & (long) BITS.getVolatile(manual, w)
+                & (long) BITS.getVolatile(guardOk, w);
+    }
+
+    // ------------------------------------------------------------------------------------------ senders
+
+    @Override
+    public boolean offer(Object envelope, int index) {
+        if (!queues[index].offer(envelope)) {
+            return false;
+        }
+        int w = index >>> 6;
+        long bit = 1L << index;
+        if (((long) BITS.getVolatile(nonEmpty, w) & bit) == 0) {
+            BITS.getAndBitwiseOr(nonEmpty, w, bit);
+        }
+        if (words > 1 && (ready(w) & bit) != 0) {
+            markSummary(w);
+        }
+        return true;
+    }
+
+    private void markSummary(int w) {
+        long b = 1L << w;
+        if ((summary & b) == 0) {
+            SUMMARY.getAndBitwiseOr(this, b);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ guards
+
+    /** Enables or disables mailbox {@code index}; returns whether it was disabled and is now enabled. */
+    boolean setEnabled(int index, boolean enabled) {
+        int w = index >>> 6;
+        long bit = 1L << index;
+        if (enabled) {
+            long old = (long) BITS.getAndBitwiseOr(manual, w, bit);
+            if ((old & bit) != 0) {
+                return false;
+            }
+            if (words > 1 && (ready(w) & bit) != 0) {
+                markSummary(w);
+            }
+            return true;
+        }
+        BITS.getAndBitwiseAnd(manual, w, ~bit);
+        return false;
+    }
+
+    /** Sets every mailbox's enable flag: all enabled, or all disabled except {@code except}. */
+    void setAll(boolean enabled, int except) {
+        for (int w = 0; w < words; w++) {
+            long bits = enabled ? wordMask(w) : (except >>> 6 == w ? 1L << except : 0L);
+            BITS.setVolatile(manual, w, bits);
+            if (words > 1 && ready(w) != 0) {
+                markSummary(w);
+            }
+        }
+    }
+
+    boolean isEnabled(int index) {
+        long bit = 1L << index;
+        int w = index >>> 6;
+        return ((long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w) & bit) != 0;
+    }
+
+    /** Whether no mailbox is enabled (imperatively and by its guard). */
+    boolean allDisabled() {
+        for (int w = 0; w < words; w++) {
+            if (((long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w) & wordMask(w)) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void guard(int index, BooleanSupplier predicate) {
+        if (guards == null) {
+            guards = new BooleanSupplier[count];
+        }
+        if (guards[index] == null && predicate != null) {
+            guardCount++;
+        } else if (guards[index] != null && predicate == null) {
+            guardCount--;
+        }
+        guards[index] = predicate;
+        applyGuard(index, predicate == null || predicate.getAsBoolean());
+    }
+
+    boolean hasGuards() {
+        return guardCount > 0;
+    }
+
+    /** Re-evaluates every guard, on the selector's own processing; a guard that throws propagates. */
+    void evaluateGuards() {
+        BooleanSupplier[] g = guards;
+        for (int i = 0; i < count; i++) {
+            if (g[i] != null) {
+                applyGuard(i, g[i].getAsBoolean());
+            }
+        }
+    }
+
+    private void applyGuard(int index, boolean open) {
+        int w = index >>> 6;
+        long bit = 1L << index;
+        long old = (long) BITS.getVolatile(guardOk, w);
+        long now = open ? old | bit : old & ~bit;
+        if (now != old) {
+            BITS.setVolatile(guardOk, w, now);     // single writer: the selector's processing
+            if (words > 1 && open && (ready(w) & bit) != 0) {
+                markSummary(w);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ the consumer
+
+    @Override
+    public Object poll() {
+        for (;;) {
+            int i = select();
+            if (i < 0) {
+                return null;
+            }
+            MpscGrowableAtomicArrayQueue<Object> q = queues[i];
+            Object e = q.poll();
+            if (e != null) {
+                if (q.isEmpty()) {
+                    clearNonEmpty(i);
+                }
+                last = i;
+                return e;
+            }
+            clearNonEmpty(i);                      // a stale bit: the message was taken before
+        }
+    }
+
+    private void clearNonEmpty(int i) {
+        int w = i >>> 6;
+        long bit = 1L << i;
+        BITS.getAndBitwiseAnd(nonEmpty, w, ~bit);
+        if (!queues[i].isEmpty()) {                // a sender slipped in after the poll: undo
+            BITS.getAndBitwiseOr(nonEmpty, w, bit);
+        }
+    }
+
+    private int select() {
+        if (builtIn == BuiltInPolicy.PRIORITY) {
+            return firstFrom(0);
+        }
+        if (builtIn == BuiltInPolicy.ROUND_ROBIN) {
+            return nextFromWrapping(last + 1);
+        }
+        if (!hasReady()) {
+            return -1;
+        }
+        int i = policy.select(this, last);
+        if (i < 0 || i >= count || !contains(i)) {
+            throw new IllegalStateException("selection policy " + policy + " chose mailbox " + i
+                    + ", which is not ready");
+        }
+        return i;
+    }
+
+    /** The lowest ready mailbox at or after {@code from}, or -1. */
+    private int firstFrom(int from) {
+        if (from >= count) {
+            return -1;
+        }
+        int wFrom = from >>> 6;
+        if (words == 1) {
+            long r = ready(0) & (-1L << from);
+            return r == 0 ? -1 : Long.numberOfTrailingZeros(r);
+        }
+        long candidates = summary & (-1L << wFrom);
+        while (candidates != 0) {
+            int w = Long.numberOfTrailingZeros(candidates);
+            candidates &= candidates - 1;
+            long r = ready(w);
+            if (r == 0) {
+                cleanSummary(w);
+                continue;
+            }
+            if (w == wFrom) {
+                r &= -1L << from;                  // only mailboxes at or after `from` in the first word
+            }
+            if (r != 0) {
+                return (w << 6) + Long.numberOfTrailingZeros(r);
+            }
+        }
+        return -1;
+    }
+
+    private int nextFromWrapping(int from) {
+        int i = firstFrom(from >= count ? 0 : from);
+        return i >= 0 || from == 0 ? i : firstFrom(0);
+    }
+
+    /** Clears a summary bit found stale, then restores it if the word became ready meanwhile. */
+    private void cleanSummary(int w) {
+        long b = 1L << w;
+        SUMMARY.getAndBitwiseAnd(this, ~b);
+        if (ready(w) != 0) {
+            SUMMARY.getAndBitwiseOr(this, b);
+        }
+    }
+
+    @Override
+    public boolean hasReady() {
+        if (words == 1) {
+            return ready(0) != 0;
+        }
+        long candidates = summary;
+        while (candidates != 0) {
+            int w = Long.numberOfTrailingZeros(candidates);
+            if (ready(w) != 0) {
+                return true;
+            }
+            candidates &= candidates - 1;
+        }
+        return false;
+    }
+
+    @Override
+    public Object pollAny() {
+        for (MpscGrowableAtomicArrayQueue<Object> q : queues) {
+            Object e = q.poll();
+            if (e != null) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public boolean hasAny() {
+        for (MpscGrowableAtomicArrayQueue<Object> q : queues) {
+            if (!q.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int size() {
+        int n = 0;
+        for (MpscGrowableAtomicArrayQueue<Object> q : queues) {
+            n += q.size();
+        }
+        return n;
+    }
+
+    int size(int index) {
+        return queues[index].size();
+    }
+
+    /** The mailbox the message being processed came from. */
+    int lastServed() {
+        return last;
+    }
+
+    // ------------------------------------------------------------------------------------------ ReadySet
+
+    @Override
+    public int mailboxes() {
+        return count;
+    }
+
+    @Override
+    public boolean contains(int index) {
+        return index >= 0 && index < count && (ready(index >>> 6) & (1L << index)) != 0;
+    }
+
+    @Override
+    public int first() {
+        return firstFrom(0);
+    }
+
+    @Override
+    public int nextFrom(int index) {
+        return nextFromWrapping(Math.floorMod(index, count));
+    }
+
+    @Override
+    public String toString() {
+        return "ReadySet" + java.util.stream.IntStream.range(0, count).filter(this::contains).boxed().toList();
+    }
+}

@@ -1,0 +1,33 @@
+package dev.switchboard.actor;
+
+/**
+ * Where an actor's messages wait, and which one is processed next: the storage half of the dispatch seam of
+ * {@link ActorCore}.
+ *
+ * <p>Implementations: {@link SingleMailbox} (an {@link Actor}: one always-enabled queue) and
+ * {@link GuardedMailboxes} (a {@link Selector}: several guarded queues and a ready bitmap). The dispatch loop
+ * calls these methods on this object rather than on the actor, so each call site sees one or two mailbox classes
+ * (and is inlined) however many actor classes a program has.
+ *
+ * <p>{@link #offer} and {@link #hasReady}/{@link #hasAny}/{@link #size} may be called by any thread; the
+ * {@code poll} methods only by the holder of the actor's SCHEDULED token (the single consumer).
+ */
+interface Mailbox {
+    /** Enqueues an envelope into mailbox {@code index}; false if that mailbox is at capacity. */
+    boolean offer(Object envelope, int index);
+
+    /** The next envelope under the selection rules, or null if no enabled mailbox holds one. */
+    Object poll();
+
+    /** Whether {@link #poll()} would find an envelope. */
+    boolean hasReady();
+
+    /** Any queued envelope, ignoring the selection rules (for dead letters), or null. */
+    Object pollAny();
+
+    /** Whether any envelope is queued. */
+    boolean hasAny();
+
+    /** Queued envelopes (approximate while senders are active). */
+    int size();
+}

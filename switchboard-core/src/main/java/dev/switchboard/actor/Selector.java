@@ -1,0 +1,329 @@
+package dev.switchboard.actor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * An actor with several guarded mailboxes (paper 000, <em>Selectors</em>). Senders name the mailbox a message goes
+ * to (or let the selector {@linkplain #route route} it); the selector enables and disables its mailboxes to
+ * decide which messages it is ready to process, and a {@linkplain SelectionPolicy selection policy} picks among
+ * the ready ones. It still processes one message at a time, and everything an {@link Actor} can do (exit, pause,
+ * async inside processing, awaitReply, joining its finish) works the same.
+ *
+ * <pre>{@code
+ * // join one item from each of N sources, in any order (paper 000, Fig. 11)
+ * final class AdderAnyOrder extends Selector<Item> {
+ *     private final int[] items;
+ *     private int matched;
+ *
+ *     AdderAnyOrder(int sources) { super(sources); items = new int[sources]; }
+ *
+ *     protected void process(Item item) {
+ *         items[currentMailbox()] = item.value();
+ *         disable(currentMailbox());            // one item per source per round
+ *         if (++matched == items.length) {
+ *             next.send(new Sum(Arrays.stream(items).sum()));
+ *             matched = 0;
+ *             enableAll();                      // the next round
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <h2>Semantics</h2>
+ * <ul>
+ *   <li>Mailboxes are declared by a count or by an enum; a mailbox is named by its index (0-based) or by the
+ *       enum constant. Naming a mailbox that does not exist is an {@link IllegalArgumentException} naming the
+ *       selector and its mailboxes.</li>
+ *   <li>{@link #enable}, {@link #disable}, {@link #enableAll}, {@link #disableAllExcept}, {@link #isEnabled} are
+ *       O(1) (O(mailboxes / 64) for the all-mailbox forms) and idempotent, and may be called while the selector
+ *       processes a message or from a task it spawned (an escaping async, a DDF or DDC callback). Enabling a
+ *       mailbox that holds messages schedules the selector: messages are never stranded. Disabling a mailbox
+ *       never discards its messages; they wait.</li>
+ *   <li>Messages from one sender to one mailbox are processed in the order sent.</li>
+ *   <li><b>Declarative guards</b> ({@link #guard}): a predicate over the selector's state, registered per mailbox,
+ *       evaluated when the selector starts, when the guard is registered, and after every message the selector
+ *       processes. A mailbox is enabled when its enable flag is set <em>and</em> its guard (if any) holds, so
+ *       imperative and declarative control compose: {@code disable} closes a guarded mailbox whatever its
+ *       guard says, and {@code enable} opens it only as far as the guard allows. State changed by other tasks
+ *       is seen by the guards after the selector's next message.</li>
+ *   <li>A started selector that is idle, not paused, with every mailbox disabled and no task it spawned still
+ *       running can never process a message again: it is terminated and a {@link StalledSelectorException}
+ *       naming it and its queue sizes is reported to its finish, instead of a silent hang. (While a spawned
+ *       task is still running, all-disabled is allowed: that task may enable a mailbox, as in the
+ *       reader-writer pattern.)</li>
+ * </ul>
+ *
+ * @param <M> the type of message the selector accepts
+ */
+public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M> {
+    private static final VarHandle STALL_REPORTED;
+
+    static {
+        try {
+            STALL_REPORTED = MethodHandles.lookup().findVarHandle(Selector.class, "stallReported", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final GuardedMailboxes boxes;
+    private final Class<?> names;
+    private final String[] labels;
+    private volatile boolean stallReported;
+
+    /** A selector with {@code mailboxes} mailboxes, numbered from 0, and {@link SelectionPolicy#PRIORITY}. */
+    protected Selector(int mailboxes) {
+        this(mailboxes, SelectionPolicy.PRIORITY);
+    }
+
+    /** A selector with {@code mailboxes} mailboxes and the given selection policy. */
+    protected Selector(int mailboxes, SelectionPolicy policy) {
+        this(mailboxes, null, null, policy);
+    }
+
+    /** A selector with one mailbox per constant of {@code mailboxes}, in declaration order (the first is 0). */
+    protected Selector(Class<? extends Enum<?>> mailboxes) {
+        this(mailboxes, SelectionPolicy.PRIORITY);
+    }
+
+    /** A selector with one mailbox per constant of {@code mailboxes} and the given selection policy. */
+    protected Selector(Class<? extends Enum<?>> mailboxes, SelectionPolicy policy) {
+        this(mailboxes.getEnumConstants().length, mailboxes,
+                Arrays.stream(mailboxes.getEnumConstants()).map(Enum::name).toArray(String[]::new), policy);
+    }
+
+    private Selector(int count, Class<?> names, String[] labels, SelectionPolicy policy) {
+        super(new GuardedMailboxes(count, Objects.requireNonNull(policy, "policy")), false);
+        this.boxes = (GuardedMailboxes) mailbox;
+        this.names = names;
+        this.labels = labels;
+    }
+
+    @Override
+    public final SelectorRef<M> start() {
+        super.start();
+        return this;
+    }
+
+    // ------------------------------------------------------------------------------------------ sending
+
+    /**
+     * The mailbox a message sent without naming one goes to. Override to route by type or content; the default
+     * is mailbox 0.
+     */
+    protected int route(M message) {
+        return 0;
+    }
+
+    @Override
+    final int routeOf(M message) {
+        return checked(route(message), "route() returned");
+    }
+
+    @Override
+    public final void send(M message) {
+        Objects.requireNonNull(message, () -> "null message sent to " + this);
+        enqueue(message, routeOf(message));
+    }
+
+    @Override
+    public final void send(int mailbox, M message) {
+        Objects.requireNonNull(message, () -> "null message sent to " + this);
+        enqueue(message, checked(mailbox, "send to"));
+    }
+
+    @Override
+    public final void send(Enum<?> mailbox, M message) {
+        Objects.requireNonNull(message, () -> "null message sent to " + this);
+        enqueue(message, index(mailbox));
+    }
+
+    @Override
+    public final int mailboxCount() {
+        return boxes.mailboxes();
+    }
+
+    // ------------------------------------------------------------------------------------------ guards
+
+    /** Enables {@code mailbox} (a no-op if it is enabled); schedules the selector if the mailbox holds messages. */
+    protected final void enable(int mailbox) {
+        enabling(checked(mailbox, "enable"), true);
+    }
+
+    /** Enables the mailbox named by an enum constant. */
+    protected final void enable(Enum<?> mailbox) {
+        enabling(index(mailbox), true);
+    }
+
+    /** Disables {@code mailbox} (a no-op if it is disabled): its messages wait until it is enabled again. */
+    protected final void disable(int mailbox) {
+        enabling(checked(mailbox, "disable"), false);
+    }
+
+    /** Disables the mailbox named by an enum constant. */
+    protected final void disable(Enum<?> mailbox) {
+        enabling(index(mailbox), false);
+    }
+
+    /** Enables every mailbox. */
+    protected final void enableAll() {
+        requireOwnContext("enableAll");
+        boxes.setAll(true, -1);
+        signal();
+    }
+
+    /** Disables every mailbox except {@code mailbox}, which is enabled. */
+    protected final void disableAllExcept(int mailbox) {
+        int i = checked(mailbox, "disableAllExcept");
+        requireOwnContext("disableAllExcept");
+        boxes.setAll(false, i);
+        signal();
+    }
+
+    /** Disables every mailbox except the one named by an enum constant. */
+    protected final void disableAllExcept(Enum<?> mailbox) {
+        disableAllExcept(index(mailbox));
+    }
+
+    /** Whether {@code mailbox} is enabled (its flag is set and its guard, if any, holds). */
+    protected final boolean isEnabled(int mailbox) {
+        return boxes.isEnabled(checked(mailbox, "isEnabled"));
+    }
+
+    /** Whether the mailbox named by an enum constant is enabled. */
+    protected final boolean isEnabled(Enum<?> mailbox) {
+        return boxes.isEnabled(index(mailbox));
+    }
+
+    private void enabling(int i, boolean enable) {
+        requireOwnContext(enable ? "enable" : "disable");
+        if (boxes.setEnabled(i, enable)) {
+            signal();                                  // messages may be waiting there
+        }
+    }
+
+    /**
+     * Registers a declarative guard on {@code mailbox}: the mailbox is enabled only while {@code predicate}
+     * holds. It is evaluated now, when the selector starts, and after every message. {@code null} removes the
+     * guard. Call it from the constructor or while processing a message.
+     */
+    protected final void guard(int mailbox, BooleanSupplier predicate) {
+        boxes.guard(checked(mailbox, "guard"), predicate);
+    }
+
+    /** Registers a declarative guard on the mailbox named by an enum constant. */
+    protected final void guard(Enum<?> mailbox, BooleanSupplier predicate) {
+        boxes.guard(index(mailbox), predicate);
+    }
+
+    /** The mailbox the message being processed came from. */
+    protected final int currentMailbox() {
+        return boxes.lastServed();
+    }
+
+    /** Messages waiting in {@code mailbox}. */
+    public final int mailboxSize(int mailbox) {
+        return boxes.size(checked(mailbox, "mailboxSize of"));
+    }
+
+    // ------------------------------------------------------------------------------------------ the core's hooks
+
+    @Override
+    void onStart() {
+        if (boxes.hasGuards()) {
+            boxes.evaluateGuards();
+        }
+    }
+
+    @Override
+    void afterDispatch() {
+        if (boxes.hasGuards()) {
+            try {
+                boxes.evaluateGuards();
+            } catch (Throwable t) {
+                fail(t, "a declarative guard threw");
+            }
+        }
+    }
+
+    /**
+     * Idle with every mailbox disabled, not paused, and nothing left that could enable one: report and terminate.
+     * Called when the selector releases its token, and when the last task it spawned has ended; the two see each
+     * other's writes (token released / task count dropped) so a stall is never missed, and the flag reports it
+     * once.
+     */
+    @Override
+    void onQuiet() {
+        int s = status();
+        if ((s & (SCHEDULED | HELD | TERMINATED)) != 0 || (s & STARTED) == 0) {
+            return;
+        }
+        if (!boxes.allDisabled() || activation().liveChildren() > 0) {
+            return;
+        }
+        if (!STALL_REPORTED.compareAndSet(this, false, true)) {
+            return;
+        }
+        fail(new StalledSelectorException(this + " can never process a message again: every mailbox is"
+                + " disabled while it is idle, not paused, and no task it spawned is running ("
+                + queueReport() + "); it was terminated and its queued messages became dead letters"),
+                "it stalled with every mailbox disabled");
+    }
+
+    @Override
+    boolean tracksSpawnedTasks() {
+        return true;
+    }
+
+    @Override
+    String queueReport() {
+        StringBuilder sb = new StringBuilder().append(boxes.size()).append(" queued: ");
+        for (int i = 0; i < boxes.mailboxes(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(label(i)).append('=').append(boxes.size(i)).append(boxes.isEnabled(i) ? "" : " (disabled)");
+            if (i == 31 && boxes.mailboxes() > 32) {
+                sb.append(", ... ").append(boxes.mailboxes() - 32).append(" more");
+                break;
+            }
+        }
+        return sb.toString();
+    }
+
+    // ------------------------------------------------------------------------------------------ names
+
+    private int checked(int mailbox, String what) {
+        if (mailbox < 0 || mailbox >= boxes.mailboxes()) {
+            throw new IllegalArgumentException(what + " mailbox " + mailbox + " of " + this + ", which has "
+                    + describeMailboxes());
+        }
+        return mailbox;
+    }
+
+    private int index(Enum<?> mailbox) {
+        Objects.requireNonNull(mailbox, "mailbox");
+        if (names == null || mailbox.getDeclaringClass() != names) {
+            throw new IllegalArgumentException("mailbox " + mailbox.getDeclaringClass().getSimpleName() + "."
+                    + mailbox.name() + " is not one of the mailboxes of " + this + ", which has "
+                    + describeMailboxes());
+        }
+        return mailbox.ordinal();
+    }
+
+    private String label(int i) {
+        return labels != null ? labels[i] : Integer.toString(i);
+    }
+
+    private String describeMailboxes() {
+        int n = boxes.mailboxes();
+        if (labels != null) {
+            return n + " mailboxes " + Arrays.toString(labels);
+        }
+        return n + (n == 1 ? " mailbox (0)" : " mailboxes (0.." + (n - 1) + ")");
+    }
+}

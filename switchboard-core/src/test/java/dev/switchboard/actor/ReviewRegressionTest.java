@@ -1,0 +1,329 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.task.DataDrivenFuture;
+import dev.switchboard.task.FinishTimeoutException;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Runtimes;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Regressions for defects found in review: each test failed before its fix. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ReviewRegressionTest {
+
+    /** Waits (bounded) for a condition another thread makes true; returns whether it did. */
+    static boolean eventually(BooleanSupplier condition) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    /** Answers requests; a request "hold:x" is answered only when {@code release} is put. */
+    static final class Server extends Actor<String> {
+        final DataDrivenFuture<Boolean> release = new DataDrivenFuture<>();
+
+        @Override
+        protected void process(String m) {
+            if (m.equals("stop")) {
+                exit();
+            } else if (m.startsWith("hold:")) {
+                DataDrivenFuture<Object> channel = replyChannel();
+                TaskRuntime.current().asyncAwait(release, () -> channel.put(m + "-answer"));
+            } else {
+                reply(m + "-answer");
+            }
+        }
+    }
+
+    @RepeatedTest(3)
+    void aChainedAwaitReplyHoldsMessagesUntilTheLastReply() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            Server server = new Server();
+            final class Client extends Actor<String> {
+                @Override
+                protected void process(String m) {
+                    switch (m) {
+                        case "start" -> awaitReply(server, "q1", (String r1) -> {
+                            log.add("r1");
+                            awaitReply(server, "hold:q2", (String r2) -> {
+                                log.add("r2");
+                                server.send("stop");
+                                exit();
+                            });
+                        });
+                        default -> log.add(m);
+                    }
+                }
+            }
+            Client client = new Client();
+            rt.finish(() -> {
+                server.start();
+                client.start();
+                client.send("start");
+                client.send("other");
+                rt.async(() -> {
+                    // q2 is outstanding now; "other" must still be waiting
+                    eventually(() -> log.contains("r1"));
+                    eventually(() -> client.mailboxSize() == 0 || log.contains("other"));
+                    server.release.put(true);
+                });
+            });
+            assertThat(log).containsExactly("r1", "r2");
+            assertThat(client.deadLetterCount()).isEqualTo(1);   // "other", left at exit
+        }
+    }
+
+    @RepeatedTest(3)
+    void twoAwaitRepliesInOneMessageHoldMessagesUntilBothHandlersRan() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            AtomicInteger inside = new AtomicInteger();
+            AtomicBoolean overlap = new AtomicBoolean();
+            Server server = new Server();
+            final class Client extends Actor<String> {
+                private void enter() {
+                    if (inside.incrementAndGet() > 1) {
+                        overlap.set(true);
+                    }
+                }
+
+                @Override
+                protected void process(String m) {
+                    enter();
+                    try {
+                        switch (m) {
+                            case "start" -> {
+                                awaitReply(server, "a", (String r) -> log.add("ra"));
+                                awaitReply(server, "hold:b", (String r) -> {
+                                    enter();
+                                    log.add("rb");
+                                    inside.decrementAndGet();
+                                });
+                            }
+                            case "other" -> {
+                                log.add("other");
+                                server.send("stop");
+                                exit();
+                            }
+                            default -> { }
+                        }
+                    } finally {
+                        inside.decrementAndGet();
+                    }
+                }
+            }
+            Client client = new Client();
+            rt.finish(() -> {
+                server.start();
+                client.start();
+                client.send("start");
+                client.send("other");
+                rt.async(() -> {
+                    eventually(() -> log.contains("ra"));
+                    server.release.put(true);
+                });
+            });
+            assertThat(overlap).as("a reply handler ran while a message was processed").isFalse();
+            assertThat(log).containsExactly("ra", "rb", "other");
+        }
+    }
+
+    @Test
+    void aUserPauseOutlivesAnAwaitedReply() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            Server server = new Server();
+            DataDrivenFuture<Boolean> resumeNow = new DataDrivenFuture<>();
+            final class Client extends Actor<String> {
+                @Override
+                protected void process(String m) {
+                    switch (m) {
+                        case "start" -> {
+                            pause();
+                            awaitReply(server, "q", (String r) -> log.add("reply"));
+                            rt.asyncAwait(resumeNow, this::resume);
+                        }
+                        case "other" -> {
+                            log.add("other");
+                            server.send("stop");
+                            exit();
+                        }
+                        default -> { }
+                    }
+                }
+            }
+            Client client = new Client();
+            rt.finish(() -> {
+                server.start();
+                client.start();
+                client.send("start");
+                client.send("other");
+                rt.async(() -> {
+                    eventually(() -> log.contains("reply"));
+                    log.add("resuming");
+                    resumeNow.put(true);
+                });
+            });
+            assertThat(log).containsExactly("reply", "resuming", "other");
+        }
+    }
+
+    @Test
+    void aSendIsNotHiddenBehindAWorkerThatBlocks() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            CountDownLatch bRan = new CountDownLatch(1);
+            AtomicBoolean sawB = new AtomicBoolean();
+            Actor<String> b = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    if (m.equals("stop")) {
+                        exit();
+                    } else {
+                        bRan.countDown();
+                    }
+                }
+            };
+            Actor<String> a = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    b.send("ping");
+                    try {
+                        // blocks its worker in a way the runtime cannot see; the other worker is idle
+                        sawB.set(bRan.await(20, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                    b.send("stop");
+                    exit();
+                }
+            };
+            rt.finish(() -> {
+                a.start();
+                b.start();
+                a.send("go");
+            });
+            assertThat(sawB).as("b ran on the idle worker while a was blocked").isTrue();
+        }
+    }
+
+    record Unprintable() {
+        @Override
+        public String toString() {
+            throw new IllegalStateException("toString failed");
+        }
+    }
+
+    @Test
+    void aFailureWhoseMessageCannotBePrintedIsStillRethrown() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Actor<Object> a = new Actor<>() {
+                @Override
+                protected void process(Object m) {
+                    throw new IllegalArgumentException("boom");
+                }
+            };
+            Throwable t = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
+                a.start();
+                a.send(new Unprintable());
+            }));
+            assertThat(t).isNotInstanceOf(FinishTimeoutException.class).hasMessage("boom");
+            assertThat(t.getSuppressed()[0].getMessage()).contains("its toString threw");
+        }
+    }
+
+    @Test
+    void anEnclosingFinishWaitsForTheWorkOfATimedOutInnerFinish() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            AtomicBoolean innerDone = new AtomicBoolean();
+            AtomicBoolean timedOut = new AtomicBoolean();
+            CountDownLatch release = new CountDownLatch(1);
+            Throwable t = catchThrowable(() -> rt.finish(() -> {
+                try {
+                    rt.finish(Duration.ofMillis(100), () -> rt.async(() -> {
+                        try {
+                            release.await(20, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                        innerDone.set(true);
+                        throw new IllegalStateException("late failure");
+                    }));
+                } catch (FinishTimeoutException expected) {
+                    timedOut.set(true);
+                }
+                release.countDown();
+            }));
+            assertThat(timedOut).isTrue();
+            assertThat(innerDone).as("the outer finish waited for the inner work").isTrue();
+            assertThat(t).as("the late failure reached the outer finish").hasMessage("late failure");
+        }
+    }
+
+    /** Exit from an escaping task, pause/resume and concurrent senders: every message processed or dead once. */
+    @RepeatedTest(10)
+    void everyMessageIsProcessedOrADeadLetterExactlyOnce() {
+        LongAdder dead = new LongAdder();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).throughput(3).handoffLimit(2)
+                .onDeadLetter(d -> dead.increment()).build()) {
+            int senders = 4;
+            int perSender = 1000;
+            int actors = 6;
+            AtomicInteger processed = new AtomicInteger();
+            List<Actor<Integer>> all = new java.util.ArrayList<>();
+            for (int k = 0; k < actors; k++) {
+                all.add(new Actor<>() {
+                    int count;
+
+                    @Override
+                    protected void process(Integer m) {
+                        processed.incrementAndGet();
+                        count++;
+                        if (m % 7 == 0) {
+                            pause();
+                            rt.async(this::resume);
+                        }
+                        if (count == 2000 || m < 0) {
+                            rt.async(this::exit);
+                        }
+                    }
+                });
+            }
+            rt.finish(Duration.ofSeconds(50), () -> {
+                all.forEach(Actor::start);
+                for (int s = 0; s < senders; s++) {
+                    rt.async(() -> {
+                        for (int i = 1; i <= perSender; i++) {
+                            for (Actor<Integer> a : all) {
+                                a.send(i);
+                            }
+                        }
+                        for (Actor<Integer> a : all) {
+                            a.send(-1);
+                        }
+                    });
+                }
+            });
+            long total = (long) senders * (perSender + 1) * actors;
+            assertThat(processed.get() + dead.sum()).isEqualTo(total);
+        }
+    }
+}

@@ -1,0 +1,675 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.task.DataDrivenFuture;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Runtimes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Selectors: guarded mailboxes, selection policies, guards, stalls (paper 000). */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SelectorTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = Runtimes.workers(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    enum Box { HIGH, LOW }
+
+    /** Records "mailbox:message"; exits on "stop"; runs Runnables it is sent (as a way to act in its context). */
+    static class Recorder extends Selector<Object> {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+
+        Recorder(int mailboxes, SelectionPolicy policy) {
+            super(mailboxes, policy);
+        }
+
+        Recorder(Class<? extends Enum<?>> names) {
+            super(names);
+        }
+
+        @Override
+        protected void process(Object msg) {
+            if (msg instanceof Consumer<?> c) {
+                @SuppressWarnings("unchecked")
+                Consumer<Recorder> action = (Consumer<Recorder>) c;
+                action.accept(this);
+            } else if ("stop".equals(msg)) {
+                exit();
+            } else {
+                seen.add(currentMailbox() + ":" + msg);
+            }
+        }
+
+        void doEnable(int i) {
+            enable(i);
+        }
+
+        void doDisable(int i) {
+            disable(i);
+        }
+    }
+
+    @Test
+    void sendsNameTheMailboxOrAreRouted() {
+        final class Routing extends Selector<Object> {
+            final List<String> seen = new CopyOnWriteArrayList<>();
+
+            Routing() {
+                super(3);
+            }
+
+            @Override
+            protected int route(Object msg) {
+                return msg instanceof Integer ? 2 : 0;
+            }
+
+            @Override
+            protected void process(Object msg) {
+                if ("stop".equals(msg)) {
+                    exit();
+                } else {
+                    seen.add(currentMailbox() + ":" + msg);
+                }
+            }
+        }
+        Routing r = new Routing();
+        r.send(1, "one");
+        r.send(7);                   // routed to 2
+        r.send("zero");              // routed to 0
+        rt.finish(() -> {
+            SelectorRef<Object> ref = r.start();
+            ref.send(2, "stop");     // after the others: mailbox 2 is served last
+        });
+        assertThat(r.seen).containsExactly("0:zero", "1:one", "2:7");
+        assertThat(r.mailboxCount()).isEqualTo(3);
+    }
+
+    @Test
+    void unknownMailboxesAreClearErrors() {
+        Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
+        assertThatThrownBy(() -> r.send(2, "x")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("send to mailbox 2 of Recorder@").hasMessageContaining("has 2 mailboxes (0..1)");
+        assertThatThrownBy(() -> r.send(-1, "x")).hasMessageContaining("mailbox -1");
+        assertThatThrownBy(() -> r.send(Box.HIGH, "x")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("mailbox Box.HIGH is not one of the mailboxes of Recorder@");
+        Recorder named = new Recorder(Box.class);
+        assertThatThrownBy(() -> named.send(Thread.State.NEW, "x"))
+                .hasMessageContaining("has 2 mailboxes [HIGH, LOW]");
+        assertThatThrownBy(() -> new Recorder(0, SelectionPolicy.PRIORITY))
+                .hasMessageContaining("between 1 and 4096 mailboxes");
+    }
+
+    @Test
+    void priorityPolicyServesLowerNumberedMailboxesFirst() {
+        Recorder r = new Recorder(Box.class);
+        for (int i = 0; i < 5; i++) {
+            r.send(Box.LOW, "low" + i);
+        }
+        for (int i = 0; i < 5; i++) {
+            r.send(Box.HIGH, "high" + i);
+        }
+        rt.finish(() -> {
+            r.start();
+            r.send(Box.LOW, "stop");
+        });
+        assertThat(r.seen).containsExactly("0:high0", "0:high1", "0:high2", "0:high3", "0:high4",
+                "1:low0", "1:low1", "1:low2", "1:low3", "1:low4");
+    }
+
+    @Test
+    void roundRobinServesEveryReadyMailboxInTurn() {
+        Recorder r = new Recorder(3, SelectionPolicy.ROUND_ROBIN);
+        for (int m = 0; m < 3; m++) {
+            for (int i = 0; i < 3; i++) {
+                r.send(m, "m" + m + "-" + i);
+            }
+        }
+        rt.finish(() -> {
+            r.start();
+            r.send(2, "stop");
+        });
+        assertThat(r.seen).containsExactly("0:m0-0", "1:m1-0", "2:m2-0", "0:m0-1", "1:m1-1", "2:m2-1",
+                "0:m0-2", "1:m1-2", "2:m2-2");
+    }
+
+    @RepeatedTest(3)
+    void roundRobinDoesNotStarveAMailboxUnderASteadyStreamIntoAnother() {
+        // A producer keeps mailbox 0 busy; a message in mailbox 1 must still be served within one round.
+        AtomicInteger streamBeforeOther = new AtomicInteger(-1);
+        CountDownLatch otherServed = new CountDownLatch(1);
+        final class Fair extends Selector<String> {
+            int served;
+
+            Fair() {
+                super(2, SelectionPolicy.ROUND_ROBIN);
+            }
+
+            @Override
+            protected void process(String m) {
+                switch (m) {
+                    case "other" -> {
+                        streamBeforeOther.set(served);
+                        otherServed.countDown();
+                    }
+                    case "stop" -> exit();
+                    default -> served++;
+                }
+            }
+        }
+        Fair f = new Fair();
+        rt.finish(() -> {
+            f.start();
+            rt.async(() -> {
+                int i = 0;
+                while (otherServed.getCount() > 0 && i < 5_000_000) {
+                    f.send(0, "stream");
+                    i++;
+                }
+                f.send(0, "stop");
+            });
+            rt.async(() -> {
+                for (int i = 0; i < 1000; i++) {
+                    f.send(0, "stream");       // make sure mailbox 0 is busy first
+                }
+                f.send(1, "other");
+            });
+        });
+        assertThat(streamBeforeOther.get()).isBetween(0, 3000);
+    }
+
+    @Test
+    void enableAndDisableAreIdempotentAndDisabledMailboxesHoldTheirMessages() {
+        Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
+        AtomicReference<List<Boolean>> states = new AtomicReference<>();
+        rt.finish(() -> {
+            r.start();
+            r.send(0, (Consumer<Recorder>) self -> {
+                self.disable(1);
+                self.disable(1);
+                boolean afterDisable = self.isEnabled(1);
+                self.enable(0);
+                self.enable(0);
+                states.set(List.of(afterDisable, self.isEnabled(0)));
+            });
+            r.send(1, "held");
+            r.send(0, "free");
+            r.send(0, (Consumer<Recorder>) self -> self.enable(1));   // releases the held message
+            r.send(1, "stop");
+        });
+        assertThat(states.get()).containsExactly(false, true);
+        assertThat(r.seen).containsExactly("0:free", "1:held");
+    }
+
+    @RepeatedTest(5)
+    void enablingFromASpawnedTaskReschedulesTheSelector() {
+        Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
+        CountDownLatch messagesQueued = new CountDownLatch(1);
+        rt.finish(() -> {
+            r.start();
+            r.send(0, (Consumer<Recorder>) self -> {
+                self.doDisable(1);
+                rt.async(() -> {                  // escaping task of the selector
+                    try {
+                        messagesQueued.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                    self.doEnable(1);             // the selector is idle now: enabling must wake it
+                });
+            });
+            for (int i = 0; i < 10; i++) {
+                r.send(1, "m" + i);
+            }
+            r.send(1, "stop");
+            messagesQueued.countDown();
+        });
+        assertThat(r.seen).hasSize(10).allMatch(s -> s.startsWith("1:"));
+    }
+
+    @Test
+    void enableAllAndDisableAllExcept() {
+        Recorder r = new Recorder(4, SelectionPolicy.PRIORITY);
+        rt.finish(() -> {
+            r.start();
+            r.send(0, (Consumer<Recorder>) self -> self.disableAllExcept(2));
+            for (int m = 0; m < 4; m++) {
+                r.send(m, "x" + m);
+            }
+            r.send(2, (Consumer<Recorder>) self -> {
+                self.seen.add("only 2 so far");
+                self.enableAll();
+            });
+            r.send(3, "stop");
+        });
+        assertThat(r.seen.subList(0, 2)).containsExactly("2:x2", "only 2 so far");
+        assertThat(r.seen.subList(2, 5)).containsExactly("0:x0", "1:x1", "3:x3");
+    }
+
+    @Test
+    void operationsFromOutsideTheSelectorAreRejected() {
+        Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
+        rt.finish(() -> {
+            r.start();
+            assertThatThrownBy(() -> r.doDisable(1)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(".disable() may only be called while " + r);
+            r.send("stop");
+        });
+    }
+
+    @Test
+    void moreThanSixtyFourMailboxes() {
+        int n = 300;
+        Recorder prio = new Recorder(n, SelectionPolicy.PRIORITY);
+        for (int m = n - 1; m >= 0; m--) {
+            prio.send(m, "x");
+        }
+        rt.finish(() -> {
+            prio.start();
+            prio.send(n - 1, "stop");
+        });
+        List<String> expected = new ArrayList<>();
+        for (int m = 0; m < n; m++) {
+            expected.add(m + ":x");
+        }
+        assertThat(prio.seen).isEqualTo(expected);
+
+        // round robin over 301 mailboxes: 0 is a control mailbox, 1..300 carry data; the even data mailboxes
+        // are disabled first, so the odd ones are served in turn, one message each per round
+        Recorder rr = new Recorder(n + 1, SelectionPolicy.ROUND_ROBIN);
+        rr.send(0, (Consumer<Recorder>) self -> {
+            for (int m = 2; m <= n; m += 2) {
+                self.disable(m);
+            }
+            self.disable(0);
+        });
+        for (int round = 0; round < 2; round++) {
+            for (int m = 1; m <= n; m++) {
+                rr.send(m, "r" + round);
+            }
+        }
+        rr.send(0, "stop");
+        rt.finish(() -> {
+            rr.start();
+            rr.send(n - 1, (Consumer<Recorder>) self -> self.enable(0));   // after the last odd message
+        });
+        List<String> odd = rr.seen;
+        assertThat(odd).hasSize(n);                        // 150 odd mailboxes x 2 rounds
+        assertThat(odd).allMatch(x -> Integer.parseInt(x.substring(0, x.indexOf(':'))) % 2 == 1);
+        assertThat(odd.subList(0, 3)).containsExactly("1:r0", "3:r0", "5:r0");
+        assertThat(odd.get(n / 2 - 1)).isEqualTo("299:r0");
+        assertThat(odd.get(n / 2)).isEqualTo("1:r1");
+        assertThat(rr.deadLetterCount()).isEqualTo(n);    // the even mailboxes' messages, left at exit
+    }
+
+    record Tagged(int sender, int mailbox, int seq) {
+    }
+
+    @RepeatedTest(5)
+    void perSenderFifoWithinEachMailbox() {
+        int senders = 4;
+        int mailboxes = 70;
+        int perSender = 2_000;
+        final class Checker extends Selector<Tagged> {
+            final int[][] last = new int[senders][mailboxes];
+            int violations;
+            int received;
+
+            Checker() {
+                super(mailboxes, SelectionPolicy.ROUND_ROBIN);
+                for (int[] row : last) {
+                    java.util.Arrays.fill(row, -1);
+                }
+            }
+
+            @Override
+            protected void process(Tagged t) {
+                if (t.mailbox() != currentMailbox() || last[t.sender()][t.mailbox()] >= t.seq()) {
+                    violations++;
+                }
+                last[t.sender()][t.mailbox()] = t.seq();
+                if (++received == senders * perSender) {
+                    exit();
+                }
+            }
+        }
+        Checker c = new Checker();
+        rt.finish(() -> {
+            c.start();
+            for (int s = 0; s < senders; s++) {
+                int sender = s;
+                rt.async(() -> {
+                    java.util.Random random = new java.util.Random(sender);
+                    for (int i = 0; i < perSender; i++) {
+                        int m = random.nextInt(mailboxes);
+                        c.send(m, new Tagged(sender, m, i));
+                    }
+                });
+            }
+        });
+        assertThat(c.violations).isZero();
+        assertThat(c.received).isEqualTo(senders * perSender);
+    }
+
+    // ---------------------------------------------------------------- stalls
+
+    @Test
+    void aSelectorWithEveryMailboxDisabledAndNothingRunningIsReportedNotHung() {
+        Recorder r = new Recorder(Box.class);
+        r.send(Box.LOW, "waiting");
+        r.send(Box.HIGH, (Consumer<Recorder>) self -> {     // HIGH is served first
+            self.disable(0);
+            self.disable(1);
+        });
+        Throwable thrown = catchThrowable(() -> rt.finish(r::start));
+        assertThat(thrown).isInstanceOf(StalledSelectorException.class)
+                .hasMessageContaining(r + " can never process a message again")
+                .hasMessageContaining("HIGH=0 (disabled), LOW=1 (disabled)");
+        assertThat(r.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(r.deadLetterCount()).isEqualTo(1);
+    }
+
+    @Test
+    void allDisabledIsFineWhileASpawnedTaskMayStillEnable() {
+        // The reader-writer pattern: disable everything, let a spawned task enable again later.
+        Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
+        rt.finish(() -> {
+            r.start();
+            r.send(0, (Consumer<Recorder>) self -> {
+                self.disable(0);
+                self.disable(1);
+                DataDrivenFuture<Integer> later = new DataDrivenFuture<>();
+                rt.asyncAwait(later, () -> self.enableAll());
+                rt.async(() -> later.put(1));
+            });
+            r.send(1, "after");
+            r.send(1, "stop");
+        });
+        assertThat(r.seen).containsExactly("1:after");
+    }
+
+    @Test
+    void theLastSpawnedTaskEndingWithoutEnablingIsAStall() {
+        Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
+        CountDownLatch release = new CountDownLatch(1);
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            r.start();
+            r.send(0, (Consumer<Recorder>) self -> {
+                self.disable(0);
+                self.disable(1);
+                rt.async(() -> {
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                    // ends without enabling anything
+                });
+            });
+            release.countDown();
+        }));
+        assertThat(thrown).isInstanceOf(StalledSelectorException.class);
+    }
+
+    @Test
+    void aPausedSelectorWithEveryMailboxDisabledIsNotAStall() {
+        Recorder r = new Recorder(1, SelectionPolicy.PRIORITY);
+        rt.finish(() -> {
+            r.start();
+            r.send(0, (Consumer<Recorder>) self -> {
+                self.pause();
+                self.disable(0);
+                rt.async(() -> {
+                    self.enableAll();
+                    self.resume();
+                });
+            });
+            r.send(0, "stop");
+        });
+        assertThat(r.state()).isEqualTo(ActorState.TERMINATED);
+    }
+
+    // ---------------------------------------------------------------- declarative guards
+
+    /** Paper 000, Fig. 19: a bounded buffer with declarative guards. */
+    static final class BoundedBuffer extends Selector<Object> {
+        enum Mailboxes { PRODUCER, CONSUMER }
+
+        private final java.util.ArrayDeque<Integer> buffer = new java.util.ArrayDeque<>();
+        final int capacity;
+        int expected = Integer.MAX_VALUE;
+        int maxSize;
+        final List<Integer> consumed = new CopyOnWriteArrayList<>();
+
+        BoundedBuffer(int capacity) {
+            super(Mailboxes.class);
+            this.capacity = capacity;
+            guard(Mailboxes.PRODUCER, () -> buffer.size() < this.capacity);
+            guard(Mailboxes.CONSUMER, () -> !buffer.isEmpty());
+        }
+
+        @Override
+        protected void process(Object msg) {
+            switch (msg) {
+                case Integer item -> {
+                    buffer.add(item);
+                    maxSize = Math.max(maxSize, buffer.size());
+                }
+                case String s when s.equals("take") -> {
+                    consumed.add(buffer.poll());
+                    if (consumed.size() == expected) {
+                        exit();
+                    }
+                }
+                default -> throw new IllegalStateException("unexpected " + msg);
+            }
+        }
+    }
+
+    @Test
+    void declarativeGuardsKeepTheBufferBounded() {
+        BoundedBuffer b = new BoundedBuffer(3);
+        b.expected = 20;
+        rt.finish(() -> {
+            b.start();
+            for (int i = 0; i < 20; i++) {
+                b.send(BoundedBuffer.Mailboxes.CONSUMER, "take");
+            }
+            for (int i = 0; i < 20; i++) {
+                b.send(BoundedBuffer.Mailboxes.PRODUCER, i);
+            }
+        });
+        assertThat(b.maxSize).isLessThanOrEqualTo(3);
+        assertThat(b.consumed).hasSize(20).doesNotContainNull();
+        assertThat(b.consumed).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 20).boxed().toList());
+    }
+
+    @Test
+    void guardsAndImperativeFlagsCompose() {
+        final class Composed extends Selector<String> {
+            boolean open = true;
+            final List<String> seen = new CopyOnWriteArrayList<>();
+
+            Composed() {
+                super(2);
+                guard(1, () -> open);
+            }
+
+            @Override
+            protected void process(String m) {
+                switch (m) {
+                    case "close" -> open = false;           // guard closes mailbox 1 after this message
+                    case "open" -> open = true;
+                    case "disable1" -> disable(1);          // flag off: closed whatever the guard says
+                    case "enable1" -> enable(1);
+                    case "stop" -> exit();
+                    default -> seen.add(currentMailbox() + ":" + m);
+                }
+            }
+
+            boolean enabled1() {
+                return isEnabled(1);
+            }
+        }
+        Composed c = new Composed();
+        AtomicReference<List<Boolean>> states = new AtomicReference<>(new CopyOnWriteArrayList<>());
+        rt.finish(() -> {
+            c.start();
+            c.send(0, "close");
+            c.send(1, "a");                      // held: guard false
+            c.send(0, "disable1");
+            c.send(0, "open");                   // guard true, but flag off: still held
+            c.send(0, "enable1");                // both true: "a" flows
+            c.send(1, "stop");
+        });
+        assertThat(c.seen).containsExactly("1:a");
+    }
+
+    @Test
+    void aGuardThatThrowsFailsTheSelector() {
+        final class BadGuard extends Selector<Object> {
+            boolean broken;
+
+            BadGuard() {
+                super(2);
+                guard(1, () -> {
+                    if (broken) {
+                        throw new ArithmeticException("guard broke");
+                    }
+                    return true;
+                });
+            }
+
+            @Override
+            protected void process(Object m) {
+                broken = true;
+            }
+        }
+        BadGuard g = new BadGuard();
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            g.start();
+            g.send(0, "x");
+        }));
+        assertThat(thrown).isInstanceOf(ArithmeticException.class).hasMessage("guard broke");
+        assertThat(thrown.getSuppressed()[0].getMessage()).contains("a declarative guard threw");
+    }
+
+    // ---------------------------------------------------------------- custom policy and the unified model
+
+    @Test
+    void aCustomPolicyChoosesAmongReadyMailboxes() {
+        // the highest-numbered ready mailbox first
+        SelectionPolicy reverse = (ready, last) -> {
+            int best = ready.first();
+            for (int i = ready.mailboxes() - 1; i >= 0; i--) {
+                if (ready.contains(i)) {
+                    return i;
+                }
+            }
+            return best;
+        };
+        Recorder r = new Recorder(3, reverse);
+        for (int m = 0; m < 3; m++) {
+            r.send(m, "x");
+        }
+        rt.finish(() -> {
+            r.start();
+            r.send(0, "stop");
+        });
+        assertThat(r.seen).containsExactly("2:x", "1:x", "0:x");
+    }
+
+    @Test
+    void aSelectorCanAwaitReplyPauseAndUseTasks() {
+        final class Squarer extends Actor<Integer> {
+            @Override
+            protected void process(Integer x) {
+                if (x < 0) {
+                    exit();
+                } else {
+                    reply(x * x);
+                }
+            }
+        }
+        final class Client extends Selector<Integer> {
+            final List<String> log = new CopyOnWriteArrayList<>();
+            final Squarer server;
+
+            Client(Squarer server) {
+                super(2, SelectionPolicy.PRIORITY);
+                this.server = server;
+            }
+
+            @Override
+            protected void process(Integer x) {
+                if (x < 0) {
+                    server.send(-1);
+                    exit();
+                    return;
+                }
+                AtomicInteger parts = new AtomicInteger();
+                rt.finish(() -> {
+                    rt.async(parts::incrementAndGet);
+                    rt.async(parts::incrementAndGet);
+                });
+                awaitReply(server, x, (Integer y) -> log.add(x + "->" + y + " (" + parts.get() + ")"));
+            }
+        }
+        Squarer s = new Squarer();
+        Client c = new Client(s);
+        rt.finish(() -> {
+            s.start();
+            c.start();
+            c.send(1, 3);
+            c.send(1, 4);
+            c.send(1, -1);
+        });
+        assertThat(c.log).containsExactly("3->9 (2)", "4->16 (2)");
+    }
+
+    @Test
+    void anExceptionTerminatesTheSelectorAndItsMessagesBecomeDeadLetters() {
+        final class Failing extends Selector<String> {
+            Failing() {
+                super(2);
+            }
+
+            @Override
+            protected void process(String m) {
+                throw new IllegalStateException("no " + m);
+            }
+        }
+        Failing f = new Failing();
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            f.send(1, "b");
+            f.send(0, "a");
+            f.start();
+        }));
+        assertThat(thrown).hasMessage("no a");
+        assertThat(f.deadLetterCount()).isEqualTo(1);
+        f.send(0, "late");
+        assertThat(f.deadLetterCount()).isEqualTo(2);
+    }
+}
