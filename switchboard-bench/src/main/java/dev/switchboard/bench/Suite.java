@@ -18,6 +18,17 @@ public final class Suite {
     }
 
     public static List<Benchmark> all() {
+        List<Benchmark> all = new java.util.ArrayList<>(micro());
+        all.addAll(MailboxOverheadBenchmarks.all());
+        all.addAll(RequestReplyBenchmarks.all());
+        all.addAll(JoinBenchmarks.all());
+        all.addAll(PriorityBenchmarks.all());
+        all.addAll(ReaderWriterBenchmarks.all());
+        return List.copyOf(all);
+    }
+
+    /** The seven Savina micro benchmarks of the foundation. */
+    public static List<Benchmark> micro() {
         return List.of(
                 new PingPong(),
                 new ThreadRing(),

@@ -1,0 +1,14 @@
+package dev.switchboard.bench;
+
+import dev.switchboard.bench.harness.Benchmark;
+import java.util.List;
+
+/** The selector benchmarks of this group, in report order (see {@link Suite}). */
+final class RequestReplyBenchmarks {
+    private RequestReplyBenchmarks() {
+    }
+
+    static List<Benchmark> all() {
+        return List.of();
+    }
+}
