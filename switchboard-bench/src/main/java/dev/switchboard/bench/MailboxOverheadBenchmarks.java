@@ -1,14 +1,31 @@
 package dev.switchboard.bench;
 
+import dev.switchboard.bench.chameneos.Chameneos;
+import dev.switchboard.bench.fjthroughput.ForkJoinThroughput;
 import dev.switchboard.bench.harness.Benchmark;
+import java.util.ArrayList;
 import java.util.List;
 
-/** The selector benchmarks of this group, in report order (see {@link Suite}). */
+/**
+ * The mailbox-overhead experiments of paper 000 §2.1.2–2.1.3: ForkJoin throughput and Chameneos with selectors of
+ * 1, 8, 16 and 32 mailboxes on the Switchboard side (the Pekko side is the plain actor). Compared with the plain
+ * actor runs of the same benchmarks ({@code ForkJoinThroughput}, {@code Chameneos}) they give the cost of the
+ * selector's mailboxes.
+ */
 final class MailboxOverheadBenchmarks {
+    static final int[] MAILBOXES = {1, 8, 16, 32};
+
     private MailboxOverheadBenchmarks() {
     }
 
     static List<Benchmark> all() {
-        return List.of();
+        List<Benchmark> all = new ArrayList<>();
+        for (int k : MAILBOXES) {
+            all.add(ForkJoinThroughput.withSelectors(k));
+        }
+        for (int k : MAILBOXES) {
+            all.add(Chameneos.withSelectorMall(k));
+        }
+        return all;
     }
 }

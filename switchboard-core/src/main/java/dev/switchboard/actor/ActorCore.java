@@ -102,6 +102,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED bits and the awaited-reply count. */
     private volatile int status;
+    /** The bound thread-less scheduler (a parallel actor monitor), or null; set before start. */
+    private MessageScheduler messageScheduler;
+    /** Tickets of scheduled messages that have been processed, waiting for the scheduler's finished(). */
+    private ConcurrentLinkedQueue<Object> finishedTickets;
     /** Reply handlers ready to run on the actor; created by the first awaitReply. */
     private volatile ConcurrentLinkedQueue<Runnable> continuations;
     /** Set by start() before STARTED is published; read by senders after they read STARTED. */
@@ -305,7 +309,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 }
             } else if (runnable(s)) {
                 if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
-                    scheduler.activate(activation);
+                    if (messageScheduler != null) {
+                        runSchedulerTurns();              // thread-less: on the thread that is already here
+                    } else {
+                        scheduler.activate(activation);
+                    }
                     return;
                 }
             } else {
@@ -316,7 +324,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Whether a started, non-terminated actor with status {@code s} has something it may run now. */
     private boolean runnable(int s) {
-        return (s & STARTED) != 0 && (hasContinuations() || ((s & HELD) == 0 && mailbox.hasReady()));
+        if ((s & STARTED) == 0) {
+            return false;
+        }
+        if (messageScheduler != null) {        // a monitor takes every arrival and every finished message
+            return mailbox.hasAny() || !finishedTickets.isEmpty();
+        }
+        return hasContinuations() || ((s & HELD) == 0 && mailbox.hasReady());
     }
 
     private boolean hasContinuations() {
@@ -336,6 +350,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             }
             boolean work = (s & TERMINATED) != 0
                     ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations()
+                            || (finishedTickets != null && !finishedTickets.isEmpty())
                     : runnable(s);
             if (!work) {
                 return false;
@@ -350,6 +365,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** The activation loop: runs with the SCHEDULED token held, and gives it up (or re-queues) before returning. */
     final void runActivation() {
+        if (messageScheduler != null) {
+            runSchedulerTurns();
+            return;
+        }
         int budget = scheduler.budget();
         for (;;) {
             int s = status;
@@ -375,6 +394,88 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 return;
             }
         }
+    }
+
+    /**
+     * The dispatch of an actor with a bound {@link MessageScheduler}, run with the token held, on whatever thread
+     * took it (a sender, or the task of a message that just finished). Each turn first reports the finished
+     * messages, then the new arrivals, then lets the scheduler start what it wants; the token serialises turns.
+     */
+    private void runSchedulerTurns() {
+        Thread thread = Thread.currentThread();
+        dev.switchboard.internal.Node previous = dev.switchboard.internal.Context.enter(thread, activation);
+        try {
+            for (;;) {
+                if ((status & TERMINATED) != 0) {
+                    drainTerminated();
+                    return;
+                }
+                try {
+                    boolean changed = false;
+                    Object ticket;
+                    while ((ticket = finishedTickets.poll()) != null) {
+                        messageScheduler.finished(ticket);
+                        changed = true;
+                    }
+                    Object envelope;
+                    while ((envelope = mailbox.poll()) != null) {
+                        messageScheduler.arrived(envelope);
+                        changed = true;
+                    }
+                    if (changed && (status & TERMINATED) == 0) {
+                        messageScheduler.turn();
+                    }
+                } catch (Throwable t) {
+                    fail(t, "its monitor " + messageScheduler + " threw");
+                    continue;
+                }
+                STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+                if (!reacquire()) {
+                    return;
+                }
+            }
+        } finally {
+            dev.switchboard.internal.Context.restore(thread, previous);
+        }
+    }
+
+    /** Starts a message its scheduler chose, as a task of its own (called with the token held). */
+    private void startScheduled(Object envelope, Object ticket) {
+        MessageTask task = new MessageTask(activation, envelope, ticket);
+        task.scheduler().submit(task);
+    }
+
+    /** A message started by the scheduler has been processed: report it (on this thread if the token is free). */
+    final void scheduledMessageFinished(Object ticket) {
+        finishedTickets.add(ticket);
+        signal();
+    }
+
+    /**
+     * Binds a thread-less message scheduler (a parallel actor monitor, {@code dev.switchboard.monitor.Monitor})
+     * to this actor: from now on every message becomes the scheduler's to start. Call it before {@link #start()}.
+     *
+     * @throws IllegalStateException if this actor was started already or has a scheduler
+     */
+    public final synchronized void bindScheduler(MessageScheduler s) {
+        Objects.requireNonNull(s, "scheduler");
+        if (status != 0 || activation != null) {
+            throw new IllegalStateException(this + " was already started: bind its monitor before start()");
+        }
+        if (messageScheduler != null) {
+            throw new IllegalStateException(this + " already has a monitor: " + messageScheduler);
+        }
+        if (parallelDispatch) {
+            throw new IllegalStateException(this + " is a stateless actor; a monitor needs an Actor or Selector");
+        }
+        finishedTickets = new ConcurrentLinkedQueue<>();
+        s.bound(this, this::startScheduled);
+        messageScheduler = s;                  // published to senders by start()'s release of STARTED
+    }
+
+    /** The bound message scheduler, or null. */
+    public final MessageScheduler boundScheduler() {
+        return messageScheduler;
     }
 
     /**
@@ -484,6 +585,17 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             ConcurrentLinkedQueue<Runnable> cs = continuations;
             if (cs != null) {
                 cs.clear();                        // reply handlers of a terminated actor do not run
+            }
+            if (messageScheduler != null) {
+                Object ticket;
+                while ((ticket = finishedTickets.poll()) != null) {
+                    try {
+                        messageScheduler.finished(ticket);   // leave() still runs once per processed letter
+                    } catch (Throwable t) {
+                        activation.scope().addFailure(t);
+                    }
+                }
+                messageScheduler.terminated(e -> deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT));
             }
             if ((status & RELEASED) == 0) {
                 STATUS.getAndBitwiseOr(this, RELEASED);
@@ -663,7 +775,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** What is queued, for diagnostics. */
     String queueReport() {
-        return mailbox.size() + " queued";
+        MessageScheduler ms = messageScheduler;
+        return mailbox.size() + " queued" + (ms == null ? "" : ", " + ms.held() + " held by its monitor");
     }
 
     final int status() {
@@ -701,6 +814,14 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                     : n.owner() != null ? "the context of " + n.owner() : "a task that is not " + this + "'s")
                     + ")");
         }
+    }
+
+    /**
+     * The message an envelope carries, as the actor's {@code process} will see it: envelopes handed to a
+     * {@link MessageScheduler} may wrap a request (sent with {@link ActorRef#request}).
+     */
+    public static Object messageOf(Object envelope) {
+        return envelope instanceof Request r ? r.message() : envelope;
     }
 
     /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */

@@ -12,8 +12,9 @@ import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
  * <h2>Overview</h2>
  * Three bitmaps, one bit per mailbox, packed in 64-bit words:
  * <ul>
- *   <li>{@code nonEmpty}: the queue may hold messages. Senders set the bit after enqueueing; the consumer clears
- *       it when it empties the queue, then re-checks the queue and sets it again if a message slipped in.</li>
+ *   <li>{@code nonEmpty}: the queue may hold messages. Senders set the bit after enqueueing (only if it is not set
+ *       already); the consumer clears it lazily, when a poll finds the queue empty, then re-checks the queue and
+ *       sets it again if a message slipped in. A busy mailbox therefore costs no bitmap write per message.</li>
  *   <li>{@code manual}: the mailbox is enabled by {@code enable}/{@code disable} (all enabled at first).</li>
  *   <li>{@code guardOk}: the mailbox's declarative guard held when last evaluated (all ones where there is no
  *       guard).</li>
@@ -222,16 +223,12 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
             if (i < 0) {
                 return null;
             }
-            MpscGrowableAtomicArrayQueue<Object> q = queues[i];
-            Object e = q.poll();
+            Object e = queues[i].poll();
             if (e != null) {
-                if (q.isEmpty()) {
-                    clearNonEmpty(i);
-                }
                 last = i;
                 return e;
             }
-            clearNonEmpty(i);                      // a stale bit: the message was taken before
+            clearNonEmpty(i);                      // the queue ran empty: clear its bit (lazily, here)
         }
     }
 

@@ -10,13 +10,20 @@ import dev.switchboard.internal.Node;
 final class MessageTask extends Node {
     final ActorCore<?> actor;
     final Object envelope;
+    /** For a message started by a {@link MessageScheduler}: what to report when it has been processed. */
+    private final Object ticket;
     /** Set when the processing took the reply channel; confined to this task's processing. */
     boolean replyTaken;
 
     MessageTask(Activation activation, Object envelope) {
+        this(activation, envelope, null);
+    }
+
+    MessageTask(Activation activation, Object envelope, Object ticket) {
         super(activation.attachChild(), activation.scheduler());
         this.actor = activation.actor;
         this.envelope = envelope;
+        this.ticket = ticket;
     }
 
     Request request() {
@@ -27,6 +34,9 @@ final class MessageTask extends Node {
     protected void run() {
         try {
             actor.processEnvelope(envelope, false);
+            if (ticket != null) {
+                actor.scheduledMessageFinished(ticket);   // leave() runs before this task completes
+            }
         } finally {
             sealSpawns();
             tryComplete();

@@ -40,7 +40,8 @@ import java.util.function.BooleanSupplier;
  *       selector and its mailboxes.</li>
  *   <li>{@link #enable}, {@link #disable}, {@link #enableAll}, {@link #disableAllExcept}, {@link #isEnabled} are
  *       O(1) (O(mailboxes / 64) for the all-mailbox forms) and idempotent, and may be called while the selector
- *       processes a message or from a task it spawned (an escaping async, a DDF or DDC callback). Enabling a
+ *       processes a message or from a task it spawned (an escaping async, a DDF or DDC callback) — and, before
+ *       {@code start()}, from anywhere (to set the initial state in the constructor). Enabling a
  *       mailbox that holds messages schedules the selector: messages are never stranded. Disabling a mailbox
  *       never discards its messages; they wait.</li>
  *   <li>Messages from one sender to one mailbox are processed in the order sent.</li>
@@ -171,7 +172,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
 
     /** Enables every mailbox. */
     protected final void enableAll() {
-        requireOwnContext("enableAll");
+        requireOwnContextOnceStarted("enableAll");
         boxes.setAll(true, -1);
         signal();
     }
@@ -179,7 +180,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     /** Disables every mailbox except {@code mailbox}, which is enabled. */
     protected final void disableAllExcept(int mailbox) {
         int i = checked(mailbox, "disableAllExcept");
-        requireOwnContext("disableAllExcept");
+        requireOwnContextOnceStarted("disableAllExcept");
         boxes.setAll(false, i);
         signal();
     }
@@ -200,9 +201,16 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     private void enabling(int i, boolean enable) {
-        requireOwnContext(enable ? "enable" : "disable");
+        requireOwnContextOnceStarted(enable ? "enable" : "disable");
         if (boxes.setEnabled(i, enable)) {
             signal();                                  // messages may be waiting there
+        }
+    }
+
+    /** Before start() the mailboxes may be configured from anywhere (the constructor, typically); after, only from the selector's context. */
+    private void requireOwnContextOnceStarted(String op) {
+        if (status() != 0) {
+            requireOwnContext(op);
         }
     }
 

@@ -17,7 +17,7 @@ public final class Context {
     }
 
     /** Installs {@code node} as the current node and returns the previous one (for {@link #restore}). */
-    static Node enter(Thread thread, Node node) {
+    public static Node enter(Thread thread, Node node) {
         if (thread instanceof Worker w) {
             Node previous = w.current;
             w.current = node;
@@ -28,7 +28,7 @@ public final class Context {
         return previous;
     }
 
-    static void restore(Thread thread, Node previous) {
+    public static void restore(Thread thread, Node previous) {
         if (thread instanceof Worker w) {
             w.current = previous;
         } else if (previous == null) {

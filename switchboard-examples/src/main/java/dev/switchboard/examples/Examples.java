@@ -34,6 +34,22 @@ public final class Examples {
         ALL.put("StatelessActor", new Entry("002 Fig. 12", "a stateless actor processing messages in parallel",
                 StatelessLookup::new));
         ALL.put("AwaitReply", new Entry("002 Fig. 16", "awaitReply and reply", AwaitReply::new));
+        ALL.put("RequestReply", new Entry("000 Fig. 7", "selector request-reply: disable REGULAR until the REPLY",
+                dev.switchboard.examples.selectors.RequestReply::new));
+        ALL.put("JoinPatterns", new Entry("000 Fig. 11", "joins in any order and in round-robin order",
+                dev.switchboard.examples.selectors.JoinPatterns::new));
+        ALL.put("Priorities", new Entry("000 §5", "message priorities by mailbox",
+                dev.switchboard.examples.selectors.Priorities::new));
+        ALL.put("ReaderWriter", new Entry("000 Fig. 16, §6", "reader-writer with async reads and a DDC: AO, RF, WF",
+                dev.switchboard.examples.selectors.ReaderWriter::new));
+        ALL.put("BoundedBuffer", new Entry("000 Fig. 19, §7", "bounded buffer, imperative and declarative guards",
+                dev.switchboard.examples.selectors.BoundedBuffer::new));
+        ALL.put("DiningPhilosophers", new Entry("001 Listing 5", "a fair fork monitor on a table actor",
+                dev.switchboard.examples.monitors.DiningPhilosophers::new));
+        ALL.put("CollectiveBound", new Entry("001 Listing 6", "a synchronizer bounding outstanding requests",
+                dev.switchboard.examples.monitors.CollectiveBound::new));
+        ALL.put("FlockCouples", new Entry("001 §7", "the couples flock, serial and with a readers-writer monitor",
+                dev.switchboard.examples.monitors.FlockCouples::new));
     }
 
     private Examples() {

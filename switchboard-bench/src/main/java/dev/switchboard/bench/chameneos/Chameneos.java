@@ -12,10 +12,20 @@ import org.apache.pekko.actor.ActorSystem;
 public final class Chameneos implements Benchmark {
     private final int chameneos;
     private final int meetings;
+    private final int mailboxes;
 
-    public Chameneos(int chameneos, int meetings) {
+    /**
+     * @param mailboxes 0 for a plain mall actor; otherwise the Switchboard mall is a selector with this many
+     *                  mailboxes and creature {@code i} sends to mailbox {@code i % mailboxes} (paper 000 §2.1.3)
+     */
+    public Chameneos(int chameneos, int meetings, int mailboxes) {
         this.chameneos = chameneos;
         this.meetings = meetings;
+        this.mailboxes = mailboxes;
+    }
+
+    public Chameneos(int chameneos, int meetings) {
+        this(chameneos, meetings, 0);
     }
 
     /** Savina's defaults: 100 chameneos, 200,000 meetings. */
@@ -23,19 +33,26 @@ public final class Chameneos implements Benchmark {
         this(100, 200_000);
     }
 
+    /** Savina's defaults with a selector mall of {@code mailboxes} mailboxes on the Switchboard side. */
+    public static Chameneos withSelectorMall(int mailboxes) {
+        return new Chameneos(100, 200_000, mailboxes);
+    }
+
     @Override
     public String name() {
-        return "Chameneos";
+        return mailboxes == 0 ? "Chameneos" : "ChameneosSelector" + mailboxes;
     }
 
     @Override
     public String description() {
-        return "creatures meet pairwise through one mall actor (Savina chameneos)";
+        return mailboxes == 0 ? "creatures meet pairwise through one mall actor (Savina chameneos)"
+                : "chameneos with a " + mailboxes + "-mailbox selector mall (paper 000 §2.1.3); Pekko: plain mall";
     }
 
     @Override
     public Map<String, Object> params() {
-        return Map.of("chameneos", chameneos, "meetings", meetings);
+        return mailboxes == 0 ? Map.of("chameneos", chameneos, "meetings", meetings)
+                : Map.of("chameneos", chameneos, "meetings", meetings, "mailboxes", mailboxes);
     }
 
     /** Every meeting is counted by both of its creatures. */
@@ -46,7 +63,7 @@ public final class Chameneos implements Benchmark {
 
     @Override
     public long runSwitchboard(TaskRuntime runtime) {
-        return SwitchboardChameneos.run(runtime, chameneos, meetings);
+        return SwitchboardChameneos.run(runtime, chameneos, meetings, mailboxes);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.switchboard.bench.fjthroughput;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.Selector;
 import dev.switchboard.bench.Computation;
 import dev.switchboard.task.TaskRuntime;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,6 +27,46 @@ final class SwitchboardForkJoinThroughput {
             }
         });
         return processed.sum();
+    }
+
+    static long runSelectors(TaskRuntime runtime, int actors, int messages, int mailboxes) {
+        LongAdder processed = new LongAdder();
+        runtime.finish(() -> {
+            ThroughputSelector[] all = new ThroughputSelector[actors];
+            for (int i = 0; i < actors; i++) {
+                all[i] = new ThroughputSelector(messages, mailboxes, processed);
+                all[i].start();
+            }
+            for (int m = 0; m < messages; m++) {
+                int box = m % mailboxes;
+                for (ThroughputSelector a : all) {
+                    a.send(box, Work.INSTANCE);
+                }
+            }
+        });
+        return processed.sum();
+    }
+
+    /** The same actor as a selector: no guards, the default (priority) selection. */
+    static final class ThroughputSelector extends Selector<Work> {
+        private final int messages;
+        private final LongAdder processed;
+        private int count;
+
+        ThroughputSelector(int messages, int mailboxes, LongAdder processed) {
+            super(mailboxes);
+            this.messages = messages;
+            this.processed = processed;
+        }
+
+        @Override
+        protected void process(Work msg) {
+            Computation.perform(ForkJoinThroughput.THETA);
+            if (++count == messages) {
+                processed.add(count);
+                exit();
+            }
+        }
     }
 
     static final class ThroughputActor extends Actor<Work> {

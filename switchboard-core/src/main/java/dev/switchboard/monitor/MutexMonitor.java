@@ -1,0 +1,21 @@
+package dev.switchboard.monitor;
+
+/**
+ * Mutual exclusion (paper 001, Listing 1): one letter at a time, oldest first — what an actor does without a
+ * monitor, expressed as one. Useful as a baseline and as the simplest example of {@code schedule}/{@code leave}.
+ */
+public class MutexMonitor extends Monitor {
+    private boolean working;
+
+    @Override
+    protected void schedule() {
+        if (!working) {
+            working = startOldest(LetterFilter.ANY);
+        }
+    }
+
+    @Override
+    protected void leave(Letter letter) {
+        working = false;
+    }
+}

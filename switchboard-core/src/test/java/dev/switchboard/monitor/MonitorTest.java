@@ -1,0 +1,413 @@
+package dev.switchboard.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorState;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Runtimes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Parallel actor monitors: the five guarantees of paper 001 §3.3, the inbox operations, categories, errors. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class MonitorTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = Runtimes.workers(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    record Msg(String name) {
+    }
+
+    /** An actor that records what it processes; "stop" exits; "boom" throws; "work" meets a barrier if set. */
+    static final class Worker extends Actor<Msg> {
+        final List<String> processed = new CopyOnWriteArrayList<>();
+        /** Exits by itself after this many messages (letters may run in any order). */
+        volatile int expected = Integer.MAX_VALUE;
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger maxRunning = new AtomicInteger();
+        volatile CyclicBarrier barrier;
+
+        @Override
+        protected void process(Msg m) {
+            maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                switch (m.name()) {
+                    case "stop" -> exit();
+                    case "boom" -> throw new IllegalStateException("boom");
+                    default -> {
+                        CyclicBarrier b = barrier;
+                        if (b != null && m.name().startsWith("meet")) {
+                            await(b);
+                        }
+                    }
+                }
+                processed.add(m.name());
+                if (processed.size() == expected) {
+                    exit();
+                }
+            } finally {
+                running.decrementAndGet();
+            }
+        }
+    }
+
+    static void await(CyclicBarrier b) {
+        try {
+            b.await(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Starts every letter; records schedule/leave calls and checks they never overlap. */
+    static class Recording extends Monitor {
+        final AtomicInteger inside = new AtomicInteger();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final List<Integer> inboxSizesSeenBySchedule = new CopyOnWriteArrayList<>();
+        final Map<Long, Integer> leaves = new ConcurrentHashMap<>();
+        final AtomicInteger schedules = new AtomicInteger();
+        volatile boolean sawLettersRunning;
+        volatile Worker worker;
+
+        private void enter() {
+            if (inside.incrementAndGet() != 1) {
+                overlaps.incrementAndGet();
+            }
+        }
+
+        @Override
+        protected void schedule() {
+            enter();
+            try {
+                schedules.incrementAndGet();
+                inboxSizesSeenBySchedule.add(waitingCount());
+                if (worker != null && worker.running.get() > 0) {
+                    sawLettersRunning = true;
+                }
+                startAll(LetterFilter.ANY);
+            } finally {
+                inside.decrementAndGet();
+            }
+        }
+
+        @Override
+        protected void leave(Letter letter) {
+            enter();
+            try {
+                leaves.merge(letter.sequence(), 1, Integer::sum);
+            } finally {
+                inside.decrementAndGet();
+            }
+        }
+    }
+
+    @RepeatedTest(5)
+    void theFiveGuarantees() {
+        Worker w = new Worker();
+        int n = 300;
+        w.expected = 3 * n;
+        Recording m = new Recording();
+        m.worker = w;
+        m.bind(w);
+        rt.finish(() -> {
+            w.start();
+            for (int s = 0; s < 3; s++) {
+                rt.async(() -> {
+                    for (int i = 0; i < n; i++) {
+                        w.send(new Msg("m"));
+                    }
+                });
+            }
+        });
+        // every letter was scheduled by the monitor and processed once (1, 4)
+        assertThat(w.processed).hasSize(3 * n);
+        // schedule and leave never overlapped (2)
+        assertThat(m.overlaps.get()).isZero();
+        // schedule never ran on an empty inbox (3)
+        assertThat(m.inboxSizesSeenBySchedule).allMatch(size -> size > 0);
+        // leave ran exactly once per letter (5)
+        assertThat(m.leaves).hasSize(3 * n);
+        assertThat(m.leaves.values()).allMatch(count -> count == 1);
+    }
+
+    @Test
+    void startedLettersRunInParallelWithEachOtherAndWithTheMonitor() {
+        Worker w = new Worker();
+        w.barrier = new CyclicBarrier(2);          // passes only if two letters run at the same time
+        w.expected = 2;
+        Recording m = new Recording();
+        m.worker = w;
+        m.bind(w);
+        rt.finish(() -> {
+            w.start();
+            w.send(new Msg("meet-1"));
+            w.send(new Msg("meet-2"));
+        });
+        assertThat(w.processed).containsExactlyInAnyOrder("meet-1", "meet-2");
+        assertThat(w.maxRunning.get()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void lettersWaitUntilTheMonitorStartsThem() {
+        // A gate monitor: nothing starts until a "go" letter has arrived.
+        final class Gate extends Monitor {
+            final List<Integer> seen = new CopyOnWriteArrayList<>();
+
+            @Override
+            protected void schedule() {
+                seen.add(waitingCount());
+                if (contains(l -> ((Msg) l.message()).name().equals("go"))) {
+                    startAll(LetterFilter.ANY);
+                }
+            }
+
+            @Override
+            protected void leave(Letter letter) {
+            }
+        }
+        Worker w = new Worker();
+        w.expected = 3;
+        Gate gate = new Gate();
+        gate.bind(w);
+        rt.finish(() -> {
+            w.start();
+            w.send(new Msg("a"));
+            w.send(new Msg("b"));
+            assertThat(w.processed).isEmpty();
+            w.send(new Msg("go"));
+        });
+        // nothing was processed before "go": all three were started together
+        assertThat(w.processed).containsExactlyInAnyOrder("a", "b", "go");
+        assertThat(gate.seen).isNotEmpty();
+    }
+
+    // ---------------------------------------------------------------- the inbox operations
+
+    static final Category READ = Category.of("read", m -> ((Msg) m).name().startsWith("r"));
+    static final Category WRITE = Category.of("write", m -> ((Msg) m).name().startsWith("w"));
+    static final Category NOTHING = Category.of("nothing", m -> false);
+
+    /** Runs one scripted inbox operation in the first schedule, then starts the rest. */
+    static List<String> scripted(Consumer<Monitor> op, List<Object> results) {
+        final class Scripted extends Monitor {
+            boolean first = true;
+
+            @Override
+            protected void schedule() {
+                if (first) {
+                    first = false;
+                    op.accept(this);
+                    results.add("then");
+                }
+                startAll(LetterFilter.ANY);
+            }
+
+            @Override
+            protected void leave(Letter letter) {
+            }
+        }
+        final class Recorder extends Actor<Msg> {
+            final List<String> started = new CopyOnWriteArrayList<>();
+
+            @Override
+            protected void process(Msg m) {
+                started.add(m.name());
+                if (started.size() == 6) {
+                    exit();
+                }
+            }
+        }
+        Recorder r = new Recorder();
+        Scripted s = new Scripted();
+        s.bind(r);
+        for (String name : List.of("r1", "w1", "r2", "r3", "w2", "r4")) {
+            r.send(new Msg(name));
+        }
+        rt.finish(r::start);
+        // the operation's letters were started first (before "then"); record which
+        return new ArrayList<>(r.started);
+    }
+
+    @Test
+    void inboxOperationsStartTheRightLettersAndReportHowMany() {
+        List<Object> results = new CopyOnWriteArrayList<>();
+        List<List<String>> startedFirst = new ArrayList<>();
+        record Case(String name, Consumer<Monitor> op, Object expected, List<String> first) {
+        }
+        List<Case> cases = List.of(
+                new Case("startAllOlderThan", m -> results.add(m.startAllOlderThan(READ, WRITE)), 1, List.of("r1")),
+                new Case("startAllYoungerThan", m -> results.add(m.startAllYoungerThan(READ, WRITE)), 3,
+                        List.of("r2", "r3", "r4")),
+                new Case("olderThanMissing", m -> results.add(m.startAllOlderThan(READ, NOTHING)), 4,
+                        List.of("r1", "r2", "r3", "r4")),
+                new Case("youngerThanMissing", m -> results.add(m.startAllYoungerThan(READ, NOTHING)), 0,
+                        List.of()),
+                new Case("startOldest", m -> results.add(m.startOldest(WRITE)), true, List.of("w1")),
+                new Case("startYoungest", m -> results.add(m.startYoungest(READ)), true, List.of("r4")),
+                new Case("startOldestNone", m -> results.add(m.startOldest(NOTHING)), false, List.of()),
+                new Case("startAll", m -> results.add(m.startAll(WRITE)), 2, List.of("w1", "w2")),
+                new Case("contains", m -> results.add(m.contains(WRITE) && !m.contains(NOTHING)), true, List.of()),
+                new Case("startLetter", m -> {
+                    Letter third = m.letters().get(2);
+                    results.add(m.startLetter(third) + "/" + m.startLetter(third) + "/" + third.message());
+                }, "true/false/Msg[name=r2]", List.of("r2")));
+        for (Case c : cases) {
+            results.clear();
+            List<String> started = scripted(c.op(), results);
+            assertThat(results.get(0)).as(c.name()).isEqualTo(c.expected());
+            assertThat(started).as(c.name() + ": all letters ran").hasSize(6);
+            // letters started by the operation are processed before the rest is even started
+            assertThat(started).as(c.name()).containsAll(c.first());
+            startedFirst.add(started);
+        }
+    }
+
+    @Test
+    void lettersListOldestFirstAndOperationsOutsideScheduleAreRejected() {
+        List<String> listed = new CopyOnWriteArrayList<>();
+        Monitor[] self = new Monitor[1];
+        final class Lister extends Monitor {
+            @Override
+            protected void schedule() {
+                if (listed.isEmpty()) {
+                    for (Letter l : letters()) {
+                        listed.add(((Msg) l.message()).name() + "#" + l.sequence());
+                    }
+                }
+                startAll(LetterFilter.ANY);
+            }
+
+            @Override
+            protected void leave(Letter letter) {
+            }
+        }
+        Worker w = new Worker();
+        Lister lister = new Lister();
+        self[0] = lister;
+        lister.bind(w);
+        w.send(new Msg("a"));
+        w.send(new Msg("b"));
+        w.send(new Msg("c"));
+        rt.finish(() -> {
+            w.start();
+            w.send(new Msg("stop"));
+        });
+        assertThat(listed.subList(0, 3)).containsExactly("a#1", "b#2", "c#3");
+        assertThatThrownBy(() -> lister.startAll(LetterFilter.ANY)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("may only be called from schedule() or leave()");
+    }
+
+    // ---------------------------------------------------------------- categories and dispatch
+
+    @Test
+    void categoriesTagMessagesByTypeOrPredicateAndDispatchOnThem() {
+        record Get(int key) {
+        }
+        record Put(int key) {
+        }
+        Category gets = Category.of("get", Get.class);
+        Category bigPuts = Category.of("big put", m -> m instanceof Put p && p.key() > 10);
+        assertThat(gets.contains(new Get(1))).isTrue();
+        assertThat(gets.contains(new Put(1))).isFalse();
+        assertThat(bigPuts.contains(new Put(11))).isTrue();
+        assertThat(bigPuts.contains(new Put(1))).isFalse();
+        assertThat(gets.toString()).isEqualTo("Category(get [Get])");
+        assertThatThrownBy(() -> Category.of("empty")).hasMessageContaining("at least one message type");
+    }
+
+    // ---------------------------------------------------------------- life cycle and errors
+
+    @Test
+    void anExceptionInALetterTerminatesTheActorAndWaitingLettersBecomeDeadLetters() {
+        Worker w = new Worker();
+        new MutexMonitor().bind(w);
+        w.send(new Msg("a"));
+        w.send(new Msg("boom"));
+        w.send(new Msg("c"));
+        w.send(new Msg("d"));
+        Throwable thrown = catchThrowable(() -> rt.finish(w::start));
+        assertThat(thrown).hasMessage("boom");
+        assertThat(w.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(w.processed).containsExactly("a");
+        assertThat(w.deadLetterCount()).isEqualTo(2);
+    }
+
+    @Test
+    void exitFromALetterStopsTheMonitorFromStartingMore() {
+        Worker w = new Worker();
+        new MutexMonitor().bind(w);
+        w.send(new Msg("a"));
+        w.send(new Msg("stop"));
+        w.send(new Msg("c"));
+        rt.finish(w::start);
+        assertThat(w.processed).containsExactly("a", "stop");
+        assertThat(w.deadLetterCount()).isEqualTo(1);
+        w.send(new Msg("late"));
+        assertThat(w.deadLetterCount()).isEqualTo(2);
+    }
+
+    @Test
+    void bindingErrorsAreClear() {
+        Worker a = new Worker();
+        Worker b = new Worker();
+        MutexMonitor m = new MutexMonitor();
+        m.bind(a);
+        assertThatThrownBy(() -> m.bind(b)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is already bound to " + a);
+        assertThatThrownBy(() -> new MutexMonitor().bind(a)).hasMessageContaining(a + " already has a monitor");
+        rt.finish(() -> {
+            b.start();
+            assertThatThrownBy(() -> new MutexMonitor().bind(b))
+                    .hasMessageContaining("was already started: bind its monitor before start()");
+            b.send(new Msg("stop"));
+        });
+        rt.finish(() -> {
+            a.start();
+            a.send(new Msg("stop"));
+        });
+    }
+
+    @Test
+    void aMonitorThatThrowsTerminatesItsActor() {
+        final class Broken extends Monitor {
+            @Override
+            protected void schedule() {
+                throw new ArithmeticException("bad schedule");
+            }
+
+            @Override
+            protected void leave(Letter letter) {
+            }
+        }
+        Worker w = new Worker();
+        new Broken().bind(w);
+        w.send(new Msg("a"));
+        Throwable thrown = catchThrowable(() -> rt.finish(w::start));
+        assertThat(thrown).isInstanceOf(ArithmeticException.class);
+        assertThat(thrown.getSuppressed()[0].getMessage()).contains("its monitor Broken of " + w + " threw");
+        assertThat(w.deadLetterCount()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.switchboard.examples.monitors;
+
+import static dev.switchboard.Switchboard.finish;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.examples.Example;
+import dev.switchboard.monitor.Category;
+import dev.switchboard.monitor.SynchronizerMonitor;
+import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Paper 001, Listing 6: a synchronizer that bounds the requests outstanding on two administrators together. The
+ * administration actor encapsulates two administrators and processes requests and releases in parallel; clients
+ * send a request, and a release once it is granted. The synchronizer counts started requests and releases
+ * ({@code update}) and holds requests back while the bound is reached ({@code disable}). The actor's code knows
+ * nothing about the bound.
+ */
+public final class CollectiveBound implements Example {
+    sealed interface AdminMsg permits Request, Release {
+    }
+
+    record Request(int administrator, ActorRef<Integer> client) implements AdminMsg {
+    }
+
+    record Release(int administrator) implements AdminMsg {
+    }
+
+    static final class Administration extends Actor<AdminMsg> {
+        final AtomicInteger outstanding = new AtomicInteger();
+        final AtomicInteger maxOutstanding = new AtomicInteger();
+        final AtomicInteger[] served = {new AtomicInteger(), new AtomicInteger()};
+        private final AtomicInteger releases = new AtomicInteger();
+        private final int total;
+
+        Administration(int total) {
+            this.total = total;
+        }
+
+        @Override
+        protected void process(AdminMsg m) {
+            switch (m) {
+                case Request r -> {
+                    maxOutstanding.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
+                    served[r.administrator()].incrementAndGet();
+                    r.client().send(r.administrator());         // granted
+                }
+                case Release r -> {
+                    outstanding.decrementAndGet();
+                    if (releases.incrementAndGet() == total) {
+                        exit();
+                    }
+                }
+            }
+        }
+    }
+
+    /** Requests an administrator, and releases it once granted, {@code times} times. */
+    static final class Client extends Actor<Integer> {
+        private final Administration admin;
+        private final int administrator;
+        private int left;
+
+        Client(Administration admin, int administrator, int times) {
+            this.admin = admin;
+            this.administrator = administrator;
+            this.left = times;
+        }
+
+        @Override
+        protected void process(Integer granted) {
+            if (granted >= 0) {
+                admin.send(new Release(granted));
+            }
+            if (left-- > 0) {
+                admin.send(new Request(administrator, this));
+            } else {
+                exit();
+            }
+        }
+    }
+
+    /** Runs {@code clients} clients with {@code times} requests each under the bound; returns the administration. */
+    static Administration run(int max, int clients, int times) {
+        Category request = Category.of("request", Request.class);
+        Category release = Category.of("release", Release.class);
+        int[] prev = {0};                                          // the synchronizer's state
+        Administration admin = new Administration(clients * times);
+        new SynchronizerMonitor()
+                .update(request, letter -> prev[0]++)
+                .update(release, letter -> prev[0]--)
+                .disable(() -> prev[0] >= max, request)
+                .bind(admin);
+        finish(() -> {
+            admin.start();
+            for (int c = 0; c < clients; c++) {
+                Client client = new Client(admin, c % 2, times);
+                client.start();
+                client.send(-1);
+            }
+        });
+        return admin;
+    }
+
+    @Override
+    public void run(PrintStream out) {
+        Administration admin = run(3, 8, 10);
+        out.println("requests served by adm1 and adm2: " + admin.served[0] + " + " + admin.served[1]);
+        out.println("most requests outstanding at once: " + admin.maxOutstanding.get() + " (bound 3)");
+    }
+
+    public static void main(String[] args) {
+        new CollectiveBound().run(System.out);
+    }
+}
