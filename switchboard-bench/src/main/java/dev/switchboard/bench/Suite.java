@@ -24,6 +24,7 @@ public final class Suite {
         all.addAll(JoinBenchmarks.all());
         all.addAll(PriorityBenchmarks.all());
         all.addAll(ReaderWriterBenchmarks.all());
+        all.addAll(MonitorBenchmarks.all());
         return List.copyOf(all);
     }
 
