@@ -1,5 +1,7 @@
 package dev.switchboard.bench;
 
+import dev.switchboard.bench.adderjoin.AdderJoin;
+import dev.switchboard.bench.filterbank.FilterBank;
 import dev.switchboard.bench.harness.Benchmark;
 import java.util.List;
 
@@ -9,6 +11,13 @@ final class JoinBenchmarks {
     }
 
     static List<Benchmark> all() {
-        return List.of();
+        return List.of(
+                new FilterBank(false),
+                new FilterBank(true),
+                new AdderJoin(4, false),
+                new AdderJoin(8, false),
+                new AdderJoin(12, false),
+                new AdderJoin(36, false),
+                new AdderJoin(8, true));
     }
 }
