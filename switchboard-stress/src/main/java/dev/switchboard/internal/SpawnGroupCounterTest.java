@@ -11,8 +11,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * Wide fan-out: a task with 8 direct children and two spawn groups; the children end on two threads while the
- * spawner seals its last group and ends. The scope must end exactly once everything has, and not before the
+ * Wide fan-out: a task with 8 direct children and two spawn groups; the children end on two threads, and one
+ * of them then seals the spawner's last group and ends the spawner. The scope must end exactly once everything has, and not before the
  * spawner has ended.
  */
 @JCStressTest
@@ -43,14 +43,10 @@ public class SpawnGroupCounterTest {
     }
 
     @Actor
-    public void oddChildren() {
+    public void oddChildrenThenSpawner(ZZ_Result r) {
         for (int i = 1; i < CHILDREN; i += 2) {
             children[i].tryComplete();
         }
-    }
-
-    @Actor
-    public void spawnerEnds(ZZ_Result r) {
         r.r2 = !scope.isEnded();           // cannot have ended while the spawner has not
         spawner.sealSpawns();
         spawner.tryComplete();
