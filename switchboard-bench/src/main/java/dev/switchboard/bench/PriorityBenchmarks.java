@@ -1,6 +1,8 @@
 package dev.switchboard.bench;
 
 import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.bench.astar.AStar;
+import dev.switchboard.bench.nqueensk.NQueensFirstK;
 import java.util.List;
 
 /** The selector benchmarks of this group, in report order (see {@link Suite}). */
@@ -9,6 +11,6 @@ final class PriorityBenchmarks {
     }
 
     static List<Benchmark> all() {
-        return List.of();
+        return List.of(new NQueensFirstK(), new AStar());
     }
 }

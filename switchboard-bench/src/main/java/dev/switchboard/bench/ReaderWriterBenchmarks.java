@@ -1,6 +1,9 @@
 package dev.switchboard.bench;
 
+import dev.switchboard.bench.concdict.ConcurrentDictionary;
+import dev.switchboard.bench.concsll.SortedLinkedList;
 import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.bench.rwselector.ReaderWriterSelector.Policy;
 import java.util.List;
 
 /** The selector benchmarks of this group, in report order (see {@link Suite}). */
@@ -9,6 +12,12 @@ final class ReaderWriterBenchmarks {
     }
 
     static List<Benchmark> all() {
-        return List.of();
+        return List.of(
+                new ConcurrentDictionary(Policy.AO),
+                new ConcurrentDictionary(Policy.RF),
+                new ConcurrentDictionary(Policy.WF),
+                new SortedLinkedList(Policy.AO),
+                new SortedLinkedList(Policy.RF),
+                new SortedLinkedList(Policy.WF));
     }
 }

@@ -8,18 +8,11 @@ import dev.switchboard.bench.counting.Counting;
 import dev.switchboard.bench.fjcreation.ForkJoinCreation;
 import dev.switchboard.bench.fjthroughput.ForkJoinThroughput;
 import dev.switchboard.bench.harness.Benchmark;
-import dev.switchboard.bench.harness.PekkoSettings;
 import dev.switchboard.bench.pingpong.PingPong;
 import dev.switchboard.bench.threadring.ThreadRing;
-import dev.switchboard.task.TaskRuntime;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.pekko.actor.ActorSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,22 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every benchmark, at small sizes, computes the expected checksum on both sides, several times in a row in one
  * runtime (as the harness runs them). Not a timing test.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class BenchmarksVerifyTest {
-    static TaskRuntime runtime;
-    static ActorSystem system;
-
-    @BeforeAll
-    static void start() {
-        runtime = TaskRuntime.create(2);
-        system = ActorSystem.create("verify", PekkoSettings.config(2, TaskRuntime.DEFAULT_THROUGHPUT));
-    }
-
-    @AfterAll
-    static void stop() {
-        runtime.close();
-        system.terminate();
-    }
+class BenchmarksVerifyTest extends BothSides {
 
     static Stream<Benchmark> small() {
         return Stream.of(
@@ -52,16 +30,18 @@ class BenchmarksVerifyTest {
                 new ForkJoinThroughput(8, 2_000),
                 new ForkJoinCreation(2_000),
                 new Chameneos(10, 5_000),
-                new Big(12, 500));
+                new Big(12, 500),
+                // the mailbox-overhead variants: selectors on the Switchboard side
+                new ForkJoinThroughput(8, 2_000, 1),
+                new ForkJoinThroughput(8, 2_000, 32),
+                new Chameneos(10, 5_000, 1),
+                new Chameneos(10, 5_000, 32));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("small")
     void bothSidesComputeTheExpectedChecksum(Benchmark b) throws Exception {
-        for (int i = 0; i < 3; i++) {
-            assertThat(b.runSwitchboard(runtime)).as("%s on Switchboard, run %d", b.name(), i).isEqualTo(b.expected());
-            assertThat(b.runPekko(system)).as("%s on Pekko, run %d", b.name(), i).isEqualTo(b.expected());
-        }
+        verifyRepeatedly(b);
     }
 
     @Test
@@ -77,5 +57,15 @@ class BenchmarksVerifyTest {
         assertThat(new ForkJoinCreation().params()).containsEntry("actors", 40_000);
         assertThat(new Chameneos().params()).containsEntry("chameneos", 100).containsEntry("meetings", 200_000);
         assertThat(new Big().params()).containsEntry("actors", 120).containsEntry("pings_per_actor", 20_000);
+    }
+
+    @Test
+    void theMailboxOverheadGroupHasSelectorsOfOneToThirtyTwoMailboxes() {
+        assertThat(MailboxOverheadBenchmarks.all()).extracting(Benchmark::name).containsExactly(
+                "ForkJoinThroughputSelector1", "ForkJoinThroughputSelector8", "ForkJoinThroughputSelector16",
+                "ForkJoinThroughputSelector32", "ChameneosSelector1", "ChameneosSelector8", "ChameneosSelector16",
+                "ChameneosSelector32");
+        assertThat(ForkJoinThroughput.withSelectors(32).params()).containsEntry("actors", 60)
+                .containsEntry("messages_per_actor", 10_000).containsEntry("mailboxes", 32);
     }
 }

@@ -6,15 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.switchboard.bench.adderjoin.AdderJoin;
 import dev.switchboard.bench.filterbank.FilterBank;
 import dev.switchboard.bench.harness.Benchmark;
-import dev.switchboard.bench.harness.PekkoSettings;
-import dev.switchboard.task.TaskRuntime;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.pekko.actor.ActorSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -22,22 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The join-pattern benchmarks (paper 000 §4), at small sizes, compute the expected checksum on both sides,
  * several times in a row in one runtime (as the harness runs them). Not a timing test.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
-class JoinVerifyTest {
-    static TaskRuntime runtime;
-    static ActorSystem system;
-
-    @BeforeAll
-    static void start() {
-        runtime = TaskRuntime.create(2);
-        system = ActorSystem.create("verify-join", PekkoSettings.config(2, TaskRuntime.DEFAULT_THROUGHPUT));
-    }
-
-    @AfterAll
-    static void stop() {
-        runtime.close();
-        system.terminate();
-    }
+class JoinVerifyTest extends BothSides {
 
     static Stream<Benchmark> small() {
         return Stream.of(
@@ -56,10 +34,7 @@ class JoinVerifyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("small")
     void bothSidesComputeTheExpectedChecksum(Benchmark b) throws Exception {
-        for (int i = 0; i < 3; i++) {
-            assertThat(b.runSwitchboard(runtime)).as("%s on Switchboard, run %d", b.name(), i).isEqualTo(b.expected());
-            assertThat(b.runPekko(system)).as("%s on Pekko, run %d", b.name(), i).isEqualTo(b.expected());
-        }
+        verifyRepeatedly(b);
     }
 
     @Test

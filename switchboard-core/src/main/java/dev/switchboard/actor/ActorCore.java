@@ -309,17 +309,50 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 }
             } else if (runnable(s)) {
                 if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
-                    if (messageScheduler != null) {
-                        runSchedulerTurns();              // thread-less: on the thread that is already here
-                    } else {
-                        scheduler.activate(activation);
-                    }
+                    runAcquired();
                     return;
                 }
             } else {
                 return;                                   // new, paused or awaiting: the message waits
             }
         }
+    }
+
+    /** With the token just taken for work: runs it (a terminated actor's dead letters, a monitor's turns) or schedules the activation. */
+    private void runAcquired() {
+        if ((status & TERMINATED) != 0) {
+            drainTerminated();
+        } else if (messageScheduler != null) {
+            runSchedulerTurns();                          // thread-less: on the thread that is already here
+        } else {
+            scheduler.activate(activation);
+        }
+    }
+
+    /**
+     * Takes the token of a started actor that is idle (not scheduled, paused, awaiting a reply or terminated), so
+     * that a check of its quiet state decides on a state nobody changes meanwhile. Returns false if it is not idle.
+     * The caller gives the token back with {@link #releaseHeld()} or {@link #failHeld}.
+     */
+    final boolean holdIdle() {
+        int s = status;
+        return (s & (SCHEDULED | HELD | TERMINATED)) == 0 && (s & STARTED) != 0
+                && STATUS.compareAndSet(this, s, s | SCHEDULED);
+    }
+
+    /** Gives back a token taken by {@link #holdIdle()}, and runs the actor if work arrived while it was held. */
+    final void releaseHeld() {
+        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+        if (reacquire()) {
+            runAcquired();
+        }
+    }
+
+    /** Like {@link #fail}, for the holder of a token taken by {@link #holdIdle()}: the holder drains the mailbox. */
+    final void failHeld(Throwable failure, String what) {
+        report(failure, what);
+        STATUS.getAndBitwiseOr(this, TERMINATED);
+        drainTerminated();
     }
 
     /** Whether a started, non-terminated actor with status {@code s} has something it may run now. */
@@ -333,7 +366,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         return hasContinuations() || ((s & HELD) == 0 && mailbox.hasReady());
     }
 
-    private boolean hasContinuations() {
+    final boolean hasContinuations() {
         ConcurrentLinkedQueue<Runnable> cs = continuations;
         return cs != null && !cs.isEmpty();
     }
@@ -381,9 +414,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                     continue;
                 }
                 s = status;
-                if (((s & TERMINATED) != 0 || runnable(s)) && scheduler.othersWaiting()) {
-                    scheduler.yieldTurn(activation);      // keep the token; go behind other work
-                    return;
+                if (((s & TERMINATED) != 0 || runnable(s)) && scheduler.yieldIfOthersWaiting(activation)) {
+                    return;                               // the token stays with the re-queued activation
                 }
                 budget = scheduler.budget();               // nobody is waiting for this worker: go on
                 continue;
@@ -562,11 +594,15 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. */
     final void fail(Throwable failure, String what) {
+        report(failure, what);
+        terminate();
+    }
+
+    private void report(Throwable failure, String what) {
         if (failure.getSuppressed().length == 0 || !(failure.getSuppressed()[0] instanceof ProcessingFailure)) {
             failure.addSuppressed(new ProcessingFailure(this + " was terminated: " + what));
         }
         activation.scope().addFailure(failure);
-        terminate();
     }
 
     private void terminate() {

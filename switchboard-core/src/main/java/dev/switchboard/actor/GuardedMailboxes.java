@@ -131,26 +131,55 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
 
     /** Enables or disables mailbox {@code index}; returns whether it was disabled and is now enabled. */
     boolean setEnabled(int index, boolean enabled) {
-        int w = index >>> 6;
-        long bit = 1L << index;
+        return setEnabledBits(index >>> 6, 1L << index, enabled);
+    }
+
+    /** Enables or disables several mailboxes, one read-modify-write per word; returns whether one was enabled. */
+    boolean setEnabled(int[] indices, boolean enabled) {
+        boolean any = false;
+        long[] masks = new long[words];
+        for (int i : indices) {
+            masks[i >>> 6] |= 1L << i;
+        }
+        for (int w = 0; w < words; w++) {
+            if (masks[w] != 0) {
+                any |= setEnabledBits(w, masks[w], enabled);
+            }
+        }
+        return any;
+    }
+
+    /**
+     * Sets or clears {@code bits} of {@code manual[w]}; returns whether a bit was newly set. Idempotent calls are
+     * common (a selector re-enabling what is enabled after every message) and cost only the read: such a call
+     * takes effect at that read, as if it had run just before whatever write of another task of the selector
+     * follows, and a bit that was already set needs no signal (whoever set it signalled).
+     */
+    private boolean setEnabledBits(int w, long bits, boolean enabled) {
+        long now = (long) BITS.getVolatile(manual, w);
         if (enabled) {
-            long old = (long) BITS.getAndBitwiseOr(manual, w, bit);
-            if ((old & bit) != 0) {
+            if ((now & bits) == bits) {
                 return false;
             }
-            if (words > 1 && (ready(w) & bit) != 0) {
+            long old = (long) BITS.getAndBitwiseOr(manual, w, bits);
+            if ((old & bits) == bits) {
+                return false;
+            }
+            if (words > 1 && (ready(w) & bits) != 0) {
                 markSummary(w);
             }
             return true;
         }
-        BITS.getAndBitwiseAnd(manual, w, ~bit);
+        if ((now & bits) != 0) {
+            BITS.getAndBitwiseAnd(manual, w, ~bits);
+        }
         return false;
     }
 
-    /** Sets every mailbox's enable flag: all enabled, or all disabled except {@code except}. */
+    /** Sets every mailbox's enable flag: all enabled, or all disabled except {@code except} (none if -1). */
     void setAll(boolean enabled, int except) {
         for (int w = 0; w < words; w++) {
-            long bits = enabled ? wordMask(w) : (except >>> 6 == w ? 1L << except : 0L);
+            long bits = enabled ? wordMask(w) : (except >= 0 && except >>> 6 == w ? 1L << except : 0L);
             BITS.setVolatile(manual, w, bits);
             if (words > 1 && ready(w) != 0) {
                 markSummary(w);

@@ -1,7 +1,5 @@
 package dev.switchboard.actor;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
@@ -38,12 +36,14 @@ import java.util.function.BooleanSupplier;
  *   <li>Mailboxes are declared by a count or by an enum; a mailbox is named by its index (0-based) or by the
  *       enum constant. Naming a mailbox that does not exist is an {@link IllegalArgumentException} naming the
  *       selector and its mailboxes.</li>
- *   <li>{@link #enable}, {@link #disable}, {@link #enableAll}, {@link #disableAllExcept}, {@link #isEnabled} are
- *       O(1) (O(mailboxes / 64) for the all-mailbox forms) and idempotent, and may be called while the selector
+ *   <li>{@link #enable}, {@link #disable}, {@link #enableAll}, {@link #disableAll}, {@link #disableAllExcept},
+ *       {@link #isEnabled} are O(1) (O(mailboxes / 64) for the all-mailbox forms) and idempotent, and may be called while the selector
  *       processes a message or from a task it spawned (an escaping async, a DDF or DDC callback) — and, before
  *       {@code start()}, from anywhere (to set the initial state in the constructor). Enabling a
  *       mailbox that holds messages schedules the selector: messages are never stranded. Disabling a mailbox
- *       never discards its messages; they wait.</li>
+ *       never discards its messages; they wait. {@code enable(a, b, ...)} changes several mailboxes at once
+ *       (atomically for mailboxes within the same 64, which is every mailbox of a selector with up to 64):
+ *       from a spawned task, two separate {@code enable} calls would let the selector run between them.</li>
  *   <li>Messages from one sender to one mailbox are processed in the order sent.</li>
  *   <li><b>Declarative guards</b> ({@link #guard}): a predicate over the selector's state, registered per mailbox,
  *       evaluated when the selector starts, when the guard is registered, and after every message the selector
@@ -61,20 +61,9 @@ import java.util.function.BooleanSupplier;
  * @param <M> the type of message the selector accepts
  */
 public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M> {
-    private static final VarHandle STALL_REPORTED;
-
-    static {
-        try {
-            STALL_REPORTED = MethodHandles.lookup().findVarHandle(Selector.class, "stallReported", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final GuardedMailboxes boxes;
     private final Class<?> names;
     private final String[] labels;
-    private volatile boolean stallReported;
 
     /** A selector with {@code mailboxes} mailboxes, numbered from 0, and {@link SelectionPolicy#PRIORITY}. */
     protected Selector(int mailboxes) {
@@ -160,6 +149,19 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
         enabling(index(mailbox), true);
     }
 
+    /**
+     * Enables several mailboxes in one step, then schedules the selector once if one of them holds messages. From
+     * a spawned task this is not the same as one {@code enable} per mailbox: the selector may run between those.
+     */
+    protected final void enable(int first, int... more) {
+        enabling(indices(first, more, "enable"), true);
+    }
+
+    /** Enables several mailboxes, named by enum constants, in one step. */
+    protected final void enable(Enum<?> first, Enum<?>... more) {
+        enabling(indices(first, more), true);
+    }
+
     /** Disables {@code mailbox} (a no-op if it is disabled): its messages wait until it is enabled again. */
     protected final void disable(int mailbox) {
         enabling(checked(mailbox, "disable"), false);
@@ -168,6 +170,25 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     /** Disables the mailbox named by an enum constant. */
     protected final void disable(Enum<?> mailbox) {
         enabling(index(mailbox), false);
+    }
+
+    /** Disables several mailboxes in one step. */
+    protected final void disable(int first, int... more) {
+        enabling(indices(first, more, "disable"), false);
+    }
+
+    /** Disables several mailboxes, named by enum constants, in one step. */
+    protected final void disable(Enum<?> first, Enum<?>... more) {
+        enabling(indices(first, more), false);
+    }
+
+    /**
+     * Disables every mailbox. Unless a task this selector spawned is still running (and will enable one), the
+     * selector can never process another message: when its processing ends, it is reported as stalled.
+     */
+    protected final void disableAll() {
+        requireOwnContextOnceStarted("disableAll");
+        boxes.setAll(false, -1);
     }
 
     /** Enables every mailbox. */
@@ -205,6 +226,31 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
         if (boxes.setEnabled(i, enable)) {
             signal();                                  // messages may be waiting there
         }
+    }
+
+    private void enabling(int[] mailboxes, boolean enable) {
+        requireOwnContextOnceStarted(enable ? "enable" : "disable");
+        if (boxes.setEnabled(mailboxes, enable)) {
+            signal();
+        }
+    }
+
+    private int[] indices(int first, int[] more, String what) {
+        int[] all = new int[more.length + 1];
+        all[0] = checked(first, what);
+        for (int k = 0; k < more.length; k++) {
+            all[k + 1] = checked(more[k], what);
+        }
+        return all;
+    }
+
+    private int[] indices(Enum<?> first, Enum<?>[] more) {
+        int[] all = new int[more.length + 1];
+        all[0] = index(first);
+        for (int k = 0; k < more.length; k++) {
+            all[k + 1] = index(more[k]);
+        }
+        return all;
     }
 
     /** Before start() the mailboxes may be configured from anywhere (the constructor, typically); after, only from the selector's context. */
@@ -260,23 +306,30 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
 
     /**
      * Idle with every mailbox disabled, not paused, and nothing left that could enable one: report and terminate.
-     * Called when the selector releases its token, and when the last task it spawned has ended; the two see each
-     * other's writes (token released / task count dropped) so a stall is never missed, and the flag reports it
-     * once.
+     * Called when the selector releases its token, and when the last task it spawned has ended.
+     *
+     * <p>The first checks are racy reads, used as a filter only: a stall, once reached, lasts, and the step
+     * that completes it (the token's release, the end of the last spawned task) calls this method afterwards,
+     * so the filter of that call sees the stall. The decision is taken holding the token: then no message is
+     * being processed, and with no spawned task alive nothing can enable a mailbox (only the selector's own
+     * context may) or spawn a task that would. Three separate reads without the token could mix states from
+     * either side of a task that enables a mailbox and ends in between, and report a healthy selector.
      */
     @Override
     void onQuiet() {
         int s = status();
-        if ((s & (SCHEDULED | HELD | TERMINATED)) != 0 || (s & STARTED) == 0) {
+        if ((s & (SCHEDULED | HELD | TERMINATED)) != 0 || (s & STARTED) == 0
+                || activation().liveChildren() > 0 || !boxes.allDisabled()) {
             return;
         }
-        if (!boxes.allDisabled() || activation().liveChildren() > 0) {
+        if (!holdIdle()) {
+            return;                                    // busy again: its next release checks again
+        }
+        if (activation().liveChildren() > 0 || !boxes.allDisabled() || hasContinuations()) {
+            releaseHeld();
             return;
         }
-        if (!STALL_REPORTED.compareAndSet(this, false, true)) {
-            return;
-        }
-        fail(new StalledSelectorException(this + " can never process a message again: every mailbox is"
+        failHeld(new StalledSelectorException(this + " can never process a message again: every mailbox is"
                 + " disabled while it is idle, not paused, and no task it spawned is running ("
                 + queueReport() + "); it was terminated and its queued messages became dead letters"),
                 "it stalled with every mailbox disabled");

@@ -175,6 +175,25 @@ public final class Scheduler {
     }
 
     /**
+     * Ends the turn of {@code task}, which used up its budget, if other work waits for this thread, and re-queues
+     * it behind that work: behind the deque and the submissions ({@link #yieldTurn}) or, when what waits is
+     * activations handed off to this worker, behind them in the handoff buffer, so they run now, on this warm
+     * core, instead of waiting for the task's queue to empty or for the watchdog. Returns false, re-queueing
+     * nothing, when nothing waits: the caller goes on.
+     */
+    public boolean yieldIfOthersWaiting(Node task) {
+        if (othersWaiting()) {
+            yieldTurn(task);
+            return true;
+        }
+        if (Thread.currentThread() instanceof Worker w && w.scheduler == this && w.hasHandoffs()) {
+            w.handoff(task);
+            return true;
+        }
+        return false;
+    }
+
+    /**
      * Whether work that only the current worker would pick up soon is waiting: tasks in its own deque, or
      * submissions from outside the pool. When nothing is, work that used up its turn may simply go on; yielding
      * would only cost a queue round trip and wake an idle worker for nothing.

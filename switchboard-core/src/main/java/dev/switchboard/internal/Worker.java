@@ -151,6 +151,11 @@ public final class Worker extends ForkJoinWorkerThread {
         }
     }
 
+    /** Whether activations wait in the buffer (slots the watchdog emptied may count until they are skipped). */
+    boolean hasHandoffs() {
+        return head != tail;
+    }
+
     /** Flushes the buffer and disables it: called before this thread may wait. */
     void enterBlocking() {
         publish();

@@ -5,7 +5,8 @@ import com.typesafe.config.ConfigFactory;
 
 /**
  * The Pekko configuration every comparison uses: the default dispatcher on a fork-join executor with exactly
- * {@code workers} threads and Switchboard's throughput budget, logging of dead letters off.
+ * {@code workers} threads and Switchboard's throughput budget, logging of dead letters off, and the mailbox
+ * types of the benchmarks that need one (Pekko reads mailbox types only from the actor system's configuration).
  */
 public final class PekkoSettings {
     private PekkoSettings() {
@@ -28,6 +29,10 @@ public final class PekkoSettings {
                     }
                     throughput = %d
                   }
+                }
+                switchboard-bench.mailboxes {
+                  nqueens-priority.mailbox-type = "dev.switchboard.bench.nqueensk.PekkoNQueensFirstK$DepthPriorityMailbox"
+                  astar-priority.mailbox-type = "dev.switchboard.bench.astar.PekkoAStar$DistancePriorityMailbox"
                 }
                 """.formatted(workers, workers, throughput);
         return ConfigFactory.parseString(cfg).withFallback(ConfigFactory.load());

@@ -1,0 +1,133 @@
+package dev.switchboard.bench.rwselector;
+
+import static dev.switchboard.Switchboard.async;
+
+import dev.switchboard.actor.Selector;
+import dev.switchboard.task.DataDrivenControl;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The reader-writer selector of paper 000 §6 (Fig. 16): reads are processed in parallel, each in an async of its
+ * own; a write runs alone. A write that finds readers in flight disables the read and write mailboxes, so
+ * nothing else is started, and registers itself on a {@link DataDrivenControl} that the last in-flight reader
+ * fills; it then runs and enables the mailboxes again. Reads therefore never overlap a write, and the state they read needs no
+ * synchronisation of its own: a write happens before the asyncs of later reads are spawned, and every read
+ * happens before the write that waited for it.
+ *
+ * <p>The {@link Policy} chooses the mailboxes: one for both kinds in arrival order (AO), or a read and a write
+ * mailbox with the selector's priority order favouring readers (RF, the first readers-writers problem) or
+ * writers (WF, the second). {@code process} is the same for all three.
+ *
+ * <p>Control messages (the end of the run) have a last mailbox of their own, which is never disabled: a write
+ * disables the read and write mailboxes, as Fig. 16 does ({@code disable(READ, WRITE)}), not every mailbox.
+ *
+ * @param <M> the message type
+ */
+public abstract class ReaderWriterSelector<M> extends Selector<M> {
+    /** Which requests go first. */
+    public enum Policy {
+        /** Arrival order: one mailbox for reads and writes. */
+        AO,
+        /** Readers first: the read mailbox has priority over the write mailbox. */
+        RF,
+        /** Writers first: the write mailbox has priority over the read mailbox. */
+        WF
+    }
+
+    private final int readMailbox;
+    private final int writeMailbox;
+    private final int controlMailbox;
+    /** Reads whose async has not ended; incremented by the processing, decremented by the asyncs. */
+    private final AtomicInteger activeReaders = new AtomicInteger();
+    /**
+     * Filled when the readers of the current burst have all ended. A new one is made when a read starts with no
+     * reader in flight; each reader keeps the one of its burst, so a late reader of an old burst never fills a
+     * newer one. Touched only by the processing.
+     */
+    private DataDrivenControl<Boolean> readersDone;
+
+    protected ReaderWriterSelector(Policy policy) {
+        super(policy == Policy.AO ? 2 : 3);
+        this.readMailbox = policy == Policy.WF ? 1 : 0;
+        this.writeMailbox = policy == Policy.RF ? 1 : 0;
+        this.controlMailbox = policy == Policy.AO ? 1 : 2;
+        this.readersDone = idle();
+    }
+
+    /** Whether {@code message} modifies the state (and must run alone). */
+    protected abstract boolean isWrite(M message);
+
+    /** Processes a read; runs in parallel with other reads, never with a write. */
+    protected abstract void processRead(M message);
+
+    /** Processes a write; runs alone. */
+    protected abstract void processWrite(M message);
+
+    /**
+     * Whether {@code message} is a control message: served from the last mailbox, when no read or write waits,
+     * and processed by {@link #processControl}. None by default.
+     */
+    protected boolean isControl(M message) {
+        return false;
+    }
+
+    /** Processes a control message, like any serial actor; reads of earlier requests may still be running. */
+    protected void processControl(M message) {
+        throw new IllegalStateException("no control messages expected: " + message);
+    }
+
+    @Override
+    protected final int route(M message) {
+        return isControl(message) ? controlMailbox : isWrite(message) ? writeMailbox : readMailbox;
+    }
+
+    @Override
+    protected final void process(M message) {
+        if (isControl(message)) {
+            processControl(message);
+        } else if (isWrite(message)) {
+            write(message);
+        } else {
+            read(message);
+        }
+    }
+
+    private void read(M message) {
+        if (activeReaders.getAndIncrement() == 0) {
+            readersDone = new DataDrivenControl<>(DataDrivenControl.Mode.SYNCHRONOUS);
+        }
+        DataDrivenControl<Boolean> burst = readersDone;
+        async(() -> {
+            try {
+                processRead(message);
+            } finally {
+                if (activeReaders.decrementAndGet() == 0) {
+                    burst.addValue(Boolean.TRUE);
+                }
+            }
+        });
+    }
+
+    private void write(M message) {
+        DataDrivenControl<Boolean> burst = readersDone;
+        if (burst.valueAvailable()) {
+            processWrite(message);                         // no reader in flight
+            return;
+        }
+        disable(readMailbox, writeMailbox);                // Fig. 16: disable(READ, WRITE)
+        // Synchronous: the write runs on the thread of the last reader as it ends (or here, if that already
+        // happened), without scheduling another task. The mailboxes are enabled in one step: enabling READ
+        // and then WRITE would let the selector start again after the first, take the next write, and have
+        // that write's disabling undone by the second.
+        burst.addResumable(ignored -> {
+            processWrite(message);
+            enable(readMailbox, writeMailbox);
+        });
+    }
+
+    private static DataDrivenControl<Boolean> idle() {
+        DataDrivenControl<Boolean> d = new DataDrivenControl<>(DataDrivenControl.Mode.SYNCHRONOUS);
+        d.addValue(Boolean.TRUE);
+        return d;
+    }
+}
