@@ -17,11 +17,16 @@ import dev.switchboard.internal.Scope;
  * path allocates nothing.
  */
 final class Activation extends Node {
-    private static final VarHandle LIVE_CHILDREN;
+    private static final VarHandle SPAWNED;
+    private static final VarHandle ENDED;
+    private static final VarHandle PROCESSED;
 
     static {
         try {
-            LIVE_CHILDREN = MethodHandles.lookup().findVarHandle(Activation.class, "liveChildren", int.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SPAWNED = l.findVarHandle(Activation.class, "spawned", int.class);
+            ENDED = l.findVarHandle(Activation.class, "ended", int.class);
+            PROCESSED = l.findVarHandle(Activation.class, "processed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -29,8 +34,19 @@ final class Activation extends Node {
 
     final ActorCore<?> actor;
     private final boolean countChildren;
-    /** Tasks and actors attached to this activation whose subtrees have not ended (counted for selectors only). */
-    private volatile int liveChildren;
+    /*
+     * Tasks and actors attached to this activation, and how many of their subtrees have ended (counted for
+     * selectors only, whose stall check asks whether one is still alive: spawned != ended). Two counters, not
+     * one live count, so that a spawn is a plain store: only the holder of the actor's token attaches children,
+     * and only the ends race with each other. Both wrap around; only their difference matters.
+     */
+    private int spawned;
+    private volatile int ended;
+    /**
+     * Messages the actor has processed. Kept here rather than in the actor: senders read the actor's status on
+     * every send, and a write per message next to it would move that cache line back and forth.
+     */
+    private long processed;
     private final Scope scope;
     private final String startedBy;
     private final long startedAtNanos;
@@ -57,21 +73,40 @@ final class Activation extends Node {
     @Override
     public Node attachChild() {
         if (countChildren) {
-            LIVE_CHILDREN.getAndAdd(this, 1);
+            SPAWNED.setOpaque(this, spawned + 1);      // single writer; opaque for the racy reads in childEnded
         }
         return super.attachChild();
     }
 
     @Override
     protected void childEnded() {
-        if (countChildren && (int) LIVE_CHILDREN.getAndAdd(this, -1) == 1) {
-            actor.onQuiet();                 // the last task the actor spawned has ended
+        // When the last child ends, every spawn happened before some end, and every end before this one (the
+        // ends are one chain of read-modify-writes), so this read of `spawned` sees them all and the stall
+        // check runs. A stale read otherwise only runs the check when it is not needed.
+        if (countChildren && (int) ENDED.getAndAdd(this, 1) + 1 == (int) SPAWNED.getOpaque(this)) {
+            actor.onQuiet();
         }
     }
 
-    /** Tasks the actor spawned that have not ended (only counted when the actor kind asks for it). */
-    int liveChildren() {
-        return liveChildren;
+    /** Counts one processed message: by the token holder ({@code serial}), or by a task processing in parallel. */
+    void countProcessed(boolean serial) {
+        if (serial) {
+            PROCESSED.setOpaque(this, processed + 1);      // single writer: the holder of the actor's token
+        } else {
+            PROCESSED.getAndAdd(this, 1L);
+        }
+    }
+
+    long processed() {
+        return (long) PROCESSED.getOpaque(this);
+    }
+
+    /**
+     * Whether a task the actor spawned has not ended (only counted when the actor kind asks for it). Exact for
+     * the holder of the actor's token, the only thread that spawns; a hint for any other.
+     */
+    boolean hasLiveChildren() {
+        return (int) SPAWNED.getOpaque(this) != ended;
     }
 
     @Override

@@ -34,8 +34,8 @@ import java.util.Objects;
  * task-parallel construct.
  *
  * <p>An actor is a {@link Selector} with one always-enabled mailbox: both are the same dispatch core
- * ({@link ActorCore}); an actor's mailbox is the one-queue case ({@link SingleMailbox}), so it pays nothing for
- * guards or a ready bitmap.
+ * ({@link ActorCore}) and, for one mailbox, the same mailbox class ({@link SingleMailbox}); an actor pays one
+ * read of a flag that never changes for that, and nothing for a ready bitmap.
  *
  * @param <M> the type of message this actor accepts
  */

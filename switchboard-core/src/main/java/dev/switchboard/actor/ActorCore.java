@@ -40,9 +40,9 @@ import java.util.function.Consumer;
  * Actor kinds differ in two things and share everything else:
  * <ul>
  *   <li><b>Where messages wait and which one is next</b>: the {@link Mailbox} object. {@link Actor} has one
- *       always-enabled queue ({@link SingleMailbox}); a {@link Selector} has several guarded mailboxes and picks
- *       the next message from a ready bitmap, enabled ∧ non-empty, under its selection policy
- *       ({@link GuardedMailboxes}); a transactional actor keeps a transactional and a read-only queue. The loop
+ *       always-enabled queue ({@link SingleMailbox}, also the mailbox of a one-mailbox selector); a
+ *       {@link Selector} with several guarded mailboxes picks the next message among the enabled, non-empty
+ *       ones under its selection policy ({@link GuardedMailboxes}); a transactional actor keeps a transactional and a read-only queue. The loop
  *       calls the mailbox object, not the actor, so its call sites stay monomorphic or bimorphic.</li>
  *   <li><b>How a message is started</b>: {@link #dispatch}. By default it is processed inline, one at a time,
  *       by the activation. {@link StatelessActor} starts each message as a task of its own
@@ -70,7 +70,6 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     private static final VarHandle STATUS;
     private static final VarHandle DEAD_LETTERS;
-    private static final VarHandle PROCESSED;
     private static final VarHandle ID;
     private static final VarHandle ACTIVATION;
     private static final VarHandle CONTINUATIONS;
@@ -86,7 +85,6 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATUS = l.findVarHandle(ActorCore.class, "status", int.class);
             DEAD_LETTERS = l.findVarHandle(ActorCore.class, "deadLetters", long.class);
-            PROCESSED = l.findVarHandle(ActorCore.class, "processed", long.class);
             ID = l.findVarHandle(ActorCore.class, "id", long.class);
             ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
             CONTINUATIONS = l.findVarHandle(ActorCore.class, "continuations", ConcurrentLinkedQueue.class);
@@ -118,8 +116,6 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private Request currentRequest;
     private Thread requestThread;
     private boolean replyTaken;
-    /** Written by the processing only; read with opaque reads for diagnostics. */
-    private long processed;
 
     private volatile long deadLetters;
     private volatile long id;
@@ -569,11 +565,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             if (request != null) {
                 finishRequest(request, message, serial);
             }
-            if (serial) {
-                PROCESSED.setOpaque(this, processed + 1);   // single writer: the token holder
-            } else {
-                PROCESSED.getAndAdd(this, 1L);
-            }
+            activation.countProcessed(serial);
         }
     }
 
@@ -778,7 +770,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Messages this actor has processed so far. */
     public final long processedCount() {
-        return (long) PROCESSED.getOpaque(this);
+        Activation a = activation;
+        return a == null ? 0 : a.processed();
     }
 
     /** Messages waiting in this actor's mailbox(es). */

@@ -25,6 +25,13 @@ import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
  * clears a bit it finds stale (re-checking, then restoring it, against a racing setter), so a stale bit is
  * visited at most once: selection stays O(1) amortised.
  *
+ * <p>A selector with at most {@value #DIRECT_SCAN_MAX} mailboxes keeps no {@code nonEmpty} bitmap: it asks the
+ * queues themselves, in selection order, among the enabled ones. That costs a look at up to that many queues
+ * per message, and saves what the bitmap costs whenever a queue runs empty and fills again: an atomic write by
+ * the consumer, a re-check, and an atomic write by the next sender, all on one word every sender touches.
+ * A server selector that its clients keep draining and refilling (a dictionary, a buffer, a mall) goes
+ * through that cycle for nearly every message; a one-mailbox selector then costs what a plain actor costs.
+ *
  * <h2>Implementation notes</h2>
  * Every change that can make a mailbox ready (a message arrives; a mailbox is enabled; a guard opens) sets its
  * own bit with an atomic read-modify-write and then reads the other bits; two such changes racing on one mailbox
@@ -34,9 +41,16 @@ import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
  * consumer's re-check of the queue, so the consumer finds the message. {@code guardOk} is written only by the
  * selector's own processing (single writer); {@code manual} by the processing and the tasks it spawned.
  */
-final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
+final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.ReadySet {
     /** Mailboxes the two-level bitmap can hold. */
     static final int MAX_MAILBOXES = 64 * 64;
+    /**
+     * Up to this many mailboxes, selection looks at the queues directly instead of a nonEmpty bitmap. Measured
+     * (ForkJoinThroughput with 8 mailboxes fed round robin): at 8 the scans of empty queues already cost more
+     * than the bitmap's upkeep; at 1 to 3 (servers, buffers, reader-writer selectors) the bitmap's upkeep costs
+     * 10 to 20% of the time of a server that its clients drain and refill (one mailbox).
+     */
+    static final int DIRECT_SCAN_MAX = 4;
 
     private static final VarHandle BITS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle SUMMARY;
@@ -57,6 +71,9 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
     private final long[] guardOk;
     /** Bit w: word w may hold a ready mailbox. Used only when there is more than one word. */
     private volatile long summary;
+
+    /** Whether emptiness is read from the queues ({@link #DIRECT_SCAN_MAX}); then {@code nonEmpty} is unused. */
+    private final boolean direct;
 
     private final SelectionPolicy policy;
     private final BuiltInPolicy builtIn;
@@ -86,6 +103,7 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
             manual[w] = wordMask(w);
             guardOk[w] = -1L;
         }
+        this.direct = count <= DIRECT_SCAN_MAX;
         this.policy = policy;
         this.builtIn = policy instanceof BuiltInPolicy b ? b : null;
         VarHandle.releaseFence();            // publish the initial bitmaps with the selector
@@ -98,8 +116,11 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
     }
 
     private long ready(int w) {
-        return (long) BITS.getVolatile(nonEmpty, w) & (long) BITS.getVolatile(manual, w)
-                & (long) BITS.getVolatile(guardOk, w);
+        return (long) BITS.getVolatile(nonEmpty, w) & enabled(w);
+    }
+
+    private long enabled(int w) {
+        return (long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w);
     }
 
     // ------------------------------------------------------------------------------------------ senders
@@ -108,6 +129,9 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
     public boolean offer(Object envelope, int index) {
         if (!queues[index].offer(envelope)) {
             return false;
+        }
+        if (direct) {
+            return true;
         }
         int w = index >>> 6;
         long bit = 1L << index;
@@ -130,12 +154,14 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
     // ------------------------------------------------------------------------------------------ guards
 
     /** Enables or disables mailbox {@code index}; returns whether it was disabled and is now enabled. */
-    boolean setEnabled(int index, boolean enabled) {
+    @Override
+    public boolean setEnabled(int index, boolean enabled) {
         return setEnabledBits(index >>> 6, 1L << index, enabled);
     }
 
     /** Enables or disables several mailboxes, one read-modify-write per word; returns whether one was enabled. */
-    boolean setEnabled(int[] indices, boolean enabled) {
+    @Override
+    public boolean setEnabled(int[] indices, boolean enabled) {
         boolean any = false;
         long[] masks = new long[words];
         for (int i : indices) {
@@ -177,7 +203,8 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
     }
 
     /** Sets every mailbox's enable flag: all enabled, or all disabled except {@code except} (none if -1). */
-    void setAll(boolean enabled, int except) {
+    @Override
+    public void setAll(boolean enabled, int except) {
         for (int w = 0; w < words; w++) {
             long bits = enabled ? wordMask(w) : (except >= 0 && except >>> 6 == w ? 1L << except : 0L);
             BITS.setVolatile(manual, w, bits);
@@ -187,14 +214,16 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
         }
     }
 
-    boolean isEnabled(int index) {
+    @Override
+    public boolean isEnabled(int index) {
         long bit = 1L << index;
         int w = index >>> 6;
         return ((long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w) & bit) != 0;
     }
 
     /** Whether no mailbox is enabled (imperatively and by its guard). */
-    boolean allDisabled() {
+    @Override
+    public boolean allDisabled() {
         for (int w = 0; w < words; w++) {
             if (((long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w) & wordMask(w)) != 0) {
                 return false;
@@ -203,7 +232,8 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
         return true;
     }
 
-    void guard(int index, BooleanSupplier predicate) {
+    @Override
+    public void guard(int index, BooleanSupplier predicate) {
         if (guards == null) {
             guards = new BooleanSupplier[count];
         }
@@ -216,12 +246,14 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
         applyGuard(index, predicate == null || predicate.getAsBoolean());
     }
 
-    boolean hasGuards() {
+    @Override
+    public boolean hasGuards() {
         return guardCount > 0;
     }
 
     /** Re-evaluates every guard, on the selector's own processing; a guard that throws propagates. */
-    void evaluateGuards() {
+    @Override
+    public void evaluateGuards() {
         BooleanSupplier[] g = guards;
         for (int i = 0; i < count; i++) {
             if (g[i] != null) {
@@ -247,6 +279,9 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
 
     @Override
     public Object poll() {
+        if (direct && builtIn != null) {
+            return pollDirect();
+        }
         for (;;) {
             int i = select();
             if (i < 0) {
@@ -254,14 +289,48 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
             }
             Object e = queues[i].poll();
             if (e != null) {
-                last = i;
+                if (i != last) {
+                    last = i;                      // written on change only: this object is read by senders
+                }
                 return e;
             }
             clearNonEmpty(i);                      // the queue ran empty: clear its bit (lazily, here)
         }
     }
 
+    /** {@link #poll()} of a direct-scan selector with a built-in policy: the enabled queues, in policy order. */
+    private Object pollDirect() {
+        long enabled = enabled(0);
+        if (enabled == 0) {
+            return null;
+        }
+        if (builtIn == BuiltInPolicy.PRIORITY) {
+            return pollFirst(enabled);
+        }
+        int from = last + 1 >= count ? 0 : last + 1;      // round robin: after the mailbox served last
+        long atOrAfter = enabled & (-1L << from);
+        Object e = pollFirst(atOrAfter);
+        return e != null ? e : pollFirst(enabled & ~atOrAfter);
+    }
+
+    private Object pollFirst(long candidates) {
+        for (long m = candidates; m != 0; m &= m - 1) {
+            int i = Long.numberOfTrailingZeros(m);
+            Object e = queues[i].poll();
+            if (e != null) {
+                if (i != last) {
+                    last = i;
+                }
+                return e;
+            }
+        }
+        return null;
+    }
+
     private void clearNonEmpty(int i) {
+        if (direct) {
+            return;                                // no bitmap: the queue itself says it is empty
+        }
         int w = i >>> 6;
         long bit = 1L << i;
         BITS.getAndBitwiseAnd(nonEmpty, w, ~bit);
@@ -291,6 +360,15 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
     /** The lowest ready mailbox at or after {@code from}, or -1. */
     private int firstFrom(int from) {
         if (from >= count) {
+            return -1;
+        }
+        if (direct) {
+            for (long m = enabled(0) & (-1L << from); m != 0; m &= m - 1) {
+                int i = Long.numberOfTrailingZeros(m);
+                if (!queues[i].isEmpty()) {
+                    return i;
+                }
+            }
             return -1;
         }
         int wFrom = from >>> 6;
@@ -333,6 +411,14 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
 
     @Override
     public boolean hasReady() {
+        if (direct) {
+            for (long m = enabled(0); m != 0; m &= m - 1) {
+                if (!queues[Long.numberOfTrailingZeros(m)].isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
+        }
         if (words == 1) {
             return ready(0) != 0;
         }
@@ -377,12 +463,14 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
         return n;
     }
 
-    int size(int index) {
+    @Override
+    public int size(int index) {
         return queues[index].size();
     }
 
     /** The mailbox the message being processed came from. */
-    int lastServed() {
+    @Override
+    public int lastServed() {
         return last;
     }
 
@@ -395,7 +483,13 @@ final class GuardedMailboxes implements Mailbox, SelectionPolicy.ReadySet {
 
     @Override
     public boolean contains(int index) {
-        return index >= 0 && index < count && (ready(index >>> 6) & (1L << index)) != 0;
+        if (index < 0 || index >= count) {
+            return false;
+        }
+        if (direct) {
+            return (enabled(0) & (1L << index)) != 0 && !queues[index].isEmpty();
+        }
+        return (ready(index >>> 6) & (1L << index)) != 0;
     }
 
     @Override

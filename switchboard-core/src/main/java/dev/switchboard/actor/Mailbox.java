@@ -4,8 +4,8 @@ package dev.switchboard.actor;
  * Where an actor's messages wait, and which one is processed next: the storage half of the dispatch seam of
  * {@link ActorCore}.
  *
- * <p>Implementations: {@link SingleMailbox} (an {@link Actor}: one always-enabled queue) and
- * {@link GuardedMailboxes} (a {@link Selector}: several guarded queues and a ready bitmap). The dispatch loop
+ * <p>Implementations: {@link SingleMailbox} (an {@link Actor}, and a {@link Selector} with one mailbox: one
+ * queue and its enable flag) and {@link GuardedMailboxes} (a selector with several guarded queues). The dispatch loop
  * calls these methods on this object rather than on the actor, so each call site sees one or two mailbox classes
  * (and is inlined) however many actor classes a program has.
  *

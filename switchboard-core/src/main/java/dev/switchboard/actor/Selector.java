@@ -61,7 +61,7 @@ import java.util.function.BooleanSupplier;
  * @param <M> the type of message the selector accepts
  */
 public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M> {
-    private final GuardedMailboxes boxes;
+    private final SelectorMailboxes boxes;
     private final Class<?> names;
     private final String[] labels;
 
@@ -87,10 +87,15 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     private Selector(int count, Class<?> names, String[] labels, SelectionPolicy policy) {
-        super(new GuardedMailboxes(count, Objects.requireNonNull(policy, "policy")), false);
-        this.boxes = (GuardedMailboxes) mailbox;
+        super(mailboxesFor(count, Objects.requireNonNull(policy, "policy")), false);
+        this.boxes = (SelectorMailboxes) mailbox;
         this.names = names;
         this.labels = labels;
+    }
+
+    /** One mailbox under a built-in policy is an actor's mailbox: the same class, the same dispatch code. */
+    private static SelectorMailboxes mailboxesFor(int count, SelectionPolicy policy) {
+        return count == 1 && policy instanceof BuiltInPolicy ? new SingleMailbox() : new GuardedMailboxes(count, policy);
     }
 
     @Override
@@ -317,15 +322,17 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
      */
     @Override
     void onQuiet() {
+        if (!boxes.allDisabled()) {
+            return;                                    // the common case, and the cheapest test
+        }
         int s = status();
-        if ((s & (SCHEDULED | HELD | TERMINATED)) != 0 || (s & STARTED) == 0
-                || activation().liveChildren() > 0 || !boxes.allDisabled()) {
+        if ((s & (SCHEDULED | HELD | TERMINATED)) != 0 || (s & STARTED) == 0 || activation().hasLiveChildren()) {
             return;
         }
         if (!holdIdle()) {
             return;                                    // busy again: its next release checks again
         }
-        if (activation().liveChildren() > 0 || !boxes.allDisabled() || hasContinuations()) {
+        if (activation().hasLiveChildren() || !boxes.allDisabled() || hasContinuations()) {
             releaseHeld();
             return;
         }

@@ -254,6 +254,33 @@ class SelectorTest {
         assertThat(r.seen).hasSize(10).allMatch(s -> s.startsWith("1:"));
     }
 
+    @RepeatedTest(3)
+    void aOneMailboxSelectorHoldsItsMessagesWhileDisabled() {
+        // One mailbox: the selector runs on an actor's mailbox class, whose enable flag an actor never uses.
+        Recorder r = new Recorder(1, SelectionPolicy.PRIORITY);
+        AtomicInteger processedWhileDisabled = new AtomicInteger(-1);
+        rt.finish(() -> {
+            r.start();
+            r.send(0, (Consumer<Recorder>) self -> {
+                self.doDisable(0);
+                rt.async(() -> {
+                    // Give a selector that ignored its flag every chance to take the messages, then look.
+                    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+                    while (self.mailboxSize() > 0 && System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                    processedWhileDisabled.set(self.seen.size());
+                    self.doEnable(0);
+                });
+            });
+            r.send(0, "a");
+            r.send(0, "b");
+            r.send(0, "stop");
+        });
+        assertThat(processedWhileDisabled.get()).isZero();
+        assertThat(r.seen).containsExactly("0:a", "0:b");
+    }
+
     @Test
     void enableAllAndDisableAllExcept() {
         Recorder r = new Recorder(4, SelectionPolicy.PRIORITY);

@@ -3,7 +3,6 @@ package dev.switchboard.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.switchboard.actor.Selector;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -12,31 +11,18 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
 
 /**
- * The ready bitmap: a message sent to a mailbox while the selector drains that mailbox and clears its
- * {@code nonEmpty} bit must still be processed (bit cleared, queue re-checked, bit restored).
+ * A message sent to a mailbox while the selector drains that mailbox and finds it empty must still be
+ * processed. A selector with few mailboxes: the consumer reads emptiness from the queue itself.
  */
 @JCStressTest
 @Outcome(id = "2", expect = ACCEPTABLE, desc = "both messages processed")
-@Outcome(expect = FORBIDDEN, desc = "a message was stranded: its mailbox's bit was lost")
+@Outcome(expect = FORBIDDEN, desc = "a message was stranded in its mailbox")
 @State
 public class SelectorSendVsDrainTest {
-    static final class TwoMessages extends Selector<Integer> {
-        TwoMessages() {
-            super(2);
-        }
-
-        @Override
-        protected void process(Integer m) {
-            if (processedCount() == 1) {
-                exit();
-            }
-        }
-    }
-
-    final TwoMessages selector = new TwoMessages();
+    final StressSelectors.TwoMessages selector = new StressSelectors.TwoMessages(StressSelectors.DIRECT);
 
     public SelectorSendVsDrainTest() {
-        selector.send(1, 1);
+        selector.send(selector.last(), 1);
     }
 
     @Actor
@@ -46,7 +32,7 @@ public class SelectorSendVsDrainTest {
 
     @Actor
     public void sender() {
-        selector.send(1, 2);
+        selector.send(selector.last(), 2);
     }
 
     @Arbiter

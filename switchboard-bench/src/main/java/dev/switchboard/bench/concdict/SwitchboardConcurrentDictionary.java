@@ -58,12 +58,18 @@ final class SwitchboardConcurrentDictionary {
         return sum;
     }
 
+    /**
+     * Reads queued together that share one task: a lookup takes a fraction of what starting a task does (the
+     * paper notes the same of this benchmark), so one task per read would cost more than two cores win back.
+     */
+    static final int READ_BATCH = 8;
+
     static final class Dictionary extends ReaderWriterSelector<Request> {
         /** A plain map: reads never overlap a write (see {@link ReaderWriterSelector}). */
         private final HashMap<Integer, Integer> map;
 
         Dictionary(Policy policy, HashMap<Integer, Integer> map) {
-            super(policy);
+            super(policy, READ_BATCH);
             this.map = map;
         }
 

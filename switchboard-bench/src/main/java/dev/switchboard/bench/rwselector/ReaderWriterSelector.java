@@ -4,6 +4,8 @@ import static dev.switchboard.Switchboard.async;
 
 import dev.switchboard.actor.Selector;
 import dev.switchboard.task.DataDrivenControl;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,6 +23,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Control messages (the end of the run) have a last mailbox of their own, which is never disabled: a write
  * disables the read and write mailboxes, as Fig. 16 does ({@code disable(READ, WRITE)}), not every mailbox.
  *
+ * <p>Granularity: a read whose work is tiny (a hash lookup) costs less than the task that would run it, so a
+ * subclass may let up to {@code readBatch} reads that are queued together share one task, as a sequential
+ * threshold does in divide and conquer. A read is never held back: the batch is started when no further
+ * request waits in the read mailbox, when it is full, and before any write or control message. With
+ * {@code readBatch = 1} every read is a task of its own, exactly as in Fig. 16.
+ *
  * @param <M> the message type
  */
 public abstract class ReaderWriterSelector<M> extends Selector<M> {
@@ -37,7 +45,7 @@ public abstract class ReaderWriterSelector<M> extends Selector<M> {
     private final int readMailbox;
     private final int writeMailbox;
     private final int controlMailbox;
-    /** Reads whose async has not ended; incremented by the processing, decremented by the asyncs. */
+    /** Read tasks that have not ended; incremented by the processing, decremented by the tasks. */
     private final AtomicInteger activeReaders = new AtomicInteger();
     /**
      * Filled when the readers of the current burst have all ended. A new one is made when a read starts with no
@@ -45,13 +53,27 @@ public abstract class ReaderWriterSelector<M> extends Selector<M> {
      * newer one. Touched only by the processing.
      */
     private DataDrivenControl<Boolean> readersDone;
+    /** Reads queued together that will share one task; confined to the processing. */
+    private final int readBatch;
+    private List<M> batch;
 
+    /** A reader-writer selector that starts one task per read (Fig. 16). */
     protected ReaderWriterSelector(Policy policy) {
+        this(policy, 1);
+    }
+
+    /** A reader-writer selector that lets up to {@code readBatch} reads queued together share a task. */
+    protected ReaderWriterSelector(Policy policy, int readBatch) {
         super(policy == Policy.AO ? 2 : 3);
+        if (readBatch < 1) {
+            throw new IllegalArgumentException("readBatch must be at least 1, got " + readBatch);
+        }
         this.readMailbox = policy == Policy.WF ? 1 : 0;
         this.writeMailbox = policy == Policy.RF ? 1 : 0;
         this.controlMailbox = policy == Policy.AO ? 1 : 2;
         this.readersDone = idle();
+        this.readBatch = readBatch;
+        this.batch = new ArrayList<>(readBatch);
     }
 
     /** Whether {@code message} modifies the state (and must run alone). */
@@ -84,22 +106,35 @@ public abstract class ReaderWriterSelector<M> extends Selector<M> {
     @Override
     protected final void process(M message) {
         if (isControl(message)) {
+            startReads();
             processControl(message);
         } else if (isWrite(message)) {
+            startReads();
             write(message);
         } else {
-            read(message);
+            batch.add(message);
+            if (batch.size() == readBatch || mailboxSize(readMailbox) == 0) {
+                startReads();
+            }
         }
     }
 
-    private void read(M message) {
+    /** Starts the batched reads as one task, running in parallel with other reads. */
+    private void startReads() {
+        if (batch.isEmpty()) {
+            return;
+        }
+        List<M> reads = batch;
+        batch = new ArrayList<>(readBatch);
         if (activeReaders.getAndIncrement() == 0) {
             readersDone = new DataDrivenControl<>(DataDrivenControl.Mode.SYNCHRONOUS);
         }
         DataDrivenControl<Boolean> burst = readersDone;
         async(() -> {
             try {
-                processRead(message);
+                for (M read : reads) {
+                    processRead(read);
+                }
             } finally {
                 if (activeReaders.decrementAndGet() == 0) {
                     burst.addValue(Boolean.TRUE);

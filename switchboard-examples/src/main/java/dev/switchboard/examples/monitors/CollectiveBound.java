@@ -28,7 +28,11 @@ public final class CollectiveBound implements Example {
     }
 
     static final class Administration extends Actor<AdminMsg> {
-        final AtomicInteger outstanding = new AtomicInteger();
+        /**
+         * The most requests outstanding at once, as the bound counts them: a request is outstanding from its start
+         * until its release starts. (Counting in the bodies instead would overshoot: letters run in parallel, so a
+         * request's body may run before the body of a release that started earlier.)
+         */
         final AtomicInteger maxOutstanding = new AtomicInteger();
         final AtomicInteger[] served = {new AtomicInteger(), new AtomicInteger()};
         private final AtomicInteger releases = new AtomicInteger();
@@ -42,12 +46,10 @@ public final class CollectiveBound implements Example {
         protected void process(AdminMsg m) {
             switch (m) {
                 case Request r -> {
-                    maxOutstanding.accumulateAndGet(outstanding.incrementAndGet(), Math::max);
                     served[r.administrator()].incrementAndGet();
                     r.client().send(r.administrator());         // granted
                 }
                 case Release r -> {
-                    outstanding.decrementAndGet();
                     if (releases.incrementAndGet() == total) {
                         exit();
                     }
@@ -88,7 +90,7 @@ public final class CollectiveBound implements Example {
         int[] prev = {0};                                          // the synchronizer's state
         Administration admin = new Administration(clients * times);
         new SynchronizerMonitor()
-                .update(request, letter -> prev[0]++)
+                .update(request, letter -> admin.maxOutstanding.accumulateAndGet(++prev[0], Math::max))
                 .update(release, letter -> prev[0]--)
                 .disable(() -> prev[0] >= max, request)
                 .bind(admin);

@@ -97,12 +97,6 @@ public final class ReaderWriter implements Example {
             }
         }
 
-        private void disableAll() {
-            for (int i = 0; i < mailboxCount(); i++) {
-                disable(i);
-            }
-        }
-
         private void read(Read r) {
             if (writing) {
                 violations.incrementAndGet();
