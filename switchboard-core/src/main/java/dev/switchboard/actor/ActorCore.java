@@ -114,6 +114,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private Behavior<M> behavior;
     private ArrayDeque<Behavior<M>> behaviors;
     private Request currentRequest;
+    /**
+     * During a scheduler turn run by a letter that has just finished on this thread: that letter's task, which
+     * can run the next letter the turn starts right after the turn, on this thread (see {@link #startScheduled}).
+     */
+    private MessageTask continuation;
+    /** During a scheduler turn: whether the turn's thread has a letter to continue with already. */
+    private boolean continuing;
     private Thread requestThread;
     private boolean replyTaken;
 
@@ -318,9 +325,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private void runAcquired() {
         if ((status & TERMINATED) != 0) {
             drainTerminated();
-        } else if (messageScheduler != null) {
-            runSchedulerTurns();                          // thread-less: on the thread that is already here
+        } else if (messageScheduler != null && scheduler.onWorker()) {
+            runSchedulerTurns();                          // thread-less: on the worker that is already here
         } else {
+            // An actor's activation; or the turns of a monitor whose sender is not a worker (the main thread,
+            // say). Those go to a worker too: there the letters a turn starts are handed off on the same core,
+            // and while the turn waits to run the token is held, so a burst of sends reaches it as one turn.
             scheduler.activate(activation);
         }
     }
@@ -431,13 +441,17 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     private void runSchedulerTurns() {
         Thread thread = Thread.currentThread();
-        dev.switchboard.internal.Node previous = dev.switchboard.internal.Context.enter(thread, activation);
+        Node previous = Context.enter(thread, activation);
+        MessageTask finishing = previous instanceof MessageTask mt && mt.actor == this ? mt : null;
         try {
             for (;;) {
                 if ((status & TERMINATED) != 0) {
                     drainTerminated();
                     return;
                 }
+                // set and cleared with the token held: the fields belong to this turn alone
+                continuing = finishing != null && finishing.hasNext();
+                continuation = continuing ? null : finishing;
                 try {
                     boolean changed = false;
                     Object ticket;
@@ -456,6 +470,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 } catch (Throwable t) {
                     fail(t, "its monitor " + messageScheduler + " threw");
                     continue;
+                } finally {
+                    continuation = null;
+                    continuing = false;
                 }
                 STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
                 if (!reacquire()) {
@@ -463,18 +480,35 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 }
             }
         } finally {
-            dev.switchboard.internal.Context.restore(thread, previous);
+            Context.restore(thread, previous);
         }
     }
 
     /**
-     * Starts a message its scheduler chose, as a task of its own (called with the token held). On a worker the
-     * task goes through the handoff buffer: it runs right after the current turn on this warm core, unless an
-     * idle worker can take it, so a monitor that starts one letter at a time costs no wake-up per letter.
+     * Starts a message its scheduler chose (called with the token held). When the turn runs on the thread of a
+     * letter that has just finished, the first letter it starts becomes that task's next letter: it runs right
+     * after the turn, on this warm core, with no task, no queue and no wake-up, so a monitor that starts one
+     * letter at a time (a mutex) runs a stream of letters like an actor's activation runs its messages, within
+     * the same throughput budget. Any other letter is a task of its own: on a worker it goes through the handoff
+     * buffer, running after the current turn unless an idle worker can take it; when this thread already has a
+     * letter to continue with, it is forked instead, so an idle worker can steal it at once rather than find it
+     * hidden behind the continuation.
      */
     private void startScheduled(Object envelope, Object ticket) {
+        MessageTask c = continuation;
+        if (c != null) {
+            continuation = null;
+            if (c.continueWith(envelope, ticket)) {
+                continuing = true;
+                return;
+            }
+        }
         MessageTask task = new MessageTask(activation, envelope, ticket);
-        task.scheduler().activate(task);
+        if (continuing) {
+            task.scheduler().submit(task);
+        } else {
+            task.scheduler().activate(task);
+        }
     }
 
     /** A message started by the scheduler has been processed: report it (on this thread if the token is free). */

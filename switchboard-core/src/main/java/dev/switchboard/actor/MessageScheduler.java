@@ -9,8 +9,9 @@ import java.util.function.Consumer;
  * it instead of processing it.
  *
  * <p>Every method is called by the dispatch core while it holds the actor's SCHEDULED token, so calls are
- * mutually exclusive with each other, on whatever thread is already there: the sender whose message made the
- * actor runnable, or the task of a message that just finished. None may block.
+ * mutually exclusive with each other, on whatever worker is already there: the sending actor or task whose
+ * message made the actor runnable (a sender outside the runtime schedules the turn on a worker), or the task of
+ * a message that just finished. None may block.
  */
 public interface MessageScheduler {
     /** Called once, when bound: {@code starter} starts a held message as a task of its own. */

@@ -155,6 +155,11 @@ public final class Scheduler {
         }
     }
 
+    /** Whether the calling thread is a worker of this runtime. */
+    public boolean onWorker() {
+        return Thread.currentThread() instanceof Worker w && w.scheduler == this;
+    }
+
     /** Schedules an actor activation, through the current worker's handoff slot when there is one. */
     public void activate(Node activation) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {

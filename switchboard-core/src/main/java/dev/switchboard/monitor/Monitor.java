@@ -34,9 +34,11 @@ import java.util.function.Consumer;
  *   <li>{@code leave} runs exactly once for each processed letter; then {@code schedule()} runs if the inbox is
  *       not empty.</li>
  * </ol>
- * The monitor has no thread: {@code schedule} and {@code leave} run on a thread that is already there — the
- * sender whose message arrived, or the task of a letter that just finished — and started letters run as tasks of
- * the runtime, inside the actor's finish. Both must be short and must not block.
+ * The monitor has no thread: {@code schedule} and {@code leave} run on a worker that is already there — the
+ * actor or task that sent the message, or the task of a letter that just finished (a message sent from outside
+ * the runtime schedules the turn on a worker) — and started letters run as tasks of the runtime, inside the
+ * actor's finish; a letter started right after another finished runs next on that letter's thread. Both must
+ * be short and must not block.
  *
  * <p>Letters run with the actor's semantics otherwise unchanged: an exception escaping a letter terminates the
  * actor and reaches its finish; {@code exit()} from a letter stops the monitor from starting more letters, and the

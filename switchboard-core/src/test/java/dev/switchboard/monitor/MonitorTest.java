@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorState;
+import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
 import java.util.ArrayList;
@@ -409,5 +410,89 @@ class MonitorTest {
         assertThat(thrown).isInstanceOf(ArithmeticException.class);
         assertThat(thrown.getSuppressed()[0].getMessage()).contains("its monitor Broken of " + w + " threw");
         assertThat(w.deadLetterCount()).isEqualTo(1);
+    }
+
+    /** Answers request x with x²; for -1 takes the reply channel and never answers; for 0 does not reply; STOP exits. */
+    static final class Squarer extends Actor<Integer> {
+        static final int STOP = Integer.MIN_VALUE;
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final List<Integer> order = new CopyOnWriteArrayList<>();
+
+        @Override
+        protected void process(Integer x) {
+            if (running.incrementAndGet() != 1) {
+                overlaps.incrementAndGet();
+            }
+            order.add(x);
+            if (x == STOP) {
+                exit();
+            } else if (x < 0) {
+                replyChannel();                   // taken, never answered: this request alone stays open
+            } else if (x != 0) {                  // 0: not answered at all, so the request fails
+                reply(x * x);
+            }
+            running.decrementAndGet();
+        }
+    }
+
+    /** Counts leave() per letter, over {@link MutexMonitor}'s policy. */
+    static final class CountingMutex extends MutexMonitor {
+        final Map<Long, Integer> leaves = new ConcurrentHashMap<>();
+
+        @Override
+        protected void leave(Letter letter) {
+            leaves.merge(letter.sequence(), 1, Integer::sum);
+            super.leave(letter);
+        }
+    }
+
+    @RepeatedTest(5)
+    void aMutexRunsAStreamOfLettersOneAtATimeInOrderAndAnswersEachRequestItself() {
+        // a letter that finishes on a worker runs the next one on the same thread (up to the budget, then as a
+        // task): the reply must still go to that letter's own request, and the reply state must not carry over
+        int n = 1_000;
+        Squarer s = new Squarer();
+        CountingMutex m = new CountingMutex();
+        m.bind(s);
+        List<DataDrivenFuture<Object>> replies = new ArrayList<>();
+        DataDrivenFuture<Object> kept = new DataDrivenFuture<>();
+        DataDrivenFuture<Object> unanswered = new DataDrivenFuture<>();
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            s.start();
+            rt.async(() -> {
+                for (int i = 1; i <= n; i++) {
+                    DataDrivenFuture<Object> r = new DataDrivenFuture<>();
+                    replies.add(r);
+                    s.request(i, r);
+                    if (i == n / 2) {
+                        s.request(-1, kept);          // takes the channel: the next letter must still reply
+                        s.request(0, unanswered);     // then one that does not reply: it fails on its own
+                    }
+                }
+                s.send(Squarer.STOP);                 // a plain send ends the stream: the actor exits
+            });
+        }));
+        assertThat(thrown).isNull();
+        for (int i = 1; i <= n; i++) {
+            assertThat(replies.get(i - 1).get()).isEqualTo(i * i);
+        }
+        assertThat(kept.isDone()).isFalse();
+        assertThat(unanswered.isFailed()).isTrue();
+        assertThat(catchThrowable(unanswered::get)).hasCauseInstanceOf(dev.switchboard.actor.NoReplyException.class);
+        assertThat(s.overlaps.get()).isZero();
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            expected.add(i);
+            if (i == n / 2) {
+                expected.add(-1);
+                expected.add(0);
+            }
+        }
+        expected.add(Squarer.STOP);
+        assertThat(s.order).isEqualTo(expected);      // the mutex starts the oldest letter: arrival order
+        assertThat(m.leaves).hasSize(n + 3);
+        assertThat(m.leaves.values()).allMatch(count -> count == 1);
+        assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
     }
 }
