@@ -31,6 +31,7 @@ import scala.concurrent.Await;
  * <pre>
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N]
  *                     [--iterations N] [--warmup N] [--list]
+ * ./switchboard bench --compare a,b,...    (Switchboard variants against each other: {@link Comparison})
  * </pre>
  */
 public final class Harness {
@@ -61,6 +62,15 @@ public final class Harness {
             for (Benchmark b : Suite.all()) {
                 System.out.printf("%-28s %s%n", b.name(), b.description());
             }
+            return;
+        }
+        if (options.compare != null) {
+            List<Benchmark> variants = new ArrayList<>();
+            for (String name : options.compare) {
+                variants.add(Suite.select(Set.of(name)).get(0));
+            }
+            new Comparison(variants, options.iterations, options.warmup, options.warmupSeconds, options.workers,
+                    System.out).run();
             return;
         }
         List<Result> results = new Harness(options, System.out).run(Suite.select(options.only));
@@ -243,12 +253,17 @@ public final class Harness {
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)
-                  --list             list the benchmarks and exit""";
+                  --list             list the benchmarks and exit
+                  --compare a,b,...  compare Switchboard sides only: the listed benchmarks interleaved in
+                                     rounds, each relative to the first (e.g. an actor and its selector or
+                                     monitor variants); uses --iterations as rounds (default 30, quick 15)""";
 
         boolean quick;
         boolean list;
         boolean help;
         Set<String> only;
+        /** Benchmarks to compare with the first, in order; null unless --compare. */
+        List<String> compare;
         Path json;
         Path html;
         int workers = Runtime.getRuntime().availableProcessors();
@@ -265,6 +280,7 @@ public final class Harness {
                     case "--list" -> o.list = true;
                     case "--help", "-h" -> o.help = true;
                     case "--only" -> o.only = Set.of(value(args, ++i, a).toLowerCase(Locale.ROOT).split(","));
+                    case "--compare" -> o.compare = List.of(value(args, ++i, a).toLowerCase(Locale.ROOT).split(","));
                     case "--json" -> o.json = Path.of(value(args, ++i, a));
                     case "--html" -> o.html = Path.of(value(args, ++i, a));
                     case "--workers" -> o.workers = positive(value(args, ++i, a), a);
@@ -275,7 +291,7 @@ public final class Harness {
                 }
             }
             if (o.iterations < 0) {
-                o.iterations = o.quick ? 7 : 15;
+                o.iterations = o.compare != null ? (o.quick ? 15 : 30) : o.quick ? 7 : 15;
             }
             if (o.warmup < 0) {
                 o.warmup = o.quick ? 3 : 5;

@@ -104,4 +104,23 @@ class HarnessTest {
                 .hasMessageContaining("--json needs a value");
         assertThatThrownBy(() -> Suite.select(Set.of("nope"))).hasMessageContaining("unknown benchmark");
     }
+
+    @Test
+    void aComparisonRunsEveryVariantAndRelatesItToTheFirst() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Comparison.Row> rows = new Comparison(List.of(new PingPong(1_000), new PingPong(4_000)), 5, 1, 0, 2,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
+        assertThat(rows).extracting(Comparison.Row::name).containsExactly("PingPong", "PingPong");
+        assertThat(rows.get(0).vsFirst()).isEqualTo(1.0);
+        assertThat(rows.get(1).vsFirst()).isEqualTo(rows.get(1).medianMs() / rows.get(0).medianMs());
+        assertThat(rows).allSatisfy(r -> assertThat(r.q1Ms()).isLessThanOrEqualTo(r.medianMs())
+                .isGreaterThan(0));
+        assertThat(rows).allSatisfy(r -> assertThat(r.q3Ms()).isGreaterThanOrEqualTo(r.medianMs()));
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("vs first").contains("PingPong");
+        assertThatThrownBy(() -> new Comparison(List.of(new PingPong(10)), 1, 0, 0, 2, System.out))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least two");
+        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).compare)
+                .containsExactly("pingpong", "big");
+        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).iterations).isEqualTo(30);
+    }
 }
