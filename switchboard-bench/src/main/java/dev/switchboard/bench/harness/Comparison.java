@@ -33,10 +33,11 @@ final class Comparison {
     private final int warmupRounds;
     private final double warmupSeconds;
     private final int workers;
+    private final int throughput;
     private final PrintStream out;
 
     Comparison(List<Benchmark> variants, int rounds, int warmupRounds, double warmupSeconds, int workers,
-               PrintStream out) {
+               int throughput, PrintStream out) {
         if (variants.size() < 2) {
             throw new IllegalArgumentException("--compare needs at least two benchmarks, got " + variants.size());
         }
@@ -45,6 +46,7 @@ final class Comparison {
         this.warmupRounds = warmupRounds;
         this.warmupSeconds = warmupSeconds;
         this.workers = workers;
+        this.throughput = throughput;
         this.out = out;
     }
 
@@ -53,8 +55,9 @@ final class Comparison {
         double[][] ms = new double[n][rounds];
         out.printf(Locale.ROOT, "Switchboard variants, %d workers, throughput %d: warm-up >= %d rounds and >= %.0f s,"
                 + " then %d rounds, each running every variant once (order reversed every round)%n",
-                workers, TaskRuntime.DEFAULT_THROUGHPUT, warmupRounds, warmupSeconds, rounds);
-        try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers).build()) {
+                workers, throughput, warmupRounds, warmupSeconds, rounds);
+        try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers)
+                .throughput(throughput).build()) {
             long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos((long) (warmupSeconds * 1000));
             for (int r = 0; r < warmupRounds || System.nanoTime() < warmupEnd; r++) {
                 round(runtime, r, null);

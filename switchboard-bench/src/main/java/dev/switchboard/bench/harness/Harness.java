@@ -29,7 +29,7 @@ import scala.concurrent.Await;
  * and maximum wall time, and {@code ratio = pekko_median / switchboard_median} (above 1: Switchboard faster).
  *
  * <pre>
- * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N]
+ * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
  *                     [--iterations N] [--warmup N] [--list]
  * ./switchboard bench --compare a,b,...    (Switchboard variants against each other: {@link Comparison})
  * </pre>
@@ -70,7 +70,7 @@ public final class Harness {
                 variants.add(Suite.select(Set.of(name)).get(0));
             }
             new Comparison(variants, options.iterations, options.warmup, options.warmupSeconds, options.workers,
-                    System.out).run();
+                    options.throughput, System.out).run();
             return;
         }
         List<Result> results = new Harness(options, System.out).run(Suite.select(options.only));
@@ -80,7 +80,7 @@ public final class Harness {
 
     List<Result> run(List<Benchmark> benchmarks) throws IOException {
         int workers = options.workers;
-        int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
+        int throughput = options.throughput;
         Map<String, Object> config = configuration(workers, throughput);
         out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s - %d workers each, throughput %d; warm-up >= %d"
                         + " iterations and >= %.0f s, then %d measured iterations per side%n", pekkoVersion(), workers,
@@ -250,6 +250,8 @@ public final class Harness {
                   --json FILE        write the results as JSON
                   --html DIR         write an HTML report with charts into DIR
                   --workers N        worker threads for both runtimes (default: available processors)
+                  --throughput N     messages an actor processes per turn, both runtimes (default 64,
+                                     Switchboard's default; Pekko's own default is 5)
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)
@@ -267,6 +269,7 @@ public final class Harness {
         Path json;
         Path html;
         int workers = Runtime.getRuntime().availableProcessors();
+        int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         int iterations = -1;
         int warmup = -1;
         double warmupSeconds = -1;
@@ -284,6 +287,7 @@ public final class Harness {
                     case "--json" -> o.json = Path.of(value(args, ++i, a));
                     case "--html" -> o.html = Path.of(value(args, ++i, a));
                     case "--workers" -> o.workers = positive(value(args, ++i, a), a);
+                    case "--throughput" -> o.throughput = positive(value(args, ++i, a), a);
                     case "--iterations" -> o.iterations = positive(value(args, ++i, a), a);
                     case "--warmup" -> o.warmup = Integer.parseInt(value(args, ++i, a));
                     case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(value(args, ++i, a));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.bench.Suite;
 import dev.switchboard.bench.pingpong.PingPong;
+import dev.switchboard.task.TaskRuntime;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +109,7 @@ class HarnessTest {
     @Test
     void aComparisonRunsEveryVariantAndRelatesItToTheFirst() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        List<Comparison.Row> rows = new Comparison(List.of(new PingPong(1_000), new PingPong(4_000)), 5, 1, 0, 2,
+        List<Comparison.Row> rows = new Comparison(List.of(new PingPong(1_000), new PingPong(4_000)), 5, 1, 0, 2, 16,
                 new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
         assertThat(rows).extracting(Comparison.Row::name).containsExactly("PingPong", "PingPong");
         assertThat(rows.get(0).vsFirst()).isEqualTo(1.0);
@@ -116,11 +117,17 @@ class HarnessTest {
         assertThat(rows).allSatisfy(r -> assertThat(r.q1Ms()).isLessThanOrEqualTo(r.medianMs())
                 .isGreaterThan(0));
         assertThat(rows).allSatisfy(r -> assertThat(r.q3Ms()).isGreaterThanOrEqualTo(r.medianMs()));
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("vs first").contains("PingPong");
-        assertThatThrownBy(() -> new Comparison(List.of(new PingPong(10)), 1, 0, 0, 2, System.out))
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("vs first").contains("PingPong")
+                .contains("throughput 16");
+        assertThatThrownBy(() -> new Comparison(List.of(new PingPong(10)), 1, 0, 0, 2, 64, System.out))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least two");
         assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).compare)
                 .containsExactly("pingpong", "big");
         assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).iterations).isEqualTo(30);
+        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).throughput)
+                .isEqualTo(TaskRuntime.DEFAULT_THROUGHPUT);
+        assertThat(Harness.Options.parse(new String[] {"--throughput", "5"}).throughput).isEqualTo(5);
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--throughput", "0"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--throughput");
     }
 }
