@@ -1,6 +1,7 @@
 package dev.switchboard.internal;
 
 import java.util.concurrent.CountedCompleter;
+import java.util.concurrent.ForkJoinTask;
 
 /**
  * A node of the spawn tree: a unit of work that a {@code finish} waits for.
@@ -42,6 +43,13 @@ public abstract class Node extends CountedCompleter<Void> {
 
     /** Link in a scope's list of tracked nodes (actors, awaiting tasks), see {@link Scope#track}. */
     volatile Node nextTracked;
+
+    /**
+     * Whether this node has been handed to the pool before ({@link #poolTask}). Written and read by whoever
+     * schedules the node, one thread at a time: the holder of an actor's token, or the thread that took the
+     * node out of a handoff slot with an atomic swap, which orders it after the previous scheduler.
+     */
+    private boolean queuedBefore;
 
     protected Node(Node completer, Scheduler scheduler) {
         super(completer);
@@ -134,6 +142,44 @@ public abstract class Node extends CountedCompleter<Void> {
 
     /** Called once for each child attached to this node when that child's subtree has ended. */
     protected void childEnded() {
+    }
+
+    /**
+     * The task to hand to the pool ({@code fork}, {@code execute}) to run this node once: the node itself the
+     * first time, a new {@link Rerun} every later time.
+     *
+     * <p>Why: an actor's activation runs many times, and a ForkJoinPool steal (JDK 21 to 25) reads the queue's
+     * base index, then the slot, re-checks the base and then CASes the slot from the task to null. A thief
+     * delayed between its re-check and its CAS (pre-empted; on a busy two-core machine that happens) while the
+     * owner runs a whole array's worth of tasks can find the <em>same</em> task object back in the same slot,
+     * pushed again after the array wrapped around: its CAS then succeeds and it writes its stale base + 1,
+     * moving the base backwards over slots already taken. The owner, polling in FIFO mode, then spins forever
+     * waiting for a slot that is already empty (seen twice in benchmark runs: a worker spinning in
+     * {@code WorkQueue.nextLocalTask}, the finish never ending). A task object that is never pushed twice
+     * cannot be confused with an earlier push of itself, so only the first push uses the node.
+     */
+    public final ForkJoinTask<?> poolTask() {
+        if (!queuedBefore) {
+            queuedBefore = true;
+            return this;
+        }
+        return new Rerun(this);
+    }
+
+    /**
+     * A one-shot task that runs a node the pool has seen before. Its completer is the node, so a worker helping
+     * its finish ({@link #helpComplete(int)}) still recognises it as part of that finish; it never completes
+     * itself, so it never touches the node's pending count.
+     */
+    static final class Rerun extends CountedCompleter<Void> {
+        Rerun(Node node) {
+            super(node);
+        }
+
+        @Override
+        public void compute() {
+            ((Node) getCompleter()).compute();
+        }
     }
 
     /** Runs this node's work. Implementations catch everything: a node never completes abnormally. */

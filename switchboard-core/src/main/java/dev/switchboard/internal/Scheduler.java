@@ -149,9 +149,9 @@ public final class Scheduler {
     /** Schedules a task where idle workers can steal it. */
     public void submit(Node task) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
-            task.fork();
+            task.poolTask().fork();
         } else {
-            pool.execute(task);
+            pool.execute(task.poolTask());
         }
     }
 
@@ -165,7 +165,7 @@ public final class Scheduler {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
             w.handoff(activation);
         } else {
-            pool.execute(activation);
+            pool.execute(activation.poolTask());
         }
     }
 
@@ -176,7 +176,7 @@ public final class Scheduler {
      * locally would starve tasks submitted from outside and tasks waiting in busy workers' deques.
      */
     public void yieldTurn(Node task) {
-        pool.externalSubmit(task);
+        pool.externalSubmit(task.poolTask());
     }
 
     /**

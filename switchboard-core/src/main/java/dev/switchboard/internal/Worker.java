@@ -119,14 +119,14 @@ public final class Worker extends ForkJoinWorkerThread {
      */
     void handoff(Node activation) {
         if (blocking != 0) {
-            activation.fork();
+            activation.poolTask().fork();
             return;
         }
         int size = tail - head;
         if (size != 0 && (size == HANDOFF_CAPACITY || scheduler.idleWorkers())) {
             Node oldest = take();
             if (oldest != null) {
-                oldest.fork();
+                oldest.poolTask().fork();
             }
         }
         SLOTS.setRelease(handoffs, tail++ & (HANDOFF_CAPACITY - 1), activation);
@@ -147,7 +147,7 @@ public final class Worker extends ForkJoinWorkerThread {
     private void publish() {
         Node n;
         while ((n = take()) != null) {
-            n.fork();
+            n.poolTask().fork();
         }
     }
 
@@ -187,7 +187,7 @@ public final class Worker extends ForkJoinWorkerThread {
         for (int i = 0; i < HANDOFF_CAPACITY; i++) {
             Node n = (Node) SLOTS.getAndSet(handoffs, i, (Node) null);
             if (n != null) {
-                scheduler.pool().execute(n);
+                scheduler.pool().execute(n.poolTask());
                 stolen++;
             }
         }
