@@ -13,8 +13,9 @@ import dev.switchboard.internal.Scope;
  * <p>It counts as one child of the node that started the actor, so the enclosing finish waits for it; it
  * completes (releasing the finish) only when the actor has terminated and every task the actor spawned has
  * ended. Each time the actor has messages to process, this same object is scheduled again (a
- * {@code CountedCompleter} that does not complete when it runs can be forked any number of times), so the hot
- * path allocates nothing.
+ * {@code CountedCompleter} that does not complete when it runs can run any number of times), so the hot path
+ * allocates nothing: through a worker's handoff buffer it goes as itself; into the pool's queues, after its
+ * first time, as a fresh one-shot wrapper ({@link Node#poolTask}).
  */
 final class Activation extends Node {
     private static final VarHandle SPAWNED;
