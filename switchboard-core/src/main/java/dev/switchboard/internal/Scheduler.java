@@ -357,6 +357,22 @@ public final class Scheduler {
         for (String item : items) {
             sb.append("\n  - ").append(item);
         }
+        return sb.append("\n  ").append(poolState()).toString();
+    }
+
+    /**
+     * The pool as the JDK sees it, for hang reports: queued work that no worker takes while workers are idle, or a
+     * worker that stays runnable without starting anything, points at the pool rather than at the program.
+     */
+    String poolState() {
+        StringBuilder sb = new StringBuilder("pool: ").append(pool.getActiveThreadCount()).append(" of ")
+                .append(parallelism).append(" workers active, ").append(pool.getQueuedTaskCount())
+                .append(" tasks queued in worker deques, ").append(pool.getQueuedSubmissionCount())
+                .append(" submissions queued");
+        for (Worker w : workers) {
+            sb.append("; ").append(w.getName()).append(' ').append(w.getState()).append(", ")
+              .append(w.progress()).append(" nodes started");
+        }
         return sb.toString();
     }
 

@@ -84,7 +84,9 @@ class HangDiagnosticTest {
             });
             assertThat(reports).hasSize(1);
             assertThat(reports.peek()).startsWith("Switchboard hang diagnostic: finish opened by thread")
-                    .contains("actor " + slow).contains("never exited");
+                    .contains("actor " + slow).contains("never exited")
+                    .contains("pool: ").contains(" of 2 workers active, ").contains("tasks queued in worker deques")
+                    .containsPattern("-worker-1 [A-Z_]+, \\d+ nodes started");  // workers start lazily
         }
     }
 
