@@ -41,10 +41,10 @@ import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
  * consumer's re-check of the queue, so the consumer finds the message. {@code guardOk} is written only by the
  * selector's own processing (single writer); {@code manual} by the processing and the tasks it spawned.
  *
- * <p>Each mailbox is its own padded JCTools queue. The padding is what a selector with many mailboxes pays
- * for most when one sender spreads its messages over all of them (each queue's indices on lines of their
- * own): unpadded queues made a 32-mailbox selector fed round robin 12% faster, but joins, where a producer
- * and the consumer work on one mailbox at once, 1.6 to 1.9 times slower. One arrival queue per selector,
+ * <p>Each mailbox is its own padded JCTools queue. When one sender spreads its messages over many mailboxes,
+ * part of what that costs is the padding (each queue's indices on cache lines of their own): unpadded queues
+ * made a 32-mailbox selector fed round robin 12% faster, but joins, where a producer and the consumer work on
+ * one mailbox at once, 1.6 to 1.9 times slower. One arrival queue per selector,
  * sorted by the consumer, and linked-node queues were measured too and lost (docs/benchmarks.md).
  */
 final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.ReadySet {
