@@ -44,8 +44,8 @@ import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
  * <p>Each mailbox is its own padded JCTools queue. When one sender spreads its messages over many mailboxes,
  * part of what that costs is the padding (each queue's indices on cache lines of their own): unpadded queues
  * made a 32-mailbox selector fed round robin 12% faster, but joins, where a producer and the consumer work on
- * one mailbox at once, 1.6 to 1.9 times slower. One arrival queue per selector,
- * sorted by the consumer, and linked-node queues were measured too and lost (docs/benchmarks.md).
+ * one mailbox at once, 1.6 to 1.9 times slower. One arrival queue per selector, sorted by the consumer, and
+ * linked-node queues were measured too and lost (docs/benchmarks.md).
  */
 final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.ReadySet {
     /** Mailboxes the two-level bitmap can hold. */
