@@ -40,6 +40,23 @@ public final class Suite {
                 new Big());
     }
 
+    /**
+     * Switchboard-only variants that {@code --compare} can name besides the benchmarks of {@link #all()}: they
+     * take a measured difference apart and are not part of the main run.
+     */
+    public static List<Benchmark> compareVariants() {
+        return MailboxOverheadBenchmarks.compareVariants();
+    }
+
+    /** The benchmark or comparison variant called {@code name} (case-insensitive). */
+    public static Benchmark forCompare(String name) {
+        List<Benchmark> known = new java.util.ArrayList<>(all());
+        known.addAll(compareVariants());
+        return known.stream().filter(b -> b.name().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown benchmark " + name + " for --compare;"
+                        + " known: " + known.stream().map(Benchmark::name).toList()));
+    }
+
     /** The benchmarks named in {@code only} (case-insensitive), or all of them if it is null. */
     public static List<Benchmark> select(Set<String> only) {
         if (only == null) {

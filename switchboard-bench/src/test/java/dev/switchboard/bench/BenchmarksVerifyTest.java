@@ -1,12 +1,14 @@
 package dev.switchboard.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.bench.big.Big;
 import dev.switchboard.bench.chameneos.Chameneos;
 import dev.switchboard.bench.counting.Counting;
 import dev.switchboard.bench.fjcreation.ForkJoinCreation;
 import dev.switchboard.bench.fjthroughput.ForkJoinThroughput;
+import dev.switchboard.bench.fjthroughput.ForkJoinThroughput.SendPattern;
 import dev.switchboard.bench.harness.Benchmark;
 import dev.switchboard.bench.pingpong.PingPong;
 import dev.switchboard.bench.threadring.ThreadRing;
@@ -34,6 +36,8 @@ class BenchmarksVerifyTest extends BothSides {
                 // the mailbox-overhead variants: selectors on the Switchboard side
                 new ForkJoinThroughput(8, 2_000, 1),
                 new ForkJoinThroughput(8, 2_000, 32),
+                new ForkJoinThroughput(8, 2_000, 32, SendPattern.MAILBOX_0),
+                new ForkJoinThroughput(8, 2_000, 32, SendPattern.RUNS),
                 new Chameneos(10, 5_000, 1),
                 new Chameneos(10, 5_000, 32));
     }
@@ -66,6 +70,47 @@ class BenchmarksVerifyTest extends BothSides {
                 "ForkJoinThroughputSelector32", "ChameneosSelector1", "ChameneosSelector8", "ChameneosSelector16",
                 "ChameneosSelector32");
         assertThat(ForkJoinThroughput.withSelectors(32).params()).containsEntry("actors", 60)
-                .containsEntry("messages_per_actor", 10_000).containsEntry("mailboxes", 32);
+                .containsEntry("messages_per_actor", 10_000).containsEntry("mailboxes", 32)
+                .doesNotContainKey("send_pattern");
+    }
+
+    @Test
+    void theCompareVariantsAreNamedAfterTheirMailboxesAndSendPattern() {
+        assertThat(Suite.compareVariants()).extracting(Benchmark::name).containsExactly(
+                "ForkJoinThroughputSelector2", "ForkJoinThroughputSelector4", "ForkJoinThroughputSelector2-Mailbox0",
+                "ForkJoinThroughputSelector32-Mailbox0", "ForkJoinThroughputSelector32-Runs16");
+        assertThat(Suite.all()).extracting(Benchmark::name).doesNotContain("ForkJoinThroughputSelector32-Mailbox0");
+        assertThat(ForkJoinThroughput.withSelectors(32, SendPattern.RUNS).params())
+                .containsEntry("mailboxes", 32).containsEntry("send_pattern", "runs");
+        assertThat(Suite.forCompare("forkjointhroughputselector32-mailbox0").name())
+                .isEqualTo("ForkJoinThroughputSelector32-Mailbox0");
+        assertThat(Suite.forCompare("Chameneos").name()).isEqualTo("Chameneos");
+        assertThatThrownBy(() -> Suite.forCompare("ForkJoinThroughputSelector3"))
+                .hasMessageContaining("unknown benchmark ForkJoinThroughputSelector3 for --compare");
+        assertThatThrownBy(() -> new ForkJoinThroughput(8, 100, 0, SendPattern.RUNS))
+                .hasMessageContaining("needs selectors");
+    }
+
+    @Test
+    void eachSendPatternPutsTheMessagesWhereItsNameSays() {
+        int boxes = 32;
+        int messages = 10_000;
+        int[] roundRobin = new int[boxes];
+        int[] first = new int[boxes];
+        int[] runs = new int[boxes];
+        for (int m = 0; m < messages; m++) {
+            roundRobin[SendPattern.ROUND_ROBIN.mailbox(m, boxes)]++;
+            first[SendPattern.MAILBOX_0.mailbox(m, boxes)]++;
+            int box = SendPattern.RUNS.mailbox(m, boxes);
+            runs[box]++;
+            assertThat(box).isEqualTo(SendPattern.RUNS.mailbox(m - m % 16, boxes));   // the same for a run of 16
+            assertThat(SendPattern.ROUND_ROBIN.mailbox(m, boxes)).isEqualTo(m % boxes);
+        }
+        assertThat(roundRobin).containsOnly(messages / boxes, messages / boxes + 1);
+        assertThat(first[0]).isEqualTo(messages);
+        assertThat(runs).containsOnly(19 * 16, 20 * 16);            // 625 runs of 16 dealt to 32 mailboxes
+        assertThat(SendPattern.RUNS.mailbox(15, boxes)).isEqualTo(0);
+        assertThat(SendPattern.RUNS.mailbox(16, boxes)).isEqualTo(1);
+        assertThat(SendPattern.RUNS.mailbox(16 * boxes, boxes)).isEqualTo(0);
     }
 }

@@ -2,6 +2,8 @@ package dev.switchboard.bench.fjthroughput;
 
 import dev.switchboard.bench.harness.Benchmark;
 import dev.switchboard.task.TaskRuntime;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.pekko.actor.ActorSystem;
 
@@ -11,18 +13,55 @@ import org.apache.pekko.actor.ActorSystem;
  *
  * <p>With {@code mailboxes > 0}, the Switchboard actors are selectors with that many mailboxes and the messages
  * of each actor are sent round-robin over its mailboxes: the mailbox-overhead experiment of paper 000 §2.1.2.
- * The Pekko side is always the plain actor.
+ * The Pekko side is always the plain actor. Other {@linkplain SendPattern send patterns} take that overhead
+ * apart (what a selector costs with every message in one mailbox, and with runs of messages per mailbox); they
+ * are variants for {@code --compare}, not part of the main run.
  */
 public final class ForkJoinThroughput implements Benchmark {
     static final double THETA = 37.2;
     private final int actors;
     private final int messages;
     private final int mailboxes;
+    private final SendPattern pattern;
 
-    public ForkJoinThroughput(int actors, int messages, int mailboxes) {
+    /** How the messages of one selector are spread over its mailboxes. */
+    public enum SendPattern {
+        /** Message {@code m} to mailbox {@code m % mailboxes}: the paper's experiment. */
+        ROUND_ROBIN(""),
+        /** Every message to mailbox 0: what having the mailboxes costs, without spreading. */
+        MAILBOX_0("-Mailbox0"),
+        /** Runs of {@value #RUN} consecutive messages to one mailbox, the mailboxes in turn. */
+        RUNS("-Runs" + SendPattern.RUN);
+
+        static final int RUN = 16;
+        private final String suffix;
+
+        SendPattern(String suffix) {
+            this.suffix = suffix;
+        }
+
+        /** The mailbox of the {@code m}-th message to a selector with {@code mailboxes} mailboxes. */
+        public int mailbox(int m, int mailboxes) {
+            return switch (this) {
+                case ROUND_ROBIN -> m % mailboxes;
+                case MAILBOX_0 -> 0;
+                case RUNS -> (m / RUN) % mailboxes;
+            };
+        }
+    }
+
+    public ForkJoinThroughput(int actors, int messages, int mailboxes, SendPattern pattern) {
+        if (mailboxes == 0 && pattern != SendPattern.ROUND_ROBIN) {
+            throw new IllegalArgumentException("a send pattern needs selectors (mailboxes > 0), not plain actors");
+        }
         this.actors = actors;
         this.messages = messages;
         this.mailboxes = mailboxes;
+        this.pattern = pattern;
+    }
+
+    public ForkJoinThroughput(int actors, int messages, int mailboxes) {
+        this(actors, messages, mailboxes, SendPattern.ROUND_ROBIN);
     }
 
     public ForkJoinThroughput(int actors, int messages) {
@@ -36,26 +75,45 @@ public final class ForkJoinThroughput implements Benchmark {
 
     /** Savina's defaults, with selectors of {@code mailboxes} mailboxes on the Switchboard side. */
     public static ForkJoinThroughput withSelectors(int mailboxes) {
-        return new ForkJoinThroughput(60, 10_000, mailboxes);
+        return withSelectors(mailboxes, SendPattern.ROUND_ROBIN);
+    }
+
+    /** Savina's defaults, with selectors of {@code mailboxes} mailboxes fed in {@code pattern}. */
+    public static ForkJoinThroughput withSelectors(int mailboxes, SendPattern pattern) {
+        return new ForkJoinThroughput(60, 10_000, mailboxes, pattern);
     }
 
     @Override
     public String name() {
-        return mailboxes == 0 ? "ForkJoinThroughput" : "ForkJoinThroughputSelector" + mailboxes;
+        return mailboxes == 0 ? "ForkJoinThroughput" : "ForkJoinThroughputSelector" + mailboxes + pattern.suffix;
     }
 
     @Override
     public String description() {
-        return mailboxes == 0
-                ? "messages sent round-robin to many actors, a little work each (Savina fjthrput)"
-                : "fjthrput with " + mailboxes + "-mailbox selectors, messages round-robin over the mailboxes"
-                        + " (paper 000 §2.1.2); Pekko: plain actors";
+        if (mailboxes == 0) {
+            return "messages sent round-robin to many actors, a little work each (Savina fjthrput)";
+        }
+        String spread = switch (pattern) {
+            case ROUND_ROBIN -> "messages round-robin over the mailboxes (paper 000 §2.1.2)";
+            case MAILBOX_0 -> "every message to mailbox 0";
+            case RUNS -> "runs of " + SendPattern.RUN + " messages per mailbox, the mailboxes in turn";
+        };
+        return "fjthrput with " + mailboxes + "-mailbox selectors, " + spread + "; Pekko: plain actors";
     }
 
     @Override
     public Map<String, Object> params() {
-        return mailboxes == 0 ? Map.of("actors", actors, "messages_per_actor", messages)
-                : Map.of("actors", actors, "messages_per_actor", messages, "mailboxes", mailboxes);
+        if (mailboxes == 0) {
+            return Map.of("actors", actors, "messages_per_actor", messages);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("actors", actors);
+        m.put("messages_per_actor", messages);
+        m.put("mailboxes", mailboxes);
+        if (pattern != SendPattern.ROUND_ROBIN) {
+            m.put("send_pattern", pattern.name().toLowerCase(Locale.ROOT));
+        }
+        return m;
     }
 
     @Override
@@ -66,7 +124,7 @@ public final class ForkJoinThroughput implements Benchmark {
     @Override
     public long runSwitchboard(TaskRuntime runtime) {
         return mailboxes == 0 ? SwitchboardForkJoinThroughput.run(runtime, actors, messages)
-                : SwitchboardForkJoinThroughput.runSelectors(runtime, actors, messages, mailboxes);
+                : SwitchboardForkJoinThroughput.runSelectors(runtime, actors, messages, mailboxes, pattern);
     }
 
     @Override

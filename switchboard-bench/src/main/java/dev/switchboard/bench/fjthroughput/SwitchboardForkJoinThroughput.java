@@ -29,7 +29,8 @@ final class SwitchboardForkJoinThroughput {
         return processed.sum();
     }
 
-    static long runSelectors(TaskRuntime runtime, int actors, int messages, int mailboxes) {
+    static long runSelectors(TaskRuntime runtime, int actors, int messages, int mailboxes,
+            ForkJoinThroughput.SendPattern pattern) {
         LongAdder processed = new LongAdder();
         runtime.finish(() -> {
             ThroughputSelector[] all = new ThroughputSelector[actors];
@@ -38,7 +39,7 @@ final class SwitchboardForkJoinThroughput {
                 all[i].start();
             }
             for (int m = 0; m < messages; m++) {
-                int box = m % mailboxes;
+                int box = pattern.mailbox(m, mailboxes);
                 for (ThroughputSelector a : all) {
                     a.send(box, Work.INSTANCE);
                 }

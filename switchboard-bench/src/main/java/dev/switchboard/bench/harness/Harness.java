@@ -62,12 +62,17 @@ public final class Harness {
             for (Benchmark b : Suite.all()) {
                 System.out.printf("%-28s %s%n", b.name(), b.description());
             }
+            System.out.println();
+            System.out.println("for --compare only (Switchboard variants, not in the main run):");
+            for (Benchmark b : Suite.compareVariants()) {
+                System.out.printf("%-28s %s%n", b.name(), b.description());
+            }
             return;
         }
         if (options.compare != null) {
             List<Benchmark> variants = new ArrayList<>();
             for (String name : options.compare) {
-                variants.add(Suite.select(Set.of(name)).get(0));
+                variants.add(Suite.forCompare(name));
             }
             new Comparison(variants, options.iterations, options.warmup, options.warmupSeconds, options.workers,
                     options.throughput, System.out).run();
@@ -255,10 +260,11 @@ public final class Harness {
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)
-                  --list             list the benchmarks and exit
+                  --list             list the benchmarks (and the variants for --compare) and exit
                   --compare a,b,...  compare Switchboard sides only: the listed benchmarks interleaved in
                                      rounds, each relative to the first (e.g. an actor and its selector or
-                                     monitor variants); uses --iterations as rounds (default 30, quick 15)""";
+                                     monitor variants); uses --iterations as rounds (default 30, quick 15);
+                                     also takes the variants --list shows for it""";
 
         boolean quick;
         boolean list;
