@@ -69,16 +69,26 @@ public final class Harness {
             }
             return;
         }
-        if (options.compare != null) {
-            List<Benchmark> variants = new ArrayList<>();
-            for (String name : options.compare) {
-                variants.add(Suite.forCompare(name));
+        List<Benchmark> chosen;
+        Comparison comparison = null;
+        try {                                   // an unknown name is a usage error, not a stack trace
+            if (options.compare != null) {
+                chosen = options.compare.stream().map(Suite::forCompare).toList();
+                comparison = new Comparison(chosen, options.iterations, options.warmup, options.warmupSeconds,
+                        options.workers, options.throughput, System.out);
+            } else {
+                chosen = Suite.select(options.only);
             }
-            new Comparison(variants, options.iterations, options.warmup, options.warmupSeconds, options.workers,
-                    options.throughput, System.out).run();
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.exit(2);
             return;
         }
-        List<Result> results = new Harness(options, System.out).run(Suite.select(options.only));
+        if (comparison != null) {
+            comparison.run();
+            return;
+        }
+        List<Result> results = new Harness(options, System.out).run(chosen);
         boolean allVerified = results.stream().allMatch(Result::verified);
         System.exit(allVerified ? 0 : 1);
     }
