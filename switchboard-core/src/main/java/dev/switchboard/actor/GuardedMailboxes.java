@@ -3,7 +3,6 @@ package dev.switchboard.actor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
-import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
 
 /**
  * The mailboxes of a {@link Selector}: several queues, each guarded, and a ready bitmap from which the next
@@ -41,10 +40,10 @@ import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
  * consumer's re-check of the queue, so the consumer finds the message. {@code guardOk} is written only by the
  * selector's own processing (single writer); {@code manual} by the processing and the tasks it spawned.
  *
- * <p>Each mailbox is its own padded JCTools queue. When one sender spreads its messages over many mailboxes,
- * part of what that costs is the padding (each queue's indices on cache lines of their own): unpadded queues
- * made a 32-mailbox selector fed round robin 12% faster, but joins, where a producer and the consumer work on
- * one mailbox at once, 1.6 to 1.9 times slower. One arrival queue per selector, sorted by the consumer, and
+ * <p>Each mailbox is a {@link MailboxQueue}: padded like JCTools' queue, so that a producer and the consumer of
+ * one mailbox stay off each other's cache lines (unpadded JCTools queues made joins 1.6 to 1.9 times slower),
+ * but with all the producer's fields together, so that a sender spreading its messages over many mailboxes
+ * misses once per queue rather than twice. One arrival queue per selector, sorted by the consumer, and
  * linked-node queues were measured too and lost (docs/benchmarks.md).
  */
 final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.ReadySet {
@@ -71,7 +70,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     private final int count;
     private final int words;
-    private final MpscGrowableAtomicArrayQueue<Object>[] queues;
+    private final MailboxQueue[] queues;
     private final long[] nonEmpty;
     private final long[] manual;
     private final long[] guardOk;
@@ -89,7 +88,6 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     private BooleanSupplier[] guards;
     private int guardCount;
 
-    @SuppressWarnings("unchecked")
     GuardedMailboxes(int count, SelectionPolicy policy) {
         if (count < 1 || count > MAX_MAILBOXES) {
             throw new IllegalArgumentException("a selector has between 1 and " + MAX_MAILBOXES
@@ -97,9 +95,9 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         }
         this.count = count;
         this.words = (count + 63) >>> 6;
-        this.queues = new MpscGrowableAtomicArrayQueue[count];
+        this.queues = new MailboxQueue[count];
         for (int i = 0; i < count; i++) {
-            queues[i] = new MpscGrowableAtomicArrayQueue<>(SingleMailbox.INITIAL_CAPACITY,
+            queues[i] = new MailboxQueue(SingleMailbox.INITIAL_CAPACITY,
                     SingleMailbox.MAX_CAPACITY);
         }
         this.nonEmpty = new long[words];
@@ -441,7 +439,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     @Override
     public Object pollAny() {
-        for (MpscGrowableAtomicArrayQueue<Object> q : queues) {
+        for (MailboxQueue q : queues) {
             Object e = q.poll();
             if (e != null) {
                 return e;
@@ -452,7 +450,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     @Override
     public boolean hasAny() {
-        for (MpscGrowableAtomicArrayQueue<Object> q : queues) {
+        for (MailboxQueue q : queues) {
             if (!q.isEmpty()) {
                 return true;
             }
@@ -463,7 +461,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     @Override
     public int size() {
         int n = 0;
-        for (MpscGrowableAtomicArrayQueue<Object> q : queues) {
+        for (MailboxQueue q : queues) {
             n += q.size();
         }
         return n;

@@ -1,0 +1,230 @@
+package dev.switchboard.actor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One mailbox of a selector with many mailboxes: a multi-producer single-consumer queue that grows, with the
+ * fields a producer touches side by side and the fields the consumer touches side by side, padded apart.
+ *
+ * <h2>Overview</h2>
+ * The algorithm is JCTools' growable linked-array MPSC queue ({@code MpscGrowableAtomicArrayQueue}, which an
+ * actor's mailbox uses as it is); only the layout differs. JCTools pads the producer index onto a line of its own
+ * and keeps the producer's limit, mask and buffer on another, behind the consumer's fields, so that producers
+ * that read the buffer do not collide with the CAS on the index. That costs a sender two cache misses on a queue
+ * it has not touched lately, and a sender that spreads its messages over a selector's mailboxes (round robin over
+ * 32 mailboxes of 60 selectors: 1,920 queues) has not touched any of them lately. Here the producer's four
+ * fields sit together (32 bytes, so usually on one line), and the consumer's three together, 64 bytes of
+ * padding away from them and from neighbouring objects.
+ *
+ * <p>Indices count in steps of two; the lowest bit of the producer index marks a resize in progress. A producer
+ * claims an index with a CAS and writes its element with a release store; the consumer reads elements with
+ * acquire loads. A buffer of capacity {@code c} has {@code c + 1} slots: the last one links the next buffer.
+ * The producer that finds the buffer full while the queue may still grow claims the odd index, allocates a
+ * buffer twice as large, puts its element there, publishes the new limit and index, links the new buffer from
+ * the old one and marks its own slot in the old buffer {@code JUMP}; the consumer, reaching {@code JUMP},
+ * follows the link and continues at the same index. Once grown, a buffer is reused circularly.
+ *
+ * <h2>Implementation notes</h2>
+ * {@code producerBuffer} and {@code producerMask} are plain fields: the resizing producer writes them before its
+ * release store of the (even) producer index, and a producer reads them after its volatile read of that index,
+ * so it sees the buffer of the index it read; if the index moved meanwhile its CAS fails and it starts over.
+ * {@link #poll()} returns null only when the queue is empty: when a producer has claimed the next index but not
+ * yet written its element, the consumer waits for it (the producer is between two instructions). Each class of
+ * the layout fills its fields to a multiple of eight bytes ({@code gap} fields), so that the JVM, which may
+ * place a subclass's small fields in a superclass's alignment gap, has no gap to move them into.
+ */
+final class MailboxQueue extends MailboxQueueConsumerFields {
+    private static final Object JUMP = new Object();
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Object[].class);
+    private static final VarHandle P_INDEX;
+    private static final VarHandle P_LIMIT;
+    private static final VarHandle C_INDEX;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            P_INDEX = l.findVarHandle(MailboxQueueProducerFields.class, "producerIndex", long.class);
+            P_LIMIT = l.findVarHandle(MailboxQueueProducerFields.class, "producerLimit", long.class);
+            C_INDEX = l.findVarHandle(MailboxQueueConsumerFields.class, "consumerIndex", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    long p20, p21, p22, p23, p24, p25, p26, p27;
+
+    /** The maximum number of elements, times two (in index units). */
+    private final long maxCapacity;
+
+    /**
+     * @param initialCapacity elements the first buffer holds (rounded up to a power of two, at least 2)
+     * @param maxCapacity     elements the queue holds at most (rounded up to a power of two, at most 2^30)
+     */
+    MailboxQueue(int initialCapacity, int maxCapacity) {
+        if (initialCapacity < 1 || initialCapacity > maxCapacity || maxCapacity > 1 << 30) {
+            throw new IllegalArgumentException("capacities " + initialCapacity + " .. " + maxCapacity
+                    + ": need 1 <= initial <= maximum <= 2^30");
+        }
+        int initial = roundToPowerOfTwo(Math.max(2, initialCapacity));
+        long mask = (long) (initial - 1) << 1;
+        Object[] buffer = new Object[initial + 1];
+        this.maxCapacity = (long) roundToPowerOfTwo(Math.max(initial, maxCapacity)) << 1;
+        producerBuffer = buffer;
+        producerMask = mask;
+        consumerBuffer = buffer;
+        consumerMask = mask;
+        P_LIMIT.setRelease(this, mask);        // publishes the fields above with the queue
+    }
+
+    private static int roundToPowerOfTwo(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    /** The slot of index {@code index} (in steps of two) in a buffer of mask {@code mask}. */
+    private static int slot(long index, long mask) {
+        return (int) ((index & mask) >> 1);
+    }
+
+    // ------------------------------------------------------------------------------------------ producers
+
+    /** Adds {@code e} (not null); false if the queue holds its maximum already. Any thread. */
+    boolean offer(Object e) {
+        long mask;
+        Object[] buffer;
+        long index;
+        for (;;) {
+            long limit = (long) P_LIMIT.getVolatile(this);
+            index = (long) P_INDEX.getVolatile(this);
+            if ((index & 1) == 1) {
+                Thread.onSpinWait();                      // another producer is resizing
+                continue;
+            }
+            mask = producerMask;
+            buffer = producerBuffer;
+            if (limit <= index) {
+                long consumer = (long) C_INDEX.getVolatile(this);
+                long capacity = mask + 2 == maxCapacity ? maxCapacity : mask;
+                if (consumer + capacity > index) {        // room after all: move the limit up
+                    P_LIMIT.compareAndSet(this, limit, consumer + capacity);
+                    continue;
+                }
+                if (maxCapacity - (index - consumer) <= 0) {
+                    return false;                         // full at the maximum capacity
+                }
+                if (P_INDEX.compareAndSet(this, index, index + 1)) {
+                    resize(mask, buffer, index, e);
+                    return true;
+                }
+                continue;
+            }
+            if (P_INDEX.compareAndSet(this, index, index + 2)) {
+                break;
+            }
+        }
+        SLOTS.setRelease(buffer, slot(index, mask), e);
+        return true;
+    }
+
+    /** With the odd index claimed: links a buffer twice as large and puts {@code e} at {@code index} in it. */
+    private void resize(long oldMask, Object[] oldBuffer, long index, Object e) {
+        int newLength = 2 * (oldBuffer.length - 1) + 1;
+        Object[] newBuffer;
+        try {
+            newBuffer = new Object[newLength];
+        } catch (OutOfMemoryError oom) {
+            P_INDEX.setRelease(this, index);              // give the index back, or every producer spins
+            throw oom;
+        }
+        long newMask = (long) (newLength - 2) << 1;
+        producerBuffer = newBuffer;
+        producerMask = newMask;
+        SLOTS.setRelease(newBuffer, slot(index, newMask), e);
+        SLOTS.setRelease(oldBuffer, oldBuffer.length - 1, newBuffer);     // the link, read after JUMP
+        long consumer = (long) C_INDEX.getVolatile(this);
+        long available = maxCapacity - (index - consumer);
+        P_LIMIT.setRelease(this, index + Math.min(newMask, available));
+        P_INDEX.setRelease(this, index + 2);              // ends the resize; publishes buffer and mask
+        SLOTS.setRelease(oldBuffer, slot(index, oldMask), JUMP);
+    }
+
+    // ------------------------------------------------------------------------------------------ the consumer
+
+    /** Removes and returns the oldest element, or null if the queue is empty. The consumer only. */
+    Object poll() {
+        Object[] buffer = consumerBuffer;
+        long index = (long) C_INDEX.get(this);            // plain: only this thread writes it
+        long mask = consumerMask;
+        int slot = slot(index, mask);
+        Object e = SLOTS.getAcquire(buffer, slot);
+        if (e == null) {
+            if (index == (long) P_INDEX.getVolatile(this)) {
+                return null;
+            }
+            do {                                          // claimed, not yet written: it comes in a moment
+                Thread.onSpinWait();
+                e = SLOTS.getAcquire(buffer, slot);
+            } while (e == null);
+        }
+        if (e == JUMP) {
+            Object[] next = (Object[]) SLOTS.getAcquire(buffer, buffer.length - 1);
+            SLOTS.setRelease(buffer, buffer.length - 1, null);
+            consumerBuffer = next;
+            mask = (long) (next.length - 2) << 1;
+            consumerMask = mask;
+            buffer = next;
+            slot = slot(index, mask);
+            e = SLOTS.getAcquire(buffer, slot);           // the resizing producer wrote it before JUMP
+        }
+        SLOTS.setRelease(buffer, slot, null);
+        C_INDEX.setRelease(this, index + 2);
+        return e;
+    }
+
+    /** Whether the queue holds no element (a snapshot). Any thread. */
+    boolean isEmpty() {
+        return ((long) C_INDEX.getVolatile(this) - (long) P_INDEX.getVolatile(this)) / 2 == 0;
+    }
+
+    /** The number of elements (a snapshot). Any thread. */
+    int size() {
+        long after = (long) C_INDEX.getVolatile(this);
+        for (;;) {
+            long before = after;
+            long producer = (long) P_INDEX.getVolatile(this);
+            after = (long) C_INDEX.getVolatile(this);
+            if (before == after) {
+                long n = (producer - after) >> 1;
+                return (int) Math.max(0, Math.min(n, Integer.MAX_VALUE));
+            }
+        }
+    }
+}
+
+/** Padding in front of the producer's line. */
+abstract class MailboxQueuePad0 {
+    int gap0;
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+/** Everything a producer reads or writes on the fast path, on one line. */
+abstract class MailboxQueueProducerFields extends MailboxQueuePad0 {
+    volatile long producerIndex;
+    volatile long producerLimit;
+    long producerMask;
+    Object[] producerBuffer;
+    int gap1;
+}
+
+/** Padding between the producers' line and the consumer's. */
+abstract class MailboxQueuePad1 extends MailboxQueueProducerFields {
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+}
+
+/** Everything the consumer reads or writes on the fast path, on one line. */
+abstract class MailboxQueueConsumerFields extends MailboxQueuePad1 {
+    volatile long consumerIndex;
+    long consumerMask;
+    Object[] consumerBuffer;
+    int gap2;
+}
