@@ -30,9 +30,13 @@ import java.lang.invoke.VarHandle;
  * release store of the (even) producer index, and a producer reads them after its volatile read of that index,
  * so it sees the buffer of the index it read; if the index moved meanwhile its CAS fails and it starts over.
  * {@link #poll()} returns null only when the queue is empty: when a producer has claimed the next index but not
- * yet written its element, the consumer waits for it (the producer is between two instructions). Each class of
- * the layout fills its fields to a multiple of eight bytes ({@code gap} fields), so that the JVM, which may
- * place a subclass's small fields in a superclass's alignment gap, has no gap to move them into.
+ * yet written its element, the consumer waits for it (the producer is between two instructions). A producer
+ * that claimed the next index to resize counts as not there yet: it may be allocating a large buffer, or fail
+ * to and give the index back. The JVM may place a subclass's small fields in a superclass's alignment gap;
+ * the never-used {@code gap} fields are there to take such holes (with the default layout they do; with other
+ * header or pointer sizes a {@code gap} field may itself move, which costs nothing since nobody touches it).
+ * The padding is 64 bytes, half of JCTools': measured on the joins, where a producer and the consumer share a
+ * mailbox, it was enough.
  */
 final class MailboxQueue extends MailboxQueueConsumerFields {
     private static final Object JUMP = new Object();
@@ -90,6 +94,9 @@ final class MailboxQueue extends MailboxQueueConsumerFields {
 
     /** Adds {@code e} (not null); false if the queue holds its maximum already. Any thread. */
     boolean offer(Object e) {
+        if (e == null) {
+            throw new NullPointerException("null element");  // the consumer would wait for it forever
+        }
         long mask;
         Object[] buffer;
         long index;
@@ -158,7 +165,9 @@ final class MailboxQueue extends MailboxQueueConsumerFields {
         int slot = slot(index, mask);
         Object e = SLOTS.getAcquire(buffer, slot);
         if (e == null) {
-            if (index == (long) P_INDEX.getVolatile(this)) {
+            // Empty also while a producer resizes at this very index (producer index = index + 1): it may be
+            // allocating a large buffer, or fail to and give the index back, so do not wait for it.
+            if ((index - (long) P_INDEX.getVolatile(this)) / 2 == 0) {
                 return null;
             }
             do {                                          // claimed, not yet written: it comes in a moment
@@ -175,6 +184,9 @@ final class MailboxQueue extends MailboxQueueConsumerFields {
             buffer = next;
             slot = slot(index, mask);
             e = SLOTS.getAcquire(buffer, slot);           // the resizing producer wrote it before JUMP
+            if (e == null) {
+                throw new IllegalStateException("a new buffer without the element that made the queue grow");
+            }
         }
         SLOTS.setRelease(buffer, slot, null);
         C_INDEX.setRelease(this, index + 2);

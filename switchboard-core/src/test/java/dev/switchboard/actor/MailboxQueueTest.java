@@ -84,6 +84,31 @@ class MailboxQueueTest {
         assertThat(q.poll()).isNull();
     }
 
+    /**
+     * A producer that has claimed the consumer's next index to grow the queue has not added anything yet: poll
+     * says empty at once rather than wait for it (it may be allocating a large buffer, or fail to and give the
+     * index back, after which nothing would ever arrive at that slot).
+     */
+    @Test
+    void aResizeClaimedAtTheConsumersIndexIsNotAnElementToWaitFor() {
+        MailboxQueue q = new MailboxQueue(2, 64);
+        assertThat(q.offer("a")).isTrue();
+        assertThat(q.poll()).isEqualTo("a");
+        long consumer = q.consumerIndex;
+        q.producerIndex = consumer + 1;                   // as a resizing producer leaves it
+        assertThat(q.poll()).isNull();
+        assertThat(q.isEmpty()).isTrue();
+        assertThat(q.size()).isZero();
+        q.producerIndex = consumer;                       // the resize gave up (OutOfMemoryError)
+        assertThat(q.offer("b")).isTrue();
+        assertThat(q.poll()).isEqualTo("b");
+    }
+
+    @Test
+    void rejectsANullElement() {
+        assertThatThrownBy(() -> new MailboxQueue(2, 8).offer(null)).isInstanceOf(NullPointerException.class);
+    }
+
     @Test
     void rejectsCapacitiesItCannotHave() {
         assertThatThrownBy(() -> new MailboxQueue(0, 8)).isInstanceOf(IllegalArgumentException.class)
