@@ -66,9 +66,36 @@ final class Activation extends Node {
         actor.runActivation();
     }
 
+    /** The activation loop let something escape, with the actor's token held: the actor fails with it. */
+    @Override
+    protected void escaped(Throwable failure) {
+        actor.crashed(failure);
+    }
+
+    /** The pool would not queue this activation, whose actor holds its token: the actor is terminated. */
+    @Override
+    protected void refused(Throwable cause) {
+        actor.schedulingRefused(cause);
+    }
+
+    @Override
+    protected void runtimeClosed() {
+        actor.terminateByClose();
+    }
+
     @Override
     public Object owner() {
         return actor;
+    }
+
+    @Override
+    public String describe() {
+        return "actor " + actor;
+    }
+
+    @Override
+    protected boolean ownsContext() {
+        return true;
     }
 
     @Override

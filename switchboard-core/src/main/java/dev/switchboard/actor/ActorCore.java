@@ -73,6 +73,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private static final VarHandle ID;
     private static final VarHandle ACTIVATION;
     private static final VarHandle CONTINUATIONS;
+    private static final VarHandle AWAITING;
     private static final AtomicLong IDS = new AtomicLong();
     /** Marks {@link #process} on the become stack. */
     @SuppressWarnings("rawtypes")
@@ -88,6 +89,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             ID = l.findVarHandle(ActorCore.class, "id", long.class);
             ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
             CONTINUATIONS = l.findVarHandle(ActorCore.class, "continuations", ConcurrentLinkedQueue.class);
+            AWAITING = l.findVarHandle(ActorCore.class, "awaiting", ConcurrentLinkedQueue.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -105,7 +107,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /** Tickets of scheduled messages that have been processed, waiting for the scheduler's finished(). */
     private org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<Object> finishedTickets;
     /** Reply handlers ready to run on the actor; created by the first awaitReply. */
-    private volatile ConcurrentLinkedQueue<Runnable> continuations;
+    private volatile ConcurrentLinkedQueue<PendingReply<?>> continuations;
+    /** Replies awaited and not yet handled, for diagnostics and for exit; created by the first awaitReply. */
+    private volatile ConcurrentLinkedQueue<PendingReply<?>> awaiting;
     /** Set by start() before STARTED is published; read by senders after they read STARTED. */
     private volatile Activation activation;
     private Scheduler scheduler;
@@ -123,6 +127,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private boolean continuing;
     private Thread requestThread;
     private boolean replyTaken;
+    /** Set before TERMINATED is published when the runtime's close() terminated this actor. */
+    private volatile boolean terminatedByClose;
 
     private volatile long deadLetters;
     private volatile long id;
@@ -194,6 +200,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
         Node context = Context.current();
         Scheduler s = context != null ? context.scheduler() : TaskRuntime.defaultRuntime().scheduler();
+        if (s.isClosed()) {
+            refuseStart(s);
+        }
         if (context == null) {
             context = s.globalScope();
         }
@@ -204,10 +213,41 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
         scheduler = s;
         context.scope().track(a);
-        onStart();
-        STATUS.getAndBitwiseOr(this, STARTED);   // publishes activation and scheduler to senders
+        int initial = STARTED;
+        try {
+            onStart();
+        } catch (Throwable t) {
+            report(t, "it failed to start (" + t + ")");
+            initial |= TERMINATED;                   // drained and released by the signal below
+        }
+        if (s.isClosed()) {                          // after track(): close() saw the actor or we see the close
+            terminatedByClose = true;
+            initial |= TERMINATED;
+        }
+        STATUS.getAndBitwiseOr(this, initial);   // publishes activation and scheduler to senders
         signal();
+        onQuiet();                               // a selector started with every mailbox disabled is stalled
         return this;
+    }
+
+    /**
+     * {@code start()} on a closed runtime: the actor never runs. It is terminated in that runtime, so the
+     * messages already sent to it and every later one are counted there as dead letters, and start throws.
+     */
+    private void refuseStart(Scheduler s) {
+        scheduler = s;
+        terminatedByClose = true;
+        if (STATUS.compareAndSet(this, 0, TERMINATED | RELEASED | SCHEDULED)) {
+            Object envelope;
+            while ((envelope = mailbox.pollAny()) != null) {
+                deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
+            }
+            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+            while (reacquire()) {                     // a send raced with the drain
+                drainTerminated();
+            }
+        }
+        s.requireOpen("start " + this);
     }
 
     /**
@@ -246,9 +286,16 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
     }
 
-    /** Processes the following messages with {@code next} until {@link #unbecome()}. */
+    /**
+     * Processes the following messages with {@code next} until {@link #unbecome()}.
+     *
+     * @throws IllegalStateException if this actor has been started and this is not called while it processes a
+     *         message or from a task it spawned (before {@code start()} it may be called from anywhere, to set the
+     *         first behavior in the constructor)
+     */
     protected final void become(Behavior<M> next) {
         Objects.requireNonNull(next, "behavior");
+        requireOwnContextOnceStarted("become");
         if (behaviors == null) {
             behaviors = new ArrayDeque<>();
         }
@@ -259,9 +306,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /**
      * Returns to the behavior before the last {@link #become}.
      *
-     * @throws IllegalStateException if there was no {@code become} to undo
+     * @throws IllegalStateException if there was no {@code become} to undo, or if called from outside this actor's
+     *         context once it has been started (as for {@link #become})
      */
     protected final void unbecome() {
+        requireOwnContextOnceStarted("unbecome");
         if (behaviors == null || behaviors.isEmpty()) {
             throw new IllegalStateException(this + ".unbecome() without a matching become()");
         }
@@ -373,7 +422,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     }
 
     final boolean hasContinuations() {
-        ConcurrentLinkedQueue<Runnable> cs = continuations;
+        ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
         return cs != null && !cs.isEmpty();
     }
 
@@ -549,11 +598,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * Returns whether it ran anything.
      */
     private boolean runOne(int s) {
-        ConcurrentLinkedQueue<Runnable> cs = continuations;
+        ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
         if (cs != null) {
-            Runnable c = cs.poll();
+            PendingReply<?> c = cs.poll();
             if (c != null) {
                 c.run();
+                Thread.interrupted();
                 return true;
             }
         }
@@ -600,6 +650,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 finishRequest(request, message, serial);
             }
             activation.countProcessed(serial);
+            Thread.interrupted();      // an interrupt set while processing this message is not seen by the next
         }
     }
 
@@ -624,17 +675,101 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         terminate();
     }
 
-    private void report(Throwable failure, String what) {
-        if (failure.getSuppressed().length == 0 || !(failure.getSuppressed()[0] instanceof ProcessingFailure)) {
-            failure.addSuppressed(new ProcessingFailure(this + " was terminated: " + what));
+    /**
+     * Reports {@code failure} to the actor's finish with a note naming the actor: a suppressed
+     * {@link ProcessingFailure}, or, for a throwable that cannot carry suppressed exceptions (the JVM creates some
+     * errors that way, a {@link StackOverflowError} among them), a {@code ProcessingFailure} whose cause is the
+     * failure. Without memory for the note, the failure is reported as it is.
+     */
+    final void report(Throwable failure, String what) {
+        Throwable reported = failure;
+        try {
+            Throwable[] suppressed = failure.getSuppressed();
+            if (suppressed.length == 0 || !(suppressed[0] instanceof ProcessingFailure)) {
+                String text = this + " was terminated: " + what;
+                failure.addSuppressed(new ProcessingFailure(text));
+                if (failure.getSuppressed().length == 0) {
+                    reported = new ProcessingFailure(text, failure);
+                }
+            }
+        } catch (Throwable noMemory) {
+            reported = failure;
         }
-        activation.scope().addFailure(failure);
+        activation.scope().addFailure(reported);
     }
 
     private void terminate() {
         int s = (int) STATUS.getAndBitwiseOr(this, TERMINATED);
         if ((s & SCHEDULED) == 0 && reacquire()) {
             drainTerminated();
+        }
+    }
+
+    /**
+     * The runtime is being closed (called by the closing thread): terminate unless already terminated. Queued
+     * messages and later sends become {@code RUNTIME_CLOSED} dead letters; if the token is free they are drained
+     * here, otherwise by its holder.
+     */
+    final void terminateByClose() {
+        if ((status & TERMINATED) == 0) {
+            terminatedByClose = true;
+            terminate();
+        }
+    }
+
+    /**
+     * The pool refused to run this actor's activation (the runtime was closed, or there was no memory to queue
+     * it). Called with the token held: terminates the actor, reporting the cause unless it is the close, and
+     * drains its mailbox here.
+     */
+    final void schedulingRefused(Throwable cause) {
+        if (scheduler.isClosed()) {
+            terminatedByClose = true;
+        } else {
+            report(cause, "the runtime could not schedule it");
+        }
+        STATUS.getAndBitwiseOr(this, TERMINATED);
+        drainOrRelease();
+    }
+
+    /**
+     * Something escaped the activation loop itself (an error inside the runtime's own code, such as an
+     * OutOfMemoryError while turning a message into a dead letter). Called with the token held: the actor
+     * fails with it and is drained, or at least released, so that its finish is not left waiting.
+     */
+    final void crashed(Throwable failure) {
+        try {
+            report(failure, "it failed outside process(): in its mailbox, its selection policy or the runtime itself");
+        } catch (Throwable t) {
+            activation.scope().addFailure(failure);
+        }
+        STATUS.getAndBitwiseOr(this, TERMINATED);
+        drainOrRelease();
+    }
+
+    /**
+     * A message started as a task of its own could not be queued: it is a dead letter, and unless the runtime was
+     * closed (which terminates the actor anyway) the actor fails with the cause, since a monitor bound to it would
+     * otherwise wait for that message forever.
+     */
+    final void messageRefused(Object envelope, Throwable cause) {
+        if (!scheduler.isClosed()) {
+            fail(cause, "the runtime could not start one of its messages");
+        }
+        deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
+    }
+
+    /** With the token held on a terminated actor: drain it, or if even that fails, release its finish. */
+    private void drainOrRelease() {
+        try {
+            drainTerminated();
+        } catch (Throwable t) {
+            activation.scope().addFailure(t);
+            if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
+                activation.sealSpawns();
+                activation.tryComplete();
+            }
+            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
         }
     }
 
@@ -648,9 +783,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             while ((envelope = mailbox.pollAny()) != null) {
                 deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
             }
-            ConcurrentLinkedQueue<Runnable> cs = continuations;
+            ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
             if (cs != null) {
-                cs.clear();                        // reply handlers of a terminated actor do not run
+                PendingReply<?> c;
+                while ((c = cs.poll()) != null) {  // replies that came after exit: their handlers do not run
+                    awaitingReplies().remove(c);
+                    deadLetter(c.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
+                }
             }
             if (messageScheduler != null) {
                 Object ticket;
@@ -673,12 +812,16 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     }
 
     private void deadLetter(Object envelope, DeadLetter.Reason reason) {
+        if (terminatedByClose && reason != DeadLetter.Reason.MAILBOX_FULL) {
+            reason = DeadLetter.Reason.RUNTIME_CLOSED;
+        }
         Object message = envelope;
         if (envelope instanceof Request r) {
             message = r.message();
             if (!r.reply().isDone()) {
-                r.reply().tryFail(new NoReplyException(this + " terminated before processing the request "
-                        + brief(message)));
+                r.reply().tryFail(new NoReplyException(this + (terminatedByClose
+                        ? " was terminated by the close of its runtime before processing the request "
+                        : " terminated before processing the request ") + brief(message)));
             }
         }
         DEAD_LETTERS.getAndAdd(this, 1L);
@@ -709,7 +852,6 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * case Start s -> awaitReply(bank, new Balance(account), (Long balance) -> log(balance));
      * }</pre>
      */
-    @SuppressWarnings("unchecked")
     protected final <Q, R> void awaitReply(ActorRef<Q> to, Q request, Consumer<? super R> onReply) {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onReply, "onReply");
@@ -717,26 +859,51 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it takes no"
                     + " message until the reply, and only it could send the reply");
         }
-        DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
+        PendingReply<R> pending = new PendingReply<>(this, to, request, onReply);
         STATUS.getAndAdd(this, AWAIT_UNIT);          // hold further messages until the handler has run
-        to.request(request, answer);
-        TaskRuntime.current().asyncAwait(answer, () -> runOnActor(() -> {
-            try {
-                onReply.accept((R) answer.get());
-            } catch (Throwable t) {
-                Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-                fail(cause, "the reply to " + brief(request) + " from " + to + " could not be processed");
-            } finally {
-                STATUS.getAndAdd(this, -AWAIT_UNIT);
-            }
-        }));
+        awaitingReplies().add(pending);
+        try {
+            to.request(request, pending.answer);
+        } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
+            awaitingReplies().remove(pending);
+            STATUS.getAndAdd(this, -AWAIT_UNIT);
+            throw t;
+        }
+        TaskRuntime.current().asyncAwait(pending.answer, () -> runOnActor(pending));
+    }
+
+    /**
+     * Runs the handler of a reply that has arrived, on this actor (called by {@link PendingReply#run()}, which
+     * the activation runs ahead of messages). A handler that throws, or a request that failed, fails the actor.
+     */
+    final <R> void replyArrived(PendingReply<R> pending) {
+        try {
+            pending.handle();
+        } catch (Throwable t) {
+            Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+            fail(cause, "the reply to " + brief(pending.request) + " from " + pending.target
+                    + " could not be processed");
+        } finally {
+            awaitingReplies().remove(pending);
+            STATUS.getAndAdd(this, -AWAIT_UNIT);
+        }
+    }
+
+    /** The replies this actor awaits (created by the first awaitReply). */
+    private ConcurrentLinkedQueue<PendingReply<?>> awaitingReplies() {
+        ConcurrentLinkedQueue<PendingReply<?>> a = awaiting;
+        if (a == null) {
+            ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
+            a = AWAITING.compareAndSet(this, null, fresh) ? fresh : awaiting;
+        }
+        return a;
     }
 
     /** Queues {@code continuation} to run on this actor's activation, ahead of messages and despite a pause. */
-    private void runOnActor(Runnable continuation) {
-        ConcurrentLinkedQueue<Runnable> cs = continuations;
+    private void runOnActor(PendingReply<?> continuation) {
+        ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
         if (cs == null) {
-            ConcurrentLinkedQueue<Runnable> fresh = new ConcurrentLinkedQueue<>();
+            ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
             cs = CONTINUATIONS.compareAndSet(this, null, fresh) ? fresh : continuations;
         }
         cs.add(continuation);
@@ -832,12 +999,78 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         String age = ageMillis(ageNanos);
         String what = (s & TERMINATED) != 0 ? "exited, waiting for tasks it spawned"
                 : (s & PAUSED) != 0 ? "never exited (paused: nothing will process its mailbox until resume())"
-                : (s & AWAIT_MASK) != 0 ? "never exited (awaiting " + ((s & AWAIT_MASK) >>> 8)
-                        + " repl" + ((s & AWAIT_MASK) == AWAIT_UNIT ? "y" : "ies") + ")"
+                : (s & AWAIT_MASK) != 0 ? "never exited (" + describeAwaits(s) + ")"
                 : "never exited";
         String activity = (s & SCHEDULED) != 0 ? "running or scheduled" : "idle";
         return "actor " + this + " started by thread '" + startedBy + "' " + age + ": " + what
                 + " (" + activity + ", " + queueReport() + ", " + processedCount() + " processed)";
+    }
+
+    /**
+     * For hang reports: the replies this actor awaits, whom from, whether that actor can answer at all, and
+     * whether the wait is part of a cycle of actors awaiting each other (a deadlock: each holds its messages,
+     * the other's request among them, until its own reply comes).
+     */
+    private String describeAwaits(int s) {
+        int count = (s & AWAIT_MASK) >>> 8;
+        StringBuilder sb = new StringBuilder("awaiting ").append(count).append(count == 1 ? " reply" : " replies");
+        ConcurrentLinkedQueue<PendingReply<?>> a = awaiting;
+        if (a == null) {
+            return sb.toString();
+        }
+        long now = System.nanoTime();
+        for (PendingReply<?> p : a) {
+            sb.append(": from ").append(p.target).append(" to ").append(brief(p.request)).append(", for ")
+              .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));
+            if (p.target instanceof ActorCore<?> t) {
+                ActorState ts = t.state();
+                if (ts == ActorState.NEW) {
+                    sb.append(" (").append(t).append(" was never started: the request waits in its mailbox)");
+                } else if (ts == ActorState.TERMINATED) {
+                    sb.append(" (").append(t).append(" has exited)");
+                }
+                String cycle = awaitCycle(t);
+                if (cycle != null) {
+                    sb.append("; a deadlock: ").append(cycle);
+                }
+            }
+            if (p.answer.isDone()) {
+                sb.append(" (the reply is in; its handler waits to run)");
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * If following "awaits a reply from" starting at {@code next} leads back to this actor, the cycle, e.g.
+     * {@code A@1 awaits B@2, which awaits A@1}; otherwise null.
+     */
+    private String awaitCycle(ActorCore<?> next) {
+        StringBuilder path = new StringBuilder().append(this);
+        java.util.Set<ActorCore<?>> seen = new java.util.HashSet<>();
+        seen.add(this);
+        ActorCore<?> at = next;
+        for (int hops = 0; at != null && hops < 64; hops++) {
+            path.append(hops == 0 ? " awaits a reply from " : ", which awaits a reply from ").append(at);
+            if (at == this) {
+                return path.append(" (each takes no message until its reply comes)").toString();
+            }
+            if (!seen.add(at)) {
+                return null;                  // a cycle that does not include this actor
+            }
+            ActorCore<?> following = null;
+            ConcurrentLinkedQueue<PendingReply<?>> a = at.awaiting;
+            if (a != null) {
+                for (PendingReply<?> p : a) {
+                    if (p.target instanceof ActorCore<?> t && !p.answer.isDone()) {
+                        following = t;
+                        break;
+                    }
+                }
+            }
+            at = following;
+        }
+        return null;
     }
 
     /** What is queued, for diagnostics. */
@@ -871,6 +1104,16 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     }
 
     // ------------------------------------------------------------------------------------------ helpers
+
+    /**
+     * Before start() an actor may be configured from anywhere (the constructor, typically); after, only from its
+     * own context.
+     */
+    final void requireOwnContextOnceStarted(String op) {
+        if (status != 0) {
+            requireOwnContext(op);
+        }
+    }
 
     final void requireOwnContext(String op) {
         Node n = Context.current();

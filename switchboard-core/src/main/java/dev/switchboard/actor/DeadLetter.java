@@ -16,7 +16,17 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
         RECIPIENT_TERMINATED,
         /** Still in the recipient's mailbox when it exited. */
         UNPROCESSED_AT_EXIT,
-        /** The recipient's mailbox was at its capacity limit (2^30 messages). */
-        MAILBOX_FULL
+        /**
+         * A reply the recipient awaited with {@code awaitReply} arrived after it had exited, so its handler did not
+         * run (the message is the reply, or the {@link NoReplyException} if the request failed).
+         */
+        REPLY_AFTER_EXIT,
+        /** The recipient's mailbox was full: a bounded mailbox that drops, or the 2^30 limit of any mailbox. */
+        MAILBOX_FULL,
+        /**
+         * The recipient's runtime was closed: the message was still in its mailbox, or was sent afterwards, or the
+         * actor was started after the close.
+         */
+        RUNTIME_CLOSED
     }
 }

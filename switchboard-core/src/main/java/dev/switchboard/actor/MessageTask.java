@@ -38,6 +38,11 @@ final class MessageTask extends Node {
         this.budgetLeft = activation.scheduler().budget() - 1;
     }
 
+    @Override
+    public String describe() {
+        return "a message of " + actor + " processed as a task of its own";
+    }
+
     Request request() {
         return envelope instanceof Request r ? r : null;
     }
@@ -60,6 +65,13 @@ final class MessageTask extends Node {
         nextEnvelope = envelope;
         nextTicket = ticket;
         return true;
+    }
+
+    /** The pool would not queue this message's task: the message is a dead letter (and a failure of the actor). */
+    @Override
+    protected void refused(Throwable cause) {
+        actor.messageRefused(envelope, cause);
+        super.refused(cause);
     }
 
     @Override

@@ -258,12 +258,6 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
         return all;
     }
 
-    /** Before start() the mailboxes may be configured from anywhere (the constructor, typically); after, only from the selector's context. */
-    private void requireOwnContextOnceStarted(String op) {
-        if (status() != 0) {
-            requireOwnContext(op);
-        }
-    }
 
     /**
      * Registers a declarative guard on {@code mailbox}: the mailbox is enabled only while {@code predicate}
@@ -300,7 +294,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
 
     @Override
     void afterDispatch() {
-        if (boxes.hasGuards()) {
+        if (boxes.hasGuards() && (status() & TERMINATED) == 0) {   // a failed or exited selector runs no guard
             try {
                 boxes.evaluateGuards();
             } catch (Throwable t) {

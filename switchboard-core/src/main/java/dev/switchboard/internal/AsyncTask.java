@@ -13,6 +13,20 @@ public class AsyncTask extends Node {
     }
 
     @Override
+    public String describe() {
+        Object o = owner();
+        return "task running " + nameOf(body) + (o != null ? " for " + o : "");
+    }
+
+    /** A lambda's class name without the JVM's suffix: {@code Main (lambda)} for {@code Main$$Lambda/0x...}. */
+    static String nameOf(Object body) {
+        String n = body.getClass().getName();
+        int lambda = n.indexOf("$$Lambda");
+        return lambda > 0 ? n.substring(n.lastIndexOf('.', lambda) + 1, lambda) + " (lambda)"
+                : n.substring(n.lastIndexOf('.') + 1);
+    }
+
+    @Override
     protected final void run() {
         try {
             body.run();

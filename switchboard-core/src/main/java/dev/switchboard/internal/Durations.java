@@ -6,9 +6,13 @@ final class Durations {
     }
 
     static String ago(long millis) {
+        return of(millis) + " ago";
+    }
+
+    static String of(long millis) {
         if (millis < 1_000) {
-            return millis + " ms ago";
+            return millis + " ms";
         }
-        return String.format("%.1f s ago", millis / 1000.0);
+        return String.format("%.1f s", millis / 1000.0);
     }
 }

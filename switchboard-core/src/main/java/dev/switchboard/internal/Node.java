@@ -108,13 +108,43 @@ public abstract class Node extends CountedCompleter<Void> {
      * processes a message (and their descendants) belong to that actor.
      */
     public Object owner() {
-        Node c = (Node) getCompleter();
-        return c == null ? null : c.owner();
+        Node n = this;
+        for (;;) {
+            Node c = (Node) n.getCompleter();
+            if (c == null) {
+                return null;
+            }
+            if (c instanceof Scope || c.ownsContext()) {
+                return c.owner();
+            }
+            n = c;
+        }
+    }
+
+    /** Whether this node answers {@link #owner()} itself (an actor's activation, a scope) instead of asking up. */
+    protected boolean ownsContext() {
+        return false;
     }
 
     /** For tracked nodes (actors, awaiting tasks): whether this node still keeps its finish open. */
     public boolean isOpen() {
         return false;
+    }
+
+    /**
+     * For diagnostics: what this node is, in a few words a user recognises ("task running Main (lambda)",
+     * "actor Parser@3", "the body of a finish opened by thread 'main'").
+     */
+    public String describe() {
+        Object o = owner();
+        return getClass().getSimpleName() + (o != null ? " of " + o : "");
+    }
+
+    /**
+     * For tracked nodes: the runtime has been closed; end what this node keeps alive (an actor terminates). Called
+     * by the closing thread, possibly again after the pool has ended; never throws.
+     */
+    protected void runtimeClosed() {
     }
 
     /**
@@ -136,7 +166,11 @@ public abstract class Node extends CountedCompleter<Void> {
             parent = (Node) g.getCompleter();
         }
         if (parent != null) {
-            parent.childEnded();
+            try {
+                parent.childEnded();
+            } catch (Throwable t) {   // completion runs inside tryComplete's propagation: it must not be cut short
+                Failures.lastResort(parent.scope(), t);
+            }
         }
     }
 
@@ -168,6 +202,23 @@ public abstract class Node extends CountedCompleter<Void> {
     }
 
     /**
+     * Moves every task still queued in the current worker's deque to the shared queue (a dying worker's deque is
+     * cancelled by the pool). Pumps are resubmitted; nodes are queued as themselves.
+     */
+    static void rescueLocalTasks(Scheduler scheduler) {
+        ForkJoinTask<?> t;
+        while ((t = pollNextLocalTask()) != null) {
+            if (t instanceof Rerun r) {
+                scheduler.share((Node) r.getCompleter(), false);
+            } else if (t instanceof Node n) {
+                scheduler.share(n, false);
+            } else {
+                scheduler.pool().execute(t);            // a pump of the shared queue
+            }
+        }
+    }
+
+    /**
      * A one-shot task that runs a node the pool has seen before. Its completer is the node, so a worker helping
      * its finish ({@link #helpComplete(int)}) still recognises it as part of that finish; it never completes
      * itself, so it never touches the node's pending count.
@@ -179,19 +230,56 @@ public abstract class Node extends CountedCompleter<Void> {
 
         @Override
         public void compute() {
-            ((Node) getCompleter()).compute();
+            ((Node) getCompleter()).compute();   // never throws
         }
     }
 
     /** Runs this node's work. Implementations catch everything: a node never completes abnormally. */
     protected abstract void run();
 
+    /**
+     * Called when something escaped {@link #run()} after all (an error inside the runtime's own code: an
+     * OutOfMemoryError while recording a failure, say). Reports it to this node's finish; a node that must also
+     * put its own bookkeeping right (an actor's activation) overrides this. Never throws.
+     */
+    protected void escaped(Throwable failure) {
+        scope().addFailure(Failures.internal(failure, this));
+    }
+
+    /**
+     * Called instead of running this node when the pool refused to queue it: the runtime is closed, or there was
+     * no memory to queue it (the pool turns an OutOfMemoryError while growing a deque into a
+     * {@code RejectedExecutionException}). Completes the node, so its finish does not wait for work that will
+     * never run, and, unless the runtime was closed (its finishes are told once, by {@code close()}), stops that
+     * finish with the cause: work it was waiting for is lost, so it must not report success. Kinds with more to
+     * put right override this. Never throws.
+     */
+    protected void refused(Throwable cause) {
+        try {
+            if (!scheduler.isClosed()) {
+                scope().stop(cause);
+            }
+            sealSpawns();
+            tryComplete();
+        } catch (Throwable t) {
+            Failures.lastResort(scope(), t);
+        }
+    }
+
+    /**
+     * The pool's entry point. Never lets anything escape: a task that completes abnormally would propagate its
+     * exception up the spawn tree instead of completing it, and the finish would wait forever.
+     */
     @Override
     public final void compute() {
-        if (Thread.currentThread() instanceof Worker w) {
-            w.runChain(this);
-        } else {
-            Context.runOnForeignThread(this);
+        try {
+            if (Thread.currentThread() instanceof Worker w) {
+                w.runChain(this);
+            } else {
+                Context.runOnForeignThread(this);
+            }
+        } catch (Throwable t) {
+            Failures.lastResort(scope(), t);
         }
     }
 }

@@ -36,14 +36,20 @@ public final class Scheduler {
     private final int handoffLimit;
     private final ForkJoinPool pool;
     private final Scope global;
+    private final RunQueue runQueue;
 
     private final LongAdder deadLetters = new LongAdder();
+    private final java.util.concurrent.atomic.AtomicLong workerDeaths = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Throwable lastDeath;
     private volatile Consumer<Object> deadLetterListener;
     private volatile Consumer<Throwable> unscopedFailureHandler;
 
     private final long hangReportAfterNanos;
     private volatile Consumer<String> hangReporter;
     private final Set<Scope> waitingScopes = ConcurrentHashMap.newKeySet();
+    private final Set<Scope> trackingScopes = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+    private volatile String closedBy;
     private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
     private volatile Object facade;
@@ -62,17 +68,33 @@ public final class Scheduler {
         this.hangReportAfterNanos = hangReportAfterNanos;
         AtomicInteger workerIds = new AtomicInteger();
         this.pool = new ForkJoinPool(parallelism, p -> {
-            Worker w = new Worker(p, this);
-            w.setName(this.name + "-worker-" + workerIds.incrementAndGet());
-            workers.add(w);
-            return w;
-        }, (thread, failure) -> reportUnscopedFailure(failure), true);
+            // Never throws: the pool rethrows a factory's exception into whichever thread asked for a worker,
+            // which can be a worker between tasks (it would die, and the pool would cancel its queued tasks).
+            // Without memory for a thread, the pool simply runs with the workers it has.
+            try {
+                Worker w = new Worker(p, this);
+                w.setName(this.name + "-worker-" + workerIds.incrementAndGet());
+                workers.add(w);
+                return w;
+            } catch (Throwable noMemory) {
+                return null;
+            }
+        }, (thread, failure) -> workerDied(failure), true);
         this.watchdog = Thread.ofPlatform().daemon().name(this.name + "-watchdog").unstarted(this::watch);
-        this.global = new Scope(this, null, true);
-        this.unscopedFailureHandler = Scheduler::printUnscopedFailure;
+        this.runQueue = new RunQueue(this);
+        this.global = new Scope(this, null, true, 0);
+        trackingScopes.add(global);
+        this.unscopedFailureHandler = this::printUnscopedFailure;
         this.hangReporter = System.err::println;
         watchdog.start();
     }
+
+    /**
+     * How deep finishes may nest (a finish inside a task inside a finish, and so on). Deep nesting is served by
+     * more threads, {@link Worker#MAX_HELPING_DEPTH} levels each; this bound keeps a runaway recursion from
+     * creating thousands of them before it fails.
+     */
+    public static final int MAX_FINISH_DEPTH = 100_000;
 
     /** How often the watchdog looks for workers holding hidden handoffs while making no progress. */
     static final long WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -80,26 +102,73 @@ public final class Scheduler {
     /**
      * The watchdog: every period, any worker that has activations in its handoff buffer and has started no
      * node since the previous look (it is blocked in user code, or running one long message) loses them to
-     * the pool, where idle workers pick them up. Bounds how long a handed-off message can wait behind a busy
-     * or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed to itself.
+     * the shared queue, where the other workers pick them up. Bounds how long a handed-off message can wait
+     * behind a busy or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed
+     * to itself. With one worker, and no thread the pool added while another waits, there is nobody else to run
+     * them, so it does nothing. It allocates nothing
+     * per look and survives any failure of its own (an OutOfMemoryError, say): it must outlive the program's
+     * troubles to be of use.
      */
     private void watch() {
-        java.util.Map<Worker, Long> lastProgress = new java.util.HashMap<>();
         while (!pool.isShutdown()) {
             LockSupport.parkNanos(this, WATCHDOG_PERIOD_NANOS);
-            for (Worker w : workers) {
-                long p = w.progress();
-                Long before = lastProgress.put(w, p);
-                if (before != null && before == p && w.hasBuffered()) {
-                    w.stealBuffered();
-                }
+            if (parallelism == 1 && workers.size() < 2) {
+                continue;                         // nobody else to run them (the pool may add threads later)
             }
-            lastProgress.keySet().retainAll(workers);
+            try {
+                for (Worker w : workers) {
+                    long p = w.progress();
+                    if (w.watchdogSeen == p && w.hasBuffered()) {
+                        w.stealBuffered();
+                    }
+                    w.watchdogSeen = p;
+                }
+            } catch (Throwable t) {
+                // keep watching; what failed (an allocation, most likely) is retried at the next look
+            }
         }
     }
 
     void workerEnded(Worker w) {
         workers.remove(w);
+    }
+
+    /**
+     * A worker thread ended with {@code failure}: something escaped the pool's own loop (Switchboard's code never
+     * lets anything escape a task, but the pool itself rethrows, into whichever thread asked for a new worker, an
+     * OutOfMemoryError from starting one). The pool starts a replacement when it next has work, and cancels the
+     * tasks left in the dead worker's deque; the worker moved them to the shared queue first if it could
+     * ({@link Worker#onTermination}). Since work may still have been lost, every finish opened before this moment
+     * stops waiting with the failure ({@link Scope#isReleasable}): a finish must fail, never hang. Nothing here may
+     * need memory to take effect (the failure is most likely an OutOfMemoryError): the death is two field writes,
+     * and the waiting finishes are woken if possible and otherwise notice within
+     * {@link Scope#DEATH_CHECK_PERIOD_NANOS}. The death is counted and reported; this method never throws.
+     */
+    private void workerDied(Throwable failure) {
+        lastDeath = failure;                      // before the count: a scope that sees the count sees the cause
+        workerDeaths.incrementAndGet();
+        try {
+            for (Scope s : waitingScopes) {
+                s.wakeWaiter();                   // prompt; without memory the waiters see it at their next check
+            }
+        } catch (Throwable ignored) {
+            // Scope.block checks every DEATH_CHECK_PERIOD_NANOS anyway
+        }
+        try {
+            reportUnscopedFailure(failure);
+        } catch (Throwable ignored) {
+            // reportUnscopedFailure already falls back to printing; nothing more to do without memory
+        }
+    }
+
+    /** What killed the last worker that died, or null. */
+    Throwable lastDeath() {
+        return lastDeath;
+    }
+
+    /** Worker threads that ended with a failure (see {@link #workerDied}). */
+    public long workerDeaths() {
+        return workerDeaths.get();
     }
 
     public String name() {
@@ -146,12 +215,15 @@ public final class Scheduler {
         return n != null ? n : global;
     }
 
-    /** Schedules a task where idle workers can steal it. */
+    /**
+     * Schedules a task: on a worker of this runtime, into the worker's deque, where idle workers can steal it;
+     * from any other thread, into the shared queue.
+     */
     public void submit(Node task) {
-        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
-            task.poolTask().fork();
+        if (onWorker()) {
+            fork(task);
         } else {
-            pool.execute(task.poolTask());
+            share(task, false);
         }
     }
 
@@ -160,31 +232,52 @@ public final class Scheduler {
         return Thread.currentThread() instanceof Worker w && w.scheduler == this;
     }
 
-    /** Schedules an actor activation, through the current worker's handoff slot when there is one. */
+    /** Schedules an actor activation, through the current worker's handoff buffer when there is one. */
     public void activate(Node activation) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
             w.handoff(activation);
         } else {
-            pool.execute(activation.poolTask());
+            share(activation, false);
         }
     }
 
     /**
      * Re-queues work that has used up its turn (an actor after its throughput budget, a handoff chain after its
-     * limit) behind everything else: in the pool's shared submission queue, not the worker's own deque. A
-     * ForkJoinPool worker drains its own deque before it looks anywhere else, so work that re-queued itself
-     * locally would starve tasks submitted from outside and tasks waiting in busy workers' deques.
+     * limit) behind everything else that waits in the shared queue ({@link RunQueue}). Called on a worker.
      */
     public void yieldTurn(Node task) {
-        pool.externalSubmit(task.poolTask());
+        share(task, onWorker());
+    }
+
+    /** Forks {@code task} into the current worker's deque; a refusal (out of memory) is the task's failure. */
+    void fork(Node task) {
+        try {
+            task.poolTask().fork();
+        } catch (Throwable t) {
+            task.refused(t);
+        }
+    }
+
+    /** Queues {@code node} in the shared queue; a refusal (closed, out of memory) is the node's failure. */
+    void share(Node node, boolean onWorker) {
+        try {
+            runQueue.offer(node, onWorker);
+        } catch (Throwable t) {
+            node.refused(t);
+        }
+    }
+
+    /** For a worker: the oldest entry of the shared queue, or null. */
+    Node pollShared() {
+        return runQueue.poll();
     }
 
     /**
      * Ends the turn of {@code task}, which used up its budget, if other work waits for this thread, and re-queues
-     * it behind that work: behind the deque and the submissions ({@link #yieldTurn}) or, when what waits is
-     * activations handed off to this worker, behind them in the handoff buffer, so they run now, on this warm
-     * core, instead of waiting for the task's queue to empty or for the watchdog. Returns false, re-queueing
-     * nothing, when nothing waits: the caller goes on.
+     * it behind that work: behind the shared queue ({@link #yieldTurn}) or, when what waits is activations handed
+     * off to this worker, behind them in the handoff buffer, so they run now, on this warm core, instead of
+     * waiting for the task's queue to empty or for the watchdog. Returns false, re-queueing nothing, when nothing
+     * waits: the caller goes on.
      */
     public boolean yieldIfOthersWaiting(Node task) {
         if (othersWaiting()) {
@@ -199,12 +292,12 @@ public final class Scheduler {
     }
 
     /**
-     * Whether work that only the current worker would pick up soon is waiting: tasks in its own deque, or
-     * submissions from outside the pool. When nothing is, work that used up its turn may simply go on; yielding
-     * would only cost a queue round trip and wake an idle worker for nothing.
+     * Whether other work waits for the current worker: tasks in its own deque, or entries in the shared queue.
+     * When nothing does, work that used up its turn may simply go on; yielding would only cost a queue round
+     * trip and wake an idle worker for nothing.
      */
     public boolean othersWaiting() {
-        return ForkJoinTask.getQueuedTaskCount() > 0 || pool.hasQueuedSubmissions();
+        return ForkJoinTask.getQueuedTaskCount() > 0 || !runQueue.isEmpty();
     }
 
     /** Whether some worker is idle (parked or about to park), so that work made stealable now would run sooner. */
@@ -214,6 +307,7 @@ public final class Scheduler {
 
     /** Spawns {@code body} as a child of the current node. */
     public void async(Runnable body) {
+        requireOpen("async");
         AsyncTask task = new AsyncTask(spawnContext().attachChild(), this, body);
         submit(task);
     }
@@ -221,16 +315,23 @@ public final class Scheduler {
     // ---------------------------------------------------------------- finish
 
     /**
-     * Runs {@code body} as a finish and waits until it and everything it spawned have ended, or until
-     * {@code timeoutNanos} (if positive) has passed. Returns the scope; the caller checks
-     * {@link Scope#isEnded()} and rethrows {@link Scope#failures()}. On a timeout the scope's outstanding work
-     * is adopted by the enclosing context (or the global scope), so the enclosing finish still waits for it and
-     * later failures reach it.
+     * Runs {@code body} as a finish and waits until it and everything it spawned have ended, until
+     * {@code timeoutNanos} (if positive) has passed, or until a fatal failure ({@link Failures#isFatal}) arrives.
+     * Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows {@link Scope#failures()}. If the
+     * finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the global
+     * scope), so the enclosing finish still waits for it and later failures reach it.
      */
     public Scope runFinish(Runnable body, long timeoutNanos) {
+        requireOpen("finish");
         Thread thread = Thread.currentThread();
         Node outer = Context.current();
-        Scope scope = new Scope(this, outer != null ? outer.owner() : null, false);
+        int depth = outer == null ? 1 : outer.scope().depth() + 1;
+        if (depth > MAX_FINISH_DEPTH) {
+            throw new IllegalStateException("finish nested " + depth + " deep: more than the " + MAX_FINISH_DEPTH
+                    + " levels a runtime supports (each level beyond " + Worker.MAX_HELPING_DEPTH
+                    + " on one thread makes the pool add a thread); is a recursion missing its base case?");
+        }
+        Scope scope = new Scope(this, outer != null ? outer.owner() : null, false, depth);
         Node previous = Context.enter(thread, scope);
         try {
             body.run();
@@ -254,6 +355,9 @@ public final class Scheduler {
     private void await(Scope scope, Thread thread, long timeoutNanos) {
         Worker w = thread instanceof Worker ww ? ww : null;
         long start = System.nanoTime();
+        // Helping runs the finish's tasks on this thread's stack, and a task may open a finish of its own: deep
+        // nesting would overflow the stack. Past a depth, this thread only blocks and another runs the tasks.
+        boolean help = w != null && w.nestedWaits() < Worker.MAX_HELPING_DEPTH;
         long failAt = timeoutNanos > 0 ? start + timeoutNanos : 0;
         long reportAt = hangReportAfterNanos > 0 ? start + hangReportAfterNanos : 0;
         waitingScopes.add(scope);
@@ -261,12 +365,16 @@ public final class Scheduler {
             w.enterBlocking();
         }
         try {
-            while (!scope.isEnded()) {
+            while (!scope.isEnded() && scope.stopped() == null) {
+                if (closed) {                    // after add: close() either sees this scope or we see closed
+                    scope.stop(closedWhileWaiting(scope));
+                    break;
+                }
                 long deadline = earliest(failAt, reportAt);
-                if (w != null) {
+                if (help) {
                     // with a deadline, help in small bites so the deadline is checked between them
                     scope.helpComplete(deadline == 0 ? Integer.MAX_VALUE : 8);
-                    if (scope.isEnded()) {
+                    if (scope.isEnded() || scope.stopped() != null) {
                         break;
                     }
                 }
@@ -277,6 +385,10 @@ public final class Scheduler {
                     Thread.currentThread().interrupt();   // not thrown by Scope.block; kept for the contract
                 }
                 if (scope.isEnded()) {
+                    break;
+                }
+                if (scope.outlivedAWorker()) {
+                    scope.stop(lastDeath);
                     break;
                 }
                 long now = System.nanoTime();
@@ -345,13 +457,49 @@ public final class Scheduler {
 
     // ---------------------------------------------------------------- diagnostics
 
+    /** A thread blocked in a future's {@code get()} while running {@code node}: shown by hang reports. */
+    public record BlockedGet(Thread thread, Node node, Object future, long sinceNanos, StackTraceElement site) {
+    }
+
+    private final Set<BlockedGet> blockedGets = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Records that the current thread, running {@code node}, blocks in {@code get()} of {@code future}, so a hang
+     * report can name both (the future's {@code toString} says where it was created); the caller removes it with
+     * {@link #unblocked}. The code that called {@code get()} is found by walking the stack past
+     * {@code getterClass} (cheap next to blocking); there is none to name when the task's body is a method
+     * reference to {@code get} itself.
+     */
+    public BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass) {
+        StackTraceElement site = StackWalker.getInstance().walk(frames -> frames
+                .dropWhile(f -> !f.getClassName().equals(getterClass.getName()))
+                .dropWhile(f -> f.getClassName().equals(getterClass.getName()))
+                .findFirst()
+                .filter(f -> !f.getClassName().startsWith(Scheduler.class.getPackageName() + "."))
+                .map(StackWalker.StackFrame::toStackTraceElement).orElse(null));
+        BlockedGet b = new BlockedGet(Thread.currentThread(), node, future, System.nanoTime(), site);
+        blockedGets.add(b);
+        return b;
+    }
+
+    public void unblocked(BlockedGet b) {
+        blockedGets.remove(b);
+    }
+
     /** What keeps {@code scope} open, as a multi-line report. */
     public String report(Scope scope) {
         long now = System.nanoTime();
         StringBuilder sb = new StringBuilder(scope.describe(now));
         List<String> items = scope.openItems(now);
+        for (BlockedGet b : blockedGets) {
+            if (b.node().scope() == scope) {
+                items.add(b.node().describe() + " on thread '" + b.thread().getName() + "' has been blocked for "
+                        + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - b.sinceNanos())) + " in get() of "
+                        + b.future() + (b.site() != null ? ", called at " + b.site() : ""));
+            }
+        }
         if (items.isEmpty()) {
-            sb.append("\n  - no actor or awaiting task is open; ")
+            sb.append("\n  - no actor, awaiting task or blocked get() is open; ")
               .append("the remaining children are tasks still running or queued");
         }
         for (String item : items) {
@@ -415,37 +563,130 @@ public final class Scheduler {
     }
 
     public void unscopedFailureHandler(Consumer<Throwable> handler) {
-        this.unscopedFailureHandler = handler != null ? handler : Scheduler::printUnscopedFailure;
+        this.unscopedFailureHandler = handler != null ? handler : this::printUnscopedFailure;
     }
 
     /** Passes a failure that no finish can rethrow to the runtime's handler. */
     public void reportUnscopedFailure(Throwable failure) {
         try {
             unscopedFailureHandler.accept(failure);
-        } catch (Throwable ignored) {
-            printUnscopedFailure(failure);
+        } catch (Throwable handlerFailed) {
+            try {
+                printUnscopedFailure(failure);
+            } catch (Throwable ignored) {
+                // no memory even to print: the failure is still counted where it was recorded
+            }
         }
     }
 
-    private static void printUnscopedFailure(Throwable failure) {
-        System.err.println("Switchboard: failure outside every finish (no finish can rethrow it):");
-        failure.printStackTrace();
+    /** Failures the default handler prints in full; after these it prints a count now and then. */
+    private static final int PRINTED_UNSCOPED_FAILURES = 20;
+    private final java.util.concurrent.atomic.AtomicLong unscopedFailures = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * The default handler: prints the first {@value #PRINTED_UNSCOPED_FAILURES} failures to standard error, then
+     * one line whenever the count reaches a power of ten, so a loop that keeps failing after its finish gave up
+     * (out of memory, say) cannot flood the output.
+     */
+    private void printUnscopedFailure(Throwable failure) {
+        long n = unscopedFailures.incrementAndGet();
+        if (n <= PRINTED_UNSCOPED_FAILURES) {
+            System.err.println("Switchboard: failure outside every finish of runtime '" + name
+                    + "' (no finish can rethrow it):");
+            failure.printStackTrace();
+        } else if (Long.toString(n).matches("10*")) {
+            System.err.println("Switchboard: " + n + " failures outside every finish of runtime '" + name
+                    + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were printed (latest: " + failure
+                    + "). Set TaskRuntime.Builder.onUnscopedFailure to handle them.");
+        }
     }
 
     // ---------------------------------------------------------------- life cycle
 
-    /** Stops accepting work and waits up to {@code timeout} for running tasks to end. */
-    public boolean shutdown(long timeout, TimeUnit unit) {
-        pool.shutdown();
-        try {
-            if (pool.awaitTermination(timeout, unit)) {
-                return true;
+    /** Scopes with tracked actors or awaiting tasks that have not ended; the global scope is always here. */
+    void scopeTracks(Scope scope) {
+        trackingScopes.add(scope);
+    }
+
+    void scopeEnded(Scope scope) {
+        trackingScopes.remove(scope);
+    }
+
+    /**
+     * Throws a {@code RuntimeClosedException} naming this runtime if it has been closed: new work ({@code what})
+     * is refused.
+     */
+    public void requireOpen(String what) {
+        if (closed) {
+            throw new dev.switchboard.task.RuntimeClosedException("runtime '" + name + "' is closed (" + closedBy
+                    + "): cannot " + what);
+        }
+    }
+
+    /** Whether {@link #close} has been called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Closes the runtime. In this order: from now on new work is refused ({@link #requireOpen}); every finish
+     * waiting for this runtime's work ends with a {@code RuntimeClosedException} that says what was still open
+     * (the report is taken before anything is terminated); every actor still alive is terminated, its queued
+     * messages and every later send becoming dead letters ({@code RUNTIME_CLOSED}); then the pool stops taking
+     * tasks and the tasks already queued or running are given {@code timeout} to end, after which the workers are
+     * interrupted and given one more second. Returns whether the pool ended. Idempotent. Called on a worker of
+     * this runtime it does not wait (the pool cannot end while the caller runs).
+     */
+    public boolean close(long timeout, TimeUnit unit) {
+        synchronized (this) {
+            if (closed) {
+                return pool.isTerminated();
             }
+            closedBy = "closed by thread '" + Thread.currentThread().getName() + "'";
+            closed = true;
+        }
+        for (Scope s : waitingScopes) {
+            s.stop(closedWhileWaiting(s));
+        }
+        for (Scope s : trackingScopes) {
+            s.closeTracked();
+        }
+        pool.shutdown();
+        if (onWorker()) {
+            return false;                 // the pool cannot end while this task runs
+        }
+        boolean ended = awaitPool(timeout, unit);
+        if (!ended) {
+            for (Worker w : workers) {    // not shutdownNow(): it would drop queued activations holding tokens
+                w.interrupt();
+            }
+            ended = awaitPool(1, TimeUnit.SECONDS);
+        }
+        Node n;
+        while ((n = runQueue.poll()) != null) {   // entries whose pump the pool refused
+            n.refused(new dev.switchboard.task.RuntimeClosedException("runtime '" + name + "' was closed"));
+        }
+        return ended;
+    }
+
+    private boolean awaitPool(long timeout, TimeUnit unit) {
+        try {
+            return pool.awaitTermination(timeout, unit);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
-        pool.shutdownNow();
-        return false;
+    }
+
+    private Throwable closedWhileWaiting(Scope scope) {
+        String report;
+        try {
+            report = report(scope);
+        } catch (Throwable t) {
+            report = scope.toString();
+        }
+        return new dev.switchboard.task.RuntimeClosedException("runtime '" + name + "' was " + closedBy
+                + " while this finish waited for its work: " + report);
     }
 
     public boolean isShutdown() {

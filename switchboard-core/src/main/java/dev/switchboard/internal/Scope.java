@@ -30,13 +30,18 @@ import java.util.concurrent.locks.LockSupport;
 public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private static final VarHandle TRACKED;
     private static final VarHandle PRUNING;
+    private static final VarHandle REGISTERED;
     private static final VarHandle ADOPTION_RELEASED;
+
+    /** Failures a finish keeps to rethrow; beyond these it counts them ("and N more"). */
+    public static final int MAX_KEPT_FAILURES = 100;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TRACKED = l.findVarHandle(Scope.class, "tracked", Node.class);
             PRUNING = l.findVarHandle(Scope.class, "pruning", int.class);
+            REGISTERED = l.findVarHandle(Scope.class, "registered", int.class);
             ADOPTION_RELEASED = l.findVarHandle(Scope.class, "adoptionReleased", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -44,6 +49,10 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     }
 
     private final boolean global;
+    /** How many finishes enclose this one, itself included (0 for the global scope). */
+    private final int depth;
+    /** Workers of the runtime that had died when this finish was opened. */
+    private final long deathsAtOpen;
     private final Object owner;
     private final String openedBy;
     private final long openedAtNanos;
@@ -54,19 +63,35 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** Deadline of the current wait, 0 for none; confined to the waiting thread. */
     private long deadline;
 
-    private List<Throwable> failures; // guarded by this
+    /** The first failures, oldest first, at most {@link #MAX_KEPT_FAILURES}; guarded by this. */
+    private List<Throwable> failures;
+    /** Failures recorded, kept or not; guarded by this. */
+    private long recorded;
+    /** The first failure that could not be recorded for lack of memory, kept without allocating; guarded by this. */
+    private Throwable unrecorded;
+    /** Failures that could not be recorded for lack of memory; guarded by this. */
+    private long unrecordedCount;
+    /**
+     * Why the finish stopped waiting before its work ended: the first fatal failure ({@link Failures#isFatal}),
+     * the runtime's close, a lost task. Written holding this monitor, read by the waiter without it.
+     */
+    private volatile Throwable stopped;
     /** After its finish gave up waiting (a timeout): the node this scope completes into instead. */
     private volatile Node adoptedBy;   // written under this
     private volatile int adoptionReleased;
 
     private volatile Node tracked;
     private volatile int pruning;
+    /** 1 once this scope is in the scheduler's set of scopes with tracked nodes. */
+    private volatile int registered;
     private int pushesSincePrune;     // racy on purpose: only a heuristic for when to prune
     private int liveAfterPrune;
 
-    Scope(Scheduler scheduler, Object owner, boolean global) {
+    Scope(Scheduler scheduler, Object owner, boolean global, int depth) {
         super(null, scheduler);
         this.global = global;
+        this.depth = depth;
+        this.deathsAtOpen = scheduler.workerDeaths();
         this.owner = owner;
         this.openedBy = Thread.currentThread().getName();
         this.openedAtNanos = System.nanoTime();
@@ -95,6 +120,11 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return global;
     }
 
+    /** How many finishes enclose this one, itself included (0 for the global scope). */
+    int depth() {
+        return depth;
+    }
+
     /** Whether the body and every node of the tree have completed. */
     public boolean isEnded() {
         return done;
@@ -108,6 +138,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     @Override
     public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
         done = true;
+        if (registered != 0) {
+            scheduler.scopeEnded(this);
+        }
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
@@ -142,17 +175,43 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     // ---------------------------------------------------------------- failures
 
-    /** Records a failure of the body, a task or an actor in this scope. */
+    /**
+     * Records a failure of the body, a task or an actor in this scope. Never loses one: without memory to record
+     * it the normal way, it is counted and the first such failure is kept in a field. A fatal failure
+     * ({@link Failures#isFatal}) also wakes the finish waiting for this scope, which then stops waiting.
+     */
     public void addFailure(Throwable failure) {
+        boolean fatal = Failures.isFatal(failure);
         Node forwardTo;
-        synchronized (this) {
-            forwardTo = adoptedBy;
-            if (forwardTo == null) {
-                if (failures == null) {
-                    failures = new ArrayList<>(2);
+        boolean wake;
+        // Plain monitors, no VarHandle and no allocation on the way to the waiter: this must work when the heap is
+        // exhausted (a VarHandle call site used for the first time allocates to link itself).
+        try {
+            synchronized (this) {
+                forwardTo = adoptedBy;
+                if (forwardTo == null) {
+                    recorded++;
+                    if (failures == null) {
+                        failures = new ArrayList<>(2);
+                    }
+                    if (failures.size() < MAX_KEPT_FAILURES) {
+                        failures.add(failure);
+                    }
                 }
-                failures.add(failure);
+                wake = fatal && stopOnce(failure);   // recorded first: the finish it ends rethrows this failure
             }
+        } catch (Throwable noMemory) {
+            synchronized (this) {
+                if (unrecorded == null) {
+                    unrecorded = failure;
+                }
+                unrecordedCount++;
+                forwardTo = null;
+                wake = fatal && stopOnce(failure);
+            }
+        }
+        if (wake) {
+            wakeWaiter();
         }
         if (forwardTo != null) {
             forwardTo.scope().addFailure(failure);     // the finish that took over this scope's work
@@ -161,9 +220,59 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         }
     }
 
-    /** The failures collected so far, oldest first. */
-    public synchronized List<Throwable> failures() {
-        return failures == null ? List.of() : List.copyOf(failures);
+    /** Sets {@link #stopped} if it is not set; returns whether this call set it. Called holding this monitor. */
+    private boolean stopOnce(Throwable cause) {
+        if (stopped != null) {
+            return false;
+        }
+        stopped = cause;
+        return true;
+    }
+
+    /** The failures kept so far, oldest first (at most {@link #MAX_KEPT_FAILURES}, see {@link #failureCount()}). */
+    public List<Throwable> failures() {
+        List<Throwable> kept;
+        Throwable u;
+        synchronized (this) {
+            kept = failures == null ? new ArrayList<>(1) : new ArrayList<>(failures);
+            u = unrecorded;
+        }
+        if (u != null && kept.size() < MAX_KEPT_FAILURES && !kept.contains(u)) {
+            kept.add(u);
+        }
+        return List.copyOf(kept);
+    }
+
+    /** Every failure reported to this scope, including those not kept. */
+    public synchronized long failureCount() {
+        return recorded + unrecordedCount;
+    }
+
+    /**
+     * Stops the wait of this scope's finish with {@code cause}, which is recorded as a failure (the runtime was
+     * closed). The work goes on; the finish hands it to the enclosing scope, as after a timeout.
+     */
+    public void stop(Throwable cause) {
+        addFailure(cause);
+        boolean wake;
+        synchronized (this) {
+            wake = stopOnce(cause);
+        }
+        if (wake) {
+            wakeWaiter();
+        }
+    }
+
+    /** Why the finish stopped waiting early (a fatal failure, the runtime's close), or null. */
+    public Throwable stopped() {
+        return stopped;
+    }
+
+    void wakeWaiter() {
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
     }
 
     // ---------------------------------------------------------------- waiting
@@ -173,9 +282,24 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         this.deadline = deadlineNanos;
     }
 
+    /**
+     * How often a waiting finish checks whether a worker died since it was opened (the dying worker wakes it too,
+     * when it has the memory to; this is the fallback).
+     */
+    static final long DEATH_CHECK_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    /**
+     * Whether a worker died after this finish was opened: its work may have been cancelled with the worker's
+     * deque, so the finish stops waiting ({@link Scheduler#workerDied}).
+     */
+    boolean outlivedAWorker() {
+        return scheduler.workerDeaths() != deathsAtOpen;
+    }
+
     @Override
     public boolean isReleasable() {
-        return done || (deadline != 0 && System.nanoTime() - deadline >= 0);
+        return done || stopped != null || (deadline != 0 && System.nanoTime() - deadline >= 0)
+                || outlivedAWorker();
     }
 
     @Override
@@ -183,11 +307,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         waiter = Thread.currentThread();   // publish before re-checking done: onCompletion sets done, then reads waiter
         boolean interrupted = false;
         while (!isReleasable()) {
-            if (deadline == 0) {
-                LockSupport.park(this);
-            } else {
-                LockSupport.parkNanos(this, deadline - System.nanoTime());
-            }
+            long wait = deadline == 0 ? DEATH_CHECK_PERIOD_NANOS
+                    : Math.min(DEATH_CHECK_PERIOD_NANOS, deadline - System.nanoTime());
+            LockSupport.parkNanos(this, wait);
             if (Thread.interrupted()) {     // a finish is not interruptible; keep the status for the caller
                 interrupted = true;
             }
@@ -202,6 +324,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /** Adds an actor activation or an awaiting task to the list a hang report walks. */
     public void track(Node node) {
+        if (!global && registered == 0 && REGISTERED.compareAndSet(this, 0, 1)) {
+            scheduler.scopeTracks(this);    // so that close() finds the actors in it
+        }
         Node h;
         do {
             h = tracked;
@@ -236,6 +361,17 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         }
     }
 
+    /** The runtime is closed: tells every tracked node (actors terminate). */
+    void closeTracked() {
+        for (Node n = tracked; n != null; n = n.nextTracked) {
+            try {
+                n.runtimeClosed();
+            } catch (Throwable t) {
+                Failures.lastResort(this, t);
+            }
+        }
+    }
+
     /** A report of what keeps this scope open: the actors and awaiting tasks that have not ended. */
     public List<String> openItems(long now) {
         List<String> items = new ArrayList<>();
@@ -246,6 +382,12 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             }
         }
         return items;
+    }
+
+    @Override
+    public String describe() {
+        return global ? "work outside every finish of runtime '" + scheduler.name() + "'"
+                : "the body of a finish opened by thread '" + openedBy + "'" + (owner != null ? " in " + owner : "");
     }
 
     /** One line naming this scope: who opened it, when, and for whom. */

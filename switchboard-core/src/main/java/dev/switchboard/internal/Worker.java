@@ -36,6 +36,15 @@ import java.util.concurrent.ForkJoinWorkerThread;
 public final class Worker extends ForkJoinWorkerThread {
     /** Capacity of the handoff buffer (a power of two). */
     static final int HANDOFF_CAPACITY = 16;
+    /**
+     * Finishes one worker thread nests by helping (running the tasks of the finish it waits for, which may wait in
+     * a finish of their own). Each level costs about 2 KB of stack; past this depth the thread blocks without
+     * helping and the pool lets another thread run the tasks, so nesting costs threads instead of overflowing
+     * a stack.
+     */
+    static final int MAX_HELPING_DEPTH = 128;
+    /** A busy worker takes the oldest entry of the shared queue at least once every this many turns. */
+    static final int SHARED_PERIOD = 8;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
 
@@ -58,13 +67,26 @@ public final class Worker extends ForkJoinWorkerThread {
     private int blocking;
     /** Nodes this worker has started; read by the watchdog (written only here, with opaque stores). */
     private long progress;
+    /** Turns since this worker last took from the shared queue. */
+    private int turns;
+    /** The watchdog's own: {@link #progress} at its previous look. */
+    long watchdogSeen = -1;
 
     Worker(ForkJoinPool pool, Scheduler scheduler) {
         super(null, pool, true);
         this.scheduler = scheduler;
     }
 
-    /** Runs {@code first}, then the activations handed off to this worker while it ran. */
+    /**
+     * Runs {@code first}, then the activations handed off to this worker while it ran, and every
+     * {@value #SHARED_PERIOD} turns the oldest entry of the shared queue.
+     *
+     * <p>A turn is one run of one node: a task's body, one activation of an actor (at most its throughput budget
+     * of messages). Taking from the shared queue every few turns keeps it moving even when this worker never
+     * returns to the pool (a chain of handoffs, or tasks that keep forking local tasks), which is what bounds
+     * how long its entries wait. Not while this thread waits in a finish: helping that finish runs only its own
+     * tasks, so no unrelated work ends up under the waiting frame.
+     */
     void runChain(Node first) {
         Node saved = current;
         Node n = first;
@@ -74,20 +96,28 @@ public final class Worker extends ForkJoinWorkerThread {
                 current = n;
                 PROGRESS.setOpaque(this, progress + 1);
                 runGuarded(n);
-                Node h = take();
+                Thread.interrupted();                // an interrupt set by one turn is not seen by the next
+                Node h = null;
+                if (blocking == 0 && ++turns >= SHARED_PERIOD) {
+                    turns = 0;
+                    h = scheduler.pollShared();      // the handoffs wait one turn more
+                }
                 if (h == null) {
-                    break;
-                }
-                if (head != tail && scheduler.idleWorkers()) {
-                    publish();                       // an idle worker could run these now
-                }
-                if (--hops <= 0) {
-                    if (scheduler.othersWaiting()) {
-                        scheduler.yieldTurn(h);
-                        publish();
+                    h = take();
+                    if (h == null) {
                         break;
                     }
-                    hops = scheduler.handoffLimit();
+                    if (head != tail && scheduler.idleWorkers()) {
+                        publish();                   // an idle worker could run these now
+                    }
+                    if (--hops <= 0) {
+                        if (scheduler.othersWaiting()) {
+                            scheduler.yieldTurn(h);
+                            publish();
+                            break;
+                        }
+                        hops = scheduler.handoffLimit();
+                    }
                 }
                 n = h;
             }
@@ -97,19 +127,16 @@ public final class Worker extends ForkJoinWorkerThread {
     }
 
     /**
-     * Runs a node's work. Nodes catch their own failures; anything that still escapes is a defect, and is
-     * reported to the node's finish rather than left to the pool, which would complete the spawn tree
-     * exceptionally and leave the finish waiting forever.
+     * Runs a node's work. Nodes catch their own failures; anything that still escapes (an error the runtime's
+     * own code could not handle, such as an OutOfMemoryError while recording a failure) is reported to the
+     * node's finish rather than left to the pool, which would complete the spawn tree exceptionally, leave the
+     * finish waiting forever and, if it escaped the pool's own handler too, end this thread.
      */
     private static void runGuarded(Node n) {
         try {
             n.run();
         } catch (Throwable t) {
-            try {
-                n.scope().addFailure(new IllegalStateException("internal error in Switchboard while running " + n, t));
-            } catch (Throwable ignored) {
-                t.printStackTrace();
-            }
+            n.escaped(t);
         }
     }
 
@@ -119,14 +146,14 @@ public final class Worker extends ForkJoinWorkerThread {
      */
     void handoff(Node activation) {
         if (blocking != 0) {
-            activation.poolTask().fork();
+            scheduler.fork(activation);
             return;
         }
         int size = tail - head;
         if (size != 0 && (size == HANDOFF_CAPACITY || scheduler.idleWorkers())) {
             Node oldest = take();
             if (oldest != null) {
-                oldest.poolTask().fork();
+                scheduler.fork(oldest);
             }
         }
         SLOTS.setRelease(handoffs, tail++ & (HANDOFF_CAPACITY - 1), activation);
@@ -147,7 +174,7 @@ public final class Worker extends ForkJoinWorkerThread {
     private void publish() {
         Node n;
         while ((n = take()) != null) {
-            n.poolTask().fork();
+            scheduler.fork(n);
         }
     }
 
@@ -166,6 +193,11 @@ public final class Worker extends ForkJoinWorkerThread {
         blocking--;
     }
 
+    /** How many waits (finish, blocking get) this thread is nested in, the current one included. */
+    int nestedWaits() {
+        return blocking;
+    }
+
     /** For the watchdog: nodes started so far. */
     long progress() {
         return (long) PROGRESS.getOpaque(this);
@@ -181,22 +213,38 @@ public final class Worker extends ForkJoinWorkerThread {
         return false;
     }
 
-    /** For the watchdog (another thread): takes every buffered activation and submits it to the pool. */
+    /** For the watchdog (another thread): takes every buffered activation and queues it in the shared queue. */
     int stealBuffered() {
         int stolen = 0;
         for (int i = 0; i < HANDOFF_CAPACITY; i++) {
             Node n = (Node) SLOTS.getAndSet(handoffs, i, (Node) null);
             if (n != null) {
-                scheduler.pool().execute(n.poolTask());
+                scheduler.share(n, false);
                 stolen++;
             }
         }
         return stolen;
     }
 
+    /**
+     * This thread ends. If it dies of an exception (one that escaped the pool's own loop; Switchboard's tasks let
+     * nothing escape), the pool is about to cancel the tasks still in its deque, and the finishes waiting for them
+     * would wait forever: they are moved to the shared queue first, and the buffered handoffs with them.
+     */
     @Override
     protected void onTermination(Throwable exception) {
         scheduler.workerEnded(this);
+        if (exception != null) {
+            try {
+                Node n;
+                while ((n = take()) != null) {
+                    scheduler.share(n, false);
+                }
+                Node.rescueLocalTasks(scheduler);
+            } catch (Throwable t) {
+                // nothing more can be done without memory; the death itself is counted and reported
+            }
+        }
     }
 
     /** The runtime this worker belongs to. */

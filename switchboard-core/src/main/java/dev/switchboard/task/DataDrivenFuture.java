@@ -1,6 +1,8 @@
 package dev.switchboard.task;
 
 import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Worker;
 import java.lang.invoke.MethodHandles;
@@ -52,9 +54,19 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
 
     private volatile Object value = UNSET;
     private volatile Waiter waiters;
+    /** Who created this future, for hang reports: the task, actor or finish body running then, or the thread. */
+    private final Object creator;
 
     /** Creates an empty data-driven future. */
     public DataDrivenFuture() {
+        Node n = Context.current();
+        this.creator = n != null ? n : Thread.currentThread().getName();
+    }
+
+    /** Who created this future, for diagnostics: "created by task running Main (lambda)", say. */
+    private String origin() {
+        return creator instanceof Node n ? "created by " + n.describe()
+                : "created by thread '" + creator + "' outside every finish";
     }
 
     /**
@@ -173,14 +185,23 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
                 return true;
             }
         };
-        if (Thread.currentThread() instanceof Worker w) {
-            Scheduler s = w.scheduler();
-            s.block(blocker);
-        } else {
-            try {
-                ForkJoinPool.managedBlock(blocker);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        Node node = Context.current();
+        Scheduler.BlockedGet blocked = node != null
+                ? node.scheduler().blockedInGet(node, this, DataDrivenFuture.class) : null;
+        try {
+            if (Thread.currentThread() instanceof Worker w) {
+                Scheduler s = w.scheduler();
+                s.block(blocker);
+            } else {
+                try {
+                    ForkJoinPool.managedBlock(blocker);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        } finally {
+            if (blocked != null) {
+                node.scheduler().unblocked(blocked);
             }
         }
         return value;
@@ -196,10 +217,11 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         return String.valueOf(v);
     }
 
+    /** {@code DataDrivenFuture@1b6d3586 (not put; created by task running Main (lambda))}, or "(put)", "(failed: ...)". */
     @Override
     public String toString() {
         Object v = value;
-        String state = v == UNSET ? "not put" : v instanceof Failure f ? "failed: " + f.cause : "put";
+        String state = v == UNSET ? "not put; " + origin() : v instanceof Failure f ? "failed: " + f.cause : "put";
         return "DataDrivenFuture@" + Integer.toHexString(System.identityHashCode(this)) + " (" + state + ")";
     }
 

@@ -55,6 +55,29 @@ public final class TaskRuntime implements AutoCloseable {
 
     private static volatile TaskRuntime defaultRuntime;
 
+    /*
+     * The classes the runtime needs to report a failure are loaded and initialized with this class, not on first
+     * use: a class first used while the heap is exhausted fails to load, its initialization error is thrown in
+     * place of the failure being reported, and the class stays unusable for the life of the JVM.
+     */
+    static {
+        ClassLoader loader = TaskRuntime.class.getClassLoader();
+        for (String name : new String[] {
+                "dev.switchboard.internal.Failures", "dev.switchboard.internal.RunQueue$Pump",
+                "dev.switchboard.internal.Node$Rerun", "dev.switchboard.internal.Durations",
+                "dev.switchboard.task.Sneaky", "dev.switchboard.task.MultiException",
+                "dev.switchboard.task.FinishTimeoutException", "dev.switchboard.task.RuntimeClosedException",
+                "dev.switchboard.actor.ProcessingFailure", "dev.switchboard.actor.DeadLetter",
+                "dev.switchboard.actor.DeadLetter$Reason", "dev.switchboard.actor.NoReplyException",
+                "dev.switchboard.actor.StalledSelectorException", "dev.switchboard.actor.PendingReply"}) {
+            try {
+                Class.forName(name, true, loader);
+            } catch (ClassNotFoundException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
     private final Scheduler scheduler;
 
     private TaskRuntime(Builder b) {
@@ -128,7 +151,7 @@ public final class TaskRuntime implements AutoCloseable {
             throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
         }
         Scope scope = scheduler.runFinish(body, timeout.toNanos());
-        if (!scope.isEnded()) {
+        if (!scope.isEnded() && scope.stopped() == null) {
             FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.report(scope),
                     scope.openItems(System.nanoTime()));
             scope.failures().forEach(e::addSuppressed);
@@ -142,10 +165,11 @@ public final class TaskRuntime implements AutoCloseable {
         if (failures.isEmpty()) {
             return;
         }
-        if (failures.size() == 1) {
+        long count = scope.failureCount();
+        if (count <= 1) {
             throw Sneaky.<RuntimeException>rethrow(failures.get(0));
         }
-        throw new MultiException(failures);
+        throw new MultiException(failures, count);
     }
 
     // ------------------------------------------------------------------------------------------ tasks
@@ -198,6 +222,7 @@ public final class TaskRuntime implements AutoCloseable {
 
     private void awaitAll(TaskFuture<?>[] inputs, Runnable body) {
         Objects.requireNonNull(body, "body");
+        scheduler.requireOpen("asyncAwait");
         for (int i = 0; i < inputs.length; i++) {
             Objects.requireNonNull(inputs[i], () -> "asyncAwait input is null");
         }
@@ -218,6 +243,13 @@ public final class TaskRuntime implements AutoCloseable {
     /**
      * Spawns tasks that run {@code body} for every index in {@code [from, to)}, in chunks sized for this
      * runtime's workers, as children of the current finish. Use {@link #forall} to also wait for them.
+     *
+     * <p>Every iteration runs, whatever the others do: an iteration that throws is reported to the enclosing
+     * finish and the loop goes on with the next index. The finish rethrows one failure as itself and several as
+     * a {@link MultiException}, which keeps the first {@value dev.switchboard.internal.Scope#MAX_KEPT_FAILURES}
+     * and counts the rest. The one exception is a fatal error (an {@link OutOfMemoryError} or another
+     * {@link VirtualMachineError} other than {@link StackOverflowError}): the finish ends at once with it, and
+     * the iterations not yet started are skipped.
      */
     public void forasync(int from, int to, IntConsumer body) {
         forasync(from, to, defaultChunk(from, to), body);
@@ -245,19 +277,33 @@ public final class TaskRuntime implements AutoCloseable {
         finish(() -> forasync(from, to, chunk, body));
     }
 
-    /** Splits the range in halves, spawning the upper halves, until one chunk is left to run here. */
+    /**
+     * Splits the range in halves, spawning the upper halves, until one chunk is left to run here. Every index of
+     * the chunk runs: an iteration that throws is reported to the finish and the next one runs.
+     */
     private void runRange(int from, int to, int chunk, IntConsumer body) {
+        Scope scope = Context.current().scope();
         int hi = to;
-        while (hi - from > chunk) {
+        while (hi - from > chunk && scope.stopped() == null) {
             int mid = (from + hi) >>> 1;
             int upper = hi;
             scheduler.async(() -> runRange(mid, upper, chunk, body));
             hi = mid;
         }
         for (int i = from; i < hi; i++) {
-            body.accept(i);
+            try {
+                body.accept(i);
+            } catch (Throwable t) {
+                scope.addFailure(t);
+            }
+            if ((i & STOP_CHECK_MASK) == 0 && scope.stopped() != null) {
+                return;                          // the finish gave up (a fatal error): the rest is not worth running
+            }
         }
     }
+
+    /** Loops look every this many (plus one) iterations whether their finish has stopped on a fatal error. */
+    private static final int STOP_CHECK_MASK = 255;
 
     private int defaultChunk(int from, int to) {
         long n = (long) to - from;
@@ -299,13 +345,42 @@ public final class TaskRuntime implements AutoCloseable {
         return scheduler;
     }
 
-    /** Shuts the workers down after the tasks already running have ended (waits up to 10 seconds). */
+    /**
+     * Closes this runtime, waiting up to 10 seconds for the tasks already queued or running to end; see
+     * {@link #close(Duration)}.
+     */
     @Override
     public void close() {
+        close(Duration.ofSeconds(10));
+    }
+
+    /**
+     * Closes this runtime. What a user can rely on, in order:
+     * <ul>
+     *   <li>new work is refused: {@code async}, {@code future}, {@code asyncAwait}, the loops, {@code finish} and
+     *       an actor's {@code start()} throw a {@link RuntimeClosedException} naming this runtime;</li>
+     *   <li>every {@code finish} waiting for this runtime's work ends with a {@code RuntimeClosedException} that
+     *       lists what was still open when the runtime was closed;</li>
+     *   <li>every actor still alive is terminated: the messages in its mailbox, and every message sent to it from
+     *       now on, become dead letters ({@link DeadLetter.Reason#RUNTIME_CLOSED}), counted like any other;
+     *       {@code send} does not throw;</li>
+     *   <li>tasks already queued or running may run to their end, for up to {@code timeout}; what they spawn is
+     *       refused; after that the workers are interrupted.</li>
+     * </ul>
+     * Closing twice does nothing more. The {@linkplain #defaultRuntime() default runtime} cannot be closed.
+     *
+     * @return whether every task had ended within {@code timeout}
+     */
+    public boolean close(Duration timeout) {
         if (this == defaultRuntime) {
             throw new IllegalStateException("the default runtime cannot be closed");
         }
-        scheduler.shutdown(10, TimeUnit.SECONDS);
+        return scheduler.close(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return scheduler.isClosed();
     }
 
     @Override
@@ -315,6 +390,9 @@ public final class TaskRuntime implements AutoCloseable {
 
     /** Settings for a new runtime. */
     public static final class Builder {
+        /** The largest number of workers a runtime can have: the limit of {@code java.util.concurrent.ForkJoinPool}. */
+        public static final int MAX_WORKERS = 0x7fff;
+
         private String name;
         private int workers = Runtime.getRuntime().availableProcessors();
         private int throughput = DEFAULT_THROUGHPUT;
@@ -333,10 +411,14 @@ public final class TaskRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Number of workers; defaults to the number of available processors. */
+        /**
+         * Number of workers, between 1 and {@value #MAX_WORKERS} (the most a {@code ForkJoinPool} runs); defaults
+         * to the number of available processors.
+         */
         public Builder workers(int workers) {
-            if (workers < 1) {
-                throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+            if (workers < 1 || workers > MAX_WORKERS) {
+                throw new IllegalArgumentException("workers must be between 1 and " + MAX_WORKERS
+                        + " (the most a ForkJoinPool runs), got " + workers);
             }
             this.workers = workers;
             return this;

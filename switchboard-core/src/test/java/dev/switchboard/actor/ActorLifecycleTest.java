@@ -199,4 +199,39 @@ class ActorLifecycleTest {
             assertThat(unscoped.peek()).hasMessageStartingWith("boom in " + r);
         }
     }
+
+    /** become/unbecome, like exit and pause, belong to the actor's own context once it has started. */
+    @Test
+    void becomeFromAnotherThreadIsRejectedOnceStarted() {
+        final class Switcher extends Actor<String> {
+            Switcher() {
+                become(m -> { });                   // before start: configuring the first behavior is fine
+                unbecome();
+            }
+
+            void switchFromOutside() {
+                become(m -> { });
+            }
+
+            void restoreFromOutside() {
+                unbecome();
+            }
+
+            @Override
+            protected void process(String m) {
+                if (m.equals("stop")) {
+                    exit();
+                }
+            }
+        }
+        Switcher s = new Switcher();
+        rt.finish(() -> {
+            s.start();
+            assertThatThrownBy(s::switchFromOutside).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(s + ".become() may only be called while " + s + " processes a message");
+            assertThatThrownBy(s::restoreFromOutside).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(s + ".unbecome() may only be called");
+            s.send("stop");
+        });
+    }
 }

@@ -372,6 +372,27 @@ class SelectorTest {
                 .hasMessageContaining("HIGH=0 (disabled), LOW=1 (disabled)");
     }
 
+    /** Every mailbox disabled before start(), messages waiting: the same stall as at run time, not a hang. */
+    @Test
+    void aSelectorStartedWithEveryMailboxDisabledIsAStall() {
+        for (int mailboxes : new int[] {1, 2, 8, 100}) {
+            Selector<String> s = new Selector<>(mailboxes) {
+                {
+                    disableAll();
+                }
+
+                @Override
+                protected void process(String m) {
+                }
+            };
+            s.send(0, "waiting");
+            Throwable thrown = catchThrowable(() -> rt.finish(java.time.Duration.ofSeconds(20), s::start));
+            assertThat(thrown).as("%d mailboxes", mailboxes).isInstanceOf(StalledSelectorException.class)
+                    .hasMessageContaining(s + " can never process a message again");
+            assertThat(s.deadLetterCount()).isEqualTo(1);
+        }
+    }
+
     @Test
     void operationsFromOutsideTheSelectorAreRejected() {
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);

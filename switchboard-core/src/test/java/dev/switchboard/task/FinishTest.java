@@ -265,7 +265,10 @@ class FinishTest {
     void invalidArgumentsAreRejectedClearly() {
         assertThatThrownBy(() -> rt.finish(java.time.Duration.ZERO, () -> { }))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
-        assertThatThrownBy(() -> TaskRuntime.create(0)).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> TaskRuntime.create(0)).hasMessageContaining("between 1 and 32767");
+        assertThatThrownBy(() -> TaskRuntime.builder().workers(100_000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 1 and 32767").hasMessageContaining("100000");
         assertThatThrownBy(() -> TaskRuntime.builder().throughput(0)).hasMessageContaining("throughput");
         assertThatThrownBy(() -> TaskRuntime.defaultRuntime().close())
                 .isInstanceOf(IllegalStateException.class);

@@ -118,4 +118,103 @@ class HangDiagnosticTest {
             assertThat(rt.diagnose()).isEmpty();
         }
     }
+
+    @Test
+    void aTaskBlockedInGetIsNamedWithTheFutureAndWhereItWasCreated() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> rt.async(() -> never.get())));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
+                    .hasMessageContaining("task running HangDiagnosticTest (lambda) on thread '")
+                    .hasMessageContaining("in get() of " + never)
+                    .hasMessageContaining("not put; created by thread '" + Thread.currentThread().getName() + "'")
+                    .hasMessageContaining("called at " + HangDiagnosticTest.class.getName());
+            never.put(1);
+        }
+    }
+
+    @Test
+    void aFutureCreatedByAnActorSaysSo() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            java.util.concurrent.atomic.AtomicReference<DataDrivenFuture<Integer>> made =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            Actor<String> maker = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    made.set(new DataDrivenFuture<>());
+                    exit();
+                }
+            };
+            rt.finish(() -> {
+                maker.start();
+                maker.send("make");
+            });
+            assertThat(made.get().toString()).contains("not put; created by actor " + maker);
+        }
+    }
+
+    static final class Asker extends Actor<String> {
+        Actor<String> other;
+
+        void exitLater() {
+            send("exit");
+        }
+
+        @Override
+        protected void process(String m) {
+            if (m.equals("exit")) {
+                exit();
+            } else if (m.startsWith("ask")) {
+                awaitReply(other, "question from " + this, (String answer) -> exit());
+            } else {
+                reply("answer");
+            }
+        }
+    }
+
+    @Test
+    void anAwaitReplyToAnActorNeverStartedNamesIt() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Asker asker = new Asker();
+            Asker neverStarted = new Asker();
+            asker.other = neverStarted;
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
+                asker.start();
+                asker.send("ask");
+            }));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
+                    .hasMessageContaining("actor " + asker)
+                    .hasMessageContaining("awaiting 1 reply: from " + neverStarted + " to question from " + asker)
+                    .hasMessageContaining(neverStarted + " was never started: the request waits in its mailbox");
+            rt.finish(() -> {                                // the request is answered; the asker exits
+                neverStarted.start();
+                neverStarted.exitLater();
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);   // the asker's handler runs next
+            while (asker.state() != dev.switchboard.actor.ActorState.TERMINATED && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(asker.state()).isEqualTo(dev.switchboard.actor.ActorState.TERMINATED);
+        }
+    }
+
+    @Test
+    void aCycleOfAwaitReplyIsNamed() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Asker a = new Asker();
+            Asker b = new Asker();
+            a.other = b;
+            b.other = a;
+            a.send("ask");                                   // each takes "ask" first, then holds the other's request
+            b.send("ask");
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
+                a.start();
+                b.start();
+            }));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
+                    .hasMessageContaining("a deadlock: " + a + " awaits a reply from " + b + ", which awaits a reply from " + a)
+                    .hasMessageContaining("a deadlock: " + b + " awaits a reply from " + a + ", which awaits a reply from " + b);
+            rt.close();                                       // the deadlock cannot end any other way
+        }
+    }
 }

@@ -79,4 +79,45 @@ class NestedFinishTest {
             assertThat(leaves.sum()).isEqualTo(2000);
         }
     }
+
+    /**
+     * finish { async { finish { async { ... } } } }, 10,000 levels: a waiting worker stops helping (which would
+     * grow its stack by a level each time) past a depth and lets the pool run the rest on other threads.
+     */
+    @ParameterizedTest(name = "{0} worker(s)")
+    @ValueSource(ints = {1, 2, 4})
+    void tenThousandFinishesNestedInsideAsyncs(int workers) {
+        try (TaskRuntime rt = Runtimes.workers(workers)) {
+            AtomicInteger deepest = new AtomicInteger();
+            rt.finish(() -> rt.async(() -> chain(rt, 1, 10_000, deepest)));
+            assertThat(deepest.get()).isEqualTo(10_000);
+        }
+    }
+
+    private static void chain(TaskRuntime rt, int depth, int levels, AtomicInteger deepest) {
+        deepest.accumulateAndGet(depth, Math::max);
+        if (depth < levels) {
+            rt.finish(() -> rt.async(() -> chain(rt, depth + 1, levels, deepest)));
+        }
+    }
+
+    /** Nesting beyond the supported depth fails early, naming the depth, instead of overflowing a stack. */
+    @org.junit.jupiter.api.Test
+    void nestingBeyondTheLimitFailsWithTheDepth() throws Exception {
+        try (TaskRuntime rt = Runtimes.workers(1)) {
+            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            // nested directly on one thread (no tasks), with a stack big enough for the limit
+            Thread t = new Thread(null, () -> thrown.set(org.assertj.core.api.Assertions.catchThrowable(
+                    () -> direct(rt, 1))), "deep", 1L << 30);
+            t.start();
+            t.join(TimeUnit.SECONDS.toMillis(60));
+            assertThat(t.isAlive()).isFalse();
+            assertThat(thrown.get()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("finish nested 100001 deep");
+        }
+    }
+
+    private static void direct(TaskRuntime rt, int depth) {
+        rt.finish(() -> direct(rt, depth + 1));
+    }
 }

@@ -1,0 +1,47 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.task.DataDrivenFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+
+/**
+ * One {@code awaitReply} of an actor: the request it sent and to whom (for hang reports, which name the target
+ * and find cycles of actors awaiting each other), the future the reply arrives in, and the handler, which the
+ * actor's activation runs once the reply is there ({@link #run()}). If the actor has exited by then, the reply is
+ * a dead letter instead.
+ */
+final class PendingReply<R> implements Runnable {
+    final ActorCore<?> requester;
+    final ActorRef<?> target;
+    final Object request;
+    final DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
+    private final Consumer<? super R> onReply;
+    final long sinceNanos = System.nanoTime();
+
+    PendingReply(ActorCore<?> requester, ActorRef<?> target, Object request, Consumer<? super R> onReply) {
+        this.requester = requester;
+        this.target = target;
+        this.request = request;
+        this.onReply = onReply;
+    }
+
+    /** Runs the handler on the requester (the activation calls this). */
+    @Override
+    public void run() {
+        requester.replyArrived(this);
+    }
+
+    @SuppressWarnings("unchecked")
+    void handle() {
+        onReply.accept((R) answer.get());
+    }
+
+    /** What arrived, as a dead letter shows it: the reply, or the reason there is none. */
+    Object arrived() {
+        try {
+            return answer.get();
+        } catch (CompletionException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package dev.switchboard.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.DeadLetter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** What close() guarantees: waiting finishes end, new work is refused, messages become counted dead letters. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CloseTest {
+
+    /** Counts what it processes; never exits on its own. */
+    static final class Sink extends Actor<Integer> {
+        final LongAdder processed = new LongAdder();
+        final CountDownLatch first = new CountDownLatch(1);
+
+        @Override
+        protected void process(Integer m) {
+            processed.increment();
+            first.countDown();
+        }
+    }
+
+    static TaskRuntime runtime(String name, List<DeadLetter> deadLetters) {
+        return TaskRuntime.builder().name(name).workers(2).onDeadLetter(deadLetters::add).build();
+    }
+
+    @Test
+    void aFinishWaitingOnALiveActorEndsWithAnExceptionNamingIt() throws Exception {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        TaskRuntime rt = runtime("closing", dead);
+        Sink sink = new Sink();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread waiter = new Thread(() -> {
+            try {
+                rt.finish(() -> {
+                    sink.start();
+                    sink.send(1);
+                    started.countDown();
+                });
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        waiter.start();
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(sink.first.await(10, TimeUnit.SECONDS)).isTrue();
+        rt.close();
+        waiter.join(TimeUnit.SECONDS.toMillis(20));
+        assertThat(waiter.isAlive()).as("the waiting finish ended").isFalse();
+        assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'closing' was closed by thread '" + Thread.currentThread().getName())
+                .hasMessageContaining("actor " + sink)
+                .hasMessageContaining("never exited");
+        assertThat(sink.state()).hasToString("TERMINATED");
+    }
+
+    @Test
+    void newWorkIsRefusedWithAnExceptionNamingTheRuntime() {
+        TaskRuntime rt = TaskRuntime.builder().name("shut").workers(2).build();
+        rt.close();
+        assertThat(rt.isClosed()).isTrue();
+        assertThatThrownBy(() -> rt.finish(() -> { }))
+                .isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'shut' is closed").hasMessageContaining("cannot finish");
+        assertThatThrownBy(() -> rt.async(() -> { }))
+                .isInstanceOf(RuntimeClosedException.class).hasMessageContaining("cannot async");
+        assertThatThrownBy(() -> rt.asyncAwait(new DataDrivenFuture<Integer>(), () -> { }))
+                .isInstanceOf(RuntimeClosedException.class).hasMessageContaining("cannot asyncAwait");
+        assertThatThrownBy(() -> rt.forasync(0, 10, i -> { }))
+                .isInstanceOf(RuntimeClosedException.class);
+        rt.close();                                    // idempotent
+    }
+
+    @Test
+    void aFinishWithAnAsyncOnAClosedRuntimeDoesNotHang() throws Exception {
+        TaskRuntime rt = TaskRuntime.create(2);
+        rt.close();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = new Thread(() -> thrown.set(catchThrowable(() -> rt.finish(() -> rt.async(() -> { })))));
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(20));
+        assertThat(t.isAlive()).isFalse();
+        assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class);
+    }
+
+    @Test
+    void sendsAfterCloseAndMessagesLeftInMailboxesAreCountedDeadLetters() {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        TaskRuntime rt = runtime("letters", dead);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Actor<Integer> slow = new Actor<>() {
+            @Override
+            protected void process(Integer m) {
+                if (m == 0) {
+                    holding.countDown();
+                    await(release);
+                }
+            }
+        };
+        Thread closer = new Thread(rt::close);
+        AtomicBoolean sendThrew = new AtomicBoolean();
+        rt.finish(Duration.ofSeconds(1), () -> { }); // the runtime works
+        Thread sender = new Thread(() -> {
+            try {
+                rt.finish(() -> {
+                    slow.start();
+                    for (int i = 0; i < 10; i++) {
+                        slow.send(i);                  // 1..9 wait behind the message being processed
+                    }
+                });
+            } catch (RuntimeClosedException expected) {
+                // the finish was waiting when the runtime closed
+            }
+        });
+        sender.start();
+        await(holding);
+        closer.start();
+        while (slow.state() != dev.switchboard.actor.ActorState.TERMINATED) {   // close() got to the actor
+            Thread.onSpinWait();
+        }
+        release.countDown();
+        join(closer);
+        join(sender);
+        try {
+            slow.send(100);                            // after close: a dead letter, not an exception
+        } catch (Throwable t) {
+            sendThrew.set(true);
+        }
+        assertThat(sendThrew).isFalse();
+        assertThat(slow.processedCount()).isEqualTo(1);
+        assertThat(slow.deadLetterCount()).isEqualTo(10);
+        assertThat(rt.deadLetterCount()).isEqualTo(10);
+        assertThat(dead).hasSize(10).allSatisfy(d -> assertThat(d.reason()).isEqualTo(DeadLetter.Reason.RUNTIME_CLOSED));
+        assertThat(dead.stream().map(d -> (Integer) d.message()).sorted().toList())
+                .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 100);
+    }
+
+    @Test
+    void startingAnActorOnAClosedRuntimeIsRefusedAndItsMessagesAreDeadLetters() {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        TaskRuntime rt = runtime("late", dead);
+        Sink sink = new Sink();
+        sink.send(1);
+        sink.send(2);
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Throwable finishThrew = catchThrowable(() -> rt.finish(() -> rt.async(() -> {
+            // a task of the runtime, still running while another thread closes it
+            new Thread(() -> {
+                rt.close(Duration.ofSeconds(1));
+                closed.countDown();
+            }).start();
+            while (!rt.isClosed()) {
+                Thread.onSpinWait();
+            }
+            thrown.set(catchThrowable(sink::start));
+        })));
+        await(closed);
+        assertThat(finishThrew).isInstanceOf(RuntimeClosedException.class);   // it was waiting for the task
+        assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class).hasMessageContaining("runtime 'late'")
+                .hasMessageContaining("start " + sink);
+        sink.send(3);
+        assertThat(sink.processed.sum()).isZero();
+        assertThat(sink.deadLetterCount()).isEqualTo(3);
+        assertThat(dead).extracting(DeadLetter::message).containsExactly(1, 2, 3);
+    }
+
+    /** Many senders outside the runtime keep sending while it closes: every message is processed or a dead letter. */
+    @RepeatedTest(5)
+    void everyMessageSentIsProcessedOrCountedWhenTheRuntimeClosesUnderLoad() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("load").workers(2).build();
+        int actors = 8;
+        Sink[] sinks = new Sink[actors];
+        Thread owner = new Thread(() -> {
+            try {
+                rt.finish(() -> {
+                    for (int i = 0; i < actors; i++) {
+                        sinks[i] = new Sink();
+                        sinks[i].start();
+                    }
+                });
+            } catch (RuntimeClosedException expected) {
+                // it was waiting for the sinks
+            }
+        });
+        owner.start();
+        while (sinks[actors - 1] == null || sinks[actors - 1].state().toString().equals("NEW")) {
+            Thread.onSpinWait();
+        }
+        LongAdder sent = new LongAdder();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread[] senders = new Thread[4];
+        for (int s = 0; s < senders.length; s++) {
+            int seed = s;
+            senders[s] = new Thread(() -> {
+                int i = seed;
+                while (!stop.get()) {
+                    sinks[i++ % actors].send(i);
+                    sent.increment();
+                }
+            });
+            senders[s].start();
+        }
+        while (sent.sum() < 200_000) {
+            Thread.onSpinWait();
+        }
+        rt.close();
+        while (sent.sum() < 400_000) {             // sends after the close
+            Thread.onSpinWait();
+        }
+        stop.set(true);
+        for (Thread t : senders) {
+            join(t);
+        }
+        join(owner);
+        long processed = 0;
+        long dead = 0;
+        for (Sink s : sinks) {
+            processed += s.processed.sum();
+            dead += s.deadLetterCount();
+        }
+        assertThat(processed + dead).isEqualTo(sent.sum());
+        assertThat(rt.deadLetterCount()).isEqualTo(dead);
+    }
+
+    static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(20, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static void join(Thread t) {
+        try {
+            t.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(t.isAlive()).as(t.getName() + " ended").isFalse();
+    }
+}

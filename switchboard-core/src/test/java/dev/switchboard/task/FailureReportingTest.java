@@ -1,0 +1,239 @@
+package dev.switchboard.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorState;
+import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.actor.ProcessingFailure;
+import dev.switchboard.actor.Selector;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Nothing is swallowed: every failure that happened is reported, once, naming where it happened. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FailureReportingTest {
+
+    @Test
+    void forallRunsEveryIterationAndReportsEveryFailure() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            LongAdder ran = new LongAdder();
+            Throwable thrown = catchThrowable(() -> rt.forall(0, 1_000_000, i -> {
+                ran.increment();
+                if (i % 1000 == 0) {
+                    throw new IllegalStateException("iteration " + i);
+                }
+            }));
+            assertThat(ran.sum()).isEqualTo(1_000_000);
+            assertThat(thrown).isInstanceOf(MultiException.class)
+                    .hasMessageStartingWith("1000 failures in finish:")
+                    .hasMessageContaining("... and 975 more (failures() holds the first 100)");
+            MultiException m = (MultiException) thrown;
+            assertThat(m.failureCount()).isEqualTo(1000);
+            assertThat(m.failures()).hasSize(100)
+                    .allSatisfy(f -> assertThat(f).isInstanceOf(IllegalStateException.class)
+                            .hasMessageStartingWith("iteration "));
+            assertThat(m.failures().stream().map(Throwable::getMessage).distinct()).hasSize(100);
+        }
+    }
+
+    @Test
+    void aLoopWithOneFailureRethrowsItAsItself() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            LongAdder ran = new LongAdder();
+            Throwable thrown = catchThrowable(() -> rt.forall(0, 10_000, 16, i -> {
+                ran.increment();
+                if (i == 4321) {
+                    throw new IllegalArgumentException("only " + i);
+                }
+            }));
+            assertThat(ran.sum()).isEqualTo(10_000);
+            assertThat(thrown).isInstanceOf(IllegalArgumentException.class).hasMessage("only 4321");
+        }
+    }
+
+    static final class GuardThrowsAfterAFailure extends Selector<String> {
+        private boolean armed;
+
+        GuardThrowsAfterAFailure(int mailboxes) {
+            super(mailboxes);
+            guard(0, () -> {
+                if (armed) {
+                    throw new IllegalStateException("guard");
+                }
+                return true;
+            });
+        }
+
+        @Override
+        protected void process(String m) {
+            armed = true;
+            throw new IllegalArgumentException("process");
+        }
+    }
+
+    @Test
+    void aSelectorThatFailedEvaluatesNoMoreGuards() {
+        for (int mailboxes : new int[] {1, 2, 8}) {
+            try (TaskRuntime rt = TaskRuntime.create(2)) {
+                GuardThrowsAfterAFailure s = new GuardThrowsAfterAFailure(mailboxes);
+                Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                    s.start();
+                    s.send("a");
+                }));
+                assertThat(thrown).as("%d mailboxes", mailboxes).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("process");
+            }
+        }
+    }
+
+    static final class RegistersAThrowingGuard extends Selector<String> {
+        RegistersAThrowingGuard(int mailboxes) {
+            super(mailboxes);
+        }
+
+        @Override
+        protected void process(String m) {
+            guard(0, () -> {
+                throw new IllegalStateException("guard boom");
+            });
+        }
+    }
+
+    @Test
+    void aGuardThatThrowsIsReportedOnce() {
+        for (int mailboxes : new int[] {1, 2, 8}) {
+            try (TaskRuntime rt = TaskRuntime.create(2)) {
+                RegistersAThrowingGuard s = new RegistersAThrowingGuard(mailboxes);
+                Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                    s.start();
+                    s.send("a");
+                }));
+                assertThat(thrown).as("%d mailboxes", mailboxes).isInstanceOf(IllegalStateException.class)
+                        .hasMessage("guard boom");
+                assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
+            }
+        }
+    }
+
+    static final class GuardFailsAtStart extends Selector<String> {
+        private final AtomicBoolean starting = new AtomicBoolean();
+
+        GuardFailsAtStart() {
+            super(2);
+            guard(1, () -> {
+                if (starting.get()) {
+                    throw new IllegalStateException("guard at start");
+                }
+                return true;
+            });
+            starting.set(true);
+        }
+
+        @Override
+        protected void process(String m) {
+        }
+    }
+
+    @Test
+    void aGuardThatThrowsAtStartFailsTheSelectorInsteadOfHangingItsFinish() {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+            GuardFailsAtStart s = new GuardFailsAtStart();
+            s.send("early");
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), s::start));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("guard at start");
+            assertThat(thrown.getSuppressed()).singleElement().isInstanceOf(ProcessingFailure.class)
+                    .extracting(Throwable::getMessage).asString().contains(s.toString()).contains("failed to start");
+            assertThat(dead).extracting(DeadLetter::message).containsExactly("early");
+        }
+    }
+
+    static int recurse(int n) {
+        return recurse(n + 1) + 1;
+    }
+
+    @Test
+    void aStackOverflowInProcessNamesTheActor() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Actor<String> deep = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    recurse(0);
+                }
+            };
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                deep.start();
+                deep.send("dive");
+            }));
+            // the JVM's StackOverflowError cannot carry a suppressed note: the note carries it instead
+            assertThat(thrown).isInstanceOf(ProcessingFailure.class)
+                    .hasMessageContaining(deep + " was terminated").hasMessageContaining("process(dive)")
+                    .hasCauseInstanceOf(StackOverflowError.class);
+        }
+    }
+
+    @Test
+    void anIllegalArgumentFromProcessCarriesTheNote() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Actor<String> bad = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    throw new IllegalArgumentException("bad " + m);
+                }
+            };
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                bad.start();
+                bad.send("x");
+            }));
+            assertThat(thrown).isInstanceOf(IllegalArgumentException.class).hasMessage("bad x");
+            assertThat(thrown.getSuppressed()).singleElement().isInstanceOf(ProcessingFailure.class)
+                    .extracting(Throwable::getMessage).asString().contains(bad + " was terminated");
+        }
+    }
+
+    @Test
+    void aReplyAwaitedBeforeExitIsADeadLetter() {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+            Actor<String> server = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    if (m.equals("stop")) {
+                        exit();
+                    } else {
+                        reply("answer to " + m);
+                    }
+                }
+            };
+            AtomicBoolean handled = new AtomicBoolean();
+            Actor<String> client = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    awaitReply(server, "question", (String answer) -> handled.set(true));
+                    server.send("stop");
+                    exit();                            // the reply comes after this actor has exited
+                }
+            };
+            rt.finish(() -> {
+                server.start();
+                client.start();
+                client.send("go");
+            });
+            assertThat(handled).isFalse();
+            assertThat(client.deadLetterCount()).isEqualTo(1);
+            assertThat(dead).singleElement().satisfies(d -> {
+                assertThat(d.reason()).isEqualTo(DeadLetter.Reason.REPLY_AFTER_EXIT);
+                assertThat(d.message()).isEqualTo("answer to question");
+                assertThat(d.recipient()).isSameAs(client);
+            });
+        }
+    }
+}
