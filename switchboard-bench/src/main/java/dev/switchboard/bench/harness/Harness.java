@@ -1,6 +1,7 @@
 package dev.switchboard.bench.harness;
 
 import dev.switchboard.bench.Suite;
+import dev.switchboard.bench.latency.ProbeLatency;
 import dev.switchboard.task.TaskRuntime;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,6 +33,7 @@ import scala.concurrent.Await;
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
  *                     [--iterations N] [--warmup N] [--list]
  * ./switchboard bench --compare a,b,...    (Switchboard variants against each other: {@link Comparison})
+ * ./switchboard bench --probe-latency ...  (a probe's latency under endless chains: {@link ProbeLatency})
  * </pre>
  */
 public final class Harness {
@@ -56,6 +58,10 @@ public final class Harness {
         }
         if (options.help) {
             System.out.println(Options.USAGE);
+            return;
+        }
+        if (options.probeLatency) {
+            probeLatency(options, System.out);
             return;
         }
         if (options.list) {
@@ -91,6 +97,21 @@ public final class Harness {
         List<Result> results = new Harness(options, System.out).run(chosen);
         boolean allVerified = results.stream().allMatch(Result::verified);
         System.exit(allVerified ? 0 : 1);
+    }
+
+    /** Runs {@link ProbeLatency} for every chain count of the options, prints the table, writes JSON if asked. */
+    static List<ProbeLatency.Result> probeLatency(Options options, PrintStream out) throws IOException {
+        List<ProbeLatency.Config> configs = new ArrayList<>();
+        for (int n : options.chains) {
+            configs.add(new ProbeLatency.Config(options.workers, n, options.chainKind, options.probeSource,
+                    options.probes, options.probeWarmup, options.probeBound, options.throughput));
+        }
+        List<ProbeLatency.Result> results = ProbeLatency.table(configs, out);
+        if (options.json != null) {
+            JsonReport.writeProbeLatency(options.json, Machine.describe(), results);
+            out.println("JSON report: " + options.json.toAbsolutePath());
+        }
+        return results;
     }
 
     List<Result> run(List<Benchmark> benchmarks) throws IOException {
@@ -274,7 +295,26 @@ public final class Harness {
                   --compare a,b,...  compare Switchboard sides only: the listed benchmarks interleaved in
                                      rounds, each relative to the first (e.g. an actor and its selector or
                                      monitor variants); uses --iterations as rounds (default 30, quick 15);
-                                     also takes the variants --list shows for it""";
+                                     also takes the variants --list shows for it
+                  --probe-latency    instead of the benchmarks: the latency of a probe message while N actor
+                                     chains keep the workers busy forever, one table row per N; takes
+                                     --workers (default 2), --throughput, --json and:
+                    --chains a,b,... chain counts N (default 0,1,2,3,4,8,16)
+                    --chain-kind K   pairs (ping-pong pairs, no work) or self (actors sending to themselves,
+                                     ~20 us of CPU work per message); default pairs
+                    --probes N       measured probes per N (default 1000)
+                    --probe-warmup N unmeasured probes first (default 100)
+                    --probe-bound-ms MS  a probe not served within MS counts as starved (default 2000);
+                                     3 starved in a row end that N
+                    --probe-source S outside (the measuring thread sends) or actor (a relay actor inside
+                                     the runtime sends); default outside""";
+
+        /** Options only --probe-latency takes. */
+        private static final Set<String> PROBE_OPTIONS = Set.of("--chains", "--chain-kind", "--probes",
+                "--probe-warmup", "--probe-bound-ms", "--probe-source");
+        /** Options of the benchmark runs that mean nothing to --probe-latency. */
+        private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
+                "--iterations", "--warmup", "--warmup-seconds", "--list");
 
         boolean quick;
         boolean list;
@@ -284,16 +324,26 @@ public final class Harness {
         List<String> compare;
         Path json;
         Path html;
-        int workers = Runtime.getRuntime().availableProcessors();
+        int workers = -1;
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         int iterations = -1;
         int warmup = -1;
         double warmupSeconds = -1;
+        /** The probe-latency tool instead of the benchmarks ({@link ProbeLatency}). */
+        boolean probeLatency;
+        int[] chains = {0, 1, 2, 3, 4, 8, 16};
+        ProbeLatency.ChainKind chainKind = ProbeLatency.ChainKind.PAIRS;
+        ProbeLatency.ProbeSource probeSource = ProbeLatency.ProbeSource.OUTSIDE;
+        int probes = 1000;
+        int probeWarmup = 100;
+        Duration probeBound = Duration.ofSeconds(2);
 
         static Options parse(String[] args) {
             Options o = new Options();
+            Set<String> given = new java.util.HashSet<>();
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
+                given.add(a);
                 switch (a) {
                     case "--quick" -> o.quick = true;
                     case "--list" -> o.list = true;
@@ -307,8 +357,26 @@ public final class Harness {
                     case "--iterations" -> o.iterations = positive(value(args, ++i, a), a);
                     case "--warmup" -> o.warmup = Integer.parseInt(value(args, ++i, a));
                     case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(value(args, ++i, a));
+                    case "--probe-latency" -> o.probeLatency = true;
+                    case "--chains" -> o.chains = chainCounts(value(args, ++i, a));
+                    case "--chain-kind" -> o.chainKind = ProbeLatency.ChainKind.parse(value(args, ++i, a));
+                    case "--probe-source" -> o.probeSource = ProbeLatency.ProbeSource.parse(value(args, ++i, a));
+                    case "--probes" -> o.probes = positive(value(args, ++i, a), a);
+                    case "--probe-warmup" -> o.probeWarmup = nonNegative(value(args, ++i, a), a);
+                    case "--probe-bound-ms" -> o.probeBound = Duration.ofMillis(positive(value(args, ++i, a), a));
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
+            }
+            for (String a : given) {
+                if (o.probeLatency && BENCHMARK_OPTIONS.contains(a)) {
+                    throw new IllegalArgumentException(a + " does not go with --probe-latency");
+                }
+                if (!o.probeLatency && PROBE_OPTIONS.contains(a)) {
+                    throw new IllegalArgumentException(a + " needs --probe-latency");
+                }
+            }
+            if (o.workers < 0) {
+                o.workers = o.probeLatency ? 2 : Runtime.getRuntime().availableProcessors();
             }
             if (o.iterations < 0) {
                 o.iterations = o.compare != null ? (o.quick ? 15 : 30) : o.quick ? 7 : 15;
@@ -329,8 +397,42 @@ public final class Harness {
             return args[i];
         }
 
+        /** A comma-separated list of chain counts, each a whole number >= 0. */
+        private static int[] chainCounts(String v) {
+            String[] parts = v.split(",", -1);
+            int[] counts = new int[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                try {
+                    counts[i] = Integer.parseInt(parts[i].trim());
+                } catch (NumberFormatException e) {
+                    counts[i] = -1;
+                }
+                if (counts[i] < 0) {
+                    throw new IllegalArgumentException("--chains takes chain counts like 0,1,2,4 (whole numbers"
+                            + " >= 0), got '" + v + "'");
+                }
+            }
+            return counts;
+        }
+
+        private static int nonNegative(String v, String option) {
+            int n = number(v, option);
+            if (n < 0) {
+                throw new IllegalArgumentException(option + " must be at least 0, got " + n);
+            }
+            return n;
+        }
+
+        private static int number(String v, String option) {
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " takes a whole number, got '" + v + "'");
+            }
+        }
+
         private static int positive(String v, String option) {
-            int n = Integer.parseInt(v);
+            int n = number(v, option);
             if (n < 1) {
                 throw new IllegalArgumentException(option + " must be at least 1, got " + n);
             }

@@ -1,5 +1,6 @@
 package dev.switchboard.bench.harness;
 
+import dev.switchboard.bench.latency.ProbeLatency;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,14 @@ import java.util.Map;
  *   "ratio": x, "verified": true}]}
  * }</pre>
  * Each result also carries {@code "samples_ms"} per side and, for a failed benchmark, {@code "failure"}.
+ *
+ * <p>The probe-latency tool ({@code --probe-latency}) writes one row per chain count instead:
+ * <pre>{@code
+ * {"machine": {...}, "config": {"tool": "probe-latency", "workers": 2, "chain_kind": "pairs", ...},
+ *  "results": [{"chains": 3, "sent": 103, "warmup_served": 100, "served": 0, "starved": 3, "abandoned": true,
+ *   "chains_running": 3, "median_us": null, "p90_us": null, "p99_us": null, "max_us": null, "samples_us": [],
+ *   "problem": null}]}
+ * }</pre>
  */
 public final class JsonReport {
     private JsonReport() {
@@ -48,6 +57,55 @@ public final class JsonReport {
             if (r.failure() != null) {
                 m.put("failure", r.failure());
             }
+            rs.add(m);
+        }
+        root.put("results", rs);
+        return Json.write(root);
+    }
+
+    static void writeProbeLatency(Path file, Map<String, Object> machine, List<ProbeLatency.Result> results)
+            throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, renderProbeLatency(machine, results));
+    }
+
+    static String renderProbeLatency(Map<String, Object> machine, List<ProbeLatency.Result> results) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("machine", machine);
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("tool", "probe-latency");
+        if (!results.isEmpty()) {
+            ProbeLatency.Config c = results.get(0).config();
+            config.put("workers", c.workers());
+            config.put("chain_kind", c.kind().label());
+            config.put("probe_source", c.source().label());
+            config.put("throughput", c.throughput());
+            config.put("probes", c.probes());
+            config.put("warmup_probes", c.warmup());
+            config.put("bound_ms", c.bound().toMillis());
+            config.put("starved_in_a_row_to_stop", ProbeLatency.STARVED_IN_A_ROW);
+            config.put("percentiles", "nearest rank over the served measured probes, microseconds");
+        }
+        root.put("config", config);
+        List<Object> rs = new ArrayList<>();
+        for (ProbeLatency.Result r : results) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("chains", r.chains());
+            m.put("sent", r.sent());
+            m.put("warmup_served", r.warmupServed());
+            m.put("served", r.served());
+            m.put("starved", r.starved());
+            m.put("abandoned", r.abandoned());
+            m.put("chains_running", r.chainsRunning());
+            m.put("median_us", r.medianUs());
+            m.put("p90_us", r.p90Us());
+            m.put("p99_us", r.p99Us());
+            m.put("max_us", r.maxUs());
+            m.put("samples_us", r.samplesUs());
+            m.put("problem", r.problem());
             rs.add(m);
         }
         root.put("results", rs);
