@@ -40,12 +40,18 @@ import java.util.Objects;
  * @param <M> the type of message this actor accepts
  */
 public abstract class Actor<M> extends ActorCore<M> {
+    /** An actor with an unbounded mailbox (allocation-free: a message costs no more than its own object). */
     protected Actor() {
-        super(new SingleMailbox(), false);
+        super(new SingleMailbox(), false, null);
     }
 
-    Actor(boolean parallelDispatch) {
-        super(new SingleMailbox(), parallelDispatch);
+    /** An actor whose mailbox holds at most {@code bound.capacity()} messages; see {@link BoundedMailbox}. */
+    protected Actor(BoundedMailbox bound) {
+        super(new SingleMailbox(), false, java.util.Objects.requireNonNull(bound, "bound"));
+    }
+
+    Actor(boolean parallelDispatch, BoundedMailbox bound) {
+        super(new SingleMailbox(), parallelDispatch, bound);
     }
 
     @Override

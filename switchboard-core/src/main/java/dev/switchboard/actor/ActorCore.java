@@ -99,6 +99,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     final Mailbox mailbox;
     /** Whether messages are started as parallel tasks instead of processed inline. */
     private final boolean parallelDispatch;
+    /** The bound of a {@link BoundedMailbox}, or null: unbounded. */
+    private final MailboxLimit limit;
 
     /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED bits and the awaited-reply count. */
     private volatile int status;
@@ -133,9 +135,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private volatile long deadLetters;
     private volatile long id;
 
-    ActorCore(Mailbox mailbox, boolean parallelDispatch) {
+    ActorCore(Mailbox mailbox, boolean parallelDispatch, BoundedMailbox bound) {
         this.mailbox = mailbox;
         this.parallelDispatch = parallelDispatch;
+        this.limit = bound == null ? null
+                : new MailboxLimit(bound, mailbox instanceof SelectorMailboxes m ? m.mailboxes() : 1);
     }
 
     /**
@@ -240,6 +244,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if (STATUS.compareAndSet(this, 0, TERMINATED | RELEASED | SCHEDULED)) {
             Object envelope;
             while ((envelope = mailbox.pollAny()) != null) {
+                released();
                 deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
             }
             STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
@@ -334,12 +339,71 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Enqueues an envelope into mailbox {@code index} (already checked) and schedules the actor if needed. */
     final void enqueue(Object envelope, int index) {
+        MailboxLimit l = limit;
         if ((status & TERMINATED) != 0) {
             deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
+        } else if (l != null && !l.tryReserve(index) && !overflow(envelope, index, l)) {
+            return;                                       // dropped, or the sender gets an exception
         } else if (!mailbox.offer(envelope, index)) {
+            if (l != null) {
+                l.release(index);
+            }
             deadLetter(envelope, DeadLetter.Reason.MAILBOX_FULL);
         } else {
             signal();
+        }
+    }
+
+    /**
+     * Mailbox {@code index} is full. Returns true once a place has been reserved after all (a sender outside the
+     * runtime waited for it); otherwise the message was dropped as a dead letter, or this throws.
+     */
+    private boolean overflow(Object envelope, int index, MailboxLimit l) {
+        BoundedMailbox b = l.bound;
+        switch (b.whenFull()) {
+            case DROP -> {
+                deadLetter(envelope, DeadLetter.Reason.MAILBOX_FULL);
+                return false;
+            }
+            case FAIL -> throw mailboxFull(envelope, index, b, "");
+            default -> {
+                if (Thread.currentThread() instanceof dev.switchboard.internal.Worker) {
+                    throw mailboxFull(envelope, index, b, " (a sender on a worker never waits for room)");
+                }
+                long start = System.nanoTime();
+                switch (l.awaitPlace(index, MailboxLimit.deadlineAfter(b.maxWait()),
+                        () -> (status & TERMINATED) != 0)) {
+                    case RESERVED -> {
+                        return true;
+                    }
+                    case GONE -> {
+                        deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
+                        return false;
+                    }
+                    case INTERRUPTED -> throw mailboxFull(envelope, index, b, " (the sender was interrupted after "
+                            + ageMillis(System.nanoTime() - start).replace(" ago", "") + " of waiting for room)");
+                    default -> throw mailboxFull(envelope, index, b, " (no room within "
+                            + ageMillis(b.maxWait().toNanos()).replace(" ago", "") + ")");
+                }
+            }
+        }
+    }
+
+    private MailboxFullException mailboxFull(Object envelope, int index, BoundedMailbox b, String why) {
+        return new MailboxFullException(mailboxName(index) + " is full (capacity " + b.capacity() + ", "
+                + b.whenFull() + "): " + brief(messageOf(envelope)) + " was not sent" + why, this, b.capacity());
+    }
+
+    /** "the mailbox of Foo@3", or for a selector with several, "mailbox 2 of Foo@3". */
+    String mailboxName(int index) {
+        return "the mailbox of " + this;
+    }
+
+    /** Gives back the place of the envelope just taken from the mailbox, if the mailbox is bounded. */
+    private void released() {
+        MailboxLimit l = limit;
+        if (l != null) {
+            l.release(mailbox.lastServed());
         }
     }
 
@@ -510,6 +574,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                     }
                     Object envelope;
                     while ((envelope = mailbox.poll()) != null) {
+                        released();
                         messageScheduler.arrived(envelope);
                         changed = true;
                     }
@@ -614,6 +679,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if (envelope == null) {
             return false;
         }
+        released();
         dispatch(envelope);
         afterDispatch();
         return true;
@@ -781,7 +847,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         do {
             Object envelope;
             while ((envelope = mailbox.pollAny()) != null) {
+                released();
                 deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+            }
+            if (limit != null) {
+                limit.wakeAll();                   // waiting senders see the exit and dead-letter their messages
             }
             ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
             if (cs != null) {
@@ -826,6 +896,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
         DEAD_LETTERS.getAndAdd(this, 1L);
         Scheduler s = scheduler;
+        if (s == null) {                 // never started (a bounded mailbox dropped it): the sender's runtime counts it
+            s = TaskRuntime.current().scheduler();
+        }
         s.countDeadLetter();
         Consumer<Object> listener = s.deadLetterListener();
         if (listener != null) {

@@ -439,9 +439,10 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     @Override
     public Object pollAny() {
-        for (MailboxQueue q : queues) {
-            Object e = q.poll();
+        for (int i = 0; i < count; i++) {
+            Object e = queues[i].poll();
             if (e != null) {
+                last = i;                           // for the bound's count: which mailbox it left
                 return e;
             }
         }

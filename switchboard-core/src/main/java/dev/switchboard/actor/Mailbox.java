@@ -30,4 +30,7 @@ interface Mailbox {
 
     /** Queued envelopes (approximate while senders are active). */
     int size();
+
+    /** The mailbox the envelope polled last came from (-1 before the first); for the single consumer. */
+    int lastServed();
 }

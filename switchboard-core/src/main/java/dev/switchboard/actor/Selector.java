@@ -72,7 +72,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
 
     /** A selector with {@code mailboxes} mailboxes and the given selection policy. */
     protected Selector(int mailboxes, SelectionPolicy policy) {
-        this(mailboxes, null, null, policy);
+        this(mailboxes, null, null, policy, null);
     }
 
     /** A selector with one mailbox per constant of {@code mailboxes}, in declaration order (the first is 0). */
@@ -82,12 +82,28 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
 
     /** A selector with one mailbox per constant of {@code mailboxes} and the given selection policy. */
     protected Selector(Class<? extends Enum<?>> mailboxes, SelectionPolicy policy) {
-        this(mailboxes.getEnumConstants().length, mailboxes,
-                Arrays.stream(mailboxes.getEnumConstants()).map(Enum::name).toArray(String[]::new), policy);
+        this(mailboxes, policy, null);
     }
 
-    private Selector(int count, Class<?> names, String[] labels, SelectionPolicy policy) {
-        super(mailboxesFor(count, Objects.requireNonNull(policy, "policy")), false);
+    /**
+     * A selector with {@code mailboxes} mailboxes, each holding at most {@code bound.capacity()} messages (see
+     * {@link BoundedMailbox}).
+     */
+    protected Selector(int mailboxes, SelectionPolicy policy, BoundedMailbox bound) {
+        this(mailboxes, null, null, policy, Objects.requireNonNull(bound, "bound"));
+    }
+
+    /**
+     * A selector with one mailbox per constant of {@code mailboxes}, each holding at most
+     * {@code bound.capacity()} messages (see {@link BoundedMailbox}); {@code bound} null means unbounded.
+     */
+    protected Selector(Class<? extends Enum<?>> mailboxes, SelectionPolicy policy, BoundedMailbox bound) {
+        this(mailboxes.getEnumConstants().length, mailboxes,
+                Arrays.stream(mailboxes.getEnumConstants()).map(Enum::name).toArray(String[]::new), policy, bound);
+    }
+
+    private Selector(int count, Class<?> names, String[] labels, SelectionPolicy policy, BoundedMailbox bound) {
+        super(mailboxesFor(count, Objects.requireNonNull(policy, "policy")), false, bound);
         this.boxes = (SelectorMailboxes) mailbox;
         this.names = names;
         this.labels = labels;
@@ -355,6 +371,11 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
             }
         }
         return sb.toString();
+    }
+
+    @Override
+    String mailboxName(int index) {
+        return boxes.mailboxes() == 1 ? super.mailboxName(index) : "mailbox " + label(index) + " of " + this;
     }
 
     // ------------------------------------------------------------------------------------------ names

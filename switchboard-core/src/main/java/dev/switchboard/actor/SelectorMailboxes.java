@@ -39,6 +39,4 @@ interface SelectorMailboxes extends Mailbox {
     /** Messages waiting in mailbox {@code index}. */
     int size(int index);
 
-    /** The mailbox the message being processed came from (-1 before the first). */
-    int lastServed();
 }

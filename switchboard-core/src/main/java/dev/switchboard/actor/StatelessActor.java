@@ -25,6 +25,11 @@ package dev.switchboard.actor;
  */
 public abstract class StatelessActor<M> extends Actor<M> {
     protected StatelessActor() {
-        super(true);
+        super(true, null);
+    }
+
+    /** A stateless actor whose mailbox holds at most {@code bound.capacity()} messages; see {@link BoundedMailbox}. */
+    protected StatelessActor(BoundedMailbox bound) {
+        super(true, java.util.Objects.requireNonNull(bound, "bound"));
     }
 }

@@ -1,0 +1,370 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A bounded mailbox never holds more than its capacity, and a full one does what its overflow says. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class BoundedMailboxTest {
+
+    /** Records what it processes and the most messages it ever saw waiting; "stop" exits. */
+    static final class Recorder extends Actor<Integer> {
+        final List<Integer> seen = new CopyOnWriteArrayList<>();
+        final AtomicInteger mostQueued = new AtomicInteger();
+        final CountDownLatch firstTaken = new CountDownLatch(1);
+        volatile CountDownLatch hold;
+
+        Recorder(BoundedMailbox bound) {
+            super(bound);
+        }
+
+        @Override
+        protected void process(Integer m) {
+            mostQueued.accumulateAndGet(mailboxSize(), Math::max);
+            firstTaken.countDown();
+            CountDownLatch h = hold;
+            if (h != null) {
+                await(h);
+            }
+            if (m < 0) {
+                exit();
+            } else {
+                seen.add(m);
+            }
+        }
+    }
+
+    static TaskRuntime runtime(List<DeadLetter> dead) {
+        return TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build();
+    }
+
+    @Test
+    void aFailingMailboxRefusesTheSendThatWouldOverfillIt() {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = runtime(dead)) {
+            Recorder r = new Recorder(BoundedMailbox.failing(3));
+            r.send(1);
+            r.send(2);
+            r.send(3);
+            assertThatThrownBy(() -> r.send(4)).isInstanceOf(MailboxFullException.class)
+                    .hasMessage("the mailbox of " + r + " is full (capacity 3, FAIL): 4 was not sent")
+                    .satisfies(e -> assertThat(((MailboxFullException) e).capacity()).isEqualTo(3))
+                    .satisfies(e -> assertThat(((MailboxFullException) e).recipient()).isSameAs(r));
+            rt.finish(() -> {
+                r.start();
+                for (;;) {                             // room again as soon as the actor takes a message
+                    try {
+                        r.send(-1);
+                        break;
+                    } catch (MailboxFullException stillFull) {
+                        Thread.onSpinWait();
+                    }
+                }
+            });
+            assertThat(r.seen).containsExactly(1, 2, 3);
+            assertThat(dead).isEmpty();
+        }
+    }
+
+    @Test
+    void aDroppingMailboxTurnsTheOverflowIntoCountedDeadLetters() {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = runtime(dead)) {
+            Recorder r = new Recorder(BoundedMailbox.dropping(10));
+            rt.finish(() -> {
+                for (int i = 0; i < 100; i++) {
+                    r.send(i);                         // not started: the first 10 wait, the rest are dropped
+                }
+            });
+            assertThat(r.mailboxSize()).isEqualTo(10);
+            assertThat(r.deadLetterCount()).isEqualTo(90);
+            assertThat(rt.deadLetterCount()).isEqualTo(90);
+            assertThat(dead).hasSize(90).allSatisfy(d -> assertThat(d.reason()).isEqualTo(DeadLetter.Reason.MAILBOX_FULL));
+            assertThat(dead.stream().map(d -> (Integer) d.message()).toList()).containsExactlyElementsOf(
+                    java.util.stream.IntStream.range(10, 100).boxed().toList());
+            rt.finish(() -> {
+                r.start();
+                sendUntilAccepted(r, -1);
+            });
+            assertThat(r.seen).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        }
+    }
+
+    @Test
+    void aSenderOutsideTheRuntimeWaitsForRoomAndTheBoundHolds() throws Exception {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Recorder r = new Recorder(BoundedMailbox.waiting(10, Duration.ofSeconds(30)));
+            int total = 20_000;
+            Thread producer = new Thread(() -> {
+                for (int i = 0; i < total; i++) {
+                    r.send(i);
+                }
+                r.send(-1);
+            });
+            rt.finish(() -> {
+                r.start();
+                producer.start();
+            });
+            producer.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(r.seen).hasSize(total);
+            for (int i = 0; i < total; i++) {
+                assertThat(r.seen.get(i)).isEqualTo(i);
+            }
+            assertThat(r.mostQueued.get()).isLessThanOrEqualTo(10);
+            assertThat(r.deadLetterCount()).isZero();
+        }
+    }
+
+    @Test
+    void aSenderThatWaitsTooLongGetsAnExceptionNamingTheWait() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Recorder r = new Recorder(BoundedMailbox.waiting(1, Duration.ofMillis(100)));
+            r.send(1);
+            assertThatThrownBy(() -> r.send(2)).isInstanceOf(MailboxFullException.class)
+                    .hasMessageContaining("capacity 1, WAIT").hasMessageContaining("no room within 100 ms");
+            rt.finish(() -> {
+                r.start();
+                r.send(-1);
+            });
+            assertThat(r.seen).containsExactly(1);
+        }
+    }
+
+    @Test
+    void aSenderOnAWorkerNeverWaits() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Recorder r = new Recorder(BoundedMailbox.waiting(1, Duration.ofSeconds(30)));
+            r.send(1);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            rt.finish(() -> rt.async(() -> thrown.set(catchThrowable(() -> r.send(2)))));
+            assertThat(thrown.get()).isInstanceOf(MailboxFullException.class)
+                    .hasMessageContaining("a sender on a worker never waits for room");
+            rt.finish(() -> {
+                r.start();
+                r.send(-1);
+            });
+        }
+    }
+
+    @Test
+    void aWaitingSenderIsReleasedWhenTheActorExitsAndItsMessageIsADeadLetter() throws Exception {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = runtime(dead)) {
+            Recorder r = new Recorder(BoundedMailbox.waiting(1, Duration.ofSeconds(30)));
+            r.hold = new CountDownLatch(1);
+            CountDownLatch sentSecond = new CountDownLatch(1);
+            AtomicReference<Throwable> senderFailure = new AtomicReference<>();
+            Thread sender = new Thread(() -> {
+                try {
+                    r.send(2);                         // waits: -1 is being processed, 1 is queued
+                    sentSecond.countDown();
+                } catch (Throwable t) {
+                    senderFailure.set(t);
+                }
+            });
+            Thread owner = new Thread(() -> rt.finish(() -> {
+                r.send(-1);
+                r.start();
+            }));
+            owner.start();
+            assertThat(r.firstTaken.await(20, TimeUnit.SECONDS)).isTrue();
+            r.send(1);                                 // the one place
+            sender.start();
+            while (sender.getState() != Thread.State.WAITING && sender.getState() != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait();
+            }
+            r.hold.countDown();                        // -1 exits: 1 is a dead letter, and so is the waiting 2
+            sender.join(TimeUnit.SECONDS.toMillis(20));
+            owner.join(TimeUnit.SECONDS.toMillis(20));
+            assertThat(senderFailure.get()).isNull();
+            assertThat(sentSecond.getCount()).isZero();
+            assertThat(dead).extracting(DeadLetter::message).containsExactlyInAnyOrder(1, 2);
+        }
+    }
+
+    @Test
+    void concurrentSendersNeverPassTheBoundAndEveryMessageIsCounted() throws Exception {
+        LongAdder deadCount = new LongAdder();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(d -> deadCount.increment()).build()) {
+            Recorder r = new Recorder(BoundedMailbox.dropping(100));
+            AtomicInteger stopAttempts = new AtomicInteger();
+            int senders = 4;
+            int each = 20_000;
+            Thread[] threads = new Thread[senders];
+            rt.finish(() -> {
+                r.start();
+                for (int s = 0; s < senders; s++) {
+                    threads[s] = new Thread(() -> {
+                        for (int i = 0; i < each; i++) {
+                            r.send(i);
+                        }
+                    });
+                    threads[s].start();
+                }
+                for (Thread t : threads) {
+                    try {
+                        t.join(TimeUnit.SECONDS.toMillis(30));
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }
+                stopAttempts.set(sendUntilAccepted(r, -1));
+            });
+            assertThat(r.mostQueued.get()).isLessThanOrEqualTo(100);
+            // every message was processed or dropped, the stops that were dropped included
+            assertThat(r.seen.size() + r.deadLetterCount()).isEqualTo((long) senders * each + stopAttempts.get() - 1);
+            assertThat(r.deadLetterCount()).isEqualTo(deadCount.sum());
+        }
+    }
+
+    enum Box { HIGH, LOW }
+
+    static final class TwoBoxes extends Selector<String> {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+
+        TwoBoxes() {
+            super(Box.class, SelectionPolicy.PRIORITY, BoundedMailbox.failing(2));
+        }
+
+        @Override
+        protected void process(String m) {
+            if (m.equals("stop")) {
+                exit();
+            } else {
+                seen.add(m);
+            }
+        }
+    }
+
+    @Test
+    void eachMailboxOfASelectorHasItsOwnBound() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            TwoBoxes s = new TwoBoxes();
+            s.send(Box.HIGH, "h1");
+            s.send(Box.HIGH, "h2");
+            assertThatThrownBy(() -> s.send(Box.HIGH, "h3")).isInstanceOf(MailboxFullException.class)
+                    .hasMessageStartingWith("mailbox HIGH of " + s + " is full (capacity 2, FAIL)");
+            s.send(Box.LOW, "l1");                     // another mailbox: room
+            s.send(Box.LOW, "stop");
+            rt.finish(s::start);
+            assertThat(s.seen).containsExactly("h1", "h2", "l1");
+        }
+    }
+
+    @Test
+    void aRequestToAFullFailingMailboxIsRefusedAtTheCall() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Actor<String> server = new Actor<>(BoundedMailbox.failing(1)) {
+                @Override
+                protected void process(String m) {
+                    if (m.equals("stop")) {
+                        exit();
+                    } else if (!m.startsWith("occupies")) {
+                        reply(m);
+                    }
+                }
+            };
+            server.send("occupies the only place");
+            AtomicReference<Throwable> atCall = new AtomicReference<>();
+            List<String> after = new CopyOnWriteArrayList<>();
+            Actor<String> client = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    if (m.equals("ask")) {
+                        atCall.set(catchThrowable(() -> awaitReply(server, "question", (String a) -> after.add(a))));
+                    } else {
+                        after.add(m);                 // not held: the refused request is not awaited
+                        exit();
+                    }
+                }
+            };
+            rt.finish(() -> {
+                client.start();
+                client.send("ask");
+                client.send("next");
+            });
+            assertThat(atCall.get()).isInstanceOf(MailboxFullException.class);
+            assertThat(after).containsExactly("next");
+            rt.finish(() -> {
+                server.start();
+                for (;;) {
+                    try {
+                        server.send("stop");
+                        break;
+                    } catch (MailboxFullException stillFull) {
+                        Thread.onSpinWait();
+                    }
+                }
+            });
+        }
+    }
+
+    @Test
+    void aDroppedRequestFailsItsRequester() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Actor<String> server = new Actor<>(BoundedMailbox.dropping(1)) {
+                @Override
+                protected void process(String m) {
+                    exit();
+                }
+            };
+            server.send("occupies the only place");
+            Actor<String> client = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    awaitReply(server, "question", (String a) -> exit());
+                }
+            };
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
+                client.start();
+                client.send("ask");
+            }));
+            assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("question");
+            assertThat(server.deadLetterCount()).isEqualTo(1);
+            rt.finish(server::start);
+        }
+    }
+
+    @Test
+    void invalidBoundsAreRejectedClearly() {
+        assertThatThrownBy(() -> BoundedMailbox.dropping(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 1 message");
+        assertThatThrownBy(() -> BoundedMailbox.waiting(10, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWait must be positive");
+        assertThatThrownBy(() -> new BoundedMailbox(10, BoundedMailbox.Overflow.DROP, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero otherwise");
+    }
+
+    /** Sends {@code m} to a dropping mailbox until it is not dropped (no other sender); returns the attempts. */
+    static int sendUntilAccepted(Actor<Integer> to, int m) {
+        for (int attempts = 1; ; attempts++) {
+            long dropped = to.deadLetterCount();
+            to.send(m);
+            if (to.deadLetterCount() == dropped) {
+                return attempts;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(20, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
