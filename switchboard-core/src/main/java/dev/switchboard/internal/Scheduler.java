@@ -14,12 +14,14 @@ import java.util.function.Consumer;
 
 /**
  * The machinery behind a {@code TaskRuntime}: a work-stealing pool of {@link Worker}s, the global scope, the
- * finish protocol, dead-letter accounting and the hang diagnostic.
+ * finish protocol, dead-letter accounting, the hang diagnostic and the runtime's life cycle (close, worker deaths).
  *
  * <h2>Overview</h2>
- * Tasks are {@link Node}s executed by a {@link ForkJoinPool} in FIFO ("async") mode, which is fair to actors
- * that re-queue themselves after a throughput budget. Ordinary tasks are forked so that idle workers can steal
- * them; actor activations triggered by a send prefer the worker's handoff slot ({@link #activate}).
+ * Tasks are {@link Node}s executed by a {@link ForkJoinPool} in FIFO ("async") mode. Tasks spawned on a worker
+ * are forked so that idle workers can steal them; actor activations triggered by a send on a worker go through
+ * the worker's handoff buffer ({@link #activate}); everything else (work from outside the pool, work that used
+ * up its turn, activations the watchdog moved) waits in the shared FIFO queue ({@link RunQueue}), which is what
+ * makes the runtime fair: the pool alone is not (see RunQueue).
  *
  * <p>{@link #runFinish} runs a finish body with a fresh {@link Scope} as the current node, then waits for the
  * scope. A waiting worker first helps: it runs queued tasks of this finish from its own deque

@@ -13,25 +13,29 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * <ul>
  *   <li>the <em>current node</em>: the spawn-tree node of the task it is running, so {@code async}, {@code start}
  *       and {@code finish} know where to attach without a thread-local lookup;</li>
- *   <li>a one-task <em>handoff slot</em>. When a running actor sends to an idle actor, the receiver's activation
- *       goes into the slot instead of the deque, and the worker runs it as soon as the current task ends. A
+ *   <li>a small <em>handoff buffer</em>. When a running actor sends to an idle actor, the receiver's activation
+ *       goes into the buffer instead of the deque, and the worker runs it as soon as the current task ends. A
  *       message chain (ping-pong, a token ring, a pipeline) then runs on one warm core without pushing to the
  *       deque and without waking a parked worker for every message - the two costs that dominate message
- *       passing on a work-stealing pool. A newer handoff pushes the older occupant to the deque, where it can be
- *       stolen, so the slot never hides more than one activation.</li>
+ *       passing on a work-stealing pool. The buffer holds more than one activation only while no worker is idle;
+ *       otherwise the oldest is forked to the deque, where it can be stolen.</li>
  * </ul>
+ * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
+ * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}).
  *
  * <h2>Implementation notes</h2>
  * The buffer is invisible to the pool's thieves, so it must not hold work while this thread cannot run it: it
  * is flushed to the deque before any blocking wait of Switchboard's own ({@link #enterBlocking()}) and not used
  * while the thread helps inside such a wait. A thread can also be held up where Switchboard cannot see it (user
  * code that blocks on a lock or I/O, or one long message): the runtime's watchdog notices a worker that has
- * buffered work and made no progress for a whole period, and steals the buffered activations
+ * buffered work and made no progress for a whole period, and moves the buffered activations to the shared queue
  * ({@link #stealBuffered}), so hidden work waits at most a couple of watchdog periods and can never deadlock.
  * Slots are therefore claimed with an atomic swap by both the owner and the watchdog; {@code head} and
- * {@code tail} are the owner's alone, and a slot the watchdog emptied is simply skipped. After {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
- * ({@link Scheduler#othersWaiting}); if so its continuation is re-queued with {@link Scheduler#yieldTurn}, so a
- * chain cannot monopolise the worker, and if not it simply goes on. All fields are confined to this thread.
+ * {@code tail} are the owner's alone, and a slot the watchdog emptied is simply skipped. After
+ * {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
+ * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
+ * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
+ * but the slots, {@code progress} and {@code watchdogSeen} are confined to this thread.
  */
 public final class Worker extends ForkJoinWorkerThread {
     /** Capacity of the handoff buffer (a power of two). */
