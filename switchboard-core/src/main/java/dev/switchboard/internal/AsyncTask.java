@@ -33,6 +33,7 @@ public class AsyncTask extends Node {
         } catch (Throwable t) {
             scope().addFailure(t);
         } finally {
+            Thread.interrupted();      // an interrupt set by this task is not seen by the next one on this thread
             sealSpawns();
             tryComplete();
         }

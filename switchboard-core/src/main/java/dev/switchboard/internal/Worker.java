@@ -100,9 +100,8 @@ public final class Worker extends ForkJoinWorkerThread {
                 current = n;
                 PROGRESS.setOpaque(this, progress + 1);
                 runGuarded(n);
-                Thread.interrupted();                // an interrupt set by one turn is not seen by the next
                 Node h = null;
-                if (blocking == 0 && ++turns >= SHARED_PERIOD) {
+                if (++turns >= SHARED_PERIOD && blocking == 0) {
                     turns = 0;
                     h = scheduler.pollShared();      // the handoffs wait one turn more
                 }
