@@ -93,6 +93,12 @@ final class Activation extends Node {
         return "actor " + actor;
     }
 
+    /** Futures created by the actor name it (the actor, which its senders keep alive anyway). */
+    @Override
+    public Object origin() {
+        return actor;
+    }
+
     @Override
     protected boolean ownsContext() {
         return true;

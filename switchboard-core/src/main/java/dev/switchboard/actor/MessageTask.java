@@ -43,6 +43,11 @@ final class MessageTask extends Node {
         return "a message of " + actor + " processed as a task of its own";
     }
 
+    @Override
+    public Object origin() {
+        return actor;
+    }
+
     Request request() {
         return envelope instanceof Request r ? r : null;
     }

@@ -15,12 +15,18 @@ public class AsyncTask extends Node {
     @Override
     public String describe() {
         Object o = owner();
-        return "task running " + nameOf(body) + (o != null ? " for " + o : "");
+        return "task running " + nameOf(body.getClass()) + (o != null ? " for " + o : "");
+    }
+
+    /** The body's class: the task, without keeping it or what the lambda captured. */
+    @Override
+    public Object origin() {
+        return body.getClass();
     }
 
     /** A lambda's class name without the JVM's suffix: {@code Main (lambda)} for {@code Main$$Lambda/0x...}. */
-    static String nameOf(Object body) {
-        String n = body.getClass().getName();
+    static String nameOf(Class<?> body) {
+        String n = body.getName();
         int lambda = n.indexOf("$$Lambda");
         return lambda > 0 ? n.substring(n.lastIndexOf('.', lambda) + 1, lambda) + " (lambda)"
                 : n.substring(n.lastIndexOf('.') + 1);

@@ -141,6 +141,26 @@ public abstract class Node extends CountedCompleter<Void> {
     }
 
     /**
+     * For diagnostics of things this node creates (a future): what this node is, without keeping it or its spawn
+     * tree alive, and without allocating: a task's body class, an actor, or a description; see
+     * {@link #describeOrigin}.
+     */
+    public Object origin() {
+        return describe();
+    }
+
+    /** Words for what {@link #origin()} returned: "task running Main (lambda)", "actor Parser@3", ... */
+    public static String describeOrigin(Object origin) {
+        if (origin instanceof Class<?> body) {
+            return "task running " + AsyncTask.nameOf(body);
+        }
+        if (origin instanceof String words) {
+            return words;
+        }
+        return "actor " + origin;
+    }
+
+    /**
      * For tracked nodes: the runtime has been closed; end what this node keeps alive (an actor terminates). Called
      * by the closing thread, possibly again after the pool has ended; never throws.
      */

@@ -384,6 +384,12 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return items;
     }
 
+    /** The thread running the finish body, in words: made once per finish that creates a future, at most. */
+    @Override
+    public Object origin() {
+        return global ? "work outside every finish" : "thread '" + openedBy + "'";
+    }
+
     @Override
     public String describe() {
         return global ? "work outside every finish of runtime '" + scheduler.name() + "'"

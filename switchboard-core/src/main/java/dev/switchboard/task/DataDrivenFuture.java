@@ -54,19 +54,23 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
 
     private volatile Object value = UNSET;
     private volatile Waiter waiters;
-    /** Who created this future, for hang reports: the task, actor or finish body running then, or the thread. */
+    /**
+     * Who created this future, for hang reports, in a form that keeps nothing alive (not the task, whose spawn
+     * tree a long-lived future would otherwise hold): see {@link Node#origin()}, or the creating thread's name
+     * outside every task and finish.
+     */
     private final Object creator;
 
     /** Creates an empty data-driven future. */
     public DataDrivenFuture() {
         Node n = Context.current();
-        this.creator = n != null ? n : Thread.currentThread().getName();
+        this.creator = n != null ? n.origin() : Thread.currentThread();
     }
 
     /** Who created this future, for diagnostics: "created by task running Main (lambda)", say. */
     private String origin() {
-        return creator instanceof Node n ? "created by " + n.describe()
-                : "created by thread '" + creator + "' outside every finish";
+        return creator instanceof Thread t ? "created by thread '" + t.getName() + "' outside every finish"
+                : "created by " + Node.describeOrigin(creator);
     }
 
     /**
