@@ -34,6 +34,8 @@ public final class Examples {
         ALL.put("StatelessActor", new Entry("002 Fig. 12", "a stateless actor processing messages in parallel",
                 StatelessLookup::new));
         ALL.put("AwaitReply", new Entry("002 Fig. 16", "awaitReply and reply", AwaitReply::new));
+        ALL.put("Backpressure", new Entry("-", "a bounded mailbox holds a fast producer outside the runtime back",
+                Backpressure::new));
         ALL.put("RequestReply", new Entry("000 Fig. 7", "selector request-reply: disable REGULAR until the REPLY",
                 dev.switchboard.examples.selectors.RequestReply::new));
         ALL.put("JoinPatterns", new Entry("000 Fig. 11", "joins in any order and in round-robin order",

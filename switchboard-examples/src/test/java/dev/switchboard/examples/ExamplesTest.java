@@ -36,6 +36,15 @@ class ExamplesTest {
     }
 
     @Test
+    void backpressure() {
+        List<String> lines = run(new Backpressure());
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).startsWith("averaged 1,000,000 samples; never more than ");
+        int most = Integer.parseInt(lines.get(0).replaceAll(".*than ([\\d,]+) waiting.*", "$1").replace(",", ""));
+        assertThat(most).isBetween(0, 1_000);
+    }
+
+    @Test
     void pingPong() {
         List<String> lines = run(new PingPongFinish(5_000));
         assertThat(lines.get(0)).isEqualTo("Both actors terminated");
