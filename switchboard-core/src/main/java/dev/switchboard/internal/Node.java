@@ -222,10 +222,13 @@ public abstract class Node extends CountedCompleter<Void> {
     }
 
     /**
-     * Moves every task still queued in the current worker's deque to the shared queue (a dying worker's deque is
-     * cancelled by the pool). Pumps are resubmitted; nodes are queued as themselves.
+     * Moves every task still queued in the current worker's deque to the shared queue: called by a worker about to
+     * block or to die. A blocked worker's deque is served only by thieves, and a busy worker (one running endless
+     * chains, say) never steals, while every busy worker takes from the shared queue; a dying worker's deque is
+     * cancelled by the pool. Pumps taken out are replaced by fresh ones submitted from outside the deque (a task
+     * object must not be pushed twice, see {@link #poolTask()}).
      */
-    static void rescueLocalTasks(Scheduler scheduler) {
+    static void moveLocalTasksToSharedQueue(Scheduler scheduler) {
         ForkJoinTask<?> t;
         while ((t = pollNextLocalTask()) != null) {
             if (t instanceof Rerun r) {
@@ -233,7 +236,7 @@ public abstract class Node extends CountedCompleter<Void> {
             } else if (t instanceof Node n) {
                 scheduler.share(n, false);
             } else {
-                scheduler.pool().execute(t);            // a pump of the shared queue
+                scheduler.submitPump();                 // t was a pump of the shared queue
             }
         }
     }

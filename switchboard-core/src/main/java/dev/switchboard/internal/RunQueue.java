@@ -40,26 +40,33 @@ final class RunQueue {
     }
 
     /**
-     * Queues {@code node} behind every entry already here and submits a pump for it: forked to the current worker's
-     * deque when called on a worker of this runtime (an idle worker can steal it), otherwise given to the pool.
+     * Queues {@code node} behind every entry already here and submits a pump for it ({@link #submitPump}).
      *
      * @throws java.util.concurrent.RejectedExecutionException if the pool no longer accepts work; the node is then
      *         taken back out of the queue if nobody has taken it yet
      */
     void offer(Node node, boolean onWorker) {
         entries.offer(node);
-        Pump pump = new Pump(this);
         try {
-            if (onWorker) {
-                pump.fork();
-            } else {
-                scheduler.pool().execute(pump);
-            }
+            submitPump(onWorker);
         } catch (Throwable t) {
             if (entries.remove(node)) {
                 throw t;                  // not queued after all: the caller deals with it
             }
             // someone took it already (a pump of an earlier entry, or a busy worker): it runs; nothing is lost
+        }
+    }
+
+    /**
+     * Submits a pump: forked to the current worker's deque ({@code onWorker}, called on a worker of this runtime),
+     * or given to the pool from outside any deque (from any thread, a worker about to block or die included).
+     */
+    void submitPump(boolean onWorker) {
+        Pump pump = new Pump(this);
+        if (onWorker) {
+            pump.fork();
+        } else {
+            scheduler.pool().externalSubmit(pump);
         }
     }
 

@@ -91,6 +91,14 @@ public final class Scheduler {
         watchdog.start();
     }
 
+    /** Tasks a worker waiting in a finish runs for it before it looks at the shared queue again. */
+    static final int HELP_BITE = 64;
+    /**
+     * How long a worker waiting in a finish steps aside (blocks, so the pool activates or adds a worker) when work
+     * waits in the shared queue, before it helps its finish again.
+     */
+    static final long STEP_ASIDE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
     /**
      * How deep finishes may nest (a finish inside a task inside a finish, and so on). Deep nesting is served by
      * more threads, {@link Worker#MAX_HELPING_DEPTH} levels each; this bound keeps a runaway recursion from
@@ -269,6 +277,15 @@ public final class Scheduler {
         }
     }
 
+    /** Submits a pump of the shared queue from outside any deque (see {@link RunQueue#submitPump}). */
+    void submitPump() {
+        try {
+            runQueue.submitPump(false);
+        } catch (Throwable t) {
+            // refused (closed, or no memory): the entries are still taken by busy workers and the pumps left
+        }
+    }
+
     /** For a worker: the oldest entry of the shared queue, or null. */
     Node pollShared() {
         return runQueue.poll();
@@ -374,13 +391,25 @@ public final class Scheduler {
                 }
                 long deadline = earliest(failAt, reportAt);
                 if (help) {
-                    // with a deadline, help in small bites so the deadline is checked between them
-                    scope.helpComplete(deadline == 0 ? Integer.MAX_VALUE : 8);
+                    // Help in bites, so that deadlines and other work are looked at in between: this thread runs
+                    // only the finish's own tasks, so while work waits in the shared queue it blocks for a moment
+                    // and the pool lets another worker run it (the finish's tasks may never end: endless chains).
+                    long before = w.progress();
+                    scope.helpComplete(deadline == 0 ? HELP_BITE : 8);
                     if (scope.isEnded() || scope.stopped() != null) {
                         break;
                     }
+                    if (!runQueue.isEmpty()) {
+                        long soon = System.nanoTime() + STEP_ASIDE_NANOS;
+                        deadline = deadline == 0 ? soon : earliest(deadline, soon);
+                    } else if (w.progress() != before && (deadline == 0 || System.nanoTime() - deadline < 0)) {
+                        continue;                   // it ran tasks, and may find more: keep helping
+                    }
                 }
                 scope.deadline(deadline);
+                if (w != null) {
+                    w.beforeBlocking();
+                }
                 try {
                     ForkJoinPool.managedBlock(scope);
                 } catch (InterruptedException e) {
@@ -445,6 +474,7 @@ public final class Scheduler {
         Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == this ? ww : null;
         if (w != null) {
             w.enterBlocking();
+            w.beforeBlocking();
         }
         try {
             ForkJoinPool.managedBlock(blocker);

@@ -3,6 +3,7 @@ package dev.switchboard.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
@@ -145,11 +146,14 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Schedules an activation through the handoff buffer. The buffer holds more than one activation only while
-     * no worker is idle; otherwise the oldest is forked to the deque, where an idle worker can steal it.
+     * no worker is idle; otherwise the oldest is forked to the deque, where an idle worker can steal it. While this
+     * thread waits in a finish (and helps it), activations go to the shared queue instead.
      */
     void handoff(Node activation) {
         if (blocking != 0) {
-            scheduler.fork(activation);
+            // Helping a finish runs the newest task of the deque first: an activation pushed there would be taken
+            // again and again by a chain of actors, ahead of every older task. The shared queue serves it in turn.
+            scheduler.share(activation, true);
             return;
         }
         int size = tail - head;
@@ -190,6 +194,16 @@ public final class Worker extends ForkJoinWorkerThread {
     void enterBlocking() {
         publish();
         blocking++;
+    }
+
+    /**
+     * Called right before this thread blocks: the tasks still in its deque move to the shared queue, where every
+     * busy worker looks, instead of waiting for a thief (see {@link Node#moveLocalTasksToSharedQueue}).
+     */
+    void beforeBlocking() {
+        if (ForkJoinTask.getQueuedTaskCount() > 0) {
+            Node.moveLocalTasksToSharedQueue(scheduler);
+        }
     }
 
     void exitBlocking() {
@@ -243,7 +257,7 @@ public final class Worker extends ForkJoinWorkerThread {
                 while ((n = take()) != null) {
                     scheduler.share(n, false);
                 }
-                Node.rescueLocalTasks(scheduler);
+                Node.moveLocalTasksToSharedQueue(scheduler);
             } catch (Throwable t) {
                 // nothing more can be done without memory; the death itself is counted and reported
             }

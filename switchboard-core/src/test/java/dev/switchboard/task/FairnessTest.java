@@ -313,9 +313,18 @@ class FairnessTest {
      * Runs endless chains, serves a probe amid them, stops them; asserts the probe ran and every count is exact.
      */
     static void probeIsServedAmidEndlessChains(ChainKind kind, int chainCount, int workers, Probe probe) {
-        String scenario = String.format("%s probe amid %d endless %s chain%s on %d worker%s", probe, chainCount,
-                kind == ChainKind.PAIRS ? "ping-pong-pair" : "self-send", chainCount == 1 ? "" : "s", workers,
-                workers == 1 ? "" : "s");
+        probeIsServedAmidEndlessChains(kind, chainCount, workers, probe, false);
+    }
+
+    /**
+     * @param insideATask whether the chains are started in a finish that a task waits for on a worker (that
+     *                    worker then runs the chains as the tasks of its finish) rather than on a plain thread
+     */
+    static void probeIsServedAmidEndlessChains(ChainKind kind, int chainCount, int workers, Probe probe,
+                                               boolean insideATask) {
+        String scenario = String.format("%s probe amid %d endless %s chain%s%s on %d worker%s", probe, chainCount,
+                kind == ChainKind.PAIRS ? "ping-pong-pair" : "self-send", chainCount == 1 ? "" : "s",
+                insideATask ? " started in a finish a worker waits for" : "", workers, workers == 1 ? "" : "s");
         try (TaskRuntime rt = TaskRuntime.builder().name("fairness-" + workers + "w").workers(workers).build()) {
             Chains chains = new Chains(kind, chainCount);
             CompletableFuture<Void> chainsEnded = new CompletableFuture<>();
@@ -323,7 +332,11 @@ class FairnessTest {
             Duration chainsGuard = Duration.ofSeconds(3 * PATIENCE_SECONDS).plus(HANG_GUARD);
             Thread.ofPlatform().daemon().name("fairness-chains").start(() -> {
                 try {
-                    rt.finish(chainsGuard, chains::start);
+                    if (insideATask) {
+                        rt.finish(chainsGuard, () -> rt.async(() -> rt.finish(chains::start)));
+                    } else {
+                        rt.finish(chainsGuard, chains::start);
+                    }
                     chainsEnded.complete(null);
                 } catch (Throwable t) {
                     chainsEnded.completeExceptionally(t);
@@ -476,6 +489,23 @@ class FairnessTest {
     @MethodSource("subset")
     void anAsyncAwaitWhoseFutureATaskPutsIsServed(ChainKind kind, int chains, int workers) {
         probeIsServedAmidEndlessChains(kind, chains, workers, Probe.TASK_AWAIT);
+    }
+
+    /**
+     * The chains run as the tasks of a finish that a worker waits for: that worker helps its finish, and must step
+     * aside for work in the shared queue rather than help the endless chains forever.
+     */
+    @ParameterizedTest(name = NAME)
+    @MethodSource("helpedChains")
+    void aProbeIsServedWhileAWorkerHelpsAFinishOfEndlessChains(ChainKind kind, int chains, int workers) {
+        probeIsServedAmidEndlessChains(kind, chains, workers, Probe.OUTSIDE_MESSAGE, true);
+        probeIsServedAmidEndlessChains(kind, chains, workers, Probe.TASK_ASYNC, true);
+    }
+
+    static Stream<Arguments> helpedChains() {
+        return Stream.of(Arguments.of(ChainKind.PAIRS, 1, 1), Arguments.of(ChainKind.PAIRS, 3, 1),
+                Arguments.of(ChainKind.PAIRS, 3, 2), Arguments.of(ChainKind.SELF, 8, 1),
+                Arguments.of(ChainKind.SELF, 8, 2));
     }
 
     // ------------------------------------------------------------------------------------------ the bound in messages
