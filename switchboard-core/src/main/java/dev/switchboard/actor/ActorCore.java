@@ -275,7 +275,20 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     protected final void pause() {
         requireOwnContext("pause");
+        requireNoMonitor("pause()", "hold the letters in the monitor instead");
         STATUS.getAndBitwiseOr(this, PAUSED);
+    }
+
+    /**
+     * An actor bound to a monitor does not take messages itself: its monitor starts them, possibly several at once.
+     * Holding it ({@code pause}, {@code awaitReply}) would not hold the letters already started, so it is refused.
+     */
+    private void requireNoMonitor(String op, String instead) {
+        MessageScheduler ms = messageScheduler;
+        if (ms != null) {
+            throw new IllegalStateException(this + "." + op + " is not supported: " + this + " is bound to the monitor "
+                    + ms + ", which decides when its messages run; " + instead);
+        }
     }
 
     /**
@@ -932,6 +945,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it takes no"
                     + " message until the reply, and only it could send the reply");
         }
+        requireNoMonitor("awaitReply()", "send the reply as a message, or request() into a future and asyncAwait it");
+        scheduler.requireOpen("awaitReply");
         PendingReply<R> pending = new PendingReply<>(this, to, request, onReply);
         STATUS.getAndAdd(this, AWAIT_UNIT);          // hold further messages until the handler has run
         awaitingReplies().add(pending);
@@ -942,7 +957,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             STATUS.getAndAdd(this, -AWAIT_UNIT);
             throw t;
         }
-        TaskRuntime.current().asyncAwait(pending.answer, () -> runOnActor(pending));
+        try {
+            TaskRuntime.current().asyncAwait(pending.answer, () -> runOnActor(pending));
+        } catch (Throwable t) {                      // the runtime closed meanwhile: nothing will await the reply
+            awaitingReplies().remove(pending);
+            STATUS.getAndAdd(this, -AWAIT_UNIT);
+            throw t;
+        }
     }
 
     /**

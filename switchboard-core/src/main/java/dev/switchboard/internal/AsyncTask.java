@@ -6,10 +6,30 @@ package dev.switchboard.internal;
  */
 public class AsyncTask extends Node {
     private final Runnable body;
+    /** Told why, if the pool refuses to run this task; or null. */
+    private final java.util.function.Consumer<Throwable> ifNeverRun;
 
     public AsyncTask(Node completer, Scheduler scheduler, Runnable body) {
+        this(completer, scheduler, body, null);
+    }
+
+    public AsyncTask(Node completer, Scheduler scheduler, Runnable body,
+                     java.util.function.Consumer<Throwable> ifNeverRun) {
         super(completer, scheduler);
         this.body = body;
+        this.ifNeverRun = ifNeverRun;
+    }
+
+    @Override
+    protected void refused(Throwable cause) {
+        if (ifNeverRun != null) {
+            try {
+                ifNeverRun.accept(cause);
+            } catch (Throwable t) {
+                Failures.lastResort(scope(), t);
+            }
+        }
+        super.refused(cause);
     }
 
     @Override

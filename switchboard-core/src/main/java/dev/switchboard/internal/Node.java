@@ -280,7 +280,9 @@ public abstract class Node extends CountedCompleter<Void> {
     protected void refused(Throwable cause) {
         try {
             if (!scheduler.isClosed()) {
-                scope().stop(cause);
+                Scope scope = scope();
+                scope.addFailure(cause);            // every refused task is a failure of its own
+                scope.stopWaiting(cause);
             }
             sealSpawns();
             tryComplete();

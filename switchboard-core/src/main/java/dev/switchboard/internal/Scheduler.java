@@ -52,6 +52,8 @@ public final class Scheduler {
     private final Set<Scope> trackingScopes = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile String closedBy;
+    /** Held by close() while it closes: a concurrent close() waits for it. */
+    private final Object closing = new Object();
     private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
     private volatile Object facade;
@@ -326,8 +328,16 @@ public final class Scheduler {
 
     /** Spawns {@code body} as a child of the current node. */
     public void async(Runnable body) {
+        async(body, null);
+    }
+
+    /**
+     * Spawns {@code body} as a child of the current node; {@code ifNeverRun} (if not null) is told why, should the
+     * pool refuse to run it (the runtime closed before it started).
+     */
+    public void async(Runnable body, Consumer<Throwable> ifNeverRun) {
         requireOpen("async");
-        AsyncTask task = new AsyncTask(spawnContext().attachChild(), this, body);
+        AsyncTask task = new AsyncTask(spawnContext().attachChild(), this, body, ifNeverRun);
         submit(task);
     }
 
@@ -667,16 +677,21 @@ public final class Scheduler {
      * messages and every later send becoming dead letters ({@code RUNTIME_CLOSED}); then the pool stops taking
      * tasks and the tasks already queued or running are given {@code timeout} to end, after which the workers are
      * interrupted and given one more second. Returns whether the pool ended. Idempotent. Called on a worker of
-     * this runtime it does not wait (the pool cannot end while the caller runs).
+     * this runtime it does not wait (the pool cannot end while the caller runs). A concurrent call waits until the
+     * first has done all of this, then returns whether the pool ended.
      */
     public boolean close(long timeout, TimeUnit unit) {
-        synchronized (this) {
+        synchronized (closing) {                  // a second close() returns once the first has done its work
             if (closed) {
                 return pool.isTerminated();
             }
             closedBy = "closed by thread '" + Thread.currentThread().getName() + "'";
             closed = true;
+            return closeNow(timeout, unit);
         }
+    }
+
+    private boolean closeNow(long timeout, TimeUnit unit) {
         for (Scope s : waitingScopes) {
             s.stop(closedWhileWaiting(s));
         }

@@ -248,12 +248,38 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return recorded + unrecordedCount;
     }
 
+    /** The failures kept and how many there were in all, read together. */
+    public record Failed(List<Throwable> kept, long count) {
+    }
+
+    /** {@link #failures()} and {@link #failureCount()} as one snapshot, for the finish that rethrows them. */
+    public Failed failed() {
+        synchronized (this) {
+            return new Failed(failures(), failureCount());
+        }
+    }
+
     /**
      * Stops the wait of this scope's finish with {@code cause}, which is recorded as a failure (the runtime was
-     * closed). The work goes on; the finish hands it to the enclosing scope, as after a timeout.
+     * closed, a worker died): once per finish, and not at all if its work has ended already. The work goes on;
+     * the finish hands it to the enclosing scope, as after a timeout.
      */
     public void stop(Throwable cause) {
-        addFailure(cause);
+        boolean first;
+        synchronized (this) {
+            first = !done && stopped == null;      // one cause per finish, and none once its work has ended
+        }
+        if (first) {
+            addFailure(cause);
+            stopWaiting(cause);
+        }
+    }
+
+    /**
+     * Stops the wait of this scope's finish with {@code cause} (already recorded by the caller, if it is to be),
+     * unless it was stopped already.
+     */
+    public void stopWaiting(Throwable cause) {
         boolean wake;
         synchronized (this) {
             wake = stopOnce(cause);

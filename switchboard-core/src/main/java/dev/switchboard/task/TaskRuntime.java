@@ -161,11 +161,12 @@ public final class TaskRuntime implements AutoCloseable {
     }
 
     private static void rethrow(Scope scope) {
-        List<Throwable> failures = scope.failures();
+        Scope.Failed failed = scope.failed();
+        List<Throwable> failures = failed.kept();
         if (failures.isEmpty()) {
             return;
         }
-        long count = scope.failureCount();
+        long count = failed.count();
         if (count <= 1) {
             throw Sneaky.<RuntimeException>rethrow(failures.get(0));
         }
@@ -182,7 +183,8 @@ public final class TaskRuntime implements AutoCloseable {
 
     /**
      * Spawns a task that computes a value; the returned future is done when it has. A failure of the task
-     * fails the future and is also reported to the enclosing finish.
+     * fails the future and is also reported to the enclosing finish. A task the runtime never runs (it was closed
+     * before the task started) fails the future with the reason.
      */
     public <T> TaskFuture<T> future(Supplier<? extends T> computation) {
         Objects.requireNonNull(computation, "computation");
@@ -196,7 +198,7 @@ public final class TaskRuntime implements AutoCloseable {
                 throw Sneaky.<RuntimeException>rethrow(t);
             }
             result.put(v);
-        });
+        }, result::tryFail);                       // never run (the runtime closed): the future fails, never hangs
         return result;
     }
 
@@ -247,9 +249,9 @@ public final class TaskRuntime implements AutoCloseable {
      * <p>Every iteration runs, whatever the others do: an iteration that throws is reported to the enclosing
      * finish and the loop goes on with the next index. The finish rethrows one failure as itself and several as
      * a {@link MultiException}, which keeps the first {@value dev.switchboard.internal.Scope#MAX_KEPT_FAILURES}
-     * and counts the rest. The one exception is a fatal error (an {@link OutOfMemoryError} or another
-     * {@link VirtualMachineError} other than {@link StackOverflowError}): the finish ends at once with it, and
-     * the iterations not yet started are skipped.
+     * and counts the rest. The exceptions are a fatal error (an {@link OutOfMemoryError} or another
+     * {@link VirtualMachineError} other than {@link StackOverflowError}) and the runtime's close: the finish ends
+     * at once, and the iterations not yet started are skipped.
      */
     public void forasync(int from, int to, IntConsumer body) {
         forasync(from, to, defaultChunk(from, to), body);

@@ -495,4 +495,40 @@ class MonitorTest {
         assertThat(m.leaves.values()).allMatch(count -> count == 1);
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
     }
+
+    /** pause() and awaitReply() would not hold letters a monitor already started: they are refused, clearly. */
+    @Test
+    void pauseAndAwaitReplyAreRefusedUnderAMonitor() {
+        java.util.concurrent.atomic.AtomicReference<Throwable> paused = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> awaited = new java.util.concurrent.atomic.AtomicReference<>();
+        Actor<Msg> other = new Actor<>() {
+            @Override
+            protected void process(Msg m) {
+                exit();
+            }
+        };
+        Actor<Msg> monitored = new Actor<>() {
+            @Override
+            protected void process(Msg m) {
+                paused.set(org.assertj.core.api.Assertions.catchThrowable(this::pause));
+                awaited.set(org.assertj.core.api.Assertions.catchThrowable(
+                        () -> awaitReply(other, new Msg("q"), (Object r) -> { })));
+                exit();
+            }
+        };
+        MutexMonitor monitor = new MutexMonitor();
+        monitor.bind(monitored);
+        rt.finish(() -> {
+            other.start();
+            monitored.start();
+            monitored.send(new Msg("go"));
+            other.send(new Msg("stop"));
+        });
+        assertThat(paused.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(monitored + ".pause() is not supported")
+                .hasMessageContaining("bound to the monitor " + monitor);
+        assertThat(awaited.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(monitored + ".awaitReply() is not supported");
+        assertThat(other.processedCount()).isEqualTo(1);   // the refused request was never sent
+    }
 }
