@@ -61,10 +61,15 @@ class SelectorExamplesTest {
 
     @RepeatedTest(5)
     void boundedBufferStaysWithinItsCapacity() {
-        assertThat(run(new BoundedBuffer())).containsExactly(
-                "imperative buffer (capacity 5): fill never above 5; consumers received items summing to 44850"
-                        + " (expected 44850)",
-                "declarative buffer (capacity 5): fill never above 5; consumers received items summing to 44850"
-                        + " (expected 44850)");
+        // How full the buffer gets depends on the schedule; that it never exceeds its capacity does not.
+        for (boolean declarative : new boolean[] {false, true}) {
+            long[] fillAndSum = BoundedBuffer.run(declarative);
+            assertThat(fillAndSum[0]).as("largest fill, declarative=%s", declarative).isBetween(1L, 5L);
+            assertThat(fillAndSum[1]).as("sum received, declarative=%s", declarative).isEqualTo(44850L);
+        }
+        assertThat(run(new BoundedBuffer()))
+                .hasSize(2)
+                .allMatch(l -> l.matches(".* buffer \\(capacity 5\\): fill never above [1-5]; consumers received "
+                        + "items summing to 44850 \\(expected 44850\\)"));
     }
 }
