@@ -70,6 +70,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     private static final VarHandle STATUS;
     private static final VarHandle DEAD_LETTERS;
+    private static final VarHandle EARLY_DEAD_LETTERS;
     private static final VarHandle ID;
     private static final VarHandle ACTIVATION;
     private static final VarHandle CONTINUATIONS;
@@ -86,6 +87,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATUS = l.findVarHandle(ActorCore.class, "status", int.class);
             DEAD_LETTERS = l.findVarHandle(ActorCore.class, "deadLetters", long.class);
+            EARLY_DEAD_LETTERS = l.findVarHandle(ActorCore.class, "earlyDeadLetters", long.class);
             ID = l.findVarHandle(ActorCore.class, "id", long.class);
             ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
             CONTINUATIONS = l.findVarHandle(ActorCore.class, "continuations", ConcurrentLinkedQueue.class);
@@ -133,6 +135,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private volatile boolean terminatedByClose;
 
     private volatile long deadLetters;
+    /** Dead letters from before start(), for the runtime's count once there is a runtime. */
+    private volatile long earlyDeadLetters;
     private volatile long id;
 
     ActorCore(Mailbox mailbox, boolean parallelDispatch, BoundedMailbox bound) {
@@ -216,6 +220,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
         scheduler = s;
+        s.countDeadLetters((long) EARLY_DEAD_LETTERS.getAndSet(this, 0L));
         context.scope().track(a);
         int initial = STARTED;
         try {
@@ -224,12 +229,16 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             report(t, "it failed to start (" + t + ")");
             initial |= TERMINATED;                   // drained and released by the signal below
         }
-        if (s.isClosed()) {                          // after track(): close() saw the actor or we see the close
+        boolean closedMeanwhile = s.isClosed();     // after track(): close() saw the actor or we see the close
+        if (closedMeanwhile) {
             terminatedByClose = true;
             initial |= TERMINATED;
         }
         STATUS.getAndBitwiseOr(this, initial);   // publishes activation and scheduler to senders
         signal();
+        if (closedMeanwhile) {
+            s.requireOpen("start " + this);      // terminated and drained above; the caller learns why
+        }
         onQuiet();                               // a selector started with every mailbox disabled is stalled
         return this;
     }
@@ -240,6 +249,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     private void refuseStart(Scheduler s) {
         scheduler = s;
+        s.countDeadLetters((long) EARLY_DEAD_LETTERS.getAndSet(this, 0L));
         terminatedByClose = true;
         if (STATUS.compareAndSet(this, 0, TERMINATED | RELEASED | SCHEDULED)) {
             Object envelope;
@@ -307,13 +317,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /**
      * Processes the following messages with {@code next} until {@link #unbecome()}.
      *
-     * @throws IllegalStateException if this actor has been started and this is not called while it processes a
-     *         message or from a task it spawned (before {@code start()} it may be called from anywhere, to set the
-     *         first behavior in the constructor)
+     * @throws IllegalStateException if this actor has been started and this is not called by its processing of a
+     *         message or of a reply (a task it spawned could run beside its next message); before {@code start()} it
+     *         may be called from anywhere, to set the first behavior in the constructor
      */
     protected final void become(Behavior<M> next) {
         Objects.requireNonNull(next, "behavior");
-        requireOwnContextOnceStarted("become");
+        requireProcessingOnceStarted("become");
         if (behaviors == null) {
             behaviors = new ArrayDeque<>();
         }
@@ -328,7 +338,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      *         context once it has been started (as for {@link #become})
      */
     protected final void unbecome() {
-        requireOwnContextOnceStarted("unbecome");
+        requireProcessingOnceStarted("unbecome");
         if (behaviors == null || behaviors.isEmpty()) {
             throw new IllegalStateException(this + ".unbecome() without a matching become()");
         }
@@ -415,8 +425,20 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /** Gives back the place of the envelope just taken from the mailbox, if the mailbox is bounded. */
     private void released() {
         MailboxLimit l = limit;
-        if (l != null) {
+        if (l != null && !parallelDispatch && messageScheduler == null) {
             l.release(mailbox.lastServed());
+        }
+    }
+
+    /**
+     * Gives back the place of a message taken from a bounded mailbox by a kind that processes it later, as a task
+     * of its own (a stateless actor, an actor under a monitor): when its processing ends, or it becomes a dead
+     * letter unprocessed. Otherwise the backlog would only move from the mailbox to the tasks or the monitor.
+     */
+    private void releasedLater() {
+        MailboxLimit l = limit;
+        if (l != null && (parallelDispatch || messageScheduler != null)) {
+            l.release(0);                        // one mailbox: a monitor on a bounded selector needs one (bindScheduler)
         }
     }
 
@@ -433,7 +455,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             }
             if ((s & TERMINATED) != 0) {
                 if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
-                    drainTerminated();
+                    drainOrRelease();
                     return;
                 }
             } else if (runnable(s)) {
@@ -450,7 +472,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /** With the token just taken for work: runs it (a terminated actor's dead letters, a monitor's turns) or schedules the activation. */
     private void runAcquired() {
         if ((status & TERMINATED) != 0) {
-            drainTerminated();
+            drainOrRelease();
         } else if (messageScheduler != null && scheduler.onWorker()) {
             runSchedulerTurns();                          // thread-less: on the worker that is already here
         } else {
@@ -484,7 +506,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     final void failHeld(Throwable failure, String what) {
         report(failure, what);
         STATUS.getAndBitwiseOr(this, TERMINATED);
-        drainTerminated();
+        drainOrRelease();
     }
 
     /** Whether a started, non-terminated actor with status {@code s} has something it may run now. */
@@ -538,7 +560,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         for (;;) {
             int s = status;
             if ((s & TERMINATED) != 0) {
-                drainTerminated();
+                drainOrRelease();
                 return;
             }
             if (runOne(s)) {
@@ -572,7 +594,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         try {
             for (;;) {
                 if ((status & TERMINATED) != 0) {
-                    drainTerminated();
+                    drainOrRelease();
                     return;
                 }
                 // set and cleared with the token held: the fields belong to this turn alone
@@ -661,6 +683,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if (parallelDispatch) {
             throw new IllegalStateException(this + " is a stateless actor; a monitor needs an Actor or Selector");
         }
+        if (limit != null && mailbox instanceof SelectorMailboxes m && m.mailboxes() > 1) {
+            throw new IllegalStateException(this + " has several bounded mailboxes; a monitor can be bound to an actor"
+                    + " with a bounded mailbox, or a selector whose mailboxes are unbounded");
+        }
         finishedTickets = new org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<>(16, 1 << 30);
         s.bound(this, this::startScheduled);
         messageScheduler = s;                  // published to senders by start()'s release of STARTED
@@ -729,6 +755,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 finishRequest(request, message, serial);
             }
             activation.countProcessed(serial);
+            if (!serial) {
+                releasedLater();
+            }
             Thread.interrupted();      // an interrupt set while processing this message is not seen by the next
         }
     }
@@ -780,7 +809,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private void terminate() {
         int s = (int) STATUS.getAndBitwiseOr(this, TERMINATED);
         if ((s & SCHEDULED) == 0 && reacquire()) {
-            drainTerminated();
+            drainOrRelease();
         }
     }
 
@@ -832,13 +861,18 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * otherwise wait for that message forever.
      */
     final void messageRefused(Object envelope, Throwable cause) {
+        releasedLater();
         if (!scheduler.isClosed()) {
             fail(cause, "the runtime could not start one of its messages");
         }
-        deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
+        deadLetter(envelope, scheduler.isClosed() ? DeadLetter.Reason.RUNTIME_CLOSED
+                : DeadLetter.Reason.UNPROCESSED_AT_EXIT);
     }
 
-    /** With the token held on a terminated actor: drain it, or if even that fails, release its finish. */
+    /**
+     * With the token held on a terminated actor: drain it, or if even that fails (no memory for a dead letter's
+     * bookkeeping, say), report the failure and release its finish, so that nothing waits for it forever.
+     */
     private void drainOrRelease() {
         try {
             drainTerminated();
@@ -849,6 +883,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 activation.tryComplete();
             }
             STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+            if (reacquire()) {                   // a message that came meanwhile: one more try to count it
+                try {
+                    drainTerminated();
+                } catch (Throwable again) {
+                    STATUS.getAndBitwiseAnd(this, ~SCHEDULED);   // the failure is reported; give the token up
+                }
+            }
         }
     }
 
@@ -883,7 +924,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                         activation.scope().addFailure(t);
                     }
                 }
-                messageScheduler.terminated(e -> deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT));
+                messageScheduler.terminated(e -> {
+                    releasedLater();
+                    deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+                });
             }
             if ((status & RELEASED) == 0) {
                 STATUS.getAndBitwiseOr(this, RELEASED);
@@ -909,8 +953,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
         DEAD_LETTERS.getAndAdd(this, 1L);
         Scheduler s = scheduler;
-        if (s == null) {                 // never started (a bounded mailbox dropped it): the sender's runtime counts it
-            s = TaskRuntime.current().scheduler();
+        if (s == null) {
+            // Not started yet (a bounded mailbox dropped it): it has no runtime to tell. The actor counts it, and
+            // its runtime adds it to its own count at start(); the listener does not hear of it.
+            EARLY_DEAD_LETTERS.getAndAdd(this, 1L);
+            return;
         }
         s.countDeadLetter();
         Consumer<Object> listener = s.deadLetterListener();
@@ -1206,6 +1253,19 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     final void requireOwnContextOnceStarted(String op) {
         if (status != 0) {
             requireOwnContext(op);
+        }
+    }
+
+    /**
+     * Once started, only the actor's own processing (a message, a reply handler: the thread that holds its token)
+     * may change what it is: not even a task it spawned, which may run beside its next message.
+     */
+    private void requireProcessingOnceStarted(String op) {
+        if (status != 0 && Context.current() != activation) {
+            requireOwnContext(op);                  // the message for a foreign thread
+            throw new IllegalStateException(this + "." + op + "() may only be called while " + this
+                    + " processes a message or a reply, not from a task it spawned (which may run beside its next"
+                    + " message)");
         }
     }
 

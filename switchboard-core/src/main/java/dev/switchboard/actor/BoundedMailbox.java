@@ -25,8 +25,11 @@ import java.util.Objects;
  *       exception at once. If the actor terminates while a sender waits, the message becomes a dead letter.</li>
  * </ul>
  * The count is exact: at most {@code capacity} messages are queued, or being queued, at any time. A message
- * leaves the count when its processing starts. Requests ({@code awaitReply}) count like any message; a request
- * that is dropped fails its requester with a {@link NoReplyException}.
+ * leaves the count when the actor takes it to process it; for a {@link StatelessActor} and an actor under a
+ * monitor, which start messages as tasks of their own, when that processing ends, so a bound holds back their
+ * senders too. Requests ({@code awaitReply}) count like any message; a request that is dropped fails its requester
+ * with a {@link NoReplyException}. A message dropped before the actor has started is counted by the actor at once
+ * and by its runtime when it starts (there is no runtime before); the dead-letter listener does not hear of it.
  *
  * @param capacity the most messages one mailbox holds, at least 1
  * @param whenFull what a send to a full mailbox does

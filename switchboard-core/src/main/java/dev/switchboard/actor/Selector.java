@@ -342,14 +342,19 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
         if (!holdIdle()) {
             return;                                    // busy again: its next release checks again
         }
-        if (activation().hasLiveChildren() || !boxes.allDisabled() || hasContinuations()) {
-            releaseHeld();
-            return;
+        Throwable stall;
+        try {                                          // with the token held: nothing may escape before it is given up
+            if (activation().hasLiveChildren() || !boxes.allDisabled() || hasContinuations()) {
+                releaseHeld();
+                return;
+            }
+            stall = new StalledSelectorException(this + " can never process a message again: every mailbox is"
+                    + " disabled while it is idle, not paused, and no task it spawned is running ("
+                    + queueReport() + "); it was terminated and its queued messages became dead letters");
+        } catch (Throwable t) {
+            stall = t;                                 // could not even say so (a toString that throws, no memory)
         }
-        failHeld(new StalledSelectorException(this + " can never process a message again: every mailbox is"
-                + " disabled while it is idle, not paused, and no task it spawned is running ("
-                + queueReport() + "); it was terminated and its queued messages became dead letters"),
-                "it stalled with every mailbox disabled");
+        failHeld(stall, "it stalled with every mailbox disabled");
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.switchboard.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountedCompleter;
 
@@ -29,11 +31,24 @@ import java.util.concurrent.CountedCompleter;
  * off the hot path of message chains, which hand off through the worker's buffer instead.
  *
  * <p>No entry is stranded: every offer is followed by the submission of a pump, and a pump takes at most one
- * entry, so while entries wait, pumps wait in the pool; the pool runs them as soon as a worker is idle.
+ * entry, so while entries wait, pumps wait in the pool; the pool runs them as soon as a worker is idle. An entry a
+ * busy worker takes itself cancels one pump ({@link #take}), so pumps do not outnumber entries for long.
  */
 final class RunQueue {
+    private static final VarHandle CANCELLED;
+
+    static {
+        try {
+            CANCELLED = MethodHandles.lookup().findVarHandle(RunQueue.class, "cancelled", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final ConcurrentLinkedQueue<Node> entries = new ConcurrentLinkedQueue<>();
     private final Scheduler scheduler;
+    /** Pumps that must retire without polling: a busy worker took their entries ({@link #take}). */
+    private volatile long cancelled;
 
     RunQueue(Scheduler scheduler) {
         this.scheduler = scheduler;
@@ -70,9 +85,41 @@ final class RunQueue {
         }
     }
 
-    /** The oldest entry, or null. */
-    Node poll() {
+    /**
+     * For a busy worker: the oldest entry, or null. The entry's pump is still in the pool; so that pumps do not pile
+     * up while busy workers keep taking entries themselves, one outstanding pump is cancelled for each entry taken
+     * here ({@link #cancelled}), and the next pump to run retires instead of polling.
+     *
+     * <p>Pumps waiting in the pool minus cancellations is never less than the entries waiting, once each offer has
+     * submitted its pump and each call here has returned. A cancellation is announced before the poll, so no pump
+     * can poll the queue empty while it is pending. If the poll finds nothing, the cancellation is taken back, and
+     * if a pump has already retired on it, a fresh pump replaces that one.
+     */
+    Node take() {
+        CANCELLED.getAndAdd(this, 1L);
+        Node n = entries.poll();
+        if (n == null && !retireOne()) {
+            submitPump(false);
+        }
+        return n;
+    }
+
+    /** After the pool has stopped (close): takes an entry whose pump will never run, or null. */
+    Node takeLeftover() {
         return entries.poll();
+    }
+
+    /** Consumes one cancellation if there is one; returns whether it did. */
+    private boolean retireOne() {
+        for (;;) {
+            long c = cancelled;
+            if (c <= 0) {
+                return false;
+            }
+            if (CANCELLED.compareAndSet(this, c, c - 1)) {
+                return true;
+            }
+        }
     }
 
     boolean isEmpty() {
@@ -98,7 +145,10 @@ final class RunQueue {
 
         @Override
         public void compute() {
-            Node n = queue.poll();
+            if (queue.retireOne()) {
+                return;                      // a busy worker took an entry in this pump's place
+            }
+            Node n = queue.entries.poll();
             if (n != null) {
                 n.compute();
             }

@@ -263,10 +263,17 @@ public final class Scheduler {
 
     /** Forks {@code task} into the current worker's deque; a refusal (out of memory) is the task's failure. */
     void fork(Node task) {
+        ForkJoinTask<?> pushed = task.poolTask();
         try {
-            task.poolTask().fork();
+            pushed.fork();
         } catch (Throwable t) {
-            task.refused(t);
+            // The pool throws either before storing the task (a full deque it could not grow) or after (it failed
+            // to start a worker it then wanted): only a task it does not hold is refused; one it holds will run.
+            if (t instanceof java.util.concurrent.RejectedExecutionException || pushed.tryUnfork()) {
+                task.refused(t);
+            } else {
+                Failures.lastResort(task.scope(), t);
+            }
         }
     }
 
@@ -288,9 +295,9 @@ public final class Scheduler {
         }
     }
 
-    /** For a worker: the oldest entry of the shared queue, or null. */
+    /** For a busy worker: the oldest entry of the shared queue, or null (see {@link RunQueue#take}). */
     Node pollShared() {
-        return runQueue.poll();
+        return runQueue.isEmpty() ? null : runQueue.take();
     }
 
     /**
@@ -592,6 +599,13 @@ public final class Scheduler {
         deadLetters.increment();
     }
 
+    /** Adds dead letters counted before this runtime knew of them (an actor's, from before its start). */
+    public void countDeadLetters(long n) {
+        if (n != 0) {
+            deadLetters.add(n);
+        }
+    }
+
     public long deadLetterCount() {
         return deadLetters.sum();
     }
@@ -710,7 +724,7 @@ public final class Scheduler {
             ended = awaitPool(1, TimeUnit.SECONDS);
         }
         Node n;
-        while ((n = runQueue.poll()) != null) {   // entries whose pump the pool refused
+        while ((n = runQueue.takeLeftover()) != null) {   // entries whose pump the pool refused
             n.refused(new dev.switchboard.task.RuntimeClosedException("runtime '" + name + "' was closed"));
         }
         return ended;

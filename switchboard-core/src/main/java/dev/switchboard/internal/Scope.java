@@ -30,7 +30,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private static final VarHandle TRACKED;
     private static final VarHandle PRUNING;
-    private static final VarHandle REGISTERED;
     private static final VarHandle ADOPTION_RELEASED;
 
     /** Failures a finish keeps to rethrow; beyond these it counts them ("and N more"). */
@@ -41,7 +40,6 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TRACKED = l.findVarHandle(Scope.class, "tracked", Node.class);
             PRUNING = l.findVarHandle(Scope.class, "pruning", int.class);
-            REGISTERED = l.findVarHandle(Scope.class, "registered", int.class);
             ADOPTION_RELEASED = l.findVarHandle(Scope.class, "adoptionReleased", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -55,6 +53,8 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private final long deathsAtOpen;
     private final Object owner;
     private final String openedBy;
+    /** See {@link #origin()}. */
+    private String origin;
     private final long openedAtNanos;
 
     /** Set (before the waiter is unparked) when the body and every node of the tree have completed. */
@@ -190,13 +190,13 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             synchronized (this) {
                 forwardTo = adoptedBy;
                 if (forwardTo == null) {
-                    recorded++;
                     if (failures == null) {
                         failures = new ArrayList<>(2);
                     }
                     if (failures.size() < MAX_KEPT_FAILURES) {
                         failures.add(failure);
                     }
+                    recorded++;                     // after the list: a failure is counted once, here or below
                 }
                 wake = fatal && stopOnce(failure);   // recorded first: the finish it ends rethrows this failure
             }
@@ -222,7 +222,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /** Sets {@link #stopped} if it is not set; returns whether this call set it. Called holding this monitor. */
     private boolean stopOnce(Throwable cause) {
-        if (stopped != null) {
+        if (stopped != null || global) {           // nobody waits for the global scope: it never stops
             return false;
         }
         stopped = cause;
@@ -350,8 +350,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /** Adds an actor activation or an awaiting task to the list a hang report walks. */
     public void track(Node node) {
-        if (!global && registered == 0 && REGISTERED.compareAndSet(this, 0, 1)) {
-            scheduler.scopeTracks(this);    // so that close() finds the actors in it
+        if (!global && registered == 0) {
+            scheduler.scopeTracks(this);    // so that close() finds the actors in it; before the flag, which only
+            registered = 1;                 // saves later calls the set's lookup (adding twice is harmless)
         }
         Node h;
         do {
@@ -410,10 +411,14 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return items;
     }
 
-    /** The thread running the finish body, in words: made once per finish that creates a future, at most. */
+    /** The thread running the finish body, in words (made at the first future created in the body, then kept). */
     @Override
     public Object origin() {
-        return global ? "work outside every finish" : "thread '" + openedBy + "'";
+        String o = origin;
+        if (o == null) {
+            origin = o = global ? "work outside every finish" : "thread '" + openedBy + "'";   // racy, same value
+        }
+        return o;
     }
 
     @Override

@@ -84,7 +84,8 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Runs {@code first}, then the activations handed off to this worker while it ran, and every
-     * {@value #SHARED_PERIOD} turns the oldest entry of the shared queue.
+     * {@value #SHARED_PERIOD} turns the oldest entry of the shared queue, or, if it is empty and tasks wait in this
+     * worker's deque, ends the chain so that they run (the chain goes on behind them, in the shared queue).
      *
      * <p>A turn is one run of one node: a task's body, one activation of an actor (at most its throughput budget
      * of messages). Taking from the shared queue every few turns keeps it moving even when this worker never
@@ -105,6 +106,15 @@ public final class Worker extends ForkJoinWorkerThread {
                 if (++turns >= SHARED_PERIOD && blocking == 0) {
                     turns = 0;
                     h = scheduler.pollShared();      // the handoffs wait one turn more
+                    if (h == null && ForkJoinTask.getQueuedTaskCount() > 0) {
+                        // tasks spawned here wait in the deque: they go first, the chain goes on behind the others
+                        Node next = take();
+                        if (next != null) {
+                            scheduler.yieldTurn(next);
+                            publish();
+                        }
+                        break;
+                    }
                 }
                 if (h == null) {
                     h = take();

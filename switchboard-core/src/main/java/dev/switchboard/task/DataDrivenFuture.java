@@ -64,12 +64,16 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     /** Creates an empty data-driven future. */
     public DataDrivenFuture() {
         Node n = Context.current();
-        this.creator = n != null ? n.origin() : Thread.currentThread();
+        this.creator = n != null ? n.origin() : new OutsideEveryFinish(Thread.currentThread().getName());
+    }
+
+    /** A future created by a thread in no finish: its name (not the thread, which must not be kept alive). */
+    private record OutsideEveryFinish(String thread) {
     }
 
     /** Who created this future, for diagnostics: "created by task running Main (lambda)", say. */
     private String origin() {
-        return creator instanceof Thread t ? "created by thread '" + t.getName() + "' outside every finish"
+        return creator instanceof OutsideEveryFinish o ? "created by thread '" + o.thread() + "' outside every finish"
                 : "created by " + Node.describeOrigin(creator);
     }
 

@@ -393,6 +393,43 @@ class SelectorTest {
         }
     }
 
+    /** A selector whose stall report cannot even be written (its toString throws) still fails and gives up its token. */
+    @Test
+    void aStallThatCannotBeDescribedStillFailsTheSelector() {
+        final class Unnamed extends Selector<String> {
+            volatile boolean broken;
+
+            Unnamed() {
+                super(2);
+            }
+
+            @Override
+            protected void process(String m) {
+                disableAll();
+                rt.async(() -> broken = true);         // the selector's task: its end runs the stall check
+            }
+
+            @Override
+            public String toString() {
+                if (broken) {
+                    throw new IllegalStateException("no name today");
+                }
+                return super.toString();
+            }
+        }
+        Unnamed s = new Unnamed();
+        Throwable thrown = catchThrowable(() -> rt.finish(java.time.Duration.ofSeconds(20), () -> {
+            s.start();
+            s.send(0, "go");
+        }));
+        s.broken = false;
+        assertThat(thrown).isNotInstanceOf(dev.switchboard.task.FinishTimeoutException.class)
+                .isInstanceOf(IllegalStateException.class).hasMessage("no name today");
+        assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
+        s.send(1, "late");
+        assertThat(s.deadLetterCount()).isEqualTo(1);     // the token was given back: a later send is counted
+    }
+
     @Test
     void operationsFromOutsideTheSelectorAreRejected() {
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);

@@ -11,6 +11,7 @@ import dev.switchboard.actor.Selector;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -146,6 +147,30 @@ class FaultContainmentTest {
                 assertThat(dead).hasSize(2);
                 assertThat(rt.scheduler().workerDeaths()).isZero();
             }
+        }
+    }
+
+    /** Nobody waits for the global scope: a fatal error in work outside every finish must not stop it for good. */
+    @Test
+    void aFatalErrorOutsideEveryFinishDoesNotStopLaterWorkThere() throws Exception {
+        List<Throwable> unscoped = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onUnscopedFailure(unscoped::add).build()) {
+            rt.async(() -> {
+                throw new OutOfMemoryError("injected outside every finish");
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (unscoped.isEmpty() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(unscoped).singleElement().isInstanceOf(OutOfMemoryError.class);
+            LongAdder iterations = new LongAdder();
+            CountDownLatch done = new CountDownLatch(10_000);
+            rt.forasync(0, 10_000, 100, i -> {                // outside every finish too
+                iterations.increment();
+                done.countDown();
+            });
+            assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(iterations.sum()).isEqualTo(10_000);
         }
     }
 }
