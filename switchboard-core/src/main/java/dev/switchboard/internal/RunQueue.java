@@ -30,9 +30,19 @@ import java.util.concurrent.CountedCompleter;
  * not safe against (see {@link Node#poolTask()}). It costs one small allocation per entry; entries are only made
  * off the hot path of message chains, which hand off through the worker's buffer instead.
  *
- * <p>No entry is stranded: every offer is followed by the submission of a pump, and a pump takes at most one
- * entry, so while entries wait, pumps wait in the pool; the pool runs them as soon as a worker is idle. An entry a
- * busy worker takes itself cancels one pump ({@link #take}), so pumps do not outnumber entries for long.
+ * <p>No entry is stranded. The invariant, whenever no operation is half-way: <em>pumps waiting in the pool minus
+ * {@link #cancelled} is at least the number of entries</em>, so while entries wait, pumps wait in the pool, and the
+ * pool runs them as soon as a worker is idle. Each operation keeps it:
+ * <ul>
+ *   <li>{@link #offer}: one entry and one pump more;</li>
+ *   <li>{@link #take} (a busy worker runs an entry itself): announces one cancellation, then polls; an entry taken
+ *       matches the cancellation. If the queue was empty, it takes the cancellation back, and if a pump consumed it
+ *       meanwhile (and so left without running anything), it submits a pump in that one's place;</li>
+ *   <li>a {@link Pump} retires on a pending cancellation, or runs the oldest entry, or, finding the queue empty
+ *       (a busy worker took the entry it was submitted for, announcing its cancellation after the pump looked),
+ *       consumes a pending cancellation if there is one; with none pending it was a surplus pump.</li>
+ * </ul>
+ * So pumps do not outnumber entries for long either: each entry a busy worker takes retires one pump.
  */
 final class RunQueue {
     private static final VarHandle CANCELLED;
@@ -46,12 +56,30 @@ final class RunQueue {
     }
 
     private final ConcurrentLinkedQueue<Node> entries = new ConcurrentLinkedQueue<>();
-    private final Scheduler scheduler;
+    private final PumpSink sink;
     /** Pumps that must retire without polling: a busy worker took their entries ({@link #take}). */
     private volatile long cancelled;
 
+    /** Where pumps go: into the pool of a runtime; in the jcstress tests, into a list. */
+    @FunctionalInterface
+    interface PumpSink {
+        /** Forks {@code pump} to the current worker's deque ({@code onWorker}) or submits it from outside. */
+        void submit(Pump pump, boolean onWorker);
+    }
+
+    /** A queue whose pumps go to {@code scheduler}'s pool. */
     RunQueue(Scheduler scheduler) {
-        this.scheduler = scheduler;
+        this((pump, onWorker) -> {
+            if (onWorker) {
+                pump.fork();
+            } else {
+                scheduler.pool().externalSubmit(pump);
+            }
+        });
+    }
+
+    RunQueue(PumpSink sink) {
+        this.sink = sink;
     }
 
     /**
@@ -77,23 +105,12 @@ final class RunQueue {
      * or given to the pool from outside any deque (from any thread, a worker about to block or die included).
      */
     void submitPump(boolean onWorker) {
-        Pump pump = new Pump(this);
-        if (onWorker) {
-            pump.fork();
-        } else {
-            scheduler.pool().externalSubmit(pump);
-        }
+        sink.submit(new Pump(this), onWorker);
     }
 
     /**
-     * For a busy worker: the oldest entry, or null. The entry's pump is still in the pool; so that pumps do not pile
-     * up while busy workers keep taking entries themselves, one outstanding pump is cancelled for each entry taken
-     * here ({@link #cancelled}), and the next pump to run retires instead of polling.
-     *
-     * <p>Pumps waiting in the pool minus cancellations is never less than the entries waiting, once each offer has
-     * submitted its pump and each call here has returned. A cancellation is announced before the poll, so no pump
-     * can poll the queue empty while it is pending. If the poll finds nothing, the cancellation is taken back, and
-     * if a pump has already retired on it, a fresh pump replaces that one.
+     * For a busy worker: the oldest entry, or null. The entry's pump is still in the pool; one cancellation is
+     * announced for it, so that the next pump to run retires instead of polling (see the invariant above).
      */
     Node take() {
         CANCELLED.getAndAdd(this, 1L);
@@ -134,7 +151,8 @@ final class RunQueue {
     /**
      * A pool task that runs the oldest entry of the queue (not necessarily the entry it was submitted with). It
      * has no completer, so a worker helping a finish never runs it as part of that finish; it never completes,
-     * since nothing joins it. A pump that finds the queue empty (a busy worker took its entry) does nothing.
+     * since nothing joins it. A pump that finds the queue empty (a busy worker took its entry) consumes that worker's
+     * cancellation.
      */
     static final class Pump extends CountedCompleter<Void> {
         private final RunQueue queue;
@@ -151,6 +169,10 @@ final class RunQueue {
             Node n = queue.entries.poll();
             if (n != null) {
                 n.compute();
+            } else {
+                // A busy worker took this pump's entry: its cancellation, announced after the check above, is this
+                // pump's to consume (else it would outlive this pump and retire the pump of the next entry)
+                queue.retireOne();
             }
         }
     }

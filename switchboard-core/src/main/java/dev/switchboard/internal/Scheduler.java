@@ -565,7 +565,7 @@ public final class Scheduler {
         StringBuilder sb = new StringBuilder("pool: ").append(pool.getActiveThreadCount()).append(" of ")
                 .append(parallelism).append(" workers active, ").append(pool.getQueuedTaskCount())
                 .append(" tasks queued in worker deques, ").append(pool.getQueuedSubmissionCount())
-                .append(" submissions queued");
+                .append(" submissions queued, ").append(runQueue.size()).append(" in the shared queue");
         for (Worker w : workers) {
             sb.append("; ").append(w.getName()).append(' ').append(w.getState()).append(", ")
               .append(w.progress()).append(" nodes started");
