@@ -236,7 +236,7 @@ public abstract class Node extends CountedCompleter<Void> {
             } else if (t instanceof Node n) {
                 scheduler.share(n, false);
             } else {
-                scheduler.submitPump();                 // t was a pump of the shared queue
+                scheduler.replacePump();                // t was the pending pump of the shared queue
             }
         }
     }

@@ -15,14 +15,14 @@ import java.util.concurrent.CountedCompleter;
  * budget, a handoff chain after its hop limit), and activations the watchdog took from a stuck worker's handoff
  * buffer. Every worker takes the oldest entry, so they run in the order they arrived, whichever worker is free.
  *
- * <p>The pool does not see this queue. Each entry is accompanied by a {@link Pump}: a one-shot pool task that,
- * wherever the pool runs it, runs the <em>oldest</em> entry. Pumps are interchangeable, so the order in which the
- * pool happens to run them does not matter; they are there to wake idle workers and to be stolen. This is what
- * makes the queue fair where the pool is not: a {@link java.util.concurrent.ForkJoinPool} worker that finds work
- * in a queue keeps taking from that queue while it is not empty, so work that re-queued itself into the pool's
- * submission queues could keep a worker on one queue forever and starve every other submission. Busy workers
- * also take an entry themselves every few turns ({@link Worker#runChain}), so the queue keeps moving even when
- * the pool runs nothing but local tasks.
+* <p>The pool does not see this queue. A {@link Pump} stands for it there: a one-shot pool task that, wherever
+ * the pool runs it, runs the <em>oldest</em> entry, after making sure another pump is pending if entries remain.
+ * Pumps are there to wake idle workers and to be stolen; which worker runs one does not matter. This is what makes
+ * the queue fair where the pool is not: a {@link java.util.concurrent.ForkJoinPool} worker that finds work in a
+ * queue keeps taking from that queue while it is not empty, so work that re-queued itself into the pool's
+ * submission queues could keep a worker on one queue forever and starve every other submission. Busy workers also
+ * take an entry themselves every few turns ({@link Worker#runChain}), so the queue keeps moving even when the pool
+ * runs nothing but local tasks.
  *
  * <h2>Implementation notes</h2>
  * A {@link ConcurrentLinkedQueue}: unbounded, lock-free, linearizable ({@code poll} returns null only when the
@@ -30,26 +30,23 @@ import java.util.concurrent.CountedCompleter;
  * not safe against (see {@link Node#poolTask()}). It costs one small allocation per entry; entries are only made
  * off the hot path of message chains, which hand off through the worker's buffer instead.
  *
- * <p>No entry is stranded. The invariant, whenever no operation is half-way: <em>pumps waiting in the pool minus
- * {@link #cancelled} is at least the number of entries</em>, so while entries wait, pumps wait in the pool, and the
- * pool runs them as soon as a worker is idle. Each operation keeps it:
- * <ul>
- *   <li>{@link #offer}: one entry and one pump more;</li>
- *   <li>{@link #take} (a busy worker runs an entry itself): announces one cancellation, then polls; an entry taken
- *       matches the cancellation. If the queue was empty, it takes the cancellation back, and if a pump consumed it
- *       meanwhile (and so left without running anything), it submits a pump in that one's place;</li>
- *   <li>a {@link Pump} retires on a pending cancellation, or runs the oldest entry, or, finding the queue empty
- *       (a busy worker took the entry it was submitted for, announcing its cancellation after the pump looked),
- *       consumes a pending cancellation if there is one; with none pending it was a surplus pump.</li>
- * </ul>
- * So pumps do not outnumber entries for long either: each entry a busy worker takes retires one pump.
+ * <p>At most one pump is pending (submitted, not yet started): {@link #pending} is 0 or 1, set by whoever submits
+ * one and cleared by the pump as it starts. No entry is stranded: an offer queues its entry and then submits a pump
+ * unless one is pending; a pump clears {@code pending} and then polls. Both pairs are volatile accesses, totally
+ * ordered, so either the offer sees the flag cleared (and submits a pump) or the pump's poll sees the entry. A
+ * pump that takes an entry while others remain submits the next pump before it runs its entry, so idle workers
+ * join in one after another. A busy worker that takes an entry itself ({@link #poll}) needs no bookkeeping: a
+ * pump that finds the queue empty just ends. A pump that could not be submitted (the pool refused it: out of
+ * memory) leaves the flag clear; the watchdog {@linkplain #signal signals} every period while entries wait.
+ * (A model of these steps, checked over every interleaving of a few offers, polls and pumps, and the jcstress test
+ * {@code RunQueueOfferVsPumpTest} back this up.)
  */
 final class RunQueue {
-    private static final VarHandle CANCELLED;
+    private static final VarHandle PENDING;
 
     static {
         try {
-            CANCELLED = MethodHandles.lookup().findVarHandle(RunQueue.class, "cancelled", long.class);
+            PENDING = MethodHandles.lookup().findVarHandle(RunQueue.class, "pending", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -57,8 +54,8 @@ final class RunQueue {
 
     private final ConcurrentLinkedQueue<Node> entries = new ConcurrentLinkedQueue<>();
     private final PumpSink sink;
-    /** Pumps that must retire without polling: a busy worker took their entries ({@link #take}). */
-    private volatile long cancelled;
+    /** 1 while a pump is submitted and not yet started, else 0. Volatile: see the implementation notes. */
+    private volatile int pending;
 
     /** Where pumps go: into the pool of a runtime; in the jcstress tests, into a list. */
     @FunctionalInterface
@@ -83,7 +80,7 @@ final class RunQueue {
     }
 
     /**
-     * Queues {@code node} behind every entry already here and submits a pump for it ({@link #submitPump}).
+     * Queues {@code node} behind every entry already here and makes sure a pump is pending ({@link #signal}).
      *
      * @throws java.util.concurrent.RejectedExecutionException if the pool no longer accepts work; the node is then
      *         taken back out of the queue if nobody has taken it yet
@@ -91,52 +88,46 @@ final class RunQueue {
     void offer(Node node, boolean onWorker) {
         entries.offer(node);
         try {
-            submitPump(onWorker);
+            signal(onWorker);
         } catch (Throwable t) {
             if (entries.remove(node)) {
                 throw t;                  // not queued after all: the caller deals with it
             }
-            // someone took it already (a pump of an earlier entry, or a busy worker): it runs; nothing is lost
+            // someone took it already (a pump, or a busy worker): it runs; nothing is lost
         }
     }
 
     /**
-     * Submits a pump: forked to the current worker's deque ({@code onWorker}, called on a worker of this runtime),
-     * or given to the pool from outside any deque (from any thread, a worker about to block or die included).
+     * Submits a pump unless one is pending: forked to the current worker's deque ({@code onWorker}, called on a
+     * worker of this runtime), or given to the pool from outside any deque (from any thread, a worker about to
+     * block or die, the watchdog).
      */
-    void submitPump(boolean onWorker) {
-        sink.submit(new Pump(this), onWorker);
+    void signal(boolean onWorker) {
+        if (pending == 0 && PENDING.compareAndSet(this, 0, 1)) {
+            submitPending(onWorker);
+        }
     }
 
     /**
-     * For a busy worker: the oldest entry, or null. The entry's pump is still in the pool; one cancellation is
-     * announced for it, so that the next pump to run retires instead of polling (see the invariant above).
+     * Submits a pump in place of a pending one that will never run (taken out of a deque before it ran): the
+     * flag stays set, for the new one.
      */
-    Node take() {
-        CANCELLED.getAndAdd(this, 1L);
-        Node n = entries.poll();
-        if (n == null && !retireOne()) {
-            submitPump(false);
-        }
-        return n;
+    void replacePump() {
+        submitPending(false);
     }
 
-    /** After the pool has stopped (close): takes an entry whose pump will never run, or null. */
-    Node takeLeftover() {
+    private void submitPending(boolean onWorker) {
+        try {
+            sink.submit(new Pump(this), onWorker);
+        } catch (Throwable t) {
+            pending = 0;                  // no pump is pending after all; the watchdog signals again
+            throw t;
+        }
+    }
+
+    /** For a busy worker: the oldest entry, or null. */
+    Node poll() {
         return entries.poll();
-    }
-
-    /** Consumes one cancellation if there is one; returns whether it did. */
-    private boolean retireOne() {
-        for (;;) {
-            long c = cancelled;
-            if (c <= 0) {
-                return false;
-            }
-            if (CANCELLED.compareAndSet(this, c, c - 1)) {
-                return true;
-            }
-        }
     }
 
     boolean isEmpty() {
@@ -149,10 +140,9 @@ final class RunQueue {
     }
 
     /**
-     * A pool task that runs the oldest entry of the queue (not necessarily the entry it was submitted with). It
-     * has no completer, so a worker helping a finish never runs it as part of that finish; it never completes,
-     * since nothing joins it. A pump that finds the queue empty (a busy worker took its entry) consumes that worker's
-     * cancellation.
+     * A pool task that runs the oldest entry of the queue (not necessarily the one that was queued when it was
+     * submitted). It has no completer, so a worker helping a finish never runs it as part of that finish; it never
+     * completes, since nothing joins it.
      */
     static final class Pump extends CountedCompleter<Void> {
         private final RunQueue queue;
@@ -163,17 +153,19 @@ final class RunQueue {
 
         @Override
         public void compute() {
-            if (queue.retireOne()) {
-                return;                      // a busy worker took an entry in this pump's place
-            }
+            queue.pending = 0;                       // before the poll: an offer after this submits a new pump
             Node n = queue.entries.poll();
-            if (n != null) {
-                n.compute();
-            } else {
-                // A busy worker took this pump's entry: its cancellation, announced after the check above, is this
-                // pump's to consume (else it would outlive this pump and retire the pump of the next entry)
-                queue.retireOne();
+            if (n == null) {
+                return;                              // a busy worker took the entries
             }
+            if (!queue.entries.isEmpty()) {
+                try {
+                    queue.signal(true);              // the next entry's pump, for an idle worker to steal
+                } catch (Throwable refused) {
+                    // the pool refused it (closed, or out of memory): the watchdog signals again
+                }
+            }
+            n.compute();
         }
     }
 }

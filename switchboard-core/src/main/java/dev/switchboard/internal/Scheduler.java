@@ -117,13 +117,20 @@ public final class Scheduler {
      * the shared queue, where the other workers pick them up. Bounds how long a handed-off message can wait
      * behind a busy or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed
      * to itself. With one worker, and no thread the pool added while another waits, there is nobody else to run
-     * them, so it does nothing. It allocates nothing
-     * per look and survives any failure of its own (an OutOfMemoryError, say): it must outlive the program's
-     * troubles to be of use.
+     * them, so it does nothing. It also submits a pump for the shared queue when entries wait and none is pending
+     * (the pool refused the last one). It allocates nothing per look unless it submits a pump, and survives any
+     * failure of its own (an OutOfMemoryError, say): it must outlive the program's troubles to be of use.
      */
     private void watch() {
         while (!pool.isShutdown()) {
             LockSupport.parkNanos(this, WATCHDOG_PERIOD_NANOS);
+            try {
+                if (!runQueue.isEmpty()) {
+                    runQueue.signal(false);       // a pump the pool refused (out of memory) is submitted again
+                }
+            } catch (Throwable t) {
+                // refused again: retried at the next look
+            }
             if (parallelism == 1 && workers.size() < 2) {
                 continue;                         // nobody else to run them (the pool may add threads later)
             }
@@ -286,18 +293,18 @@ public final class Scheduler {
         }
     }
 
-    /** Submits a pump of the shared queue from outside any deque (see {@link RunQueue#submitPump}). */
-    void submitPump() {
+    /** Submits a pump of the shared queue in place of one taken out of a deque (see {@link RunQueue#replacePump}). */
+    void replacePump() {
         try {
-            runQueue.submitPump(false);
+            runQueue.replacePump();
         } catch (Throwable t) {
-            // refused (closed, or no memory): the entries are still taken by busy workers and the pumps left
+            // refused (closed, or no memory): the watchdog signals again while entries wait
         }
     }
 
-    /** For a busy worker: the oldest entry of the shared queue, or null (see {@link RunQueue#take}). */
+    /** For a busy worker: the oldest entry of the shared queue, or null. */
     Node pollShared() {
-        return runQueue.isEmpty() ? null : runQueue.take();
+        return runQueue.poll();
     }
 
     /**
@@ -724,7 +731,7 @@ public final class Scheduler {
             ended = awaitPool(1, TimeUnit.SECONDS);
         }
         Node n;
-        while ((n = runQueue.takeLeftover()) != null) {   // entries whose pump the pool refused
+        while ((n = runQueue.poll()) != null) {   // entries whose pump the pool refused
             n.refused(new dev.switchboard.task.RuntimeClosedException("runtime '" + name + "' was closed"));
         }
         return ended;

@@ -195,6 +195,9 @@ class BoundedMailboxTest {
             owner.join(TimeUnit.SECONDS.toMillis(20));
             assertThat(senderFailure.get()).isNull();
             assertThat(sentSecond.getCount()).isZero();
+            // 2 may have taken the place 1 freed and gone into the mailbox just after the drain looked: the
+            // draining activation counts it as it gives the actor up, which may be after the finish has ended
+            assertThat(ReviewRegressionTest.eventually(() -> dead.size() >= 2)).as("dead letters %s", dead).isTrue();
             assertThat(dead).extracting(DeadLetter::message).containsExactlyInAnyOrder(1, 2);
         }
     }

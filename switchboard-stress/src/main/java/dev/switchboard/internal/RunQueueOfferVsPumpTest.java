@@ -14,19 +14,17 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The shared queue's pump against a busy worker's {@code take}: one entry waits with its pump; the pump runs while a
- * busy worker takes an entry itself. Afterwards a second entry is offered and every pump still waiting is run: both
- * entries must have run, exactly once each. (A pump that looked for a cancellation before the worker announced one
- * and then found the queue empty used to leave the cancellation behind, and the second entry's pump retired on it:
- * "-1, 1".)
+ * The shared queue: an entry offered while the pending pump starts. One entry waits with its pump; one thread offers
+ * a second entry (submitting a pump only if none is pending) while the pump runs. Afterwards every pump that was
+ * submitted is run: both entries must have run exactly once, and none may be left without a pump.
  *
- * <p>Result: how many entries ran, minus two (0 when both ran once); the entries still queued.
+ * <p>Result: entries run minus two (0 when both ran once); entries still queued.
  */
 @JCStressTest
 @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "both entries ran once, nothing stranded")
 @Outcome(expect = FORBIDDEN, desc = "an entry was stranded without a pump, or ran twice")
 @State
-public class RunQueuePumpVsTakeTest {
+public class RunQueueOfferVsPumpTest {
     final AtomicInteger ran = new AtomicInteger();
     final List<RunQueue.Pump> pumps = new ArrayList<>();
     final RunQueue queue = new RunQueue((pump, onWorker) -> {
@@ -36,7 +34,7 @@ public class RunQueuePumpVsTakeTest {
     });
     final RunQueue.Pump firstPump;
 
-    public RunQueuePumpVsTakeTest() {
+    public RunQueueOfferVsPumpTest() {
         queue.offer(new Entry(), false);
         firstPump = pumps.get(0);
     }
@@ -54,22 +52,18 @@ public class RunQueuePumpVsTakeTest {
     }
 
     @Actor
+    public void offer() {
+        queue.offer(new Entry(), false);
+    }
+
+    @Actor
     public void pump() {
         firstPump.compute();
     }
 
-    @Actor
-    public void busyWorker() {
-        Node n = queue.take();
-        if (n != null) {
-            n.compute();
-        }
-    }
-
     @Arbiter
     public void arbiter(II_Result r) {
-        queue.offer(new Entry(), false);
-        for (int i = 1; ; i++) {                  // every pump but the first, replacements included
+        for (int i = 1; ; i++) {                  // every pump but the first, in the order submitted
             RunQueue.Pump next;
             synchronized (pumps) {
                 if (i >= pumps.size()) {
