@@ -1,0 +1,46 @@
+package dev.switchboard.soak;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/** What a soak round (or the whole soak) did, counted exactly. */
+final class Counters {
+    final LongAdder actors = new LongAdder();
+    /** Messages whose {@code send} returned. */
+    final LongAdder sent = new LongAdder();
+    /** Sends a full failing (or waiting) mailbox refused with an exception: never enqueued. */
+    final LongAdder refused = new LongAdder();
+    /** Messages whose processing started. */
+    final AtomicLong processed = new AtomicLong();
+    final LongAdder deadLetters = new LongAdder();
+    final LongAdder tasks = new LongAdder();
+    /** Failures the round threw on purpose, and failures its finishes reported. */
+    final LongAdder thrown = new LongAdder();
+    final LongAdder reported = new LongAdder();
+    final LongAdder closedRounds = new LongAdder();
+
+    void addTo(Counters total) {
+        total.actors.add(actors.sum());
+        total.sent.add(sent.sum());
+        total.refused.add(refused.sum());
+        total.processed.addAndGet(processed.get());
+        total.deadLetters.add(deadLetters.sum());
+        total.tasks.add(tasks.sum());
+        total.thrown.add(thrown.sum());
+        total.reported.add(reported.sum());
+        total.closedRounds.add(closedRounds.sum());
+    }
+
+    /** Operations: actors started, messages sent or refused, tasks run. */
+    long operations() {
+        return actors.sum() + sent.sum() + refused.sum() + tasks.sum();
+    }
+
+    @Override
+    public String toString() {
+        return String.format("%,d actors, %,d messages sent (%,d processed, %,d dead letters), %,d sends refused,"
+                        + " %,d tasks, %,d failures thrown / %,d reported, %,d rounds closed mid-run",
+                actors.sum(), sent.sum(), processed.get(), deadLetters.sum(), refused.sum(), tasks.sum(),
+                thrown.sum(), reported.sum(), closedRounds.sum());
+    }
+}

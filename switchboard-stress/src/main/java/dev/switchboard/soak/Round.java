@@ -1,0 +1,534 @@
+package dev.switchboard.soak;
+
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.actor.MailboxFullException;
+import dev.switchboard.actor.ProcessingFailure;
+import dev.switchboard.task.FinishTimeoutException;
+import dev.switchboard.task.MultiException;
+import dev.switchboard.task.RuntimeClosedException;
+import dev.switchboard.task.TaskFuture;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One randomized scenario of the soak: a fresh runtime, a mix of actors, selectors and monitored actors that pass
+ * tokens to each other, tasks and loops beside them, injected failures, errors, interrupts and exits, and in some
+ * rounds a {@code close()} from another thread while the finish runs. Afterwards every count is checked exactly.
+ *
+ * <p>Every random choice is a function of the round's seed (and of a token's id and hop), so a round replays its
+ * configuration and its decisions from the seed; only the interleaving differs from run to run.
+ *
+ * <p>The checks, for every round:
+ * <ul>
+ *   <li>messages: every message whose {@code send} returned was processed or counted as a dead letter, exactly
+ *       ({@code sent == processed + dead letters}), and the runtime's dead-letter count equals the listener's;</li>
+ *   <li>failures: every failure the round threw is reported exactly once, by the round's finish, by the
+ *       {@code forall} or (a task of a finish the close had already ended) to the runtime's unscoped-failure
+ *       handler, and nothing else is reported but the close's {@link RuntimeClosedException}s; a round the
+ *       close did not cut short reports nothing outside its finishes, and its {@code forall} runs every
+ *       iteration and reports exactly the failures of its iterations;</li>
+ *   <li>no interrupt set by one message is seen by the next; a mutex monitor never runs two letters at once and a
+ *       readers-writer monitor never overlaps a write with anything; one sender's messages arrive in order;</li>
+ *   <li>the finish ends (a generous timeout turns a hang into a reported discrepancy with the runtime's
+ *       diagnosis).</li>
+ * </ul>
+ */
+final class Round {
+    /** A finish that has not ended after this long is a hang. */
+    private static final Duration HANG = Duration.ofSeconds(120);
+
+    final long seed;
+    final Config config;
+    final Counters counters = new Counters();
+    /** What went wrong: empty for a good round. */
+    final Queue<String> discrepancies = new ConcurrentLinkedQueue<>();
+
+    /** Tokens not yet retired; when it reaches zero the stopper sends every actor a Stop. */
+    private final AtomicLong outstanding = new AtomicLong();
+    private final CountDownLatch allRetired = new CountDownLatch(1);
+    private final CountDownLatch closeSignal = new CountDownLatch(1);
+    private final List<ActorRef<Msg>> targets = new ArrayList<>();
+    private volatile TaskRuntime runtime;
+    /** Set by the closer just before it closes the runtime. */
+    private volatile boolean closing;
+    /** Failures that reached no finish (a task of a finish that the close had already ended). */
+    private final LongAdder unscoped = new LongAdder();
+    private final Queue<Throwable> unscopedFailures = new ConcurrentLinkedQueue<>();
+
+    Round(long seed) {
+        this.seed = seed;
+        this.config = Config.from(seed);
+    }
+
+    /** Messages the actors exchange. */
+    sealed interface Msg permits Token, Stop, Seq, Nudge {}
+
+    /** Passed from actor to actor until {@code hops} reaches zero. */
+    record Token(long id, int hops) implements Msg {
+        Token hop() {
+            return new Token(id, hops - 1);
+        }
+    }
+
+    /** Ends an actor. */
+    record Stop() implements Msg {}
+
+    /** The n-th message one outside sender sent to this actor: must arrive in increasing order. */
+    record Seq(int n) implements Msg {}
+
+    /** A selector's note to itself to enable its second mailbox again. */
+    record Nudge() implements Msg {}
+
+    /** Thrown on purpose by a message or a task. */
+    static final class InjectedFailure extends RuntimeException {
+        InjectedFailure(String what) {
+            super(what, null, false, false);
+        }
+    }
+
+    /** Thrown on purpose: an {@code Error} (not a {@code VirtualMachineError}), contained like an exception. */
+    static final class InjectedError extends Error {
+        InjectedError(String what) {
+            super(what, null, false, false);
+        }
+    }
+
+    /** The round's shape, drawn from its seed. */
+    record Config(int workers, int throughput, int actors, int tokens, int maxHops, int failPerMille,
+                  int exitPerMille, int interruptPerMille, int asyncPerMille, int loopSize, int closeAfter,
+                  long seed) {
+        static Config from(long seed) {
+            Mix r = new Mix(seed);
+            int actors = 3 + r.below(30);
+            int tokens = 20 + r.below(800);
+            int maxHops = 1 + r.below(60);
+            boolean close = r.below(4) == 0;
+            return new Config(1 + r.below(4), new int[] {1, 5, 64}[r.below(3)], actors, tokens, maxHops,
+                    r.below(4) == 0 ? 0 : r.below(6), r.below(5), r.below(20), r.below(200), r.below(5_000),
+                    close ? 1 + r.below(Math.max(1, tokens * maxHops / 2)) : -1, seed);
+        }
+
+        boolean closes() {
+            return closeAfter > 0;
+        }
+    }
+
+    /** A deterministic stream of choices from a seed (SplitMix64). */
+    static final class Mix {
+        private long state;
+
+        Mix(long seed) {
+            state = seed;
+        }
+
+        int below(int bound) {
+            return (int) Long.remainderUnsigned(next(), bound);
+        }
+
+        long next() {
+            state += 0x9E3779B97F4A7C15L;
+            return mix(state);
+        }
+
+        static long mix(long z) {
+            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+            return z ^ (z >>> 31);
+        }
+    }
+
+    /** Whether the event {@code what} happens to token {@code id} at hop {@code hops}: {@code perMille} in 1000. */
+    boolean chance(int what, long id, int hops, int perMille) {
+        long h = Mix.mix(seed ^ Mix.mix(id * 0x100000001B3L + hops) ^ ((long) what << 56));
+        return Long.remainderUnsigned(h, 1000) < perMille;
+    }
+
+    ActorRef<Msg> targetFor(Token t) {
+        long h = Mix.mix(seed + Mix.mix(t.id() * 31 + t.hops()));
+        return targets.get((int) Long.remainderUnsigned(h, targets.size()));
+    }
+
+    /** Sends {@code m}, counting it as sent once {@code send} returns; a full failing mailbox refuses it. */
+    void send(ActorRef<Msg> to, Msg m) {
+        try {
+            to.send(m);
+            counters.sent.increment();
+        } catch (MailboxFullException refused) {
+            counters.refused.increment();
+            if (m instanceof Token) {
+                retire();
+            }
+        }
+    }
+
+    /** A token's journey ended (processed at its last hop, failed, exited, dead, or refused). */
+    void retire() {
+        if (outstanding.decrementAndGet() == 0) {
+            allRetired.countDown();
+            closeSignal.countDown();
+        }
+    }
+
+    /** Called by every actor at the start of every message. */
+    void processing(Object actor) {
+        long n = counters.processed.incrementAndGet();
+        if (n == config.closeAfter()) {
+            closeSignal.countDown();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            discrepancy("an interrupt set by an earlier message was visible to " + actor);
+        }
+    }
+
+    void discrepancy(String what) {
+        discrepancies.add(what);
+    }
+
+    /** A token arrived at {@code actor}: fail, exit, or pass it on (directly or through a task). */
+    void onToken(SoakActors.Member actor, Token t) {
+        if (chance(1, t.id(), t.hops(), config.interruptPerMille())) {
+            Thread.currentThread().interrupt();                  // must not reach the next message on this worker
+        }
+        if (chance(2, t.id(), t.hops(), config.failPerMille())) {
+            counters.thrown.increment();
+            retire();
+            if (chance(3, t.id(), t.hops(), 500)) {
+                throw new InjectedError("token " + t.id() + " at " + actor);
+            }
+            throw new InjectedFailure("token " + t.id() + " at " + actor);
+        }
+        if (chance(4, t.id(), t.hops(), config.exitPerMille())) {
+            retire();
+            actor.leave();
+            return;
+        }
+        if (t.hops() == 0) {
+            retire();
+            return;
+        }
+        Token next = t.hop();
+        if (chance(5, t.id(), t.hops(), config.asyncPerMille())) {
+            try {
+                runtime.async(() -> {
+                    counters.tasks.increment();
+                    send(targetFor(next), next);
+                });
+            } catch (RuntimeClosedException closed) {
+                retire();
+            }
+        } else {
+            send(targetFor(next), next);
+        }
+    }
+
+    /** Runs the round; the result is in {@link #counters} and {@link #discrepancies}. */
+    void run() {
+        TaskRuntime rt = TaskRuntime.builder()
+                .name("soak-" + Long.toHexString(seed))
+                .workers(config.workers())
+                .throughput(config.throughput())
+                .onDeadLetter(this::deadLetter)
+                .hangReporter(report -> { })                     // a hang is caught by the finish's timeout
+                .onUnscopedFailure(failure -> {
+                    if (!(unwrap(failure) instanceof RuntimeClosedException)) {
+                        unscoped.increment();                    // refusals after the close are not failures thrown
+                        unscopedFailures.add(failure);
+                    }
+                })
+                .build();
+        runtime = rt;
+        outstanding.set(config.tokens());
+        Thread stopper = daemon(this::stopAllWhenRetired, "soak-stopper");
+        Thread closer = daemon(() -> closeWhenSignalled(rt), "soak-closer");
+        stopper.start();
+        if (config.closes()) {
+            closer.start();
+        }
+        Throwable outcome = null;
+        LoopCheck loops = new LoopCheck();
+        try {
+            rt.finish(HANG, () -> body(rt, loops));
+        } catch (Throwable t) {
+            outcome = t;
+        }
+        boolean cutShort = closing;      // the close may have cut the round's work short
+        if (config.closes()) {
+            join(closer);
+            allRetired.countDown();      // a task the closed runtime never ran may have held a token
+        }
+        join(stopper);
+        boolean closedInTime = config.closes() || rt.close(Duration.ofSeconds(30));
+        check(rt, outcome, cutShort, closedInTime, loops);
+    }
+
+    private Thread daemon(Runnable body, String name) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private static boolean await(CountDownLatch latch, Duration timeout) {
+        try {
+            return latch.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void body(TaskRuntime rt, LoopCheck loops) {
+        Config k = config;
+        Mix r = new Mix(seed ^ 0x5EED);
+        SoakActors kinds = new SoakActors(this);
+        for (int i = 0; i < k.actors(); i++) {
+            targets.add(kinds.startOne(r, i));
+        }
+        // tokens: from this thread, from tasks, from a forasync
+        int fromBody = k.tokens() / 3;
+        int fromTasks = k.tokens() / 3;
+        int fromLoop = k.tokens() - fromBody - fromTasks;
+        for (int i = 0; i < fromBody; i++) {
+            Token t = new Token(i, r.below(k.maxHops() + 1));
+            send(targetFor(t), t);
+            if (i % 7 == 0) {
+                ActorRef<Msg> to = targets.get(i % targets.size());
+                send(to, new Seq(i));
+            }
+        }
+        for (int i = 0; i < fromTasks; i++) {
+            Token t = new Token(fromBody + i, r.below(k.maxHops() + 1));
+            rt.async(() -> {
+                counters.tasks.increment();
+                send(targetFor(t), t);
+            });
+        }
+        int maxHops = k.maxHops();
+        rt.forasync(0, fromLoop, i -> {
+            counters.tasks.increment();
+            Token t = new Token(fromBody + fromTasks + i, (int) Long.remainderUnsigned(Mix.mix(seed + i), maxHops + 1));
+            send(targetFor(t), t);
+        });
+        // tasks that fail, futures that fail, and a forall whose every iteration must run
+        TaskFuture<Integer> value = rt.future(() -> {
+            counters.tasks.increment();
+            if (chance(6, -1, 0, 300)) {
+                counters.thrown.increment();
+                throw new InjectedFailure("future");
+            }
+            return 42;
+        });
+        rt.asyncAwait(value, () -> counters.tasks.increment());
+        rt.forasync(0, k.loopSize(), i -> {
+            counters.tasks.increment();
+            if (chance(7, i, 0, k.failPerMille())) {
+                counters.thrown.increment();
+                throw new InjectedFailure("forasync iteration " + i);
+            }
+        });
+        loops.run(rt, k.loopSize());
+    }
+
+    /** A forall inside the body: it must run every iteration and report exactly the failures of its iterations. */
+    final class LoopCheck {
+        final AtomicLong iterations = new AtomicLong();
+        /** Failures its iterations threw, including iterations a close left running after the forall ended. */
+        final AtomicLong thrown = new AtomicLong();
+        /** Failures it reported, not counting the close. */
+        long reported;
+        /** Failures counted but not kept (past the cap): some may be closes. */
+        long hidden;
+        List<Throwable> failures = List.of();
+        int size;
+        Throwable unexpected;
+
+        void run(TaskRuntime rt, int n) {
+            size = n;
+            try {
+                rt.forall(0, n, i -> {
+                    iterations.incrementAndGet();
+                    if (chance(8, i, 0, config.failPerMille() * 2)) {
+                        thrown.incrementAndGet();
+                        throw new InjectedFailure("forall iteration " + i);
+                    }
+                });
+            } catch (MultiException m) {
+                long closes = m.failures().stream().filter(f -> f instanceof RuntimeClosedException).count();
+                reported = m.failureCount() - closes;
+                hidden = m.failureCount() - m.failures().size();
+                failures = m.failures();
+                m.failures().stream().filter(f -> !(f instanceof InjectedFailure)).findFirst()
+                        .ifPresent(f -> unexpected = f);
+            } catch (InjectedFailure one) {
+                reported = 1;
+                failures = List.of(one);
+            } catch (Throwable other) {
+                unexpected = other;
+            }
+        }
+    }
+
+    private void deadLetter(DeadLetter letter) {
+        counters.deadLetters.increment();
+        if (letter.message() instanceof Token) {
+            retire();
+        }
+    }
+
+    /** Once every token is retired, sends every actor a Stop (retrying while a failing mailbox is full). */
+    private void stopAllWhenRetired() {
+        await(allRetired, HANG);
+        long deadline = System.nanoTime() + HANG.toNanos();
+        for (ActorRef<Msg> to : targets) {
+            while (true) {
+                try {
+                    to.send(new Stop());
+                    counters.sent.increment();
+                    break;
+                } catch (MailboxFullException full) {
+                    if (System.nanoTime() > deadline) {
+                        discrepancy("a Stop to " + to + " was refused for " + HANG.toSeconds() + " s");
+                        break;
+                    }
+                    LockSupport.parkNanos(50_000);                // the mailbox drains: nothing new is sent to it
+                }
+            }
+        }
+    }
+
+    private void closeWhenSignalled(TaskRuntime rt) {
+        await(closeSignal, HANG);
+        closing = true;
+        if (!rt.close(Duration.ofSeconds(30))) {
+            discrepancy("close() did not end the runtime's tasks within 30 s");
+        }
+    }
+
+    private void join(Thread t) {
+        try {
+            t.join(HANG.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) {
+            discrepancy(t.getName() + " did not end within " + HANG.toSeconds() + " s");
+        }
+    }
+
+    private void check(TaskRuntime rt, Throwable outcome, boolean cutShort, boolean closedInTime, LoopCheck loops) {
+        Counters c = counters;
+        if (!closedInTime) {
+            discrepancy("close() did not end the runtime's tasks within 30 s");
+        }
+        if (outcome instanceof FinishTimeoutException hang) {
+            discrepancy("the finish hung: " + hang.getMessage() + " " + rt.diagnose());
+            return;
+        }
+        List<Throwable> reported = outcome == null ? List.of()
+                : outcome instanceof MultiException m ? m.failures() : List.of(outcome);
+        long reportedCount = outcome instanceof MultiException m ? m.failureCount() : reported.size();
+        long closedReports = reported.stream().filter(f -> unwrap(f) instanceof RuntimeClosedException).count();
+        for (Throwable f : reported) {
+            Throwable cause = unwrap(f);
+            if (!(cause instanceof InjectedFailure || cause instanceof InjectedError
+                    || cause instanceof RuntimeClosedException)) {
+                discrepancy("a failure the round did not throw: " + describe(f));
+            }
+        }
+        // Every failure thrown is reported exactly once: by the round's finish, by the forall, or (a task of a
+        // finish the close had already ended) to the runtime's unscoped-failure handler
+        long thrown = c.thrown.sum() + loops.thrown.get();
+        long reportedTotal = reportedCount - closedReports + loops.reported + unscoped.sum();
+        boolean loopCut = loops.unexpected instanceof RuntimeClosedException;
+        boolean cut = closedReports > 0 || loopCut;
+        if (cut) {
+            c.closedRounds.increment();
+            if (!cutShort) {
+                discrepancy("the runtime was reported closed, but nothing closed it during the finish");
+            }
+        } else if (unscoped.sum() != 0) {
+            discrepancy(unscoped.sum() + " failures reached no finish, though nothing closed the runtime");
+        }
+        long hidden = (outcome instanceof MultiException m ? m.failureCount() - m.failures().size() : 0)
+                + loops.hidden;
+        if (reportedTotal < thrown || reportedTotal > thrown + (cut ? hidden : 0)) {
+            discrepancy("thrown " + thrown + " failures, reported " + reportedTotal + " (" + hidden
+                    + " not kept; finish " + reportedCount
+                    + " with " + closedReports + " closes, forall " + loops.reported + ", outside every finish "
+                    + unscoped.sum() + ")" + repeated(reported)
+                    + both(reported, loops.failures, List.copyOf(unscopedFailures)));
+        }
+        if (!loopCut) {
+            if (loops.unexpected != null) {
+                discrepancy("forall threw a failure it did not throw: " + describe(loops.unexpected));
+            }
+            if (loops.iterations.get() != loops.size) {
+                discrepancy("forall ran " + loops.iterations.get() + " of " + loops.size + " iterations");
+            }
+            if (loops.reported != loops.thrown.get()) {
+                discrepancy("forall threw " + loops.thrown.get() + " failures and reported " + loops.reported);
+            }
+        }
+        c.thrown.add(loops.thrown.get());
+        c.reported.add(reportedTotal);
+        long sent = c.sent.sum();
+        long processed = c.processed.get();
+        long dead = c.deadLetters.sum();
+        if (sent != processed + dead) {
+            discrepancy("sent " + sent + " messages, processed " + processed + " + dead letters " + dead
+                    + " = " + (processed + dead));
+        }
+        if (rt.deadLetterCount() != dead) {
+            discrepancy("the runtime counted " + rt.deadLetterCount() + " dead letters, its listener saw " + dead);
+        }
+    }
+
+    /** The failures reported in more than one place (by identity), for a discrepancy's message. */
+    @SafeVarargs
+    private static String both(List<Throwable>... places) {
+        java.util.Map<Throwable, Integer> where = new java.util.IdentityHashMap<>();
+        for (List<Throwable> place : places) {
+            for (Throwable f : place) {
+                where.merge(unwrap(f), 1, Integer::sum);
+            }
+        }
+        List<String> twice = where.entrySet().stream().filter(e -> e.getValue() > 1)
+                .map(e -> describe(e.getKey())).toList();
+        return twice.isEmpty() ? "" : "; reported in two places (finish, forall, outside every finish): " + twice;
+    }
+
+    /** The failures reported more than once, for a discrepancy's message. */
+    private static String repeated(List<Throwable> reported) {
+        java.util.Map<String, Long> seen = new java.util.TreeMap<>();
+        java.util.Map<String, Long> kinds = new java.util.TreeMap<>();
+        for (Throwable f : reported) {
+            seen.merge(describe(unwrap(f)), 1L, Long::sum);
+            kinds.merge(f.getClass().getSimpleName() + "/" + unwrap(f).getClass().getSimpleName(), 1L, Long::sum);
+        }
+        seen.values().removeIf(n -> n == 1);
+        return "; kinds " + kinds + (seen.isEmpty() ? "" : "; reported more than once: " + seen);
+    }
+
+    /** A failure that cannot carry a suppressed note (the injected ones cannot) arrives wrapped in the note. */
+    private static Throwable unwrap(Throwable f) {
+        return f instanceof ProcessingFailure note && note.getCause() != null ? note.getCause() : f;
+    }
+
+    private static String describe(Throwable f) {
+        return f.getClass().getName() + ": " + f.getMessage();
+    }
+
+    @Override
+    public String toString() {
+        return "round " + Long.toHexString(seed) + " " + config;
+    }
+}
