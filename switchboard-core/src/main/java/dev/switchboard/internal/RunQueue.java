@@ -15,7 +15,7 @@ import java.util.concurrent.CountedCompleter;
  * budget, a handoff chain after its hop limit), and activations the watchdog took from a stuck worker's handoff
  * buffer. Every worker takes the oldest entry, so they run in the order they arrived, whichever worker is free.
  *
-* <p>The pool does not see this queue. A {@link Pump} stands for it there: a one-shot pool task that, wherever
+ * <p>The pool does not see this queue. A {@link Pump} stands for it there: a one-shot pool task that, wherever
  * the pool runs it, runs the <em>oldest</em> entry, after making sure another pump is pending if entries remain.
  * Pumps are there to wake idle workers and to be stolen; which worker runs one does not matter. This is what makes
  * the queue fair where the pool is not: a {@link java.util.concurrent.ForkJoinPool} worker that finds work in a
