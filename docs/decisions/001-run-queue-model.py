@@ -4,8 +4,9 @@ that poll once, POOL pool threads that run pumps. Reports terminal states in whi
 (stranded) and the most pumps ever waiting. Usage: python3 001-run-queue-model.py [OFFERS TAKERS POOL]
 
 State: E entries, P pumps submitted and not started, pend (RunQueue.pending), program counters, entries run.
-An offer: enqueue; then submit a pump if pend is 0 (CAS 0 -> 1). A pump: pend = 0; poll; if it got an entry and
-entries remain, submit a pump if pend is 0; run the entry. A busy worker: poll."""
+An offer: enqueue; then submit a pump if pend is 0 (CAS 0 -> 1). A pump: pend = 0; then, as long as it likes
+(until its worker has local tasks): poll; if it got an entry and entries remain, submit a pump if pend is 0; run
+the entry. A busy worker: poll."""
 import sys
 
 OFFERS, TAKERS, POOL = (int(a) for a in (sys.argv[1:4] if len(sys.argv) > 3 else (3, 2, 2)))
@@ -35,9 +36,12 @@ def steps(s):
         elif pc == 2:
             out.append((E - 1, P, pend, op, tk, u(3), ran + 1) if E > 0 else (E, P, pend, op, tk, u(0), ran))
         elif pc == 3:
-            out.append((E, P, pend, op, tk, u(4) if E > 0 else u(0), ran))
-        elif pc == 4:
-            out.append((E, P + 1, 1, op, tk, u(0), ran) if pend == 0 else (E, P, pend, op, tk, u(0), ran))
+            out.append((E, P, pend, op, tk, u(4) if E > 0 else u(5), ran))
+        elif pc == 4:                                                   # signal, run the entry, then poll
+            out.append((E, P + 1, 1, op, tk, u(5), ran) if pend == 0 else (E, P, pend, op, tk, u(5), ran))
+        elif pc == 5:                                                   # again, or stop (local tasks wait)
+            out.append((E, P, pend, op, tk, u(2), ran))
+            out.append((E, P, pend, op, tk, u(0), ran))
     return out
 
 

@@ -220,7 +220,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
         scheduler = s;
-        s.countDeadLetters((long) EARLY_DEAD_LETTERS.getAndSet(this, 0L));
+        if (earlyDeadLetters != 0) {
+            s.countDeadLetters((long) EARLY_DEAD_LETTERS.getAndSet(this, 0L));
+        }
         context.scope().track(a);
         int initial = STARTED;
         try {

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountedCompleter;
+import java.util.concurrent.ForkJoinTask;
 
 /**
  * The runtime's shared queue: work that is not local to one worker, oldest first.
@@ -16,7 +17,9 @@ import java.util.concurrent.CountedCompleter;
  * buffer. Every worker takes the oldest entry, so they run in the order they arrived, whichever worker is free.
  *
  * <p>The pool does not see this queue. A {@link Pump} stands for it there: a one-shot pool task that, wherever
- * the pool runs it, runs the <em>oldest</em> entry, after making sure another pump is pending if entries remain.
+ * the pool runs it, runs the <em>oldest</em> entry, after making sure another pump is pending if entries remain,
+ * and then the next oldest, and so on until the queue is empty or tasks wait in its worker's deque (which go
+ * first: a pump is what a worker does when it has nothing of its own to do).
  * Pumps are there to wake idle workers and to be stolen; which worker runs one does not matter. This is what makes
  * the queue fair where the pool is not: a {@link java.util.concurrent.ForkJoinPool} worker that finds work in a
  * queue keeps taking from that queue while it is not empty, so work that re-queued itself into the pool's
@@ -140,8 +143,8 @@ final class RunQueue {
     }
 
     /**
-     * A pool task that runs the oldest entry of the queue (not necessarily the one that was queued when it was
-     * submitted). It has no completer, so a worker helping a finish never runs it as part of that finish; it never
+     * A pool task that runs the oldest entries of the queue (not necessarily the one that was queued when it was
+     * submitted) while its worker's deque is empty. It has no completer, so a worker helping a finish never runs it as part of that finish; it never
      * completes, since nothing joins it.
      */
     static final class Pump extends CountedCompleter<Void> {
@@ -153,19 +156,22 @@ final class RunQueue {
 
         @Override
         public void compute() {
-            queue.pending = 0;                       // before the poll: an offer after this submits a new pump
-            Node n = queue.entries.poll();
-            if (n == null) {
-                return;                              // a busy worker took the entries
-            }
-            if (!queue.entries.isEmpty()) {
-                try {
-                    queue.signal(true);              // the next entry's pump, for an idle worker to steal
-                } catch (Throwable refused) {
-                    // the pool refused it (closed, or out of memory): the watchdog signals again
+            RunQueue q = queue;
+            q.pending = 0;                           // before the poll: an offer after this submits a new pump
+            Node n;
+            while ((n = q.entries.poll()) != null) {
+                if (!q.entries.isEmpty()) {
+                    try {
+                        q.signal(true);              // the next entry's pump, for an idle worker to steal
+                    } catch (Throwable refused) {
+                        // the pool refused it (closed, or out of memory): the watchdog signals again
+                    }
+                }
+                n.compute();
+                if (ForkJoinTask.getQueuedTaskCount() > 0) {
+                    return;                          // this worker's own tasks go first; entries left have a pump
                 }
             }
-            n.compute();
         }
     }
 }
