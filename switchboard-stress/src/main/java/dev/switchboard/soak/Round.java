@@ -58,6 +58,10 @@ final class Round {
     private final CountDownLatch allRetired = new CountDownLatch(1);
     private final CountDownLatch closeSignal = new CountDownLatch(1);
     private final List<ActorRef<Msg>> targets = new ArrayList<>();
+    /** Messages sent to each actor, to name the actor when the totals disagree. */
+    private final java.util.Map<ActorRef<Msg>, LongAdder> sentTo = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Stops that a full dropping mailbox dropped: the stopper sends them again. */
+    private final java.util.Set<Long> droppedStops = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile TaskRuntime runtime;
     /** Set by the closer just before it closes the runtime. */
     private volatile boolean closing;
@@ -80,8 +84,8 @@ final class Round {
         }
     }
 
-    /** Ends an actor. */
-    record Stop() implements Msg {}
+    /** Ends an actor; the id tells a dropped Stop (a full dropping mailbox) from the one sent again. */
+    record Stop(long id) implements Msg {}
 
     /** The n-th message one outside sender sent to this actor: must arrive in increasing order. */
     record Seq(int n) implements Msg {}
@@ -162,13 +166,18 @@ final class Round {
     void send(ActorRef<Msg> to, Msg m) {
         try {
             to.send(m);
-            counters.sent.increment();
+            counted(to);
         } catch (MailboxFullException refused) {
             counters.refused.increment();
             if (m instanceof Token) {
                 retire();
             }
         }
+    }
+
+    private void counted(ActorRef<Msg> to) {
+        counters.sent.increment();
+        sentTo.computeIfAbsent(to, k -> new LongAdder()).increment();
     }
 
     /** A token's journey ended (processed at its last hop, failed, exited, dead, or refused). */
@@ -381,26 +390,36 @@ final class Round {
         counters.deadLetters.increment();
         if (letter.message() instanceof Token) {
             retire();
+        } else if (letter.message() instanceof Stop stop && letter.reason() == DeadLetter.Reason.MAILBOX_FULL) {
+            droppedStops.add(stop.id());
         }
     }
 
-    /** Once every token is retired, sends every actor a Stop (retrying while a failing mailbox is full). */
+    /**
+     * Once every token is retired, sends every actor a Stop: again after a pause while a full failing mailbox
+     * refuses it or a full dropping one drops it (nothing new is sent to them, so they drain).
+     */
     private void stopAllWhenRetired() {
         await(allRetired, HANG);
         long deadline = System.nanoTime() + HANG.toNanos();
+        long ids = 0;
         for (ActorRef<Msg> to : targets) {
             while (true) {
+                long id = ids++;
                 try {
-                    to.send(new Stop());
-                    counters.sent.increment();
-                    break;
-                } catch (MailboxFullException full) {
-                    if (System.nanoTime() > deadline) {
-                        discrepancy("a Stop to " + to + " was refused for " + HANG.toSeconds() + " s");
+                    to.send(new Stop(id));
+                    counted(to);
+                    if (!droppedStops.remove(id)) {
                         break;
                     }
-                    LockSupport.parkNanos(50_000);                // the mailbox drains: nothing new is sent to it
+                } catch (MailboxFullException full) {
+                    counters.refused.increment();
                 }
+                if (System.nanoTime() > deadline) {
+                    discrepancy("a Stop to " + to + " was refused or dropped for " + HANG.toSeconds() + " s");
+                    break;
+                }
+                LockSupport.parkNanos(50_000);
             }
         }
     }
@@ -485,11 +504,27 @@ final class Round {
         long dead = c.deadLetters.sum();
         if (sent != processed + dead) {
             discrepancy("sent " + sent + " messages, processed " + processed + " + dead letters " + dead
-                    + " = " + (processed + dead));
+                    + " = " + (processed + dead) + perActor());
         }
         if (rt.deadLetterCount() != dead) {
             discrepancy("the runtime counted " + rt.deadLetterCount() + " dead letters, its listener saw " + dead);
         }
+    }
+
+    /** The actors whose own counts disagree with what was sent to them, for a discrepancy's message. */
+    private String perActor() {
+        StringBuilder sb = new StringBuilder();
+        for (ActorRef<Msg> to : targets) {
+            var a = (dev.switchboard.actor.ActorCore<?>) to;
+            long sentHere = sentTo.getOrDefault(to, new LongAdder()).sum();
+            if (sentHere != a.processedCount() + a.deadLetterCount()) {
+                sb.append("; ").append(a).append(" (").append(a.getClass().getSimpleName()).append(", ")
+                        .append(a.state()).append("): sent ").append(sentHere).append(", processed ")
+                        .append(a.processedCount()).append(", dead letters ").append(a.deadLetterCount())
+                        .append(", queued ").append(a.mailboxSize());
+            }
+        }
+        return sb.toString();
     }
 
     /** The failures reported in more than one place (by identity), for a discrepancy's message. */
