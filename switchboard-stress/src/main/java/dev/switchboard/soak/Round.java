@@ -276,8 +276,10 @@ final class Round {
             allRetired.countDown();      // a task the closed runtime never ran may have held a token
         }
         join(stopper);
-        boolean closedInTime = config.closes() || rt.close(Duration.ofSeconds(30));
-        check(rt, outcome, cutShort, closedInTime, loops);
+        if (!config.closes()) {
+            closeWithin30s(rt);                // a round with a closer: the closer does it
+        }
+        check(rt, outcome, cutShort, loops);
     }
 
     private Thread daemon(Runnable body, String name) {
@@ -427,6 +429,10 @@ final class Round {
     private void closeWhenSignalled(TaskRuntime rt) {
         await(closeSignal, HANG);
         closing = true;
+        closeWithin30s(rt);
+    }
+
+    private void closeWithin30s(TaskRuntime rt) {
         if (!rt.close(Duration.ofSeconds(30))) {
             discrepancy("close() did not end the runtime's tasks within 30 s");
         }
@@ -443,11 +449,8 @@ final class Round {
         }
     }
 
-    private void check(TaskRuntime rt, Throwable outcome, boolean cutShort, boolean closedInTime, LoopCheck loops) {
+    private void check(TaskRuntime rt, Throwable outcome, boolean cutShort, LoopCheck loops) {
         Counters c = counters;
-        if (!closedInTime) {
-            discrepancy("close() did not end the runtime's tasks within 30 s");
-        }
         if (outcome instanceof FinishTimeoutException hang) {
             discrepancy("the finish hung: " + hang.getMessage() + " " + rt.diagnose());
             return;
