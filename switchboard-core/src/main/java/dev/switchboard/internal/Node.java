@@ -225,8 +225,8 @@ public abstract class Node extends CountedCompleter<Void> {
      * Moves every task still queued in the current worker's deque to the shared queue: called by a worker about to
      * block or to die. A blocked worker's deque is served only by thieves, and a busy worker (one running endless
      * chains, say) never steals, while every busy worker takes from the shared queue; a dying worker's deque is
-     * cancelled by the pool. Pumps taken out are replaced by fresh ones submitted from outside the deque (a task
-     * object must not be pushed twice, see {@link #poolTask()}).
+     * cancelled by the pool. The shared queue's pending pump, if taken out, is replaced by a fresh one submitted
+     * from outside the deque (a task object must not be pushed twice, see {@link #poolTask()}).
      */
     static void moveLocalTasksToSharedQueue(Scheduler scheduler) {
         ForkJoinTask<?> t;

@@ -42,7 +42,8 @@ class RunQueueTest {
 
     /**
      * Two busy actors on one worker take turns through the shared queue, the worker taking entries itself every few
-     * turns: each entry it takes cancels a pump, so pumps do not pile up (they grew by one per 512 messages).
+     * turns: at most one pump is pending, so pumps do not pile up (with one pump per entry they grew by one per 512
+     * messages).
      */
     @Test
     void pumpsDoNotPileUpWhileBusyWorkersTakeEntriesThemselves() {
