@@ -21,6 +21,7 @@ public final class Suite {
         List<Benchmark> all = new java.util.ArrayList<>(micro());
         all.addAll(MailboxOverheadBenchmarks.all());
         all.addAll(RequestReplyBenchmarks.all());
+        all.addAll(ServerBenchmarks.all());
         all.addAll(JoinBenchmarks.all());
         all.addAll(PriorityBenchmarks.all());
         all.addAll(ReaderWriterBenchmarks.all());

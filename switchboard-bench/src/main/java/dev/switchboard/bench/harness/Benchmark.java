@@ -2,14 +2,19 @@ package dev.switchboard.bench.harness;
 
 import dev.switchboard.task.TaskRuntime;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * One benchmark, implemented twice with the same algorithm and parameters: on Switchboard and on Apache Pekko
- * classic actors (written the way the Pekko documentation recommends). Each run returns a checksum that the
+ * One benchmark, implemented twice with the same algorithm and parameters: on Switchboard and on its
+ * {@linkplain #peer() peer} - Apache Pekko classic actors (written the way the Pekko documentation recommends)
+ * for message passing, the JDK's {@link ForkJoinPool} for task parallelism. Each run returns a checksum that the
  * harness compares with {@link #expected()} every iteration.
  */
 public interface Benchmark {
+    /** The runtime a benchmark's Switchboard side is compared with. */
+    enum Peer { PEKKO, FORK_JOIN_POOL }
+
     /** Short name, as in the report and in {@code --only}. */
     String name();
 
@@ -25,6 +30,21 @@ public interface Benchmark {
     /** Runs the benchmark once on Switchboard and returns its checksum. */
     long runSwitchboard(TaskRuntime runtime) throws Exception;
 
-    /** Runs the benchmark once on Pekko and returns its checksum. */
-    long runPekko(ActorSystem system) throws Exception;
+    /** What the Switchboard side is compared with; {@link Peer#PEKKO} unless a benchmark says otherwise. */
+    default Peer peer() {
+        return Peer.PEKKO;
+    }
+
+    /** Runs the benchmark once on Pekko and returns its checksum (benchmarks whose peer is Pekko). */
+    default long runPekko(ActorSystem system) throws Exception {
+        throw new UnsupportedOperationException(name() + " has no Pekko side (its peer is " + peer() + ")");
+    }
+
+    /**
+     * Runs the benchmark once on {@code pool}, a {@link ForkJoinPool} with the harness's worker count, and returns
+     * its checksum (benchmarks whose peer is the pool).
+     */
+    default long runForkJoin(ForkJoinPool pool) throws Exception {
+        throw new UnsupportedOperationException(name() + " has no ForkJoinPool side (its peer is " + peer() + ")");
+    }
 }

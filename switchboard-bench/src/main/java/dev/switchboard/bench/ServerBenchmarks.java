@@ -1,0 +1,28 @@
+package dev.switchboard.bench;
+
+import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.bench.hotserver.HotServer;
+import dev.switchboard.bench.hotserver.HotServer.Cost;
+import dev.switchboard.bench.hotserver.HotServer.Variant;
+import java.util.List;
+
+/** The hot-server benchmarks (see {@link HotServer}), in report order (see {@link Suite}). */
+final class ServerBenchmarks {
+    private ServerBenchmarks() {
+    }
+
+    /**
+     * One server and 1, 4 or 20 request-reply clients, 200,000 requests in all: a large-map lookup per request,
+     * a field increment per request, and the map server under a readers-writer monitor.
+     */
+    static List<Benchmark> all() {
+        return List.of(
+                new HotServer(1, Cost.MAP, Variant.ACTOR),
+                new HotServer(4, Cost.MAP, Variant.ACTOR),
+                new HotServer(20, Cost.MAP, Variant.ACTOR),
+                new HotServer(1, Cost.INCREMENT, Variant.ACTOR),
+                new HotServer(20, Cost.INCREMENT, Variant.ACTOR),
+                new HotServer(4, Cost.MAP, Variant.READERS_WRITER),
+                new HotServer(20, Cost.MAP, Variant.READERS_WRITER));
+    }
+}

@@ -1,0 +1,178 @@
+package dev.switchboard.bench.hotserver;
+
+import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.task.TaskRuntime;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import org.apache.pekko.actor.ActorSystem;
+
+/**
+ * A hot server with request-reply clients: one server actor and {@code clients} client actors; each client sends
+ * a request, waits for the reply, then sends the next, {@code requests / clients} times. A request is a read or
+ * (10 % of the time, chosen by a seeded generator per client) a write, and costs either a field increment
+ * ({@link Cost#INCREMENT}) or a lookup in, or a store into, a {@code HashMap} of 524,287 entries
+ * ({@link Cost#MAP}, most lookups missing the caches).
+ *
+ * <p>Both sides are written as their users write them: the server is a plain actor that replies to the client
+ * named in the request (Switchboard: an {@code ActorRef} in the request record; Pekko: {@code getSender()}), and
+ * a client is an actor that sends its next request when the reply arrives. The Switchboard variant
+ * {@link Variant#READERS_WRITER} binds the same server to a {@code ReadersWriterMonitor}, so reads run in
+ * parallel and writes alone (the Pekko side stays the serial actor). The checksum is the sum over all replies of
+ * 1 + the value replied; a key only ever maps to {@link #valueOf}, so it does not depend on the interleaving.
+ */
+public final class HotServer implements Benchmark {
+    /** What one request costs the server. */
+    public enum Cost { INCREMENT, MAP }
+
+    /** How the Switchboard server is run. */
+    public enum Variant { ACTOR, READERS_WRITER }
+
+    /** Keys of the large map (Savina's concurrent-dictionary size). */
+    static final int MAP_KEYS = Integer.MAX_VALUE / 4_096;
+    /** Keys of the increment server's requests (only their values are replied). */
+    static final int SMALL_KEYS = 1_024;
+
+    private final Params p;
+    private final Variant variant;
+    private final long expected;
+
+    /**
+     * @param clients       client actors
+     * @param requests      requests in all (each client makes {@code requests / clients})
+     * @param writePercent  writes among the requests
+     * @param cost          what a request costs the server
+     * @param variant       how the Switchboard server is run
+     */
+    public HotServer(int clients, int requests, int writePercent, Cost cost, Variant variant) {
+        if (clients < 1 || requests < clients || writePercent < 0 || writePercent > 100) {
+            throw new IllegalArgumentException("bad HotServer parameters: clients " + clients + ", requests "
+                    + requests + ", writes " + writePercent + " %");
+        }
+        if (variant == Variant.READERS_WRITER && cost == Cost.INCREMENT) {
+            throw new IllegalArgumentException("the readers-writer server needs the MAP cost (an increment is a"
+                    + " write)");
+        }
+        this.p = new Params(clients, requests / clients, writePercent, cost);
+        this.variant = variant;
+        this.expected = simulate(p);
+    }
+
+    /** 200,000 requests in all, 10 % writes: the shape of the independently written workload. */
+    public HotServer(int clients, Cost cost, Variant variant) {
+        this(clients, 200_000, 10, cost, variant);
+    }
+
+    @Override
+    public String name() {
+        return "HotServer" + p.clients() + (p.cost() == Cost.MAP ? "Map" : "Inc")
+                + (variant == Variant.READERS_WRITER ? "-ReadersWriter" : "");
+    }
+
+    @Override
+    public String description() {
+        return p.clients() + " request-reply clients of one server, "
+                + (p.cost() == Cost.MAP ? "a 524K-entry HashMap lookup" : "a field increment") + " per request"
+                + (variant == Variant.READERS_WRITER ? " (Switchboard: readers-writer monitor; Pekko: serial actor)"
+                : "");
+    }
+
+    @Override
+    public Map<String, Object> params() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("clients", p.clients());
+        m.put("requests_per_client", p.requestsPerClient());
+        m.put("write_percent", p.writePercent());
+        m.put("cost", p.cost().name());
+        m.put("switchboard", variant.name());
+        return m;
+    }
+
+    @Override
+    public long expected() {
+        return expected;
+    }
+
+    @Override
+    public long runSwitchboard(TaskRuntime runtime) {
+        return SwitchboardHotServer.run(runtime, p, variant, state(p.cost()));
+    }
+
+    @Override
+    public long runPekko(ActorSystem system) throws Exception {
+        return PekkoHotServer.run(system, p, state(p.cost()));
+    }
+
+    record Params(int clients, int requestsPerClient, int writePercent, Cost cost) {
+        int keys() {
+            return cost == Cost.MAP ? MAP_KEYS : SMALL_KEYS;
+        }
+    }
+
+    /** The server's state: the large map for {@link Cost#MAP}, none for {@link Cost#INCREMENT}. */
+    private static HashMap<Integer, Integer> state(Cost cost) {
+        return cost == Cost.MAP ? map() : null;
+    }
+
+    private static HashMap<Integer, Integer> map;
+
+    /**
+     * The filled map, built once and shared by every run of both sides: a write stores the value the map
+     * already holds, so its contents never change.
+     */
+    static synchronized HashMap<Integer, Integer> map() {
+        if (map == null) {
+            HashMap<Integer, Integer> m = new HashMap<>(MAP_KEYS * 2);
+            for (int k = 0; k < MAP_KEYS; k++) {
+                m.put(k, valueOf(k));
+            }
+            map = m;
+        }
+        return map;
+    }
+
+    /** The one value a key ever has. */
+    static int valueOf(int key) {
+        return key * 31 + 7;
+    }
+
+    /** One client's requests, drawn from its own seeded generator, the same on both sides. */
+    static final class Requests {
+        private final Random random;
+        private final Params p;
+        private int left;
+        /** Whether the request drawn by the last {@link #next} is a write. */
+        boolean write;
+        /** Its key. */
+        int key;
+
+        Requests(int client, Params p) {
+            this.random = new Random(1_000_003L * client + p.requestsPerClient());
+            this.p = p;
+            this.left = p.requestsPerClient();
+        }
+
+        /** Draws the next request; false when the client has made all of them. */
+        boolean next() {
+            if (left == 0) {
+                return false;
+            }
+            left--;
+            write = random.nextInt(100) < p.writePercent();
+            key = random.nextInt(p.keys());
+            return true;
+        }
+    }
+
+    private static long simulate(Params p) {
+        long sum = 0;
+        for (int c = 0; c < p.clients(); c++) {
+            Requests r = new Requests(c, p);
+            while (r.next()) {
+                sum += 1 + valueOf(r.key);
+            }
+        }
+        return sum;
+    }
+}
