@@ -110,11 +110,18 @@ public final class Scheduler {
 
     /** How often the watchdog looks for workers holding hidden handoffs while making no progress. */
     static final long WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * How often it looks while some worker keeps activations in its buffer although another worker is idle
+     * ({@link Worker#holding}): those are the activations that wait if the turn running now is a long one.
+     */
+    static final long HOLDING_WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
-     * The watchdog: every period, any worker that has activations in its handoff buffer and has started no
-     * node since the previous look (it is blocked in user code, or running one long message) loses them to
-     * the shared queue, where the other workers pick them up. Bounds how long a handed-off message can wait
+     * The watchdog: every period ({@value #WATCHDOG_PERIOD_NANOS} ns; {@value #HOLDING_WATCHDOG_PERIOD_NANOS} ns
+     * while a worker keeps activations in its buffer although another worker is idle, see {@link Worker#holding}),
+     * any worker that has activations in its handoff buffer and has started no node since the previous look (it
+     * is blocked in user code, or running one long message) loses them to the shared queue, where the other
+     * workers pick them up. Bounds how long a handed-off message can wait
      * behind a busy or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed
      * to itself. With one worker, and no thread the pool added while another waits, there is nobody else to run
      * them, so it does nothing. It also submits a pump for the shared queue when entries wait and none is pending
@@ -122,8 +129,10 @@ public final class Scheduler {
      * failure of its own (an OutOfMemoryError, say): it must outlive the program's troubles to be of use.
      */
     private void watch() {
+        boolean holding = false;
         while (!pool.isShutdown()) {
-            LockSupport.parkNanos(this, WATCHDOG_PERIOD_NANOS);
+            LockSupport.parkNanos(this, holding ? HOLDING_WATCHDOG_PERIOD_NANOS : WATCHDOG_PERIOD_NANOS);
+            holding = false;
             try {
                 if (!runQueue.isEmpty()) {
                     runQueue.signal(false);       // a pump the pool refused (out of memory) is submitted again
@@ -141,6 +150,10 @@ public final class Scheduler {
                         w.stealBuffered();
                     }
                     w.watchdogSeen = p;
+                    if (w.holding) {
+                        w.holding = false;
+                        holding = true;
+                    }
                 }
             } catch (Throwable t) {
                 // keep watching; what failed (an allocation, most likely) is retried at the next look

@@ -18,9 +18,19 @@ import java.util.concurrent.ForkJoinWorkerThread;
  *       goes into the buffer instead of the deque, and the worker runs it as soon as the current task ends. A
  *       message chain (ping-pong, a token ring, a pipeline) then runs on one warm core without pushing to the
  *       deque and without waking a parked worker for every message - the two costs that dominate message
- *       passing on a work-stealing pool. The buffer holds more than one activation only while no worker is idle;
- *       otherwise the oldest is forked to the deque, where it can be stolen.</li>
+ *       passing on a work-stealing pool.</li>
  * </ul>
+ * <b>When buffered work is spread.</b> Buffered activations are invisible to idle workers. They are made
+ * stealable (forked to the deque, which wakes an idle worker) when the buffer is full, and when a worker is idle
+ * and this worker's turns are long enough to be worth the wake-up: a moving average of one turn in
+ * {@value #SAMPLE_PERIOD}, against {@value #SPREAD_TURN_NANOS} ns. Waking a parked worker costs its waker a
+ * system call and moves the actor's state to another core; for short turns (a server answering many
+ * request-reply clients, a pipeline of small stages) that costs more than running the turns here (see
+ * docs/decisions/004-hot-server.md). Long turns (fan-out of real work) spread as soon as the
+ * average says so; the average starts high, so a program's first fan-out spreads at once. A turn that is long
+ * when the recent ones were short holds the buffer up to about a millisecond: the watchdog looks that often while
+ * a worker holds ({@link #holding}) and moves the buffer of a worker that started nothing since its last look.
+ * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
  * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}).
  *
@@ -36,11 +46,11 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
  * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
  * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
- * but the slots, {@code progress} and {@code watchdogSeen} are confined to this thread.
+ * but the slots, {@code progress}, {@code watchdogSeen} and the {@code holding} hint are confined to this thread.
  */
 public final class Worker extends ForkJoinWorkerThread {
     /** Capacity of the handoff buffer (a power of two). */
-    static final int HANDOFF_CAPACITY = 16;
+    static final int HANDOFF_CAPACITY = 64;
     /**
      * Finishes one worker thread nests by helping (running the tasks of the finish it waits for, which may wait in
      * a finish of their own). Each level costs about 2 KB of stack; past this depth the thread blocks without
@@ -50,6 +60,10 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int MAX_HELPING_DEPTH = 128;
     /** A busy worker takes the oldest entry of the shared queue at least once every this many turns. */
     static final int SHARED_PERIOD = 8;
+    /** One turn in this many is timed for {@link #turnNanos}. */
+    static final int SAMPLE_PERIOD = 32;
+    /** Turns that take less than this on average are not worth waking another worker for. */
+    static final long SPREAD_TURN_NANOS = 2_000;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
 
@@ -74,6 +88,11 @@ public final class Worker extends ForkJoinWorkerThread {
     private long progress;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
+    /**
+     * Estimated nanoseconds of one turn on this worker: a moving average (weight 1/4) of sampled turns, each
+     * counted as at most twice {@link #SPREAD_TURN_NANOS}. Starts at that cap, so a new worker spreads.
+     */
+    private long turnNanos = SPREAD_TURN_NANOS * 2;
     /** The watchdog's own: {@link #progress} at its previous look. */
     long watchdogSeen = -1;
 
@@ -100,8 +119,17 @@ public final class Worker extends ForkJoinWorkerThread {
         try {
             for (;;) {
                 current = n;
-                PROGRESS.setOpaque(this, progress + 1);
-                runGuarded(n);
+                long p = progress + 1;
+                PROGRESS.setOpaque(this, p);
+                if ((p & (SAMPLE_PERIOD - 1)) != 0) {
+                    runGuarded(n);
+                } else {
+                    long t0 = System.nanoTime();
+                    runGuarded(n);
+                    // capped: one turn the OS pre-empted must not make short turns look long
+                    long t = Math.min(System.nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
+                    turnNanos += (t - turnNanos) >> 2;
+                }
                 Node h = null;
                 if (++turns >= SHARED_PERIOD && blocking == 0) {
                     turns = 0;
@@ -121,7 +149,7 @@ public final class Worker extends ForkJoinWorkerThread {
                     if (h == null) {
                         break;
                     }
-                    if (head != tail && scheduler.idleWorkers()) {
+                    if (head != tail && spreadNow()) {
                         publish();                   // an idle worker could run these now
                     }
                     if (--hops <= 0) {
@@ -167,7 +195,7 @@ public final class Worker extends ForkJoinWorkerThread {
             return;
         }
         int size = tail - head;
-        if (size != 0 && (size == HANDOFF_CAPACITY || scheduler.idleWorkers())) {
+        if (size != 0 && (size == HANDOFF_CAPACITY || spreadNow())) {
             Node oldest = take();
             if (oldest != null) {
                 scheduler.fork(oldest);
@@ -175,6 +203,33 @@ public final class Worker extends ForkJoinWorkerThread {
         }
         SLOTS.setRelease(handoffs, tail++ & (HANDOFF_CAPACITY - 1), activation);
     }
+
+    /**
+     * Whether buffered activations should be made stealable now: some worker is idle, and this worker's turns take
+     * long enough that waking it for one pays. When turns are short the activations stay (they will run here in a
+     * moment), and the watchdog is told to look more often ({@link #holding}), in case the turn now running is the
+     * exception that takes long.
+     */
+    private boolean spreadNow() {
+        if (!scheduler.idleWorkers()) {
+            return false;
+        }
+        if (turnNanos >= SPREAD_TURN_NANOS) {
+            return true;
+        }
+        if (!holding) {
+            holding = true;
+        }
+        return false;
+    }
+
+    /**
+     * Set by this worker when it keeps activations in its buffer although a worker is idle; cleared by the
+     * watchdog at each look. A hint only (plain accesses): while it is set the watchdog looks every
+     * {@link Scheduler#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
+     * long wait about that long before another worker takes them.
+     */
+    boolean holding;
 
     /** The oldest buffered activation, skipping slots the watchdog emptied; null if none. */
     private Node take() {

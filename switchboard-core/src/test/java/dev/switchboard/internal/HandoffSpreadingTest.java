@@ -1,0 +1,166 @@
+package dev.switchboard.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Runtimes;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * When a worker's buffered activations are made stealable ({@link Worker}, "When buffered work is spread"): short
+ * turns stay on their worker, so a server answering many request-reply clients is not spread over the pool one
+ * wake-up at a time; work that needs another core gets it.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class HandoffSpreadingTest {
+    sealed interface Reply permits Go, Answer {
+    }
+
+    record Go() implements Reply {
+    }
+
+    record Answer(int value) implements Reply {
+    }
+
+    record Request(ActorRef<Reply> client, int value) {
+    }
+
+    static final class Server extends Actor<Request> {
+        private final AtomicInteger left;
+
+        Server(int requests) {
+            this.left = new AtomicInteger(requests);
+        }
+
+        @Override
+        protected void process(Request r) {
+            r.client().send(new Answer(r.value() + 1));
+            if (left.decrementAndGet() == 0) {
+                exit();
+            }
+        }
+    }
+
+    static final class Client extends Actor<Reply> {
+        private final ActorRef<Request> server;
+        private int left;
+        long sum;
+
+        Client(ActorRef<Request> server, int requests) {
+            this.server = server;
+            this.left = requests;
+        }
+
+        @Override
+        protected void process(Reply reply) {
+            if (reply instanceof Answer a) {
+                sum += a.value();
+            }
+            if (left-- > 0) {
+                server.send(new Request(this, left));
+            } else {
+                exit();
+            }
+        }
+    }
+
+    /**
+     * 20 clients of one server, 2 workers, every turn a few hundred nanoseconds: the replies' activations stay in
+     * the server's worker's buffer. Spreading them (as the runtime did before) made the idle worker steal about
+     * every other activation; the bound allows for turns that the OS pre-empts on a busy machine.
+     */
+    @Test
+    void shortTurnsOfARequestReplyServerStayOnTheirWorker() {
+        int clients = 20;
+        int perClient = 2_000;
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            run(rt, clients, perClient);                     // the turns' average settles
+            long stealsBefore = rt.scheduler().pool().getStealCount();
+            long sum = run(rt, clients, perClient);
+            long steals = rt.scheduler().pool().getStealCount() - stealsBefore;
+            assertThat(sum).isEqualTo(clients * (long) perClient * (perClient + 1) / 2);
+            assertThat(steals).as("activations taken by another worker, of %d requests", clients * perClient)
+                    .isLessThan(clients * perClient / 10);
+        }
+    }
+
+    private static long run(TaskRuntime rt, int clients, int perClient) {
+        Client[] cs = new Client[clients];
+        rt.finish(() -> {
+            Server server = new Server(clients * perClient);
+            server.start();
+            for (int i = 0; i < clients; i++) {
+                cs[i] = new Client(server, perClient);
+                cs[i].start();
+                cs[i].send(new Go());
+            }
+        });
+        long sum = 0;
+        for (Client c : cs) {
+            sum += c.sum;
+        }
+        return sum;
+    }
+
+    /** Waits until both of a pair have started: passes only if the two run on two threads at the same time. */
+    static final class Rendezvous extends Actor<CountDownLatch> {
+        final AtomicInteger met;
+
+        Rendezvous(AtomicInteger met) {
+            this.met = met;
+        }
+
+        @Override
+        protected void process(CountDownLatch both) {
+            both.countDown();
+            try {
+                if (both.await(20, TimeUnit.SECONDS)) {
+                    met.incrementAndGet();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exit();
+        }
+    }
+
+    /**
+     * After a long run of short turns (the worker's average says: do not spread), an actor hands two messages that
+     * each occupy a worker to two idle actors: the second still gets the other worker (here through the
+     * watchdog, which looks every millisecond while a worker holds back buffered activations), rather than
+     * waiting behind the first.
+     */
+    @Test
+    void workThatOccupiesAWorkerStillReachesTheIdleOneAfterManyShortTurns() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            run(rt, 20, 1_000);                              // many short turns on this runtime's workers
+            for (int round = 0; round < 5; round++) {
+                AtomicInteger met = new AtomicInteger();
+                rt.finish(() -> {
+                    Rendezvous a = new Rendezvous(met);
+                    Rendezvous b = new Rendezvous(met);
+                    a.start();
+                    b.start();
+                    Actor<Boolean> dispatcher = new Actor<>() {
+                        @Override
+                        protected void process(Boolean go) {
+                            CountDownLatch both = new CountDownLatch(2);
+                            a.send(both);
+                            b.send(both);
+                            exit();
+                        }
+                    };
+                    dispatcher.start();
+                    dispatcher.send(true);
+                });
+                assertThat(met).as("round %d: both actors of the pair ran at the same time", round).hasValue(2);
+            }
+        }
+    }
+}
