@@ -108,6 +108,12 @@ public final class Scheduler {
      */
     public static final int MAX_FINISH_DEPTH = 100_000;
 
+    /**
+     * How long a worker waiting for a future's value waits in one go for its producer's subtree before it looks
+     * again for tasks of that subtree to help with ({@link #helpProduce}).
+     */
+    static final long JOIN_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
     /** How often the watchdog looks for workers holding hidden handoffs while making no progress. */
     static final long WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /**
@@ -368,6 +374,49 @@ public final class Scheduler {
         submit(task);
     }
 
+    /**
+     * Called on a worker of this runtime by a {@code get()} whose value {@code producer} computes, before it blocks:
+     * if no thread has started the producer, runs it here and returns (the value is there); otherwise helps with
+     * the queued tasks the producer spawned, in any worker's deque (its subtree: what its value may depend on, never
+     * unrelated work), as {@code ForkJoinTask.join} helps, and, while there are none, waits for up to
+     * {@link #STEP_ASIDE_NANOS}. Returns when
+     * {@code done} holds or when that time has passed without work to help; the caller then blocks, and the pool
+     * may add a thread for the wait. A divide-and-conquer recursion on futures therefore runs on the workers it
+     * has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no quick end costs a thread.
+     * Past {@link Worker#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
+     */
+    public void helpProduce(ProducingTask producer, java.util.function.BooleanSupplier done) {
+        Worker w = (Worker) Thread.currentThread();
+        if (w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
+            return;
+        }
+        w.enterBlocking();
+        try {
+            if (!producer.isClaimed()) {
+                w.runChain(producer);              // runs it unless another thread claims it first (run())
+            }
+            long idleSince = 0;
+            while (!done.getAsBoolean()) {
+                long before = w.progress();
+                // Runs queued tasks of the producer's subtree from any worker's deque, then waits for it to end,
+                // for one slice at most: the value is usually put just before the producer's subtree ends.
+                producer.quietlyJoinUninterruptibly(JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
+                if (w.progress() != before) {
+                    idleSince = 0;
+                    continue;
+                }
+                long now = System.nanoTime();
+                if (idleSince == 0) {
+                    idleSince = now;
+                } else if (now - idleSince >= STEP_ASIDE_NANOS) {
+                    return;
+                }
+            }
+        } finally {
+            w.exitBlocking();
+        }
+    }
+
     // ---------------------------------------------------------------- finish
 
     /**
@@ -398,7 +447,7 @@ public final class Scheduler {
             Context.restore(thread, previous);
         }
         scope.tryComplete();                 // the body has ended
-        if (!scope.isEnded()) {
+        if (!scope.isEnded() && !helpedToEnd(scope, thread)) {
             await(scope, thread, timeoutNanos);
             if (!scope.isEnded()) {
                 Node adopter = outer != null ? outer : global;
@@ -406,6 +455,23 @@ public final class Scheduler {
             }
         }
         return scope;
+    }
+
+    /**
+     * The common case of a finish on a worker, before any bookkeeping of a wait: its tasks are still in this
+     * worker's deque (nobody stole them), and running them here ends it. Returns whether the scope has ended.
+     */
+    private static boolean helpedToEnd(Scope scope, Thread thread) {
+        if (!(thread instanceof Worker w) || w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
+            return false;
+        }
+        w.enterBlocking();
+        try {
+            scope.helpComplete(HELP_BITE);
+        } finally {
+            w.exitBlocking();
+        }
+        return scope.isEnded();
     }
 
     private void await(Scope scope, Thread thread, long timeoutNanos) {

@@ -3,6 +3,7 @@ package dev.switchboard.task;
 import dev.switchboard.internal.AwaitTask;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
+import dev.switchboard.internal.ProducingTask;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Worker;
 import java.lang.invoke.MethodHandles;
@@ -60,6 +61,11 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
      * outside every task and finish.
      */
     private final Object creator;
+    /**
+     * The task that computes this future's value ({@link TaskRuntime#future}), until the value is there; null for a
+     * future that code puts. A worker that waits for the value helps this task instead of blocking.
+     */
+    private ProducingTask producer;
 
     /** Creates an empty data-driven future. */
     public DataDrivenFuture() {
@@ -117,6 +123,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         if (!VALUE.compareAndSet(this, UNSET, v)) {
             return false;
         }
+        producer = null;                      // a kept future must not keep the task's spawn tree alive
         Waiter w = (Waiter) WAITERS.getAndSet(this, CLOSED);
         for (; w != null; w = w.next) {
             w.fire();
@@ -169,7 +176,19 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
     }
 
+    /** Names the task that will put this future's value; before the future is handed to anyone. */
+    void producedBy(ProducingTask task) {
+        this.producer = task;
+    }
+
     private Object waitForValue() {
+        ProducingTask p = producer;           // a stale read is harmless: a finished task is no longer helped
+        if (p != null && Thread.currentThread() instanceof Worker w && w.scheduler() == p.scheduler()) {
+            w.scheduler().helpProduce(p, this::isDone);
+            if (value != UNSET) {
+                return value;
+            }
+        }
         Waiter self = new Waiter(Thread.currentThread());
         register(self);
         ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {

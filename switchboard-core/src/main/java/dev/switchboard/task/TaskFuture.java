@@ -15,9 +15,15 @@ package dev.switchboard.task;
  */
 public sealed interface TaskFuture<T> permits DataDrivenFuture {
     /**
-     * The value. Returns at once if it is available; otherwise waits for it (a worker waiting here lets the
-     * runtime compensate, so waiting never deadlocks the pool). Inside an {@code asyncAwait} body on this future
-     * it never waits.
+     * The value. Returns at once if it is available; otherwise waits for it. Inside an {@code asyncAwait} body on
+     * this future it never waits.
+     *
+     * <p>On a worker, waiting for a {@link TaskRuntime#future future}'s value helps first, as
+     * {@code ForkJoinTask.join} does: if no thread has started the future's task, the caller runs it itself;
+     * otherwise it runs the queued tasks that task spawned, from any worker. Only when there is nothing to help for
+     * about a millisecond does it block, and then the runtime may add a thread so that waiting never deadlocks
+     * the pool. A recursion on futures therefore runs on the runtime's workers, whatever its size
+     * (docs/architecture.md, "Waiting on a worker", gives the bound).
      *
      * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
      */

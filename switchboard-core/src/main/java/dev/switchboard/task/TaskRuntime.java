@@ -188,17 +188,11 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public <T> TaskFuture<T> future(Supplier<? extends T> computation) {
         Objects.requireNonNull(computation, "computation");
+        scheduler.requireOpen("future");
         DataDrivenFuture<T> result = new DataDrivenFuture<>();
-        scheduler.async(() -> {
-            T v;
-            try {
-                v = computation.get();
-            } catch (Throwable t) {
-                result.fail(t);
-                throw Sneaky.<RuntimeException>rethrow(t);
-            }
-            result.put(v);
-        }, result::tryFail);                       // never run (the runtime closed): the future fails, never hangs
+        FutureTask<T> task = new FutureTask<>(scheduler, computation, result);
+        result.producedBy(task);
+        scheduler.submit(task);
         return result;
     }
 

@@ -1,0 +1,81 @@
+package dev.switchboard.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The task that computes a {@code future}'s value. Unlike a plain task it can be run by the thread that waits
+ * for the value: a worker calling {@code get()} before any thread has started the task runs it inline
+ * ({@link Scheduler#helpProduce}), as {@code ForkJoinTask.join} does, instead of blocking and making the pool add
+ * a thread. Whoever claims it first runs it; a later run of the same task (the pool's) does nothing.
+ */
+public abstract class ProducingTask extends Node {
+    private static final VarHandle CLAIMED;
+
+    static {
+        try {
+            CLAIMED = MethodHandles.lookup().findVarHandle(ProducingTask.class, "claimed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Set once, by the thread that runs the body (or refuses the task). */
+    private volatile boolean claimed;
+
+    /** A task attached as a child of the current node of the calling thread; submit it with {@link Scheduler#submit}. */
+    protected ProducingTask(Scheduler scheduler) {
+        super(scheduler.spawnContext().attachChild(), scheduler);
+    }
+
+    /** Computes the value and completes the future with it, or with the failure (which it also rethrows). */
+    protected abstract void produce();
+
+    /** The runtime refused to run this task (it was closed): the future fails with {@code cause}. */
+    protected abstract void neverRun(Throwable cause);
+
+    /** Whether some thread has started (or refused) this task. */
+    boolean isClaimed() {
+        return claimed;
+    }
+
+    private boolean claim() {
+        return !claimed && CLAIMED.compareAndSet(this, false, true);
+    }
+
+    @Override
+    protected final void run() {
+        if (!claim()) {
+            return;
+        }
+        try {
+            produce();
+        } catch (Throwable t) {
+            scope().addFailure(t);
+        } finally {
+            Thread.interrupted();      // an interrupt set by this task is not seen by the next one on this thread
+            sealSpawns();
+            tryComplete();
+        }
+    }
+
+    @Override
+    protected final void refused(Throwable cause) {
+        if (claim()) {
+            try {
+                neverRun(cause);
+            } catch (Throwable t) {
+                Failures.lastResort(scope(), t);
+            }
+            super.refused(cause);
+        }
+    }
+
+    @Override
+    public String describe() {
+        Object o = owner();
+        Object origin = origin();
+        return (origin instanceof Class<?> body ? "task running " + AsyncTask.nameOf(body) : "task computing a future")
+                + (o != null ? " for " + o : "");
+    }
+}
