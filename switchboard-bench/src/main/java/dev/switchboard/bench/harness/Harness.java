@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,23 +16,24 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.pekko.actor.ActorSystem;
-import scala.concurrent.Await;
 
 /**
- * Runs every benchmark on Switchboard and on Apache Pekko, alternately, in this one JVM, and reports medians
- * and ratios.
+ * Runs every benchmark on Switchboard and on its peer in this one JVM, the sides in rotating order, and reports
+ * medians and ratios.
  *
  * <h2>Method</h2>
- * Both runtimes are created once, with the same number of worker threads and the same throughput setting
- * (Switchboard's default budget; Pekko's {@code throughput}). For each benchmark the harness runs warm-up
- * iterations, then measured iterations, alternating the two sides and the order within each pair. Every run
- * returns a checksum that must equal the benchmark's expected value. Per side it reports the median, minimum
- * and maximum wall time, and {@code ratio = pekko_median / switchboard_median} (above 1: Switchboard faster).
+ * The runtimes are created once, all with the same number of worker threads ({@link Runtimes}): Switchboard with
+ * its throughput budget ({@code --throughput}), and Apache Pekko in two configurations ({@link PekkoSettings}):
+ * {@code default}, Pekko's default dispatcher settings (throughput 5), the headline because it is what Pekko
+ * users run, and {@code matched}, whose throughput is Switchboard's budget ({@code --peer-config} runs one of
+ * them only). For each benchmark the harness runs warm-up iterations, then measured iterations; an iteration runs
+ * every side once, starting one side further than the iteration before. Every run returns a checksum that must
+ * equal the benchmark's expected value. Per side it reports the median, minimum and maximum wall time, and per
+ * peer side {@code ratio = peer_median / switchboard_median} (above 1: Switchboard faster).
  *
  * <pre>
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
- *                     [--iterations N] [--warmup N] [--list]
+ *                     [--peer-config default|matched|both] [--iterations N] [--warmup N] [--list]
  * ./switchboard bench --compare a,b,...    (Switchboard variants against each other: {@link Comparison})
  * ./switchboard bench --probe-latency ...  (a probe's latency under endless chains: {@link ProbeLatency})
  * </pre>
@@ -116,26 +118,19 @@ public final class Harness {
 
     List<Result> run(List<Benchmark> benchmarks) throws IOException {
         int workers = options.workers;
-        int throughput = options.throughput;
-        Map<String, Object> config = configuration(workers, throughput);
-        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s - %d workers each, throughput %d; warm-up >= %d"
-                        + " iterations and >= %.0f s, then %d measured iterations per side%n", pekkoVersion(), workers,
-                throughput, options.warmup, options.warmupSeconds, options.iterations);
+        int budget = options.throughput;
+        Map<String, Object> config = configuration(benchmarks);
+        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s - %d workers each; Switchboard budget %d; %s;"
+                        + " warm-up >= %d iterations and >= %.0f s, then %d measured iterations per side%n",
+                pekkoVersion(), workers, budget, describePekko(), options.warmup, options.warmupSeconds,
+                options.iterations);
         List<Result> results = new ArrayList<>();
         long start = System.nanoTime();
-        try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers)
-                .throughput(throughput).build()) {
-            ActorSystem system = ActorSystem.create("pekko", PekkoSettings.config(workers, throughput));
-            Quiescence.baseline(system);
-            try {
-                int index = 0;
-                for (Benchmark b : benchmarks) {
-                    index++;
-                    results.add(measure(b, index, benchmarks.size(), runtime, system));
-                }
-            } finally {
-                system.terminate();
-                Await.result(system.whenTerminated(), scala.concurrent.duration.Duration.apply(30, "s"));
+        try (Runtimes runtimes = new Runtimes(workers, budget, options.peerConfigs)) {
+            int index = 0;
+            for (Benchmark b : benchmarks) {
+                index++;
+                results.add(measure(b, index, benchmarks.size(), runtimes));
             }
         } catch (Exception e) {
             throw new IOException("benchmark run failed", e);
@@ -143,8 +138,7 @@ public final class Harness {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         out.println();
         out.print(TableReport.render(results));
-        out.printf("%nTotal time %d m %02d s. ratio = pekko median / switchboard median (> 1: Switchboard faster)%n",
-                took.toMinutes(), took.toSecondsPart());
+        out.printf("%nTotal time %d m %02d s.%n", took.toMinutes(), took.toSecondsPart());
         Map<String, Object> machine = Machine.describe();
         if (options.json != null) {
             JsonReport.write(options.json, machine, config, results);
@@ -157,24 +151,46 @@ public final class Harness {
         return results;
     }
 
-    private Result measure(Benchmark b, int index, int total, TaskRuntime runtime, ActorSystem system) {
-        long[] sb = new long[options.iterations];
-        long[] pk = new long[options.iterations];
+    /** The Pekko configurations of this run, for the first line: which is the headline, their throughput. */
+    private String describePekko() {
+        List<String> parts = new ArrayList<>();
+        for (Side side : options.peerConfigs) {
+            parts.add(String.format(Locale.ROOT, "%s (throughput %d%s)", side.label(),
+                    pekkoThroughput(side), side == options.headline() ? ", the headline" : ""));
+        }
+        return String.join(" and ", parts);
+    }
+
+    private int pekkoThroughput(Side side) {
+        return PekkoSettings.throughput(PekkoSettings.of(side, options.workers, options.throughput));
+    }
+
+    /** The sides {@code b} runs on, Switchboard first. */
+    private List<Side> sides(Benchmark b) {
+        List<Side> sides = new ArrayList<>();
+        sides.add(Side.SWITCHBOARD);
+        sides.addAll(options.peerConfigs);
+        return sides;
+    }
+
+    private Result measure(Benchmark b, int index, int total, Runtimes runtimes) {
+        List<Side> sides = sides(b);
+        long[][] nanos = new long[sides.size()][options.iterations];
         String failure = null;
-        Progress progress = new Progress(out, index, total, b.name(), options.iterations);
+        Progress progress = new Progress(out, index, total, b.name(), options.iterations, sides);
         try {
-            // Warm up both sides: at least the requested number of pairs and at least warmupSeconds, so short
+            // Warm up every side: at least the requested number of rounds and at least warmupSeconds, so short
             // benchmarks get enough runs for the JIT to settle.
             long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos((long) (options.warmupSeconds * 1000));
             for (int i = 0; i < MAX_WARMUP && (i < options.warmup || System.nanoTime() < warmupEnd); i++) {
-                long[] pair = pair(b, i, runtime, system);
-                progress.update(i + 1, true, pair[0], pair[1]);
+                progress.update(i + 1, true, round(b, i, sides, runtimes));
             }
             for (int i = 0; i < options.iterations; i++) {
-                long[] pair = pair(b, i, runtime, system);
-                sb[i] = pair[0];
-                pk[i] = pair[1];
-                progress.update(i + 1, false, pair[0], pair[1]);
+                long[] round = round(b, i, sides, runtimes);
+                for (int s = 0; s < sides.size(); s++) {
+                    nanos[s][i] = round[s];
+                }
+                progress.update(i + 1, false, round);
             }
         } catch (Throwable t) {
             failure = t.toString();
@@ -183,56 +199,77 @@ public final class Harness {
         System.gc();
         if (failure != null) {
             out.printf("  %s FAILED: %s%n", b.name(), failure);
-            long[] none = {0};
-            return new Result(b.name(), b.description(), b.params(), 0, Stats.of(none), Stats.of(none), false,
-                    failure);
+            return Result.failed(b, options.headline(), failure);
         }
-        return new Result(b.name(), b.description(), b.params(), options.iterations, Stats.of(sb), Stats.of(pk),
-                true, null);
+        Map<Side, Stats> peers = new EnumMap<>(Side.class);
+        for (int s = 1; s < sides.size(); s++) {
+            peers.put(sides.get(s), Stats.of(nanos[s]));
+        }
+        return new Result(b.name(), b.description(), b.params(), b.peer(), options.headline(), options.iterations,
+                Stats.of(nanos[0]), peers, true, null);
     }
 
-    /** One run per side, in alternating order; returns {switchboard nanos, pekko nanos}. */
-    private static long[] pair(Benchmark b, int i, TaskRuntime runtime, ActorSystem system) throws Exception {
-        boolean switchboardFirst = i % 2 == 0;
-        long first = time(b, switchboardFirst, runtime, system);
-        long second = time(b, !switchboardFirst, runtime, system);
-        return switchboardFirst ? new long[] {first, second} : new long[] {second, first};
+    /**
+     * One run on every side. Round {@code i} starts with side {@code i mod n} and goes round the list, so over
+     * the iterations every side runs first, in the middle and last equally often. Returns the wall times in the
+     * order of {@code sides}.
+     */
+    private static long[] round(Benchmark b, int i, List<Side> sides, Runtimes runtimes) throws Exception {
+        int n = sides.size();
+        long[] nanos = new long[n];
+        for (int k = 0; k < n; k++) {
+            int s = (i + k) % n;
+            nanos[s] = time(b, sides.get(s), runtimes);
+        }
+        return nanos;
     }
 
-    private static long time(Benchmark b, boolean switchboard, TaskRuntime runtime, ActorSystem system)
-            throws Exception {
+    private static long time(Benchmark b, Side side, Runtimes runtimes) throws Exception {
         long t0 = System.nanoTime();
-        long checksum = switchboard ? b.runSwitchboard(runtime) : b.runPekko(system);
+        long checksum = runtimes.run(b, side);
         long t = System.nanoTime() - t0;
-        Quiescence.await(runtime, system);        // untimed: nothing of this run may bleed into the next
+        runtimes.awaitQuiescence();        // untimed: nothing of this run may bleed into the next
         if (checksum != b.expected()) {
-            throw new IllegalStateException(b.name() + " on " + (switchboard ? "Switchboard" : "Pekko")
-                    + " returned checksum " + checksum + ", expected " + b.expected());
+            throw new IllegalStateException(b.name() + " on " + side.label() + " returned checksum " + checksum
+                    + ", expected " + b.expected());
         }
         return t;
     }
 
-    private Map<String, Object> configuration(int workers, int throughput) {
+    private Map<String, Object> configuration(List<Benchmark> benchmarks) {
         Map<String, Object> sb = new LinkedHashMap<>();
-        sb.put("workers", workers);
-        sb.put("throughput", throughput);
+        sb.put("workers", options.workers);
+        sb.put("throughput", options.throughput);
         sb.put("handoff_limit", TaskRuntime.DEFAULT_HANDOFF_LIMIT);
         sb.put("scheduler", "ForkJoinPool (FIFO mode) with a per-worker handoff slot");
+        Map<String, Object> configs = new LinkedHashMap<>();
+        for (Side side : options.peerConfigs) {
+            Map<String, Object> pc = new LinkedHashMap<>();
+            pc.put("dispatcher", "default-dispatcher, fork-join-executor");
+            pc.put("parallelism", options.workers);
+            pc.put("throughput", pekkoThroughput(side));
+            pc.put("settings", side == Side.PEKKO_DEFAULT
+                    ? "Pekko's defaults; parallelism-min = parallelism-max = workers"
+                    : "Pekko's defaults; parallelism-min = parallelism-max = workers; throughput = Switchboard's"
+                            + " budget");
+            pc.put("headline", side == options.headline());
+            configs.put(side.key(), pc);
+        }
         Map<String, Object> pk = new LinkedHashMap<>();
         pk.put("version", pekkoVersion());
-        pk.put("dispatcher", "default-dispatcher, fork-join-executor");
-        pk.put("parallelism", workers);
-        pk.put("throughput", throughput);
+        pk.put("configs", configs);
         pk.put("actors", "classic AbstractActor with receiveBuilder(), Props.create(Class, Creator)");
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("switchboard", sb);
         c.put("pekko", pk);
+        c.put("peer_configs", options.peerConfigs.stream().map(Side::key).toList());
+        c.put("headline", options.headline().key());
         c.put("warmup_iterations_min", options.warmup);
         c.put("warmup_seconds_min", options.warmupSeconds);
         c.put("measured_iterations", options.iterations);
         c.put("quick", options.quick);
-        c.put("order", "alternating, order within each pair alternates");
-        c.put("benchmarks", Suite.select(options.only).stream().map(Benchmark::name).collect(Collectors.toList()));
+        c.put("order", "rotating: every iteration runs each side once, starting one side further than the last");
+        c.put("benchmarks", benchmarks.stream().map(Benchmark::name).collect(Collectors.toList()));
         return c;
     }
 
@@ -249,23 +286,29 @@ public final class Harness {
         private final PrintStream out;
         private final String prefix;
         private final int iterations;
+        private final List<Side> sides;
         private final boolean terminal = System.console() != null;
 
-        Progress(PrintStream out, int index, int total, String name, int iterations) {
+        Progress(PrintStream out, int index, int total, String name, int iterations, List<Side> sides) {
             this.out = out;
             this.prefix = String.format("[%d/%d] %-24s", index, total, name);
             this.iterations = iterations;
+            this.sides = sides;
             if (!terminal) {
                 out.print(prefix);
                 out.flush();
             }
         }
 
-        void update(int iteration, boolean warmup, long sbNanos, long pkNanos) {
+        void update(int iteration, boolean warmup, long[] nanos) {
             if (terminal) {
-                out.printf(Locale.ROOT, "\r%s %s %3d%s  switchboard %9.2f ms | pekko %9.2f ms   ", prefix,
-                        warmup ? "warm-up" : "measure", iteration, warmup ? "    " : "/" + iterations,
-                        sbNanos / 1e6, pkNanos / 1e6);
+                StringBuilder times = new StringBuilder();
+                for (int s = 0; s < sides.size(); s++) {
+                    times.append(String.format(Locale.ROOT, "%s %s %8.2f ms", s == 0 ? "" : " |",
+                            sides.get(s).key(), nanos[s] / 1e6));
+                }
+                out.printf(Locale.ROOT, "\r%s %s %3d%s %s   ", prefix, warmup ? "warm-up" : "measure", iteration,
+                        warmup ? "    " : "/" + iterations, times);
             } else if (!warmup) {
                 out.print('.');
             }
@@ -286,8 +329,11 @@ public final class Harness {
                   --json FILE        write the results as JSON
                   --html DIR         write an HTML report with charts into DIR
                   --workers N        worker threads for both runtimes (default: available processors)
-                  --throughput N     messages an actor processes per turn, both runtimes (default 64,
-                                     Switchboard's default; Pekko's own default is 5)
+                  --throughput N     Switchboard's budget: messages an actor processes per turn (default
+                                     64); also the throughput of the matched Pekko configuration
+                  --peer-config C    the Pekko configurations to run: default (Pekko's default dispatcher
+                                     settings, throughput 5: the headline), matched (throughput = the
+                                     Switchboard budget) or both (default); both run in this one JVM
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)
@@ -314,7 +360,9 @@ public final class Harness {
                 "--probe-warmup", "--probe-bound-ms", "--probe-source");
         /** Options of the benchmark runs that mean nothing to --probe-latency. */
         private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
-                "--iterations", "--warmup", "--warmup-seconds", "--list");
+                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config");
+        /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
+        private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config");
 
         boolean quick;
         boolean list;
@@ -326,6 +374,8 @@ public final class Harness {
         Path html;
         int workers = -1;
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
+        /** The Pekko configurations to run, in {@link Side} order: the first is the headline. */
+        List<Side> peerConfigs = List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
         int iterations = -1;
         int warmup = -1;
         double warmupSeconds = -1;
@@ -354,6 +404,7 @@ public final class Harness {
                     case "--html" -> o.html = Path.of(value(args, ++i, a));
                     case "--workers" -> o.workers = positive(value(args, ++i, a), a);
                     case "--throughput" -> o.throughput = positive(value(args, ++i, a), a);
+                    case "--peer-config" -> o.peerConfigs = peerConfigs(value(args, ++i, a));
                     case "--iterations" -> o.iterations = positive(value(args, ++i, a), a);
                     case "--warmup" -> o.warmup = Integer.parseInt(value(args, ++i, a));
                     case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(value(args, ++i, a));
@@ -374,6 +425,9 @@ public final class Harness {
                 if (!o.probeLatency && PROBE_OPTIONS.contains(a)) {
                     throw new IllegalArgumentException(a + " needs --probe-latency");
                 }
+                if (o.compare != null && MAIN_RUN_OPTIONS.contains(a)) {
+                    throw new IllegalArgumentException(a + " does not go with --compare");
+                }
             }
             if (o.workers < 0) {
                 o.workers = o.probeLatency ? 2 : Runtime.getRuntime().availableProcessors();
@@ -388,6 +442,21 @@ public final class Harness {
                 o.warmupSeconds = o.quick ? 2 : 5;
             }
             return o;
+        }
+
+        /** The peer side whose ratio is the headline: Pekko's defaults when they run. */
+        Side headline() {
+            return peerConfigs.get(0);
+        }
+
+        private static List<Side> peerConfigs(String v) {
+            return switch (v.toLowerCase(Locale.ROOT)) {
+                case "default" -> List.of(Side.PEKKO_DEFAULT);
+                case "matched" -> List.of(Side.PEKKO_MATCHED);
+                case "both" -> List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+                default -> throw new IllegalArgumentException("--peer-config takes default, matched or both, got '"
+                        + v + "'");
+            };
         }
 
         private static String value(String[] args, int i, String option) {

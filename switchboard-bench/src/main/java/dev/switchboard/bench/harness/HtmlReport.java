@@ -8,12 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A self-contained HTML report (inline SVG, no scripts, nothing fetched): a bar chart of the ratio per
- * benchmark, and per benchmark the distribution of wall times of both sides.
+ * A self-contained HTML report (inline SVG, no scripts, nothing fetched): a bar chart of the headline ratio per
+ * benchmark, a table with every side and every ratio, and per benchmark the distribution of wall times of each
+ * side.
  */
 final class HtmlReport {
     private static final String SB_COLOR = "#2b6cb0";
     private static final String PK_COLOR = "#c05621";
+    private static final String MATCHED_COLOR = "#d69e2e";
+    private static final String POOL_COLOR = "#2f855a";
 
     private HtmlReport() {
     }
@@ -40,27 +43,42 @@ final class HtmlReport {
                 pre{background:#f7fafc;padding:.6rem;overflow-x:auto}
                 </style></head><body>
                 <h1>Switchboard vs Apache Pekko</h1>
-                <p>ratio = Pekko median / Switchboard median; above 1 means Switchboard is faster.
-                Both run in one JVM, alternately, with the same number of workers and the same throughput.</p>
+                <p>ratio = peer median / Switchboard median; above 1 means Switchboard is faster.
+                All sides run in one JVM, in rotating order, with the same number of workers. The headline is
+                Pekko with its default dispatcher settings (what Pekko users run); Pekko matched has
+                Switchboard's throughput budget.</p>
                 """);
         sb.append("<h2>Ratio per benchmark</h2>\n").append(ratioChart(results));
+        List<Side> peers = TableReport.peerSides(results);
         sb.append("<h2>Results</h2>\n<table><tr><th>benchmark</th><th>Switchboard median ms</th><th>min</th>"
-                + "<th>max</th><th>Pekko median ms</th><th>min</th><th>max</th><th>ratio</th><th>verified</th></tr>\n");
+                + "<th>max</th>");
+        for (Side side : peers) {
+            sb.append("<th>").append(esc(side.label())).append(" median ms</th><th>min</th><th>max</th>");
+        }
+        for (Side side : peers) {
+            sb.append("<th>ratio ").append(esc(side.key())).append(headlineMark(results, side)).append("</th>");
+        }
+        sb.append("<th>verified</th></tr>\n");
+        int columns = 4 + 4 * peers.size();
         for (Result r : results) {
             if (!r.verified()) {
-                sb.append("<tr><td>").append(esc(r.name())).append("</td><td colspan=8 class=fail>FAILED: ")
-                        .append(esc(r.failure())).append("</td></tr>\n");
+                sb.append("<tr><td>").append(esc(r.name())).append("</td><td colspan=").append(columns - 1)
+                        .append(" class=fail>FAILED: ").append(esc(r.failure())).append("</td></tr>\n");
                 continue;
             }
-            sb.append(String.format(Locale.ROOT,
-                    "<tr><td>%s</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
-                            + "<td><b>%.2f</b></td><td>yes</td></tr>%n",
-                    esc(r.name()), r.switchboard().medianMs(), r.switchboard().minMs(), r.switchboard().maxMs(),
-                    r.pekko().medianMs(), r.pekko().minMs(), r.pekko().maxMs(), r.ratio()));
+            sb.append("<tr><td>").append(esc(r.name())).append("</td>").append(cells(r.switchboard()));
+            for (Side side : peers) {
+                sb.append(cells(r.peers().get(side)));
+            }
+            for (Side side : peers) {
+                sb.append(r.peers().containsKey(side)
+                        ? String.format(Locale.ROOT, "<td>%s%.2f%s</td>", side == r.headline() ? "<b>" : "",
+                                r.ratio(side), side == r.headline() ? "</b>" : "")
+                        : "<td></td>");
+            }
+            sb.append("<td>yes</td></tr>\n");
         }
-        sb.append("</table>\n<h2>Time distribution per side</h2>\n<p class=legend><span style='background:")
-                .append(SB_COLOR).append("'></span>Switchboard<span style='background:").append(PK_COLOR)
-                .append("'></span>Pekko (each dot one iteration; bar = median)</p>\n");
+        sb.append("</table>\n<h2>Time distribution per side</h2>\n<p>Each dot one iteration; bar = median.</p>\n");
         for (Result r : results) {
             if (r.verified()) {
                 sb.append("<h3>").append(esc(r.name())).append("</h3><p>").append(esc(r.description()))
@@ -114,17 +132,44 @@ final class HtmlReport {
 
     private static String distribution(Result r) {
         int width = 900;
-        int left = 120;
-        double max = Math.max(r.switchboard().maxMs(), r.pekko().maxMs()) * 1.05;
+        int left = 130;
+        double max = r.switchboard().maxMs();
+        for (Stats s : r.peers().values()) {
+            max = Math.max(max, s.maxMs());
+        }
+        max *= 1.05;
         double scale = (width - left - 40) / max;
+        int height = 30 * (1 + r.peers().size()) + 30;
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "<svg width='%d' height='90' xmlns='http://www.w3.org/2000/svg' font-size='12'>%n", width));
-        row(sb, "Switchboard", r.switchboard(), 10, left, scale, SB_COLOR);
-        row(sb, "Pekko", r.pekko(), 40, left, scale, PK_COLOR);
-        sb.append(String.format(Locale.ROOT, "<line x1='%d' y1='72' x2='%d' y2='72' stroke='#a0aec0'/>"
-                + "<text x='%d' y='86'>0</text><text x='%d' y='86' text-anchor='end'>%.1f ms</text>%n",
-                left, width - 40, left, width - 40, max));
+                "<svg width='%d' height='%d' xmlns='http://www.w3.org/2000/svg' font-size='12'>%n", width, height));
+        row(sb, Side.SWITCHBOARD.label(), r.switchboard(), 10, left, scale, color(Side.SWITCHBOARD));
+        int y = 40;
+        for (Map.Entry<Side, Stats> e : r.peers().entrySet()) {
+            row(sb, e.getKey().label(), e.getValue(), y, left, scale, color(e.getKey()));
+            y += 30;
+        }
+        sb.append(String.format(Locale.ROOT, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#a0aec0'/>"
+                + "<text x='%d' y='%d'>0</text><text x='%d' y='%d' text-anchor='end'>%.1f ms</text>%n",
+                left, y + 2, width - 40, y + 2, left, y + 16, width - 40, y + 16, max));
         return sb.append("</svg>\n").toString();
+    }
+
+    private static String cells(Stats s) {
+        return String.format(Locale.ROOT, "<td>%.2f</td><td>%.2f</td><td>%.2f</td>", s.medianMs(), s.minMs(),
+                s.maxMs());
+    }
+
+    private static String headlineMark(List<Result> results, Side side) {
+        return results.stream().anyMatch(r -> r.headline() == side) ? " (headline)" : "";
+    }
+
+    private static String color(Side side) {
+        return switch (side) {
+            case SWITCHBOARD -> SB_COLOR;
+            case PEKKO_DEFAULT -> PK_COLOR;
+            case PEKKO_MATCHED -> MATCHED_COLOR;
+            case FORK_JOIN_POOL -> POOL_COLOR;
+        };
     }
 
     private static void row(StringBuilder sb, String label, Stats s, int y, int left, double scale, String color) {

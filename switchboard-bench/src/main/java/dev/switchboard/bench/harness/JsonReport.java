@@ -7,16 +7,27 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The machine-readable report:
  * <pre>{@code
- * {"machine": {...}, "config": {...}, "results": [{"name": "PingPong", "params": {...}, "iterations": N,
- *   "switchboard_ms": {"median": x, "min": x, "max": x}, "pekko_ms": {"median": x, "min": x, "max": x},
- *   "ratio": x, "verified": true}]}
+ * {"machine": {...},
+ *  "config": {"headline": "default", "peer_configs": ["default", "matched"], "switchboard": {...},
+ *             "pekko": {"version": "1.7.0", "configs": {"default": {"throughput": 5, "headline": true, ...},
+ *                                                        "matched": {"throughput": 64, ...}}}, ...},
+ *  "geometric_means": {"default": x, "matched": x},
+ *  "results": [{"name": "PingPong", "description": "...", "params": {...}, "peer": "pekko",
+ *               "headline": "default", "iterations": N,
+ *               "switchboard_ms": {"median": x, "min": x, "max": x, "samples_ms": [...]},
+ *               "peer_ms": {"default": {"median": x, ...}, "matched": {"median": x, ...}},
+ *               "ratio": x, "ratios": {"default": x, "matched": x}, "verified": true}]}
  * }</pre>
- * Each result also carries {@code "samples_ms"} per side and, for a failed benchmark, {@code "failure"}.
+ * {@code ratio} is the headline's ratio, {@code peer median / switchboard median}; {@code ratios} has one per peer
+ * side, keyed by {@link Side#key()}; {@code geometric_means} has one per peer side, over every verified
+ * benchmark that ran on it. A failed benchmark has {@code "verified": false}, null statistics and ratios, and a
+ * {@code "failure"}.
  *
  * <p>The probe-latency tool ({@code --probe-latency}) writes one row per chain count instead:
  * <pre>{@code
@@ -43,16 +54,30 @@ public final class JsonReport {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("machine", machine);
         root.put("config", config);
+        Map<String, Object> means = new LinkedHashMap<>();
+        for (Side side : TableReport.peerSides(results)) {
+            means.put(side.key(), GeometricMean.of(results, side));
+        }
+        root.put("geometric_means", means);
         List<Object> rs = new ArrayList<>();
         for (Result r : results) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", r.name());
             m.put("description", r.description());
             m.put("params", r.params());
+            m.put("peer", r.peer().name().toLowerCase(Locale.ROOT));
+            m.put("headline", r.headline().key());
             m.put("iterations", r.iterations());
-            m.put("switchboard_ms", stats(r.switchboard()));
-            m.put("pekko_ms", stats(r.pekko()));
+            m.put("switchboard_ms", r.switchboard() == null ? null : stats(r.switchboard()));
+            Map<String, Object> peerMs = new LinkedHashMap<>();
+            Map<String, Object> ratios = new LinkedHashMap<>();
+            r.peers().forEach((side, s) -> {
+                peerMs.put(side.key(), stats(s));
+                ratios.put(side.key(), r.ratio(side));
+            });
+            m.put("peer_ms", peerMs);
             m.put("ratio", r.verified() ? r.ratio() : null);
+            m.put("ratios", ratios);
             m.put("verified", r.verified());
             if (r.failure() != null) {
                 m.put("failure", r.failure());
