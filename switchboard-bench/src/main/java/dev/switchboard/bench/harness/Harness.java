@@ -18,18 +18,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Runs every benchmark on Switchboard and on its peer in this one JVM, the sides in rotating order, and reports
- * medians and ratios.
+ * Runs every benchmark on Switchboard and on its peer (Apache Pekko, or the JDK's {@link
+ * java.util.concurrent.ForkJoinPool} for task-parallel benchmarks) in this one JVM, the sides in rotating order,
+ * and reports medians and ratios.
  *
  * <h2>Method</h2>
  * The runtimes are created once, all with the same number of worker threads ({@link Runtimes}): Switchboard with
- * its throughput budget ({@code --throughput}), and Apache Pekko in two configurations ({@link PekkoSettings}):
+ * its throughput budget ({@code --throughput}); Apache Pekko in two configurations ({@link PekkoSettings}):
  * {@code default}, Pekko's default dispatcher settings (throughput 5), the headline because it is what Pekko
  * users run, and {@code matched}, whose throughput is Switchboard's budget ({@code --peer-config} runs one of
- * them only). For each benchmark the harness runs warm-up iterations, then measured iterations; an iteration runs
- * every side once, starting one side further than the iteration before. Every run returns a checksum that must
- * equal the benchmark's expected value. Per side it reports the median, minimum and maximum wall time, and per
- * peer side {@code ratio = peer_median / switchboard_median} (above 1: Switchboard faster).
+ * them only); and a {@code new ForkJoinPool(workers)} for the benchmarks whose {@linkplain Benchmark#peer() peer}
+ * it is (the Pekko configurations do not apply to them; for them the harness also reports the threads each
+ * side's runs added, {@link ThreadPeak}). For each benchmark the harness runs warm-up iterations, then measured
+ * iterations; an iteration runs every side once, starting one side further than the iteration before. Every run
+ * returns a checksum that must equal the benchmark's expected value. Per side it reports the median, minimum
+ * and maximum wall time, and per peer side {@code ratio = peer_median / switchboard_median} (above 1:
+ * Switchboard faster).
  *
  * <pre>
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
@@ -120,10 +124,11 @@ public final class Harness {
         int workers = options.workers;
         int budget = options.throughput;
         Map<String, Object> config = configuration(benchmarks);
-        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s - %d workers each; Switchboard budget %d; %s;"
+        boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
+        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s%s - %d workers each; Switchboard budget %d; %s;"
                         + " warm-up >= %d iterations and >= %.0f s, then %d measured iterations per side%n",
-                pekkoVersion(), workers, budget, describePekko(), options.warmup, options.warmupSeconds,
-                options.iterations);
+                pekkoVersion(), pool ? " and ForkJoinPool" : "", workers, budget, describePekko(), options.warmup,
+                options.warmupSeconds, options.iterations);
         List<Result> results = new ArrayList<>();
         long start = System.nanoTime();
         try (Runtimes runtimes = new Runtimes(workers, budget, options.peerConfigs)) {
@@ -165,30 +170,46 @@ public final class Harness {
         return PekkoSettings.throughput(PekkoSettings.of(side, options.workers, options.throughput));
     }
 
-    /** The sides {@code b} runs on, Switchboard first. */
+    /** The sides {@code b} runs on, Switchboard first: the Pekko configurations asked for, or the pool. */
     private List<Side> sides(Benchmark b) {
         List<Side> sides = new ArrayList<>();
         sides.add(Side.SWITCHBOARD);
-        sides.addAll(options.peerConfigs);
+        if (b.peer() == Benchmark.Peer.FORK_JOIN_POOL) {
+            sides.add(Side.FORK_JOIN_POOL);
+        } else {
+            sides.addAll(options.peerConfigs);
+        }
         return sides;
+    }
+
+    private Side headline(Benchmark b) {
+        return b.peer() == Benchmark.Peer.FORK_JOIN_POOL ? Side.FORK_JOIN_POOL : options.headline();
     }
 
     private Result measure(Benchmark b, int index, int total, Runtimes runtimes) {
         List<Side> sides = sides(b);
         long[][] nanos = new long[sides.size()][options.iterations];
+        boolean countThreads = b.peer() == Benchmark.Peer.FORK_JOIN_POOL;
+        int[] mostAdded = new int[sides.size()];
         String failure = null;
         Progress progress = new Progress(out, index, total, b.name(), options.iterations, sides);
         try {
             // Warm up every side: at least the requested number of rounds and at least warmupSeconds, so short
             // benchmarks get enough runs for the JIT to settle.
             long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos((long) (options.warmupSeconds * 1000));
+            long[] round = new long[sides.size()];
             for (int i = 0; i < MAX_WARMUP && (i < options.warmup || System.nanoTime() < warmupEnd); i++) {
-                progress.update(i + 1, true, round(b, i, sides, runtimes));
+                round(b, i, sides, runtimes, round, null);
+                progress.update(i + 1, true, round);
             }
+            int[] added = countThreads ? new int[sides.size()] : null;
             for (int i = 0; i < options.iterations; i++) {
-                long[] round = round(b, i, sides, runtimes);
+                round(b, i, sides, runtimes, round, added);
                 for (int s = 0; s < sides.size(); s++) {
                     nanos[s][i] = round[s];
+                    if (added != null) {
+                        mostAdded[s] = Math.max(mostAdded[s], added[s]);
+                    }
                 }
                 progress.update(i + 1, false, round);
             }
@@ -199,31 +220,42 @@ public final class Harness {
         System.gc();
         if (failure != null) {
             out.printf("  %s FAILED: %s%n", b.name(), failure);
-            return Result.failed(b, options.headline(), failure);
+            return Result.failed(b, headline(b), failure);
         }
         Map<Side, Stats> peers = new EnumMap<>(Side.class);
-        for (int s = 1; s < sides.size(); s++) {
-            peers.put(sides.get(s), Stats.of(nanos[s]));
+        Map<Side, Integer> threadsAdded = new EnumMap<>(Side.class);
+        for (int s = 0; s < sides.size(); s++) {
+            if (s > 0) {
+                peers.put(sides.get(s), Stats.of(nanos[s]));
+            }
+            if (countThreads) {
+                threadsAdded.put(sides.get(s), mostAdded[s]);
+            }
         }
-        return new Result(b.name(), b.description(), b.params(), b.peer(), options.headline(), options.iterations,
-                Stats.of(nanos[0]), peers, true, null);
+        return new Result(b.name(), b.description(), b.params(), b.peer(), headline(b), options.iterations,
+                Stats.of(nanos[0]), peers, threadsAdded, true, null);
     }
 
     /**
      * One run on every side. Round {@code i} starts with side {@code i mod n} and goes round the list, so over
-     * the iterations every side runs first, in the middle and last equally often. Returns the wall times in the
-     * order of {@code sides}.
+     * the iterations every side runs first, in the middle and last equally often. Puts the wall times into
+     * {@code nanos} and, unless it is null, the threads each run added into {@code added}, both in the order of
+     * {@code sides}.
      */
-    private static long[] round(Benchmark b, int i, List<Side> sides, Runtimes runtimes) throws Exception {
+    private static void round(Benchmark b, int i, List<Side> sides, Runtimes runtimes, long[] nanos, int[] added)
+            throws Exception {
         int n = sides.size();
-        long[] nanos = new long[n];
         for (int k = 0; k < n; k++) {
             int s = (i + k) % n;
+            ThreadPeak peak = added != null ? ThreadPeak.start() : null;
             nanos[s] = time(b, sides.get(s), runtimes);
+            if (peak != null) {
+                added[s] = peak.added();
+            }
         }
-        return nanos;
     }
 
+    /** Runs {@code b} once on {@code side}, checks its checksum and returns its wall time. */
     private static long time(Benchmark b, Side side, Runtimes runtimes) throws Exception {
         long t0 = System.nanoTime();
         long checksum = runtimes.run(b, side);
@@ -259,9 +291,14 @@ public final class Harness {
         pk.put("version", pekkoVersion());
         pk.put("configs", configs);
         pk.put("actors", "classic AbstractActor with receiveBuilder(), Props.create(Class, Creator)");
+        Map<String, Object> fj = new LinkedHashMap<>();
+        fj.put("construction", "new ForkJoinPool(workers)");
+        fj.put("parallelism", options.workers);
+        fj.put("benchmarks", "those whose peer is the pool; the Pekko configurations do not apply to them");
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("switchboard", sb);
         c.put("pekko", pk);
+        c.put("fork_join_pool", fj);
         c.put("peer_configs", options.peerConfigs.stream().map(Side::key).toList());
         c.put("headline", options.headline().key());
         c.put("warmup_iterations_min", options.warmup);
@@ -269,6 +306,8 @@ public final class Harness {
         c.put("measured_iterations", options.iterations);
         c.put("quick", options.quick);
         c.put("order", "rotating: every iteration runs each side once, starting one side further than the last");
+        c.put("threads_added", "benchmarks whose peer is the pool: per side, the most over the measured iterations"
+                + " of (peak live JVM platform threads during the run - live threads when it began)");
         c.put("benchmarks", benchmarks.stream().map(Benchmark::name).collect(Collectors.toList()));
         return c;
     }

@@ -3,6 +3,7 @@ package dev.switchboard.bench.harness;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,36 +50,14 @@ final class HtmlReport {
                 Switchboard's throughput budget.</p>
                 """);
         sb.append("<h2>Ratio per benchmark</h2>\n").append(ratioChart(results));
-        List<Side> peers = TableReport.peerSides(results);
-        sb.append("<h2>Results</h2>\n<table><tr><th>benchmark</th><th>Switchboard median ms</th><th>min</th>"
-                + "<th>max</th>");
-        for (Side side : peers) {
-            sb.append("<th>").append(esc(side.label())).append(" median ms</th><th>min</th><th>max</th>");
-        }
-        for (Side side : peers) {
-            sb.append("<th>ratio ").append(esc(side.key())).append(headlineMark(results, side)).append("</th>");
-        }
-        sb.append("<th>verified</th></tr>\n");
-        int columns = 4 + 4 * peers.size();
-        for (Result r : results) {
-            if (!r.verified()) {
-                sb.append("<tr><td>").append(esc(r.name())).append("</td><td colspan=").append(columns - 1)
-                        .append(" class=fail>FAILED: ").append(esc(r.failure())).append("</td></tr>\n");
-                continue;
+        for (Benchmark.Peer peer : Benchmark.Peer.values()) {
+            List<Result> section = results.stream().filter(r -> r.peer() == peer).toList();
+            if (!section.isEmpty()) {
+                sb.append("<h2>Results: ").append(peer == Benchmark.Peer.PEKKO ? "vs Apache Pekko" : "vs ForkJoinPool")
+                        .append("</h2>\n").append(table(section));
             }
-            sb.append("<tr><td>").append(esc(r.name())).append("</td>").append(cells(r.switchboard()));
-            for (Side side : peers) {
-                sb.append(cells(r.peers().get(side)));
-            }
-            for (Side side : peers) {
-                sb.append(r.peers().containsKey(side)
-                        ? String.format(Locale.ROOT, "<td>%s%.2f%s</td>", side == r.headline() ? "<b>" : "",
-                                r.ratio(side), side == r.headline() ? "</b>" : "")
-                        : "<td></td>");
-            }
-            sb.append("<td>yes</td></tr>\n");
         }
-        sb.append("</table>\n<h2>Time distribution per side</h2>\n<p>Each dot one iteration; bar = median.</p>\n");
+        sb.append("<h2>Time distribution per side</h2>\n<p>Each dot one iteration; bar = median.</p>\n");
         for (Result r : results) {
             if (r.verified()) {
                 sb.append("<h3>").append(esc(r.name())).append("</h3><p>").append(esc(r.description()))
@@ -128,6 +107,64 @@ final class HtmlReport {
                         + "<text x='%.1f' y='%d' text-anchor='middle'>1.0</text>%n",
                 one, one, h - 18, one, h - 4));
         return sb.append("</svg>\n").toString();
+    }
+
+    /** One section's table: every side's times, the ratio per peer side, the threads added where counted. */
+    private static String table(List<Result> results) {
+        List<Side> peers = TableReport.peerSides(results);
+        List<Side> sides = new ArrayList<>();
+        sides.add(Side.SWITCHBOARD);
+        sides.addAll(peers);
+        boolean threads = results.stream().anyMatch(r -> !r.threadsAdded().isEmpty());
+        StringBuilder sb = new StringBuilder("<table><tr><th>benchmark</th>");
+        for (Side side : sides) {
+            sb.append("<th>").append(esc(side.label())).append(" median ms</th><th>min</th><th>max</th>");
+        }
+        for (Side side : peers) {
+            sb.append("<th>ratio ").append(esc(side.key())).append(headlineMark(results, side)).append("</th>");
+        }
+        if (threads) {
+            for (Side side : sides) {
+                sb.append("<th>threads added, ").append(esc(side.label())).append("</th>");
+            }
+        }
+        sb.append("<th>verified</th></tr>\n");
+        int columns = 2 + 3 * sides.size() + peers.size() + (threads ? sides.size() : 0);
+        for (Result r : results) {
+            if (!r.verified()) {
+                sb.append("<tr><td>").append(esc(r.name())).append("</td><td colspan=").append(columns - 1)
+                        .append(" class=fail>FAILED: ").append(esc(r.failure())).append("</td></tr>\n");
+                continue;
+            }
+            sb.append("<tr><td>").append(esc(r.name())).append("</td>").append(cells(r.switchboard()));
+            for (Side side : peers) {
+                sb.append(r.peers().containsKey(side) ? cells(r.peers().get(side)) : "<td></td><td></td><td></td>");
+            }
+            for (Side side : peers) {
+                sb.append(r.peers().containsKey(side)
+                        ? String.format(Locale.ROOT, "<td>%s%.2f%s</td>", side == r.headline() ? "<b>" : "",
+                                r.ratio(side), side == r.headline() ? "</b>" : "")
+                        : "<td></td>");
+            }
+            if (threads) {
+                for (Side side : sides) {
+                    Integer added = r.threadsAdded().get(side);
+                    sb.append("<td>").append(added == null ? "" : added).append("</td>");
+                }
+            }
+            sb.append("<td>yes</td></tr>\n");
+        }
+        sb.append("<tr><td>geometric mean</td><td colspan=").append(3 * sides.size()).append("></td>");
+        for (Side side : peers) {
+            double mean = GeometricMean.of(results, side);
+            sb.append(Double.isNaN(mean) ? "<td>-</td>" : String.format(Locale.ROOT, "<td>%.2f</td>", mean));
+        }
+        sb.append("<td colspan=").append(1 + (threads ? sides.size() : 0)).append("></td></tr>\n</table>\n");
+        if (threads) {
+            sb.append("<p>Threads added: the most threads one measured run added, that is the peak number of live"
+                    + " threads during the run minus those alive when it began.</p>\n");
+        }
+        return sb.toString();
     }
 
     private static String distribution(Result r) {

@@ -26,7 +26,9 @@ import java.util.Map;
  * }</pre>
  * {@code ratio} is the headline's ratio, {@code peer median / switchboard median}; {@code ratios} has one per peer
  * side, keyed by {@link Side#key()}; {@code geometric_means} has one per peer side, over every verified
- * benchmark that ran on it. A failed benchmark has {@code "verified": false}, null statistics and ratios, and a
+ * benchmark that ran on it. A benchmark whose peer is the pool has {@code "peer": "fork_join_pool"}, one peer side
+ * {@code fork_join_pool}, and {@code "threads_added": {"switchboard": n, "fork_join_pool": n}}: per side the most
+ * threads one measured run added ({@link ThreadPeak}). A failed benchmark has {@code "verified": false}, null statistics and ratios, and a
  * {@code "failure"}.
  *
  * <p>The probe-latency tool ({@code --probe-latency}) writes one row per chain count instead:
@@ -78,6 +80,11 @@ public final class JsonReport {
             m.put("peer_ms", peerMs);
             m.put("ratio", r.verified() ? r.ratio() : null);
             m.put("ratios", ratios);
+            if (!r.threadsAdded().isEmpty()) {
+                Map<String, Object> threads = new LinkedHashMap<>();
+                r.threadsAdded().forEach((side, n) -> threads.put(side.key(), n));
+                m.put("threads_added", threads);
+            }
             m.put("verified", r.verified());
             if (r.failure() != null) {
                 m.put("failure", r.failure());

@@ -4,6 +4,7 @@ import dev.switchboard.task.TaskRuntime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.dispatch.MessageDispatcher;
@@ -15,13 +16,15 @@ import org.apache.pekko.dispatch.MessageDispatcher;
  */
 final class Quiescence {
     private final TaskRuntime switchboard;
+    private final ForkJoinPool pool;
     private final List<MessageDispatcher> dispatchers = new ArrayList<>();
     /** Per dispatcher, how many (system) actors it has when no benchmark's actor is left. */
     private final List<Long> baselines = new ArrayList<>();
 
     /** Records the baselines of {@code systems}: create it when none of their benchmark actors exist. */
-    Quiescence(TaskRuntime switchboard, Collection<ActorSystem> systems) {
+    Quiescence(TaskRuntime switchboard, Collection<ActorSystem> systems, ForkJoinPool pool) {
         this.switchboard = switchboard;
+        this.pool = pool;
         for (ActorSystem system : systems) {
             MessageDispatcher d = (MessageDispatcher) system.dispatcher();
             dispatchers.add(d);
@@ -42,6 +45,6 @@ final class Quiescence {
                 return false;
             }
         }
-        return switchboard.scheduler().pool().isQuiescent();
+        return switchboard.scheduler().pool().isQuiescent() && pool.isQuiescent();
     }
 }

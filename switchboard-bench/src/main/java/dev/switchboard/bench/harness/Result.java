@@ -13,21 +13,29 @@ import java.util.Map;
  *                    when it ran, otherwise the only peer side
  * @param switchboard Switchboard's wall times; null when the benchmark failed
  * @param peers       each peer side's wall times, in {@link Side} order; empty when the benchmark failed
+ * @param threadsAdded for benchmarks whose peer is the {@link Benchmark.Peer#FORK_JOIN_POOL pool}: per side
+ *                    (Switchboard's too), the most threads one measured run added ({@link ThreadPeak}); empty
+ *                    for the others
  * @param failure     what went wrong, or null when {@code verified}
  */
 public record Result(String name, String description, Map<String, Object> params, Benchmark.Peer peer,
-                     Side headline, int iterations, Stats switchboard, Map<Side, Stats> peers, boolean verified,
-                     String failure) {
+                     Side headline, int iterations, Stats switchboard, Map<Side, Stats> peers,
+                     Map<Side, Integer> threadsAdded, boolean verified, String failure) {
     public Result {
-        EnumMap<Side, Stats> ordered = new EnumMap<>(Side.class);
-        ordered.putAll(peers);
-        peers = Collections.unmodifiableMap(ordered);
+        peers = ordered(peers);
+        threadsAdded = ordered(threadsAdded);
     }
 
     /** A benchmark that failed: no statistics, the failure's message. */
     static Result failed(Benchmark b, Side headline, String failure) {
-        return new Result(b.name(), b.description(), b.params(), b.peer(), headline, 0, null, Map.of(), false,
-                failure);
+        return new Result(b.name(), b.description(), b.params(), b.peer(), headline, 0, null, Map.of(), Map.of(),
+                false, failure);
+    }
+
+    private static <V> Map<Side, V> ordered(Map<Side, V> map) {
+        EnumMap<Side, V> ordered = new EnumMap<>(Side.class);
+        ordered.putAll(map);
+        return Collections.unmodifiableMap(ordered);
     }
 
     /** The headline ratio, {@link #ratio(Side) ratio(headline)}. */

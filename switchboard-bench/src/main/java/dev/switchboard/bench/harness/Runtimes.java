@@ -1,48 +1,43 @@
 package dev.switchboard.bench.harness;
 
-import com.typesafe.config.Config;
 import dev.switchboard.task.TaskRuntime;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
 import scala.concurrent.Await;
 
 /**
- * The runtimes of a harness run, created once and shared by every benchmark: one Switchboard runtime and one
- * Pekko actor system per configuration asked for, all with the same number of workers. Runs a benchmark once on
- * one side, and waits, untimed, until none of them has work left over.
+ * The runtimes of a harness run, created once and shared by every benchmark: one Switchboard runtime, one Pekko
+ * actor system per configuration asked for, and one {@code new ForkJoinPool(workers)}, all with the same number
+ * of workers. Runs a benchmark once on one side, and waits, untimed, until none of them has work left over.
  */
 final class Runtimes implements AutoCloseable {
     private final TaskRuntime switchboard;
     private final Map<Side, ActorSystem> pekko = new EnumMap<>(Side.class);
-    private final Map<Side, Config> pekkoConfigs = new EnumMap<>(Side.class);
+    private final ForkJoinPool pool;
     private final Quiescence quiescence;
 
     /**
      * Starts the runtimes: Switchboard with {@code workers} workers and throughput budget {@code budget}, and a
-     * Pekko system for each of {@code pekkoSides} ({@link PekkoSettings#of}).
+     * Pekko system for each of {@code pekkoSides} ({@link PekkoSettings#of}), and a pool of parallelism
+     * {@code workers} (it starts its threads when first used).
      */
     Runtimes(int workers, int budget, List<Side> pekkoSides) {
         switchboard = TaskRuntime.builder().name("switchboard").workers(workers).throughput(budget).build();
+        pool = new ForkJoinPool(workers);
         try {
             for (Side side : pekkoSides) {
-                Config config = PekkoSettings.of(side, workers, budget);
-                pekkoConfigs.put(side, config);
-                pekko.put(side, ActorSystem.create("pekko-" + side.key(), config));
+                pekko.put(side, ActorSystem.create("pekko-" + side.key(), PekkoSettings.of(side, workers, budget)));
             }
         } catch (RuntimeException | Error e) {
             close();
             throw e;
         }
-        quiescence = new Quiescence(switchboard, pekko.values());
-    }
-
-    /** The configuration of a Pekko side this run has. */
-    Config pekkoConfig(Side side) {
-        return pekkoConfigs.get(side);
+        quiescence = new Quiescence(switchboard, pekko.values(), pool);
     }
 
     /** Runs {@code b} once on {@code side} and returns its checksum; does not wait for quiescence. */
@@ -56,7 +51,7 @@ final class Runtimes implements AutoCloseable {
                 }
                 yield b.runPekko(system);
             }
-            default -> throw new IllegalStateException("no runtime for " + side.label());
+            case FORK_JOIN_POOL -> b.runForkJoin(pool);
         };
     }
 
@@ -77,6 +72,7 @@ final class Runtimes implements AutoCloseable {
             }
         }
         switchboard.close();
+        pool.shutdownNow();
         if (!failures.isEmpty()) {
             IllegalStateException e = new IllegalStateException("a Pekko system did not terminate in 30 s");
             failures.forEach(e::addSuppressed);

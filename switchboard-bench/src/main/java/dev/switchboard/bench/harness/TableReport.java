@@ -7,9 +7,10 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The table printed at the end of a run: one section per kind of peer, a row per benchmark with each side's
- * median, minimum and maximum and the ratio per peer side (the headline's marked with {@code *}), and the
- * geometric mean of each ratio column.
+ * The table printed at the end of a run: one section per kind of peer (Pekko, the ForkJoinPool), a row per
+ * benchmark with each side's median, minimum and maximum, the ratio per peer side (the headline's marked with
+ * {@code *}) and, where the harness counted them, the threads each side's runs added; and the geometric mean of
+ * each ratio column.
  */
 final class TableReport {
     private static final String STATS = "%9.2f %9.2f %9.2f";
@@ -41,6 +42,7 @@ final class TableReport {
         List<Side> sides = new ArrayList<>();
         sides.add(Side.SWITCHBOARD);
         sides.addAll(peers);
+        boolean threads = results.stream().anyMatch(r -> !r.threadsAdded().isEmpty());
         String name = "%-" + nameWidth + "s";
         sb.append(peer == Benchmark.Peer.PEKKO ? "vs Apache Pekko" : "vs ForkJoinPool").append('\n');
         StringBuilder groups = new StringBuilder(String.format(Locale.ROOT, name, ""));
@@ -49,9 +51,18 @@ final class TableReport {
             groups.append(String.format(Locale.ROOT, " %-" + STATS_WIDTH + "s", side.label() + " ms"));
             header.append(String.format(Locale.ROOT, " %9s %9s %9s", "median", "min", "max"));
         }
-        groups.append(" ratio");
+        int ratioWidth = 0;
         for (Side side : peers) {
-            header.append(String.format(Locale.ROOT, " %9s", side.key() + (side == headline ? "*" : "")));
+            String title = side.key() + (side == headline ? "*" : "");
+            header.append(' ').append(pad(title, ratioWidth(side)));
+            ratioWidth += ratioWidth(side) + 1;
+        }
+        groups.append(String.format(Locale.ROOT, " %-" + (ratioWidth - 1) + "s", "ratio"));
+        if (threads) {
+            groups.append(" threads added");
+            for (Side side : sides) {
+                header.append(' ').append(side.key());
+            }
         }
         header.append(" verified");
         sb.append(groups.toString().stripTrailing()).append('\n').append(header).append('\n')
@@ -68,17 +79,40 @@ final class TableReport {
                         : String.format(Locale.ROOT, STATS, s.medianMs(), s.minMs(), s.maxMs()));
             }
             for (Side side : peers) {
-                sb.append(r.peers().containsKey(side) ? String.format(Locale.ROOT, " %9.2f", r.ratio(side))
-                        : " ".repeat(10));
+                sb.append(' ').append(pad(r.peers().containsKey(side) ? ratio(r.ratio(side)) : "", ratioWidth(side)));
+            }
+            if (threads) {
+                for (Side side : sides) {
+                    Integer added = r.threadsAdded().get(side);
+                    sb.append(' ').append(pad(added == null ? "" : added.toString(), side.key().length()));
+                }
             }
             sb.append(" yes\n");
         }
         sb.append(String.format(Locale.ROOT, name, "geometric mean"))
                 .append(" ".repeat((STATS_WIDTH + 1) * sides.size()));
         for (Side side : peers) {
-            sb.append(String.format(Locale.ROOT, " %9.2f", GeometricMean.of(results, side)));
+            sb.append(' ').append(pad(ratio(GeometricMean.of(results, side)), ratioWidth(side)));
         }
-        sb.append("\n\n");
+        sb.append('\n');
+        if (threads) {
+            sb.append("threads added: the most threads one measured run added (peak live threads during it minus"
+                    + " those alive when it began)\n");
+        }
+        sb.append('\n');
+    }
+
+    private static int ratioWidth(Side side) {
+        return Math.max(9, side.key().length() + 1);
+    }
+
+    private static String ratio(double ratio) {
+        return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", ratio);
+    }
+
+    /** {@code s} right-aligned in {@code width} characters. */
+    private static String pad(String s, int width) {
+        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
     }
 
     /** The peer sides the results ran on, in {@link Side} order. */

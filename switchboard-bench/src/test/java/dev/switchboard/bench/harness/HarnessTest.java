@@ -82,6 +82,102 @@ class HarnessTest {
     }
 
     @Test
+    void taskParallelBenchmarksRunAgainstTheForkJoinPoolWithTheThreadsEachSideAdded(@TempDir Path dir)
+            throws Exception {
+        Path json = dir.resolve("out.json");
+        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "2", "--warmup", "1",
+                "--warmup-seconds", "0", "--workers", "2", "--json", json.toString(), "--html", dir.toString()});
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Result> results = new Harness(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
+                .run(List.of(new PingPong(300), new ForkJoinSum(100_000, 1_000), new ThreeThreads()));
+
+        assertThat(results).allSatisfy(r -> assertThat(r.verified()).isTrue());
+        Result pekko = results.get(0);
+        assertThat(pekko.peers()).containsOnlyKeys(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+        assertThat(pekko.threadsAdded()).isEmpty();
+        Result sum = results.get(1);
+        assertThat(sum.peer()).isEqualTo(Benchmark.Peer.FORK_JOIN_POOL);
+        assertThat(sum.headline()).isEqualTo(Side.FORK_JOIN_POOL);
+        assertThat(sum.peers()).containsOnlyKeys(Side.FORK_JOIN_POOL);
+        assertThat(sum.ratio()).isEqualTo(sum.peers().get(Side.FORK_JOIN_POOL).medianMs()
+                / sum.switchboard().medianMs());
+        assertThat(sum.threadsAdded()).containsOnlyKeys(Side.SWITCHBOARD, Side.FORK_JOIN_POOL);
+        assertThat(sum.threadsAdded().values()).allSatisfy(n -> assertThat(n).isNotNegative());
+        // Its pool side starts three threads that are all alive at once.
+        assertThat(results.get(2).threadsAdded().get(Side.FORK_JOIN_POOL)).isGreaterThanOrEqualTo(3);
+
+        String table = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(table).contains("Switchboard vs Apache Pekko 1.7.0 and ForkJoinPool").contains("vs Apache Pekko")
+                .contains("vs ForkJoinPool").contains("ForkJoinPool ms").contains("fork_join_pool*")
+                .contains("threads added").contains("ForkJoinSum").contains("ThreeThreads");
+        String text = Files.readString(json);
+        assertThat(text).contains("\"peer\": \"fork_join_pool\"").contains("\"headline\": \"fork_join_pool\"")
+                .contains("\"threads_added\": {").contains("\"fork_join_pool\": {")
+                .contains("\"construction\": \"new ForkJoinPool(workers)\"");
+        assertThat(Files.readString(dir.resolve("index.html"))).contains("vs ForkJoinPool")
+                .contains("threads added, ForkJoinPool").contains("ForkJoinSum");
+    }
+
+    /** A pool-peer benchmark whose pool side starts three threads, all alive at once; Switchboard's starts none. */
+    private static final class ThreeThreads implements Benchmark {
+        @Override
+        public String name() {
+            return "ThreeThreads";
+        }
+
+        @Override
+        public String description() {
+            return "the pool side starts three threads";
+        }
+
+        @Override
+        public java.util.Map<String, Object> params() {
+            return java.util.Map.of();
+        }
+
+        @Override
+        public long expected() {
+            return 3;
+        }
+
+        @Override
+        public Peer peer() {
+            return Peer.FORK_JOIN_POOL;
+        }
+
+        @Override
+        public long runSwitchboard(TaskRuntime runtime) {
+            java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong();
+            runtime.finish(() -> {
+                for (int i = 0; i < 3; i++) {
+                    dev.switchboard.Switchboard.async(n::incrementAndGet);
+                }
+            });
+            return n.get();
+        }
+
+        @Override
+        public long runForkJoin(java.util.concurrent.ForkJoinPool pool) throws Exception {
+            java.util.concurrent.CountDownLatch allStarted = new java.util.concurrent.CountDownLatch(3);
+            List<Thread> threads = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                threads.add(Thread.ofPlatform().start(() -> {
+                    allStarted.countDown();
+                    try {
+                        allStarted.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            return threads.size();
+        }
+    }
+
+    @Test
     void aWrongChecksumIsReportedAsNotVerified() throws Exception {
         PingPong real = new PingPong(100);
         Benchmark broken = new Benchmark() {
