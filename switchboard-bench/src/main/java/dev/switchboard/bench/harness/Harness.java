@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -121,6 +122,7 @@ public final class Harness {
     }
 
     List<Result> run(List<Benchmark> benchmarks) throws IOException {
+        OffsetDateTime started = RunInfo.now();
         int workers = options.workers;
         int budget = options.throughput;
         Map<String, Object> config = configuration(benchmarks);
@@ -145,15 +147,46 @@ public final class Harness {
         out.print(TableReport.render(results));
         out.printf("%nTotal time %d m %02d s.%n", took.toMinutes(), took.toSecondsPart());
         Map<String, Object> machine = Machine.describe();
+        RunInfo run = new RunInfo(started, RunInfo.now(), RunInfo.currentCommit(), options.arguments,
+                settings(machine, pool));
         if (options.json != null) {
-            JsonReport.write(options.json, machine, config, results);
+            JsonReport.write(options.json, run, machine, config, results);
             out.println("JSON report: " + options.json.toAbsolutePath());
         }
         if (options.html != null) {
-            Path page = HtmlReport.write(options.html, machine, config, results);
+            Path page = HtmlReport.write(options.html, run, machine, config, results);
             out.println("HTML report: " + page.toAbsolutePath());
         }
         return results;
+    }
+
+    /** The settings of this run in words, for the HTML page. */
+    private Map<String, String> settings(Map<String, Object> machine, boolean pool) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("workers", options.workers + " per runtime");
+        s.put("Switchboard", String.format(Locale.ROOT, "throughput budget %d messages per turn, handoff limit %d",
+                options.throughput, TaskRuntime.DEFAULT_HANDOFF_LIMIT));
+        List<String> pekko = new ArrayList<>();
+        for (Side side : options.peerConfigs) {
+            pekko.add(String.format(Locale.ROOT, "%s: Pekko's default dispatcher settings, throughput %d%s%s",
+                    side.key(), pekkoThroughput(side), side == Side.PEKKO_MATCHED ? " (Switchboard's budget)" : "",
+                    side == options.headline() ? " (the headline)" : ""));
+        }
+        s.put("Pekko " + pekkoVersion(), String.join("; ", pekko) + String.format(Locale.ROOT,
+                "; fork-join executor with parallelism %d", options.workers));
+        if (pool) {
+            s.put("ForkJoinPool", "new ForkJoinPool(" + options.workers + "), for the task-parallel benchmarks");
+        }
+        s.put("iterations", String.format(Locale.ROOT, "%d measured per side after at least %d warm-up iterations"
+                + " and %.0f s; each iteration runs every side once, in rotating order", options.iterations,
+                options.warmup, options.warmupSeconds));
+        s.put("runs", "1 JVM");
+        s.put("JVM", machine.get("java_vm") + " (Java " + machine.get("java_version") + "), flags: "
+                + (String.valueOf(machine.get("jvm_args")).isBlank() ? "none" : machine.get("jvm_args")));
+        s.put("machine", String.format(Locale.ROOT, "%s CPUs (%s), %s %s, max heap %s MB", machine.get("cpus"),
+                machine.get("cpu_model"), machine.get("os"), machine.get("arch"), machine.get("max_heap_mb")));
+        s.put("arguments", options.arguments.isEmpty() ? "none" : String.join(" ", options.arguments));
+        return s;
     }
 
     /** The Pekko configurations of this run, for the first line: which is the headline, their throughput. */
@@ -403,6 +436,8 @@ public final class Harness {
         /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
         private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config");
 
+        /** The arguments as given. */
+        List<String> arguments = List.of();
         boolean quick;
         boolean list;
         boolean help;
@@ -429,6 +464,7 @@ public final class Harness {
 
         static Options parse(String[] args) {
             Options o = new Options();
+            o.arguments = List.of(args);
             Set<String> given = new java.util.HashSet<>();
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];

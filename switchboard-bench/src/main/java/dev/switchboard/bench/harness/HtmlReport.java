@@ -9,9 +9,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A self-contained HTML report (inline SVG, no scripts, nothing fetched): a bar chart of the headline ratio per
- * benchmark, a table with every side and every ratio, and per benchmark the distribution of wall times of each
- * side.
+ * A self-contained HTML report (inline SVG, no scripts, nothing fetched). It says when the run was made, on which
+ * commit and with which settings; then the headline and every other ratio per benchmark on a logarithmic chart
+ * ({@link RatioChart}), with the geometric means; a table per kind of peer with every side's times, every ratio
+ * and, for the pool's benchmarks, the threads each side added; per benchmark the distribution of each side's
+ * wall times; and the machine and configuration as the JSON report has them. Benchmarks Switchboard loses are
+ * shown and counted like the others.
  */
 final class HtmlReport {
     private static final String SB_COLOR = "#2b6cb0";
@@ -22,39 +25,25 @@ final class HtmlReport {
     private HtmlReport() {
     }
 
-    static Path write(Path dir, Map<String, Object> machine, Map<String, Object> config, List<Result> results)
-            throws IOException {
+    /** Writes {@code index.html} and {@code results.json} into {@code dir}; returns the page. */
+    static Path write(Path dir, RunInfo run, Map<String, Object> machine, Map<String, Object> config,
+                      List<Result> results) throws IOException {
         Files.createDirectories(dir);
         Path page = dir.resolve("index.html");
-        Files.writeString(page, render(machine, config, results));
-        Files.writeString(dir.resolve("results.json"), JsonReport.render(machine, config, results));
+        Files.writeString(page, render(run, machine, config, results));
+        Files.writeString(dir.resolve("results.json"), JsonReport.render(run, machine, config, results));
         return page;
     }
 
-    static String render(Map<String, Object> machine, Map<String, Object> config, List<Result> results) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("""
-                <!DOCTYPE html>
-                <html lang="en"><head><meta charset="utf-8"><title>Switchboard vs Pekko</title>
-                <style>
-                body{font-family:system-ui,sans-serif;margin:2rem;max-width:1100px;color:#1a202c}
-                table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #cbd5e0;padding:.3rem .6rem;text-align:right}
-                th{background:#edf2f7}td:first-child,th:first-child{text-align:left}
-                .fail{color:#c53030}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}
-                pre{background:#f7fafc;padding:.6rem;overflow-x:auto}
-                </style></head><body>
-                <h1>Switchboard vs Apache Pekko</h1>
-                <p>ratio = peer median / Switchboard median; above 1 means Switchboard is faster.
-                All sides run in one JVM, in rotating order, with the same number of workers. The headline is
-                Pekko with its default dispatcher settings (what Pekko users run); Pekko matched has
-                Switchboard's throughput budget.</p>
-                """);
-        sb.append("<h2>Ratio per benchmark</h2>\n").append(ratioChart(results));
+    static String render(RunInfo run, Map<String, Object> machine, Map<String, Object> config,
+                         List<Result> results) {
+        StringBuilder sb = new StringBuilder(head(run));
+        sb.append("<h2>Ratio per benchmark</h2>\n<div class=chart>").append(RatioChart.render(chartRows(results)))
+                .append("</div>\n");
         for (Benchmark.Peer peer : Benchmark.Peer.values()) {
             List<Result> section = results.stream().filter(r -> r.peer() == peer).toList();
             if (!section.isEmpty()) {
-                sb.append("<h2>Results: ").append(peer == Benchmark.Peer.PEKKO ? "vs Apache Pekko" : "vs ForkJoinPool")
-                        .append("</h2>\n").append(table(section));
+                sb.append("<h2>Results ").append(sectionTitle(peer)).append("</h2>\n").append(table(section));
             }
         }
         sb.append("<h2>Time distribution per side</h2>\n<p>Each dot one iteration; bar = median.</p>\n");
@@ -65,48 +54,80 @@ final class HtmlReport {
                         .append(distribution(r));
             }
         }
-        sb.append("<h2>Machine</h2><pre>").append(esc(Json.write(machine))).append("</pre>\n");
-        sb.append("<h2>Configuration</h2><pre>").append(esc(Json.write(config))).append("</pre>\n");
-        sb.append("</body></html>\n");
-        return sb.toString();
+        return sb.append(tail(machine, config)).toString();
     }
 
-    private static String ratioChart(List<Result> results) {
-        int rowH = 28;
-        int left = 190;
-        int width = 900;
-        double max = 1;
+    /** The page up to the chart: the title, what a ratio means, and how, when and on what the run was made. */
+    static String head(RunInfo run) {
+        StringBuilder sb = new StringBuilder("""
+                <!DOCTYPE html>
+                <html lang="en"><head><meta charset="utf-8"><title>Switchboard benchmarks</title>
+                <style>
+                body{font-family:system-ui,sans-serif;margin:2rem;color:#1a202c}
+                p,dl{max-width:1100px}
+                table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #cbd5e0;padding:.3rem .6rem;text-align:right}
+                th{background:#edf2f7}td:first-child,th:first-child{text-align:left;white-space:nowrap}
+                .fail{color:#c53030}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}
+                dl.run{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dl.run dt{font-weight:600}
+                dl.run dd{margin:0}pre{background:#f7fafc;padding:.6rem;overflow-x:auto}svg{max-width:none}
+                .chart{overflow-x:auto}
+                </style></head><body>
+                <h1>Switchboard benchmarks</h1>
+                <p>ratio = peer median / Switchboard median: above 1 Switchboard is faster, below 1 it is slower.
+                All sides run in one JVM, in rotating order, with the same number of workers. The headline is Apache
+                Pekko with its default dispatcher settings, because that is what Pekko users run; Pekko matched has
+                Switchboard's throughput budget. Task-parallel benchmarks are compared with the JDK's ForkJoinPool.
+                Every verified benchmark is in the chart and in the geometric means, the ones Switchboard loses
+                too.</p>
+                """);
+        sb.append("<h2>This run</h2>\n<dl class=run>\n");
+        item(sb, "ran", run.when());
+        item(sb, "commit", run.commit());
+        run.settings().forEach((label, text) -> item(sb, label, text));
+        sb.append("</dl>\n");
+        sb.append("<p class=legend>");
+        for (Side side : Side.values()) {
+            sb.append("<span style='background:").append(color(side)).append("'></span>").append(esc(side.label()));
+        }
+        return sb.append("</p>\n").toString();
+    }
+
+    /** The page after the results: the machine and the configuration as the JSON report has them. */
+    static String tail(Map<String, Object> machine, Map<String, Object> config) {
+        return "<h2>Machine</h2><pre>" + esc(Json.write(machine)) + "</pre>\n"
+                + "<h2>Configuration</h2><pre>" + esc(Json.write(config)) + "</pre>\n</body></html>\n";
+    }
+
+    private static void item(StringBuilder sb, String label, String text) {
+        sb.append("<dt>").append(esc(label)).append("</dt><dd>").append(esc(text)).append("</dd>\n");
+    }
+
+    static String sectionTitle(Benchmark.Peer peer) {
+        return peer == Benchmark.Peer.PEKKO ? "vs Apache Pekko" : "vs ForkJoinPool";
+    }
+
+    /** A row per benchmark with a bar per peer side it ran on, then a row per peer side's geometric mean. */
+    private static List<RatioChart.Row> chartRows(List<Result> results) {
+        List<RatioChart.Row> rows = new ArrayList<>();
         for (Result r : results) {
+            List<RatioChart.Bar> bars = new ArrayList<>();
             if (r.verified()) {
-                max = Math.max(max, r.ratio());
+                for (Side side : r.peers().keySet()) {
+                    double ratio = r.ratio(side);
+                    bars.add(new RatioChart.Bar(side, side == r.headline(), ratio, ratio, ratio));
+                }
+            }
+            rows.add(new RatioChart.Row(r.name(), bars, r.failure()));
+        }
+        for (Side side : TableReport.peerSides(results)) {
+            double mean = GeometricMean.of(results, side);
+            if (!Double.isNaN(mean)) {
+                boolean headline = results.stream().anyMatch(r -> r.headline() == side);
+                rows.add(new RatioChart.Row("geometric mean, " + side.label(),
+                        List.of(new RatioChart.Bar(side, headline, mean, mean, mean)), null));
             }
         }
-        double scale = (width - left - 60) / (max * 1.05);
-        int h = rowH * results.size() + 30;
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "<svg width='%d' height='%d' xmlns='http://www.w3.org/2000/svg' font-size='13'>%n", width, h));
-        int y = 10;
-        for (Result r : results) {
-            sb.append(String.format(Locale.ROOT, "<text x='%d' y='%d' text-anchor='end'>%s</text>%n", left - 8,
-                    y + 17, esc(r.name())));
-            if (r.verified()) {
-                double w = r.ratio() * scale;
-                String color = r.ratio() >= 1 ? SB_COLOR : PK_COLOR;
-                sb.append(String.format(Locale.ROOT,
-                        "<rect x='%d' y='%d' width='%.1f' height='%d' fill='%s'/><text x='%.1f' y='%d'>%.2f</text>%n",
-                        left, y + 4, w, rowH - 8, color, left + w + 6, y + 17, r.ratio()));
-            } else {
-                sb.append(String.format(Locale.ROOT, "<text x='%d' y='%d' fill='#c53030'>failed</text>%n", left,
-                        y + 17));
-            }
-            y += rowH;
-        }
-        double one = left + scale;
-        sb.append(String.format(Locale.ROOT,
-                "<line x1='%.1f' y1='5' x2='%.1f' y2='%d' stroke='#1a202c' stroke-dasharray='4 3'/>"
-                        + "<text x='%.1f' y='%d' text-anchor='middle'>1.0</text>%n",
-                one, one, h - 18, one, h - 4));
-        return sb.append("</svg>\n").toString();
+        return rows;
     }
 
     /** One section's table: every side's times, the ratio per peer side, the threads added where counted. */
@@ -141,10 +162,7 @@ final class HtmlReport {
                 sb.append(r.peers().containsKey(side) ? cells(r.peers().get(side)) : "<td></td><td></td><td></td>");
             }
             for (Side side : peers) {
-                sb.append(r.peers().containsKey(side)
-                        ? String.format(Locale.ROOT, "<td>%s%.2f%s</td>", side == r.headline() ? "<b>" : "",
-                                r.ratio(side), side == r.headline() ? "</b>" : "")
-                        : "<td></td>");
+                sb.append(r.peers().containsKey(side) ? ratioCell(r.ratio(side), side == r.headline()) : "<td></td>");
             }
             if (threads) {
                 for (Side side : sides) {
@@ -157,7 +175,7 @@ final class HtmlReport {
         sb.append("<tr><td>geometric mean</td><td colspan=").append(3 * sides.size()).append("></td>");
         for (Side side : peers) {
             double mean = GeometricMean.of(results, side);
-            sb.append(Double.isNaN(mean) ? "<td>-</td>" : String.format(Locale.ROOT, "<td>%.2f</td>", mean));
+            sb.append(Double.isNaN(mean) ? "<td>-</td>" : ratioCell(mean, headlineMark(results, side).length() > 0));
         }
         sb.append("<td colspan=").append(1 + (threads ? sides.size() : 0)).append("></td></tr>\n</table>\n");
         if (threads) {
@@ -165,6 +183,11 @@ final class HtmlReport {
                     + " threads during the run minus those alive when it began.</p>\n");
         }
         return sb.toString();
+    }
+
+    static String ratioCell(double ratio, boolean headline) {
+        String v = String.format(Locale.ROOT, "%.2f", ratio);
+        return "<td" + (ratio < 1 ? " class=fail" : "") + ">" + (headline ? "<b>" + v + "</b>" : v) + "</td>";
     }
 
     private static String distribution(Result r) {
@@ -200,7 +223,7 @@ final class HtmlReport {
         return results.stream().anyMatch(r -> r.headline() == side) ? " (headline)" : "";
     }
 
-    private static String color(Side side) {
+    static String color(Side side) {
         return switch (side) {
             case SWITCHBOARD -> SB_COLOR;
             case PEKKO_DEFAULT -> PK_COLOR;
@@ -211,7 +234,7 @@ final class HtmlReport {
 
     private static void row(StringBuilder sb, String label, Stats s, int y, int left, double scale, String color) {
         sb.append(String.format(Locale.ROOT, "<text x='%d' y='%d' text-anchor='end'>%s</text>%n", left - 8, y + 14,
-                label));
+                esc(label)));
         for (double v : s.samplesMs()) {
             sb.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%d' r='4' fill='%s' fill-opacity='0.45'/>%n",
                     left + v * scale, y + 10, color));
@@ -221,7 +244,7 @@ final class HtmlReport {
                 left + s.medianMs() * scale - 1, y, color, left + s.medianMs() * scale + 6, y + 8, s.medianMs()));
     }
 
-    private static String esc(String s) {
+    static String esc(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;");
     }
 }

@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * The machine-readable report:
  * <pre>{@code
- * {"machine": {...},
+ * {"run": {"started": "2026-11-25T11:40:02Z", "finished": "...", "commit": "4b0c17d-dirty", "arguments": [...]},
+ *  "machine": {"cpus": 2, "cpu_model": "...", "java_version": "...", "jvm_args": "...", ...},
  *  "config": {"headline": "default", "peer_configs": ["default", "matched"], "switchboard": {...},
  *             "pekko": {"version": "1.7.0", "configs": {"default": {"throughput": 5, "headline": true, ...},
  *                                                        "matched": {"throughput": 64, ...}}}, ...},
@@ -33,7 +34,8 @@ import java.util.Map;
  *
  * <p>The probe-latency tool ({@code --probe-latency}) writes one row per chain count instead:
  * <pre>{@code
- * {"machine": {...}, "config": {"tool": "probe-latency", "workers": 2, "chain_kind": "pairs", ...},
+ * {"run": {"started": "2026-11-25T11:40:02Z", "finished": "...", "commit": "4b0c17d-dirty", "arguments": [...]},
+ *  "machine": {"cpus": 2, "cpu_model": "...", "java_version": "...", "jvm_args": "...", ...}, "config": {"tool": "probe-latency", "workers": 2, "chain_kind": "pairs", ...},
  *  "results": [{"chains": 3, "sent": 103, "warmup_served": 100, "served": 0, "starved": 3, "abandoned": true,
  *   "chains_running": 3, "median_us": null, "p90_us": null, "p99_us": null, "max_us": null, "samples_us": [],
  *   "problem": null}]}
@@ -43,17 +45,19 @@ public final class JsonReport {
     private JsonReport() {
     }
 
-    static void write(Path file, Map<String, Object> machine, Map<String, Object> config, List<Result> results)
-            throws IOException {
+    static void write(Path file, RunInfo run, Map<String, Object> machine, Map<String, Object> config,
+                      List<Result> results) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, render(machine, config, results));
+        Files.writeString(file, render(run, machine, config, results));
     }
 
-    static String render(Map<String, Object> machine, Map<String, Object> config, List<Result> results) {
+    static String render(RunInfo run, Map<String, Object> machine, Map<String, Object> config,
+                         List<Result> results) {
         Map<String, Object> root = new LinkedHashMap<>();
+        root.put("run", run.json());
         root.put("machine", machine);
         root.put("config", config);
         Map<String, Object> means = new LinkedHashMap<>();
