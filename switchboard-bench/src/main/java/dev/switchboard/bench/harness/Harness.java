@@ -34,11 +34,12 @@ import java.util.stream.Collectors;
  * iterations; an iteration runs every side once, starting one side further than the iteration before. Every run
  * returns a checksum that must equal the benchmark's expected value. Per side it reports the median, minimum
  * and maximum wall time, and per peer side {@code ratio = peer_median / switchboard_median} (above 1:
- * Switchboard faster).
+ * Switchboard faster). With {@code --runs N} it runs all that N times, each in its own JVM ({@link ChildRuns}),
+ * and reports every ratio's median and spread over the runs ({@link Runs}).
  *
  * <pre>
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
- *                     [--peer-config default|matched|both] [--iterations N] [--warmup N] [--list]
+ *                     [--peer-config default|matched|both] [--runs N] [--iterations N] [--warmup N] [--list]
  * ./switchboard bench --compare a,b,...    (Switchboard variants against each other: {@link Comparison})
  * ./switchboard bench --probe-latency ...  (a probe's latency under endless chains: {@link ProbeLatency})
  * </pre>
@@ -101,6 +102,16 @@ public final class Harness {
             comparison.run();
             return;
         }
+        if (options.runs > 1) {
+            try {
+                Runs runs = new Harness(options, System.out).runInChildren(chosen);
+                System.exit(runs.verified() ? 0 : 1);
+            } catch (ChildRuns.Failure e) {
+                System.err.println("bench: " + e.getMessage());
+                System.exit(1);
+            }
+            return;
+        }
         List<Result> results = new Harness(options, System.out).run(chosen);
         boolean allVerified = results.stream().allMatch(Result::verified);
         System.exit(allVerified ? 0 : 1);
@@ -160,6 +171,35 @@ public final class Harness {
         return results;
     }
 
+    /**
+     * Runs the harness {@code --runs} times, each in its own JVM ({@link ChildRuns}), one after the other, then
+     * prints and writes the merged results ({@link Runs}).
+     *
+     * @throws ChildRuns.Failure if a run fails (its JVM exits with anything but 0)
+     */
+    Runs runInChildren(List<Benchmark> benchmarks) throws IOException {
+        OffsetDateTime started = RunInfo.now();
+        String commit = RunInfo.currentCommit();
+        Map<String, Object> config = configuration(benchmarks);
+        out.printf(Locale.ROOT, "%d runs of the harness, each in its own JVM, one after the other%n", options.runs);
+        Runs runs = new Runs(new ChildRuns(ChildRuns.thisJvm(commit), ChildRuns.childArguments(options.arguments),
+                options.runs, out).run());
+        out.printf("%n=== the %d runs merged ===%n", options.runs);
+        out.print(TableReport.render(runs));
+        Map<String, Object> machine = Machine.describe();
+        boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
+        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments, settings(machine, pool));
+        if (options.json != null) {
+            JsonReport.writeRuns(options.json, run, machine, config, runs);
+            out.println("JSON report: " + options.json.toAbsolutePath());
+        }
+        if (options.html != null) {
+            Path page = HtmlReport.writeRuns(options.html, run, machine, config, runs);
+            out.println("HTML report: " + page.toAbsolutePath());
+        }
+        return runs;
+    }
+
     /** The settings of this run in words, for the HTML page. */
     private Map<String, String> settings(Map<String, Object> machine, boolean pool) {
         Map<String, String> s = new LinkedHashMap<>();
@@ -180,7 +220,8 @@ public final class Harness {
         s.put("iterations", String.format(Locale.ROOT, "%d measured per side after at least %d warm-up iterations"
                 + " and %.0f s; each iteration runs every side once, in rotating order", options.iterations,
                 options.warmup, options.warmupSeconds));
-        s.put("runs", "1 JVM");
+        s.put("runs", options.runs == 1 ? "1 (this JVM)"
+                : options.runs + ", each in its own JVM, one after the other; figures are medians over the runs");
         s.put("JVM", machine.get("java_vm") + " (Java " + machine.get("java_version") + "), flags: "
                 + (String.valueOf(machine.get("jvm_args")).isBlank() ? "none" : machine.get("jvm_args")));
         s.put("machine", String.format(Locale.ROOT, "%s CPUs (%s), %s %s, max heap %s MB", machine.get("cpus"),
@@ -337,6 +378,7 @@ public final class Harness {
         c.put("warmup_iterations_min", options.warmup);
         c.put("warmup_seconds_min", options.warmupSeconds);
         c.put("measured_iterations", options.iterations);
+        c.put("runs", options.runs);
         c.put("quick", options.quick);
         c.put("order", "rotating: every iteration runs each side once, starting one side further than the last");
         c.put("threads_added", "benchmarks whose peer is the pool: per side, the most over the measured iterations"
@@ -406,6 +448,9 @@ public final class Harness {
                   --peer-config C    the Pekko configurations to run: default (Pekko's default dispatcher
                                      settings, throughput 5: the headline), matched (throughput = the
                                      Switchboard budget) or both (default); both run in this one JVM
+                  --runs N           run the harness N times, each in its own JVM (same flags), one after
+                                     the other, and report the spread of every ratio over the runs
+                                     (default 1)
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)
@@ -432,9 +477,9 @@ public final class Harness {
                 "--probe-warmup", "--probe-bound-ms", "--probe-source");
         /** Options of the benchmark runs that mean nothing to --probe-latency. */
         private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
-                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config");
+                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs");
         /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
-        private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config");
+        private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs");
 
         /** The arguments as given. */
         List<String> arguments = List.of();
@@ -450,6 +495,8 @@ public final class Harness {
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         /** The Pekko configurations to run, in {@link Side} order: the first is the headline. */
         List<Side> peerConfigs = List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+        /** How many times to run the harness, each in its own JVM ({@link ChildRuns}). */
+        int runs = 1;
         int iterations = -1;
         int warmup = -1;
         double warmupSeconds = -1;
@@ -480,6 +527,7 @@ public final class Harness {
                     case "--workers" -> o.workers = positive(value(args, ++i, a), a);
                     case "--throughput" -> o.throughput = positive(value(args, ++i, a), a);
                     case "--peer-config" -> o.peerConfigs = peerConfigs(value(args, ++i, a));
+                    case "--runs" -> o.runs = positive(value(args, ++i, a), a);
                     case "--iterations" -> o.iterations = positive(value(args, ++i, a), a);
                     case "--warmup" -> o.warmup = Integer.parseInt(value(args, ++i, a));
                     case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(value(args, ++i, a));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,10 +52,156 @@ final class HtmlReport {
             if (r.verified()) {
                 sb.append("<h3>").append(esc(r.name())).append("</h3><p>").append(esc(r.description()))
                         .append(" &mdash; params ").append(esc(String.valueOf(r.params()))).append("</p>\n")
-                        .append(distribution(r));
+                        .append(distribution(sides(r)));
             }
         }
         return sb.append(tail(machine, config)).toString();
+    }
+
+    /** Writes {@code index.html} and {@code results.json} for several runs merged; returns the page. */
+    static Path writeRuns(Path dir, RunInfo run, Map<String, Object> machine, Map<String, Object> config,
+                          Runs runs) throws IOException {
+        Files.createDirectories(dir);
+        Path page = dir.resolve("index.html");
+        Files.writeString(page, renderRuns(run, machine, config, runs));
+        Files.writeString(dir.resolve("results.json"), JsonReport.renderRuns(run, machine, config, runs));
+        return page;
+    }
+
+    /**
+     * The page of several runs merged: the chart's bars are the median ratios over the runs with whiskers from
+     * the lowest to the highest, the tables give the same spreads and each run's headline ratio, and the
+     * distributions show each run's median.
+     */
+    static String renderRuns(RunInfo run, Map<String, Object> machine, Map<String, Object> config, Runs runs) {
+        StringBuilder sb = new StringBuilder(head(run));
+        sb.append(String.format(Locale.ROOT, "<p>Merged over %d runs, each in its own JVM, one after the other."
+                + " A bar is the median of the runs' ratios; its whisker spans the lowest to the highest.</p>%n",
+                runs.count()));
+        sb.append("<h2>Ratio per benchmark</h2>\n<div class=chart>").append(RatioChart.render(chartRows(runs)))
+                .append("</div>\n");
+        for (Benchmark.Peer peer : Benchmark.Peer.values()) {
+            List<Runs.Row> section = runs.rows().stream().filter(r -> r.peer() == peer).toList();
+            if (!section.isEmpty()) {
+                sb.append("<h2>Results ").append(sectionTitle(peer)).append("</h2>\n").append(table(section, runs));
+            }
+        }
+        sb.append("<h2>Geometric mean per run</h2>\n<table><tr><th>run</th>");
+        runs.geometricMeans().keySet().forEach(side -> sb.append("<th>").append(esc(side.label())).append("</th>"));
+        sb.append("</tr>\n");
+        for (int i = 0; i < runs.count(); i++) {
+            sb.append("<tr><td>").append(i + 1).append("</td>");
+            for (Side side : runs.geometricMeans().keySet()) {
+                double mean = GeometricMean.of(runs.run(i), side);
+                sb.append(Double.isNaN(mean) ? "<td>-</td>" : ratioCell(mean, false));
+            }
+            sb.append("</tr>\n");
+        }
+        sb.append("</table>\n<h2>Median per run</h2>\n<p>Each dot one run's median; bar = the median of those.</p>\n");
+        for (Runs.Row r : runs.rows()) {
+            if (r.verified()) {
+                sb.append("<h3>").append(esc(r.name())).append("</h3><p>").append(esc(r.description()))
+                        .append(" &mdash; params ").append(esc(String.valueOf(r.params()))).append("</p>\n")
+                        .append(distribution(r.medians()));
+            }
+        }
+        return sb.append(tail(machine, config)).toString();
+    }
+
+    private static List<RatioChart.Row> chartRows(Runs runs) {
+        List<RatioChart.Row> rows = new ArrayList<>();
+        for (Runs.Row r : runs.rows()) {
+            List<RatioChart.Bar> bars = new ArrayList<>();
+            r.ratios().forEach((side, s) -> bars.add(new RatioChart.Bar(side, side == r.headline(), s.median(),
+                    s.min(), s.max())));
+            rows.add(new RatioChart.Row(r.name(), bars, r.failure()));
+        }
+        runs.geometricMeans().forEach((side, s) -> {
+            boolean headline = runs.rows().stream().anyMatch(r -> r.headline() == side);
+            rows.add(new RatioChart.Row("geometric mean, " + side.label(),
+                    List.of(new RatioChart.Bar(side, headline, s.median(), s.min(), s.max())), null));
+        });
+        return rows;
+    }
+
+    /** One section's table over the runs: medians and ratios with their spreads, each run's headline ratio. */
+    private static String table(List<Runs.Row> rows, Runs runs) {
+        List<Side> peers = new ArrayList<>();
+        for (Side side : Side.values()) {
+            if (rows.stream().anyMatch(r -> r.ratios().containsKey(side))) {
+                peers.add(side);
+            }
+        }
+        List<Side> sides = new ArrayList<>();
+        sides.add(Side.SWITCHBOARD);
+        sides.addAll(peers);
+        boolean threads = rows.stream().anyMatch(r -> !r.threadsAdded().isEmpty());
+        boolean anyHeadline = false;
+        StringBuilder sb = new StringBuilder("<table><tr><th>benchmark</th>");
+        for (Side side : sides) {
+            sb.append("<th>").append(esc(side.label())).append(" ms, median of the runs (lowest-highest)</th>");
+        }
+        for (Side side : peers) {
+            boolean headline = rows.stream().anyMatch(r -> r.headline() == side);
+            anyHeadline |= headline;
+            sb.append("<th>ratio ").append(esc(side.key())).append(headline ? " (headline)" : "")
+                    .append(", median (lowest-highest)</th>");
+        }
+        sb.append("<th>").append(anyHeadline ? "headline " : "").append("ratio per run</th>");
+        if (threads) {
+            for (Side side : sides) {
+                sb.append("<th>threads added, ").append(esc(side.label())).append("</th>");
+            }
+        }
+        sb.append("<th>verified</th></tr>\n");
+        int columns = 3 + sides.size() + peers.size() + (threads ? sides.size() : 0);
+        for (Runs.Row r : rows) {
+            if (!r.verified()) {
+                sb.append("<tr><td>").append(esc(r.name())).append("</td><td colspan=").append(columns - 1)
+                        .append(" class=fail>FAILED: ").append(esc(r.failure())).append("</td></tr>\n");
+                continue;
+            }
+            sb.append("<tr><td>").append(esc(r.name())).append("</td>");
+            for (Side side : sides) {
+                Stats s = r.medians().get(side);
+                sb.append(s == null ? "<td></td>" : String.format(Locale.ROOT, "<td>%.2f (%.2f-%.2f)</td>",
+                        s.medianMs(), s.minMs(), s.maxMs()));
+            }
+            for (Side side : peers) {
+                Runs.Spread s = r.ratios().get(side);
+                sb.append(s == null ? "<td></td>" : spreadCell(s, side == r.headline()));
+            }
+            sb.append("<td>");
+            for (double v : r.ratio().perRun()) {
+                sb.append(String.format(Locale.ROOT, "%.2f ", v));
+            }
+            sb.append("</td>");
+            if (threads) {
+                for (Side side : sides) {
+                    Integer added = r.threadsAdded().get(side);
+                    sb.append("<td>").append(added == null ? "" : added).append("</td>");
+                }
+            }
+            sb.append("<td>yes</td></tr>\n");
+        }
+        sb.append("<tr><td>geometric mean</td><td colspan=").append(sides.size()).append("></td>");
+        for (Side side : peers) {
+            Runs.Spread s = runs.geometricMeans().get(side);
+            boolean headline = rows.stream().anyMatch(r -> r.headline() == side);
+            sb.append(s == null ? "<td>-</td>" : spreadCell(s, headline));
+        }
+        sb.append("<td colspan=").append(2 + (threads ? sides.size() : 0)).append("></td></tr>\n</table>\n");
+        if (threads) {
+            sb.append("<p>Threads added: the most threads one measured run added, over all runs; that is the peak"
+                    + " number of live threads during a run minus those alive when it began.</p>\n");
+        }
+        return sb.toString();
+    }
+
+    private static String spreadCell(Runs.Spread s, boolean headline) {
+        String v = String.format(Locale.ROOT, "%.2f", s.median());
+        return String.format(Locale.ROOT, "<td%s>%s (%.2f-%.2f)</td>", s.median() < 1 ? " class=fail" : "",
+                headline ? "<b>" + v + "</b>" : v, s.min(), s.max());
     }
 
     /** The page up to the chart: the title, what a ratio means, and how, when and on what the run was made. */
@@ -190,21 +337,21 @@ final class HtmlReport {
         return "<td" + (ratio < 1 ? " class=fail" : "") + ">" + (headline ? "<b>" + v + "</b>" : v) + "</td>";
     }
 
-    private static String distribution(Result r) {
+    /** Dots for each side's samples, with a bar at their median, on a linear axis from 0 ms. */
+    private static String distribution(Map<Side, Stats> sides) {
         int width = 900;
         int left = 130;
-        double max = r.switchboard().maxMs();
-        for (Stats s : r.peers().values()) {
+        double max = 0;
+        for (Stats s : sides.values()) {
             max = Math.max(max, s.maxMs());
         }
         max *= 1.05;
         double scale = (width - left - 40) / max;
-        int height = 30 * (1 + r.peers().size()) + 30;
+        int height = 30 * sides.size() + 30;
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                 "<svg width='%d' height='%d' xmlns='http://www.w3.org/2000/svg' font-size='12'>%n", width, height));
-        row(sb, Side.SWITCHBOARD.label(), r.switchboard(), 10, left, scale, color(Side.SWITCHBOARD));
-        int y = 40;
-        for (Map.Entry<Side, Stats> e : r.peers().entrySet()) {
+        int y = 10;
+        for (Map.Entry<Side, Stats> e : sides.entrySet()) {
             row(sb, e.getKey().label(), e.getValue(), y, left, scale, color(e.getKey()));
             y += 30;
         }
@@ -212,6 +359,13 @@ final class HtmlReport {
                 + "<text x='%d' y='%d'>0</text><text x='%d' y='%d' text-anchor='end'>%.1f ms</text>%n",
                 left, y + 2, width - 40, y + 2, left, y + 16, width - 40, y + 16, max));
         return sb.append("</svg>\n").toString();
+    }
+
+    private static Map<Side, Stats> sides(Result r) {
+        Map<Side, Stats> sides = new LinkedHashMap<>();
+        sides.put(Side.SWITCHBOARD, r.switchboard());
+        sides.putAll(r.peers());
+        return sides;
     }
 
     private static String cells(Stats s) {

@@ -21,7 +21,8 @@ final class RatioChart {
     }
 
     private static final int PLOT_WIDTH = 620;
-    private static final int VALUE_WIDTH = 170;
+    /** A generous width of a character at 13 px, so that names and values are never cut. */
+    private static final double CHAR_WIDTH = 8.2;
     private static final int BAR_ROW = 16;
     private static final int GROUP_GAP = 8;
     private static final double[] STEPS = {1, 2, 5};
@@ -33,21 +34,23 @@ final class RatioChart {
         double lo = 1;
         double hi = 1;
         int longest = 0;
+        int longestValue = 0;
         for (Row row : rows) {
             longest = Math.max(longest, row.name().length());
             for (Bar bar : row.bars()) {
                 lo = Math.min(lo, Math.min(bar.value(), bar.lo()));
                 hi = Math.max(hi, Math.max(bar.value(), bar.hi()));
+                longestValue = Math.max(longestValue, bar.side().key().length() + 1 + value(bar).length());
             }
         }
         Axis axis = new Axis(lo, hi);
-        int left = Math.max(140, (int) Math.ceil(longest * 7.6) + 24);   // about 7.6 px per character at 13 px
+        int left = Math.max(140, (int) Math.ceil(longest * CHAR_WIDTH) + 24);
         int top = 34;
         int height = top + 48;
         for (Row row : rows) {
             height += Math.max(1, row.bars().size()) * BAR_ROW + GROUP_GAP;
         }
-        int width = left + PLOT_WIDTH + VALUE_WIDTH;
+        int width = left + PLOT_WIDTH + Math.max(120, (int) Math.ceil(longestValue * CHAR_WIDTH) + 24);
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                 "<svg class='ratio-chart' data-scale='log' width='%d' height='%d' viewBox='0 0 %d %d'"
                         + " xmlns='http://www.w3.org/2000/svg' font-size='13'>%n", width, height, width, height));
@@ -100,8 +103,8 @@ final class RatioChart {
             double a = left + axis.x(bar.lo());
             double b = left + axis.x(bar.hi());
             double mid = y + BAR_ROW / 2.0;
-            sb.append(String.format(Locale.ROOT, "<path class='spread' d='M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f'"
-                    + " stroke='#1a202c' fill='none'/>%n", a, mid, b, a, mid - 4, mid + 4, b, mid - 4, mid + 4));
+            sb.append(String.format(Locale.ROOT, "<path class='spread' d='M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1f"
+                    + "V%.1f' stroke='#1a202c' fill='none'/>%n", a, mid, b, a, mid - 4, mid + 4, b, mid - 4, mid + 4));
         }
         sb.append(String.format(Locale.ROOT, "<text x='%d' y='%.1f' fill='%s'%s>%s %s</text>%n",
                 left + PLOT_WIDTH + 12, y + BAR_ROW / 2.0 + 4.5, bar.value() < 1 ? "#c53030" : "#1a202c",

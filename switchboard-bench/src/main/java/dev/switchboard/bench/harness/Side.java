@@ -32,6 +32,16 @@ public enum Side {
         return label;
     }
 
+    /** The side whose {@link #key()} is {@code key}. */
+    public static Side ofKey(String key) {
+        for (Side side : values()) {
+            if (side.key.equals(key)) {
+                return side;
+            }
+        }
+        throw new IllegalArgumentException("unknown side '" + key + "'");
+    }
+
     /** Whether this side is one of Pekko's configurations. */
     public boolean isPekko() {
         return this == PEKKO_DEFAULT || this == PEKKO_MATCHED;

@@ -102,6 +102,138 @@ final class TableReport {
         sb.append('\n');
     }
 
+    /**
+     * The table of several runs merged ({@code --runs N}): per benchmark and side the median of the runs' medians
+     * with the lowest and highest, and per peer side the median ratio over the runs with the lowest and highest;
+     * per peer side the geometric mean of each run, its median and spread.
+     */
+    static String render(Runs runs) {
+        StringBuilder sb = new StringBuilder();
+        for (Benchmark.Peer peer : Benchmark.Peer.values()) {
+            List<Runs.Row> section = runs.rows().stream().filter(r -> r.peer() == peer).toList();
+            if (!section.isEmpty()) {
+                section(sb, peer, section, runs);
+            }
+        }
+        sb.append(String.format(Locale.ROOT, "(over %d runs, each in its own JVM: times are the median of the runs'"
+                + " medians in ms, ratios the median of the runs' ratios; [lowest-highest] over the runs;"
+                + " ratio = peer median / Switchboard median, above 1: Switchboard faster; * marks the headline)%n",
+                runs.count()));
+        return sb.toString();
+    }
+
+    private static void section(StringBuilder sb, Benchmark.Peer peer, List<Runs.Row> rows, Runs runs) {
+        Set<Side> peerSet = EnumSet.noneOf(Side.class);
+        rows.forEach(r -> peerSet.addAll(r.ratios().keySet()));
+        List<Side> peers = List.copyOf(peerSet);
+        Side headline = rows.get(0).headline();
+        List<Side> sides = new ArrayList<>();
+        sides.add(Side.SWITCHBOARD);
+        sides.addAll(peers);
+        boolean threads = rows.stream().anyMatch(r -> !r.threadsAdded().isEmpty());
+        List<String[]> grid = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("benchmark"));
+        sides.forEach(side -> header.add(side.label() + " ms"));
+        peers.forEach(side -> header.add("ratio " + side.key() + (side == headline ? "*" : "")));
+        if (threads) {
+            sides.forEach(side -> header.add("threads added " + side.key()));
+        }
+        header.add("verified");
+        grid.add(header.toArray(String[]::new));
+        for (Runs.Row r : rows) {
+            if (!r.verified()) {
+                grid.add(new String[] {r.name(), "FAILED: " + r.failure()});
+                continue;
+            }
+            List<String> cells = new ArrayList<>(List.of(r.name()));
+            for (Side side : sides) {
+                Stats s = r.medians().get(side);
+                cells.add(s == null ? "" : spread(s.medianMs(), s.minMs(), s.maxMs()));
+            }
+            for (Side side : peers) {
+                Runs.Spread s = r.ratios().get(side);
+                cells.add(s == null ? "" : spread(s.median(), s.min(), s.max()));
+            }
+            if (threads) {
+                for (Side side : sides) {
+                    Integer added = r.threadsAdded().get(side);
+                    cells.add(added == null ? "" : added.toString());
+                }
+            }
+            cells.add("yes");
+            grid.add(cells.toArray(String[]::new));
+        }
+        List<String> mean = new ArrayList<>(List.of("geometric mean"));
+        sides.forEach(side -> mean.add(""));
+        for (Side side : peers) {
+            Runs.Spread s = runs.geometricMeans().get(side);
+            mean.add(s == null ? "-" : spread(s.median(), s.min(), s.max()));
+        }
+        while (mean.size() < header.size()) {
+            mean.add("");
+        }
+        grid.add(mean.toArray(String[]::new));
+        sb.append(peer == Benchmark.Peer.PEKKO ? "vs Apache Pekko" : "vs ForkJoinPool").append('\n')
+                .append(grid(grid));
+        for (Side side : peers) {
+            Runs.Spread s = runs.geometricMeans().get(side);
+            if (s != null) {
+                sb.append("geometric mean per run, ").append(side.key()).append(side == headline ? "*" : "")
+                        .append(':');
+                for (double v : s.perRun()) {
+                    sb.append(String.format(Locale.ROOT, " %.2f", v));
+                }
+                sb.append('\n');
+            }
+        }
+        if (threads) {
+            sb.append("threads added: the most threads one measured run added, over all runs (peak live threads"
+                    + " during it minus those alive when it began)\n");
+        }
+        sb.append('\n');
+    }
+
+    private static String spread(double median, double lo, double hi) {
+        return String.format(Locale.ROOT, "%.2f [%.2f-%.2f]", median, lo, hi);
+    }
+
+    /**
+     * Rows of cells in columns as wide as their widest cell, the first column left-aligned and the others right;
+     * a line under the first row. A row shorter than the first (a failure) is printed as it is.
+     */
+    private static String grid(List<String[]> rows) {
+        int columns = rows.get(0).length;
+        int[] widths = new int[columns];
+        for (String[] row : rows) {
+            if (row.length == columns) {
+                for (int c = 0; c < columns; c++) {
+                    widths[c] = Math.max(widths[c], row[c].length());
+                }
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < rows.size(); i++) {
+            String[] row = rows.get(i);
+            StringBuilder line = new StringBuilder();
+            if (row.length != columns) {
+                line.append(String.format(Locale.ROOT, "%-" + widths[0] + "s", row[0]));
+                for (int c = 1; c < row.length; c++) {
+                    line.append("  ").append(row[c]);
+                }
+            } else {
+                for (int c = 0; c < columns; c++) {
+                    line.append(c == 0 ? String.format(Locale.ROOT, "%-" + widths[0] + "s", row[0])
+                            : "  " + pad(row[c], widths[c]));
+                }
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+            if (i == 0) {
+                sb.append("-".repeat(line.length())).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
     private static int ratioWidth(Side side) {
         return Math.max(9, side.key().length() + 1);
     }
