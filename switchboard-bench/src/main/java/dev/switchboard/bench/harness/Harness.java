@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,23 +17,29 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.pekko.actor.ActorSystem;
-import scala.concurrent.Await;
 
 /**
- * Runs every benchmark on Switchboard and on Apache Pekko, alternately, in this one JVM, and reports medians
- * and ratios.
+ * Runs every benchmark on Switchboard and on its peer (Apache Pekko, or the JDK's {@link
+ * java.util.concurrent.ForkJoinPool} for task-parallel benchmarks) in this one JVM, the sides in rotating order,
+ * and reports medians and ratios.
  *
  * <h2>Method</h2>
- * Both runtimes are created once, with the same number of worker threads and the same throughput setting
- * (Switchboard's default budget; Pekko's {@code throughput}). For each benchmark the harness runs warm-up
- * iterations, then measured iterations, alternating the two sides and the order within each pair. Every run
+ * The runtimes are created once, all with the same number of worker threads ({@link Runtimes}): Switchboard with
+ * its throughput budget ({@code --throughput}); Apache Pekko in two configurations ({@link PekkoSettings}):
+ * {@code default}, Pekko's default dispatcher settings (throughput 5), the headline because it is what Pekko
+ * users run, and {@code matched}, whose throughput is Switchboard's budget ({@code --peer-config} runs one of
+ * them only); and a {@code new ForkJoinPool(workers)} for the benchmarks whose {@linkplain Benchmark#peer() peer}
+ * it is (the Pekko configurations do not apply to them; for them the harness also reports the threads each
+ * side's runs added, {@link ThreadPeak}). For each benchmark the harness runs warm-up iterations, then measured
+ * iterations; an iteration runs every side once, starting one side further than the iteration before. Every run
  * returns a checksum that must equal the benchmark's expected value. Per side it reports the median, minimum
- * and maximum wall time, and {@code ratio = pekko_median / switchboard_median} (above 1: Switchboard faster).
+ * and maximum wall time, and per peer side {@code ratio = peer_median / switchboard_median} (above 1:
+ * Switchboard faster). With {@code --runs N} it runs all that N times, each in its own JVM ({@link ChildRuns}),
+ * and reports every ratio's median and spread over the runs ({@link Runs}).
  *
  * <pre>
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
- *                     [--iterations N] [--warmup N] [--list]
+ *                     [--peer-config default|matched|both] [--runs N] [--iterations N] [--warmup N] [--list]
  * ./switchboard bench --compare a,b,...    (Switchboard variants against each other: {@link Comparison})
  * ./switchboard bench --probe-latency ...  (a probe's latency under endless chains: {@link ProbeLatency})
  * </pre>
@@ -94,6 +102,16 @@ public final class Harness {
             comparison.run();
             return;
         }
+        if (options.runs > 1) {
+            try {
+                Runs runs = new Harness(options, System.out).runInChildren(chosen);
+                System.exit(runs.verified() ? 0 : 1);
+            } catch (ChildRuns.Failure e) {
+                System.err.println("bench: " + e.getMessage());
+                System.exit(1);
+            }
+            return;
+        }
         List<Result> results = new Harness(options, System.out).run(chosen);
         boolean allVerified = results.stream().allMatch(Result::verified);
         System.exit(allVerified ? 0 : 1);
@@ -115,27 +133,22 @@ public final class Harness {
     }
 
     List<Result> run(List<Benchmark> benchmarks) throws IOException {
+        OffsetDateTime started = RunInfo.now();
         int workers = options.workers;
-        int throughput = options.throughput;
-        Map<String, Object> config = configuration(workers, throughput);
-        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s - %d workers each, throughput %d; warm-up >= %d"
-                        + " iterations and >= %.0f s, then %d measured iterations per side%n", pekkoVersion(), workers,
-                throughput, options.warmup, options.warmupSeconds, options.iterations);
+        int budget = options.throughput;
+        Map<String, Object> config = configuration(benchmarks);
+        boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
+        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s%s - %d workers each; Switchboard budget %d; %s;"
+                        + " warm-up >= %d iterations and >= %.0f s, then %d measured iterations per side%n",
+                pekkoVersion(), pool ? " and ForkJoinPool" : "", workers, budget, describePekko(), options.warmup,
+                options.warmupSeconds, options.iterations);
         List<Result> results = new ArrayList<>();
         long start = System.nanoTime();
-        try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers)
-                .throughput(throughput).build()) {
-            ActorSystem system = ActorSystem.create("pekko", PekkoSettings.config(workers, throughput));
-            Quiescence.baseline(system);
-            try {
-                int index = 0;
-                for (Benchmark b : benchmarks) {
-                    index++;
-                    results.add(measure(b, index, benchmarks.size(), runtime, system));
-                }
-            } finally {
-                system.terminate();
-                Await.result(system.whenTerminated(), scala.concurrent.duration.Duration.apply(30, "s"));
+        try (Runtimes runtimes = new Runtimes(workers, budget, options.peerConfigs)) {
+            int index = 0;
+            for (Benchmark b : benchmarks) {
+                index++;
+                results.add(measure(b, index, benchmarks.size(), runtimes));
             }
         } catch (Exception e) {
             throw new IOException("benchmark run failed", e);
@@ -143,38 +156,136 @@ public final class Harness {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         out.println();
         out.print(TableReport.render(results));
-        out.printf("%nTotal time %d m %02d s. ratio = pekko median / switchboard median (> 1: Switchboard faster)%n",
-                took.toMinutes(), took.toSecondsPart());
+        out.printf("%nTotal time %d m %02d s.%n", took.toMinutes(), took.toSecondsPart());
         Map<String, Object> machine = Machine.describe();
+        RunInfo run = new RunInfo(started, RunInfo.now(), RunInfo.currentCommit(), options.arguments,
+                settings(machine, pool));
         if (options.json != null) {
-            JsonReport.write(options.json, machine, config, results);
+            JsonReport.write(options.json, run, machine, config, results);
             out.println("JSON report: " + options.json.toAbsolutePath());
         }
         if (options.html != null) {
-            Path page = HtmlReport.write(options.html, machine, config, results);
+            Path page = HtmlReport.write(options.html, run, machine, config, results);
             out.println("HTML report: " + page.toAbsolutePath());
         }
         return results;
     }
 
-    private Result measure(Benchmark b, int index, int total, TaskRuntime runtime, ActorSystem system) {
-        long[] sb = new long[options.iterations];
-        long[] pk = new long[options.iterations];
+    /**
+     * Runs the harness {@code --runs} times, each in its own JVM ({@link ChildRuns}), one after the other, then
+     * prints and writes the merged results ({@link Runs}).
+     *
+     * @throws ChildRuns.Failure if a run fails (its JVM exits with anything but 0)
+     */
+    Runs runInChildren(List<Benchmark> benchmarks) throws IOException {
+        OffsetDateTime started = RunInfo.now();
+        String commit = RunInfo.currentCommit();
+        Map<String, Object> config = configuration(benchmarks);
+        out.printf(Locale.ROOT, "%d runs of the harness, each in its own JVM, one after the other%n", options.runs);
+        Runs runs = new Runs(new ChildRuns(ChildRuns.thisJvm(commit), ChildRuns.childArguments(options.arguments),
+                options.runs, out).run());
+        out.printf("%n=== the %d runs merged ===%n", options.runs);
+        out.print(TableReport.render(runs));
+        Map<String, Object> machine = Machine.describe();
+        boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
+        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments, settings(machine, pool));
+        if (options.json != null) {
+            JsonReport.writeRuns(options.json, run, machine, config, runs);
+            out.println("JSON report: " + options.json.toAbsolutePath());
+        }
+        if (options.html != null) {
+            Path page = HtmlReport.writeRuns(options.html, run, machine, config, runs);
+            out.println("HTML report: " + page.toAbsolutePath());
+        }
+        return runs;
+    }
+
+    /** The settings of this run in words, for the HTML page. */
+    private Map<String, String> settings(Map<String, Object> machine, boolean pool) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("workers", options.workers + " per runtime");
+        s.put("Switchboard", String.format(Locale.ROOT, "throughput budget %d messages per turn, handoff limit %d",
+                options.throughput, TaskRuntime.DEFAULT_HANDOFF_LIMIT));
+        List<String> pekko = new ArrayList<>();
+        for (Side side : options.peerConfigs) {
+            pekko.add(String.format(Locale.ROOT, "%s: Pekko's default dispatcher settings, throughput %d%s%s",
+                    side.key(), pekkoThroughput(side), side == Side.PEKKO_MATCHED ? " (Switchboard's budget)" : "",
+                    side == options.headline() ? " (the headline)" : ""));
+        }
+        s.put("Pekko " + pekkoVersion(), String.join("; ", pekko) + String.format(Locale.ROOT,
+                "; fork-join executor with parallelism %d", options.workers));
+        if (pool) {
+            s.put("ForkJoinPool", "new ForkJoinPool(" + options.workers + "), for the task-parallel benchmarks");
+        }
+        s.put("iterations", String.format(Locale.ROOT, "%d measured per side after at least %d warm-up iterations"
+                + " and %.0f s; each iteration runs every side once, in rotating order", options.iterations,
+                options.warmup, options.warmupSeconds));
+        s.put("runs", options.runs == 1 ? "1 (this JVM)"
+                : options.runs + ", each in its own JVM, one after the other; figures are medians over the runs");
+        s.put("JVM", machine.get("java_vm") + " (Java " + machine.get("java_version") + "), flags: "
+                + (String.valueOf(machine.get("jvm_args")).isBlank() ? "none" : machine.get("jvm_args")));
+        s.put("machine", String.format(Locale.ROOT, "%s CPUs (%s), %s %s, max heap %s MB", machine.get("cpus"),
+                machine.get("cpu_model"), machine.get("os"), machine.get("arch"), machine.get("max_heap_mb")));
+        s.put("arguments", options.arguments.isEmpty() ? "none" : String.join(" ", options.arguments));
+        return s;
+    }
+
+    /** The Pekko configurations of this run, for the first line: which is the headline, their throughput. */
+    private String describePekko() {
+        List<String> parts = new ArrayList<>();
+        for (Side side : options.peerConfigs) {
+            parts.add(String.format(Locale.ROOT, "%s (throughput %d%s)", side.label(),
+                    pekkoThroughput(side), side == options.headline() ? ", the headline" : ""));
+        }
+        return String.join(" and ", parts);
+    }
+
+    private int pekkoThroughput(Side side) {
+        return PekkoSettings.throughput(PekkoSettings.of(side, options.workers, options.throughput));
+    }
+
+    /** The sides {@code b} runs on, Switchboard first: the Pekko configurations asked for, or the pool. */
+    private List<Side> sides(Benchmark b) {
+        List<Side> sides = new ArrayList<>();
+        sides.add(Side.SWITCHBOARD);
+        if (b.peer() == Benchmark.Peer.FORK_JOIN_POOL) {
+            sides.add(Side.FORK_JOIN_POOL);
+        } else {
+            sides.addAll(options.peerConfigs);
+        }
+        return sides;
+    }
+
+    private Side headline(Benchmark b) {
+        return b.peer() == Benchmark.Peer.FORK_JOIN_POOL ? Side.FORK_JOIN_POOL : options.headline();
+    }
+
+    private Result measure(Benchmark b, int index, int total, Runtimes runtimes) {
+        List<Side> sides = sides(b);
+        long[][] nanos = new long[sides.size()][options.iterations];
+        boolean countThreads = b.peer() == Benchmark.Peer.FORK_JOIN_POOL;
+        int[] mostAdded = new int[sides.size()];
         String failure = null;
-        Progress progress = new Progress(out, index, total, b.name(), options.iterations);
+        Progress progress = new Progress(out, index, total, b.name(), options.iterations, sides);
         try {
-            // Warm up both sides: at least the requested number of pairs and at least warmupSeconds, so short
+            // Warm up every side: at least the requested number of rounds and at least warmupSeconds, so short
             // benchmarks get enough runs for the JIT to settle.
             long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos((long) (options.warmupSeconds * 1000));
+            long[] round = new long[sides.size()];
             for (int i = 0; i < MAX_WARMUP && (i < options.warmup || System.nanoTime() < warmupEnd); i++) {
-                long[] pair = pair(b, i, runtime, system);
-                progress.update(i + 1, true, pair[0], pair[1]);
+                round(b, i, sides, runtimes, round, null);
+                progress.update(i + 1, true, round);
             }
+            int[] added = countThreads ? new int[sides.size()] : null;
             for (int i = 0; i < options.iterations; i++) {
-                long[] pair = pair(b, i, runtime, system);
-                sb[i] = pair[0];
-                pk[i] = pair[1];
-                progress.update(i + 1, false, pair[0], pair[1]);
+                round(b, i, sides, runtimes, round, added);
+                for (int s = 0; s < sides.size(); s++) {
+                    nanos[s][i] = round[s];
+                    if (added != null) {
+                        mostAdded[s] = Math.max(mostAdded[s], added[s]);
+                    }
+                }
+                progress.update(i + 1, false, round);
             }
         } catch (Throwable t) {
             failure = t.toString();
@@ -183,56 +294,96 @@ public final class Harness {
         System.gc();
         if (failure != null) {
             out.printf("  %s FAILED: %s%n", b.name(), failure);
-            long[] none = {0};
-            return new Result(b.name(), b.description(), b.params(), 0, Stats.of(none), Stats.of(none), false,
-                    failure);
+            return Result.failed(b, headline(b), failure);
         }
-        return new Result(b.name(), b.description(), b.params(), options.iterations, Stats.of(sb), Stats.of(pk),
-                true, null);
+        Map<Side, Stats> peers = new EnumMap<>(Side.class);
+        Map<Side, Integer> threadsAdded = new EnumMap<>(Side.class);
+        for (int s = 0; s < sides.size(); s++) {
+            if (s > 0) {
+                peers.put(sides.get(s), Stats.of(nanos[s]));
+            }
+            if (countThreads) {
+                threadsAdded.put(sides.get(s), mostAdded[s]);
+            }
+        }
+        return new Result(b.name(), b.description(), b.params(), b.peer(), headline(b), options.iterations,
+                Stats.of(nanos[0]), peers, threadsAdded, true, null);
     }
 
-    /** One run per side, in alternating order; returns {switchboard nanos, pekko nanos}. */
-    private static long[] pair(Benchmark b, int i, TaskRuntime runtime, ActorSystem system) throws Exception {
-        boolean switchboardFirst = i % 2 == 0;
-        long first = time(b, switchboardFirst, runtime, system);
-        long second = time(b, !switchboardFirst, runtime, system);
-        return switchboardFirst ? new long[] {first, second} : new long[] {second, first};
-    }
-
-    private static long time(Benchmark b, boolean switchboard, TaskRuntime runtime, ActorSystem system)
+    /**
+     * One run on every side. Round {@code i} starts with side {@code i mod n} and goes round the list, so over
+     * the iterations every side runs first, in the middle and last equally often. Puts the wall times into
+     * {@code nanos} and, unless it is null, the threads each run added into {@code added}, both in the order of
+     * {@code sides}.
+     */
+    private static void round(Benchmark b, int i, List<Side> sides, Runtimes runtimes, long[] nanos, int[] added)
             throws Exception {
+        int n = sides.size();
+        for (int k = 0; k < n; k++) {
+            int s = (i + k) % n;
+            ThreadPeak peak = added != null ? ThreadPeak.start() : null;
+            nanos[s] = time(b, sides.get(s), runtimes);
+            if (peak != null) {
+                added[s] = peak.added();
+            }
+        }
+    }
+
+    /** Runs {@code b} once on {@code side}, checks its checksum and returns its wall time. */
+    private static long time(Benchmark b, Side side, Runtimes runtimes) throws Exception {
         long t0 = System.nanoTime();
-        long checksum = switchboard ? b.runSwitchboard(runtime) : b.runPekko(system);
+        long checksum = runtimes.run(b, side);
         long t = System.nanoTime() - t0;
-        Quiescence.await(runtime, system);        // untimed: nothing of this run may bleed into the next
+        runtimes.awaitQuiescence();        // untimed: nothing of this run may bleed into the next
         if (checksum != b.expected()) {
-            throw new IllegalStateException(b.name() + " on " + (switchboard ? "Switchboard" : "Pekko")
-                    + " returned checksum " + checksum + ", expected " + b.expected());
+            throw new IllegalStateException(b.name() + " on " + side.label() + " returned checksum " + checksum
+                    + ", expected " + b.expected());
         }
         return t;
     }
 
-    private Map<String, Object> configuration(int workers, int throughput) {
+    private Map<String, Object> configuration(List<Benchmark> benchmarks) {
         Map<String, Object> sb = new LinkedHashMap<>();
-        sb.put("workers", workers);
-        sb.put("throughput", throughput);
+        sb.put("workers", options.workers);
+        sb.put("throughput", options.throughput);
         sb.put("handoff_limit", TaskRuntime.DEFAULT_HANDOFF_LIMIT);
         sb.put("scheduler", "ForkJoinPool (FIFO mode) with a per-worker handoff slot");
+        Map<String, Object> configs = new LinkedHashMap<>();
+        for (Side side : options.peerConfigs) {
+            Map<String, Object> pc = new LinkedHashMap<>();
+            pc.put("dispatcher", "default-dispatcher, fork-join-executor");
+            pc.put("parallelism", options.workers);
+            pc.put("throughput", pekkoThroughput(side));
+            pc.put("settings", side == Side.PEKKO_DEFAULT
+                    ? "Pekko's defaults; parallelism-min = parallelism-max = workers"
+                    : "Pekko's defaults; parallelism-min = parallelism-max = workers; throughput = Switchboard's"
+                            + " budget");
+            pc.put("headline", side == options.headline());
+            configs.put(side.key(), pc);
+        }
         Map<String, Object> pk = new LinkedHashMap<>();
         pk.put("version", pekkoVersion());
-        pk.put("dispatcher", "default-dispatcher, fork-join-executor");
-        pk.put("parallelism", workers);
-        pk.put("throughput", throughput);
+        pk.put("configs", configs);
         pk.put("actors", "classic AbstractActor with receiveBuilder(), Props.create(Class, Creator)");
+        Map<String, Object> fj = new LinkedHashMap<>();
+        fj.put("construction", "new ForkJoinPool(workers)");
+        fj.put("parallelism", options.workers);
+        fj.put("benchmarks", "those whose peer is the pool; the Pekko configurations do not apply to them");
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("switchboard", sb);
         c.put("pekko", pk);
+        c.put("fork_join_pool", fj);
+        c.put("peer_configs", options.peerConfigs.stream().map(Side::key).toList());
+        c.put("headline", options.headline().key());
         c.put("warmup_iterations_min", options.warmup);
         c.put("warmup_seconds_min", options.warmupSeconds);
         c.put("measured_iterations", options.iterations);
+        c.put("runs", options.runs);
         c.put("quick", options.quick);
-        c.put("order", "alternating, order within each pair alternates");
-        c.put("benchmarks", Suite.select(options.only).stream().map(Benchmark::name).collect(Collectors.toList()));
+        c.put("order", "rotating: every iteration runs each side once, starting one side further than the last");
+        c.put("threads_added", "benchmarks whose peer is the pool: per side, the most over the measured iterations"
+                + " of (peak live JVM platform threads during the run - live threads when it began)");
+        c.put("benchmarks", benchmarks.stream().map(Benchmark::name).collect(Collectors.toList()));
         return c;
     }
 
@@ -249,23 +400,29 @@ public final class Harness {
         private final PrintStream out;
         private final String prefix;
         private final int iterations;
+        private final List<Side> sides;
         private final boolean terminal = System.console() != null;
 
-        Progress(PrintStream out, int index, int total, String name, int iterations) {
+        Progress(PrintStream out, int index, int total, String name, int iterations, List<Side> sides) {
             this.out = out;
             this.prefix = String.format("[%d/%d] %-24s", index, total, name);
             this.iterations = iterations;
+            this.sides = sides;
             if (!terminal) {
                 out.print(prefix);
                 out.flush();
             }
         }
 
-        void update(int iteration, boolean warmup, long sbNanos, long pkNanos) {
+        void update(int iteration, boolean warmup, long[] nanos) {
             if (terminal) {
-                out.printf(Locale.ROOT, "\r%s %s %3d%s  switchboard %9.2f ms | pekko %9.2f ms   ", prefix,
-                        warmup ? "warm-up" : "measure", iteration, warmup ? "    " : "/" + iterations,
-                        sbNanos / 1e6, pkNanos / 1e6);
+                StringBuilder times = new StringBuilder();
+                for (int s = 0; s < sides.size(); s++) {
+                    times.append(String.format(Locale.ROOT, "%s %s %8.2f ms", s == 0 ? "" : " |",
+                            sides.get(s).key(), nanos[s] / 1e6));
+                }
+                out.printf(Locale.ROOT, "\r%s %s %3d%s %s   ", prefix, warmup ? "warm-up" : "measure", iteration,
+                        warmup ? "    " : "/" + iterations, times);
             } else if (!warmup) {
                 out.print('.');
             }
@@ -286,8 +443,14 @@ public final class Harness {
                   --json FILE        write the results as JSON
                   --html DIR         write an HTML report with charts into DIR
                   --workers N        worker threads for both runtimes (default: available processors)
-                  --throughput N     messages an actor processes per turn, both runtimes (default 64,
-                                     Switchboard's default; Pekko's own default is 5)
+                  --throughput N     Switchboard's budget: messages an actor processes per turn (default
+                                     64); also the throughput of the matched Pekko configuration
+                  --peer-config C    the Pekko configurations to run: default (Pekko's default dispatcher
+                                     settings, throughput 5: the headline), matched (throughput = the
+                                     Switchboard budget) or both (default); both run in this one JVM
+                  --runs N           run the harness N times, each in its own JVM (same flags), one after
+                                     the other, and report the spread of every ratio over the runs
+                                     (default 1)
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)
@@ -314,8 +477,12 @@ public final class Harness {
                 "--probe-warmup", "--probe-bound-ms", "--probe-source");
         /** Options of the benchmark runs that mean nothing to --probe-latency. */
         private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
-                "--iterations", "--warmup", "--warmup-seconds", "--list");
+                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs");
+        /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
+        private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs");
 
+        /** The arguments as given. */
+        List<String> arguments = List.of();
         boolean quick;
         boolean list;
         boolean help;
@@ -326,6 +493,10 @@ public final class Harness {
         Path html;
         int workers = -1;
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
+        /** The Pekko configurations to run, in {@link Side} order: the first is the headline. */
+        List<Side> peerConfigs = List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+        /** How many times to run the harness, each in its own JVM ({@link ChildRuns}). */
+        int runs = 1;
         int iterations = -1;
         int warmup = -1;
         double warmupSeconds = -1;
@@ -340,6 +511,7 @@ public final class Harness {
 
         static Options parse(String[] args) {
             Options o = new Options();
+            o.arguments = List.of(args);
             Set<String> given = new java.util.HashSet<>();
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -354,6 +526,8 @@ public final class Harness {
                     case "--html" -> o.html = Path.of(value(args, ++i, a));
                     case "--workers" -> o.workers = positive(value(args, ++i, a), a);
                     case "--throughput" -> o.throughput = positive(value(args, ++i, a), a);
+                    case "--peer-config" -> o.peerConfigs = peerConfigs(value(args, ++i, a));
+                    case "--runs" -> o.runs = positive(value(args, ++i, a), a);
                     case "--iterations" -> o.iterations = positive(value(args, ++i, a), a);
                     case "--warmup" -> o.warmup = Integer.parseInt(value(args, ++i, a));
                     case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(value(args, ++i, a));
@@ -374,6 +548,9 @@ public final class Harness {
                 if (!o.probeLatency && PROBE_OPTIONS.contains(a)) {
                     throw new IllegalArgumentException(a + " needs --probe-latency");
                 }
+                if (o.compare != null && MAIN_RUN_OPTIONS.contains(a)) {
+                    throw new IllegalArgumentException(a + " does not go with --compare");
+                }
             }
             if (o.workers < 0) {
                 o.workers = o.probeLatency ? 2 : Runtime.getRuntime().availableProcessors();
@@ -388,6 +565,21 @@ public final class Harness {
                 o.warmupSeconds = o.quick ? 2 : 5;
             }
             return o;
+        }
+
+        /** The peer side whose ratio is the headline: Pekko's defaults when they run. */
+        Side headline() {
+            return peerConfigs.get(0);
+        }
+
+        private static List<Side> peerConfigs(String v) {
+            return switch (v.toLowerCase(Locale.ROOT)) {
+                case "default" -> List.of(Side.PEKKO_DEFAULT);
+                case "matched" -> List.of(Side.PEKKO_MATCHED);
+                case "both" -> List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+                default -> throw new IllegalArgumentException("--peer-config takes default, matched or both, got '"
+                        + v + "'");
+            };
         }
 
         private static String value(String[] args, int i, String option) {

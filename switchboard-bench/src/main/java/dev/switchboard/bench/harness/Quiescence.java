@@ -1,37 +1,50 @@
 package dev.switchboard.bench.harness;
 
 import dev.switchboard.task.TaskRuntime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.dispatch.MessageDispatcher;
 
 /**
- * Waits, between timed runs, until neither runtime has work left over: Pekko detaches a stopped actor from its
+ * Waits, between timed runs, until no runtime has work left over: Pekko detaches a stopped actor from its
  * dispatcher a little after {@code postStop}, and with two cores any leftover work would be charged to the next
- * run, whichever side it is.
+ * run, whichever side it is. Gives up after ten seconds (the next run then starts anyway).
  */
 final class Quiescence {
-    private static volatile long pekkoBaseline = -1;
+    private final TaskRuntime switchboard;
+    private final ForkJoinPool pool;
+    private final List<MessageDispatcher> dispatchers = new ArrayList<>();
+    /** Per dispatcher, how many (system) actors it has when no benchmark's actor is left. */
+    private final List<Long> baselines = new ArrayList<>();
 
-    private Quiescence() {
+    /** Records the baselines of {@code systems}: create it when none of their benchmark actors exist. */
+    Quiescence(TaskRuntime switchboard, Collection<ActorSystem> systems, ForkJoinPool pool) {
+        this.switchboard = switchboard;
+        this.pool = pool;
+        for (ActorSystem system : systems) {
+            MessageDispatcher d = (MessageDispatcher) system.dispatcher();
+            dispatchers.add(d);
+            baselines.add(d.inhabitants());
+        }
     }
 
-    /** Records how many (system) actors Pekko's default dispatcher has when the benchmarks' actors are gone. */
-    static void baseline(ActorSystem system) {
-        pekkoBaseline = dispatcher(system).inhabitants();
-    }
-
-    static void await(TaskRuntime runtime, ActorSystem system) {
+    void await() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        MessageDispatcher d = dispatcher(system);
-        while (System.nanoTime() < deadline
-                && ((pekkoBaseline >= 0 && d.inhabitants() > pekkoBaseline)
-                    || !runtime.scheduler().pool().isQuiescent())) {
+        while (System.nanoTime() < deadline && !quiescent()) {
             Thread.onSpinWait();
         }
     }
 
-    private static MessageDispatcher dispatcher(ActorSystem system) {
-        return (MessageDispatcher) system.dispatcher();
+    private boolean quiescent() {
+        for (int i = 0; i < dispatchers.size(); i++) {
+            if (dispatchers.get(i).inhabitants() > baselines.get(i)) {
+                return false;
+            }
+        }
+        return switchboard.scheduler().pool().isQuiescent() && pool.isQuiescent();
     }
 }

@@ -27,7 +27,7 @@ public final class Solo {
         int workers = args.length > 3 ? Integer.parseInt(args[3]) : Runtime.getRuntime().availableProcessors();
         try (TaskRuntime runtime = TaskRuntime.builder().workers(workers).build()) {
             ActorSystem system = switchboard ? null
-                    : ActorSystem.create("pekko", PekkoSettings.config(workers, TaskRuntime.DEFAULT_THROUGHPUT));
+                    : ActorSystem.create("pekko", PekkoSettings.matched(workers, TaskRuntime.DEFAULT_THROUGHPUT));
             for (int i = 0; i < runs; i++) {
                 long t0 = System.nanoTime();
                 long checksum = switchboard ? b.runSwitchboard(runtime) : b.runPekko(system);

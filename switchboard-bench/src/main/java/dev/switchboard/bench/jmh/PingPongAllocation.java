@@ -153,7 +153,7 @@ public class PingPongAllocation {
 
         @Setup(Level.Trial)
         public void setUp() {
-            system = ActorSystem.create("jmh", dev.switchboard.bench.harness.PekkoSettings.config(2,
+            system = ActorSystem.create("jmh", dev.switchboard.bench.harness.PekkoSettings.matched(2,
                     TaskRuntime.DEFAULT_THROUGHPUT));
             ping = system.actorOf(Props.create(PekkoPing.class, PekkoPing::new));
             org.apache.pekko.actor.ActorRef pong = system.actorOf(Props.create(PekkoPong.class, PekkoPong::new));

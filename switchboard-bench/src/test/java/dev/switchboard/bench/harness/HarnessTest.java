@@ -3,6 +3,7 @@ package dev.switchboard.bench.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.typesafe.config.Config;
 import dev.switchboard.bench.Suite;
 import dev.switchboard.bench.pingpong.PingPong;
 import dev.switchboard.task.TaskRuntime;
@@ -18,12 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The harness end to end on a tiny benchmark: the table, the JSON schema other tools read, the HTML report. */
+/**
+ * The harness end to end on a tiny benchmark (the table, the JSON schema other tools read, the HTML report) and its
+ * options.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HarnessTest {
 
     @Test
-    void runsBothSidesAndWritesJsonAndHtml(@TempDir Path dir) throws Exception {
+    void runsSwitchboardAndBothPekkoConfigurationsAndWritesJsonAndHtml(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("out.json");
         Path html = dir.resolve("report");
         Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "3", "--warmup", "1",
@@ -36,19 +40,141 @@ class HarnessTest {
         Result r = results.get(0);
         assertThat(r.verified()).isTrue();
         assertThat(r.iterations()).isEqualTo(3);
+        assertThat(r.headline()).isEqualTo(Side.PEKKO_DEFAULT);
+        assertThat(r.peers()).containsOnlyKeys(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
         assertThat(r.switchboard().samplesMs()).hasSize(3);
-        assertThat(r.ratio()).isEqualTo(r.pekko().medianMs() / r.switchboard().medianMs());
+        assertThat(r.peers().get(Side.PEKKO_MATCHED).samplesMs()).hasSize(3);
+        assertThat(r.ratio()).isEqualTo(r.peers().get(Side.PEKKO_DEFAULT).medianMs() / r.switchboard().medianMs());
+        assertThat(r.ratio(Side.PEKKO_MATCHED))
+                .isEqualTo(r.peers().get(Side.PEKKO_MATCHED).medianMs() / r.switchboard().medianMs());
         String table = bytes.toString(StandardCharsets.UTF_8);
-        assertThat(table).contains("PingPong").contains("ratio").contains("geometric mean");
+        assertThat(table).contains("PingPong").contains("Pekko default ms").contains("Pekko matched ms")
+                .contains("default*").contains("matched").contains("geometric mean")
+                .contains("Pekko default (throughput 5, the headline) and Pekko matched (throughput 64)");
 
         String text = Files.readString(json);
         assertThat(text).contains("\"machine\": {").contains("\"config\": {").contains("\"results\": [")
                 .contains("\"name\": \"PingPong\"").contains("\"params\": {").contains("\"iterations\": 3")
-                .contains("\"switchboard_ms\": {").contains("\"pekko_ms\": {").contains("\"median\": ")
-                .contains("\"min\": ").contains("\"max\": ").contains("\"ratio\": ").contains("\"verified\": true")
-                .contains("\"throughput\": 64").contains("\"parallelism\": 2");
+                .contains("\"peer\": \"pekko\"").contains("\"headline\": \"default\"")
+                .contains("\"peer_configs\": [\n      \"default\",\n      \"matched\"\n    ]")
+                .contains("\"switchboard_ms\": {").contains("\"peer_ms\": {").contains("\"default\": {")
+                .contains("\"matched\": {").contains("\"median\": ").contains("\"min\": ").contains("\"max\": ")
+                .contains("\"ratio\": ").contains("\"ratios\": {").contains("\"geometric_means\": {")
+                .contains("\"verified\": true").contains("\"throughput\": 64").contains("\"throughput\": 5")
+                .contains("\"parallelism\": 2");
         String page = Files.readString(html.resolve("index.html"));
-        assertThat(page).contains("<svg").contains("PingPong").contains("Ratio per benchmark");
+        assertThat(page).contains("<svg").contains("PingPong").contains("Ratio per benchmark")
+                .contains("ratio default (headline)").contains("ratio matched").contains("Pekko matched");
+    }
+
+    @Test
+    void onePekkoConfigurationRunsAloneAndIsTheHeadline() throws Exception {
+        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "1", "--warmup", "0",
+                "--warmup-seconds", "0", "--workers", "2", "--peer-config", "matched", "--throughput", "16"});
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Result> results = new Harness(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
+                .run(List.of(new PingPong(100)));
+        assertThat(results.get(0).verified()).isTrue();
+        assertThat(results.get(0).peers()).containsOnlyKeys(Side.PEKKO_MATCHED);
+        assertThat(results.get(0).headline()).isEqualTo(Side.PEKKO_MATCHED);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("Pekko matched (throughput 16, the headline)")
+                .contains("matched*").doesNotContain("Pekko default");
+    }
+
+    @Test
+    void taskParallelBenchmarksRunAgainstTheForkJoinPoolWithTheThreadsEachSideAdded(@TempDir Path dir)
+            throws Exception {
+        Path json = dir.resolve("out.json");
+        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "2", "--warmup", "1",
+                "--warmup-seconds", "0", "--workers", "2", "--json", json.toString(), "--html", dir.toString()});
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Result> results = new Harness(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
+                .run(List.of(new PingPong(300), new ForkJoinSum(100_000, 1_000), new ThreeThreads()));
+
+        assertThat(results).allSatisfy(r -> assertThat(r.verified()).isTrue());
+        Result pekko = results.get(0);
+        assertThat(pekko.peers()).containsOnlyKeys(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+        assertThat(pekko.threadsAdded()).isEmpty();
+        Result sum = results.get(1);
+        assertThat(sum.peer()).isEqualTo(Benchmark.Peer.FORK_JOIN_POOL);
+        assertThat(sum.headline()).isEqualTo(Side.FORK_JOIN_POOL);
+        assertThat(sum.peers()).containsOnlyKeys(Side.FORK_JOIN_POOL);
+        assertThat(sum.ratio()).isEqualTo(sum.peers().get(Side.FORK_JOIN_POOL).medianMs()
+                / sum.switchboard().medianMs());
+        assertThat(sum.threadsAdded()).containsOnlyKeys(Side.SWITCHBOARD, Side.FORK_JOIN_POOL);
+        assertThat(sum.threadsAdded().values()).allSatisfy(n -> assertThat(n).isNotNegative());
+        // Its pool side starts three threads that are all alive at once.
+        assertThat(results.get(2).threadsAdded().get(Side.FORK_JOIN_POOL)).isGreaterThanOrEqualTo(3);
+
+        String table = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(table).contains("Switchboard vs Apache Pekko 1.7.0 and ForkJoinPool").contains("vs Apache Pekko")
+                .contains("vs ForkJoinPool").contains("ForkJoinPool ms").contains("fork_join_pool*")
+                .contains("threads added").contains("ForkJoinSum").contains("ThreeThreads");
+        String text = Files.readString(json);
+        assertThat(text).contains("\"peer\": \"fork_join_pool\"").contains("\"headline\": \"fork_join_pool\"")
+                .contains("\"threads_added\": {").contains("\"fork_join_pool\": {")
+                .contains("\"construction\": \"new ForkJoinPool(workers)\"");
+        assertThat(Files.readString(dir.resolve("index.html"))).contains("vs ForkJoinPool")
+                .contains("threads added, ForkJoinPool").contains("ForkJoinSum");
+    }
+
+    /** A pool-peer benchmark whose pool side starts three threads, all alive at once; Switchboard's starts none. */
+    private static final class ThreeThreads implements Benchmark {
+        @Override
+        public String name() {
+            return "ThreeThreads";
+        }
+
+        @Override
+        public String description() {
+            return "the pool side starts three threads";
+        }
+
+        @Override
+        public java.util.Map<String, Object> params() {
+            return java.util.Map.of();
+        }
+
+        @Override
+        public long expected() {
+            return 3;
+        }
+
+        @Override
+        public Peer peer() {
+            return Peer.FORK_JOIN_POOL;
+        }
+
+        @Override
+        public long runSwitchboard(TaskRuntime runtime) {
+            java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong();
+            runtime.finish(() -> {
+                for (int i = 0; i < 3; i++) {
+                    dev.switchboard.Switchboard.async(n::incrementAndGet);
+                }
+            });
+            return n.get();
+        }
+
+        @Override
+        public long runForkJoin(java.util.concurrent.ForkJoinPool pool) throws Exception {
+            java.util.concurrent.CountDownLatch allStarted = new java.util.concurrent.CountDownLatch(3);
+            List<Thread> threads = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                threads.add(Thread.ofPlatform().start(() -> {
+                    allStarted.countDown();
+                    try {
+                        allStarted.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            return threads.size();
+        }
     }
 
     @Test
@@ -104,6 +230,46 @@ class HarnessTest {
         assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--json"}))
                 .hasMessageContaining("--json needs a value");
         assertThatThrownBy(() -> Suite.select(Set.of("nope"))).hasMessageContaining("unknown benchmark");
+    }
+
+    @Test
+    void peerConfigChoosesThePekkoConfigurationsAndTheHeadline() {
+        Harness.Options both = Harness.Options.parse(new String[] {});
+        assertThat(both.peerConfigs).containsExactly(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+        assertThat(both.headline()).isEqualTo(Side.PEKKO_DEFAULT);
+        assertThat(Harness.Options.parse(new String[] {"--peer-config", "both"}).peerConfigs)
+                .containsExactly(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+        assertThat(Harness.Options.parse(new String[] {"--peer-config", "default"}).peerConfigs)
+                .containsExactly(Side.PEKKO_DEFAULT);
+        Harness.Options matched = Harness.Options.parse(new String[] {"--peer-config", "MATCHED"});
+        assertThat(matched.peerConfigs).containsExactly(Side.PEKKO_MATCHED);
+        assertThat(matched.headline()).isEqualTo(Side.PEKKO_MATCHED);
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--peer-config", "fast"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--peer-config takes default, matched or both, got 'fast'");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--peer-config"}))
+                .hasMessageContaining("--peer-config needs a value");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong,Big", "--peer-config",
+                "default"})).hasMessageContaining("--peer-config does not go with --compare");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--peer-config",
+                "default"})).hasMessageContaining("--peer-config does not go with --probe-latency");
+    }
+
+    @Test
+    void pekkoSettingsBuildTheDefaultAndTheMatchedConfiguration() {
+        Config defaults = PekkoSettings.defaults(3);
+        assertThat(PekkoSettings.throughput(defaults)).isEqualTo(5);
+        assertThat(defaults.getInt("pekko.actor.default-dispatcher.fork-join-executor.parallelism-min")).isEqualTo(3);
+        assertThat(defaults.getInt("pekko.actor.default-dispatcher.fork-join-executor.parallelism-max")).isEqualTo(3);
+        assertThat(defaults.getString("pekko.actor.default-dispatcher.executor")).isEqualTo("default-executor");
+        Config matched = PekkoSettings.matched(3, 64);
+        assertThat(PekkoSettings.throughput(matched)).isEqualTo(64);
+        assertThat(matched.getInt("pekko.actor.default-dispatcher.fork-join-executor.parallelism-max")).isEqualTo(3);
+        assertThat(matched.withoutPath(PekkoSettings.THROUGHPUT).root().unwrapped())
+                .isEqualTo(defaults.withoutPath(PekkoSettings.THROUGHPUT).root().unwrapped());
+        assertThat(PekkoSettings.throughput(PekkoSettings.of(Side.PEKKO_MATCHED, 2, 16))).isEqualTo(16);
+        assertThatThrownBy(() -> PekkoSettings.of(Side.FORK_JOIN_POOL, 2, 16))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
