@@ -231,8 +231,8 @@ public abstract class Node extends CountedCompleter<Void> {
     static void moveLocalTasksToSharedQueue(Scheduler scheduler) {
         ForkJoinTask<?> t;
         while ((t = pollNextLocalTask()) != null) {
-            if (t instanceof Rerun r) {
-                scheduler.share((Node) r.getCompleter(), false);
+            if (t instanceof Rerun || t instanceof Spread) {
+                scheduler.share((Node) ((CountedCompleter<?>) t).getCompleter(), false);
             } else if (t instanceof Node n) {
                 scheduler.share(n, false);
             } else {
@@ -254,6 +254,38 @@ public abstract class Node extends CountedCompleter<Void> {
         @Override
         public void compute() {
             ((Node) getCompleter()).compute();   // never throws
+        }
+    }
+
+    /**
+     * A one-shot task that runs a node a worker spread from its handoff buffer to an idle worker (like
+     * {@link Rerun}, it never completes itself): the worker that runs it tells the scheduler how long a chain
+     * the node started there ({@link Scheduler#spreadChainEnded}), which decides whether spreading short turns
+     * pays ({@link Worker}, "When buffered work is spread").
+     */
+    static final class Spread extends CountedCompleter<Void> {
+        private final Worker spreader;
+
+        Spread(Node node, Worker spreader) {
+            super(node);
+            this.spreader = spreader;
+        }
+
+        @Override
+        public void compute() {
+            Node node = (Node) getCompleter();
+            try {
+                if (Thread.currentThread() instanceof Worker w && w.scheduler == node.scheduler) {
+                    int turns = w.runChain(node);
+                    if (w != spreader) {
+                        node.scheduler.spreadChainEnded(turns);
+                    }
+                } else {
+                    node.compute();
+                }
+            } catch (Throwable t) {
+                Failures.lastResort(node.scope(), t);
+            }
         }
     }
 

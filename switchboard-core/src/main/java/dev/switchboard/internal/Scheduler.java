@@ -289,7 +289,15 @@ public final class Scheduler {
 
     /** Forks {@code task} into the current worker's deque; a refusal (out of memory) is the task's failure. */
     void fork(Node task) {
-        ForkJoinTask<?> pushed = task.poolTask();
+        fork(task, null);
+    }
+
+    /**
+     * Forks {@code task}; when {@code spreader} is not null, as a {@link Node.Spread} that reports to
+     * {@link #spreadChainEnded} how far the chain it starts on another worker gets.
+     */
+    void fork(Node task, Worker spreader) {
+        ForkJoinTask<?> pushed = spreader == null ? task.poolTask() : new Node.Spread(task, spreader);
         try {
             pushed.fork();
         } catch (Throwable t) {
@@ -301,6 +309,26 @@ public final class Scheduler {
                 Failures.lastResort(task.scope(), t);
             }
         }
+    }
+
+    /**
+     * How many turns a chain that starts with a spread activation runs on the worker that took it: a moving
+     * average (weight 1/8) in eighths of a turn, written by the thieves without synchronisation (a hint; a lost
+     * update only delays it). Starts at {@link #SPREAD_CHAIN_TURNS}, so spreading is tried.
+     */
+    private int spreadChainEighths = 8 * SPREAD_CHAIN_TURNS;
+    /** Chains of fewer turns than this, on average, do not pay for the spreading that started them. */
+    static final int SPREAD_CHAIN_TURNS = 3;
+
+    /** A chain started by a spread activation ran {@code turns} turns on the worker that stole it. */
+    void spreadChainEnded(int turns) {
+        int e = spreadChainEighths;
+        spreadChainEighths = e + ((Math.min(turns, 64) * 8 - e) >> 3);
+    }
+
+    /** Whether chains started by spread activations get far enough on their new worker to pay for the move. */
+    boolean spreadingPays() {
+        return spreadChainEighths >= 8 * SPREAD_CHAIN_TURNS;
     }
 
     /** Queues {@code node} in the shared queue; a refusal (closed, out of memory) is the node's failure. */
@@ -772,7 +800,8 @@ public final class Scheduler {
 
     /**
      * Closes the runtime. In this order: from now on new work is refused ({@link #requireOpen}); every finish
-     * waiting for this runtime's work ends with a {@code RuntimeClosedException} that says what was still open
+     * waiting for this runtime's work, or about to wait for actors still alive, ends with a
+     * {@code RuntimeClosedException} that says what was still open
      * (the report is taken before anything is terminated); every actor still alive is terminated, its queued
      * messages and every later send becoming dead letters ({@code RUNTIME_CLOSED}); then the pool stops taking
      * tasks and the tasks already queued or running are given {@code timeout} to end, after which the workers are
@@ -794,6 +823,13 @@ public final class Scheduler {
     private boolean closeNow(long timeout, TimeUnit unit) {
         for (Scope s : waitingScopes) {
             s.stop(closedWhileWaiting(s));
+        }
+        for (Scope s : trackingScopes) {
+            if (!s.isGlobal()) {
+                // a finish whose body has ended but whose thread has not begun to wait yet: told the same way,
+                // before its actors are terminated (which could otherwise end it as if its work had succeeded)
+                s.stop(closedWhileWaiting(s));
+            }
         }
         for (Scope s : trackingScopes) {
             s.closeTracked();

@@ -21,15 +21,18 @@ import java.util.concurrent.ForkJoinWorkerThread;
  *       passing on a work-stealing pool.</li>
  * </ul>
  * <b>When buffered work is spread.</b> Buffered activations are invisible to idle workers. They are made
- * stealable (forked to the deque, which wakes an idle worker) when the buffer is full, and when a worker is idle
- * and this worker's turns are long enough to be worth the wake-up: a moving average of one turn in
- * {@value #SAMPLE_PERIOD}, against {@value #SPREAD_TURN_NANOS} ns. Waking a parked worker costs its waker a
- * system call and moves the actor's state to another core; for short turns (a server answering many
- * request-reply clients, a pipeline of small stages) that costs more than running the turns here (see
- * docs/decisions/004-hot-server.md). Long turns (fan-out of real work) spread as soon as the
- * average says so; the average starts high, so a program's first fan-out spreads at once. A turn that is long
- * when the recent ones were short holds the buffer up to about a millisecond: the watchdog looks that often while
- * a worker holds ({@link #holding}) and moves the buffer of a worker that started nothing since its last look.
+ * stealable (forked to the deque, which wakes an idle worker) when the buffer is full, and, while a worker is
+ * idle, when spreading pays: this worker's turns are long (a moving average of one turn in
+ * {@value #SAMPLE_PERIOD}, against {@value #SPREAD_TURN_NANOS} ns), or the activations spread lately started
+ * chains of several turns on the workers that took them ({@link Scheduler#spreadingPays}). Waking a parked worker
+ * costs its waker a system call, and every message between the two workers afterwards moves cache lines between
+ * cores: a client of a busy server, stolen to run one short turn whose request goes straight back to the
+ * server's worker, costs more than it saves, while a branch of a pipeline, stolen with the stages behind it, keeps
+ * the other core busy. Short turns that do not pay stay here, except one chance in {@value #PROBE_PERIOD}, which
+ * spreads anyway so the average keeps learning. Both averages start high, so a program's first fan-out spreads
+ * at once. A turn that is long when the recent ones were short holds the buffer up to about a millisecond: the
+ * watchdog looks that often while a worker holds back ({@link #holding}) and moves the buffer of a worker that
+ * started nothing since its last look (see docs/decisions/004-hot-server.md).
  * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
  * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}).
@@ -112,13 +115,15 @@ public final class Worker extends ForkJoinWorkerThread {
      * how long its entries wait. Not while this thread waits in a finish: helping that finish runs only its own
      * tasks, so no unrelated work ends up under the waiting frame.
      */
-    void runChain(Node first) {
+    int runChain(Node first) {
         Node saved = current;
         Node n = first;
         int hops = scheduler.handoffLimit();
+        int ran = 0;
         try {
             for (;;) {
                 current = n;
+                ran++;
                 long p = progress + 1;
                 PROGRESS.setOpaque(this, p);
                 if ((p & (SAMPLE_PERIOD - 1)) != 0) {
@@ -150,7 +155,7 @@ public final class Worker extends ForkJoinWorkerThread {
                         break;
                     }
                     if (head != tail && spreadNow()) {
-                        publish();                   // an idle worker could run these now
+                        spread();                    // an idle worker could run these now
                     }
                     if (--hops <= 0) {
                         if (scheduler.othersWaiting()) {
@@ -166,6 +171,7 @@ public final class Worker extends ForkJoinWorkerThread {
         } finally {
             current = saved;
         }
+        return ran;
     }
 
     /**
@@ -195,10 +201,13 @@ public final class Worker extends ForkJoinWorkerThread {
             return;
         }
         int size = tail - head;
-        if (size != 0 && (size == HANDOFF_CAPACITY || spreadNow())) {
-            Node oldest = take();
-            if (oldest != null) {
-                scheduler.fork(oldest);
+        if (size != 0) {
+            boolean full = size == HANDOFF_CAPACITY;
+            if (full || spreadNow()) {
+                Node oldest = take();
+                if (oldest != null) {
+                    scheduler.fork(oldest, full ? null : this);
+                }
             }
         }
         SLOTS.setRelease(handoffs, tail++ & (HANDOFF_CAPACITY - 1), activation);
@@ -214,7 +223,8 @@ public final class Worker extends ForkJoinWorkerThread {
         if (!scheduler.idleWorkers()) {
             return false;
         }
-        if (turnNanos >= SPREAD_TURN_NANOS) {
+        if (turnNanos >= SPREAD_TURN_NANOS || scheduler.spreadingPays() || ++probes >= PROBE_PERIOD) {
+            probes = 0;
             return true;
         }
         if (!holding) {
@@ -222,6 +232,9 @@ public final class Worker extends ForkJoinWorkerThread {
         }
         return false;
     }
+    /** Short turns are spread anyway once in this many chances, so the scheduler keeps learning whether it pays. */
+    static final int PROBE_PERIOD = 32;
+    private int probes;
 
     /**
      * Set by this worker when it keeps activations in its buffer although a worker is idle; cleared by the
@@ -240,6 +253,14 @@ public final class Worker extends ForkJoinWorkerThread {
             }
         }
         return null;
+    }
+
+    /** Moves every buffered activation to the deque as spread activations ({@link Node.Spread}). */
+    private void spread() {
+        Node n;
+        while ((n = take()) != null) {
+            scheduler.fork(n, this);
+        }
     }
 
     /** Moves every buffered activation to the deque, where other workers can steal it. */

@@ -38,6 +38,37 @@ class CloseTest {
         return TaskRuntime.builder().name(name).workers(2).onDeadLetter(deadLetters::add).build();
     }
 
+    /**
+     * The close comes before the finish's thread has begun to wait (here: from the body itself). Terminating the
+     * actor must not let the finish end as if its work had succeeded (it did, now and then, when the waiting
+     * thread of the test below was slow to register its wait).
+     */
+    @Test
+    void aFinishClosedBeforeItBeganToWaitEndsWithAnExceptionNamingItsActor() {
+        TaskRuntime rt = runtime("closing-early", new CopyOnWriteArrayList<>());
+        Sink sink = new Sink();
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            sink.start();
+            sink.send(1);
+            assertThat(awaitQuietly(sink.first)).isTrue();
+            rt.close();
+        }));
+        assertThat(thrown).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'closing-early' was closed by thread")
+                .hasMessageContaining("actor " + sink)
+                .hasMessageContaining("never exited");
+        assertThat(sink.state()).hasToString("TERMINATED");
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch) {
+        try {
+            return latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     @Test
     void aFinishWaitingOnALiveActorEndsWithAnExceptionNamingIt() throws Exception {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
