@@ -3,23 +3,24 @@ package dev.switchboard.actor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
-import org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue;
 
 /**
  * The mailbox of an {@link Actor}, and of a {@link Selector} with one mailbox: an actor is exactly a selector
  * whose single mailbox is never disabled, and both run the same code here.
  *
- * <p>Its queue is a JCTools multi-producer single-consumer array queue (the variant built on atomic field
- * updaters, so no {@code sun.misc.Unsafe}), created by the first message: an actor that has never been sent a
+ * <p>Its queue is a {@link MailboxQueue}, the multi-producer single-consumer array queue of a selector's
+ * mailboxes (JCTools' growable algorithm), created by the first message: an actor that has never been sent a
  * message keeps only this small object (24 bytes with compressed oops). The queue starts with room for
  * {@value #INITIAL_CAPACITY} messages and doubles when full; it never shrinks, so a steady state allocates
  * nothing per message. A selector's enable flag and guard are one more word, {@code closed}, which an actor never
  * writes: the dispatch loop reads it (it stays cached, since nothing changes it) before each poll.
  *
  * <h2>Implementation notes</h2>
- * The queue is padded (about 600 bytes with its first buffer): a producer and the consumer of one actor's
- * mailbox work on it at once, and unpadded queues made exactly that case (joins, servers) up to 1.9 times
- * slower (docs/benchmarks.md). It is created lazily, by the first {@link #offer}: the producer that finds
+ * The queue is padded (360 bytes with its first buffer): a producer and the consumer of one actor's mailbox work
+ * on it at once, and unpadded queues made exactly that case (joins, servers) up to 1.9 times slower
+ * (docs/benchmarks.md). {@code MailboxQueue} pads 64 bytes where JCTools' own queue pads 128 (688 bytes with its
+ * first buffer), which measured the same on the joins and servers; see docs/decisions/003-actor-memory.md for the
+ * actor benchmarks. It is created lazily, by the first {@link #offer}: the producer that finds
  * {@code queue} null allocates one and installs it with a CAS (compareAndExchange, a volatile write of a
  * fully constructed queue); producers that lose the race use the winner's, read from the CAS's witness. Every
  * read of {@code queue} is a volatile read, and null reads as empty. The enqueue-then-check and
@@ -41,14 +42,14 @@ final class SingleMailbox implements SelectorMailboxes {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             CLOSED = l.findVarHandle(SingleMailbox.class, "closed", int.class);
-            QUEUE = l.findVarHandle(SingleMailbox.class, "queue", MpscGrowableAtomicArrayQueue.class);
+            QUEUE = l.findVarHandle(SingleMailbox.class, "queue", MailboxQueue.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     /** The queue, or null until the first message (see the implementation notes). */
-    private volatile MpscGrowableAtomicArrayQueue<Object> queue;
+    private volatile MailboxQueue queue;
 
     /**
      * Zero while the mailbox is enabled. Written with atomic bit operations: {@code DISABLED} by the selector's
@@ -62,16 +63,14 @@ final class SingleMailbox implements SelectorMailboxes {
 
     @Override
     public boolean offer(Object envelope, int index) {
-        MpscGrowableAtomicArrayQueue<Object> q = queue;
+        MailboxQueue q = queue;
         return (q != null ? q : createQueue()).offer(envelope);
     }
 
     /** The first message's producer: installs a queue, or takes the one another producer installed first. */
-    @SuppressWarnings("unchecked")
-    private MpscGrowableAtomicArrayQueue<Object> createQueue() {
-        MpscGrowableAtomicArrayQueue<Object> fresh = new MpscGrowableAtomicArrayQueue<>(INITIAL_CAPACITY, MAX_CAPACITY);
-        MpscGrowableAtomicArrayQueue<Object> won =
-                (MpscGrowableAtomicArrayQueue<Object>) QUEUE.compareAndExchange(this, null, fresh);
+    private MailboxQueue createQueue() {
+        MailboxQueue fresh = new MailboxQueue(INITIAL_CAPACITY, MAX_CAPACITY);
+        MailboxQueue won = (MailboxQueue) QUEUE.compareAndExchange(this, null, fresh);
         return won != null ? won : fresh;
     }
 
@@ -82,31 +81,31 @@ final class SingleMailbox implements SelectorMailboxes {
 
     @Override
     public Object poll() {
-        MpscGrowableAtomicArrayQueue<Object> q = queue;
+        MailboxQueue q = queue;
         return q != null && closed == 0 ? q.poll() : null;
     }
 
     @Override
     public boolean hasReady() {
-        MpscGrowableAtomicArrayQueue<Object> q = queue;
+        MailboxQueue q = queue;
         return q != null && closed == 0 && !q.isEmpty();
     }
 
     @Override
     public Object pollAny() {
-        MpscGrowableAtomicArrayQueue<Object> q = queue;
+        MailboxQueue q = queue;
         return q != null ? q.poll() : null;
     }
 
     @Override
     public boolean hasAny() {
-        MpscGrowableAtomicArrayQueue<Object> q = queue;
+        MailboxQueue q = queue;
         return q != null && !q.isEmpty();
     }
 
     @Override
     public int size() {
-        MpscGrowableAtomicArrayQueue<Object> q = queue;
+        MailboxQueue q = queue;
         return q != null ? q.size() : 0;
     }
 
