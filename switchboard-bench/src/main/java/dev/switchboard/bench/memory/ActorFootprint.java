@@ -27,7 +27,9 @@ import org.apache.pekko.actor.Props;
  * java -cp switchboard-bench/target/switchboard-bench.jar dev.switchboard.bench.memory.ActorFootprint [N] [kind...]
  * </pre>
  * Kinds: {@code actor}, {@code selector1}, {@code selector2}, {@code selector11}, {@code pekko} (an idle Pekko
- * classic actor, for comparison); all but pekko by default, N = 200,000. Run it with a heap large enough for N
+ * classic actor, for comparison); all but pekko by default, N = 200,000. A kind followed by {@code +1}
+ * ({@code actor+1}, {@code selector11+1}) has been sent one message, which it has processed, to its mailbox 0:
+ * what a mailbox keeps once it has been used. Run it with a heap large enough for N
  * actors and the default collector (G1), whose {@code System.gc()} is a full collection; the Parallel collector
  * reads about 100 bytes per actor high in one round of several (the median is unaffected).
  */
@@ -63,7 +65,8 @@ public final class ActorFootprint {
         java.util.Arrays.sort(sorted);
         System.out.printf(Locale.ROOT, "%-11s %8.1f bytes per idle %s (median of %d rounds; %.1f .. %.1f)%n", kind,
                 (double) sorted[sorted.length / 2] / n,
-                kind.startsWith("selector") ? "selector of " + kind.substring(8) + " mailboxes" : "actor",
+                (kind.startsWith("selector") ? "selector of " + kind.substring(8).replace("+1", "") + " mailboxes"
+                        : "actor") + (kind.endsWith("+1") ? " after one message" : ""),
                 rounds.length, (double) sorted[0] / n, (double) sorted[sorted.length - 1] / n);
     }
 
@@ -73,8 +76,19 @@ public final class ActorFootprint {
         long[] retained = new long[1];
         runtime.finish(() -> {
             long before = usedAfterGc();
+            boolean used = kind.endsWith("+1");
             for (int i = 0; i < n; i++) {
-                actors[i] = start(kind);
+                actors[i] = start(used ? kind.substring(0, kind.length() - 2) : kind);
+                if (used) {
+                    touch(actors[i]);
+                }
+            }
+            if (used) {
+                for (Object a : actors) {
+                    while (((dev.switchboard.actor.ActorCore<?>) a).processedCount() == 0) {
+                        Thread.onSpinWait();
+                    }
+                }
             }
             retained[0] = usedAfterGc() - before;
             for (Object a : actors) {
@@ -95,6 +109,15 @@ public final class ActorFootprint {
         };
     }
 
+    /** Sends a message that the actor processes and otherwise ignores. */
+    private static void touch(Object a) {
+        if (a instanceof IdleActor actor) {
+            actor.send(0);
+        } else {
+            ((IdleSelector) a).send(0);
+        }
+    }
+
     private static void stop(Object a) {
         if (a instanceof IdleActor actor) {
             actor.send(Boolean.TRUE);
@@ -103,15 +126,17 @@ public final class ActorFootprint {
         }
     }
 
-    /** An actor with no state of its own that exits on its first message. */
+    /** An actor with no state of its own that exits on {@code TRUE} and ignores other messages. */
     static final class IdleActor extends Actor<Object> {
         @Override
         protected void process(Object message) {
-            exit();
+            if (message == Boolean.TRUE) {
+                exit();
+            }
         }
     }
 
-    /** A selector with no state of its own that exits on its first message. */
+    /** A selector with no state of its own that exits on {@code TRUE} and ignores other messages. */
     static final class IdleSelector extends Selector<Object> {
         IdleSelector(int mailboxes) {
             super(mailboxes);
@@ -119,7 +144,9 @@ public final class ActorFootprint {
 
         @Override
         protected void process(Object message) {
-            exit();
+            if (message == Boolean.TRUE) {
+                exit();
+            }
         }
     }
 
