@@ -22,6 +22,7 @@ public final class Suite {
         all.addAll(MailboxOverheadBenchmarks.all());
         all.addAll(RequestReplyBenchmarks.all());
         all.addAll(ServerBenchmarks.all());
+        all.addAll(ChurnBenchmarks.all());
         all.addAll(JoinBenchmarks.all());
         all.addAll(PriorityBenchmarks.all());
         all.addAll(ReaderWriterBenchmarks.all());

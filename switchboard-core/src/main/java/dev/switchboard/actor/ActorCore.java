@@ -62,6 +62,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     static final int STARTED = 4;
     static final int TERMINATED = 8;
     static final int RELEASED = 16;
+    /**
+     * Set with (or before) TERMINATED when the runtime's close() terminated the actor: its dead letters are then
+     * {@code RUNTIME_CLOSED}. Never set alone on an actor that was not started.
+     */
+    static final int BY_CLOSE = 32;
     /** The bits above the flags count the replies the actor awaits ({@link #awaitReply}). */
     static final int AWAIT_UNIT = 1 << 8;
     static final int AWAIT_MASK = ~(AWAIT_UNIT - 1);
@@ -69,12 +74,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     static final int HELD = PAUSED | AWAIT_MASK;
 
     private static final VarHandle STATUS;
-    private static final VarHandle DEAD_LETTERS;
-    private static final VarHandle EARLY_DEAD_LETTERS;
-    private static final VarHandle ID;
     private static final VarHandle ACTIVATION;
-    private static final VarHandle CONTINUATIONS;
-    private static final VarHandle AWAITING;
+    private static final VarHandle EXTRAS;
     private static final AtomicLong IDS = new AtomicLong();
     /** Marks {@link #process} on the become stack. */
     @SuppressWarnings("rawtypes")
@@ -86,16 +87,28 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATUS = l.findVarHandle(ActorCore.class, "status", int.class);
-            DEAD_LETTERS = l.findVarHandle(ActorCore.class, "deadLetters", long.class);
-            EARLY_DEAD_LETTERS = l.findVarHandle(ActorCore.class, "earlyDeadLetters", long.class);
-            ID = l.findVarHandle(ActorCore.class, "id", long.class);
             ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
-            CONTINUATIONS = l.findVarHandle(ActorCore.class, "continuations", ConcurrentLinkedQueue.class);
-            AWAITING = l.findVarHandle(ActorCore.class, "awaiting", ConcurrentLinkedQueue.class);
+            EXTRAS = l.findVarHandle(ActorCore.class, "extras", Extras.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /*
+     * Implementation notes: memory.
+     *
+     * An actor is three objects while it is idle: this one (48 bytes with compressed oops and no fields of the
+     * subclass), its mailbox (SingleMailbox: 24 bytes, its queue created by the first message; see there) and
+     * its Activation (88 bytes), about 160 bytes in all. Everything only some actors need is in Extras, created
+     * the first time an actor needs it: become's stack, a request's reply bookkeeping, awaitReply's queues, a
+     * bound monitor, dead-letter counts and the id of toString. Hot paths test one field for null where they
+     * tested several: `extras` is null for an actor that never used any of it.
+     *
+     * `extras` is published with a CAS (compareAndExchange: a volatile write of a fully constructed object) and
+     * read as a volatile field; its own fields keep the access modes and the confinement they had as fields of
+     * the actor. The runtime's close() marks the actor with the BY_CLOSE bit of the status word, set with or
+     * before TERMINATED, so that a close never has to allocate.
+     */
 
     /** Where messages wait; see {@link Mailbox}. */
     final Mailbox mailbox;
@@ -104,40 +117,119 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /** The bound of a {@link BoundedMailbox}, or null: unbounded. */
     private final MailboxLimit limit;
 
-    /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED bits and the awaited-reply count. */
+    /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED, BY_CLOSE and the awaited-reply count. */
     private volatile int status;
-    /** The bound thread-less scheduler (a parallel actor monitor), or null; set before start. */
-    private MessageScheduler messageScheduler;
-    /** Tickets of scheduled messages that have been processed, waiting for the scheduler's finished(). */
-    private org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<Object> finishedTickets;
-    /** Reply handlers ready to run on the actor; created by the first awaitReply. */
-    private volatile ConcurrentLinkedQueue<PendingReply<?>> continuations;
-    /** Replies awaited and not yet handled, for diagnostics and for exit; created by the first awaitReply. */
-    private volatile ConcurrentLinkedQueue<PendingReply<?>> awaiting;
     /** Set by start() before STARTED is published; read by senders after they read STARTED. */
     private volatile Activation activation;
     private Scheduler scheduler;
-
-    // Confined to the holder of SCHEDULED (the processing).
+    /** Confined to the holder of SCHEDULED (the processing); null while the actor runs {@link #process}. */
     private Behavior<M> behavior;
-    private ArrayDeque<Behavior<M>> behaviors;
-    private Request currentRequest;
-    /**
-     * During a scheduler turn run by a letter that has just finished on this thread: that letter's task, which
-     * can run the next letter the turn starts right after the turn, on this thread (see {@link #startScheduled}).
-     */
-    private MessageTask continuation;
-    /** During a scheduler turn: whether the turn's thread has a letter to continue with already. */
-    private boolean continuing;
-    private Thread requestThread;
-    private boolean replyTaken;
-    /** Set before TERMINATED is published when the runtime's close() terminated this actor. */
-    private volatile boolean terminatedByClose;
+    /** What only some actors need, or null: created by the first use ({@link #extras()}). */
+    private volatile Extras extras;
 
-    private volatile long deadLetters;
-    /** Dead letters from before start(), for the runtime's count once there is a runtime. */
-    private volatile long earlyDeadLetters;
-    private volatile long id;
+    /** The state of an actor that only some actors need (see the implementation notes above). */
+    private static final class Extras {
+        private static final VarHandle DEAD_LETTERS;
+        private static final VarHandle EARLY_DEAD_LETTERS;
+        private static final VarHandle ID;
+        private static final VarHandle CONTINUATIONS;
+        private static final VarHandle AWAITING;
+
+        static {
+            try {
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                DEAD_LETTERS = l.findVarHandle(Extras.class, "deadLetters", long.class);
+                EARLY_DEAD_LETTERS = l.findVarHandle(Extras.class, "earlyDeadLetters", long.class);
+                ID = l.findVarHandle(Extras.class, "id", long.class);
+                CONTINUATIONS = l.findVarHandle(Extras.class, "continuations", ConcurrentLinkedQueue.class);
+                AWAITING = l.findVarHandle(Extras.class, "awaiting", ConcurrentLinkedQueue.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /** The bound thread-less scheduler (a parallel actor monitor), or null; set before start. */
+        MessageScheduler messageScheduler;
+        /** Tickets of scheduled messages that have been processed, waiting for the scheduler's finished(). */
+        org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<Object> finishedTickets;
+        /** Reply handlers ready to run on the actor; created by the first awaitReply. */
+        volatile ConcurrentLinkedQueue<PendingReply<?>> continuations;
+        /** Replies awaited and not yet handled, for diagnostics and for exit; created by the first awaitReply. */
+        volatile ConcurrentLinkedQueue<PendingReply<?>> awaiting;
+
+        // Confined to the holder of SCHEDULED (the processing).
+        @SuppressWarnings("rawtypes")
+        ArrayDeque<Behavior> behaviors;
+        Request currentRequest;
+        Thread requestThread;
+        boolean replyTaken;
+        /**
+         * During a scheduler turn run by a letter that has just finished on this thread: that letter's task, which
+         * can run the next letter the turn starts right after the turn, on this thread (see
+         * {@link #startScheduled}).
+         */
+        MessageTask continuation;
+        /** During a scheduler turn: whether the turn's thread has a letter to continue with already. */
+        boolean continuing;
+
+        volatile long deadLetters;
+        /** Dead letters from before start(), for the runtime's count once there is a runtime. */
+        volatile long earlyDeadLetters;
+        volatile long id;
+
+        /** The replies the actor awaits (created by the first awaitReply). */
+        ConcurrentLinkedQueue<PendingReply<?>> awaitingReplies() {
+            ConcurrentLinkedQueue<PendingReply<?>> a = awaiting;
+            if (a == null) {
+                ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
+                a = AWAITING.compareAndSet(this, null, fresh) ? fresh : awaiting;
+            }
+            return a;
+        }
+
+        /** The reply handlers ready to run (created by the first reply that arrives). */
+        ConcurrentLinkedQueue<PendingReply<?>> continuationQueue() {
+            ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
+            if (cs == null) {
+                ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
+                cs = CONTINUATIONS.compareAndSet(this, null, fresh) ? fresh : continuations;
+            }
+            return cs;
+        }
+
+        boolean hasContinuations() {
+            ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
+            return cs != null && !cs.isEmpty();
+        }
+
+        boolean hasFinishedTickets() {
+            return finishedTickets != null && !finishedTickets.isEmpty();
+        }
+    }
+
+    /** The actor's {@link Extras}, created (and published with a CAS) by the first call. */
+    private Extras extras() {
+        Extras x = extras;
+        if (x == null) {
+            Extras fresh = new Extras();
+            x = (Extras) EXTRAS.compareAndExchange(this, null, fresh);
+            if (x == null) {
+                x = fresh;
+            }
+        }
+        return x;
+    }
+
+    /** Whether this actor has needed its {@link Extras}; for tests. */
+    final boolean hasExtras() {
+        return extras != null;
+    }
+
+    /** The bound monitor, or null (read by senders after STARTED, which start() published it with). */
+    private MessageScheduler messageScheduler() {
+        Extras x = extras;
+        return x == null ? null : x.messageScheduler;
+    }
 
     ActorCore(Mailbox mailbox, boolean parallelDispatch, BoundedMailbox bound) {
         this.mailbox = mailbox;
@@ -220,8 +312,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
         scheduler = s;
-        if (earlyDeadLetters != 0) {
-            s.countDeadLetters((long) EARLY_DEAD_LETTERS.getAndSet(this, 0L));
+        Extras x = extras;
+        if (x != null && x.earlyDeadLetters != 0) {
+            s.countDeadLetters((long) Extras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
         }
         context.scope().track(a);
         int initial = STARTED;
@@ -233,8 +326,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
         boolean closedMeanwhile = s.isClosed();     // after track(): close() saw the actor or we see the close
         if (closedMeanwhile) {
-            terminatedByClose = true;
-            initial |= TERMINATED;
+            initial |= TERMINATED | BY_CLOSE;
         }
         STATUS.getAndBitwiseOr(this, initial);   // publishes activation and scheduler to senders
         signal();
@@ -251,9 +343,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     private void refuseStart(Scheduler s) {
         scheduler = s;
-        s.countDeadLetters((long) EARLY_DEAD_LETTERS.getAndSet(this, 0L));
-        terminatedByClose = true;
-        if (STATUS.compareAndSet(this, 0, TERMINATED | RELEASED | SCHEDULED)) {
+        Extras x = extras;
+        if (x != null) {
+            s.countDeadLetters((long) Extras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
+        }
+        if (STATUS.compareAndSet(this, 0, TERMINATED | RELEASED | SCHEDULED | BY_CLOSE)) {
             Object envelope;
             while ((envelope = mailbox.pollAny()) != null) {
                 released();
@@ -296,7 +390,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * Holding it ({@code pause}, {@code awaitReply}) would not hold the letters already started, so it is refused.
      */
     private void requireNoMonitor(String op, String instead) {
-        MessageScheduler ms = messageScheduler;
+        MessageScheduler ms = messageScheduler();
         if (ms != null) {
             throw new IllegalStateException(this + "." + op + " is not supported: " + this + " is bound to the monitor "
                     + ms + ", which decides when its messages run; " + instead);
@@ -326,10 +420,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     protected final void become(Behavior<M> next) {
         Objects.requireNonNull(next, "behavior");
         requireProcessingOnceStarted("become");
-        if (behaviors == null) {
-            behaviors = new ArrayDeque<>();
+        Extras x = extras();
+        if (x.behaviors == null) {
+            x.behaviors = new ArrayDeque<>();
         }
-        behaviors.push(behavior != null ? behavior : DEFAULT_BEHAVIOR);
+        x.behaviors.push(behavior != null ? behavior : DEFAULT_BEHAVIOR);
         behavior = next;
     }
 
@@ -341,10 +436,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     protected final void unbecome() {
         requireProcessingOnceStarted("unbecome");
-        if (behaviors == null || behaviors.isEmpty()) {
+        Extras x = extras;
+        if (x == null || x.behaviors == null || x.behaviors.isEmpty()) {
             throw new IllegalStateException(this + ".unbecome() without a matching become()");
         }
-        Behavior<M> previous = behaviors.pop();
+        @SuppressWarnings("unchecked")
+        Behavior<M> previous = x.behaviors.pop();
         behavior = previous == DEFAULT_BEHAVIOR ? null : previous;
     }
 
@@ -427,7 +524,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /** Gives back the place of the envelope just taken from the mailbox, if the mailbox is bounded. */
     private void released() {
         MailboxLimit l = limit;
-        if (l != null && !parallelDispatch && messageScheduler == null) {
+        if (l != null && !parallelDispatch && messageScheduler() == null) {
             l.release(mailbox.lastServed());
         }
     }
@@ -439,7 +536,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     private void releasedLater() {
         MailboxLimit l = limit;
-        if (l != null && (parallelDispatch || messageScheduler != null)) {
+        if (l != null && (parallelDispatch || messageScheduler() != null)) {
             l.release(0);                        // one mailbox: a monitor on a bounded selector needs one (bindScheduler)
         }
     }
@@ -475,7 +572,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private void runAcquired() {
         if ((status & TERMINATED) != 0) {
             drainOrRelease();
-        } else if (messageScheduler != null && scheduler.onWorker()) {
+        } else if (messageScheduler() != null && scheduler.onWorker()) {
             runSchedulerTurns();                          // thread-less: on the worker that is already here
         } else {
             // An actor's activation; or the turns of a monitor whose sender is not a worker (the main thread,
@@ -516,15 +613,21 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if ((s & STARTED) == 0) {
             return false;
         }
-        if (messageScheduler != null) {        // a monitor takes every arrival and every finished message
-            return mailbox.hasAny() || !finishedTickets.isEmpty();
+        Extras x = extras;
+        if (x != null) {
+            if (x.messageScheduler != null) {  // a monitor takes every arrival and every finished message
+                return mailbox.hasAny() || !x.finishedTickets.isEmpty();
+            }
+            if (x.hasContinuations()) {
+                return true;
+            }
         }
-        return hasContinuations() || ((s & HELD) == 0 && mailbox.hasReady());
+        return (s & HELD) == 0 && mailbox.hasReady();
     }
 
     final boolean hasContinuations() {
-        ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
-        return cs != null && !cs.isEmpty();
+        Extras x = extras;
+        return x != null && x.hasContinuations();
     }
 
     /**
@@ -538,8 +641,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 return false;
             }
             boolean work = (s & TERMINATED) != 0
-                    ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations()
-                            || (finishedTickets != null && !finishedTickets.isEmpty())
+                    ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations() || hasFinishedTickets()
                     : runnable(s);
             if (!work) {
                 return false;
@@ -552,9 +654,14 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     // ------------------------------------------------------------------------------------------ processing
 
+    private boolean hasFinishedTickets() {
+        Extras x = extras;
+        return x != null && x.hasFinishedTickets();
+    }
+
     /** The activation loop: runs with the SCHEDULED token held, and gives it up (or re-queues) before returning. */
     final void runActivation() {
-        if (messageScheduler != null) {
+        if (messageScheduler() != null) {
             runSchedulerTurns();
             return;
         }
@@ -593,6 +700,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         Thread thread = Thread.currentThread();
         Node previous = Context.enter(thread, activation);
         MessageTask finishing = previous instanceof MessageTask mt && mt.actor == this ? mt : null;
+        Extras x = extras;                       // bindScheduler created it
+        MessageScheduler messageScheduler = x.messageScheduler;
         try {
             for (;;) {
                 if ((status & TERMINATED) != 0) {
@@ -600,12 +709,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                     return;
                 }
                 // set and cleared with the token held: the fields belong to this turn alone
-                continuing = finishing != null && finishing.hasNext();
-                continuation = continuing ? null : finishing;
+                x.continuing = finishing != null && finishing.hasNext();
+                x.continuation = x.continuing ? null : finishing;
                 try {
                     boolean changed = false;
                     Object ticket;
-                    while ((ticket = finishedTickets.poll()) != null) {
+                    while ((ticket = x.finishedTickets.poll()) != null) {
                         messageScheduler.finished(ticket);
                         changed = true;
                     }
@@ -622,8 +731,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                     fail(t, "its monitor " + messageScheduler + " threw");
                     continue;
                 } finally {
-                    continuation = null;
-                    continuing = false;
+                    x.continuation = null;
+                    x.continuing = false;
                 }
                 STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
                 if (!reacquire()) {
@@ -646,16 +755,17 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * hidden behind the continuation.
      */
     private void startScheduled(Object envelope, Object ticket) {
-        MessageTask c = continuation;
+        Extras x = extras;
+        MessageTask c = x.continuation;
         if (c != null) {
-            continuation = null;
+            x.continuation = null;
             if (c.continueWith(envelope, ticket)) {
-                continuing = true;
+                x.continuing = true;
                 return;
             }
         }
         MessageTask task = new MessageTask(activation, envelope, ticket);
-        if (continuing) {
+        if (x.continuing) {
             task.scheduler().submit(task);
         } else {
             task.scheduler().activate(task);
@@ -664,7 +774,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** A message started by the scheduler has been processed: report it (on this thread if the token is free). */
     final void scheduledMessageFinished(Object ticket) {
-        finishedTickets.add(ticket);
+        extras.finishedTickets.add(ticket);
         signal();
     }
 
@@ -679,8 +789,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if (status != 0 || activation != null) {
             throw new IllegalStateException(this + " was already started: bind its monitor before start()");
         }
-        if (messageScheduler != null) {
-            throw new IllegalStateException(this + " already has a monitor: " + messageScheduler);
+        if (messageScheduler() != null) {
+            throw new IllegalStateException(this + " already has a monitor: " + messageScheduler());
         }
         if (parallelDispatch) {
             throw new IllegalStateException(this + " is a stateless actor; a monitor needs an Actor or Selector");
@@ -689,14 +799,15 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             throw new IllegalStateException(this + " has several bounded mailboxes; a monitor can be bound to an actor"
                     + " with a bounded mailbox, or a selector whose mailboxes are unbounded");
         }
-        finishedTickets = new org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<>(16, 1 << 30);
+        Extras x = extras();
+        x.finishedTickets = new org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<>(16, 1 << 30);
         s.bound(this, this::startScheduled);
-        messageScheduler = s;                  // published to senders by start()'s release of STARTED
+        x.messageScheduler = s;                // published to senders by start()'s release of STARTED
     }
 
     /** The bound message scheduler, or null. */
     public final MessageScheduler boundScheduler() {
-        return messageScheduler;
+        return messageScheduler();
     }
 
     /**
@@ -704,7 +815,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * Returns whether it ran anything.
      */
     private boolean runOne(int s) {
-        ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
+        Extras x = extras;
+        ConcurrentLinkedQueue<PendingReply<?>> cs = x == null ? null : x.continuations;
         if (cs != null) {
             PendingReply<?> c = cs.poll();
             if (c != null) {
@@ -738,9 +850,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             request = r;
             message = r.message();
             if (serial) {
-                currentRequest = r;
-                requestThread = Thread.currentThread();
-                replyTaken = false;
+                Extras x = extras();
+                x.currentRequest = r;
+                x.requestThread = Thread.currentThread();
+                x.replyTaken = false;
             }
         }
         try {
@@ -767,9 +880,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private void finishRequest(Request request, Object message, boolean serial) {
         boolean taken;
         if (serial) {
-            taken = replyTaken;
-            currentRequest = null;
-            requestThread = null;
+            Extras x = extras;
+            taken = x.replyTaken;
+            x.currentRequest = null;
+            x.requestThread = null;
         } else {
             taken = Context.current() instanceof MessageTask mt && mt.replyTaken;
         }
@@ -809,7 +923,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     }
 
     private void terminate() {
-        int s = (int) STATUS.getAndBitwiseOr(this, TERMINATED);
+        terminate(0);
+    }
+
+    /** Sets TERMINATED and {@code also}; drains the actor here if nobody holds its token. */
+    private void terminate(int also) {
+        int s = (int) STATUS.getAndBitwiseOr(this, TERMINATED | also);
         if ((s & SCHEDULED) == 0 && reacquire()) {
             drainOrRelease();
         }
@@ -822,8 +941,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     final void terminateByClose() {
         if ((status & TERMINATED) == 0) {
-            terminatedByClose = true;
-            terminate();
+            terminate(BY_CLOSE);
         }
     }
 
@@ -833,12 +951,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * drains its mailbox here.
      */
     final void schedulingRefused(Throwable cause) {
+        int also = 0;
         if (scheduler.isClosed()) {
-            terminatedByClose = true;
+            also = BY_CLOSE;
         } else {
             report(cause, "the runtime could not schedule it");
         }
-        STATUS.getAndBitwiseOr(this, TERMINATED);
+        STATUS.getAndBitwiseOr(this, TERMINATED | also);
         drainOrRelease();
     }
 
@@ -909,17 +1028,19 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             if (limit != null) {
                 limit.wakeAll();                   // waiting senders see the exit and dead-letter their messages
             }
-            ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
+            Extras x = extras;
+            ConcurrentLinkedQueue<PendingReply<?>> cs = x == null ? null : x.continuations;
             if (cs != null) {
                 PendingReply<?> c;
                 while ((c = cs.poll()) != null) {  // replies that came after exit: their handlers do not run
-                    awaitingReplies().remove(c);
+                    x.awaitingReplies().remove(c);
                     deadLetter(c.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
                 }
             }
+            MessageScheduler messageScheduler = x == null ? null : x.messageScheduler;
             if (messageScheduler != null) {
                 Object ticket;
-                while ((ticket = finishedTickets.poll()) != null) {
+                while ((ticket = x.finishedTickets.poll()) != null) {
                     try {
                         messageScheduler.finished(ticket);   // leave() still runs once per processed letter
                     } catch (Throwable t) {
@@ -941,24 +1062,26 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     }
 
     private void deadLetter(Object envelope, DeadLetter.Reason reason) {
-        if (terminatedByClose && reason != DeadLetter.Reason.MAILBOX_FULL) {
+        boolean byClose = (status & BY_CLOSE) != 0;
+        if (byClose && reason != DeadLetter.Reason.MAILBOX_FULL) {
             reason = DeadLetter.Reason.RUNTIME_CLOSED;
         }
         Object message = envelope;
         if (envelope instanceof Request r) {
             message = r.message();
             if (!r.reply().isDone()) {
-                r.reply().tryFail(new NoReplyException(this + (terminatedByClose
+                r.reply().tryFail(new NoReplyException(this + (byClose
                         ? " was terminated by the close of its runtime before processing the request "
                         : " terminated before processing the request ") + brief(message)));
             }
         }
-        DEAD_LETTERS.getAndAdd(this, 1L);
+        Extras x = extras();
+        Extras.DEAD_LETTERS.getAndAdd(x, 1L);
         Scheduler s = scheduler;
         if (s == null) {
             // Not started yet (a bounded mailbox dropped it): it has no runtime to tell. The actor counts it, and
             // its runtime adds it to its own count at start(); the listener does not hear of it.
-            EARLY_DEAD_LETTERS.getAndAdd(this, 1L);
+            Extras.EARLY_DEAD_LETTERS.getAndAdd(x, 1L);
             return;
         }
         s.countDeadLetter();
@@ -998,18 +1121,19 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         scheduler.requireOpen("awaitReply");
         PendingReply<R> pending = new PendingReply<>(this, to, request, onReply);
         STATUS.getAndAdd(this, AWAIT_UNIT);          // hold further messages until the handler has run
-        awaitingReplies().add(pending);
+        Extras x = extras();
+        x.awaitingReplies().add(pending);
         try {
             to.request(request, pending.answer);
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
-            awaitingReplies().remove(pending);
+            x.awaitingReplies().remove(pending);
             STATUS.getAndAdd(this, -AWAIT_UNIT);
             throw t;
         }
         try {
             TaskRuntime.current().asyncAwait(pending.answer, () -> runOnActor(pending));
         } catch (Throwable t) {                      // the runtime closed meanwhile: nothing will await the reply
-            awaitingReplies().remove(pending);
+            x.awaitingReplies().remove(pending);
             STATUS.getAndAdd(this, -AWAIT_UNIT);
             throw t;
         }
@@ -1027,29 +1151,14 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             fail(cause, "the reply to " + brief(pending.request) + " from " + pending.target
                     + " could not be processed");
         } finally {
-            awaitingReplies().remove(pending);
+            extras.awaitingReplies().remove(pending);   // awaitReply created the extras
             STATUS.getAndAdd(this, -AWAIT_UNIT);
         }
     }
 
-    /** The replies this actor awaits (created by the first awaitReply). */
-    private ConcurrentLinkedQueue<PendingReply<?>> awaitingReplies() {
-        ConcurrentLinkedQueue<PendingReply<?>> a = awaiting;
-        if (a == null) {
-            ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
-            a = AWAITING.compareAndSet(this, null, fresh) ? fresh : awaiting;
-        }
-        return a;
-    }
-
     /** Queues {@code continuation} to run on this actor's activation, ahead of messages and despite a pause. */
     private void runOnActor(PendingReply<?> continuation) {
-        ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
-        if (cs == null) {
-            ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
-            cs = CONTINUATIONS.compareAndSet(this, null, fresh) ? fresh : continuations;
-        }
-        cs.add(continuation);
+        extras.continuationQueue().add(continuation);   // awaitReply created the extras
         signal();
     }
 
@@ -1073,15 +1182,16 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if (Context.current() instanceof MessageTask mt) {
             mt.replyTaken = true;
         } else {
-            replyTaken = true;
+            extras.replyTaken = true;              // processEnvelope created the extras for the request
         }
         return r.reply();
     }
 
     private Request requireRequest(String op) {
         Request r = null;
-        if (requestThread == Thread.currentThread()) {
-            r = currentRequest;
+        Extras x = extras;
+        if (x != null && x.requestThread == Thread.currentThread()) {
+            r = x.currentRequest;
         } else if (Context.current() instanceof MessageTask mt && mt.actor == this) {
             r = mt.request();
         }
@@ -1109,7 +1219,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Messages sent to this actor that became dead letters. */
     public final long deadLetterCount() {
-        return deadLetters;
+        Extras x = extras;
+        return x == null ? 0 : x.deadLetters;
     }
 
     /** Messages this actor has processed so far. */
@@ -1157,7 +1268,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private String describeAwaits(int s) {
         int count = (s & AWAIT_MASK) >>> 8;
         StringBuilder sb = new StringBuilder("awaiting ").append(count).append(count == 1 ? " reply" : " replies");
-        ConcurrentLinkedQueue<PendingReply<?>> a = awaiting;
+        Extras x = extras;
+        ConcurrentLinkedQueue<PendingReply<?>> a = x == null ? null : x.awaiting;
         if (a == null) {
             return sb.toString();
         }
@@ -1202,7 +1314,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 return null;                  // a cycle that does not include this actor
             }
             ActorCore<?> following = null;
-            ConcurrentLinkedQueue<PendingReply<?>> a = at.awaiting;
+            Extras atExtras = at.extras;
+            ConcurrentLinkedQueue<PendingReply<?>> a = atExtras == null ? null : atExtras.awaiting;
             if (a != null) {
                 for (PendingReply<?> p : a) {
                     if (p.target instanceof ActorCore<?> t && !p.answer.isDone()) {
@@ -1218,7 +1331,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** What is queued, for diagnostics. */
     String queueReport() {
-        MessageScheduler ms = messageScheduler;
+        MessageScheduler ms = messageScheduler();
         return mailbox.size() + " queued" + (ms == null ? "" : ", " + ms.held() + " held by its monitor");
     }
 
@@ -1234,10 +1347,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /** {@code SimpleClassName@id}, where the id is unique in this JVM. */
     @Override
     public String toString() {
-        long i = id;
+        Extras x = extras();
+        long i = x.id;
         if (i == 0) {
             long fresh = IDS.incrementAndGet();
-            i = ID.compareAndSet(this, 0L, fresh) ? fresh : id;
+            i = Extras.ID.compareAndSet(x, 0L, fresh) ? fresh : x.id;
         }
         String name = getClass().getSimpleName();
         if (name.isEmpty()) {

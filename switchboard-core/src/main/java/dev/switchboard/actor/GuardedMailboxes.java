@@ -45,6 +45,15 @@ import java.util.function.BooleanSupplier;
  * but with all the producer's fields together, so that a sender spreading its messages over many mailboxes
  * misses once per queue rather than twice. One arrival queue per selector, sorted by the consumer, and
  * linked-node queues were measured too and lost (docs/benchmarks.md).
+ *
+ * <p>A mailbox's queue (about 360 bytes with its first buffer) is created by the first message sent to it: until
+ * then the mailbox costs its slot in {@code queues} (4 bytes with compressed oops) and its bits. The sender that
+ * finds the slot empty installs a queue with a CAS on the slot (compareAndExchange: a volatile write of a fully
+ * constructed queue); a sender that loses the race uses the winner's, read from the CAS's witness. Every read of
+ * a slot is a volatile read ({@link #queue}), and an empty slot reads as an empty queue. The arguments above
+ * still hold, since a sender installs the queue before its enqueue, and that enqueue (a CAS on the queue's
+ * producer index) before its reads and writes of the bitmaps and of the selector's status: whoever reads the
+ * producer index after it in the synchronization order also reads the installed queue.
  */
 final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.ReadySet {
     /** Mailboxes the two-level bitmap can hold. */
@@ -58,6 +67,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     static final int DIRECT_SCAN_MAX = 4;
 
     private static final VarHandle BITS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle QUEUES = MethodHandles.arrayElementVarHandle(MailboxQueue[].class);
     private static final VarHandle SUMMARY;
 
     static {
@@ -70,6 +80,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     private final int count;
     private final int words;
+    /** The mailboxes' queues; a slot is null until its mailbox's first message (see the class notes). */
     private final MailboxQueue[] queues;
     private final long[] nonEmpty;
     private final long[] manual;
@@ -96,10 +107,6 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         this.count = count;
         this.words = (count + 63) >>> 6;
         this.queues = new MailboxQueue[count];
-        for (int i = 0; i < count; i++) {
-            queues[i] = new MailboxQueue(SingleMailbox.INITIAL_CAPACITY,
-                    SingleMailbox.MAX_CAPACITY);
-        }
         this.nonEmpty = new long[words];
         this.manual = new long[words];
         this.guardOk = new long[words];
@@ -119,6 +126,35 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         return inWord == 64 ? -1L : (1L << inWord) - 1;
     }
 
+    /** The queue of mailbox {@code index}, or null before its first message: a volatile read of the slot. */
+    private MailboxQueue queue(int index) {
+        return (MailboxQueue) QUEUES.getVolatile(queues, index);
+    }
+
+    /** Whether mailbox {@code index} holds no message (a snapshot). Any thread. */
+    private boolean isEmpty(int index) {
+        MailboxQueue q = queue(index);
+        return q == null || q.isEmpty();
+    }
+
+    /** The first message's sender: installs the queue of mailbox {@code index}, or takes the one installed first. */
+    private MailboxQueue createQueue(int index) {
+        MailboxQueue fresh = new MailboxQueue(SingleMailbox.INITIAL_CAPACITY, SingleMailbox.MAX_CAPACITY);
+        MailboxQueue won = (MailboxQueue) QUEUES.compareAndExchange(queues, index, null, fresh);
+        return won != null ? won : fresh;
+    }
+
+    /** How many mailboxes have a queue (have been sent a message); for tests. */
+    int queuesCreated() {
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            if (queue(i) != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     private long ready(int w) {
         return (long) BITS.getVolatile(nonEmpty, w) & enabled(w);
     }
@@ -131,7 +167,8 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     @Override
     public boolean offer(Object envelope, int index) {
-        if (!queues[index].offer(envelope)) {
+        MailboxQueue q = queue(index);
+        if (!(q != null ? q : createQueue(index)).offer(envelope)) {
             return false;
         }
         if (direct) {
@@ -291,7 +328,8 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             if (i < 0) {
                 return null;
             }
-            Object e = queues[i].poll();
+            MailboxQueue q = queue(i);
+            Object e = q != null ? q.poll() : null;
             if (e != null) {
                 if (i != last) {
                     last = i;                      // written on change only: this object is read by senders
@@ -320,7 +358,8 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     private Object pollFirst(long candidates) {
         for (long m = candidates; m != 0; m &= m - 1) {
             int i = Long.numberOfTrailingZeros(m);
-            Object e = queues[i].poll();
+            MailboxQueue q = queue(i);
+            Object e = q != null ? q.poll() : null;
             if (e != null) {
                 if (i != last) {
                     last = i;
@@ -338,7 +377,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         int w = i >>> 6;
         long bit = 1L << i;
         BITS.getAndBitwiseAnd(nonEmpty, w, ~bit);
-        if (!queues[i].isEmpty()) {                // a sender slipped in after the poll: undo
+        if (!isEmpty(i)) {                         // a sender slipped in after the poll: undo
             BITS.getAndBitwiseOr(nonEmpty, w, bit);
         }
     }
@@ -369,7 +408,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         if (direct) {
             for (long m = enabled(0) & (-1L << from); m != 0; m &= m - 1) {
                 int i = Long.numberOfTrailingZeros(m);
-                if (!queues[i].isEmpty()) {
+                if (!isEmpty(i)) {
                     return i;
                 }
             }
@@ -417,7 +456,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     public boolean hasReady() {
         if (direct) {
             for (long m = enabled(0); m != 0; m &= m - 1) {
-                if (!queues[Long.numberOfTrailingZeros(m)].isEmpty()) {
+                if (!isEmpty(Long.numberOfTrailingZeros(m))) {
                     return true;
                 }
             }
@@ -440,7 +479,8 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     @Override
     public Object pollAny() {
         for (int i = 0; i < count; i++) {
-            Object e = queues[i].poll();
+            MailboxQueue q = queue(i);
+            Object e = q != null ? q.poll() : null;
             if (e != null) {
                 last = i;                           // for the bound's count: which mailbox it left
                 return e;
@@ -451,8 +491,8 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     @Override
     public boolean hasAny() {
-        for (MailboxQueue q : queues) {
-            if (!q.isEmpty()) {
+        for (int i = 0; i < count; i++) {
+            if (!isEmpty(i)) {
                 return true;
             }
         }
@@ -462,15 +502,16 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     @Override
     public int size() {
         int n = 0;
-        for (MailboxQueue q : queues) {
-            n += q.size();
+        for (int i = 0; i < count; i++) {
+            n += size(i);
         }
         return n;
     }
 
     @Override
     public int size(int index) {
-        return queues[index].size();
+        MailboxQueue q = queue(index);
+        return q != null ? q.size() : 0;
     }
 
     /** The mailbox the message being processed came from. */
@@ -492,7 +533,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             return false;
         }
         if (direct) {
-            return (enabled(0) & (1L << index)) != 0 && !queues[index].isEmpty();
+            return (enabled(0) & (1L << index)) != 0 && !isEmpty(index);
         }
         return (ready(index >>> 6) & (1L << index)) != 0;
     }

@@ -4,12 +4,13 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One mailbox of a selector with many mailboxes: a multi-producer single-consumer queue that grows, with the
- * fields a producer touches side by side and the fields the consumer touches side by side, padded apart.
+ * The queue of an actor's mailbox and of each mailbox of a selector: a multi-producer single-consumer queue that
+ * grows, with the fields a producer touches side by side and the fields the consumer touches side by side,
+ * padded apart. Each is created by its mailbox's first message ({@link SingleMailbox}, {@link GuardedMailboxes}).
  *
  * <h2>Overview</h2>
- * The algorithm is JCTools' growable linked-array MPSC queue ({@code MpscGrowableAtomicArrayQueue}, which an
- * actor's mailbox uses as it is); only the layout differs. JCTools pads the producer index onto a line of its own
+ * The algorithm is JCTools' growable linked-array MPSC queue ({@code MpscGrowableAtomicArrayQueue}); only the
+ * layout differs. JCTools pads the producer index onto a line of its own
  * and keeps the producer's limit, mask and buffer on another, behind the consumer's fields, so that producers
  * that read the buffer do not collide with the CAS on the index. That costs a sender two cache misses on a queue
  * it has not touched lately, and a sender that spreads its messages over a selector's mailboxes (round robin over
