@@ -152,7 +152,7 @@ public final class ActorFootprint {
 
     /** Bytes retained by {@code n} idle Pekko actors (created with {@code actorOf}, then stopped). */
     static long pekko(int n) throws Exception {
-        ActorSystem system = ActorSystem.create("footprint", PekkoSettings.config(2, TaskRuntime.DEFAULT_THROUGHPUT));
+        ActorSystem system = ActorSystem.create("footprint", PekkoSettings.defaults(2));
         try {
             ActorRef[] refs = new ActorRef[n];
             long before = usedAfterGc();
