@@ -54,6 +54,10 @@ public abstract class ProducingTask extends Node {
             scope().addFailure(t);
         } finally {
             Thread.interrupted();      // an interrupt set by this task is not seen by the next one on this thread
+            // The value is there: mark this task done, which ends a waiter's join (Scheduler#helpProduce) at once.
+            // A CountedCompleter that is not a root is never marked done by its completion, which counts along
+            // the pending counts only; marking it changes nothing there, and the pool skips a done task it holds.
+            quietlyComplete();
             sealSpawns();
             tryComplete();
         }
