@@ -109,8 +109,8 @@ public final class Scheduler {
     public static final int MAX_FINISH_DEPTH = 100_000;
 
     /**
-     * How long a worker waiting for a future's value waits in one go for its producer's subtree before it looks
-     * again for tasks of that subtree to help with ({@link #helpProduce}).
+     * How long a worker waiting for a future's value waits in one go for its producer to finish before it looks
+     * again for tasks of the producer's subtree to help with ({@link #helpProduce}).
      */
     static final long JOIN_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
@@ -127,10 +127,9 @@ public final class Scheduler {
      * while a worker keeps activations in its buffer although another worker is idle, see {@link Worker#holding}),
      * any worker that has activations in its handoff buffer and has started no node since the previous look (it
      * is blocked in user code, or running one long message) loses them to the shared queue, where the other
-     * workers pick them up. Bounds how long a handed-off message can wait
-     * behind a busy or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed
-     * to itself. With one worker, and no thread the pool added while another waits, there is nobody else to run
-     * them, so it does nothing. It also submits a pump for the shared queue when entries wait and none is pending
+     * workers pick them up. Bounds how long a handed-off message can wait behind a busy or blocked worker, and
+     * rules out deadlock when a worker blocks waiting for work it handed to itself. With one worker, and no
+     * thread the pool added while another waits, there is nobody else to run them, so it does nothing. It also submits a pump for the shared queue when entries wait and none is pending
      * (the pool refused the last one). It allocates nothing per look unless it submits a pump, and survives any
      * failure of its own (an OutOfMemoryError, say): it must outlive the program's troubles to be of use.
      */
@@ -404,12 +403,11 @@ public final class Scheduler {
 
     /**
      * Called on a worker of this runtime by a {@code get()} whose value {@code producer} computes, before it blocks:
-     * if no thread has started the producer, runs it here and returns (the value is there); otherwise helps with
-     * the queued tasks the producer spawned, in any worker's deque (its subtree: what its value may depend on, never
-     * unrelated work), as {@code ForkJoinTask.join} helps, and, while there are none, waits for up to
-     * {@link #STEP_ASIDE_NANOS}. Returns when
-     * {@code done} holds or when that time has passed without work to help; the caller then blocks, and the pool
-     * may add a thread for the wait. A divide-and-conquer recursion on futures therefore runs on the workers it
+     * if no thread has started the producer, runs it here; otherwise helps with the queued tasks the producer
+     * spawned, in any worker's deque (its subtree: what its value may depend on, never unrelated work), as
+     * {@code ForkJoinTask.join} helps, and, while there are none, waits for up to {@link #STEP_ASIDE_NANOS}.
+     * Returns when {@code done} holds or when that time has passed without work to help; the caller then blocks,
+     * and the pool may add a thread for the wait. A divide-and-conquer recursion on futures therefore runs on the workers it
      * has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no quick end costs a thread.
      * Past {@link Worker#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
      */
@@ -426,8 +424,8 @@ public final class Scheduler {
             long idleSince = 0;
             while (!done.getAsBoolean()) {
                 long before = w.progress();
-                // Runs queued tasks of the producer's subtree from any worker's deque, then waits for it to end,
-                // for one slice at most: the value is usually put just before the producer's subtree ends.
+                // Runs queued tasks of the producer's subtree from any worker's deque, then waits, for one slice at
+                // most, for the producer to mark itself done, which it does once its value is there.
                 producer.quietlyJoinUninterruptibly(JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
                 if (w.progress() != before) {
                     idleSince = 0;

@@ -67,6 +67,8 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int SAMPLE_PERIOD = 32;
     /** Turns that take less than this on average are not worth waking another worker for. */
     static final long SPREAD_TURN_NANOS = 2_000;
+    /** Short turns are spread anyway once in this many chances, so the scheduler keeps learning whether it pays. */
+    static final int PROBE_PERIOD = 32;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
 
@@ -96,6 +98,8 @@ public final class Worker extends ForkJoinWorkerThread {
      * counted as at most twice {@link #SPREAD_TURN_NANOS}. Starts at that cap, so a new worker spreads.
      */
     private long turnNanos = SPREAD_TURN_NANOS * 2;
+    /** Chances to spread short turns since the last spread ({@link #PROBE_PERIOD}). */
+    private int probes;
     /** The watchdog's own: {@link #progress} at its previous look. */
     long watchdogSeen = -1;
 
@@ -155,7 +159,7 @@ public final class Worker extends ForkJoinWorkerThread {
                         break;
                     }
                     if (head != tail && spreadNow()) {
-                        spread();                    // an idle worker could run these now
+                        publish(this);               // an idle worker could run these now
                     }
                     if (--hops <= 0) {
                         if (scheduler.othersWaiting()) {
@@ -214,10 +218,10 @@ public final class Worker extends ForkJoinWorkerThread {
     }
 
     /**
-     * Whether buffered activations should be made stealable now: some worker is idle, and this worker's turns take
-     * long enough that waking it for one pays. When turns are short the activations stay (they will run here in a
-     * moment), and the watchdog is told to look more often ({@link #holding}), in case the turn now running is the
-     * exception that takes long.
+     * Whether buffered activations should be made stealable now: some worker is idle, and spreading pays (this
+     * worker's turns are long, or spread activations lately started long chains where they went), or it is this
+     * chance in {@value #PROBE_PERIOD} to try. Otherwise the activations stay (they will run here in a moment), and
+     * the watchdog is told to look more often ({@link #holding}), in case the turn now running is a long one.
      */
     private boolean spreadNow() {
         if (!scheduler.idleWorkers()) {
@@ -232,10 +236,6 @@ public final class Worker extends ForkJoinWorkerThread {
         }
         return false;
     }
-    /** Short turns are spread anyway once in this many chances, so the scheduler keeps learning whether it pays. */
-    static final int PROBE_PERIOD = 32;
-    private int probes;
-
     /**
      * Set by this worker when it keeps activations in its buffer although a worker is idle; cleared by the
      * watchdog at each look. A hint only (plain accesses): while it is set the watchdog looks every
@@ -255,19 +255,19 @@ public final class Worker extends ForkJoinWorkerThread {
         return null;
     }
 
-    /** Moves every buffered activation to the deque as spread activations ({@link Node.Spread}). */
-    private void spread() {
-        Node n;
-        while ((n = take()) != null) {
-            scheduler.fork(n, this);
-        }
-    }
-
     /** Moves every buffered activation to the deque, where other workers can steal it. */
     private void publish() {
+        publish(null);
+    }
+
+    /**
+     * Moves every buffered activation to the deque; with {@code spreader} (this worker) as spread activations
+     * ({@link Node.Spread}), which report how far they get on the worker that takes them.
+     */
+    private void publish(Worker spreader) {
         Node n;
         while ((n = take()) != null) {
-            scheduler.fork(n);
+            scheduler.fork(n, spreader);
         }
     }
 
