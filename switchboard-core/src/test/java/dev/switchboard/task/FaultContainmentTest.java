@@ -143,6 +143,9 @@ class FaultContainmentTest {
                 assertThat(thrown.getSuppressed()).singleElement().isInstanceOf(ProcessingFailure.class)
                         .extracting(Throwable::getMessage).asString().contains(s + " was terminated")
                         .contains("selection policy");
+                // A fatal failure (the OutOfMemoryError) ends the finish as soon as it is reported, which is just
+                // before the failing actor terminates and drains: wait for that, within a bound.
+                awaitTermination(s, dead, 2);
                 assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
                 assertThat(dead).hasSize(2);
                 assertThat(rt.scheduler().workerDeaths()).isZero();
@@ -171,6 +174,14 @@ class FaultContainmentTest {
             });
             assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
             assertThat(iterations.sum()).isEqualTo(10_000);
+        }
+    }
+
+    /** Waits up to 10 s for {@code actor} to terminate with {@code letters} dead letters counted; then returns. */
+    private static void awaitTermination(dev.switchboard.actor.ActorCore<?> actor, List<DeadLetter> dead, int letters) {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while ((actor.state() != ActorState.TERMINATED || dead.size() < letters) && System.nanoTime() - end < 0) {
+            Thread.onSpinWait();
         }
     }
 }
