@@ -58,7 +58,7 @@ final class Activation extends Node {
         this.countChildren = actor.tracksSpawnedTasks();
         this.scope = completer.scope();
         this.startedBy = Thread.currentThread().getName();
-        this.startedAtNanos = System.nanoTime();
+        this.startedAtNanos = scheduler.roughNanoTime();
     }
 
     @Override

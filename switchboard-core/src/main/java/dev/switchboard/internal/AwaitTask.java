@@ -35,7 +35,7 @@ public final class AwaitTask extends AsyncTask {
         this.inputs = inputs;
         this.remaining = inputs.length;
         this.createdBy = Thread.currentThread().getName();
-        this.createdAtNanos = System.nanoTime();
+        this.createdAtNanos = scheduler.roughNanoTime();
     }
 
     /** Called once by each input when it becomes available; the last call schedules this task. */

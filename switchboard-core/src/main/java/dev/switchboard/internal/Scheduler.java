@@ -122,21 +122,37 @@ public final class Scheduler {
      */
     static final long HOLDING_WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+    /** {@link System#nanoTime()} at the watchdog's last look: see {@link #roughNanoTime()}. */
+    private volatile long roughNanos = System.nanoTime();
+
+    /**
+     * {@link System#nanoTime()} as of the watchdog's last look, at most a watchdog period
+     * ({@value #WATCHDOG_PERIOD_NANOS} ns) behind, never ahead. For the timestamps of diagnostics ("created 3.2 s
+     * ago") taken on hot paths, where reading the clock would cost as much as the work itself: one task or one
+     * data-driven registration does about as much as a {@code System.nanoTime()} call (tens of nanoseconds on a
+     * virtual machine).
+     */
+    public long roughNanoTime() {
+        return roughNanos;
+    }
+
     /**
      * The watchdog: every period ({@value #WATCHDOG_PERIOD_NANOS} ns; {@value #HOLDING_WATCHDOG_PERIOD_NANOS} ns
      * while a worker keeps activations in its buffer although another worker is idle, see {@link Worker#holding}),
-     * any worker that has activations in its handoff buffer and has started no node since the previous look (it
-     * is blocked in user code, or running one long message) loses them to the shared queue, where the other
-     * workers pick them up. Bounds how long a handed-off message can wait behind a busy or blocked worker, and
-     * rules out deadlock when a worker blocks waiting for work it handed to itself. With one worker, and no
-     * thread the pool added while another waits, there is nobody else to run them, so it does nothing. It also submits a pump for the shared queue when entries wait and none is pending
-     * (the pool refused the last one). It allocates nothing per look unless it submits a pump, and survives any
-     * failure of its own (an OutOfMemoryError, say): it must outlive the program's troubles to be of use.
+     * it advances {@link #roughNanoTime()}, and any worker that has activations in its handoff buffer and has
+     * started no node since the previous look (it is blocked in user code, or running one long message) loses them
+     * to the shared queue, where the other workers pick them up. Bounds how long a handed-off message can wait
+     * behind a busy or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed to
+     * itself. With one worker, and no thread the pool added while another waits, there is nobody else to run them,
+     * so it leaves the buffers alone. It also submits a pump for the shared queue when entries wait and none is
+     * pending (the pool refused the last one). It allocates nothing per look unless it submits a pump, and survives
+     * any failure of its own (an OutOfMemoryError, say): it must outlive the program's troubles to be of use.
      */
     private void watch() {
         boolean holding = false;
         while (!pool.isShutdown()) {
             LockSupport.parkNanos(this, holding ? HOLDING_WATCHDOG_PERIOD_NANOS : WATCHDOG_PERIOD_NANOS);
+            roughNanos = System.nanoTime();
             holding = false;
             try {
                 if (!runQueue.isEmpty()) {

@@ -94,7 +94,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         this.deathsAtOpen = scheduler.workerDeaths();
         this.owner = owner;
         this.openedBy = Thread.currentThread().getName();
-        this.openedAtNanos = System.nanoTime();
+        this.openedAtNanos = scheduler.roughNanoTime();
     }
 
     @Override
@@ -439,10 +439,5 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         // children are one more than the pending count (the global scope's body never ends).
         int open = getPendingCount() + (global ? 0 : 1);
         return who + " (" + open + " direct " + (open == 1 ? "child" : "children") + " open)";
-    }
-
-    /** Nanosecond timestamp at which this scope was opened. */
-    public long openedAtNanos() {
-        return openedAtNanos;
     }
 }

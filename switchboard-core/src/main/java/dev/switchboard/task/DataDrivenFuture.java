@@ -123,7 +123,9 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         if (!VALUE.compareAndSet(this, UNSET, v)) {
             return false;
         }
-        producer = null;                      // a kept future must not keep the task's spawn tree alive
+        if (producer != null) {
+            producer = null;                  // a kept future must not keep the task's spawn tree alive
+        }
         Waiter w = (Waiter) WAITERS.getAndSet(this, CLOSED);
         for (; w != null; w = w.next) {
             w.fire();
