@@ -8,8 +8,11 @@ import java.util.concurrent.TimeUnit;
  * The task of an {@code asyncAwait}: counted by its finish from the moment it is created, scheduled once all of
  * its inputs are available.
  *
- * <p>Each input calls {@link #inputReady()} once. The last one schedules the task on the runtime (forked, never
- * run inline on the producer's stack, so a chain of data-driven tasks cannot grow a thread's stack).
+ * <p>Each input calls {@link #inputReady()} once. The last one schedules the task as a sent message schedules an
+ * idle actor ({@link Scheduler#activate}): on a worker, into its handoff buffer, so the task runs as soon as the
+ * producer's task ends, on the same warm core, or on an idle worker when spreading pays; from any other thread, in
+ * the shared queue. It never runs inline on the producer's stack, so a chain of data-driven tasks cannot grow a
+ * thread's stack.
  */
 public final class AwaitTask extends AsyncTask {
     private static final VarHandle REMAINING;
@@ -42,7 +45,7 @@ public final class AwaitTask extends AsyncTask {
     public void inputReady() {
         // getAndAdd is a full fence: the producers' writes of the values happen-before the task runs.
         if ((int) REMAINING.getAndAdd(this, -1) == 1) {
-            scheduler.submit(this);
+            scheduler.activate(this);
         }
     }
 

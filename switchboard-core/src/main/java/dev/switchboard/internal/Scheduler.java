@@ -18,10 +18,11 @@ import java.util.function.Consumer;
  *
  * <h2>Overview</h2>
  * Tasks are {@link Node}s executed by a {@link ForkJoinPool} in FIFO ("async") mode. Tasks spawned on a worker
- * are forked so that idle workers can steal them; actor activations triggered by a send on a worker go through
- * the worker's handoff buffer ({@link #activate}); everything else (work from outside the pool, work that used
- * up its turn, activations the watchdog moved) waits in the shared FIFO queue ({@link RunQueue}), which is what
- * makes the runtime fair: the pool alone is not (see RunQueue).
+ * are forked so that idle workers can steal them; actor activations triggered by a send on a worker, and
+ * data-driven tasks whose last input a task put, go through the worker's handoff buffer ({@link #activate});
+ * everything else (work from outside the pool, work that used up its turn, activations the watchdog moved) waits
+ * in the shared FIFO queue ({@link RunQueue}), which is what makes the runtime fair: the pool alone is not (see
+ * RunQueue).
  *
  * <p>{@link #runFinish} runs a finish body with a fresh {@link Scope} as the current node, then waits for the
  * scope. A waiting worker first helps: it runs queued tasks of this finish from its own deque
@@ -285,7 +286,10 @@ public final class Scheduler {
         return Thread.currentThread() instanceof Worker w && w.scheduler == this;
     }
 
-    /** Schedules an actor activation, through the current worker's handoff buffer when there is one. */
+    /**
+     * Schedules an actor activation, or a data-driven task whose inputs are all there, through the current worker's
+     * handoff buffer when there is one: it runs when the current task ends, on this warm core.
+     */
     public void activate(Node activation) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
             w.handoff(activation);

@@ -31,8 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Implementation notes</h2>
  * The value is published with a CAS from {@code UNSET}; the waiters form a Treiber stack that the producer
  * closes with one {@code getAndSet} after publishing the value. A waiter that finds the stack closed knows the
- * value is visible, so no waiter is lost and none fires twice. Waiting tasks are scheduled (forked), never run
- * on the producer's stack.
+ * value is visible, so no waiter is lost and none fires twice. A waiting task is scheduled when its last input
+ * is there (as a sent message schedules an actor), never run on the producer's stack.
  *
  * @param <T> the type of the value
  */

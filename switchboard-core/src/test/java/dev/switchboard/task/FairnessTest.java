@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>Each case starts endless <em>chains</em> in a finish on a background thread: ping-pong pairs bouncing one
  * message ({@link ChainKind#PAIRS}), or actors that send themselves one message after about 20 µs of work
- * ({@link ChainKind#SELF}). Once every chain actor has processed {@value #GOING} messages, the test thread submits a
+ * ({@link ChainKind#SELF}), or data-driven tasks each putting the future the next awaits
+ * ({@link ChainKind#DATA_DRIVEN}). Once every chain has gone {@value #GOING} messages or links, the test thread submits a
  * <em>probe</em> (a message, an async, an asyncAwait, directly or through an actor or a task running in the runtime)
  * in a finish of its own, which does not wait for the chains, and waits for it to run. Then it stops the chains
  * (each chain actor sees the stop flag on its next message, tells its partner and exits) and checks the counts.
@@ -58,7 +59,11 @@ class FairnessTest {
 
     private static final AtomicBoolean STARVATION_SEEN = new AtomicBoolean();
 
-    enum ChainKind { PAIRS, SELF }
+    /**
+     * PAIRS: ping-pong pairs of actors; SELF: actors that send themselves a message after some work; DATA_DRIVEN:
+     * asyncAwait tasks, each of which puts the future the next one awaits (no actors).
+     */
+    enum ChainKind { PAIRS, SELF, DATA_DRIVEN }
 
     /**
      * The work that must still run while the chains go on. The probes sent or spawned from inside the runtime get
@@ -100,7 +105,7 @@ class FairnessTest {
             this.count = count;
             int size = kind == ChainKind.PAIRS ? 2 * count : count;
             this.going = new CountDownLatch(size);
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; kind != ChainKind.DATA_DRIVEN && i < count; i++) {
                 if (kind == ChainKind.PAIRS) {
                     PairActor a = new PairActor(this);
                     PairActor b = new PairActor(this);
@@ -116,10 +121,41 @@ class FairnessTest {
 
         /** Starts every chain actor in the current finish and gives each chain its one message. */
         void start() {
+            if (kind == ChainKind.DATA_DRIVEN) {
+                for (int i = 0; i < count; i++) {
+                    DataDrivenFuture<Long> first = new DataDrivenFuture<>();
+                    link(first);
+                    first.put(0L);
+                }
+                return;
+            }
             actors.forEach(Actor::start);
             for (int i = 0; i < actors.size(); i += kind == ChainKind.PAIRS ? 2 : 1) {
                 actors.get(i).send(Msg.BALL);
             }
+        }
+
+        /**
+         * One link of a data-driven chain: a task that waits for {@code in}, then (unless the chains stop) adds the
+         * next link, waiting for {@code out}, and puts {@code out}. The put is made by a task on a worker.
+         */
+        void link(DataDrivenFuture<Long> in) {
+            DataDrivenFuture<Long> out = new DataDrivenFuture<>();
+            TaskRuntime.current().asyncAwait(in, () -> {
+                long seen = in.get() + 1;
+                if (seen == GOING) {
+                    going.countDown();
+                }
+                if (!stop) {
+                    link(out);
+                }
+                out.put(seen);
+            });
+        }
+
+        /** Chain members that must get going: the actors, or one per data-driven chain. */
+        long members() {
+            return kind == ChainKind.DATA_DRIVEN ? count : actors.size();
         }
     }
 
@@ -323,7 +359,11 @@ class FairnessTest {
     static void probeIsServedAmidEndlessChains(ChainKind kind, int chainCount, int workers, Probe probe,
                                                boolean insideATask) {
         String scenario = String.format("%s probe amid %d endless %s chain%s%s on %d worker%s", probe, chainCount,
-                kind == ChainKind.PAIRS ? "ping-pong-pair" : "self-send", chainCount == 1 ? "" : "s",
+                switch (kind) {
+                    case PAIRS -> "ping-pong-pair";
+                    case SELF -> "self-send";
+                    case DATA_DRIVEN -> "data-driven";
+                }, chainCount == 1 ? "" : "s",
                 insideATask ? " started in a finish a worker waits for" : "", workers, workers == 1 ? "" : "s");
         try (TaskRuntime rt = TaskRuntime.builder().name("fairness-" + workers + "w").workers(workers).build()) {
             Chains chains = new Chains(kind, chainCount);
@@ -346,9 +386,9 @@ class FairnessTest {
                 long patience = patience();
                 if (!await(chains.going, patience)) {
                     STARVATION_SEEN.set(true);
-                    fail("%s: the chains did not all get going within %d s (%d of %d chain actors processed %d "
-                            + "messages)%n%s", scenario, patience, chains.actors.size() - chains.going.getCount(),
-                            chains.actors.size(), GOING, poolState(rt));
+                    fail("%s: the chains did not all get going within %d s (%d of %d chain members reached %d "
+                            + "messages or links)%n%s", scenario, patience, chains.members() - chains.going.getCount(),
+                            chains.members(), GOING, poolState(rt));
                 }
 
                 ProbeState state = new ProbeState();
@@ -435,7 +475,7 @@ class FairnessTest {
         return cases.stream();
     }
 
-    /** A representative subset: 1, 3 and 16 pairs and 8 self-sending actors, on every worker count. */
+    /** A representative subset: 1, 3 and 16 pairs, 8 self-sending actors and 3 data-driven chains, on every worker count. */
     static Stream<Arguments> subset() {
         List<Arguments> cases = new ArrayList<>();
         for (int workers : WORKERS) {
@@ -443,6 +483,7 @@ class FairnessTest {
                 cases.add(Arguments.of(ChainKind.PAIRS, chains, workers));
             }
             cases.add(Arguments.of(ChainKind.SELF, 8, workers));
+            cases.add(Arguments.of(ChainKind.DATA_DRIVEN, 3, workers));
         }
         return cases.stream();
     }
@@ -505,7 +546,8 @@ class FairnessTest {
     static Stream<Arguments> helpedChains() {
         return Stream.of(Arguments.of(ChainKind.PAIRS, 1, 1), Arguments.of(ChainKind.PAIRS, 3, 1),
                 Arguments.of(ChainKind.PAIRS, 3, 2), Arguments.of(ChainKind.SELF, 8, 1),
-                Arguments.of(ChainKind.SELF, 8, 2));
+                Arguments.of(ChainKind.SELF, 8, 2), Arguments.of(ChainKind.DATA_DRIVEN, 3, 1),
+                Arguments.of(ChainKind.DATA_DRIVEN, 3, 2));
     }
 
     // ------------------------------------------------------------------------------------------ the bound in messages
