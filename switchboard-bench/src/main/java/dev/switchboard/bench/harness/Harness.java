@@ -140,11 +140,11 @@ public final class Harness {
         boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
         out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s%s - %d workers each; Switchboard budget %d; %s;"
                         + " warm-up >= %d iterations and >= %.0f s, then %d measured iterations per side%n",
-                pekkoVersion(), pool ? " and ForkJoinPool" : "", workers, budget, describePekko(), options.warmup,
+                pekkoVersion(), pool ? " and ForkJoinPool" + (options.poolFifo ? " (FIFO mode)" : "") : "", workers, budget, describePekko(), options.warmup,
                 options.warmupSeconds, options.iterations);
         List<Result> results = new ArrayList<>();
         long start = System.nanoTime();
-        try (Runtimes runtimes = new Runtimes(workers, budget, options.peerConfigs)) {
+        try (Runtimes runtimes = new Runtimes(workers, budget, options.peerConfigs, options.poolFifo)) {
             int index = 0;
             for (Benchmark b : benchmarks) {
                 index++;
@@ -215,7 +215,7 @@ public final class Harness {
         s.put("Pekko " + pekkoVersion(), String.join("; ", pekko) + String.format(Locale.ROOT,
                 "; fork-join executor with parallelism %d", options.workers));
         if (pool) {
-            s.put("ForkJoinPool", "new ForkJoinPool(" + options.workers + "), for the task-parallel benchmarks");
+            s.put("ForkJoinPool", poolConstruction(options) + ", for the task-parallel benchmarks");
         }
         s.put("iterations", String.format(Locale.ROOT, "%d measured per side after at least %d warm-up iterations"
                 + " and %.0f s; each iteration runs every side once, in rotating order", options.iterations,
@@ -366,7 +366,8 @@ public final class Harness {
         pk.put("configs", configs);
         pk.put("actors", "classic AbstractActor with receiveBuilder(), Props.create(Class, Creator)");
         Map<String, Object> fj = new LinkedHashMap<>();
-        fj.put("construction", "new ForkJoinPool(workers)");
+        fj.put("construction", poolConstruction(options));
+        fj.put("mode", options.poolFifo ? "fifo" : "lifo");
         fj.put("parallelism", options.workers);
         fj.put("benchmarks", "those whose peer is the pool; the Pekko configurations do not apply to them");
         Map<String, Object> c = new LinkedHashMap<>();
@@ -385,6 +386,12 @@ public final class Harness {
                 + " of (peak live JVM platform threads during the run - live threads when it began)");
         c.put("benchmarks", benchmarks.stream().map(Benchmark::name).collect(Collectors.toList()));
         return c;
+    }
+
+    /** How the ForkJoinPool peer is made, in Java. */
+    static String poolConstruction(Options options) {
+        return options.poolFifo ? "new ForkJoinPool(" + options.workers + ", defaultForkJoinWorkerThreadFactory, null,"
+                + " true) (FIFO mode)" : "new ForkJoinPool(" + options.workers + ")";
     }
 
     static String pekkoVersion() {
@@ -448,6 +455,9 @@ public final class Harness {
                   --peer-config C    the Pekko configurations to run: default (Pekko's default dispatcher
                                      settings, throughput 5: the headline), matched (throughput = the
                                      Switchboard budget) or both (default); both run in this one JVM
+                  --pool-mode M      the ForkJoinPool peer's local order: lifo (new ForkJoinPool(n), what
+                                     its users run: the headline) or fifo (asyncMode true, the order
+                                     Switchboard's pool runs in for fairness; shows what that order costs)
                   --runs N           run the harness N times, each in its own JVM (same flags), one after
                                      the other, and report the spread of every ratio over the runs
                                      (default 1)
@@ -477,9 +487,9 @@ public final class Harness {
                 "--probe-warmup", "--probe-bound-ms", "--probe-source");
         /** Options of the benchmark runs that mean nothing to --probe-latency. */
         private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
-                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs");
+                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs", "--pool-mode");
         /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
-        private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs");
+        private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs", "--pool-mode");
 
         /** The arguments as given. */
         List<String> arguments = List.of();
@@ -495,6 +505,8 @@ public final class Harness {
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         /** The Pekko configurations to run, in {@link Side} order: the first is the headline. */
         List<Side> peerConfigs = List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
+        /** Whether the ForkJoinPool peer runs in FIFO (async) mode instead of its default LIFO order. */
+        boolean poolFifo;
         /** How many times to run the harness, each in its own JVM ({@link ChildRuns}). */
         int runs = 1;
         int iterations = -1;
@@ -528,6 +540,7 @@ public final class Harness {
                     case "--throughput" -> o.throughput = positive(value(args, ++i, a), a);
                     case "--peer-config" -> o.peerConfigs = peerConfigs(value(args, ++i, a));
                     case "--runs" -> o.runs = positive(value(args, ++i, a), a);
+                    case "--pool-mode" -> o.poolFifo = poolFifo(value(args, ++i, a));
                     case "--iterations" -> o.iterations = positive(value(args, ++i, a), a);
                     case "--warmup" -> o.warmup = Integer.parseInt(value(args, ++i, a));
                     case "--warmup-seconds" -> o.warmupSeconds = Double.parseDouble(value(args, ++i, a));
@@ -579,6 +592,14 @@ public final class Harness {
                 case "both" -> List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
                 default -> throw new IllegalArgumentException("--peer-config takes default, matched or both, got '"
                         + v + "'");
+            };
+        }
+
+        private static boolean poolFifo(String v) {
+            return switch (v.toLowerCase(Locale.ROOT)) {
+                case "lifo" -> false;
+                case "fifo" -> true;
+                default -> throw new IllegalArgumentException("--pool-mode takes lifo or fifo, got '" + v + "'");
             };
         }
 

@@ -24,11 +24,12 @@ final class Runtimes implements AutoCloseable {
     /**
      * Starts the runtimes: Switchboard with {@code workers} workers and throughput budget {@code budget}, and a
      * Pekko system for each of {@code pekkoSides} ({@link PekkoSettings#of}), and a pool of parallelism
-     * {@code workers} (it starts its threads when first used).
+     * {@code workers} (it starts its threads when first used), in FIFO mode if {@code poolFifo}.
      */
-    Runtimes(int workers, int budget, List<Side> pekkoSides) {
+    Runtimes(int workers, int budget, List<Side> pekkoSides, boolean poolFifo) {
         switchboard = TaskRuntime.builder().name("switchboard").workers(workers).throughput(budget).build();
-        pool = new ForkJoinPool(workers);
+        pool = poolFifo ? new ForkJoinPool(workers, ForkJoinPool.defaultForkJoinWorkerThreadFactory, null, true)
+                : new ForkJoinPool(workers);
         try {
             for (Side side : pekkoSides) {
                 pekko.put(side, ActorSystem.create("pekko-" + side.key(), PekkoSettings.of(side, workers, budget)));

@@ -113,7 +113,7 @@ class HarnessTest {
         String text = Files.readString(json);
         assertThat(text).contains("\"peer\": \"fork_join_pool\"").contains("\"headline\": \"fork_join_pool\"")
                 .contains("\"threads_added\": {").contains("\"fork_join_pool\": {")
-                .contains("\"construction\": \"new ForkJoinPool(workers)\"");
+                .contains("\"construction\": \"new ForkJoinPool(").contains("\"mode\": \"lifo\"");
         assertThat(Files.readString(dir.resolve("index.html"))).contains("vs ForkJoinPool")
                 .contains("threads added, ForkJoinPool").contains("ForkJoinSum");
     }
@@ -253,6 +253,21 @@ class HarnessTest {
                 "default"})).hasMessageContaining("--peer-config does not go with --compare");
         assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--peer-config",
                 "default"})).hasMessageContaining("--peer-config does not go with --probe-latency");
+    }
+
+    @Test
+    void poolModeChoosesTheOrderOfTheForkJoinPoolPeer() {
+        Harness.Options lifo = Harness.Options.parse(new String[] {"--workers", "3"});
+        assertThat(lifo.poolFifo).isFalse();
+        assertThat(Harness.poolConstruction(lifo)).isEqualTo("new ForkJoinPool(3)");
+        Harness.Options fifo = Harness.Options.parse(new String[] {"--workers", "3", "--pool-mode", "FIFO"});
+        assertThat(fifo.poolFifo).isTrue();
+        assertThat(Harness.poolConstruction(fifo)).contains("true) (FIFO mode)");
+        assertThat(Harness.Options.parse(new String[] {"--pool-mode", "lifo"}).poolFifo).isFalse();
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--pool-mode", "random"}))
+                .hasMessage("--pool-mode takes lifo or fifo, got 'random'");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong,Big", "--pool-mode",
+                "fifo"})).hasMessageContaining("--pool-mode does not go with --compare");
     }
 
     @Test
