@@ -24,7 +24,9 @@ class ServerVerifyTest extends BothSides {
                 new HotServer(20, 4_000, 10, Cost.INCREMENT, Variant.ACTOR),
                 new HotServer(4, 4_000, 10, Cost.MAP, Variant.ACTOR),
                 new HotServer(20, 4_000, 10, Cost.MAP, Variant.READERS_WRITER),
-                new HotServer(7, 4_000, 50, Cost.MAP, Variant.READERS_WRITER));   // many writes between the reads
+                new HotServer(7, 4_000, 50, Cost.MAP, Variant.READERS_WRITER),    // many writes between the reads
+                new HotServer(20, 2_000, 10, Cost.RENDER, Variant.ACTOR),
+                new HotServer(20, 2_000, 10, Cost.RENDER, Variant.READERS_WRITER));
     }
 
     @ParameterizedTest(name = "{0} {index}")
@@ -34,10 +36,11 @@ class ServerVerifyTest extends BothSides {
     }
 
     @Test
-    void theGroupHasOneFourAndTwentyClientsAndTheReadersWriterServer() {
+    void theGroupHasOneFourAndTwentyClientsTheReadersWriterServerAndTheRenderingServer() {
         assertThat(ServerBenchmarks.all()).extracting(Benchmark::name).containsExactly(
                 "HotServer1Map", "HotServer4Map", "HotServer20Map", "HotServer1Inc", "HotServer20Inc",
-                "HotServer4Map-ReadersWriter", "HotServer20Map-ReadersWriter");
+                "HotServer4Map-ReadersWriter", "HotServer20Map-ReadersWriter", "HotServer20Render",
+                "HotServer20Render-ReadersWriter");
     }
 
     @Test
@@ -45,6 +48,6 @@ class ServerVerifyTest extends BothSides {
         assertThatThrownBy(() -> new HotServer(0, 10, 10, Cost.MAP, Variant.ACTOR))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clients 0");
         assertThatThrownBy(() -> new HotServer(2, 10, 10, Cost.INCREMENT, Variant.READERS_WRITER))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs the MAP cost");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs the MAP or RENDER cost");
     }
 }

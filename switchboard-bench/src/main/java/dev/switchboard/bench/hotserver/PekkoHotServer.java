@@ -32,7 +32,7 @@ final class PekkoHotServer {
 
     static long run(ActorSystem system, Params p, HashMap<Integer, Integer> map) throws Exception {
         PekkoRun run = new PekkoRun();
-        ActorRef server = run.spawn(system, Props.create(Server.class, () -> new Server(run, map)));
+        ActorRef server = run.spawn(system, Props.create(Server.class, () -> new Server(run, p, map)));
         AtomicInteger running = new AtomicInteger(p.clients());
         AtomicLong checksum = new AtomicLong();
         for (int c = 0; c < p.clients(); c++) {
@@ -46,10 +46,12 @@ final class PekkoHotServer {
 
     static final class Server extends PekkoRun.Counted {
         private final HashMap<Integer, Integer> map;
+        private final Params p;
         private long served;
 
-        Server(PekkoRun run, HashMap<Integer, Integer> map) {
+        Server(PekkoRun run, Params p, HashMap<Integer, Integer> map) {
             super(run);
+            this.p = p;
             this.map = map;
         }
 
@@ -57,14 +59,14 @@ final class PekkoHotServer {
         public Receive createReceive() {
             return receiveBuilder()
                     .match(Read.class, r -> getSender().tell(
-                            new Result(map != null ? map.get(r.key()) : increment(r.key())), getSelf()))
+                            new Result(p.reply(map != null ? map.get(r.key()) : increment(r.key()))), getSelf()))
                     .match(Write.class, w -> {
                         if (map != null) {
                             map.put(w.key(), w.value());
                         } else {
                             increment(w.key());
                         }
-                        getSender().tell(new Result(w.value()), getSelf());
+                        getSender().tell(new Result(p.reply(w.value())), getSelf());
                     })
                     .match(Stop.class, s -> getContext().stop(getSelf()))
                     .build();

@@ -40,7 +40,7 @@ final class SwitchboardHotServer {
     static long run(TaskRuntime runtime, Params p, HotServer.Variant variant, HashMap<Integer, Integer> map) {
         Client[] clients = new Client[p.clients()];
         runtime.finish(() -> {
-            Server server = new Server(map, p.clients() * p.requestsPerClient());
+            Server server = new Server(map, p, p.clients() * p.requestsPerClient());
             if (variant == HotServer.Variant.READERS_WRITER) {
                 new ReadersWriterMonitor(READS, WRITES).bind(server);
             }
@@ -61,11 +61,13 @@ final class SwitchboardHotServer {
     /** Serves reads and writes; exits after the last request. */
     static final class Server extends Actor<Request> {
         private final HashMap<Integer, Integer> map;
+        private final Params p;
         private final AtomicInteger left;
         private long served;
 
-        Server(HashMap<Integer, Integer> map, int requests) {
+        Server(HashMap<Integer, Integer> map, Params p, int requests) {
             this.map = map;
+            this.p = p;
             this.left = new AtomicInteger(requests);
         }
 
@@ -82,7 +84,7 @@ final class SwitchboardHotServer {
                     yield w.value();
                 }
             };
-            request.client().send(new Result(value));
+            request.client().send(new Result(p.reply(value)));
             if (left.decrementAndGet() == 0) {
                 exit();
             }
