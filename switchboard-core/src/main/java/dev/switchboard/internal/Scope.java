@@ -72,6 +72,11 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** Failures that could not be recorded for lack of memory; guarded by this. */
     private long unrecordedCount;
     /**
+     * Whether any failure was recorded here (kept, counted or forwarded): set, under this monitor, before the
+     * failing node completes, so a finish that sees its scope ended reads it without taking the monitor.
+     */
+    private volatile boolean anyFailure;
+    /**
      * Why the finish stopped waiting before its work ended: the first fatal failure ({@link Failures#isFatal}),
      * the runtime's close, a lost task. Written holding this monitor, read by the waiter without it.
      */
@@ -198,6 +203,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
                     }
                     recorded++;                     // after the list: a failure is counted once, here or below
                 }
+                anyFailure = true;
                 wake = fatal && stopOnce(failure);   // recorded first: the finish it ends rethrows this failure
             }
         } catch (Throwable noMemory) {
@@ -206,6 +212,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
                     unrecorded = failure;
                 }
                 unrecordedCount++;
+                anyFailure = true;
                 forwardTo = null;
                 wake = fatal && stopOnce(failure);
             }
@@ -250,6 +257,14 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /** The failures kept and how many there were in all, read together. */
     public record Failed(List<Throwable> kept, long count) {
+    }
+
+    /**
+     * Whether any failure was reported to this scope. A finish whose scope has ended asks this first: it is false
+     * for almost every finish, and cheaper than {@link #failed()}.
+     */
+    public boolean anyFailure() {
+        return anyFailure;
     }
 
     /** {@link #failures()} and {@link #failureCount()} as one snapshot, for the finish that rethrows them. */

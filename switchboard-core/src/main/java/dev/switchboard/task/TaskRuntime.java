@@ -161,6 +161,9 @@ public final class TaskRuntime implements AutoCloseable {
     }
 
     private static void rethrow(Scope scope) {
+        if (!scope.anyFailure()) {
+            return;
+        }
         Scope.Failed failed = scope.failed();
         List<Throwable> failures = failed.kept();
         if (failures.isEmpty()) {
