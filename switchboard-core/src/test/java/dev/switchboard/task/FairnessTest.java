@@ -31,10 +31,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>Each case starts endless <em>chains</em> in a finish on a background thread: ping-pong pairs bouncing one
  * message ({@link ChainKind#PAIRS}), or actors that send themselves one message after about 20 µs of work
  * ({@link ChainKind#SELF}), or data-driven tasks each putting the future the next awaits
- * ({@link ChainKind#DATA_DRIVEN}). Once every chain has gone {@value #GOING} messages or links, the test thread submits a
- * <em>probe</em> (a message, an async, an asyncAwait, directly or through an actor or a task running in the runtime)
- * in a finish of its own, which does not wait for the chains, and waits for it to run. Then it stops the chains
- * (each chain actor sees the stop flag on its next message, tells its partner and exits) and checks the counts.
+ * ({@link ChainKind#DATA_DRIVEN}). Once every chain has gone {@value #GOING} messages or links, the test thread
+ * submits a <em>probe</em> (a message, an async, an asyncAwait, directly or through an actor or a task running in
+ * the runtime) in a finish of its own, which does not wait for the chains, and waits for it to run. Then it stops
+ * the chains (each chain actor sees the stop flag on its next message, tells its partner and exits; a data-driven
+ * chain adds no next link) and checks the counts.
  *
  * <p>The only time bound is how long a probe may wait ({@link #PATIENCE_SECONDS}, generous: served fairly, a probe
  * runs within milliseconds); nothing here asserts a latency. A starved case fails naming its scenario, stops its
@@ -475,7 +476,7 @@ class FairnessTest {
         return cases.stream();
     }
 
-    /** A representative subset: 1, 3 and 16 pairs, 8 self-sending actors and 3 data-driven chains, on every worker count. */
+    /** A representative subset: 1, 3 and 16 pairs, 8 self-sending actors, 3 data-driven chains; every worker count. */
     static Stream<Arguments> subset() {
         List<Arguments> cases = new ArrayList<>();
         for (int workers : WORKERS) {

@@ -140,8 +140,8 @@ public final class Harness {
         boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
         out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s%s - %d workers each; Switchboard budget %d; %s;"
                         + " warm-up >= %d iterations and >= %.0f s, then %d measured iterations per side%n",
-                pekkoVersion(), pool ? " and ForkJoinPool" + (options.poolFifo ? " (FIFO mode)" : "") : "", workers, budget, describePekko(), options.warmup,
-                options.warmupSeconds, options.iterations);
+                pekkoVersion(), pool ? " and ForkJoinPool" + (options.poolFifo ? " (FIFO mode)" : "") : "", workers,
+                budget, describePekko(), options.warmup, options.warmupSeconds, options.iterations);
         List<Result> results = new ArrayList<>();
         long start = System.nanoTime();
         try (Runtimes runtimes = new Runtimes(workers, budget, options.peerConfigs, options.poolFifo)) {
