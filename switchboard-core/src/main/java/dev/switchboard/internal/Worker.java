@@ -63,8 +63,12 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int MAX_HELPING_DEPTH = 128;
     /** A busy worker takes the oldest entry of the shared queue at least once every this many turns. */
     static final int SHARED_PERIOD = 8;
-    /** One turn in this many is timed for {@link #turnNanos}. */
-    static final int SAMPLE_PERIOD = 32;
+    /**
+     * One turn in this many is timed for {@link #turnNanos}: a clock read costs tens of nanoseconds on a virtual
+     * machine, as much as a short turn, so timing is rare; the watchdog bounds what a long turn holds back while
+     * the average catches up.
+     */
+    static final int SAMPLE_PERIOD = 256;
     /** Turns that take less than this on average are not worth waking another worker for. */
     static final long SPREAD_TURN_NANOS = 2_000;
     /** Short turns are spread anyway once in this many chances, so the scheduler keeps learning whether it pays. */
