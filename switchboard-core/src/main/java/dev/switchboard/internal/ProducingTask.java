@@ -23,7 +23,10 @@ public abstract class ProducingTask extends Node {
     /** Set once, by the thread that runs the body (or refuses the task). */
     private volatile boolean claimed;
 
-    /** A task attached as a child of the current node of the calling thread; submit it with {@link Scheduler#submit}. */
+    /**
+     * A task attached as a child of the current node of the calling thread; submit it with
+     * {@link Scheduler#submit}.
+     */
     protected ProducingTask(Scheduler scheduler) {
         super(scheduler.spawnContext().attachChild(), scheduler);
     }

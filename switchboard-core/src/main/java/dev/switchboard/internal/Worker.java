@@ -104,6 +104,13 @@ public final class Worker extends ForkJoinWorkerThread {
     private long turnNanos = SPREAD_TURN_NANOS * 2;
     /** Chances to spread short turns since the last spread ({@link #PROBE_PERIOD}). */
     private int probes;
+    /**
+     * Set by this worker when it keeps activations in its buffer although a worker is idle; cleared by the
+     * watchdog at each look. A hint only (plain accesses): while it is set the watchdog looks every
+     * {@link Scheduler#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
+     * long wait about that long before another worker takes them.
+     */
+    boolean holding;
     /** The watchdog's own: {@link #progress} at its previous look. */
     long watchdogSeen = -1;
 
@@ -240,13 +247,6 @@ public final class Worker extends ForkJoinWorkerThread {
         }
         return false;
     }
-    /**
-     * Set by this worker when it keeps activations in its buffer although a worker is idle; cleared by the
-     * watchdog at each look. A hint only (plain accesses): while it is set the watchdog looks every
-     * {@link Scheduler#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
-     * long wait about that long before another worker takes them.
-     */
-    boolean holding;
 
     /** The oldest buffered activation, skipping slots the watchdog emptied; null if none. */
     private Node take() {

@@ -37,7 +37,8 @@ public final class DataDriven implements Benchmark {
                     + ", got " + (long) rows * columns);
         }
         if (work < 1) {
-            throw new IllegalArgumentException("DataDriven: work (hash rounds per cell) must be at least 1, got " + work);
+            throw new IllegalArgumentException("DataDriven: work (hash rounds per cell) must be at least 1, got "
+                    + work);
         }
         this.rows = rows;
         this.columns = columns;
