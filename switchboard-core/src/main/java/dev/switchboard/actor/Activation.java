@@ -35,6 +35,8 @@ final class Activation extends Node {
 
     final ActorCore<?> actor;
     private final boolean countChildren;
+    /** Whether the actor's class overrides {@code onExit()} (looked up once, by start()). */
+    final boolean exitHook;
     /*
      * Tasks and actors attached to this activation, and how many of their subtrees have ended (counted for
      * selectors only, whose stall check asks whether one is still alive: spawned != ended). Two counters, not
@@ -52,9 +54,10 @@ final class Activation extends Node {
     private final String startedBy;
     private final long startedAtNanos;
 
-    Activation(Node completer, Scheduler scheduler, ActorCore<?> actor) {
+    Activation(Node completer, Scheduler scheduler, ActorCore<?> actor, boolean exitHook) {
         super(completer, scheduler);
         this.actor = actor;
+        this.exitHook = exitHook;
         this.countChildren = actor.tracksSpawnedTasks();
         this.scope = completer.scope();
         this.startedBy = Thread.currentThread().getName();

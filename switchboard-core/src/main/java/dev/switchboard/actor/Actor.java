@@ -1,6 +1,5 @@
 package dev.switchboard.actor;
 
-import java.util.Objects;
 
 /**
  * An actor of the unified model (paper 002): it processes the messages sent to it one at a time, can use
@@ -22,7 +21,7 @@ import java.util.Objects;
  * }
  *
  * finish(() -> {
- *     ActorRef<PrintMsg> printer = new PrintActor().start();
+ *     ActorRef<PrintMsg> printer = new PrintActor().start("printer");
  *     printer.send(new Text("Hello"));
  *     printer.send(new Text("World"));
  *     printer.send(new Stop());
@@ -55,8 +54,7 @@ public abstract class Actor<M> extends ActorCore<M> {
     }
 
     @Override
-    public final void send(M message) {
-        Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(message, 0);
+    protected final ActorRef<M> self() {
+        return self;
     }
 }

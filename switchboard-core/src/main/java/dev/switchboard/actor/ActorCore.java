@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -22,12 +21,12 @@ import java.util.function.Consumer;
  *
  * <h2>Overview</h2>
  * An actor has one <em>status word</em> and one schedulable task, its {@link Activation}, created by
- * {@link #start()}. {@code send} enqueues the message, then reads the status: if the actor is started, not
- * paused and not already scheduled, the sender sets the SCHEDULED bit with one CAS and schedules the activation
- * (on a worker, through the worker's handoff slot). Whoever holds SCHEDULED is the only consumer of the
- * mailbox. The activation processes up to the runtime's throughput budget of messages, then re-queues itself
- * behind other work if more messages and other work are waiting; when the mailbox is empty it clears SCHEDULED and re-checks the
- * mailbox (release-then-recheck). Enqueue-then-check on the sender side and release-then-recheck on the
+ * {@link #start()}. A {@code send} on the actor's reference ({@link LocalRef}) enqueues the message, then reads
+ * the status: if the actor is started, not paused and not already scheduled, the sender sets the SCHEDULED bit
+ * with one CAS and schedules the activation (on a worker, through the worker's handoff buffer). Whoever holds
+ * SCHEDULED is the only consumer of the mailbox. The activation processes up to the runtime's throughput budget
+ * of messages, then re-queues itself behind other work if more messages and other work are waiting; when the
+ * mailbox is empty it clears SCHEDULED and re-checks the mailbox (release-then-recheck). Enqueue-then-check on the sender side and release-then-recheck on the
  * consumer side are both full fences on different words, so either the sender sees SCHEDULED cleared or the
  * consumer sees the message: no wake-up is lost. Nothing is allocated per message.
  *
@@ -56,7 +55,7 @@ import java.util.function.Consumer;
  *
  * @param <M> the type of message the actor accepts
  */
-public abstract class ActorCore<M> implements ActorRef<M> {
+public abstract class ActorCore<M> {
     static final int SCHEDULED = 1;
     static final int PAUSED = 2;
     static final int STARTED = 4;
@@ -76,7 +75,30 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private static final VarHandle STATUS;
     private static final VarHandle ACTIVATION;
     private static final VarHandle EXTRAS;
-    private static final AtomicLong IDS = new AtomicLong();
+    /** Bits of {@link #HOOKS}: the class overrides {@link #onStart()}, {@link #onExit()}. */
+    private static final int START_HOOK = 1;
+    private static final int EXIT_HOOK = 2;
+    /** Which lifecycle hooks an actor class overrides (looked up once per class). */
+    private static final ClassValue<Integer> HOOKS = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> type) {
+            int hooks = 0;
+            for (Class<?> c = type; c != null && c != ActorCore.class; c = c.getSuperclass()) {
+                hooks |= declares(c, "onStart") ? START_HOOK : 0;
+                hooks |= declares(c, "onExit") ? EXIT_HOOK : 0;
+            }
+            return hooks;
+        }
+
+        private static boolean declares(Class<?> c, String name) {
+            try {
+                c.getDeclaredMethod(name);
+                return true;
+            } catch (NoSuchMethodException e) {
+                return false;
+            }
+        }
+    };
     /** Marks {@link #process} on the become stack. */
     @SuppressWarnings("rawtypes")
     private static final Behavior DEFAULT_BEHAVIOR = message -> {
@@ -97,11 +119,11 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     /*
      * Implementation notes: memory.
      *
-     * An actor is three objects while it is idle: this one (48 bytes with compressed oops and no fields of the
-     * subclass), its mailbox (SingleMailbox: 24 bytes, its queue created by the first message; see there) and
-     * its Activation (88 bytes), about 160 bytes in all. Everything only some actors need is in Extras, created
+     * An actor is four objects while it is idle: this one (48 bytes with compressed oops and no fields of the
+     * subclass), its mailbox (SingleMailbox: 24 bytes, its queue created by the first message; see there), its
+     * reference (LocalRef: 32 bytes) and its Activation (88 bytes), about 194 bytes in all. Everything only some actors need is in Extras, created
      * the first time an actor needs it: become's stack, a request's reply bookkeeping, awaitReply's queues, a
-     * bound monitor, dead-letter counts and the id of toString. Hot paths test one field for null where they
+     * bound monitor, dead-letter counts, a pending onStart(), a name. Hot paths test one field for null where they
      * tested several: `extras` is null for an actor that never used any of it.
      *
      * `extras` is published with a CAS (compareAndExchange: a volatile write of a fully constructed object) and
@@ -112,6 +134,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Where messages wait; see {@link Mailbox}. */
     final Mailbox mailbox;
+    /** The reference senders hold; see {@link LocalRef}. */
+    final LocalRef<M> self;
     /** Whether messages are started as parallel tasks instead of processed inline. */
     private final boolean parallelDispatch;
     /** The bound of a {@link BoundedMailbox}, or null: unbounded. */
@@ -131,7 +155,6 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     private static final class Extras {
         private static final VarHandle DEAD_LETTERS;
         private static final VarHandle EARLY_DEAD_LETTERS;
-        private static final VarHandle ID;
         private static final VarHandle CONTINUATIONS;
         private static final VarHandle AWAITING;
 
@@ -140,7 +163,6 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 MethodHandles.Lookup l = MethodHandles.lookup();
                 DEAD_LETTERS = l.findVarHandle(Extras.class, "deadLetters", long.class);
                 EARLY_DEAD_LETTERS = l.findVarHandle(Extras.class, "earlyDeadLetters", long.class);
-                ID = l.findVarHandle(Extras.class, "id", long.class);
                 CONTINUATIONS = l.findVarHandle(Extras.class, "continuations", ConcurrentLinkedQueue.class);
                 AWAITING = l.findVarHandle(Extras.class, "awaiting", ConcurrentLinkedQueue.class);
             } catch (ReflectiveOperationException e) {
@@ -175,7 +197,14 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         volatile long deadLetters;
         /** Dead letters from before start(), for the runtime's count once there is a runtime. */
         volatile long earlyDeadLetters;
-        volatile long id;
+        /**
+         * Set by start() when the class overrides onStart(), before it publishes STARTED; cleared by the holder of
+         * SCHEDULED that runs the hook. Senders read it plainly in {@link #runnable}: a stale true only makes
+         * one of them schedule an activation that finds nothing to do.
+         */
+        boolean startPending;
+        /** The name given to start(name), or null; written before the start publishes the actor. */
+        String name;
 
         /** The replies the actor awaits (created by the first awaitReply). */
         ConcurrentLinkedQueue<PendingReply<?>> awaitingReplies() {
@@ -233,6 +262,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     ActorCore(Mailbox mailbox, boolean parallelDispatch, BoundedMailbox bound) {
         this.mailbox = mailbox;
+        this.self = newRef();
         this.parallelDispatch = parallelDispatch;
         this.limit = bound == null ? null
                 : new MailboxLimit(bound, mailbox instanceof SelectorMailboxes m ? m.mailboxes() : 1);
@@ -259,8 +289,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
     }
 
+    /** The reference of this kind of actor; called once, by the constructor. */
+    LocalRef<M> newRef() {
+        return new LocalRef.OfActor<>(this);
+    }
+
     /** Called by {@code start()} before the actor becomes runnable, on the starting thread. */
-    void onStart() {
+    void beforeStart() {
     }
 
     /** Whether the activation counts the tasks this actor spawns (for {@link #onQuiet}). */
@@ -288,13 +323,71 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /**
      * Starts this actor in the current finish scope: the finish will not end before this actor has exited.
-     * Messages sent before {@code start()} are processed from now on. Outside every finish the actor joins the
+     * Messages sent to its reference before {@code start()} (the actor may hand out {@link #self()} from its
+     * constructor) are processed from now on, after {@link #onStart()}. Outside every finish the actor joins the
      * default runtime's global scope.
      *
-     * @return this actor, as the reference senders should hold
+     * @return the actor's reference, which senders hold
      * @throws IllegalStateException if this actor was already started
      */
     public ActorRef<M> start() {
+        startInScope();
+        return self;
+    }
+
+    /**
+     * Starts this actor, as {@link #start()}, with a name: the actor's reference and every diagnostic about it
+     * (errors, hang reports, dead letters) show {@code name@id} instead of the class name. Names need not be
+     * unique; the {@linkplain ActorRef#id() id} is.
+     *
+     * @throws IllegalArgumentException if the name is blank, longer than 200 characters or contains a control
+     *         character
+     * @throws IllegalStateException    if this actor was already started
+     */
+    public ActorRef<M> start(String name) {
+        String checked = LocalRef.checkName(name, this);
+        if (status != 0 || activation != null) {
+            throw new IllegalStateException(this + " was already started (state " + state() + "): it cannot be"
+                    + " named " + checked + " now");
+        }
+        extras().name = checked;
+        return start();
+    }
+
+    /** The name given to {@link #start(String)}, or null. */
+    final String givenName() {
+        Extras x = extras;
+        return x == null ? null : x.name;
+    }
+
+    /**
+     * This actor's reference: what to put in a message for others to answer (never {@code this}). Available from
+     * the constructor on.
+     */
+    protected ActorRef<M> self() {
+        return self;
+    }
+
+    /**
+     * Runs once on a started actor before its first message, in the actor's context, as if it were a message:
+     * it may send, spawn tasks, {@code become}, {@code exit()}. An exception escaping it terminates the actor and
+     * reaches the actor's finish, as one escaping {@link #process} does. Does nothing unless overridden.
+     */
+    protected void onStart() {
+    }
+
+    /**
+     * Runs once after the actor has terminated, whatever ended it ({@code exit()}, a failure, the close of its
+     * runtime), as the actor's last word: forward an end down a pipeline, release a resource. It runs inside the
+     * actor's finish (tasks it spawns are waited for) and, like a message, with the actor's context; messages
+     * sent to the actor itself are dead letters by now. An exception escaping it reaches the actor's finish. It
+     * does not run if the actor terminated before its {@link #onStart()} could run. Does nothing unless
+     * overridden.
+     */
+    protected void onExit() {
+    }
+
+    private void startInScope() {
         if (status != 0 || activation != null) {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
@@ -306,7 +399,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         if (context == null) {
             context = s.globalScope();
         }
-        Activation a = new Activation(context.attachChild(), s, this);
+        int hooks = HOOKS.get(getClass());
+        Activation a = new Activation(context.attachChild(), s, this, (hooks & EXIT_HOOK) != 0);
         if (!ACTIVATION.compareAndSet(this, null, a)) {   // lost a race with a concurrent start()
             a.tryComplete();                                 // undo the registration
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
@@ -317,9 +411,12 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             s.countDeadLetters((long) Extras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
         }
         context.scope().track(a);
+        if ((hooks & START_HOOK) != 0) {
+            extras().startPending = true;        // published with STARTED below
+        }
         int initial = STARTED;
         try {
-            onStart();
+            beforeStart();
         } catch (Throwable t) {
             report(t, "it failed to start (" + t + ")");
             initial |= TERMINATED;                   // drained and released by the signal below
@@ -334,7 +431,6 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             s.requireOpen("start " + this);      // terminated and drained above; the caller learns why
         }
         onQuiet();                               // a selector started with every mailbox disabled is stalled
-        return this;
     }
 
     /**
@@ -452,8 +548,14 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         return 0;
     }
 
-    @Override
-    public void request(M message, DataDrivenFuture<Object> reply) {
+    /** {@link ActorRef#send} to an actor, whose one mailbox is 0. */
+    final void tell(Mailbox box, M message) {
+        Objects.requireNonNull(message, () -> "null message sent to " + this);
+        enqueue(box, message, 0);
+    }
+
+    /** {@link ActorRef#request}. */
+    final void request(M message, DataDrivenFuture<Object> reply) {
         Objects.requireNonNull(message, () -> "null request sent to " + this);
         Objects.requireNonNull(reply, "reply");
         enqueue(new Request(message, reply), routeOf(message));
@@ -461,12 +563,21 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     /** Enqueues an envelope into mailbox {@code index} (already checked) and schedules the actor if needed. */
     final void enqueue(Object envelope, int index) {
+        enqueue(mailbox, envelope, index);
+    }
+
+    /**
+     * {@link #enqueue(Object, int)} with the mailbox as the caller holds it: a reference keeps the actor's
+     * mailbox beside the actor, so a sender reads both from the reference at once instead of the mailbox after
+     * the actor.
+     */
+    final void enqueue(Mailbox box, Object envelope, int index) {
         MailboxLimit l = limit;
         if ((status & TERMINATED) != 0) {
             deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
         } else if (l != null && !l.tryReserve(index) && !overflow(envelope, index, l)) {
             return;                                       // dropped, or the sender gets an exception
-        } else if (!mailbox.offer(envelope, index)) {
+        } else if (!box.offer(envelope, index)) {
             if (l != null) {
                 l.release(index);
             }
@@ -513,7 +624,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
 
     private MailboxFullException mailboxFull(Object envelope, int index, BoundedMailbox b, String why) {
         return new MailboxFullException(mailboxName(index) + " is full (capacity " + b.capacity() + ", "
-                + b.whenFull() + "): " + brief(messageOf(envelope)) + " was not sent" + why, this, b.capacity());
+                + b.whenFull() + "): " + brief(messageOf(envelope)) + " was not sent" + why, self, b.capacity());
     }
 
     /** "the mailbox of Foo@3", or for a selector with several, "mailbox 2 of Foo@3". */
@@ -616,9 +727,9 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         Extras x = extras;
         if (x != null) {
             if (x.messageScheduler != null) {  // a monitor takes every arrival and every finished message
-                return mailbox.hasAny() || !x.finishedTickets.isEmpty();
+                return x.startPending || mailbox.hasAny() || !x.finishedTickets.isEmpty();
             }
-            if (x.hasContinuations()) {
+            if (x.startPending || x.hasContinuations()) {
                 return true;
             }
         }
@@ -707,6 +818,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 if ((status & TERMINATED) != 0) {
                     drainOrRelease();
                     return;
+                }
+                if (x.startPending) {
+                    runStartHook(x);
+                    continue;                             // terminated by it, or on to the letters
                 }
                 // set and cleared with the token held: the fields belong to this turn alone
                 x.continuing = finishing != null && finishing.hasNext();
@@ -801,7 +916,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         }
         Extras x = extras();
         x.finishedTickets = new org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<>(16, 1 << 30);
-        s.bound(this, this::startScheduled);
+        s.bound(self, this::startScheduled);
         x.messageScheduler = s;                // published to senders by start()'s release of STARTED
     }
 
@@ -816,9 +931,13 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      */
     private boolean runOne(int s) {
         Extras x = extras;
-        ConcurrentLinkedQueue<PendingReply<?>> cs = x == null ? null : x.continuations;
-        if (cs != null) {
-            PendingReply<?> c = cs.poll();
+        if (x != null) {
+            if (x.startPending) {
+                runStartHook(x);
+                return true;
+            }
+            ConcurrentLinkedQueue<PendingReply<?>> cs = x.continuations;
+            PendingReply<?> c = cs == null ? null : cs.poll();
             if (c != null) {
                 c.run();
                 Thread.interrupted();
@@ -836,6 +955,41 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         dispatch(envelope);
         afterDispatch();
         return true;
+    }
+
+    /** Runs {@link #onStart()} (with the token held, in the actor's context). */
+    private void runStartHook(Extras x) {
+        x.startPending = false;
+        try {
+            onStart();
+        } catch (Throwable t) {
+            fail(t, "this exception escaped onStart()");
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    /**
+     * Runs {@link #onExit()} once, on the thread that releases the terminated actor (with the token held), in the
+     * actor's context: unless the class does not override it, or the actor ended before its onStart() ran.
+     */
+    private void runExitHook() {
+        Extras x = extras;
+        if ((status & STARTED) == 0 || !activation.exitHook || x != null && x.startPending) {
+            return;
+        }
+        Thread thread = Thread.currentThread();
+        Node previous = Context.enter(thread, activation);
+        try {
+            onExit();
+        } catch (Throwable t) {
+            reportNote(t, " failed in onExit() after it terminated", "");
+        } finally {
+            Context.restore(thread, previous);
+            if (scheduler.onWorker()) {
+                Thread.interrupted();
+            }
+        }
     }
 
     /**
@@ -906,11 +1060,16 @@ public abstract class ActorCore<M> implements ActorRef<M> {
      * failure. Without memory for the note, the failure is reported as it is.
      */
     final void report(Throwable failure, String what) {
+        reportNote(failure, " was terminated: ", what);
+    }
+
+    /** {@link #report} with the note {@code this + verb + what} (built here: the actor's toString may throw). */
+    private void reportNote(Throwable failure, String verb, String what) {
         Throwable reported = failure;
         try {
+            String text = this + verb + what;
             Throwable[] suppressed = failure.getSuppressed();
             if (suppressed.length == 0 || !(suppressed[0] instanceof ProcessingFailure)) {
-                String text = this + " was terminated: " + what;
                 failure.addSuppressed(new ProcessingFailure(text));
                 if (failure.getSuppressed().length == 0) {
                     reported = new ProcessingFailure(text, failure);
@@ -1053,6 +1212,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
                 });
             }
             if ((status & RELEASED) == 0) {
+                runExitHook();
                 STATUS.getAndBitwiseOr(this, RELEASED);
                 activation.sealSpawns();
                 activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
@@ -1087,7 +1247,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         s.countDeadLetter();
         Consumer<Object> listener = s.deadLetterListener();
         if (listener != null) {
-            DeadLetter letter = new DeadLetter(message, this, reason);
+            DeadLetter letter = new DeadLetter(message, self, reason);
             // Outside the actor's context: work the listener starts must not attach to a finished actor.
             s.runInGlobalScope(() -> listener.accept(letter));
         }
@@ -1113,7 +1273,7 @@ public abstract class ActorCore<M> implements ActorRef<M> {
     protected final <Q, R> void awaitReply(ActorRef<Q> to, Q request, Consumer<? super R> onReply) {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onReply, "onReply");
-        if (to == this) {
+        if (to.equals(self)) {
             throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it takes no"
                     + " message until the reply, and only it could send the reply");
         }
@@ -1277,7 +1437,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         for (PendingReply<?> p : a) {
             sb.append(": from ").append(p.target).append(" to ").append(brief(p.request)).append(", for ")
               .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));
-            if (p.target instanceof ActorCore<?> t) {
+            if (p.target instanceof LocalRef<?> r) {
+                ActorCore<?> t = r.actor;
                 ActorState ts = t.state();
                 if (ts == ActorState.NEW) {
                     sb.append(" (").append(t).append(" was never started: the request waits in its mailbox)");
@@ -1318,7 +1479,8 @@ public abstract class ActorCore<M> implements ActorRef<M> {
             ConcurrentLinkedQueue<PendingReply<?>> a = atExtras == null ? null : atExtras.awaiting;
             if (a != null) {
                 for (PendingReply<?> p : a) {
-                    if (p.target instanceof ActorCore<?> t && !p.answer.isDone()) {
+                    if (p.target instanceof LocalRef<?> r && !p.answer.isDone()) {
+                        ActorCore<?> t = r.actor;
                         following = t;
                         break;
                     }
@@ -1344,20 +1506,10 @@ public abstract class ActorCore<M> implements ActorRef<M> {
         return ms < 1000 ? ms + " ms ago" : String.format("%.1f s ago", ms / 1000.0);
     }
 
-    /** {@code SimpleClassName@id}, where the id is unique in this JVM. */
+    /** {@code name@id}, as its reference shows it ({@link ActorRef#toString()}). */
     @Override
     public String toString() {
-        Extras x = extras();
-        long i = x.id;
-        if (i == 0) {
-            long fresh = IDS.incrementAndGet();
-            i = Extras.ID.compareAndSet(x, 0L, fresh) ? fresh : x.id;
-        }
-        String name = getClass().getSimpleName();
-        if (name.isEmpty()) {
-            name = getClass().getName().substring(getClass().getName().lastIndexOf('.') + 1);
-        }
-        return name + "@" + i;
+        return self.toString();
     }
 
     // ------------------------------------------------------------------------------------------ helpers

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  */
 public interface MessageScheduler {
     /** Called once, when bound: {@code starter} starts a held message as a task of its own. */
-    void bound(ActorCore<?> actor, MessageStarter starter);
+    void bound(ActorRef<?> actor, MessageStarter starter);
 
     /** A message arrived (oldest first). {@code envelope} is opaque: give it back to the starter to start it. */
     void arrived(Object envelope);

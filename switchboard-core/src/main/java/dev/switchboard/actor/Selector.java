@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
  *
  * <pre>{@code
  * // join one item from each of N sources, in any order (paper 000, Fig. 11)
- * final class AdderAnyOrder extends Selector<Item> {
+ * final class AdderAnyOrder extends Selector<Item, Numbered> {
  *     private final int[] items;
  *     private int matched;
  *
@@ -59,8 +59,15 @@ import java.util.function.BooleanSupplier;
  * </ul>
  *
  * @param <M> the type of message the selector accepts
+ * @param <B> the enum naming the mailboxes ({@link Numbered} if they are only numbered)
  */
-public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M> {
+public abstract class Selector<M, B extends Enum<B>> extends ActorCore<M> {
+    /**
+     * The mailbox type of a selector whose mailboxes have numbers only ({@code Selector<M, Numbered>}, declared
+     * by a count): it has no constants, so such a selector's mailboxes are named by number.
+     */
+    public enum Numbered {}
+
     private final SelectorMailboxes boxes;
     private final Class<?> names;
     private final String[] labels;
@@ -76,12 +83,12 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** A selector with one mailbox per constant of {@code mailboxes}, in declaration order (the first is 0). */
-    protected Selector(Class<? extends Enum<?>> mailboxes) {
+    protected Selector(Class<B> mailboxes) {
         this(mailboxes, SelectionPolicy.PRIORITY);
     }
 
     /** A selector with one mailbox per constant of {@code mailboxes} and the given selection policy. */
-    protected Selector(Class<? extends Enum<?>> mailboxes, SelectionPolicy policy) {
+    protected Selector(Class<B> mailboxes, SelectionPolicy policy) {
         this(mailboxes, policy, null);
     }
 
@@ -97,7 +104,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
      * A selector with one mailbox per constant of {@code mailboxes}, each holding at most
      * {@code bound.capacity()} messages (see {@link BoundedMailbox}); {@code bound} null means unbounded.
      */
-    protected Selector(Class<? extends Enum<?>> mailboxes, SelectionPolicy policy, BoundedMailbox bound) {
+    protected Selector(Class<B> mailboxes, SelectionPolicy policy, BoundedMailbox bound) {
         this(mailboxes.getEnumConstants().length, mailboxes,
                 Arrays.stream(mailboxes.getEnumConstants()).map(Enum::name).toArray(String[]::new), policy, bound);
     }
@@ -115,9 +122,28 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     @Override
-    public final SelectorRef<M> start() {
+    LocalRef<M> newRef() {
+        return new LocalRef.OfSelector<>(this);
+    }
+
+    /** Starts this selector as {@link ActorCore#start()} does; returns its reference. */
+    @Override
+    public final SelectorRef<M, B> start() {
         super.start();
-        return this;
+        return self();
+    }
+
+    /** Starts this selector with a name, as {@link ActorCore#start(String)} does; returns its reference. */
+    @Override
+    public final SelectorRef<M, B> start(String name) {
+        super.start(name);
+        return self();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected final SelectorRef<M, B> self() {
+        return (SelectorRef<M, B>) self;
     }
 
     // ------------------------------------------------------------------------------------------ sending
@@ -135,25 +161,25 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
         return checked(route(message), "route() returned");
     }
 
-    @Override
-    public final void send(M message) {
+    /** {@link ActorRef#send} to a selector: {@link #route} picks the mailbox. */
+    final void tellRouted(Mailbox box, M message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(message, routeOf(message));
+        enqueue(box, message, routeOf(message));
     }
 
-    @Override
-    public final void send(int mailbox, M message) {
+    /** {@link SelectorRef#send(int, Object)}. */
+    final void tell(Mailbox box, int mailbox, M message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(message, checked(mailbox, "send to"));
+        enqueue(box, message, checked(mailbox, "send to"));
     }
 
-    @Override
-    public final void send(Enum<?> mailbox, M message) {
+    /** {@link SelectorRef#send(Enum, Object)}. */
+    final void tell(Mailbox box, B mailbox, M message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(message, index(mailbox));
+        enqueue(box, message, index(mailbox));
     }
 
-    @Override
+    /** The number of mailboxes. */
     public final int mailboxCount() {
         return boxes.mailboxes();
     }
@@ -166,7 +192,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** Enables the mailbox named by an enum constant. */
-    protected final void enable(Enum<?> mailbox) {
+    protected final void enable(B mailbox) {
         enabling(index(mailbox), true);
     }
 
@@ -179,7 +205,8 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** Enables several mailboxes, named by enum constants, in one step. */
-    protected final void enable(Enum<?> first, Enum<?>... more) {
+    @SafeVarargs
+    protected final void enable(B first, B... more) {
         enabling(indices(first, more), true);
     }
 
@@ -189,7 +216,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** Disables the mailbox named by an enum constant. */
-    protected final void disable(Enum<?> mailbox) {
+    protected final void disable(B mailbox) {
         enabling(index(mailbox), false);
     }
 
@@ -199,7 +226,8 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** Disables several mailboxes, named by enum constants, in one step. */
-    protected final void disable(Enum<?> first, Enum<?>... more) {
+    @SafeVarargs
+    protected final void disable(B first, B... more) {
         enabling(indices(first, more), false);
     }
 
@@ -228,7 +256,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** Disables every mailbox except the one named by an enum constant. */
-    protected final void disableAllExcept(Enum<?> mailbox) {
+    protected final void disableAllExcept(B mailbox) {
         disableAllExcept(index(mailbox));
     }
 
@@ -238,7 +266,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** Whether the mailbox named by an enum constant is enabled. */
-    protected final boolean isEnabled(Enum<?> mailbox) {
+    protected final boolean isEnabled(B mailbox) {
         return boxes.isEnabled(index(mailbox));
     }
 
@@ -265,7 +293,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
         return all;
     }
 
-    private int[] indices(Enum<?> first, Enum<?>[] more) {
+    private int[] indices(B first, B[] more) {
         int[] all = new int[more.length + 1];
         all[0] = index(first);
         for (int k = 0; k < more.length; k++) {
@@ -285,7 +313,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     }
 
     /** Registers a declarative guard on the mailbox named by an enum constant. */
-    protected final void guard(Enum<?> mailbox, BooleanSupplier predicate) {
+    protected final void guard(B mailbox, BooleanSupplier predicate) {
         boxes.guard(index(mailbox), predicate);
     }
 
@@ -302,7 +330,7 @@ public abstract class Selector<M> extends ActorCore<M> implements SelectorRef<M>
     // ------------------------------------------------------------------------------------------ the core's hooks
 
     @Override
-    void onStart() {
+    void beforeStart() {
         if (boxes.hasGuards()) {
             boxes.evaluateGuards();
         }

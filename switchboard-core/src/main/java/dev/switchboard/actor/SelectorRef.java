@@ -1,18 +1,21 @@
 package dev.switchboard.actor;
 
 /**
- * What a sender holds to talk to a {@link Selector}: like an {@link ActorRef}, plus sends that name the target
- * mailbox. A message sent without a mailbox goes where the selector routes it ({@link Selector#route}).
+ * The reference to a {@link Selector}: besides sending as to any actor (the selector {@linkplain Selector#route
+ * routes} the message), a sender can name the mailbox, by a constant of the selector's mailbox enum {@code B}
+ * (checked by the compiler) or by its number (for computed mailbox numbers).
  *
  * <pre>{@code
- * SelectorRef<Item> adder = new AdderRoundRobin(3, sink).start();
- * adder.send(1, new Item(42));                // into mailbox 1
- * buffer.send(Mailboxes.PRODUCER, data);      // mailboxes named by an enum
+ * enum Box { PUT, TAKE }
+ * SelectorRef<BufferMsg, Box> buffer = new Buffer().start();
+ * buffer.send(Box.PUT, new Put(42));
+ * buffer.send(1, new Take(consumer));     // mailbox 1 is TAKE
  * }</pre>
  *
  * @param <M> the type of message the selector accepts
+ * @param <B> the enum naming the selector's mailboxes ({@link Selector.Numbered} when they only have numbers)
  */
-public interface SelectorRef<M> extends ActorRef<M> {
+public sealed interface SelectorRef<M, B extends Enum<B>> extends ActorRef<M> permits LocalRef.OfSelector {
     /**
      * Sends {@code message} into mailbox {@code mailbox} (0-based).
      *
@@ -21,12 +24,12 @@ public interface SelectorRef<M> extends ActorRef<M> {
     void send(int mailbox, M message);
 
     /**
-     * Sends {@code message} into the mailbox named by {@code mailbox}, a constant of the enum the selector's
-     * mailboxes were declared with.
+     * Sends {@code message} into the mailbox named by {@code mailbox}.
      *
-     * @throws IllegalArgumentException if the constant is not one of the selector's mailboxes
+     * @throws IllegalArgumentException if the selector's mailboxes were declared by a count, not by the enum
+     *         (they have numbers only)
      */
-    void send(Enum<?> mailbox, M message);
+    void send(B mailbox, M message);
 
     /** The number of mailboxes. */
     int mailboxCount();

@@ -51,7 +51,7 @@ import java.util.function.Consumer;
  * the middle is O(1).
  */
 public abstract class Monitor implements MessageScheduler {
-    private ActorCore<?> actor;
+    private ActorRef<?> actor;
     private MessageStarter starter;
     private Letter oldest;
     private Letter youngest;
@@ -232,7 +232,7 @@ public abstract class Monitor implements MessageScheduler {
     // ------------------------------------------------------------------------------------------ the seam
 
     @Override
-    public final void bound(ActorCore<?> actor, MessageStarter starter) {
+    public final void bound(ActorRef<?> actor, MessageStarter starter) {
         if (this.actor != null) {
             throw new IllegalStateException(this + " is already bound to " + this.actor
                     + "; a monitor schedules exactly one actor");

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,10 +53,10 @@ class ActorLifecycleTest {
         assertThat(r.state()).isEqualTo(ActorState.NEW);
         assertThat(r.runtime()).isNull();
         rt.finish(() -> {
-            r.start();
+            ActorRef<String> ref = r.start();
             assertThat(r.state()).isIn(ActorState.STARTED);
-            r.send("a");
-            r.send("stop");
+            ref.send("a");
+            ref.send("stop");
         });
         assertThat(r.state()).isEqualTo(ActorState.TERMINATED);
         assertThat(r.seen).containsExactly("a");
@@ -65,13 +66,13 @@ class ActorLifecycleTest {
     @Test
     void messagesSentBeforeStartAreKept() {
         Recorder r = new Recorder();
-        r.send("1");
-        r.send("2");
+        r.self.send("1");                      // before start(): the actor's ref, from its field
+        r.self.send("2");
         assertThat(r.mailboxSize()).isEqualTo(2);
         rt.finish(() -> {
-            r.start();
-            r.send("3");
-            r.send("stop");
+            ActorRef<String> ref = r.start();
+            ref.send("3");
+            ref.send("stop");
         });
         assertThat(r.seen).containsExactly("1", "2", "3");
         assertThat(r.processedCount()).isEqualTo(4);
@@ -80,18 +81,19 @@ class ActorLifecycleTest {
     @Test
     void messagesAfterExitAreCountedDeadLetters() {
         Recorder r = new Recorder();
+        AtomicReference<ActorRef<String>> ref = new AtomicReference<>();
         long runtimeBefore = rt.deadLetterCount();
         deadLetters.clear();
         rt.finish(() -> {
-            r.start();
-            r.send("stop");
+            ref.set(r.start());
+            ref.get().send("stop");
         });
-        r.send("late-1");
-        r.send("late-2");
+        ref.get().send("late-1");
+        ref.get().send("late-2");
         assertThat(r.deadLetterCount()).isEqualTo(2);
         assertThat(rt.deadLetterCount() - runtimeBefore).isEqualTo(2);
         assertThat(deadLetters).extracting(DeadLetter::message).containsExactly("late-1", "late-2");
-        assertThat(deadLetters).allMatch(d -> d.recipient() == r
+        assertThat(deadLetters).allMatch(d -> d.recipient().equals(ref.get())
                 && d.reason() == DeadLetter.Reason.RECIPIENT_TERMINATED);
     }
 
@@ -99,9 +101,9 @@ class ActorLifecycleTest {
     void messagesLeftInTheMailboxAtExitAreDeadLetters() {
         Recorder r = new Recorder();
         deadLetters.clear();
-        r.send("stop");
+        r.self.send("stop");                   // before start()
         for (int i = 0; i < 10; i++) {
-            r.send("left-" + i);
+            r.self.send("left-" + i);
         }
         rt.finish(r::start);
         assertThat(r.seen).isEmpty();
@@ -114,10 +116,10 @@ class ActorLifecycleTest {
     void exceptionTerminatesTheActorAndReachesItsFinish() {
         Recorder r = new Recorder();
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            r.start();
-            r.send("x");
-            r.send("boom");
-            r.send("never");
+            ActorRef<String> ref = r.start();
+            ref.send("x");
+            ref.send("boom");
+            ref.send("never");
         }));
         assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessageStartingWith("boom in Recorder@");
         assertThat(thrown.getSuppressed()).hasSize(1);
@@ -132,8 +134,7 @@ class ActorLifecycleTest {
     void failuresOfSeveralActorsAreAggregated() {
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
             for (int i = 0; i < 3; i++) {
-                Recorder r = new Recorder();
-                r.start();
+                ActorRef<String> r = new Recorder().start();
                 r.send("boom");
             }
         }));
@@ -145,10 +146,10 @@ class ActorLifecycleTest {
     void startTwiceIsAnError() {
         Recorder r = new Recorder();
         rt.finish(() -> {
-            r.start();
+            ActorRef<String> ref = r.start();
             assertThatThrownBy(r::start).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("already started");
-            r.send("stop");
+            ref.send("stop");
         });
     }
 
@@ -166,10 +167,10 @@ class ActorLifecycleTest {
         }
         Passive p = new Passive();
         rt.finish(() -> {
-            p.start();
+            ActorRef<Runnable> ref = p.start();
             assertThatThrownBy(p::exitFromOutside).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("may only be called while " + p);
-            p.send(p::exitFromOutside);
+            ref.send(p::exitFromOutside);
         });
         assertThat(p.state()).isEqualTo(ActorState.TERMINATED);
     }
@@ -177,7 +178,7 @@ class ActorLifecycleTest {
     @Test
     void nullMessageIsRejectedWithTheActorsName() {
         Recorder r = new Recorder();
-        assertThatThrownBy(() -> r.send(null)).isInstanceOf(NullPointerException.class)
+        assertThatThrownBy(() -> r.self.send(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("Recorder@");
     }
 
@@ -192,8 +193,8 @@ class ActorLifecycleTest {
             Recorder r = new Recorder();
             // async outside every finish belongs to the runtime's global scope, and so does an actor it starts
             own.async(() -> {
-                r.start();
-                r.send("boom");
+                ActorRef<String> ref = r.start();
+                ref.send("boom");
             });
             assertThat(reported.await(30, TimeUnit.SECONDS)).isTrue();
             assertThat(unscoped.peek()).hasMessageStartingWith("boom in " + r);
@@ -226,12 +227,12 @@ class ActorLifecycleTest {
         }
         Switcher s = new Switcher();
         rt.finish(() -> {
-            s.start();
+            ActorRef<String> ref = s.start();
             assertThatThrownBy(s::switchFromOutside).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining(s + ".become() may only be called while " + s + " processes a message");
             assertThatThrownBy(s::restoreFromOutside).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining(s + ".unbecome() may only be called");
-            s.send("stop");
+            ref.send("stop");
         });
     }
 }

@@ -56,18 +56,18 @@ class BoundedMailboxTest {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
         try (TaskRuntime rt = runtime(dead)) {
             Recorder r = new Recorder(BoundedMailbox.failing(3));
-            r.send(1);
-            r.send(2);
-            r.send(3);
-            assertThatThrownBy(() -> r.send(4)).isInstanceOf(MailboxFullException.class)
+            r.self.send(1);                            // before start(): the actor's ref, from its field
+            r.self.send(2);
+            r.self.send(3);
+            assertThatThrownBy(() -> r.self.send(4)).isInstanceOf(MailboxFullException.class)
                     .hasMessage("the mailbox of " + r + " is full (capacity 3, FAIL): 4 was not sent")
                     .satisfies(e -> assertThat(((MailboxFullException) e).capacity()).isEqualTo(3))
-                    .satisfies(e -> assertThat(((MailboxFullException) e).recipient()).isSameAs(r));
+                    .satisfies(e -> assertThat(((MailboxFullException) e).recipient()).isEqualTo(r.self));
             rt.finish(() -> {
-                r.start();
+                ActorRef<Integer> ref = r.start();
                 for (;;) {                             // room again as soon as the actor takes a message
                     try {
-                        r.send(-1);
+                        ref.send(-1);
                         break;
                     } catch (MailboxFullException stillFull) {
                         Thread.onSpinWait();
@@ -85,18 +85,18 @@ class BoundedMailboxTest {
         try (TaskRuntime rt = runtime(dead)) {
             Recorder r = new Recorder(BoundedMailbox.dropping(10));
             for (int i = 0; i < 100; i++) {
-                r.send(i);                             // not started: the first 10 wait, the rest are dropped
+                r.self.send(i);                        // not started: the first 10 wait, the rest are dropped
             }
             assertThat(r.mailboxSize()).isEqualTo(10);
             assertThat(r.deadLetterCount()).isEqualTo(90);    // counted by the actor at once
             assertThat(rt.deadLetterCount()).isZero();        // and by its runtime once it has one
             AtomicInteger stopAttempts = new AtomicInteger();
             rt.finish(() -> {
-                r.start();
+                ActorRef<Integer> ref = r.start();
                 for (int i = 100; i < 200; i++) {
-                    r.send(i);                         // started: the ones dropped now reach the listener too
+                    ref.send(i);                       // started: the ones dropped now reach the listener too
                 }
-                stopAttempts.set(sendUntilAccepted(r, -1));
+                stopAttempts.set(sendUntilAccepted(r, ref, -1));
             });
             assertThat(r.seen).startsWith(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
             // every message sent was processed or dropped: 200, plus the stops that were dropped
@@ -111,15 +111,17 @@ class BoundedMailboxTest {
     void aSenderOutsideTheRuntimeWaitsForRoomAndTheBoundHolds() throws Exception {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Recorder r = new Recorder(BoundedMailbox.waiting(10, Duration.ofSeconds(30)));
+            AtomicReference<ActorRef<Integer>> ref = new AtomicReference<>();
             int total = 20_000;
             Thread producer = new Thread(() -> {
+                ActorRef<Integer> to = ref.get();
                 for (int i = 0; i < total; i++) {
-                    r.send(i);
+                    to.send(i);
                 }
-                r.send(-1);
+                to.send(-1);
             });
             rt.finish(() -> {
-                r.start();
+                ref.set(r.start());
                 producer.start();
             });
             producer.join(TimeUnit.SECONDS.toMillis(30));
@@ -136,12 +138,12 @@ class BoundedMailboxTest {
     void aSenderThatWaitsTooLongGetsAnExceptionNamingTheWait() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Recorder r = new Recorder(BoundedMailbox.waiting(1, Duration.ofMillis(100)));
-            r.send(1);
-            assertThatThrownBy(() -> r.send(2)).isInstanceOf(MailboxFullException.class)
+            r.self.send(1);                            // before start()
+            assertThatThrownBy(() -> r.self.send(2)).isInstanceOf(MailboxFullException.class)
                     .hasMessageContaining("capacity 1, WAIT").hasMessageContaining("no room within 100 ms");
             rt.finish(() -> {
-                r.start();
-                r.send(-1);
+                ActorRef<Integer> ref = r.start();
+                ref.send(-1);
             });
             assertThat(r.seen).containsExactly(1);
         }
@@ -151,14 +153,14 @@ class BoundedMailboxTest {
     void aSenderOnAWorkerNeverWaits() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Recorder r = new Recorder(BoundedMailbox.waiting(1, Duration.ofSeconds(30)));
-            r.send(1);
+            r.self.send(1);                            // before start()
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            rt.finish(() -> rt.async(() -> thrown.set(catchThrowable(() -> r.send(2)))));
+            rt.finish(() -> rt.async(() -> thrown.set(catchThrowable(() -> r.self.send(2)))));
             assertThat(thrown.get()).isInstanceOf(MailboxFullException.class)
                     .hasMessageContaining("a sender on a worker never waits for room");
             rt.finish(() -> {
-                r.start();
-                r.send(-1);
+                ActorRef<Integer> ref = r.start();
+                ref.send(-1);
             });
         }
     }
@@ -168,24 +170,26 @@ class BoundedMailboxTest {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
         try (TaskRuntime rt = runtime(dead)) {
             Recorder r = new Recorder(BoundedMailbox.waiting(1, Duration.ofSeconds(30)));
+            // -1 is sent before start(), and 1 and 2 possibly before start() has returned: the field's ref
+            ActorRef<Integer> ref = r.self;
             r.hold = new CountDownLatch(1);
             CountDownLatch sentSecond = new CountDownLatch(1);
             AtomicReference<Throwable> senderFailure = new AtomicReference<>();
             Thread sender = new Thread(() -> {
                 try {
-                    r.send(2);                         // waits: -1 is being processed, 1 is queued
+                    ref.send(2);                       // waits: -1 is being processed, 1 is queued
                     sentSecond.countDown();
                 } catch (Throwable t) {
                     senderFailure.set(t);
                 }
             });
             Thread owner = new Thread(() -> rt.finish(() -> {
-                r.send(-1);
+                ref.send(-1);
                 r.start();
             }));
             owner.start();
             assertThat(r.firstTaken.await(20, TimeUnit.SECONDS)).isTrue();
-            r.send(1);                                 // the one place
+            ref.send(1);                               // the one place
             sender.start();
             while (sender.getState() != Thread.State.WAITING && sender.getState() != Thread.State.TIMED_WAITING) {
                 Thread.onSpinWait();
@@ -212,11 +216,11 @@ class BoundedMailboxTest {
             int each = 20_000;
             Thread[] threads = new Thread[senders];
             rt.finish(() -> {
-                r.start();
+                ActorRef<Integer> ref = r.start();
                 for (int s = 0; s < senders; s++) {
                     threads[s] = new Thread(() -> {
                         for (int i = 0; i < each; i++) {
-                            r.send(i);
+                            ref.send(i);
                         }
                     });
                     threads[s].start();
@@ -228,7 +232,7 @@ class BoundedMailboxTest {
                         throw new AssertionError(e);
                     }
                 }
-                stopAttempts.set(sendUntilAccepted(r, -1));
+                stopAttempts.set(sendUntilAccepted(r, ref, -1));
             });
             assertThat(r.mostQueued.get()).isLessThanOrEqualTo(100);
             // every message was processed or dropped, the stops that were dropped included
@@ -239,7 +243,7 @@ class BoundedMailboxTest {
 
     enum Box { HIGH, LOW }
 
-    static final class TwoBoxes extends Selector<String> {
+    static final class TwoBoxes extends Selector<String, Box> {
         final List<String> seen = new CopyOnWriteArrayList<>();
 
         TwoBoxes() {
@@ -260,12 +264,13 @@ class BoundedMailboxTest {
     void eachMailboxOfASelectorHasItsOwnBound() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             TwoBoxes s = new TwoBoxes();
-            s.send(Box.HIGH, "h1");
-            s.send(Box.HIGH, "h2");
-            assertThatThrownBy(() -> s.send(Box.HIGH, "h3")).isInstanceOf(MailboxFullException.class)
+            SelectorRef<String, Box> ref = s.self();   // sent to before start()
+            ref.send(Box.HIGH, "h1");
+            ref.send(Box.HIGH, "h2");
+            assertThatThrownBy(() -> ref.send(Box.HIGH, "h3")).isInstanceOf(MailboxFullException.class)
                     .hasMessageStartingWith("mailbox HIGH of " + s + " is full (capacity 2, FAIL)");
-            s.send(Box.LOW, "l1");                     // another mailbox: room
-            s.send(Box.LOW, "stop");
+            ref.send(Box.LOW, "l1");                   // another mailbox: room
+            ref.send(Box.LOW, "stop");
             rt.finish(s::start);
             assertThat(s.seen).containsExactly("h1", "h2", "l1");
         }
@@ -284,14 +289,15 @@ class BoundedMailboxTest {
                     }
                 }
             };
-            server.send("occupies the only place");
+            ActorRef<String> serverRef = server.self;  // sent to (and requested from) before its start()
+            serverRef.send("occupies the only place");
             AtomicReference<Throwable> atCall = new AtomicReference<>();
             List<String> after = new CopyOnWriteArrayList<>();
             Actor<String> client = new Actor<>() {
                 @Override
                 protected void process(String m) {
                     if (m.equals("ask")) {
-                        atCall.set(catchThrowable(() -> awaitReply(server, "question", (String a) -> after.add(a))));
+                        atCall.set(catchThrowable(() -> awaitReply(serverRef, "question", (String a) -> after.add(a))));
                     } else {
                         after.add(m);                 // not held: the refused request is not awaited
                         exit();
@@ -299,17 +305,17 @@ class BoundedMailboxTest {
                 }
             };
             rt.finish(() -> {
-                client.start();
-                client.send("ask");
-                client.send("next");
+                ActorRef<String> c = client.start();
+                c.send("ask");
+                c.send("next");
             });
             assertThat(atCall.get()).isInstanceOf(MailboxFullException.class);
             assertThat(after).containsExactly("next");
             rt.finish(() -> {
-                server.start();
+                ActorRef<String> ref = server.start();
                 for (;;) {
                     try {
-                        server.send("stop");
+                        ref.send("stop");
                         break;
                     } catch (MailboxFullException stillFull) {
                         Thread.onSpinWait();
@@ -328,16 +334,17 @@ class BoundedMailboxTest {
                     exit();
                 }
             };
-            server.send("occupies the only place");
+            ActorRef<String> serverRef = server.self;  // sent to (and requested from) before its start()
+            serverRef.send("occupies the only place");
             Actor<String> client = new Actor<>() {
                 @Override
                 protected void process(String m) {
-                    awaitReply(server, "question", (String a) -> exit());
+                    awaitReply(serverRef, "question", (String a) -> exit());
                 }
             };
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
-                client.start();
-                client.send("ask");
+                ActorRef<String> c = client.start();
+                c.send("ask");
             }));
             assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("question");
             assertThat(server.deadLetterCount()).isEqualTo(1);
@@ -367,20 +374,22 @@ class BoundedMailboxTest {
                     }
                 }
             };
+            AtomicReference<ActorRef<Integer>> ref = new AtomicReference<>();
             Thread producer = new Thread(() -> {
+                ActorRef<Integer> to = ref.get();
                 for (int i = 0; i < 1000; i++) {
-                    parallel.send(i);
+                    to.send(i);
                 }
             });
             rt.finish(() -> {
-                parallel.start();
+                ref.set(parallel.start());
                 producer.start();
                 try {
                     producer.join(TimeUnit.SECONDS.toMillis(30));
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }
-                parallel.send(-1);
+                ref.get().send(-1);
             });
             assertThat(processed.sum()).isEqualTo(1001);
             assertThat(mostInFlight.get()).as("messages being processed at once").isLessThanOrEqualTo(10);
@@ -397,12 +406,15 @@ class BoundedMailboxTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("zero otherwise");
     }
 
-    /** Sends {@code m} to a dropping mailbox until it is not dropped (no other sender); returns the attempts. */
-    static int sendUntilAccepted(Actor<Integer> to, int m) {
+    /**
+     * Sends {@code m} to a dropping mailbox (of {@code actor}, whose ref is {@code to}) until it is not dropped (no
+     * other sender); returns the attempts.
+     */
+    static int sendUntilAccepted(Actor<Integer> actor, ActorRef<Integer> to, int m) {
         for (int attempts = 1; ; attempts++) {
-            long dropped = to.deadLetterCount();
+            long dropped = actor.deadLetterCount();
             to.send(m);
-            if (to.deadLetterCount() == dropped) {
+            if (actor.deadLetterCount() == dropped) {
                 return attempts;
             }
             Thread.onSpinWait();

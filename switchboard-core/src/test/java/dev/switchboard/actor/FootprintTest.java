@@ -49,7 +49,7 @@ class FootprintTest {
         }
     }
 
-    static final class IdleSelector extends Selector<Object> {
+    static final class IdleSelector extends Selector<Object, Selector.Numbered> {
         IdleSelector(int mailboxes) {
             super(mailboxes);
         }
@@ -64,7 +64,7 @@ class FootprintTest {
     void anIdleActorHasNoQueueAndNoExtrasUntilItNeedsThem() {
         rt.finish(() -> {
             Idle a = new Idle();
-            a.start();
+            ActorRef<Object> ref = a.start();
             SingleMailbox box = (SingleMailbox) a.mailbox;
             assertThat(box.hasQueue()).as("queue before the first message").isFalse();
             assertThat(a.hasExtras()).as("extras of an idle actor").isFalse();
@@ -72,11 +72,11 @@ class FootprintTest {
             assertThat(a.deadLetterCount()).isZero();
 
             DataDrivenFuture<Object> done = new DataDrivenFuture<>();
-            a.send(done);
+            ref.send(done);
             done.get();
             assertThat(box.hasQueue()).as("queue after the first message").isTrue();
             assertThat(a.hasExtras()).as("extras after a plain message").isFalse();
-            a.send("exit");
+            ref.send("exit");
         });
     }
 
@@ -86,15 +86,15 @@ class FootprintTest {
             rt.finish(() -> {
                 IdleSelector s = new IdleSelector(mailboxes);
                 s.disable(1);
-                s.start();
+                SelectorRef<Object, Selector.Numbered> ref = s.start();
                 GuardedMailboxes boxes = (GuardedMailboxes) s.mailbox;
                 assertThat(boxes.queuesCreated()).as("queues of an idle selector of %d", mailboxes).isZero();
                 assertThat(s.hasExtras()).isFalse();
-                s.send(1, "waits in the disabled mailbox 1");
+                ref.send(1, "waits in the disabled mailbox 1");
                 assertThat(boxes.queuesCreated()).isEqualTo(1);
                 assertThat(s.mailboxSize(1)).isEqualTo(1);
                 assertThat(s.mailboxSize(0)).isZero();
-                s.send(0, "exit");                            // processed; mailbox 1's message becomes a dead letter
+                ref.send(0, "exit");                          // processed; mailbox 1's message becomes a dead letter
             });
         }
     }
@@ -117,18 +117,17 @@ class FootprintTest {
     static long bytesPerIdle(IntFunction<ActorCore<Object>> create) {
         long best = Long.MAX_VALUE;
         for (int attempt = 0; attempt < 3; attempt++) {
-            ActorCore<?>[] actors = new ActorCore<?>[ACTORS];
+            ActorRef<?>[] refs = new ActorRef<?>[ACTORS];
             long[] retained = new long[1];
             rt.finish(() -> {
                 long before = usedAfterGc();
                 for (int i = 0; i < ACTORS; i++) {
-                    actors[i] = create.apply(i);
-                    actors[i].start();
+                    refs[i] = create.apply(i).start();
                 }
                 retained[0] = usedAfterGc() - before;
-                for (ActorCore<?> a : actors) {
+                for (ActorRef<?> r : refs) {
                     @SuppressWarnings("unchecked")
-                    ActorCore<Object> o = (ActorCore<Object>) a;
+                    ActorRef<Object> o = (ActorRef<Object>) r;
                     o.send("exit");                            // any message makes them exit
                 }
             });

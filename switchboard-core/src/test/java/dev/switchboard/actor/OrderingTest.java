@@ -6,6 +6,7 @@ import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,12 +55,12 @@ class OrderingTest {
         try (TaskRuntime rt = Runtimes.workers(2)) {
             Checker c = new Checker(senders, perSender);
             rt.finish(() -> {
-                c.start();
+                ActorRef<Msg> ref = c.start();
                 for (int s = 0; s < senders; s++) {
                     int id = s;
                     rt.async(() -> {
                         for (int i = 0; i < perSender; i++) {
-                            c.send(new Msg(id, i));
+                            ref.send(new Msg(id, i));
                         }
                     });
                 }
@@ -78,12 +79,12 @@ class OrderingTest {
             Checker c = new Checker(senders + 1, perSender);
             Thread[] threads = new Thread[senders];
             rt.finish(() -> {
-                c.start();
+                ActorRef<Msg> ref = c.start();
                 for (int s = 0; s < senders; s++) {
                     int id = s;
                     threads[s] = new Thread(() -> {
                         for (int i = 0; i < perSender; i++) {
-                            c.send(new Msg(id, i));
+                            ref.send(new Msg(id, i));
                         }
                     });
                     threads[s].start();
@@ -95,16 +96,16 @@ class OrderingTest {
                     @Override
                     protected void process(Integer n) {
                         for (int i = 0; i < n; i++) {
-                            c.send(new Msg(senders, next++));
+                            ref.send(new Msg(senders, next++));
                         }
                         if (next == perSender) {
                             exit();
                         }
                     }
                 };
-                forwarder.start();
+                ActorRef<Integer> f = forwarder.start();
                 for (int i = 0; i < perSender / 1000; i++) {
-                    forwarder.send(1000);
+                    f.send(1000);
                 }
             });
             for (Thread t : threads) {
@@ -125,6 +126,7 @@ class OrderingTest {
             int backlog = 200_000;
             AtomicInteger hotProcessedWhenColdRan = new AtomicInteger(-1);
             AtomicInteger hotProcessed = new AtomicInteger();
+            AtomicReference<ActorRef<String>> coldRef = new AtomicReference<>();   // set before hot starts
             Actor<String> cold = new Actor<>() {
                 @Override
                 protected void process(String m) {
@@ -138,7 +140,7 @@ class OrderingTest {
                 @Override
                 protected void process(Integer m) {
                     if (n == 0) {
-                        rt.async(() -> cold.send("ping"));
+                        rt.async(() -> coldRef.get().send("ping"));
                     }
                     hotProcessed.set(++n);
                     if (n == backlog) {
@@ -147,10 +149,10 @@ class OrderingTest {
                 }
             };
             for (int i = 0; i < backlog; i++) {
-                hot.send(i);
+                hot.self.send(i);                      // before start(): the actor's ref, from its field
             }
             rt.finish(() -> {
-                cold.start();
+                coldRef.set(cold.start());
                 hot.start();
             });
             assertThat(hotProcessedWhenColdRan.get()).isBetween(0, 1_000);

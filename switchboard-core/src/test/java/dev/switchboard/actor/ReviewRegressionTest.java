@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.RepeatedTest;
@@ -58,15 +59,16 @@ class ReviewRegressionTest {
         try (TaskRuntime rt = Runtimes.workers(2)) {
             List<String> log = new CopyOnWriteArrayList<>();
             Server server = new Server();
+            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
             final class Client extends Actor<String> {
                 @Override
                 protected void process(String m) {
                     switch (m) {
-                        case "start" -> awaitReply(server, "q1", (String r1) -> {
+                        case "start" -> awaitReply(serverRef.get(), "q1", (String r1) -> {
                             log.add("r1");
-                            awaitReply(server, "hold:q2", (String r2) -> {
+                            awaitReply(serverRef.get(), "hold:q2", (String r2) -> {
                                 log.add("r2");
-                                server.send("stop");
+                                serverRef.get().send("stop");
                                 exit();
                             });
                         });
@@ -76,10 +78,10 @@ class ReviewRegressionTest {
             }
             Client client = new Client();
             rt.finish(() -> {
-                server.start();
-                client.start();
-                client.send("start");
-                client.send("other");
+                serverRef.set(server.start());
+                ActorRef<String> ref = client.start();
+                ref.send("start");
+                ref.send("other");
                 rt.async(() -> {
                     // q2 is outstanding now; "other" must still be waiting
                     eventually(() -> log.contains("r1"));
@@ -99,6 +101,7 @@ class ReviewRegressionTest {
             AtomicInteger inside = new AtomicInteger();
             AtomicBoolean overlap = new AtomicBoolean();
             Server server = new Server();
+            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
             final class Client extends Actor<String> {
                 private void enter() {
                     if (inside.incrementAndGet() > 1) {
@@ -112,8 +115,8 @@ class ReviewRegressionTest {
                     try {
                         switch (m) {
                             case "start" -> {
-                                awaitReply(server, "a", (String r) -> log.add("ra"));
-                                awaitReply(server, "hold:b", (String r) -> {
+                                awaitReply(serverRef.get(), "a", (String r) -> log.add("ra"));
+                                awaitReply(serverRef.get(), "hold:b", (String r) -> {
                                     enter();
                                     log.add("rb");
                                     inside.decrementAndGet();
@@ -121,7 +124,7 @@ class ReviewRegressionTest {
                             }
                             case "other" -> {
                                 log.add("other");
-                                server.send("stop");
+                                serverRef.get().send("stop");
                                 exit();
                             }
                             default -> { }
@@ -133,10 +136,10 @@ class ReviewRegressionTest {
             }
             Client client = new Client();
             rt.finish(() -> {
-                server.start();
-                client.start();
-                client.send("start");
-                client.send("other");
+                serverRef.set(server.start());
+                ActorRef<String> ref = client.start();
+                ref.send("start");
+                ref.send("other");
                 rt.async(() -> {
                     eventually(() -> log.contains("ra"));
                     server.release.put(true);
@@ -152,6 +155,7 @@ class ReviewRegressionTest {
         try (TaskRuntime rt = Runtimes.workers(2)) {
             List<String> log = new CopyOnWriteArrayList<>();
             Server server = new Server();
+            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
             DataDrivenFuture<Boolean> resumeNow = new DataDrivenFuture<>();
             final class Client extends Actor<String> {
                 @Override
@@ -159,12 +163,12 @@ class ReviewRegressionTest {
                     switch (m) {
                         case "start" -> {
                             pause();
-                            awaitReply(server, "q", (String r) -> log.add("reply"));
+                            awaitReply(serverRef.get(), "q", (String r) -> log.add("reply"));
                             rt.asyncAwait(resumeNow, this::resume);
                         }
                         case "other" -> {
                             log.add("other");
-                            server.send("stop");
+                            serverRef.get().send("stop");
                             exit();
                         }
                         default -> { }
@@ -173,10 +177,10 @@ class ReviewRegressionTest {
             }
             Client client = new Client();
             rt.finish(() -> {
-                server.start();
-                client.start();
-                client.send("start");
-                client.send("other");
+                serverRef.set(server.start());
+                ActorRef<String> ref = client.start();
+                ref.send("start");
+                ref.send("other");
                 rt.async(() -> {
                     eventually(() -> log.contains("reply"));
                     log.add("resuming");
@@ -192,6 +196,7 @@ class ReviewRegressionTest {
         try (TaskRuntime rt = Runtimes.workers(2)) {
             CountDownLatch bRan = new CountDownLatch(1);
             AtomicBoolean sawB = new AtomicBoolean();
+            AtomicReference<ActorRef<String>> bRef = new AtomicReference<>();   // set before a gets its message
             Actor<String> b = new Actor<>() {
                 @Override
                 protected void process(String m) {
@@ -205,21 +210,21 @@ class ReviewRegressionTest {
             Actor<String> a = new Actor<>() {
                 @Override
                 protected void process(String m) {
-                    b.send("ping");
+                    bRef.get().send("ping");
                     try {
                         // blocks its worker in a way the runtime cannot see; the other worker is idle
                         sawB.set(bRan.await(20, TimeUnit.SECONDS));
                     } catch (InterruptedException e) {
                         throw new AssertionError(e);
                     }
-                    b.send("stop");
+                    bRef.get().send("stop");
                     exit();
                 }
             };
             rt.finish(() -> {
-                a.start();
-                b.start();
-                a.send("go");
+                ActorRef<String> ref = a.start();
+                bRef.set(b.start());
+                ref.send("go");
             });
             assertThat(sawB).as("b ran on the idle worker while a was blocked").isTrue();
         }
@@ -242,8 +247,8 @@ class ReviewRegressionTest {
                 }
             };
             Throwable t = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
-                a.start();
-                a.send(new Unprintable());
+                ActorRef<Object> ref = a.start();
+                ref.send(new Unprintable());
             }));
             assertThat(t).isNotInstanceOf(FinishTimeoutException.class).hasMessage("boom");
             assertThat(t.getSuppressed()[0].getMessage()).contains("its toString threw");
@@ -308,15 +313,15 @@ class ReviewRegressionTest {
                 });
             }
             rt.finish(Duration.ofSeconds(50), () -> {
-                all.forEach(Actor::start);
+                List<ActorRef<Integer>> refs = all.stream().map(Actor::start).toList();
                 for (int s = 0; s < senders; s++) {
                     rt.async(() -> {
                         for (int i = 1; i <= perSender; i++) {
-                            for (Actor<Integer> a : all) {
+                            for (ActorRef<Integer> a : refs) {
                                 a.send(i);
                             }
                         }
-                        for (Actor<Integer> a : all) {
+                        for (ActorRef<Integer> a : refs) {
                             a.send(-1);
                         }
                     });
@@ -334,7 +339,7 @@ class ReviewRegressionTest {
      */
     @RepeatedTest(3)
     void aSelectorReEnabledByItsOwnTasksIsNeverReportedStalled() {
-        final class Toggle extends Selector<Integer> {
+        final class Toggle extends Selector<Integer, Selector.Numbered> {
             int processed;
 
             Toggle() {
@@ -356,11 +361,11 @@ class ReviewRegressionTest {
             for (int run = 0; run < 10; run++) {
                 Toggle t = new Toggle();
                 rt.finish(Duration.ofSeconds(20), () -> {
-                    t.start();
+                    ActorRef<Integer> ref = t.start();
                     for (int i = 0; i < 20_000; i++) {
-                        t.send(i);
+                        ref.send(i);
                     }
-                    t.send(-1);
+                    ref.send(-1);
                 });
                 assertThat(t.processed).isEqualTo(20_000);
             }

@@ -64,7 +64,7 @@ class SelectorModelTest {
         int guardedMailbox = guarded ? random.nextInt(n) : -1;
         List<Integer> expected = model(n, policy, steps, guardedMailbox);
 
-        final class Subject extends Selector<Step> {
+        final class Subject extends Selector<Step, Selector.Numbered> {
             final List<Integer> order = new ArrayList<>();
             final List<Integer> servedFrom = new ArrayList<>();
 
@@ -91,8 +91,9 @@ class SelectorModelTest {
             }
         }
         Subject subject = new Subject();
+        SelectorRef<Step, Selector.Numbered> ref = subject.self();   // every message is sent before start()
         for (Step s : steps) {
-            subject.send(s.mailbox(), s);
+            ref.send(s.mailbox(), s);
         }
         rt.finish(subject::start);
         assertThat(subject.order).isEqualTo(expected);

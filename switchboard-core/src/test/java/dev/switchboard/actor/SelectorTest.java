@@ -40,14 +40,14 @@ class SelectorTest {
     enum Box { HIGH, LOW }
 
     /** Records "mailbox:message"; exits on "stop"; runs Runnables it is sent (as a way to act in its context). */
-    static class Recorder extends Selector<Object> {
+    static class Recorder extends Selector<Object, Box> {
         final List<String> seen = new CopyOnWriteArrayList<>();
 
         Recorder(int mailboxes, SelectionPolicy policy) {
             super(mailboxes, policy);
         }
 
-        Recorder(Class<? extends Enum<?>> names) {
+        Recorder(Class<Box> names) {
             super(names);
         }
 
@@ -79,7 +79,7 @@ class SelectorTest {
 
     @Test
     void sendsNameTheMailboxOrAreRouted() {
-        final class Routing extends Selector<Object> {
+        final class Routing extends Selector<Object, Selector.Numbered> {
             final List<String> seen = new CopyOnWriteArrayList<>();
 
             Routing() {
@@ -101,11 +101,11 @@ class SelectorTest {
             }
         }
         Routing r = new Routing();
-        r.send(1, "one");
-        r.send(7);                   // routed to 2
-        r.send("zero");              // routed to 0
+        r.self().send(1, "one");       // before start(): the ref from self()
+        r.self().send(7);              // routed to 2
+        r.self().send("zero");         // routed to 0
         rt.finish(() -> {
-            SelectorRef<Object> ref = r.start();
+            SelectorRef<Object, Selector.Numbered> ref = r.start();
             ref.send(2, "stop");     // after the others: mailbox 2 is served last
         });
         assertThat(r.seen).containsExactly("0:zero", "1:one", "2:7");
@@ -115,13 +115,17 @@ class SelectorTest {
     @Test
     void unknownMailboxesAreClearErrors() {
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
-        assertThatThrownBy(() -> r.send(2, "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> r.self().send(2, "x")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("send to mailbox 2 of Recorder@").hasMessageContaining("has 2 mailboxes (0..1)");
-        assertThatThrownBy(() -> r.send(-1, "x")).hasMessageContaining("mailbox -1");
-        assertThatThrownBy(() -> r.send(Box.HIGH, "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> r.self().send(-1, "x")).hasMessageContaining("mailbox -1");
+        assertThatThrownBy(() -> r.self().send(Box.HIGH, "x")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("mailbox Box.HIGH is not one of the mailboxes of Recorder@");
         Recorder named = new Recorder(Box.class);
-        assertThatThrownBy(() -> named.send(Thread.State.NEW, "x"))
+        // the compiler now rejects a constant of another enum; a caller that bypasses the type check (a raw or
+        // unchecked ref) still gets the clear error
+        @SuppressWarnings("rawtypes")
+        SelectorRef unchecked = named.self();
+        assertThatThrownBy(() -> unchecked.send(Thread.State.NEW, "x"))
                 .hasMessageContaining("has 2 mailboxes [HIGH, LOW]");
         assertThatThrownBy(() -> new Recorder(0, SelectionPolicy.PRIORITY))
                 .hasMessageContaining("between 1 and 4096 mailboxes");
@@ -131,14 +135,14 @@ class SelectorTest {
     void priorityPolicyServesLowerNumberedMailboxesFirst() {
         Recorder r = new Recorder(Box.class);
         for (int i = 0; i < 5; i++) {
-            r.send(Box.LOW, "low" + i);
+            r.self().send(Box.LOW, "low" + i);
         }
         for (int i = 0; i < 5; i++) {
-            r.send(Box.HIGH, "high" + i);
+            r.self().send(Box.HIGH, "high" + i);
         }
         rt.finish(() -> {
-            r.start();
-            r.send(Box.LOW, "stop");
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(Box.LOW, "stop");
         });
         assertThat(r.seen).containsExactly("0:high0", "0:high1", "0:high2", "0:high3", "0:high4",
                 "1:low0", "1:low1", "1:low2", "1:low3", "1:low4");
@@ -149,12 +153,12 @@ class SelectorTest {
         Recorder r = new Recorder(3, SelectionPolicy.ROUND_ROBIN);
         for (int m = 0; m < 3; m++) {
             for (int i = 0; i < 3; i++) {
-                r.send(m, "m" + m + "-" + i);
+                r.self().send(m, "m" + m + "-" + i);
             }
         }
         rt.finish(() -> {
-            r.start();
-            r.send(2, "stop");
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(2, "stop");
         });
         assertThat(r.seen).containsExactly("0:m0-0", "1:m1-0", "2:m2-0", "0:m0-1", "1:m1-1", "2:m2-1",
                 "0:m0-2", "1:m1-2", "2:m2-2");
@@ -165,7 +169,7 @@ class SelectorTest {
         // A producer keeps mailbox 0 busy; a message in mailbox 1 must still be served within one round.
         AtomicInteger streamBeforeOther = new AtomicInteger(-1);
         CountDownLatch otherServed = new CountDownLatch(1);
-        final class Fair extends Selector<String> {
+        final class Fair extends Selector<String, Selector.Numbered> {
             int served;
 
             Fair() {
@@ -186,20 +190,20 @@ class SelectorTest {
         }
         Fair f = new Fair();
         rt.finish(() -> {
-            f.start();
+            SelectorRef<String, Selector.Numbered> ref = f.start();
             rt.async(() -> {
                 int i = 0;
                 while (otherServed.getCount() > 0 && i < 5_000_000) {
-                    f.send(0, "stream");
+                    ref.send(0, "stream");
                     i++;
                 }
-                f.send(0, "stop");
+                ref.send(0, "stop");
             });
             rt.async(() -> {
                 for (int i = 0; i < 1000; i++) {
-                    f.send(0, "stream");       // make sure mailbox 0 is busy first
+                    ref.send(0, "stream");     // make sure mailbox 0 is busy first
                 }
-                f.send(1, "other");
+                ref.send(1, "other");
             });
         });
         assertThat(streamBeforeOther.get()).isBetween(0, 3000);
@@ -210,8 +214,8 @@ class SelectorTest {
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
         AtomicReference<List<Boolean>> states = new AtomicReference<>();
         rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> {
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> {
                 self.disable(1);
                 self.disable(1);
                 boolean afterDisable = self.isEnabled(1);
@@ -219,10 +223,10 @@ class SelectorTest {
                 self.enable(0);
                 states.set(List.of(afterDisable, self.isEnabled(0)));
             });
-            r.send(1, "held");
-            r.send(0, "free");
-            r.send(0, (Consumer<Recorder>) self -> self.enable(1));   // releases the held message
-            r.send(1, "stop");
+            ref.send(1, "held");
+            ref.send(0, "free");
+            ref.send(0, (Consumer<Recorder>) self -> self.enable(1));   // releases the held message
+            ref.send(1, "stop");
         });
         assertThat(states.get()).containsExactly(false, true);
         assertThat(r.seen).containsExactly("0:free", "1:held");
@@ -233,8 +237,8 @@ class SelectorTest {
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
         CountDownLatch messagesQueued = new CountDownLatch(1);
         rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> {
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> {
                 self.doDisable(1);
                 rt.async(() -> {                  // escaping task of the selector
                     try {
@@ -246,9 +250,9 @@ class SelectorTest {
                 });
             });
             for (int i = 0; i < 10; i++) {
-                r.send(1, "m" + i);
+                ref.send(1, "m" + i);
             }
-            r.send(1, "stop");
+            ref.send(1, "stop");
             messagesQueued.countDown();
         });
         assertThat(r.seen).hasSize(10).allMatch(s -> s.startsWith("1:"));
@@ -260,8 +264,8 @@ class SelectorTest {
         Recorder r = new Recorder(1, SelectionPolicy.PRIORITY);
         AtomicInteger processedWhileDisabled = new AtomicInteger(-1);
         rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> {
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> {
                 self.doDisable(0);
                 rt.async(() -> {
                     // Give a selector that ignored its flag every chance to take the messages, then look.
@@ -273,9 +277,9 @@ class SelectorTest {
                     self.doEnable(0);
                 });
             });
-            r.send(0, "a");
-            r.send(0, "b");
-            r.send(0, "stop");
+            ref.send(0, "a");
+            ref.send(0, "b");
+            ref.send(0, "stop");
         });
         assertThat(processedWhileDisabled.get()).isZero();
         assertThat(r.seen).containsExactly("0:a", "0:b");
@@ -285,16 +289,16 @@ class SelectorTest {
     void enableAllAndDisableAllExcept() {
         Recorder r = new Recorder(4, SelectionPolicy.PRIORITY);
         rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> self.disableAllExcept(2));
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> self.disableAllExcept(2));
             for (int m = 0; m < 4; m++) {
-                r.send(m, "x" + m);
+                ref.send(m, "x" + m);
             }
-            r.send(2, (Consumer<Recorder>) self -> {
+            ref.send(2, (Consumer<Recorder>) self -> {
                 self.seen.add("only 2 so far");
                 self.enableAll();
             });
-            r.send(3, "stop");
+            ref.send(3, "stop");
         });
         assertThat(r.seen.subList(0, 2)).containsExactly("2:x2", "only 2 so far");
         assertThat(r.seen.subList(2, 5)).containsExactly("0:x0", "1:x1", "3:x3");
@@ -320,19 +324,19 @@ class SelectorTest {
         };
         int rounds = 300;
         rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> self.disable(1, 2));
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> self.disable(1, 2));
             for (int i = 0; i < rounds; i++) {
-                r.send(1, "a" + i);
-                r.send(2, "b" + i);
-                r.send(0, (Consumer<Recorder>) self -> rt.async(() -> self.enable(1, 2)));
+                ref.send(1, "a" + i);
+                ref.send(2, "b" + i);
+                ref.send(0, (Consumer<Recorder>) self -> rt.async(() -> self.enable(1, 2)));
                 try {
                     assertThat(served.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }
             }
-            r.send(0, "stop");
+            ref.send(0, "stop");
         });
         assertThat(r.seen).hasSize(rounds).allMatch(x -> x.startsWith("1:a"));
         assertThat(served.availablePermits()).isZero();
@@ -344,8 +348,8 @@ class SelectorTest {
         Recorder r = new Recorder(Box.class);
         List<Boolean> states = new CopyOnWriteArrayList<>();
         rt.finish(() -> {
-            r.start();
-            r.send(Box.HIGH, (Consumer<Recorder>) self -> {
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(Box.HIGH, (Consumer<Recorder>) self -> {
                 self.disable(Box.HIGH, Box.LOW);
                 states.add(self.isEnabled(Box.HIGH) || self.isEnabled(Box.LOW));
                 self.enable(Box.HIGH, Box.LOW);
@@ -357,7 +361,7 @@ class SelectorTest {
                 states.add(self.isEnabled(0));     // a bad index changes nothing, not even the good one before it
                 rt.async(() -> self.enable(Box.LOW));
             });
-            r.send(Box.LOW, "stop");
+            ref.send(Box.LOW, "stop");
         });
         assertThat(states).containsExactly(false, true, false, false);
     }
@@ -365,8 +369,8 @@ class SelectorTest {
     @Test
     void disableAllWithNoTaskLeftIsAStall() {
         Recorder r = new Recorder(Box.class);
-        r.send(Box.LOW, "waiting");
-        r.send(Box.HIGH, (Consumer<Recorder>) Recorder::disableAllNow);
+        r.self().send(Box.LOW, "waiting");
+        r.self().send(Box.HIGH, (Consumer<Recorder>) Recorder::disableAllNow);
         Throwable thrown = catchThrowable(() -> rt.finish(r::start));
         assertThat(thrown).isInstanceOf(StalledSelectorException.class)
                 .hasMessageContaining("HIGH=0 (disabled), LOW=1 (disabled)");
@@ -376,7 +380,7 @@ class SelectorTest {
     @Test
     void aSelectorStartedWithEveryMailboxDisabledIsAStall() {
         for (int mailboxes : new int[] {1, 2, 8, 100}) {
-            Selector<String> s = new Selector<>(mailboxes) {
+            Selector<String, Selector.Numbered> s = new Selector<>(mailboxes) {
                 {
                     disableAll();
                 }
@@ -385,7 +389,7 @@ class SelectorTest {
                 protected void process(String m) {
                 }
             };
-            s.send(0, "waiting");
+            s.self().send(0, "waiting");
             Throwable thrown = catchThrowable(() -> rt.finish(java.time.Duration.ofSeconds(20), s::start));
             assertThat(thrown).as("%d mailboxes", mailboxes).isInstanceOf(StalledSelectorException.class)
                     .hasMessageContaining(s + " can never process a message again");
@@ -396,7 +400,7 @@ class SelectorTest {
     /** A selector whose stall report cannot even be written (its toString throws) still fails and gives up its token. */
     @Test
     void aStallThatCannotBeDescribedStillFailsTheSelector() {
-        final class Unnamed extends Selector<String> {
+        final class Unnamed extends Selector<String, Selector.Numbered> {
             volatile boolean broken;
 
             Unnamed() {
@@ -418,15 +422,16 @@ class SelectorTest {
             }
         }
         Unnamed s = new Unnamed();
+        AtomicReference<SelectorRef<String, Selector.Numbered>> ref = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> rt.finish(java.time.Duration.ofSeconds(20), () -> {
-            s.start();
-            s.send(0, "go");
+            ref.set(s.start());
+            ref.get().send(0, "go");
         }));
         s.broken = false;
         assertThat(thrown).isNotInstanceOf(dev.switchboard.task.FinishTimeoutException.class)
                 .isInstanceOf(IllegalStateException.class).hasMessage("no name today");
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
-        s.send(1, "late");
+        ref.get().send(1, "late");
         assertThat(s.deadLetterCount()).isEqualTo(1);     // the token was given back: a later send is counted
     }
 
@@ -434,10 +439,10 @@ class SelectorTest {
     void operationsFromOutsideTheSelectorAreRejected() {
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
         rt.finish(() -> {
-            r.start();
+            SelectorRef<Object, Box> ref = r.start();
             assertThatThrownBy(() -> r.doDisable(1)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining(".disable() may only be called while " + r);
-            r.send("stop");
+            ref.send("stop");
         });
     }
 
@@ -446,11 +451,11 @@ class SelectorTest {
         int n = 300;
         Recorder prio = new Recorder(n, SelectionPolicy.PRIORITY);
         for (int m = n - 1; m >= 0; m--) {
-            prio.send(m, "x");
+            prio.self().send(m, "x");
         }
         rt.finish(() -> {
-            prio.start();
-            prio.send(n - 1, "stop");
+            SelectorRef<Object, Box> ref = prio.start();
+            ref.send(n - 1, "stop");
         });
         List<String> expected = new ArrayList<>();
         for (int m = 0; m < n; m++) {
@@ -461,7 +466,7 @@ class SelectorTest {
         // round robin over 301 mailboxes: 0 is a control mailbox, 1..300 carry data; the even data mailboxes
         // are disabled first, so the odd ones are served in turn, one message each per round
         Recorder rr = new Recorder(n + 1, SelectionPolicy.ROUND_ROBIN);
-        rr.send(0, (Consumer<Recorder>) self -> {
+        rr.self().send(0, (Consumer<Recorder>) self -> {
             for (int m = 2; m <= n; m += 2) {
                 self.disable(m);
             }
@@ -469,13 +474,13 @@ class SelectorTest {
         });
         for (int round = 0; round < 2; round++) {
             for (int m = 1; m <= n; m++) {
-                rr.send(m, "r" + round);
+                rr.self().send(m, "r" + round);
             }
         }
-        rr.send(0, "stop");
+        rr.self().send(0, "stop");
         rt.finish(() -> {
-            rr.start();
-            rr.send(n - 1, (Consumer<Recorder>) self -> self.enable(0));   // after the last odd message
+            SelectorRef<Object, Box> ref = rr.start();
+            ref.send(n - 1, (Consumer<Recorder>) self -> self.enable(0));   // after the last odd message
         });
         List<String> odd = rr.seen;
         assertThat(odd).hasSize(n);                        // 150 odd mailboxes x 2 rounds
@@ -494,7 +499,7 @@ class SelectorTest {
         int senders = 4;
         int mailboxes = 70;
         int perSender = 2_000;
-        final class Checker extends Selector<Tagged> {
+        final class Checker extends Selector<Tagged, Selector.Numbered> {
             final int[][] last = new int[senders][mailboxes];
             int violations;
             int received;
@@ -519,14 +524,14 @@ class SelectorTest {
         }
         Checker c = new Checker();
         rt.finish(() -> {
-            c.start();
+            SelectorRef<Tagged, Selector.Numbered> ref = c.start();
             for (int s = 0; s < senders; s++) {
                 int sender = s;
                 rt.async(() -> {
                     java.util.Random random = new java.util.Random(sender);
                     for (int i = 0; i < perSender; i++) {
                         int m = random.nextInt(mailboxes);
-                        c.send(m, new Tagged(sender, m, i));
+                        ref.send(m, new Tagged(sender, m, i));
                     }
                 });
             }
@@ -540,8 +545,8 @@ class SelectorTest {
     @Test
     void aSelectorWithEveryMailboxDisabledAndNothingRunningIsReportedNotHung() {
         Recorder r = new Recorder(Box.class);
-        r.send(Box.LOW, "waiting");
-        r.send(Box.HIGH, (Consumer<Recorder>) self -> {     // HIGH is served first
+        r.self().send(Box.LOW, "waiting");
+        r.self().send(Box.HIGH, (Consumer<Recorder>) self -> {     // HIGH is served first
             self.disable(0);
             self.disable(1);
         });
@@ -558,16 +563,16 @@ class SelectorTest {
         // The reader-writer pattern: disable everything, let a spawned task enable again later.
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
         rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> {
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> {
                 self.disable(0);
                 self.disable(1);
                 DataDrivenFuture<Integer> later = new DataDrivenFuture<>();
                 rt.asyncAwait(later, () -> self.enableAll());
                 rt.async(() -> later.put(1));
             });
-            r.send(1, "after");
-            r.send(1, "stop");
+            ref.send(1, "after");
+            ref.send(1, "stop");
         });
         assertThat(r.seen).containsExactly("1:after");
     }
@@ -577,8 +582,8 @@ class SelectorTest {
         Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
         CountDownLatch release = new CountDownLatch(1);
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> {
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> {
                 self.disable(0);
                 self.disable(1);
                 rt.async(() -> {
@@ -599,8 +604,8 @@ class SelectorTest {
     void aPausedSelectorWithEveryMailboxDisabledIsNotAStall() {
         Recorder r = new Recorder(1, SelectionPolicy.PRIORITY);
         rt.finish(() -> {
-            r.start();
-            r.send(0, (Consumer<Recorder>) self -> {
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, (Consumer<Recorder>) self -> {
                 self.pause();
                 self.disable(0);
                 rt.async(() -> {
@@ -608,7 +613,7 @@ class SelectorTest {
                     self.resume();
                 });
             });
-            r.send(0, "stop");
+            ref.send(0, "stop");
         });
         assertThat(r.state()).isEqualTo(ActorState.TERMINATED);
     }
@@ -616,7 +621,7 @@ class SelectorTest {
     // ---------------------------------------------------------------- declarative guards
 
     /** Paper 000, Fig. 19: a bounded buffer with declarative guards. */
-    static final class BoundedBuffer extends Selector<Object> {
+    static final class BoundedBuffer extends Selector<Object, BoundedBuffer.Mailboxes> {
         enum Mailboxes { PRODUCER, CONSUMER }
 
         private final java.util.ArrayDeque<Integer> buffer = new java.util.ArrayDeque<>();
@@ -655,12 +660,12 @@ class SelectorTest {
         BoundedBuffer b = new BoundedBuffer(3);
         b.expected = 20;
         rt.finish(() -> {
-            b.start();
+            SelectorRef<Object, BoundedBuffer.Mailboxes> ref = b.start();
             for (int i = 0; i < 20; i++) {
-                b.send(BoundedBuffer.Mailboxes.CONSUMER, "take");
+                ref.send(BoundedBuffer.Mailboxes.CONSUMER, "take");
             }
             for (int i = 0; i < 20; i++) {
-                b.send(BoundedBuffer.Mailboxes.PRODUCER, i);
+                ref.send(BoundedBuffer.Mailboxes.PRODUCER, i);
             }
         });
         assertThat(b.maxSize).isLessThanOrEqualTo(3);
@@ -670,7 +675,7 @@ class SelectorTest {
 
     @Test
     void guardsAndImperativeFlagsCompose() {
-        final class Composed extends Selector<String> {
+        final class Composed extends Selector<String, Selector.Numbered> {
             boolean open = true;
             final List<String> seen = new CopyOnWriteArrayList<>();
 
@@ -698,20 +703,20 @@ class SelectorTest {
         Composed c = new Composed();
         AtomicReference<List<Boolean>> states = new AtomicReference<>(new CopyOnWriteArrayList<>());
         rt.finish(() -> {
-            c.start();
-            c.send(0, "close");
-            c.send(1, "a");                      // held: guard false
-            c.send(0, "disable1");
-            c.send(0, "open");                   // guard true, but flag off: still held
-            c.send(0, "enable1");                // both true: "a" flows
-            c.send(1, "stop");
+            SelectorRef<String, Selector.Numbered> ref = c.start();
+            ref.send(0, "close");
+            ref.send(1, "a");                      // held: guard false
+            ref.send(0, "disable1");
+            ref.send(0, "open");                   // guard true, but flag off: still held
+            ref.send(0, "enable1");                // both true: "a" flows
+            ref.send(1, "stop");
         });
         assertThat(c.seen).containsExactly("1:a");
     }
 
     @Test
     void aGuardThatThrowsFailsTheSelector() {
-        final class BadGuard extends Selector<Object> {
+        final class BadGuard extends Selector<Object, Selector.Numbered> {
             boolean broken;
 
             BadGuard() {
@@ -731,8 +736,8 @@ class SelectorTest {
         }
         BadGuard g = new BadGuard();
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            g.start();
-            g.send(0, "x");
+            SelectorRef<Object, Selector.Numbered> ref = g.start();
+            ref.send(0, "x");
         }));
         assertThat(thrown).isInstanceOf(ArithmeticException.class).hasMessage("guard broke");
         assertThat(thrown.getSuppressed()[0].getMessage()).contains("a declarative guard threw");
@@ -754,11 +759,11 @@ class SelectorTest {
         };
         Recorder r = new Recorder(3, reverse);
         for (int m = 0; m < 3; m++) {
-            r.send(m, "x");
+            r.self().send(m, "x");
         }
         rt.finish(() -> {
-            r.start();
-            r.send(0, "stop");
+            SelectorRef<Object, Box> ref = r.start();
+            ref.send(0, "stop");
         });
         assertThat(r.seen).containsExactly("2:x", "1:x", "0:x");
     }
@@ -775,13 +780,13 @@ class SelectorTest {
                 }
             }
         }
-        final class Client extends Selector<Integer> {
+        final class Client extends Selector<Integer, Selector.Numbered> {
             final List<String> log = new CopyOnWriteArrayList<>();
-            final Squarer server;
+            /** Set before start(). */
+            ActorRef<Integer> server;
 
-            Client(Squarer server) {
+            Client() {
                 super(2, SelectionPolicy.PRIORITY);
-                this.server = server;
             }
 
             @Override
@@ -800,20 +805,20 @@ class SelectorTest {
             }
         }
         Squarer s = new Squarer();
-        Client c = new Client(s);
+        Client c = new Client();
         rt.finish(() -> {
-            s.start();
-            c.start();
-            c.send(1, 3);
-            c.send(1, 4);
-            c.send(1, -1);
+            c.server = s.start();
+            SelectorRef<Integer, Selector.Numbered> ref = c.start();
+            ref.send(1, 3);
+            ref.send(1, 4);
+            ref.send(1, -1);
         });
         assertThat(c.log).containsExactly("3->9 (2)", "4->16 (2)");
     }
 
     @Test
     void anExceptionTerminatesTheSelectorAndItsMessagesBecomeDeadLetters() {
-        final class Failing extends Selector<String> {
+        final class Failing extends Selector<String, Selector.Numbered> {
             Failing() {
                 super(2);
             }
@@ -824,14 +829,15 @@ class SelectorTest {
             }
         }
         Failing f = new Failing();
+        AtomicReference<SelectorRef<String, Selector.Numbered>> ref = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            f.send(1, "b");
-            f.send(0, "a");
-            f.start();
+            f.self().send(1, "b");             // before start(): the ref from self()
+            f.self().send(0, "a");
+            ref.set(f.start());
         }));
         assertThat(thrown).hasMessage("no a");
         assertThat(f.deadLetterCount()).isEqualTo(1);
-        f.send(0, "late");
+        ref.get().send(0, "late");
         assertThat(f.deadLetterCount()).isEqualTo(2);
     }
 }

@@ -56,11 +56,11 @@ class UnifiedActorTest {
             }
         };
         rt.finish(() -> {
-            a.start();
+            ActorRef<Integer> ref = a.start();
             for (int i = 0; i < 50; i++) {
-                a.send(i);
+                ref.send(i);
             }
-            a.send(-1);
+            ref.send(-1);
         });
         assertThat(log).hasSize(50).allMatch(s -> s.endsWith(":16"));
         assertThat(log.get(0)).isEqualTo("0:16");
@@ -80,8 +80,8 @@ class UnifiedActorTest {
                             exit();
                         }
                     };
-                    a.start();
-                    a.send(30);
+                    ActorRef<Integer> ref = a.start();
+                    ref.send(30);
                 }
             });
             assertThat(total.get()).isEqualTo(4 * 30);
@@ -128,11 +128,11 @@ class UnifiedActorTest {
     void pauseDelaysTheNextMessageUntilResume() {
         EscapingAsyncActor a = new EscapingAsyncActor();
         rt.finish(() -> {
-            a.start();
+            ActorRef<Integer> ref = a.start();
             for (int i = 0; i < 100; i++) {
-                a.send(i);
+                ref.send(i);
             }
-            a.send(-1);
+            ref.send(-1);
         });
         assertThat(a.concurrentProcessing).isFalse();
         assertThat(a.log).hasSize(200);
@@ -164,12 +164,12 @@ class UnifiedActorTest {
             }
         };
         rt.finish(() -> {
-            a.start();
-            a.send("pause");
+            ActorRef<String> ref = a.start();
+            ref.send("pause");
             awaitBarrier(observed);
             whilePaused.set(a.state());
-            a.send("x");
-            a.send("stop");
+            ref.send("x");
+            ref.send("stop");
             assertThat(a.mailboxSize()).isEqualTo(2);
             assertThat(processed.get()).isEqualTo(1);
             awaitBarrier(observed);
@@ -228,15 +228,16 @@ class UnifiedActorTest {
     void awaitReplyIsASynchronousReceiveThatBlocksNoThread() {
         try (TaskRuntime one = Runtimes.workers(1)) {     // one worker: a blocking receive would deadlock
             Squarer s = new Squarer();
-            Client c = new Client(s);
+            AtomicReference<Client> client = new AtomicReference<>();
             one.finish(() -> {
-                s.start();
-                c.start();
+                client.set(new Client(s.start()));
+                ActorRef<Integer> ref = client.get().start();
                 for (int i = 1; i <= 20; i++) {
-                    c.send(i);
+                    ref.send(i);
                 }
-                c.send(-1);
+                ref.send(-1);
             });
+            Client c = client.get();
             assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
             assertThat(c.log).hasSize(40);
             for (int i = 1; i <= 20; i++) {
@@ -249,30 +250,31 @@ class UnifiedActorTest {
     @Test
     void aRequestLeftUnansweredFailsTheRequesterInsteadOfHanging() {
         Squarer s = new Squarer();
-        Client c = new Client(s);
+        AtomicReference<Client> client = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            s.start();
-            c.start();
-            c.send(1000);
-            c.send(-1);
+            client.set(new Client(s.start()));
+            ActorRef<Integer> ref = client.get().start();
+            ref.send(1000);
+            ref.send(-1);
         }));
         assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("without replying")
                 .hasMessageContaining("Query[x=1000]");
-        assertThat(c.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(client.get().state()).isEqualTo(ActorState.TERMINATED);
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
     }
 
     @Test
     void aRequestToATerminatedActorFailsTheRequester() {
         Squarer s = new Squarer();
+        AtomicReference<ActorRef<Query>> server = new AtomicReference<>();
         rt.finish(() -> {
-            s.start();
-            s.send(new Query(-1));
+            server.set(s.start());
+            server.get().send(new Query(-1));
         });
-        Client c = new Client(s);
+        Client c = new Client(server.get());
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            c.start();
-            c.send(2);
+            ActorRef<Integer> ref = c.start();
+            ref.send(2);
         }));
         assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("terminated before processing");
     }
@@ -292,8 +294,8 @@ class UnifiedActorTest {
             }
         };
         rt.finish(() -> {
-            a.start();
-            a.send("hi");
+            ActorRef<String> ref = a.start();
+            ref.send("hi");
         });
         assertThat(error.get()).hasMessageContaining(a + ".reply() called outside the processing of a request");
     }
@@ -310,8 +312,8 @@ class UnifiedActorTest {
         };
         DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
         rt.finish(() -> {
-            lazy.start();
-            lazy.request(new Query(41), answer);
+            ActorRef<Query> ref = lazy.start();
+            ref.request(new Query(41), answer);
         });
         assertThat(answer.get()).isEqualTo(42);
     }
@@ -323,7 +325,7 @@ class UnifiedActorTest {
             @Override
             protected void process(Query q) {
                 try {
-                    awaitReply(this, q, x -> { });
+                    awaitReply(self(), q, x -> { });
                 } catch (IllegalArgumentException e) {
                     error.set(e);
                 }
@@ -331,8 +333,8 @@ class UnifiedActorTest {
             }
         };
         rt.finish(() -> {
-            self.start();
-            self.send(new Query(1));
+            ActorRef<Query> ref = self.start();
+            ref.send(new Query(1));
         });
         assertThat(error.get()).hasMessageContaining("to itself");
     }
@@ -367,9 +369,9 @@ class UnifiedActorTest {
             }
         };
         rt.finish(() -> {
-            a.start();
+            ActorRef<String> ref = a.start();
             for (String m : List.of("a", "shout", "b", "whisper", "c", "calm", "d", "calm", "e", "stop")) {
-                a.send(m);
+                ref.send(m);
             }
         });
         assertThat(log).containsExactly("a", "B", "(c)", "D", "e");
@@ -386,8 +388,8 @@ class UnifiedActorTest {
             }
         };
         rt.finish(() -> {
-            a.start();
-            a.send("x");
+            ActorRef<String> ref = a.start();
+            ref.send("x");
         });
         assertThat(error.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("without a matching");
     }
@@ -410,10 +412,10 @@ class UnifiedActorTest {
             }
         };
         rt.finish(() -> {
-            s.start();
-            s.send("a");
-            s.send("b");
-            s.send("stop");        // dispatched after a and b; they run to completion
+            ActorRef<String> ref = s.start();
+            ref.send("a");
+            ref.send("b");
+            ref.send("stop");      // dispatched after a and b; they run to completion
         });
         assertThat(met.get()).isEqualTo(2);
     }
@@ -431,20 +433,21 @@ class UnifiedActorTest {
             }
         };
         List<DataDrivenFuture<Object>> answers = new java.util.ArrayList<>();
+        AtomicReference<ActorRef<Query>> ref = new AtomicReference<>();
         rt.finish(() -> {
-            s.start();
+            ref.set(s.start());
             for (int i = 0; i < 200; i++) {
                 DataDrivenFuture<Object> f = new DataDrivenFuture<>();
                 answers.add(f);
-                s.request(new Query(i), f);
+                ref.get().request(new Query(i), f);
             }
-            s.send(new Query(-1));     // dispatched after the 200 requests, which all complete
+            ref.get().send(new Query(-1));     // dispatched after the 200 requests, which all complete
         });
         for (int i = 0; i < 200; i++) {
             assertThat(answers.get(i).get()).isEqualTo(i * 10);
         }
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
-        s.send(new Query(1));
+        ref.get().send(new Query(1));
         assertThat(s.deadLetterCount()).isEqualTo(1);
     }
 }

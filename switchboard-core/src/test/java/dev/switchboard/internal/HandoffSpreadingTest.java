@@ -63,7 +63,7 @@ class HandoffSpreadingTest {
                 sum += a.value();
             }
             if (left-- > 0) {
-                server.send(new Request(this, left));
+                server.send(new Request(self(), left));
             } else {
                 exit();
             }
@@ -93,12 +93,11 @@ class HandoffSpreadingTest {
     private static long run(TaskRuntime rt, int clients, int perClient) {
         Client[] cs = new Client[clients];
         rt.finish(() -> {
-            Server server = new Server(clients * perClient);
-            server.start();
+            ActorRef<Request> server = new Server(clients * perClient).start();
             for (int i = 0; i < clients; i++) {
                 cs[i] = new Client(server, perClient);
-                cs[i].start();
-                cs[i].send(new Go());
+                ActorRef<Reply> client = cs[i].start();
+                client.send(new Go());
             }
         });
         long sum = 0;
@@ -143,10 +142,8 @@ class HandoffSpreadingTest {
             for (int round = 0; round < 5; round++) {
                 AtomicInteger met = new AtomicInteger();
                 rt.finish(() -> {
-                    Rendezvous a = new Rendezvous(met);
-                    Rendezvous b = new Rendezvous(met);
-                    a.start();
-                    b.start();
+                    ActorRef<CountDownLatch> a = new Rendezvous(met).start();
+                    ActorRef<CountDownLatch> b = new Rendezvous(met).start();
                     Actor<Boolean> dispatcher = new Actor<>() {
                         @Override
                         protected void process(Boolean go) {
@@ -156,8 +153,8 @@ class HandoffSpreadingTest {
                             exit();
                         }
                     };
-                    dispatcher.start();
-                    dispatcher.send(true);
+                    ActorRef<Boolean> d = dispatcher.start();
+                    d.send(true);
                 });
                 assertThat(met).as("round %d: both actors of the pair ran at the same time", round).hasValue(2);
             }

@@ -3,6 +3,7 @@ package dev.switchboard.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
 import java.util.concurrent.CountDownLatch;
@@ -97,13 +98,13 @@ class PoolTaskTest {
         for (int round = 0; round < 5; round++) {
             AtomicInteger seen = new AtomicInteger();
             rt.finish(() -> {
-                Counter[] all = new Counter[actors];
+                @SuppressWarnings("unchecked")
+                ActorRef<Integer>[] all = new ActorRef[actors];
                 for (int i = 0; i < actors; i++) {
-                    all[i] = new Counter(seen, messages);
-                    all[i].start();
+                    all[i] = new Counter(seen, messages).start();
                 }
                 for (int m = 0; m < messages; m++) {
-                    for (Counter c : all) {
+                    for (ActorRef<Integer> c : all) {
                         c.send(m);             // round robin: many sends find the actor idle and schedule it
                     }
                 }

@@ -33,7 +33,7 @@ class RunQueueTest {
                 mostQueued.accumulateAndGet(rt.scheduler().pool().getQueuedTaskCount(), Math::max);
             }
             if (n < limit) {
-                send(n + 1);
+                self().send(n + 1);
             } else {
                 exit();
             }

@@ -3,6 +3,7 @@ package dev.switchboard.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
 import java.util.List;
@@ -59,6 +60,11 @@ class LibraryMonitorsTest {
             this.expected = expected;
         }
 
+        /** Its ref, for messages sent before start(). */
+        ActorRef<Op> ref() {
+            return self();
+        }
+
         @Override
         protected void process(Op op) {
             switch (op) {
@@ -99,7 +105,7 @@ class LibraryMonitorsTest {
     static Store run(Monitor monitor, List<Op> ops) {
         Store store = new Store(ops.size());
         monitor.bind(store);
-        ops.forEach(store::send);                      // all arrive in the first turn, in this order
+        ops.forEach(store.ref()::send);                // all arrive in the first turn, in this order
         rt.finish(store::start);
         return store;
     }
@@ -140,13 +146,13 @@ class LibraryMonitorsTest {
             Store store = new Store(clients * perClient);
             new ReadersWriterMonitor(READS, WRITES, policy).bind(store);
             rt.finish(() -> {
-                store.start();
+                ActorRef<Op> ref = store.start();
                 for (int c = 0; c < clients; c++) {
                     int client = c;
                     rt.async(() -> {
                         java.util.Random random = new java.util.Random(client);
                         for (int i = 0; i < perClient; i++) {
-                            store.send(random.nextInt(10) == 0 ? new Write("w") : new Read("r"));
+                            ref.send(random.nextInt(10) == 0 ? new Write("w") : new Read("r"));
                         }
                     });
                 }
@@ -205,12 +211,12 @@ class LibraryMonitorsTest {
                 .disable(() -> prev[0] >= max, requests)
                 .bind(admin);
         rt.finish(() -> {
-            admin.start();
+            ActorRef<AdminMsg> ref = admin.start();
             for (int i = 0; i < total / 2; i++) {
-                admin.send(new Request(i % 2));
+                ref.send(new Request(i % 2));
             }
             for (int i = 0; i < total / 2; i++) {
-                admin.send(new Release(i % 2));
+                ref.send(new Release(i % 2));
             }
         });
         // All 20 requests arrive before any release: without the disable, all 20 would be outstanding at once.
@@ -225,6 +231,10 @@ class LibraryMonitorsTest {
         AtomicInteger overlapWithOthers = new AtomicInteger();
         final class Pairing extends Actor<AdminMsg> {
             int count;
+
+            ActorRef<AdminMsg> ref() {
+                return self();
+            }
 
             @Override
             protected void process(AdminMsg m) {
@@ -245,12 +255,12 @@ class LibraryMonitorsTest {
         Pairing pairing = new Pairing();
         SynchronizerMonitor sync = new SynchronizerMonitor().atomic(left, right);
         sync.bind(pairing);
-        pairing.send(new Pair("left"));
-        pairing.send(new Request(0));
-        pairing.send(new Request(1));
+        pairing.ref().send(new Pair("left"));          // before start()
+        pairing.ref().send(new Request(0));
+        pairing.ref().send(new Request(1));
         rt.finish(() -> {
-            pairing.start();
-            pairing.send(new Pair("right"));     // completes the group
+            ActorRef<AdminMsg> ref = pairing.start();
+            ref.send(new Pair("right"));         // completes the group
         });
         assertThat(log).containsExactlyInAnyOrder("left", "right", "other", "other");
         int l = log.indexOf("left");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ActorState;
 import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
@@ -17,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +52,11 @@ class MonitorTest {
         final AtomicInteger running = new AtomicInteger();
         final AtomicInteger maxRunning = new AtomicInteger();
         volatile CyclicBarrier barrier;
+
+        /** Its ref, for messages sent before start(). */
+        ActorRef<Msg> ref() {
+            return self();
+        }
 
         @Override
         protected void process(Msg m) {
@@ -134,11 +141,11 @@ class MonitorTest {
         m.worker = w;
         m.bind(w);
         rt.finish(() -> {
-            w.start();
+            ActorRef<Msg> ref = w.start();
             for (int s = 0; s < 3; s++) {
                 rt.async(() -> {
                     for (int i = 0; i < n; i++) {
-                        w.send(new Msg("m"));
+                        ref.send(new Msg("m"));
                     }
                 });
             }
@@ -163,9 +170,9 @@ class MonitorTest {
         m.worker = w;
         m.bind(w);
         rt.finish(() -> {
-            w.start();
-            w.send(new Msg("meet-1"));
-            w.send(new Msg("meet-2"));
+            ActorRef<Msg> ref = w.start();
+            ref.send(new Msg("meet-1"));
+            ref.send(new Msg("meet-2"));
         });
         assertThat(w.processed).containsExactlyInAnyOrder("meet-1", "meet-2");
         assertThat(w.maxRunning.get()).isGreaterThanOrEqualTo(2);
@@ -194,11 +201,11 @@ class MonitorTest {
         Gate gate = new Gate();
         gate.bind(w);
         rt.finish(() -> {
-            w.start();
-            w.send(new Msg("a"));
-            w.send(new Msg("b"));
+            ActorRef<Msg> ref = w.start();
+            ref.send(new Msg("a"));
+            ref.send(new Msg("b"));
             assertThat(w.processed).isEmpty();
-            w.send(new Msg("go"));
+            ref.send(new Msg("go"));
         });
         // nothing was processed before "go": all three were started together
         assertThat(w.processed).containsExactlyInAnyOrder("a", "b", "go");
@@ -233,6 +240,10 @@ class MonitorTest {
         final class Recorder extends Actor<Msg> {
             final List<String> started = new CopyOnWriteArrayList<>();
 
+            ActorRef<Msg> ref() {
+                return self();
+            }
+
             @Override
             protected void process(Msg m) {
                 started.add(m.name());
@@ -245,7 +256,7 @@ class MonitorTest {
         Scripted s = new Scripted();
         s.bind(r);
         for (String name : List.of("r1", "w1", "r2", "r3", "w2", "r4")) {
-            r.send(new Msg(name));
+            r.ref().send(new Msg(name));                 // before start()
         }
         rt.finish(r::start);
         // the operation's letters were started first (before "then"); record which
@@ -309,12 +320,12 @@ class MonitorTest {
         Lister lister = new Lister();
         self[0] = lister;
         lister.bind(w);
-        w.send(new Msg("a"));
-        w.send(new Msg("b"));
-        w.send(new Msg("c"));
+        w.ref().send(new Msg("a"));                      // before start()
+        w.ref().send(new Msg("b"));
+        w.ref().send(new Msg("c"));
         rt.finish(() -> {
-            w.start();
-            w.send(new Msg("stop"));
+            ActorRef<Msg> ref = w.start();
+            ref.send(new Msg("stop"));
         });
         assertThat(listed.subList(0, 3)).containsExactly("a#1", "b#2", "c#3");
         assertThatThrownBy(() -> lister.startAll(LetterFilter.ANY)).isInstanceOf(IllegalStateException.class)
@@ -345,10 +356,10 @@ class MonitorTest {
     void anExceptionInALetterTerminatesTheActorAndWaitingLettersBecomeDeadLetters() {
         Worker w = new Worker();
         new MutexMonitor().bind(w);
-        w.send(new Msg("a"));
-        w.send(new Msg("boom"));
-        w.send(new Msg("c"));
-        w.send(new Msg("d"));
+        w.ref().send(new Msg("a"));                      // before start()
+        w.ref().send(new Msg("boom"));
+        w.ref().send(new Msg("c"));
+        w.ref().send(new Msg("d"));
         Throwable thrown = catchThrowable(() -> rt.finish(w::start));
         assertThat(thrown).hasMessage("boom");
         assertThat(w.state()).isEqualTo(ActorState.TERMINATED);
@@ -360,13 +371,14 @@ class MonitorTest {
     void exitFromALetterStopsTheMonitorFromStartingMore() {
         Worker w = new Worker();
         new MutexMonitor().bind(w);
-        w.send(new Msg("a"));
-        w.send(new Msg("stop"));
-        w.send(new Msg("c"));
-        rt.finish(w::start);
+        w.ref().send(new Msg("a"));                      // before start()
+        w.ref().send(new Msg("stop"));
+        w.ref().send(new Msg("c"));
+        AtomicReference<ActorRef<Msg>> ref = new AtomicReference<>();
+        rt.finish(() -> ref.set(w.start()));
         assertThat(w.processed).containsExactly("a", "stop");
         assertThat(w.deadLetterCount()).isEqualTo(1);
-        w.send(new Msg("late"));
+        ref.get().send(new Msg("late"));
         assertThat(w.deadLetterCount()).isEqualTo(2);
     }
 
@@ -380,14 +392,14 @@ class MonitorTest {
                 .hasMessageContaining("is already bound to " + a);
         assertThatThrownBy(() -> new MutexMonitor().bind(a)).hasMessageContaining(a + " already has a monitor");
         rt.finish(() -> {
-            b.start();
+            ActorRef<Msg> ref = b.start();
             assertThatThrownBy(() -> new MutexMonitor().bind(b))
                     .hasMessageContaining("was already started: bind its monitor before start()");
-            b.send(new Msg("stop"));
+            ref.send(new Msg("stop"));
         });
         rt.finish(() -> {
-            a.start();
-            a.send(new Msg("stop"));
+            ActorRef<Msg> ref = a.start();
+            ref.send(new Msg("stop"));
         });
     }
 
@@ -405,7 +417,7 @@ class MonitorTest {
         }
         Worker w = new Worker();
         new Broken().bind(w);
-        w.send(new Msg("a"));
+        w.ref().send(new Msg("a"));                      // before start()
         Throwable thrown = catchThrowable(() -> rt.finish(w::start));
         assertThat(thrown).isInstanceOf(ArithmeticException.class);
         assertThat(thrown.getSuppressed()[0].getMessage()).contains("its monitor Broken of " + w + " threw");
@@ -459,18 +471,18 @@ class MonitorTest {
         DataDrivenFuture<Object> kept = new DataDrivenFuture<>();
         DataDrivenFuture<Object> unanswered = new DataDrivenFuture<>();
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            s.start();
+            ActorRef<Integer> ref = s.start();
             rt.async(() -> {
                 for (int i = 1; i <= n; i++) {
                     DataDrivenFuture<Object> r = new DataDrivenFuture<>();
                     replies.add(r);
-                    s.request(i, r);
+                    ref.request(i, r);
                     if (i == n / 2) {
-                        s.request(-1, kept);          // takes the channel: the next letter must still reply
-                        s.request(0, unanswered);     // then one that does not reply: it fails on its own
+                        ref.request(-1, kept);        // takes the channel: the next letter must still reply
+                        ref.request(0, unanswered);   // then one that does not reply: it fails on its own
                     }
                 }
-                s.send(Squarer.STOP);                 // a plain send ends the stream: the actor exits
+                ref.send(Squarer.STOP);               // a plain send ends the stream: the actor exits
             });
         }));
         assertThat(thrown).isNull();
@@ -501,6 +513,7 @@ class MonitorTest {
     void pauseAndAwaitReplyAreRefusedUnderAMonitor() {
         java.util.concurrent.atomic.AtomicReference<Throwable> paused = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<Throwable> awaited = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<ActorRef<Msg>> otherRef = new AtomicReference<>();   // set before monitored gets its message
         Actor<Msg> other = new Actor<>() {
             @Override
             protected void process(Msg m) {
@@ -512,17 +525,17 @@ class MonitorTest {
             protected void process(Msg m) {
                 paused.set(org.assertj.core.api.Assertions.catchThrowable(this::pause));
                 awaited.set(org.assertj.core.api.Assertions.catchThrowable(
-                        () -> awaitReply(other, new Msg("q"), (Object r) -> { })));
+                        () -> awaitReply(otherRef.get(), new Msg("q"), (Object r) -> { })));
                 exit();
             }
         };
         MutexMonitor monitor = new MutexMonitor();
         monitor.bind(monitored);
         rt.finish(() -> {
-            other.start();
-            monitored.start();
-            monitored.send(new Msg("go"));
-            other.send(new Msg("stop"));
+            otherRef.set(other.start());
+            ActorRef<Msg> ref = monitored.start();
+            ref.send(new Msg("go"));
+            otherRef.get().send(new Msg("stop"));
         });
         assertThat(paused.get()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(monitored + ".pause() is not supported")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.DeadLetter;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -26,6 +28,11 @@ class CloseTest {
     static final class Sink extends Actor<Integer> {
         final LongAdder processed = new LongAdder();
         final CountDownLatch first = new CountDownLatch(1);
+
+        /** Its ref, for messages sent before start() (or when start() was refused). */
+        ActorRef<Integer> ref() {
+            return self();
+        }
 
         @Override
         protected void process(Integer m) {
@@ -48,8 +55,8 @@ class CloseTest {
         TaskRuntime rt = runtime("closing-early", new CopyOnWriteArrayList<>());
         Sink sink = new Sink();
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            sink.start();
-            sink.send(1);
+            ActorRef<Integer> ref = sink.start();
+            ref.send(1);
             assertThat(awaitQuietly(sink.first)).isTrue();
             rt.close();
         }));
@@ -79,8 +86,8 @@ class CloseTest {
         Thread waiter = new Thread(() -> {
             try {
                 rt.finish(() -> {
-                    sink.start();
-                    sink.send(1);
+                    ActorRef<Integer> ref = sink.start();
+                    ref.send(1);
                     started.countDown();
                 });
             } catch (Throwable t) {
@@ -146,13 +153,14 @@ class CloseTest {
         };
         Thread closer = new Thread(rt::close);
         AtomicBoolean sendThrew = new AtomicBoolean();
+        AtomicReference<ActorRef<Integer>> slowRef = new AtomicReference<>();
         rt.finish(Duration.ofSeconds(1), () -> { }); // the runtime works
         Thread sender = new Thread(() -> {
             try {
                 rt.finish(() -> {
-                    slow.start();
+                    slowRef.set(slow.start());
                     for (int i = 0; i < 10; i++) {
-                        slow.send(i);                  // 1..9 wait behind the message being processed
+                        slowRef.get().send(i);         // 1..9 wait behind the message being processed
                     }
                 });
             } catch (RuntimeClosedException expected) {
@@ -169,7 +177,7 @@ class CloseTest {
         join(closer);
         join(sender);
         try {
-            slow.send(100);                            // after close: a dead letter, not an exception
+            slowRef.get().send(100);                   // after close: a dead letter, not an exception
         } catch (Throwable t) {
             sendThrew.set(true);
         }
@@ -187,8 +195,8 @@ class CloseTest {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
         TaskRuntime rt = runtime("late", dead);
         Sink sink = new Sink();
-        sink.send(1);
-        sink.send(2);
+        sink.ref().send(1);                            // before start()
+        sink.ref().send(2);
         CountDownLatch closed = new CountDownLatch(1);
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Throwable finishThrew = catchThrowable(() -> rt.finish(() -> rt.async(() -> {
@@ -206,7 +214,7 @@ class CloseTest {
         assertThat(finishThrew).isInstanceOf(RuntimeClosedException.class);   // it was waiting for the task
         assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class).hasMessageContaining("runtime 'late'")
                 .hasMessageContaining("start " + sink);
-        sink.send(3);
+        sink.ref().send(3);                            // its start() was refused: it returned no ref
         assertThat(sink.processed.sum()).isZero();
         assertThat(sink.deadLetterCount()).isEqualTo(3);
         assertThat(dead).extracting(DeadLetter::message).containsExactly(1, 2, 3);
@@ -218,12 +226,13 @@ class CloseTest {
         TaskRuntime rt = TaskRuntime.builder().name("load").workers(2).build();
         int actors = 8;
         Sink[] sinks = new Sink[actors];
+        AtomicReferenceArray<ActorRef<Integer>> refs = new AtomicReferenceArray<>(actors);
         Thread owner = new Thread(() -> {
             try {
                 rt.finish(() -> {
                     for (int i = 0; i < actors; i++) {
                         sinks[i] = new Sink();
-                        sinks[i].start();
+                        refs.set(i, sinks[i].start());
                     }
                 });
             } catch (RuntimeClosedException expected) {
@@ -231,7 +240,7 @@ class CloseTest {
             }
         });
         owner.start();
-        while (sinks[actors - 1] == null || sinks[actors - 1].state().toString().equals("NEW")) {
+        while (refs.get(actors - 1) == null) {      // the last sink was started
             Thread.onSpinWait();
         }
         LongAdder sent = new LongAdder();
@@ -242,7 +251,7 @@ class CloseTest {
             senders[s] = new Thread(() -> {
                 int i = seed;
                 while (!stop.get()) {
-                    sinks[i++ % actors].send(i);
+                    refs.get(i++ % actors).send(i);
                     sent.increment();
                 }
             });

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ActorState;
 import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.ProcessingFailure;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,7 +61,7 @@ class FailureReportingTest {
         }
     }
 
-    static final class GuardThrowsAfterAFailure extends Selector<String> {
+    static final class GuardThrowsAfterAFailure extends Selector<String, Selector.Numbered> {
         private boolean armed;
 
         GuardThrowsAfterAFailure(int mailboxes) {
@@ -85,8 +87,8 @@ class FailureReportingTest {
             try (TaskRuntime rt = TaskRuntime.create(2)) {
                 GuardThrowsAfterAFailure s = new GuardThrowsAfterAFailure(mailboxes);
                 Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-                    s.start();
-                    s.send("a");
+                    ActorRef<String> ref = s.start();
+                    ref.send("a");
                 }));
                 assertThat(thrown).as("%d mailboxes", mailboxes).isInstanceOf(IllegalArgumentException.class)
                         .hasMessage("process");
@@ -94,7 +96,7 @@ class FailureReportingTest {
         }
     }
 
-    static final class RegistersAThrowingGuard extends Selector<String> {
+    static final class RegistersAThrowingGuard extends Selector<String, Selector.Numbered> {
         RegistersAThrowingGuard(int mailboxes) {
             super(mailboxes);
         }
@@ -113,8 +115,8 @@ class FailureReportingTest {
             try (TaskRuntime rt = TaskRuntime.create(2)) {
                 RegistersAThrowingGuard s = new RegistersAThrowingGuard(mailboxes);
                 Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-                    s.start();
-                    s.send("a");
+                    ActorRef<String> ref = s.start();
+                    ref.send("a");
                 }));
                 assertThat(thrown).as("%d mailboxes", mailboxes).isInstanceOf(IllegalStateException.class)
                         .hasMessage("guard boom");
@@ -123,7 +125,7 @@ class FailureReportingTest {
         }
     }
 
-    static final class GuardFailsAtStart extends Selector<String> {
+    static final class GuardFailsAtStart extends Selector<String, Selector.Numbered> {
         private final AtomicBoolean starting = new AtomicBoolean();
 
         GuardFailsAtStart() {
@@ -137,6 +139,11 @@ class FailureReportingTest {
             starting.set(true);
         }
 
+        /** Its ref, for messages sent before start(). */
+        ActorRef<String> ref() {
+            return self();
+        }
+
         @Override
         protected void process(String m) {
         }
@@ -147,7 +154,7 @@ class FailureReportingTest {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
         try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
             GuardFailsAtStart s = new GuardFailsAtStart();
-            s.send("early");
+            s.ref().send("early");                     // before start()
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), s::start));
             assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("guard at start");
             assertThat(thrown.getSuppressed()).singleElement().isInstanceOf(ProcessingFailure.class)
@@ -170,8 +177,8 @@ class FailureReportingTest {
                 }
             };
             Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-                deep.start();
-                deep.send("dive");
+                ActorRef<String> ref = deep.start();
+                ref.send("dive");
             }));
             // the JVM's StackOverflowError cannot carry a suppressed note: the note carries it instead
             assertThat(thrown).isInstanceOf(ProcessingFailure.class)
@@ -190,8 +197,8 @@ class FailureReportingTest {
                 }
             };
             Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-                bad.start();
-                bad.send("x");
+                ActorRef<String> ref = bad.start();
+                ref.send("x");
             }));
             assertThat(thrown).isInstanceOf(IllegalArgumentException.class).hasMessage("bad x");
             assertThat(thrown.getSuppressed()).singleElement().isInstanceOf(ProcessingFailure.class)
@@ -214,25 +221,27 @@ class FailureReportingTest {
                 }
             };
             AtomicBoolean handled = new AtomicBoolean();
+            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
+            AtomicReference<ActorRef<String>> clientRef = new AtomicReference<>();
             Actor<String> client = new Actor<>() {
                 @Override
                 protected void process(String m) {
-                    awaitReply(server, "question", (String answer) -> handled.set(true));
-                    server.send("stop");
+                    awaitReply(serverRef.get(), "question", (String answer) -> handled.set(true));
+                    serverRef.get().send("stop");
                     exit();                            // the reply comes after this actor has exited
                 }
             };
             rt.finish(() -> {
-                server.start();
-                client.start();
-                client.send("go");
+                serverRef.set(server.start());
+                clientRef.set(client.start());
+                clientRef.get().send("go");
             });
             assertThat(handled).isFalse();
             assertThat(client.deadLetterCount()).isEqualTo(1);
             assertThat(dead).singleElement().satisfies(d -> {
                 assertThat(d.reason()).isEqualTo(DeadLetter.Reason.REPLY_AFTER_EXIT);
                 assertThat(d.message()).isEqualTo("answer to question");
-                assertThat(d.recipient()).isSameAs(client);
+                assertThat(d.recipient()).isEqualTo(clientRef.get());
             });
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ActorState;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,8 +111,8 @@ class FairnessTest {
                 if (kind == ChainKind.PAIRS) {
                     PairActor a = new PairActor(this);
                     PairActor b = new PairActor(this);
-                    a.partner = b;
-                    b.partner = a;
+                    a.partner = b.ref();
+                    b.partner = a.ref();
                     actors.add(a);
                     actors.add(b);
                 } else {
@@ -130,9 +131,9 @@ class FairnessTest {
                 }
                 return;
             }
-            actors.forEach(Actor::start);
-            for (int i = 0; i < actors.size(); i += kind == ChainKind.PAIRS ? 2 : 1) {
-                actors.get(i).send(Msg.BALL);
+            List<ActorRef<Msg>> refs = actors.stream().map(Actor::start).toList();
+            for (int i = 0; i < refs.size(); i += kind == ChainKind.PAIRS ? 2 : 1) {
+                refs.get(i).send(Msg.BALL);
             }
         }
 
@@ -163,11 +164,16 @@ class FairnessTest {
     /** Bounces the ball to its partner until the stop flag is set; then tells the partner to stop, and exits. */
     static final class PairActor extends Actor<Msg> {
         final Chains chains;
-        PairActor partner;
+        ActorRef<Msg> partner;
         private long seen;
 
         PairActor(Chains chains) {
             this.chains = chains;
+        }
+
+        /** Its ref, for its partner (the pair is wired before it starts). */
+        ActorRef<Msg> ref() {
+            return self();
         }
 
         @Override
@@ -204,7 +210,7 @@ class FairnessTest {
                 exit();
             } else {
                 spin(SELF_WORK_NANOS);
-                send(Msg.BALL);
+                self().send(Msg.BALL);
             }
         }
     }
@@ -229,7 +235,7 @@ class FairnessTest {
         final DataDrivenFuture<String> value = new DataDrivenFuture<>();
         volatile String valueSeen;
         final Target target = new Target(this);
-        final Relay relay = new Relay(target);
+        final Relay relay = new Relay();
 
         void serve() {
             runs.incrementAndGet();
@@ -259,12 +265,9 @@ class FairnessTest {
 
     /** An actor that is no chain: forwards one message to the target from inside the runtime, and exits. */
     static final class Relay extends Actor<Msg> {
-        final Target target;
+        /** The target's ref: set before start(). */
+        ActorRef<Msg> target;
         final AtomicInteger processed = new AtomicInteger();
-
-        Relay(Target target) {
-            this.target = target;
-        }
 
         @Override
         protected void process(Msg m) {
@@ -278,8 +281,8 @@ class FairnessTest {
     static void submit(Probe probe, TaskRuntime rt, ProbeState s) {
         switch (probe) {
             case OUTSIDE_MESSAGE -> {
-                s.target.start();
-                s.target.send(Msg.PING);
+                ActorRef<Msg> target = s.target.start();
+                target.send(Msg.PING);
             }
             case OUTSIDE_ASYNC -> rt.async(s::serve);
             case OUTSIDE_AWAIT -> {
@@ -287,15 +290,15 @@ class FairnessTest {
                 s.value.put("put by the test thread");
             }
             case ACTOR_MESSAGE -> {
-                s.target.start();
-                s.relay.start();
-                s.relay.send(Msg.PING);
+                s.relay.target = s.target.start();
+                ActorRef<Msg> relay = s.relay.start();
+                relay.send(Msg.PING);
             }
             case TASK_MESSAGE -> {
-                s.target.start();
+                ActorRef<Msg> target = s.target.start();
                 rt.async(() -> {
                     s.hops.incrementAndGet();
-                    s.target.send(Msg.PING);
+                    target.send(Msg.PING);
                 });
             }
             case TASK_ASYNC -> rt.async(() -> {
@@ -582,6 +585,8 @@ class FairnessTest {
         }
         final class Busy extends Actor<Integer> {
             final Counter counter;
+            /** The counter's ref: set before start(). */
+            ActorRef<Integer> counterRef;
             final int total;
             int seen;
             int laggingMost;
@@ -592,16 +597,21 @@ class FairnessTest {
                 this.total = total;
             }
 
+            /** Its ref, for messages sent before start(). */
+            ActorRef<Integer> ref() {
+                return self();
+            }
+
             @Override
             protected void process(Integer m) {
                 laggingMost = Math.max(laggingMost, seen - counter.counted.get());
-                counter.send(m);
+                counterRef.send(m);
                 if (stallEvery > 0 && seen % stallEvery == stallEvery / 2) {
                     spin(TimeUnit.MILLISECONDS.toNanos(30));    // the watchdog moves the counter to the pool
                     stalls++;
                 }
                 if (++seen == total) {
-                    counter.send(-1);
+                    counterRef.send(-1);
                     exit();
                 }
             }
@@ -612,9 +622,9 @@ class FairnessTest {
             Counter counter = new Counter();
             Busy busy = new Busy(counter, total);
             rt.finish(Duration.ofSeconds(60), () -> {       // a guard against a hang, not a speed limit
-                counter.start();
+                busy.counterRef = counter.start();
                 for (int i = 0; i < total; i++) {
-                    busy.send(i);                           // a deep queue: the busy actor never runs dry
+                    busy.ref().send(i);                     // a deep queue: the busy actor never runs dry
                 }
                 busy.start();
             });

@@ -4,16 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ActorState;
 import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.SelectorRef;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,9 +43,10 @@ class FaultContainmentTest {
     void anOutOfMemoryErrorEndsTheFinishAtOnceAndTheRuntimeLivesOn() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Forever forever = new Forever();
+            AtomicReference<ActorRef<String>> foreverRef = new AtomicReference<>();
             OutOfMemoryError oom = new OutOfMemoryError("injected");
             Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-                forever.start();                      // keeps the finish open: without the error it would wait
+                foreverRef.set(forever.start());      // keeps the finish open: without the error it would wait
                 rt.async(() -> {
                     throw oom;
                 });
@@ -63,17 +67,17 @@ class FaultContainmentTest {
                             }
                         }
                     };
-                    a.start();
+                    ActorRef<Integer> ref = a.start();
                     rt.async(() -> {
                         for (int j = 0; j < 100; j++) {
-                            a.send(j);
+                            ref.send(j);
                         }
                     });
                 }
             });
             assertThat(processed.sum()).isEqualTo(10_000);
             assertThat(rt.scheduler().workerDeaths()).isZero();
-            rt.finish(() -> forever.send("stop"));
+            rt.finish(() -> foreverRef.get().send("stop"));
         }
     }
 
@@ -81,6 +85,7 @@ class FaultContainmentTest {
     void anOutOfMemoryErrorFromAnActorEndsItsFinishAndNamesTheActor() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Forever forever = new Forever();
+            AtomicReference<ActorRef<String>> foreverRef = new AtomicReference<>();
             Actor<String> hungry = new Actor<>() {
                 @Override
                 protected void process(String m) {
@@ -88,13 +93,13 @@ class FaultContainmentTest {
                 }
             };
             Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-                forever.start();
-                hungry.start();
-                hungry.send("eat");
+                foreverRef.set(forever.start());
+                ActorRef<String> ref = hungry.start();
+                ref.send("eat");
             }));
             assertThat(thrown).isInstanceOf(OutOfMemoryError.class).hasMessage("injected in " + hungry);
             assertThat(thrown.getSuppressed()).singleElement().isInstanceOf(ProcessingFailure.class);
-            rt.finish(() -> forever.send("stop"));
+            rt.finish(() -> foreverRef.get().send("stop"));
         }
     }
 
@@ -116,11 +121,16 @@ class FaultContainmentTest {
     }
 
     /** A selection policy is user code running inside the dispatch loop, outside process(). */
-    static final class BrokenPolicySelector extends Selector<String> {
+    static final class BrokenPolicySelector extends Selector<String, Selector.Numbered> {
         BrokenPolicySelector(Throwable failure) {
             super(2, (ready, last) -> {
                 throw Sneaky.<RuntimeException>rethrow(failure);
             });
+        }
+
+        /** Its ref, for messages sent before start(). */
+        SelectorRef<String, Selector.Numbered> ref() {
+            return self();
         }
 
         @Override
@@ -135,8 +145,8 @@ class FaultContainmentTest {
             try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
                 BrokenPolicySelector s = new BrokenPolicySelector(failure);
                 Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
-                    s.send(1, "a");
-                    s.send(0, "b");
+                    s.ref().send(1, "a");              // before start()
+                    s.ref().send(0, "b");
                     s.start();
                 }));
                 assertThat(thrown).as(failure.toString()).isSameAs(failure);

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,11 +32,12 @@ class HangDiagnosticTest {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             PongActor forgotten = new PongActor();
             PongActor fine = new PongActor();
+            AtomicReference<ActorRef<String>> forgottenRef = new AtomicReference<>();
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> {
-                forgotten.start();
-                forgotten.send("ping");
-                fine.start();
-                fine.send("stop");
+                forgottenRef.set(forgotten.start());
+                forgottenRef.get().send("ping");
+                ActorRef<String> fineRef = fine.start();
+                fineRef.send("stop");
             }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("actor " + forgotten + " started by thread '" + Thread.currentThread().getName())
@@ -43,7 +46,7 @@ class HangDiagnosticTest {
                     .hasMessageNotContaining(fine.toString());
             assertThat(((FinishTimeoutException) thrown).openItems()).hasSize(1);
             // the actor is still alive; let it go
-            rt.finish(() -> forgotten.send("stop"));
+            rt.finish(() -> forgottenRef.get().send("stop"));
         }
     }
 
@@ -72,14 +75,14 @@ class HangDiagnosticTest {
                 }).build()) {
             PongActor slow = new PongActor();
             rt.finish(() -> {
-                slow.start();
+                ActorRef<String> ref = slow.start();
                 rt.async(() -> {
                     try {
                         reported.await(30, TimeUnit.SECONDS);   // exit only after the report was made
                     } catch (InterruptedException e) {
                         throw new AssertionError(e);
                     }
-                    slow.send("stop");
+                    ref.send("stop");
                 });
             });
             assertThat(reports).hasSize(1);
@@ -95,8 +98,9 @@ class HangDiagnosticTest {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             PongActor stuck = new PongActor();
             CountDownLatch started = new CountDownLatch(1);
+            AtomicReference<ActorRef<String>> stuckRef = new AtomicReference<>();
             Thread waiter = new Thread(() -> rt.finish(() -> {
-                stuck.start();
+                stuckRef.set(stuck.start());
                 started.countDown();
             }));
             waiter.start();
@@ -112,7 +116,7 @@ class HangDiagnosticTest {
             }
             assertThat(reports).hasSize(1);
             assertThat(reports.get(0)).contains("actor " + stuck).contains("never exited").contains("idle");
-            rt.async(() -> stuck.send("stop"));    // any sender will do; the actor exits
+            rt.async(() -> stuckRef.get().send("stop"));   // any sender will do; the actor exits
             waiter.join(TimeUnit.SECONDS.toMillis(30));
             assertThat(waiter.isAlive()).isFalse();
             assertThat(rt.diagnose()).isEmpty();
@@ -146,18 +150,23 @@ class HangDiagnosticTest {
                 }
             };
             rt.finish(() -> {
-                maker.start();
-                maker.send("make");
+                ActorRef<String> ref = maker.start();
+                ref.send("make");
             });
             assertThat(made.get().toString()).contains("not put; created by actor " + maker);
         }
     }
 
     static final class Asker extends Actor<String> {
-        Actor<String> other;
+        ActorRef<String> other;
+
+        /** Its ref, for requests sent to it before start(). */
+        ActorRef<String> ref() {
+            return self();
+        }
 
         void exitLater() {
-            send("exit");
+            self().send("exit");
         }
 
         @Override
@@ -177,10 +186,10 @@ class HangDiagnosticTest {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Asker asker = new Asker();
             Asker neverStarted = new Asker();
-            asker.other = neverStarted;
+            asker.other = neverStarted.ref();
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
-                asker.start();
-                asker.send("ask");
+                ActorRef<String> ref = asker.start();
+                ref.send("ask");
             }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("actor " + asker)
@@ -203,10 +212,10 @@ class HangDiagnosticTest {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Asker a = new Asker();
             Asker b = new Asker();
-            a.other = b;
-            b.other = a;
-            a.send("ask");                                   // each takes "ask" first, then holds the other's request
-            b.send("ask");
+            a.other = b.ref();
+            b.other = a.ref();
+            a.ref().send("ask");                             // each takes "ask" first, then holds the other's request
+            b.ref().send("ask");
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
                 a.start();
                 b.start();

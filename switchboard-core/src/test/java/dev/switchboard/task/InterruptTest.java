@@ -3,8 +3,10 @@ package dev.switchboard.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,6 +22,7 @@ class InterruptTest {
     void anInterruptSetByOneActorIsNotSeenByTheNextActorOnItsWorker(int workers) {
         try (TaskRuntime rt = TaskRuntime.create(workers)) {
             List<String> seen = new CopyOnWriteArrayList<>();
+            AtomicReference<ActorRef<Integer>> victimRef = new AtomicReference<>();   // set before the interrupter starts
             Actor<Integer> victim = new Actor<>() {
                 @Override
                 protected void process(Integer m) {
@@ -34,17 +37,17 @@ class InterruptTest {
                 protected void process(Integer m) {
                     Thread.currentThread().interrupt();
                     seen.add("interrupter " + m + " still interrupted=" + Thread.currentThread().isInterrupted());
-                    victim.send(m);                     // handed off: runs next on this worker
+                    victimRef.get().send(m);            // handed off: runs next on this worker
                     if (m == 99) {
                         exit();
                     }
                 }
             };
             rt.finish(() -> {
-                victim.start();
-                interrupter.start();
+                victimRef.set(victim.start());
+                ActorRef<Integer> ref = interrupter.start();
                 for (int i = 0; i < 100; i++) {
-                    interrupter.send(i);
+                    ref.send(i);
                 }
             });
             assertThat(seen).filteredOn(s -> s.startsWith("victim")).hasSize(100)
@@ -58,7 +61,7 @@ class InterruptTest {
     void anInterruptSetByOneMessageIsNotSeenByTheSameActorsNextMessage() {
         try (TaskRuntime rt = TaskRuntime.create(1)) {
             List<Boolean> interrupted = new CopyOnWriteArrayList<>();
-            Actor<Integer> a = new Actor<>() {
+            final class Interrupting extends Actor<Integer> {
                 @Override
                 protected void process(Integer m) {
                     interrupted.add(Thread.currentThread().isInterrupted());
@@ -67,10 +70,16 @@ class InterruptTest {
                         exit();
                     }
                 }
-            };
+
+                /** Its ref, for messages sent before start(). */
+                ActorRef<Integer> ref() {
+                    return self();
+                }
+            }
+            Interrupting a = new Interrupting();
             rt.finish(() -> {
                 for (int i = 0; i < 10; i++) {
-                    a.send(i);
+                    a.ref().send(i);                    // before start()
                 }
                 a.start();
             });

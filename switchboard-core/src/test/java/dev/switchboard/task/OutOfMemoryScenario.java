@@ -1,6 +1,7 @@
 package dev.switchboard.task;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,10 +110,10 @@ public final class OutOfMemoryScenario {
                         }
                     }
                 };
-                a.start();
+                ActorRef<Integer> ref = a.start();
                 rt.async(() -> {
                     for (int j = 0; j < messages && keep.get(); j++) {
-                        a.send(j);
+                        ref.send(j);
                     }
                 });
             }

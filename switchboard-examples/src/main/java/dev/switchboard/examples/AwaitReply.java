@@ -5,6 +5,8 @@ import static dev.switchboard.Switchboard.finish;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Paper 002, Fig. 16: {@code awaitReply} and {@code reply}, the sugar over Fig. 11. The teller asks the bank for
@@ -33,7 +35,7 @@ public final class AwaitReply implements Example {
     }
 
     static final class Bank extends Actor<BankMsg> {
-        private final java.util.Map<String, Long> balances = new java.util.HashMap<>();
+        private final Map<String, Long> balances = new HashMap<>();
 
         @Override
         protected void process(BankMsg msg) {
@@ -74,8 +76,8 @@ public final class AwaitReply implements Example {
     @Override
     public void run(PrintStream out) {
         finish(() -> {
-            ActorRef<BankMsg> bank = new Bank().start();
-            ActorRef<TellerMsg> teller = new Teller(bank, out).start();
+            ActorRef<BankMsg> bank = new Bank().start("bank");           // a NoReplyException would name it
+            ActorRef<TellerMsg> teller = new Teller(bank, out).start("teller");
             teller.send(new Serve("alice", 100));
             teller.send(new Serve("bob", 50));
             teller.send(new Serve("alice", 25));

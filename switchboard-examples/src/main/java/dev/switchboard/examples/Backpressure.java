@@ -53,14 +53,13 @@ public final class Backpressure implements Example {
 
     @Override
     public void run(PrintStream out) {
-        Averager averager = new Averager(out);
         finish(() -> {
-            ActorRef<Reading> ref = averager.start();
+            ActorRef<Reading> averager = new Averager(out).start("averager");   // named in a MailboxFullException
             Thread producer = new Thread(() -> {          // outside the runtime: it may wait for room
                 for (int i = 0; i < 1_000_000; i++) {
-                    ref.send(new Sample(i % 16, i));
+                    averager.send(new Sample(i % 16, i));
                 }
-                ref.send(new End());
+                averager.send(new End());
             }, "producer");
             producer.start();
         });

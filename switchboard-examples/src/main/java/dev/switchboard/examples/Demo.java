@@ -53,7 +53,7 @@ public final class Demo {
         long t0 = System.nanoTime();
         finish(() -> {
             for (int i = 0; i < actors; i++) {
-                Actor<Msg> a = new Actor<>() {
+                ActorRef<Msg> a = new Actor<Msg>() {
                     @Override
                     protected void process(Msg msg) {
                         switch (msg) {
@@ -61,8 +61,7 @@ public final class Demo {
                             case Stop s -> exit();
                         }
                     }
-                };
-                a.start();
+                }.start();
                 a.send(new Hit(1));
                 a.send(new Stop());
             }
@@ -77,7 +76,7 @@ public final class Demo {
         out.println("4. The hang diagnostic: an actor that never exits keeps its finish open");
         try {
             finish(Duration.ofMillis(300), () -> {
-                ActorRef<Msg> forgetful = new ForgetfulActor().start();
+                ActorRef<Msg> forgetful = new ForgetfulActor().start("forgetful");   // named in the report
                 forgetful.send(new Stop());
                 async(() -> { });
             });

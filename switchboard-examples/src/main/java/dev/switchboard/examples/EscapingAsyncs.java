@@ -4,6 +4,7 @@ import static dev.switchboard.Switchboard.async;
 import static dev.switchboard.Switchboard.finish;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,13 +50,13 @@ public final class EscapingAsyncs implements Example {
 
     @Override
     public void run(PrintStream out) {
-        EscapingAsyncActor actor = new EscapingAsyncActor();
+        EscapingAsyncActor actor = new EscapingAsyncActor();   // kept to read its log afterwards
         finish(() -> {
-            actor.start();
+            ActorRef<Msg> ref = actor.start();
             for (int i = 1; i <= 3; i++) {
-                actor.send(new Work(i));
+                ref.send(new Work(i));
             }
-            actor.send(new Stop());
+            ref.send(new Stop());
         });
         actor.log.forEach(out::println);
     }

@@ -16,7 +16,9 @@ import java.util.List;
  * the coefficients with the stage's buffer is split among helper tasks that each put a partial sum into a DDF;
  * an {@code asyncAwait} adds the partial sums and passes the result down the pipeline. The enclosing
  * {@code finish} keeps the stage from starting the next item before this one has been passed on, so the order
- * of items is kept without any bookkeeping.
+ * of items is kept without any bookkeeping. The stage passes the end of the stream on in {@code onExit()}, its
+ * last word: the sink gets it however the stage ends, so a stage that fails does not leave the sink (and the
+ * finish) waiting forever.
  */
 public final class FirFilter implements Example {
     sealed interface StageMsg permits Item, End {
@@ -79,11 +81,13 @@ public final class FirFilter implements Example {
                         });
                     });
                 }
-                case End end -> {
-                    next.send(end);
-                    exit();
-                }
+                case End end -> exit();
             }
+        }
+
+        @Override
+        protected void onExit() {
+            next.send(new End());                         // after the last item, and also if the stage failed
         }
     }
 
@@ -108,10 +112,9 @@ public final class FirFilter implements Example {
         for (int i = 0; i < taps; i++) {
             coefficients[i] = 1.0 / taps;                 // a moving average
         }
-        Sink sink = new Sink();
+        Sink sink = new Sink();                           // kept to read what it received afterwards
         finish(() -> {
-            sink.start();
-            ActorRef<StageMsg> fir = new FirStage(coefficients, 8, sink).start();
+            ActorRef<StageMsg> fir = new FirStage(coefficients, 8, sink.start("sink")).start("fir");
             for (int i = 0; i < samples; i++) {
                 fir.send(new Item(i));
             }

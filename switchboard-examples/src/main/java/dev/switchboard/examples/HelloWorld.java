@@ -13,7 +13,8 @@ import java.io.PrintStream;
  * <p>Fig. 4: "Hello" and "World" come from one sender, so they are processed in that order, and the finish
  * returns only after the actor has exited. Fig. 6: the actor is started in finish F1 and receives its messages
  * from a task in finish F2; F2 does not wait for the actor (its messages are processed in the actor's finish),
- * F1 does.
+ * F1 does. The sender in F2 holds the actor's reference, which exists from the actor's construction on, so it
+ * may send before the actor is started: those messages wait in the mailbox.
  */
 public final class HelloWorld implements Example {
     sealed interface PrintMsg permits Text, Stop {
@@ -30,6 +31,11 @@ public final class HelloWorld implements Example {
 
         PrintActor(PrintStream out) {
             this.out = out;
+        }
+
+        /** Its reference, before it is started (Fig. 6 hands it to a sender in another finish). */
+        ActorRef<PrintMsg> ref() {
+            return self();
         }
 
         @Override
@@ -54,6 +60,7 @@ public final class HelloWorld implements Example {
 
         // Fig. 6: started in F1, fed from F2
         PrintActor printActor = new PrintActor(out);
+        ActorRef<PrintMsg> printer = printActor.ref();
         finish(() -> {
             async(() -> {
                 finish(printActor::start);                // F1, the IEF of printActor
@@ -61,9 +68,9 @@ public final class HelloWorld implements Example {
             });
             async(() -> {
                 finish(() -> {                            // F2
-                    printActor.send(new Text("Hello"));
-                    printActor.send(new Text("World"));
-                    printActor.send(new Stop());
+                    printer.send(new Text("Hello"));
+                    printer.send(new Text("World"));
+                    printer.send(new Stop());
                 });
                 out.println("Done sending messages");
             });

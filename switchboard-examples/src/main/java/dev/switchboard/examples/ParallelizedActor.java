@@ -78,13 +78,13 @@ public final class ParallelizedActor implements Example {
 
     @Override
     public void run(PrintStream out) {
-        PrimeCounter counter = new PrimeCounter(out);
+        PrimeCounter counter = new PrimeCounter(out);     // kept to read maxOverlap afterwards
         finish(() -> {
-            ActorRef<Msg> ref = counter.start();
-            ref.send(new CountPrimes(0, 100_000));
-            ref.send(new CountPrimes(100_000, 200_000));
-            ref.send(new CountPrimes(200_000, 300_000));
-            ref.send(new Stop());
+            ActorRef<Msg> primes = counter.start();
+            primes.send(new CountPrimes(0, 100_000));
+            primes.send(new CountPrimes(100_000, 200_000));
+            primes.send(new CountPrimes(200_000, 300_000));
+            primes.send(new Stop());
         });
         out.println("messages processed one at a time: " + (counter.maxOverlap == 1));
     }

@@ -50,7 +50,7 @@ public final class PingPongFinish implements Example {
 
         private void ping() {
             pingsLeft--;
-            pong.send(new Ping(this));
+            pong.send(new Ping(self()));             // a reference, never the actor itself
         }
     }
 
@@ -82,16 +82,16 @@ public final class PingPongFinish implements Example {
 
     @Override
     public void run(PrintStream out) {
-        PongActor pong = new PongActor();
+        PongActor pongActor = new PongActor();            // kept to read its count afterwards
         long t0 = System.nanoTime();
         finish(() -> {
-            pong.start();
-            ActorRef<Msg> ping = new PingActor(pings, pong).start();
+            ActorRef<Msg> pong = pongActor.start("pong");
+            ActorRef<Msg> ping = new PingActor(pings, pong).start("ping");
             ping.send(new Start());
         });
         long micros = (System.nanoTime() - t0) / 1000;
         out.println("Both actors terminated");
-        out.printf("%d pings answered by %d pongs in %d us%n", pings, pong.pongCount, micros);
+        out.printf("%d pings answered by %d pongs in %d us%n", pings, pongActor.pongCount, micros);
     }
 
     public static void main(String[] args) {

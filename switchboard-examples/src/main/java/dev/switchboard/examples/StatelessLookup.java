@@ -70,12 +70,12 @@ public final class StatelessLookup implements Example {
     @Override
     public void run(PrintStream out) {
         String[] words = {"actor", "selector", "monitor", "finish", "async", "future", "place", "switchboard"};
-        Collector collector = new Collector(words.length);
+        Collector collector = new Collector(words.length);    // kept to read the answers afterwards
         finish(() -> {
-            collector.start();
+            ActorRef<Answer> answers = collector.start();
             ActorRef<Query> lookup = new LengthLookup().start();
             for (String w : words) {
-                lookup.send(new Lookup(w, collector));
+                lookup.send(new Lookup(w, answers));
             }
             lookup.send(new Close());
         });

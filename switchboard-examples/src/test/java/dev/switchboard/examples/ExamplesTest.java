@@ -112,7 +112,7 @@ class ExamplesTest {
         assertThat(text).contains("100000 pings answered by 100000 pongs")
                 .contains("all 10000 actors exited after processing 10000 messages")
                 .contains("messages processed one at a time: true")
-                .contains("actor ForgetfulActor@").contains("never exited");
+                .contains("actor forgetful@").contains("never exited");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.switchboard.soak;
 
+import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.MailboxFullException;
@@ -58,6 +59,8 @@ final class Round {
     private final CountDownLatch allRetired = new CountDownLatch(1);
     private final CountDownLatch closeSignal = new CountDownLatch(1);
     private final List<ActorRef<Msg>> targets = new ArrayList<>();
+    /** The actors of {@link #targets}, index for index: their own counts are checked against what was sent. */
+    private final List<ActorCore<Msg>> actors = new ArrayList<>();
     /** Messages sent to each actor, to name the actor when the totals disagree. */
     private final java.util.Map<ActorRef<Msg>, LongAdder> sentTo = new java.util.concurrent.ConcurrentHashMap<>();
     /** Stops that a full dropping mailbox dropped: the stopper sends them again. */
@@ -302,7 +305,9 @@ final class Round {
         Mix r = new Mix(seed ^ 0x5EED);
         SoakActors kinds = new SoakActors(this);
         for (int i = 0; i < k.actors(); i++) {
-            targets.add(kinds.startOne(r, i));
+            SoakActors.Started started = kinds.startOne(r, i);
+            targets.add(started.ref());
+            actors.add(started.actor());
         }
         // tokens: from this thread, from tasks, from a forasync
         int fromBody = k.tokens() / 3;
@@ -517,8 +522,9 @@ final class Round {
     /** The actors whose own counts disagree with what was sent to them, for a discrepancy's message. */
     private String perActor() {
         StringBuilder sb = new StringBuilder();
-        for (ActorRef<Msg> to : targets) {
-            var a = (dev.switchboard.actor.ActorCore<?>) to;
+        for (int i = 0; i < targets.size(); i++) {
+            ActorRef<Msg> to = targets.get(i);
+            ActorCore<Msg> a = actors.get(i);
             long sentHere = sentTo.getOrDefault(to, new LongAdder()).sum();
             if (sentHere != a.processedCount() + a.deadLetterCount()) {
                 sb.append("; ").append(a).append(" (").append(a.getClass().getSimpleName()).append(", ")

@@ -1,6 +1,7 @@
 package dev.switchboard.soak;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.BoundedMailbox;
 import dev.switchboard.actor.Selector;
@@ -38,26 +39,33 @@ final class SoakActors {
         void leave();
     }
 
+    /** An actor of the round: the reference senders use, and the actor, whose counts the round checks. */
+    record Started(ActorRef<Msg> ref, ActorCore<Msg> actor) {
+        static Started start(ActorCore<Msg> actor) {
+            return new Started(actor.start(), actor);
+        }
+    }
+
     /** Starts the {@code i}-th actor of the round, of a kind drawn from {@code r}. */
-    ActorRef<Msg> startOne(Round.Mix r, int i) {
+    Started startOne(Round.Mix r, int i) {
         round.counters.actors.increment();
-        return switch (r.below(10)) {
+        return Started.start(switch (r.below(10)) {
             case 0, 1, 2, 3 -> {
                 BoundedMailbox bound = bound(r);
-                yield (bound == null ? new Plain(true) : new Plain(bound)).start();
+                yield bound == null ? new Plain(true) : new Plain(bound);
             }
             case 4, 5 -> {
                 BoundedMailbox bound = bound(r);
-                yield (bound == null ? new Stateless() : new Stateless(bound)).start();
+                yield bound == null ? new Stateless() : new Stateless(bound);
             }
-            case 6, 7 -> new TwoMailboxes().start();
-            case 8 -> new MutexMonitor().bind(new Plain(true)).start();
+            case 6, 7 -> new TwoMailboxes();
+            case 8 -> new MutexMonitor().bind(new Plain(true));
             default -> {
                 Plain p = new Plain(false);
                 new ReadersWriterMonitor(READS, WRITES).bind(p);
-                yield p.start();
+                yield p;
             }
-        };
+        });
     }
 
     private static BoundedMailbox bound(Round.Mix r) {
@@ -167,7 +175,7 @@ final class SoakActors {
      * Two mailboxes; half the tokens go to the second, which the selector disables after each of them, sending
      * itself a Nudge on the first mailbox that enables it again (so it never stalls with letters held).
      */
-    final class TwoMailboxes extends Selector<Msg> implements Member {
+    final class TwoMailboxes extends Selector<Msg, Selector.Numbered> implements Member {
         private final Order order = new Order();
 
         TwoMailboxes() {
@@ -189,7 +197,7 @@ final class SoakActors {
                 case Token t -> {
                     if (route(t) == 1) {
                         disable(1);
-                        round.send(this, new Nudge());
+                        round.send(self(), new Nudge());
                     }
                     round.onToken(this, t);
                 }

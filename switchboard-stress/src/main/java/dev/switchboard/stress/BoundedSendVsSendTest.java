@@ -21,6 +21,11 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
 @State
 public class BoundedSendVsSendTest {
     static final class Idle extends dev.switchboard.actor.Actor<Integer> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<Integer> ref() {
+            return self();
+        }
         Idle() {
             super(BoundedMailbox.dropping(1));
         }
@@ -34,12 +39,12 @@ public class BoundedSendVsSendTest {
 
     @Actor
     public void first() {
-        actor.send(1);
+        actor.ref().send(1);
     }
 
     @Actor
     public void second() {
-        actor.send(2);
+        actor.ref().send(2);
     }
 
     @Arbiter

@@ -23,6 +23,11 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
 @State
 public class BoundedSendVsTakeTest {
     static final class Counter extends dev.switchboard.actor.Actor<Integer> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<Integer> ref() {
+            return self();
+        }
         Counter() {
             super(BoundedMailbox.dropping(1));
         }
@@ -38,7 +43,7 @@ public class BoundedSendVsTakeTest {
     final Counter actor = new Counter();
 
     public BoundedSendVsTakeTest() {
-        actor.send(1);                       // the one place
+        actor.ref().send(1);                       // the one place
     }
 
     @Actor
@@ -48,7 +53,7 @@ public class BoundedSendVsTakeTest {
 
     @Actor
     public void lateSender() {
-        actor.send(2);
+        actor.ref().send(2);
     }
 
     @Arbiter
@@ -57,6 +62,6 @@ public class BoundedSendVsTakeTest {
         r.r1 = actor.processedCount();
         r.r2 = actor.deadLetterCount();
         Settle.until(() -> actor.mailboxSize() == 0);
-        actor.send(-1);
+        actor.ref().send(-1);
     }
 }

@@ -21,6 +21,11 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
 @State
 public class ExitVsSendTest {
     static final class ExitOnFirst extends dev.switchboard.actor.Actor<String> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<String> ref() {
+            return self();
+        }
         @Override
         protected void process(String m) {
             exit();
@@ -30,7 +35,7 @@ public class ExitVsSendTest {
     final ExitOnFirst actor = new ExitOnFirst();
 
     public ExitVsSendTest() {
-        actor.send("exit");
+        actor.ref().send("exit");
     }
 
     @Actor
@@ -40,7 +45,7 @@ public class ExitVsSendTest {
 
     @Actor
     public void lateSender() {
-        actor.send("late");
+        actor.ref().send("late");
     }
 
     @Arbiter

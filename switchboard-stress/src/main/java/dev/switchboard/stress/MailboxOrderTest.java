@@ -24,6 +24,11 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @State
 public class MailboxOrderTest {
     static final class Recorder extends dev.switchboard.actor.Actor<Integer> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<Integer> ref() {
+            return self();
+        }
         final List<Integer> seen = new ArrayList<>(5);
         volatile int count;
 
@@ -40,20 +45,20 @@ public class MailboxOrderTest {
     final Recorder actor = new Recorder();
 
     public MailboxOrderTest() {
-        actor.send(0);
+        actor.ref().send(0);
         actor.start();
     }
 
     @Actor
     public void first() {
-        actor.send(1);
-        actor.send(2);
+        actor.ref().send(1);
+        actor.ref().send(2);
     }
 
     @Actor
     public void second() {
-        actor.send(3);
-        actor.send(4);
+        actor.ref().send(3);
+        actor.ref().send(4);
     }
 
     @Arbiter

@@ -22,6 +22,11 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class MonitorMutexWakeUpTest {
     static final class Counter extends dev.switchboard.actor.Actor<Integer> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<Integer> ref() {
+            return self();
+        }
         final AtomicInteger processed = new AtomicInteger();
         final AtomicInteger running = new AtomicInteger();
         final AtomicInteger mostAtOnce = new AtomicInteger();
@@ -41,12 +46,12 @@ public class MonitorMutexWakeUpTest {
     public MonitorMutexWakeUpTest() {
         new MutexMonitor().bind(actor);
         actor.start();
-        actor.send(1);
+        actor.ref().send(1);
     }
 
     @org.openjdk.jcstress.annotations.Actor
     public void sender() {
-        actor.send(2);
+        actor.ref().send(2);
     }
 
     @Arbiter

@@ -50,6 +50,11 @@ public class MonitorMutualExclusionTest {
     }
 
     static final class Counter extends Actor<Integer> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<Integer> ref() {
+            return self();
+        }
         final AtomicInteger processed = new AtomicInteger();
 
         @Override
@@ -65,8 +70,8 @@ public class MonitorMutualExclusionTest {
 
     public MonitorMutualExclusionTest() {
         monitor.bind(actor);
-        actor.send(1);
-        actor.send(2);
+        actor.ref().send(1);
+        actor.ref().send(2);
     }
 
     @org.openjdk.jcstress.annotations.Actor
@@ -76,7 +81,7 @@ public class MonitorMutualExclusionTest {
 
     @org.openjdk.jcstress.annotations.Actor
     public void sender() {
-        actor.send(3);
+        actor.ref().send(3);
     }
 
     @Arbiter

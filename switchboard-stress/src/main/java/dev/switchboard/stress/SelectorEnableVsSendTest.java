@@ -22,13 +22,13 @@ public class SelectorEnableVsSendTest {
     final StressSelectors.Gate gate = new StressSelectors.Gate(StressSelectors.DIRECT);
 
     public SelectorEnableVsSendTest() {
-        gate.send(0, "open");
+        gate.ref().send(0, "open");
         gate.start();
     }
 
     @Actor
     public void sender() {
-        gate.send(gate.last(), "payload");
+        gate.ref().send(gate.last(), "payload");
     }
 
     @Arbiter

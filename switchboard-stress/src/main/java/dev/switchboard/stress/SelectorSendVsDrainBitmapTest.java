@@ -23,7 +23,7 @@ public class SelectorSendVsDrainBitmapTest {
     final StressSelectors.TwoMessages selector = new StressSelectors.TwoMessages(StressSelectors.BITMAP);
 
     public SelectorSendVsDrainBitmapTest() {
-        selector.send(selector.last(), 1);
+        selector.ref().send(selector.last(), 1);
     }
 
     @Actor
@@ -33,7 +33,7 @@ public class SelectorSendVsDrainBitmapTest {
 
     @Actor
     public void sender() {
-        selector.send(selector.last(), 2);
+        selector.ref().send(selector.last(), 2);
     }
 
     @Arbiter

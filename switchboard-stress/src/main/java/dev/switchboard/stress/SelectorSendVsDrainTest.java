@@ -22,7 +22,7 @@ public class SelectorSendVsDrainTest {
     final StressSelectors.TwoMessages selector = new StressSelectors.TwoMessages(StressSelectors.DIRECT);
 
     public SelectorSendVsDrainTest() {
-        selector.send(selector.last(), 1);
+        selector.ref().send(selector.last(), 1);
     }
 
     @Actor
@@ -32,7 +32,7 @@ public class SelectorSendVsDrainTest {
 
     @Actor
     public void sender() {
-        selector.send(selector.last(), 2);
+        selector.ref().send(selector.last(), 2);
     }
 
     @Arbiter

@@ -22,7 +22,12 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @Outcome(expect = FORBIDDEN, desc = "a message was stranded: a summary bit was lost")
 @State
 public class SelectorWideBitmapTest {
-    static final class Wide extends Selector<Integer> {
+    static final class Wide extends Selector<Integer, dev.switchboard.actor.Selector.Numbered> {
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.SelectorRef<Integer, dev.switchboard.actor.Selector.Numbered> ref() {
+            return self();
+        }
+
         final AtomicInteger seen = new AtomicInteger();
 
         Wide() {
@@ -43,18 +48,18 @@ public class SelectorWideBitmapTest {
     final Wide wide = new Wide();
 
     public SelectorWideBitmapTest() {
-        wide.send(10, 0);
+        wide.ref().send(10, 0);
         wide.start();
     }
 
     @Actor
     public void first() {
-        wide.send(70, 1);
+        wide.ref().send(70, 1);
     }
 
     @Actor
     public void second() {
-        wide.send(199, 2);
+        wide.ref().send(199, 2);
     }
 
     @Arbiter

@@ -19,6 +19,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class SendVsReleaseTest {
     static final class TwoMessages extends dev.switchboard.actor.Actor<Integer> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<Integer> ref() {
+            return self();
+        }
         @Override
         protected void process(Integer m) {
             if (processedCount() == 1) {    // this is the second message
@@ -30,7 +35,7 @@ public class SendVsReleaseTest {
     final TwoMessages actor = new TwoMessages();
 
     public SendVsReleaseTest() {
-        actor.send(1);
+        actor.ref().send(1);
     }
 
     @org.openjdk.jcstress.annotations.Actor
@@ -40,7 +45,7 @@ public class SendVsReleaseTest {
 
     @org.openjdk.jcstress.annotations.Actor
     public void sender() {
-        actor.send(2);
+        actor.ref().send(2);
     }
 
     @Arbiter

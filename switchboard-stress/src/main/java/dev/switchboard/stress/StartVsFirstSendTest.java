@@ -22,13 +22,23 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class StartVsFirstSendTest {
     static final class OneMessage extends Actor<Integer> {
+
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.ActorRef<Integer> ref() {
+            return self();
+        }
         @Override
         protected void process(Integer m) {
             exit();
         }
     }
 
-    static final class OneMessageSelector extends dev.switchboard.actor.Selector<Integer> {
+    static final class OneMessageSelector extends dev.switchboard.actor.Selector<Integer, dev.switchboard.actor.Selector.Numbered> {
+        /** Its reference: the test sends to it before and while it starts. */
+        dev.switchboard.actor.SelectorRef<Integer, dev.switchboard.actor.Selector.Numbered> ref() {
+            return self();
+        }
+
         OneMessageSelector(int mailboxes) {
             super(mailboxes);
         }
@@ -52,9 +62,9 @@ public class StartVsFirstSendTest {
 
     @org.openjdk.jcstress.annotations.Actor
     public void sender() {
-        actor.send(1);
-        direct.send(direct.mailboxCount() - 1, 1);
-        bitmap.send(bitmap.mailboxCount() - 1, 1);
+        actor.ref().send(1);
+        direct.ref().send(direct.mailboxCount() - 1, 1);
+        bitmap.ref().send(bitmap.mailboxCount() - 1, 1);
     }
 
     @Arbiter

@@ -3,6 +3,7 @@ package dev.switchboard.bench.adderjoin;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.task.TaskRuntime;
 
@@ -30,9 +31,9 @@ final class SwitchboardAdderJoin {
     static long run(TaskRuntime runtime, int sources, int rounds, boolean roundRobin) {
         SinkActor sink = new SinkActor();
         runtime.finish(() -> {
-            sink.start();
-            SelectorRef<Item> adder = roundRobin ? new RoundRobinAdder(sources, rounds, sink).start()
-                    : new AnyOrderAdder(sources, rounds, sink).start();
+            ActorRef<SinkMsg> sinkRef = sink.start();
+            SelectorRef<Item, Numbered> adder = roundRobin ? new RoundRobinAdder(sources, rounds, sinkRef).start()
+                    : new AnyOrderAdder(sources, rounds, sinkRef).start();
             new Driver(sources, rounds, adder).start().send(new Go());
         });
         return sink.total;
@@ -41,9 +42,9 @@ final class SwitchboardAdderJoin {
     static final class Driver extends Actor<Go> {
         private final int sources;
         private final int rounds;
-        private final SelectorRef<Item> adder;
+        private final SelectorRef<Item, Numbered> adder;
 
-        Driver(int sources, int rounds, SelectorRef<Item> adder) {
+        Driver(int sources, int rounds, SelectorRef<Item, Numbered> adder) {
             this.sources = sources;
             this.rounds = rounds;
             this.adder = adder;
@@ -57,7 +58,7 @@ final class SwitchboardAdderJoin {
     }
 
     /** What both adders share: the running sum of the round and its forwarding. */
-    abstract static class Adder extends Selector<Item> {
+    abstract static class Adder extends Selector<Item, Numbered> {
         protected final int sources;
         private final ActorRef<SinkMsg> sink;
         private int roundsLeft;

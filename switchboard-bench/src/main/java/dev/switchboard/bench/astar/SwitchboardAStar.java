@@ -1,6 +1,8 @@
 package dev.switchboard.bench.astar;
 
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.bench.astar.AStar.Grid;
 import dev.switchboard.bench.astar.AStar.Search;
 import dev.switchboard.task.TaskRuntime;
@@ -44,12 +46,12 @@ final class SwitchboardAStar {
         AtomicIntegerArray parents = grid.newParents();
         Master master = new Master(grid, workers);
         runtime.finish(() -> {
+            // the master is idle until the first Work, which is sent once its workers are in place
+            ActorRef<Msg> masterRef = master.start();
             for (int i = 0; i < workers; i++) {
-                master.workers[i] = new Worker(grid, master, new Search(grid, parents, threshold, i));
-                master.workers[i].start();
+                master.workers[i] = new Worker(grid, masterRef, new Search(grid, parents, threshold, i)).start();
             }
-            master.start();
-            master.send(new Work(grid.origin, grid.priority(grid.origin)));
+            masterRef.send(new Work(grid.origin, grid.priority(grid.origin)));
         });
         return grid.checksum(parents);
     }
@@ -70,19 +72,20 @@ final class SwitchboardAStar {
         };
     }
 
-    static final class Master extends Selector<Msg> {
+    static final class Master extends Selector<Msg, Numbered> {
         private final int priorities;
-        final Worker[] workers;
+        final ActorRef<Msg>[] workers;
         private int next;
         private int sent;
         private int completed;
         private int acks;
         private boolean stopping;
 
+        @SuppressWarnings("unchecked")
         Master(Grid grid, int workers) {
             super(grid.priorities() + 2);
             this.priorities = grid.priorities();
-            this.workers = new Worker[workers];
+            this.workers = new ActorRef[workers];
         }
 
         @Override
@@ -121,18 +124,18 @@ final class SwitchboardAStar {
 
         private void stopWorkers() {
             stopping = true;
-            for (Worker w : workers) {
+            for (ActorRef<Msg> w : workers) {
                 w.send(STOP);
             }
         }
     }
 
-    static final class Worker extends Selector<Msg> {
+    static final class Worker extends Selector<Msg, Numbered> {
         private final Grid grid;
-        private final Master master;
+        private final ActorRef<Msg> master;
         private final Search search;
 
-        Worker(Grid grid, Master master, Search search) {
+        Worker(Grid grid, ActorRef<Msg> master, Search search) {
             super(grid.priorities() + 2);
             this.grid = grid;
             this.master = master;

@@ -18,11 +18,11 @@ final class SwitchboardBankTransaction {
     }
 
     /** Teller to source: move {@code amount} to {@code to}. */
-    record Transfer(long amount, SelectorRef<Msg> to) implements Msg {
+    record Transfer(long amount, SelectorRef<Msg, Box> to) implements Msg {
     }
 
     /** Source to destination: credit {@code amount}, then acknowledge. */
-    record Deposit(long amount, SelectorRef<Msg> from) implements Msg {
+    record Deposit(long amount, SelectorRef<Msg, Box> from) implements Msg {
     }
 
     record Ack() implements Msg {
@@ -53,27 +53,25 @@ final class SwitchboardBankTransaction {
     }
 
     static final class Teller extends Actor<Msg> {
-        private final Account[] accounts;
+        private final SelectorRef<Msg, Box>[] accounts;
         private final int transactions;
         private int completed;
         private int balances;
         private long weightedBalance;
         long checksum;
 
+        @SuppressWarnings("unchecked")
         Teller(int accounts, int transactions) {
             this.transactions = transactions;
-            this.accounts = new Account[accounts];
-            for (int i = 0; i < accounts; i++) {
-                this.accounts[i] = new Account(i, this);
-            }
+            this.accounts = new SelectorRef[accounts];
         }
 
         @Override
         protected void process(Msg msg) {
             switch (msg) {
                 case Start s -> {
-                    for (Account a : accounts) {
-                        a.start();
+                    for (int i = 0; i < accounts.length; i++) {
+                        accounts[i] = new Account(i, self()).start();
                     }
                     BankTransaction.Transfers t = new BankTransaction.Transfers(accounts.length);
                     for (int m = 0; m < transactions; m++) {
@@ -83,7 +81,7 @@ final class SwitchboardBankTransaction {
                 }
                 case Done d -> {
                     if (++completed == transactions) {
-                        for (Account a : accounts) {
+                        for (SelectorRef<Msg, Box> a : accounts) {
                             a.send(Box.REGULAR, new Stop());
                         }
                     }
@@ -100,7 +98,7 @@ final class SwitchboardBankTransaction {
         }
     }
 
-    static final class Account extends Selector<Msg> {
+    static final class Account extends Selector<Msg, Box> {
         private final int id;
         private final ActorRef<Msg> teller;
         private long balance = BankTransaction.INITIAL_BALANCE;
@@ -116,7 +114,7 @@ final class SwitchboardBankTransaction {
             switch (msg) {
                 case Transfer t -> {
                     balance -= t.amount();
-                    t.to().send(Box.REGULAR, new Deposit(t.amount(), this));
+                    t.to().send(Box.REGULAR, new Deposit(t.amount(), self()));
                     disable(Box.REGULAR);             // in a transfer until the destination acknowledges
                 }
                 case Deposit d -> {

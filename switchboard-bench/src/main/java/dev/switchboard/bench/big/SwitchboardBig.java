@@ -1,6 +1,7 @@
 package dev.switchboard.bench.big;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 import java.util.Random;
 
@@ -14,7 +15,7 @@ final class SwitchboardBig {
     record Pong(int sender) implements Msg {
     }
 
-    record Neighbors(BigActor[] all) implements Msg {
+    record Neighbors(ActorRef<Msg>[] all) implements Msg {
     }
 
     record Done(long pongs) implements Msg {
@@ -29,17 +30,17 @@ final class SwitchboardBig {
     static long run(TaskRuntime runtime, int actors, int pings) {
         Sink sink = new Sink(actors);
         runtime.finish(() -> {
-            sink.start();
-            BigActor[] all = new BigActor[actors];
+            ActorRef<Msg> sinkRef = sink.start();
+            @SuppressWarnings("unchecked")
+            ActorRef<Msg>[] all = new ActorRef[actors];
             for (int i = 0; i < actors; i++) {
-                all[i] = new BigActor(i, pings, sink);
-                all[i].start();
+                all[i] = new BigActor(i, pings, sinkRef).start();
             }
-            sink.send(new Neighbors(all));
-            for (BigActor a : all) {
+            sinkRef.send(new Neighbors(all));
+            for (ActorRef<Msg> a : all) {
                 a.send(new Neighbors(all));
             }
-            for (BigActor a : all) {
+            for (ActorRef<Msg> a : all) {
                 a.send(new Pong(-1));
             }
         });
@@ -49,14 +50,14 @@ final class SwitchboardBig {
     static final class BigActor extends Actor<Msg> {
         private final int id;
         private final int pings;
-        private final Sink sink;
+        private final ActorRef<Msg> sink;
         private final Random random;
-        private BigActor[] neighbors;
+        private ActorRef<Msg>[] neighbors;
         private int sent;
         private int expectedPinger = -1;
         private long pongs;
 
-        BigActor(int id, int pings, Sink sink) {
+        BigActor(int id, int pings, ActorRef<Msg> sink) {
             this.id = id;
             this.pings = pings;
             this.sink = sink;
@@ -93,7 +94,7 @@ final class SwitchboardBig {
 
     static final class Sink extends Actor<Msg> {
         private final int actors;
-        private BigActor[] all;
+        private ActorRef<Msg>[] all;
         private int done;
         long pongs;
 
@@ -108,7 +109,7 @@ final class SwitchboardBig {
                 case Done d -> {
                     pongs += d.pongs();
                     if (++done == actors) {
-                        for (BigActor a : all) {
+                        for (ActorRef<Msg> a : all) {
                             a.send(new Exit());
                         }
                         exit();

@@ -54,7 +54,7 @@ final class SwitchboardBoundedBuffer {
     }
 
     /** What both managers share: the actors, the buffer, and counting who has finished. */
-    abstract static class Manager extends Selector<Msg> {
+    abstract static class Manager extends Selector<Msg, Box> {
         final ArrayDeque<Data> buffer = new ArrayDeque<>();
         final int threshold;
         final long total;
@@ -73,12 +73,12 @@ final class SwitchboardBoundedBuffer {
             total = b.totalItems();
             producers = new Producer[b.producers];
             for (int i = 0; i < producers.length; i++) {
-                producers[i] = new Producer(this, BoundedBufferBenchmark.firstState(i), b.itemsPerProducer,
+                producers[i] = new Producer(self(), BoundedBufferBenchmark.firstState(i), b.itemsPerProducer,
                         b.produceCost);
             }
             consumers = new Consumer[b.consumers];
             for (int i = 0; i < consumers.length; i++) {
-                consumers[i] = new Consumer(this, b.consumeCost);
+                consumers[i] = new Consumer(self(), b.consumeCost);
             }
         }
 
@@ -86,11 +86,10 @@ final class SwitchboardBoundedBuffer {
         final void startAll() {
             for (Consumer c : consumers) {
                 c.start();
-                send(Box.CONSUMER, c.available);
+                self().send(Box.CONSUMER, c.available);
             }
             for (Producer p : producers) {
-                p.start();
-                p.send(PRODUCE);
+                p.start().send(PRODUCE);
             }
         }
 
@@ -192,13 +191,13 @@ final class SwitchboardBoundedBuffer {
     }
 
     static final class Producer extends Actor<Msg> {
-        private final SelectorRef<Msg> manager;
+        private final SelectorRef<Msg, Box> manager;
         private final int items;
         private final int cost;
         private long state;
         private int produced;
 
-        Producer(SelectorRef<Msg> manager, long firstState, int items, int cost) {
+        Producer(SelectorRef<Msg, Box> manager, long firstState, int items, int cost) {
             this.manager = manager;
             this.state = firstState;
             this.items = items;
@@ -217,19 +216,19 @@ final class SwitchboardBoundedBuffer {
             }
             state = BoundedBufferBenchmark.work(state, cost);
             produced++;
-            manager.send(Box.PRODUCER, new Data(state, this));
+            manager.send(Box.PRODUCER, new Data(state, self()));
         }
     }
 
     static final class Consumer extends Actor<Msg> {
-        private final SelectorRef<Msg> manager;
+        private final SelectorRef<Msg, Box> manager;
         private final int cost;
-        final Available available = new Available(this);
+        final Available available = new Available(self());
         private long count;
         private long sum;
         private long work;
 
-        Consumer(SelectorRef<Msg> manager, int cost) {
+        Consumer(SelectorRef<Msg, Box> manager, int cost) {
             this.manager = manager;
             this.cost = cost;
         }

@@ -3,6 +3,7 @@ package dev.switchboard.bench.chameneos;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.task.TaskRuntime;
 
@@ -34,8 +35,7 @@ final class SwitchboardChameneos {
         runtime.finish(() -> {
             ActorRef<Msg> mall = mailboxes == 0 ? new Mall(logic).start() : new MallSelector(logic, mailboxes).start();
             for (int i = 0; i < chameneos; i++) {
-                Creature c = new Creature(mall, mailboxes == 0 ? 0 : i % mailboxes, i % 3);
-                c.start();
+                ActorRef<Msg> c = new Creature(mall, mailboxes == 0 ? 0 : i % mailboxes, i % 3).start();
                 c.send(new Go());
             }
         });
@@ -97,7 +97,7 @@ final class SwitchboardChameneos {
     }
 
     /** The mall as a selector: creatures spread over its mailboxes, no guards (paper 000 §2.1.3). */
-    static final class MallSelector extends Selector<Msg> {
+    static final class MallSelector extends Selector<Msg, Numbered> {
         private final MallLogic logic;
 
         MallSelector(MallLogic logic, int mailboxes) {
@@ -115,14 +115,14 @@ final class SwitchboardChameneos {
 
     static final class Creature extends Actor<Msg> {
         private final ActorRef<Msg> mall;
-        private final SelectorRef<Msg> selectorMall;
+        private final SelectorRef<Msg, ?> selectorMall;
         private final int box;
         private int color;
         private long meetings;
 
         Creature(ActorRef<Msg> mall, int box, int color) {
             this.mall = mall;
-            this.selectorMall = mall instanceof SelectorRef<Msg> s ? s : null;
+            this.selectorMall = mall instanceof SelectorRef<Msg, ?> s ? s : null;
             this.box = box;
             this.color = color;
         }
@@ -138,17 +138,17 @@ final class SwitchboardChameneos {
         @Override
         protected void process(Msg msg) {
             switch (msg) {
-                case Go g -> toMall(new Meet(color, this));
+                case Go g -> toMall(new Meet(color, self()));
                 case Meet m -> {
                     color = Chameneos.complement(color, m.color());
                     meetings++;
                     m.sender().send(new Change(color));
-                    toMall(new Meet(color, this));
+                    toMall(new Meet(color, self()));
                 }
                 case Change c -> {
                     color = c.color();
                     meetings++;
-                    toMall(new Meet(color, this));
+                    toMall(new Meet(color, self()));
                 }
                 case Exit e -> {
                     toMall(new MeetingCount(meetings));

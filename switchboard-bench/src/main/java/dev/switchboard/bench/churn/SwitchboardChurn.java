@@ -1,7 +1,10 @@
 package dev.switchboard.bench.churn;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
+import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.bench.churn.Churn.Params;
 import dev.switchboard.task.TaskRuntime;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,8 +20,7 @@ final class SwitchboardChurn {
         LongAdder total = new LongAdder();
         runtime.finish(() -> {
             for (int s = 0; s < p.spawners(); s++) {
-                Spawner spawner = new Spawner(s, p, kind, total);
-                spawner.start();
+                ActorRef<Start> spawner = new Spawner(s, p, kind, total).start();
                 spawner.send(Start.INSTANCE);
             }
         });
@@ -43,14 +45,12 @@ final class SwitchboardChurn {
         protected void process(Start start) {
             for (int w = 0; w < p.perSpawner(); w++) {
                 if (kind == Churn.Kind.ACTOR) {
-                    Worker worker = new Worker(p.messages(), total);
-                    worker.start();
+                    ActorRef<Long> worker = new Worker(p.messages(), total).start();
                     for (int k = 0; k < p.messages(); k++) {
                         worker.send(p.value(index, w, k));
                     }
                 } else {
-                    SelectorWorker worker = new SelectorWorker(p.messages(), total);
-                    worker.start();
+                    SelectorRef<Long, Numbered> worker = new SelectorWorker(p.messages(), total).start();
                     for (int k = 0; k < p.messages(); k++) {
                         worker.send(k, p.value(index, w, k));
                     }
@@ -82,7 +82,7 @@ final class SwitchboardChurn {
     }
 
     /** The same as a selector of {@link Churn#SELECTOR_MAILBOXES} mailboxes, its k-th message in mailbox k. */
-    static final class SelectorWorker extends Selector<Long> {
+    static final class SelectorWorker extends Selector<Long, Numbered> {
         private final LongAdder total;
         private int left;
         private long sum;

@@ -41,14 +41,11 @@ final class SwitchboardConcurrentDictionary {
     static long run(TaskRuntime runtime, Policy policy, Params p, HashMap<Integer, Integer> table) {
         Worker[] workers = new Worker[p.workers()];
         runtime.finish(() -> {
-            Dictionary dictionary = new Dictionary(policy, table);
-            dictionary.start();
-            Master master = new Master(dictionary, p.workers());
-            master.start();
+            ActorRef<Request> dictionary = new Dictionary(policy, table).start();
+            ActorRef<Integer> master = new Master(dictionary, p.workers()).start();
             for (int i = 0; i < workers.length; i++) {
                 workers[i] = new Worker(master, dictionary, new Requests(i, p));
-                workers[i].start();
-                workers[i].send(new Start());
+                workers[i].start().send(new Start());
             }
         });
         long sum = 0;
@@ -141,8 +138,8 @@ final class SwitchboardConcurrentDictionary {
             }
             if (requests.next()) {
                 int key = requests.key;
-                dictionary.send(requests.write ? new Write(this, key, ConcurrentDictionary.valueOf(key))
-                        : new Read(this, key));
+                dictionary.send(requests.write ? new Write(self(), key, ConcurrentDictionary.valueOf(key))
+                        : new Read(self(), key));
             } else {
                 master.send(0);
                 exit();

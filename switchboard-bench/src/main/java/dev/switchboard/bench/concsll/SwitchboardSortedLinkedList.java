@@ -46,13 +46,11 @@ final class SwitchboardSortedLinkedList {
         Worker[] workers = new Worker[p.workers()];
         ListSelector list = new ListSelector(policy);
         runtime.finish(() -> {
-            list.start();
-            Master master = new Master(list, p.workers());
-            master.start();
+            ActorRef<Request> listRef = list.start();
+            ActorRef<Integer> master = new Master(listRef, p.workers()).start();
             for (int i = 0; i < workers.length; i++) {
-                workers[i] = new Worker(master, list, new Requests(i, p));
-                workers[i].start();
-                workers[i].send(new Start());
+                workers[i] = new Worker(master, listRef, new Requests(i, p));
+                workers[i].start().send(new Start());
             }
         });
         long sum = list.finalLength;
@@ -145,9 +143,9 @@ final class SwitchboardSortedLinkedList {
             if (requests.next()) {
                 pending = requests.kind;
                 list.send(switch (requests.kind) {
-                    case INSERT -> new Insert(this, requests.value);
-                    case CONTAINS -> new Contains(this, requests.value);
-                    case SIZE -> new Size(this);
+                    case INSERT -> new Insert(self(), requests.value);
+                    case CONTAINS -> new Contains(self(), requests.value);
+                    case SIZE -> new Size(self());
                 });
             } else {
                 master.send(0);

@@ -24,16 +24,12 @@ final class SwitchboardCounting {
 
     static long run(TaskRuntime runtime, int n) {
         Producer producer = new Producer(n);
-        runtime.finish(() -> {
-            producer.start();
-            producer.send(new Go());
-        });
+        runtime.finish(() -> producer.start().send(new Go()));
         return producer.result;
     }
 
     static final class Producer extends Actor<Msg> {
         private final int n;
-        private final Counter counter = new Counter();
         long result;
 
         Producer(int n) {
@@ -44,11 +40,11 @@ final class SwitchboardCounting {
         protected void process(Msg msg) {
             switch (msg) {
                 case Go g -> {
-                    counter.start();
+                    ActorRef<Msg> counter = new Counter().start();
                     for (int i = 0; i < n; i++) {
                         counter.send(Increment.INSTANCE);
                     }
-                    counter.send(new Retrieve(this));
+                    counter.send(new Retrieve(self()));
                 }
                 case Result r -> {
                     result = r.count();

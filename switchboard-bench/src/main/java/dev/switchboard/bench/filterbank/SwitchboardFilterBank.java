@@ -3,6 +3,7 @@ package dev.switchboard.bench.filterbank;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.task.TaskRuntime;
 
@@ -38,10 +39,10 @@ final class SwitchboardFilterBank {
     static long run(TaskRuntime runtime, int simulations, int channels, int columns, boolean roundRobin) {
         Sink sink = new Sink();
         runtime.finish(() -> {
-            sink.start();
-            SelectorRef<Msg> join = roundRobin
-                    ? new RoundRobinJoin(channels, sink).start()
-                    : new AnyOrderJoin(channels, sink).start();
+            ActorRef<Msg> sinkRef = sink.start();
+            SelectorRef<Msg, Numbered> join = roundRobin
+                    ? new RoundRobinJoin(channels, sinkRef).start()
+                    : new AnyOrderJoin(channels, sinkRef).start();
             @SuppressWarnings("unchecked")
             ActorRef<Msg>[] banks = new ActorRef[channels];
             for (int b = 0; b < channels; b++) {
@@ -100,7 +101,7 @@ final class SwitchboardFilterBank {
                 case Boot b -> {
                     next.send(new Value(current));
                     current = (current + 1) % Stages.SOURCE_MODULUS;
-                    producer.send(new Next(this));
+                    producer.send(new Next(self()));
                 }
                 case Exit e -> {
                     next.send(EXIT);
@@ -208,9 +209,9 @@ final class SwitchboardFilterBank {
     /** The end of a branch: sends its values, and then Exit, into the branch's mailbox of the join. */
     static final class Tagger extends Actor<Msg> {
         private final int branch;
-        private final SelectorRef<Msg> join;
+        private final SelectorRef<Msg, Numbered> join;
 
-        Tagger(int branch, SelectorRef<Msg> join) {
+        Tagger(int branch, SelectorRef<Msg, Numbered> join) {
             this.branch = branch;
             this.join = join;
         }
@@ -233,7 +234,7 @@ final class SwitchboardFilterBank {
      * contributed. A branch's Exit comes after its last value, and all branches send as many values, so an Exit is
      * taken only once every round is complete.
      */
-    static final class AnyOrderJoin extends Selector<Msg> {
+    static final class AnyOrderJoin extends Selector<Msg, Numbered> {
         private final int channels;
         private final ActorRef<Msg> sink;
         private double sum;
@@ -271,7 +272,7 @@ final class SwitchboardFilterBank {
     }
 
     /** Fig. 11 bottom: takes branch 0, 1, ..., then 0 again; the Exits come in the same order. */
-    static final class RoundRobinJoin extends Selector<Msg> {
+    static final class RoundRobinJoin extends Selector<Msg, Numbered> {
         private final int channels;
         private final ActorRef<Msg> sink;
         private double sum;

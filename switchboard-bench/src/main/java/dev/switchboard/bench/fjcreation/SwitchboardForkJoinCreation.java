@@ -1,6 +1,7 @@
 package dev.switchboard.bench.fjcreation;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.bench.Computation;
 import dev.switchboard.task.TaskRuntime;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,8 +16,7 @@ final class SwitchboardForkJoinCreation {
         AtomicInteger processed = new AtomicInteger();
         runtime.finish(() -> {
             for (int i = 0; i < actors; i++) {
-                CreatedActor a = new CreatedActor(processed);
-                a.start();
+                ActorRef<Work> a = new CreatedActor(processed).start();
                 a.send(Work.INSTANCE);
             }
         });

@@ -1,7 +1,10 @@
 package dev.switchboard.bench.fjthroughput;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
+import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.bench.Computation;
 import dev.switchboard.task.TaskRuntime;
 import java.util.concurrent.atomic.LongAdder;
@@ -15,13 +18,13 @@ final class SwitchboardForkJoinThroughput {
     static long run(TaskRuntime runtime, int actors, int messages) {
         LongAdder processed = new LongAdder();
         runtime.finish(() -> {
-            ThroughputActor[] all = new ThroughputActor[actors];
+            @SuppressWarnings("unchecked")
+            ActorRef<Work>[] all = new ActorRef[actors];
             for (int i = 0; i < actors; i++) {
-                all[i] = new ThroughputActor(messages, processed);
-                all[i].start();
+                all[i] = new ThroughputActor(messages, processed).start();
             }
             for (int m = 0; m < messages; m++) {
-                for (ThroughputActor a : all) {
+                for (ActorRef<Work> a : all) {
                     a.send(Work.INSTANCE);
                 }
             }
@@ -33,14 +36,14 @@ final class SwitchboardForkJoinThroughput {
             ForkJoinThroughput.SendPattern pattern) {
         LongAdder processed = new LongAdder();
         runtime.finish(() -> {
-            ThroughputSelector[] all = new ThroughputSelector[actors];
+            @SuppressWarnings("unchecked")
+            SelectorRef<Work, Numbered>[] all = new SelectorRef[actors];
             for (int i = 0; i < actors; i++) {
-                all[i] = new ThroughputSelector(messages, mailboxes, processed);
-                all[i].start();
+                all[i] = new ThroughputSelector(messages, mailboxes, processed).start();
             }
             for (int m = 0; m < messages; m++) {
                 int box = pattern.mailbox(m, mailboxes);
-                for (ThroughputSelector a : all) {
+                for (SelectorRef<Work, Numbered> a : all) {
                     a.send(box, Work.INSTANCE);
                 }
             }
@@ -49,7 +52,7 @@ final class SwitchboardForkJoinThroughput {
     }
 
     /** The same actor as a selector: no guards, the default (priority) selection. */
-    static final class ThroughputSelector extends Selector<Work> {
+    static final class ThroughputSelector extends Selector<Work, Numbered> {
         private final int messages;
         private final LongAdder processed;
         private int count;

@@ -44,11 +44,10 @@ final class SwitchboardHotServer {
             if (variant == HotServer.Variant.READERS_WRITER) {
                 new ReadersWriterMonitor(READS, WRITES).bind(server);
             }
-            server.start();
+            ActorRef<Request> serverRef = server.start();
             for (int c = 0; c < clients.length; c++) {
-                clients[c] = new Client(server, new Requests(c, p));
-                clients[c].start();
-                clients[c].send(new Start());
+                clients[c] = new Client(serverRef, new Requests(c, p));
+                clients[c].start().send(new Start());
             }
         });
         long sum = 0;
@@ -114,7 +113,7 @@ final class SwitchboardHotServer {
             }
             if (requests.next()) {
                 int key = requests.key;
-                server.send(requests.write ? new Write(this, key, HotServer.valueOf(key)) : new Read(this, key));
+                server.send(requests.write ? new Write(self(), key, HotServer.valueOf(key)) : new Read(self(), key));
             } else {
                 exit();
             }

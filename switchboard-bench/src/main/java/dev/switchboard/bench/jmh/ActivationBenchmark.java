@@ -1,6 +1,7 @@
 package dev.switchboard.bench.jmh;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,17 +52,17 @@ public class ActivationBenchmark {
     @State(Scope.Benchmark)
     public static class Actors {
         TaskRuntime runtime;
-        Counter[] actors;
+        ActorRef<Integer>[] actors;
         final AtomicInteger total = new AtomicInteger();
 
         @Setup(Level.Trial)
+        @SuppressWarnings("unchecked")
         public void setUp() {
             runtime = TaskRuntime.create(2);
-            actors = new Counter[ACTORS];
+            actors = new ActorRef[ACTORS];
             runtime.async(() -> {
                 for (int i = 0; i < ACTORS; i++) {
-                    actors[i] = new Counter(total);
-                    actors[i].start();
+                    actors[i] = new Counter(total).start();
                 }
             });
         }
@@ -69,7 +70,7 @@ public class ActivationBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             runtime.finish(() -> {
-                for (Counter c : actors) {
+                for (ActorRef<Integer> c : actors) {
                     c.send(-1);
                 }
             });
@@ -82,7 +83,7 @@ public class ActivationBenchmark {
     public int sendToIdleActors(Actors s) {
         int before = s.total.get();
         s.runtime.finish(() -> s.runtime.async(() -> {
-            for (Counter c : s.actors) {
+            for (ActorRef<Integer> c : s.actors) {
                 c.send(1);
             }
         }));
@@ -98,8 +99,7 @@ public class ActivationBenchmark {
         AtomicInteger total = new AtomicInteger();
         s.runtime.finish(() -> {
             for (int i = 0; i < ACTORS; i++) {
-                Counter c = new Counter(total);
-                c.start();
+                ActorRef<Integer> c = new Counter(total).start();
                 c.send(1);
                 c.send(-1);
             }

@@ -65,6 +65,11 @@ public class PingPongAllocation {
                 done.put(Boolean.TRUE);
             }
         }
+
+        /** Its reference, to wire the pair before it starts. */
+        ActorRef<Object> ref() {
+            return self();
+        }
     }
 
     static final class SbPong extends Actor<Object> {
@@ -74,23 +79,29 @@ public class PingPongAllocation {
         protected void process(Object msg) {
             ping.send(Ball.PONG);
         }
+
+        /** Its reference, to wire the pair before it starts. */
+        ActorRef<Object> ref() {
+            return self();
+        }
     }
 
     @State(Scope.Benchmark)
     public static class SwitchboardState {
         TaskRuntime runtime;
-        SbPing ping;
+        ActorRef<Object> ping;
 
         @Setup(Level.Trial)
         public void setUp() {
             runtime = TaskRuntime.create(2);
-            ping = new SbPing();
-            SbPong pong = new SbPong();
-            ping.pong = pong;
-            pong.ping = ping;
+            SbPing pinger = new SbPing();
+            SbPong ponger = new SbPong();
+            pinger.pong = ponger.ref();
+            ponger.ping = pinger.ref();
+            ping = pinger.ref();
             runtime.async(() -> {          // outside every finish: the actors live for the whole trial
-                ping.start();
-                pong.start();
+                pinger.start();
+                ponger.start();
             });
         }
 

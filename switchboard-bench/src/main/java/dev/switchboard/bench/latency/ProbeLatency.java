@@ -204,8 +204,8 @@ public final class ProbeLatency {
             if (c.kind() == ChainKind.PAIRS) {
                 PairActor a = new PairActor(stop, running, true);
                 PairActor b = new PairActor(stop, running, false);
-                a.partner = b;
-                b.partner = a;
+                a.partner = b.ref();
+                b.partner = a.ref();
                 chains.add(a);
                 chains.add(b);
             } else {
@@ -213,8 +213,8 @@ public final class ProbeLatency {
             }
         }
         ProbeActor probe = new ProbeActor(total);
-        RelayActor relay = c.source() == ProbeSource.ACTOR ? new RelayActor(probe) : null;
-        ActorRef<ProbeMsg> target = relay != null ? relay : probe;
+        RelayActor relay = c.source() == ProbeSource.ACTOR ? new RelayActor(probe.ref()) : null;
+        ActorRef<ProbeMsg> target = relay != null ? relay.ref() : probe.ref();
 
         CountDownLatch bodyRan = new CountDownLatch(1);
         CountDownLatch measured = new CountDownLatch(1);
@@ -244,7 +244,7 @@ public final class ProbeLatency {
                         bodyRan.countDown();
                         for (ChainActor a : chains) {
                             if (a.kicks()) {
-                                a.send(BALL);
+                                a.ref().send(BALL);
                             }
                         }
                         awaitUninterruptibly(measured);     // the finish stays open while the probes run
@@ -458,11 +458,16 @@ public final class ProbeLatency {
         final boolean isRunning() {
             return isRunning;
         }
+
+        /** Its reference: a pair's partner holds it from before the start, and the first ball is sent to it. */
+        final ActorRef<ChainMsg> ref() {
+            return self();
+        }
     }
 
     /** One side of a ping-pong pair: returns the ball at once, forever, until the stop flag is set. */
     static final class PairActor extends ChainActor {
-        PairActor partner;
+        ActorRef<ChainMsg> partner;
         private final boolean first;
 
         PairActor(AtomicBoolean stop, CountDownLatch running, boolean first) {
@@ -515,7 +520,7 @@ public final class ProbeLatency {
                     if (stop.get()) {
                         exit();
                     } else {
-                        send(b);
+                        self().send(b);
                     }
                 }
                 case Stop s -> exit();
@@ -531,6 +536,11 @@ public final class ProbeLatency {
 
         ProbeActor(int probes) {
             this.latencies = new long[probes];
+        }
+
+        /** Its reference, which the relay and the measuring thread hold from before the start. */
+        ActorRef<ProbeMsg> ref() {
+            return self();
         }
 
         @Override
@@ -554,6 +564,11 @@ public final class ProbeLatency {
 
         RelayActor(ActorRef<ProbeMsg> probe) {
             this.probe = probe;
+        }
+
+        /** Its reference, which the measuring thread holds from before the start. */
+        ActorRef<ProbeMsg> ref() {
+            return self();
         }
 
         @Override

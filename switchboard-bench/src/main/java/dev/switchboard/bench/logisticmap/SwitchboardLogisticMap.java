@@ -20,7 +20,7 @@ final class SwitchboardLogisticMap {
     record GetTerm() implements Msg {
     }
 
-    record Compute(SelectorRef<Msg> sender, double term) implements Msg {
+    record Compute(SelectorRef<Msg, Box> sender, double term) implements Msg {
     }
 
     record Result(double term) implements Msg {
@@ -44,47 +44,44 @@ final class SwitchboardLogisticMap {
 
     static final class Master extends Actor<Msg> {
         private final int numTerms;
-        private final RateComputer[] computers;
-        private final SeriesWorker[] workers;
+        private final ActorRef<Msg>[] computers;
+        private final SelectorRef<Msg, Box>[] workers;
         private int received;
         long checksum;
 
+        @SuppressWarnings("unchecked")
         Master(int numTerms, int numSeries) {
             this.numTerms = numTerms;
-            computers = new RateComputer[numSeries];
-            workers = new SeriesWorker[numSeries];
-            for (int i = 0; i < numSeries; i++) {
-                computers[i] = new RateComputer(LogisticMap.rate(i));
-                workers[i] = new SeriesWorker(this, computers[i], LogisticMap.startTerm(i));
-            }
+            computers = new ActorRef[numSeries];
+            workers = new SelectorRef[numSeries];
         }
 
         @Override
         protected void process(Msg msg) {
             switch (msg) {
                 case Start s -> {
-                    for (RateComputer c : computers) {
-                        c.start();
+                    for (int i = 0; i < computers.length; i++) {
+                        computers[i] = new RateComputer(LogisticMap.rate(i)).start();
                     }
-                    for (SeriesWorker w : workers) {
-                        w.start();
+                    for (int i = 0; i < workers.length; i++) {
+                        workers[i] = new SeriesWorker(self(), computers[i], LogisticMap.startTerm(i)).start();
                     }
                     for (int n = 0; n < numTerms; n++) {
-                        for (SeriesWorker w : workers) {
+                        for (SelectorRef<Msg, Box> w : workers) {
                             w.send(Box.REGULAR, NEXT_TERM);
                         }
                     }
-                    for (SeriesWorker w : workers) {
+                    for (SelectorRef<Msg, Box> w : workers) {
                         w.send(Box.REGULAR, new GetTerm());
                     }
                 }
                 case Result r -> {
                     checksum += LogisticMap.fingerprint(r.term());
                     if (++received == workers.length) {
-                        for (RateComputer c : computers) {
+                        for (ActorRef<Msg> c : computers) {
                             c.send(new Stop());
                         }
-                        for (SeriesWorker w : workers) {
+                        for (SelectorRef<Msg, Box> w : workers) {
                             w.send(Box.REGULAR, new Stop());
                         }
                         exit();
@@ -95,7 +92,7 @@ final class SwitchboardLogisticMap {
         }
     }
 
-    static final class SeriesWorker extends Selector<Msg> {
+    static final class SeriesWorker extends Selector<Msg, Box> {
         private final ActorRef<Msg> master;
         private final ActorRef<Msg> computer;
         private double term;
@@ -111,7 +108,7 @@ final class SwitchboardLogisticMap {
         protected void process(Msg msg) {
             switch (msg) {
                 case NextTerm n -> {
-                    computer.send(new Compute(this, term));
+                    computer.send(new Compute(self(), term));
                     disable(Box.REGULAR);              // reply-blocked: only the REPLY mailbox is served
                 }
                 case Result r -> {

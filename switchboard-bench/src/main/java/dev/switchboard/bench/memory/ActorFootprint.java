@@ -1,6 +1,7 @@
 package dev.switchboard.bench.memory;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.Selector;
 import dev.switchboard.bench.harness.PekkoSettings;
 import dev.switchboard.task.TaskRuntime;
@@ -19,9 +20,9 @@ import org.apache.pekko.actor.Props;
  * The heap an idle actor keeps: creates N started actors (or selectors) that have received no message, inside a
  * finish, and measures the heap retained after several full collections against the heap before they were
  * created; then tells them to exit. The figure is everything the runtime keeps per actor (the actor object, its
- * mailbox, its activation, its share of the finish's bookkeeping) plus the user's subclass, which here has no
- * fields of its own. Deterministic to a few bytes per actor with a large N (no timing is involved); each kind is
- * measured in three rounds after a warm-up round, and the median is reported with the range.
+ * reference, its mailbox, its activation, its share of the finish's bookkeeping) plus the user's subclass, which
+ * here has no fields of its own. Deterministic to a few bytes per actor with a large N (no timing is involved);
+ * each kind is measured in three rounds after a warm-up round, and the median is reported with the range.
  *
  * <pre>
  * java -cp switchboard-bench/target/switchboard-bench.jar dev.switchboard.bench.memory.ActorFootprint [N] [kind...]
@@ -72,58 +73,54 @@ public final class ActorFootprint {
 
     /** Bytes retained by {@code n} started, idle actors of {@code kind}. */
     static long measure(TaskRuntime runtime, String kind, int n) {
-        Object[] actors = new Object[n];
+        ActorCore<?>[] actors = new ActorCore<?>[n];
+        @SuppressWarnings("unchecked")
+        dev.switchboard.actor.ActorRef<Object>[] refs = new dev.switchboard.actor.ActorRef[n];
         long[] retained = new long[1];
         runtime.finish(() -> {
             long before = usedAfterGc();
             boolean used = kind.endsWith("+1");
             for (int i = 0; i < n; i++) {
-                actors[i] = start(used ? kind.substring(0, kind.length() - 2) : kind);
+                ActorCore<Object> a = create(used ? kind.substring(0, kind.length() - 2) : kind);
+                actors[i] = a;
+                refs[i] = a.start();
                 if (used) {
-                    touch(actors[i]);
+                    touch(refs[i]);
                 }
             }
             if (used) {
-                for (Object a : actors) {
-                    while (((dev.switchboard.actor.ActorCore<?>) a).processedCount() == 0) {
+                for (ActorCore<?> a : actors) {
+                    while (a.processedCount() == 0) {
                         Thread.onSpinWait();
                     }
                 }
             }
             retained[0] = usedAfterGc() - before;
-            for (Object a : actors) {
-                stop(a);
+            for (dev.switchboard.actor.ActorRef<Object> r : refs) {
+                stop(r);
             }
         });
         return retained[0];
     }
 
-    private static Object start(String kind) {
+    private static ActorCore<Object> create(String kind) {
         return switch (kind) {
-            case "actor" -> new IdleActor().start();
-            case "selector1" -> new IdleSelector(1).start();
-            case "selector2" -> new IdleSelector(2).start();
-            case "selector11" -> new IdleSelector(11).start();
+            case "actor" -> new IdleActor();
+            case "selector1" -> new IdleSelector(1);
+            case "selector2" -> new IdleSelector(2);
+            case "selector11" -> new IdleSelector(11);
             default -> throw new IllegalArgumentException("unknown kind " + kind
                     + " (actor, selector1, selector2, selector11, pekko)");
         };
     }
 
     /** Sends a message that the actor processes and otherwise ignores. */
-    private static void touch(Object a) {
-        if (a instanceof IdleActor actor) {
-            actor.send(0);
-        } else {
-            ((IdleSelector) a).send(0);
-        }
+    private static void touch(dev.switchboard.actor.ActorRef<Object> a) {
+        a.send(0);
     }
 
-    private static void stop(Object a) {
-        if (a instanceof IdleActor actor) {
-            actor.send(Boolean.TRUE);
-        } else {
-            ((IdleSelector) a).send(Boolean.TRUE);
-        }
+    private static void stop(dev.switchboard.actor.ActorRef<Object> a) {
+        a.send(Boolean.TRUE);
     }
 
     /** An actor with no state of its own that exits on {@code TRUE} and ignores other messages. */
@@ -137,7 +134,7 @@ public final class ActorFootprint {
     }
 
     /** A selector with no state of its own that exits on {@code TRUE} and ignores other messages. */
-    static final class IdleSelector extends Selector<Object> {
+    static final class IdleSelector extends Selector<Object, Selector.Numbered> {
         IdleSelector(int mailboxes) {
             super(mailboxes);
         }

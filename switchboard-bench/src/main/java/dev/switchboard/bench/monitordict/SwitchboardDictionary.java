@@ -40,11 +40,11 @@ final class SwitchboardDictionary {
         }
         Client client = new Client(reads);
         runtime.finish(() -> {
-            dictionary.start();
-            client.start();
+            ActorRef<Op> dictionaryRef = dictionary.start();
+            ActorRef<Integer> clientRef = client.start();
             for (int i = 0; i < ops.length; i++) {
                 long op = ops[i];
-                dictionary.send(op < 0 ? new Put((int) (-op - 1), i) : new Get((int) op, client));
+                dictionaryRef.send(op < 0 ? new Put((int) (-op - 1), i) : new Get((int) op, clientRef));
             }
         });
         return client.sum;

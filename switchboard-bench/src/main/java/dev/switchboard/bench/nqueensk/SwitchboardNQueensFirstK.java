@@ -1,6 +1,8 @@
 package dev.switchboard.bench.nqueensk;
 
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.bench.nqueensk.NQueensFirstK.Kernel;
 import dev.switchboard.bench.nqueensk.NQueensFirstK.Params;
 import dev.switchboard.task.TaskRuntime;
@@ -42,12 +44,12 @@ final class SwitchboardNQueensFirstK {
     static long run(TaskRuntime runtime, Params p) {
         Master master = new Master(p);
         runtime.finish(() -> {
+            // the master is idle until the first Work, which is sent once its workers are in place
+            ActorRef<Msg> masterRef = master.start();
             for (int i = 0; i < p.workers(); i++) {
-                master.workers[i] = new Worker(p, master);
-                master.workers[i].start();
+                master.workers[i] = new Worker(p, masterRef).start();
             }
-            master.start();
-            master.send(new Work(p.priorityOf(0), new int[0], 0));
+            masterRef.send(new Work(p.priorityOf(0), new int[0], 0));
         });
         return master.solutions;
     }
@@ -68,9 +70,9 @@ final class SwitchboardNQueensFirstK {
         };
     }
 
-    static final class Master extends Selector<Msg> {
+    static final class Master extends Selector<Msg, Numbered> {
         private final Params p;
-        final Worker[] workers;
+        final ActorRef<Msg>[] workers;
         private int next;
         private int sent;
         private int completed;
@@ -79,10 +81,11 @@ final class SwitchboardNQueensFirstK {
         /** Solutions counted, never more than the limit. */
         long solutions;
 
+        @SuppressWarnings("unchecked")
         Master(Params p) {
             super(p.priorities() + 2);
             this.p = p;
-            this.workers = new Worker[p.workers()];
+            this.workers = new ActorRef[p.workers()];
         }
 
         @Override
@@ -121,18 +124,18 @@ final class SwitchboardNQueensFirstK {
 
         private void stopWorkers() {
             stopping = true;
-            for (Worker w : workers) {
+            for (ActorRef<Msg> w : workers) {
                 w.send(STOP);
             }
         }
     }
 
-    static final class Worker extends Selector<Msg> {
+    static final class Worker extends Selector<Msg, Numbered> {
         private final Params p;
-        private final Master master;
+        private final ActorRef<Msg> master;
         private final Runnable reportSolution;
 
-        Worker(Params p, Master master) {
+        Worker(Params p, ActorRef<Msg> master) {
             super(p.priorities() + 2);
             this.p = p;
             this.master = master;

@@ -27,8 +27,8 @@ final class SwitchboardPingPong {
     static long run(TaskRuntime runtime, int n) {
         PongActor pong = new PongActor();
         runtime.finish(() -> {
-            pong.start();
-            ActorRef<Msg> ping = new PingActor(n, pong).start();
+            ActorRef<Msg> pongRef = pong.start();
+            ActorRef<Msg> ping = new PingActor(n, pongRef).start();
             ping.send(new Start());
         });
         return pong.checksum;
@@ -48,13 +48,13 @@ final class SwitchboardPingPong {
         protected void process(Msg msg) {
             switch (msg) {
                 case Start s -> {
-                    pong.send(new Ping(this));
+                    pong.send(new Ping(self()));
                     pingsLeft--;
                 }
                 case Pong p -> {
                     pongs++;
                     if (pingsLeft > 0) {
-                        pong.send(new Ping(this));
+                        pong.send(new Ping(self()));
                         pingsLeft--;
                     } else {
                         pong.send(new Stop(pongs));

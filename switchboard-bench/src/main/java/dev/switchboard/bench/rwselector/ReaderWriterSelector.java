@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * @param <M> the message type
  */
-public abstract class ReaderWriterSelector<M> extends Selector<M> {
+public abstract class ReaderWriterSelector<M> extends Selector<M, Selector.Numbered> {
     /** Which requests go first. */
     public enum Policy {
         /** Arrival order: one mailbox for reads and writes. */

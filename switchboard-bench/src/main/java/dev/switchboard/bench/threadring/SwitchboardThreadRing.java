@@ -26,10 +26,10 @@ final class SwitchboardThreadRing {
     static long run(TaskRuntime runtime, int actors, int hops) {
         AtomicLong result = new AtomicLong();
         runtime.finish(() -> {
-            RingActor[] ring = new RingActor[actors];
+            @SuppressWarnings("unchecked")
+            ActorRef<Msg>[] ring = new ActorRef[actors];
             for (int i = 0; i < actors; i++) {
-                ring[i] = new RingActor(actors, result);
-                ring[i].start();
+                ring[i] = new RingActor(actors, result).start();
             }
             for (int i = 0; i < actors; i++) {
                 ring[i].send(new Next(ring[(i + 1) % actors]));

@@ -21,10 +21,14 @@ public final class CollectiveBound implements Example {
     sealed interface AdminMsg permits Request, Release {
     }
 
-    record Request(int administrator, ActorRef<Integer> client) implements AdminMsg {
+    record Request(int administrator, ActorRef<Granted> client) implements AdminMsg {
     }
 
     record Release(int administrator) implements AdminMsg {
+    }
+
+    /** The answer to a request: the client may use the administrator until it releases it. */
+    record Granted(int administrator) {
     }
 
     static final class Administration extends Actor<AdminMsg> {
@@ -47,7 +51,7 @@ public final class CollectiveBound implements Example {
             switch (m) {
                 case Request r -> {
                     served[r.administrator()].incrementAndGet();
-                    r.client().send(r.administrator());         // granted
+                    r.client().send(new Granted(r.administrator()));
                 }
                 case Release r -> {
                     if (releases.incrementAndGet() == total) {
@@ -59,27 +63,35 @@ public final class CollectiveBound implements Example {
     }
 
     /** Requests an administrator, and releases it once granted, {@code times} times. */
-    static final class Client extends Actor<Integer> {
-        private final Administration admin;
+    static final class Client extends Actor<Granted> {
+        private final ActorRef<AdminMsg> admin;
         private final int administrator;
         private int left;
 
-        Client(Administration admin, int administrator, int times) {
+        Client(ActorRef<AdminMsg> admin, int administrator, int times) {
             this.admin = admin;
             this.administrator = administrator;
             this.left = times;
         }
 
         @Override
-        protected void process(Integer granted) {
-            if (granted >= 0) {
-                admin.send(new Release(granted));
-            }
-            if (left-- > 0) {
-                admin.send(new Request(administrator, this));
+        protected void onStart() {
+            request();                                              // the first request
+        }
+
+        @Override
+        protected void process(Granted granted) {
+            admin.send(new Release(granted.administrator()));
+            if (left > 0) {
+                request();
             } else {
                 exit();
             }
+        }
+
+        private void request() {
+            left--;
+            admin.send(new Request(administrator, self()));
         }
     }
 
@@ -95,14 +107,12 @@ public final class CollectiveBound implements Example {
                 .disable(() -> prev[0] >= max, request)
                 .bind(admin);
         finish(() -> {
-            admin.start();
+            ActorRef<AdminMsg> administration = admin.start("administration");
             for (int c = 0; c < clients; c++) {
-                Client client = new Client(admin, c % 2, times);
-                client.start();
-                client.send(-1);
+                new Client(administration, c % 2, times).start();
             }
         });
-        return admin;
+        return admin;                                              // for its counters
     }
 
     @Override

@@ -20,7 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DiningPhilosophers implements Example {
     static final int SEATS = 5;
 
-    record Eat(int seat, ActorRef<Integer> philosopher) {
+    record Eat(int seat, ActorRef<Meal> philosopher) {
+    }
+
+    /** The answer to an Eat: the philosopher has eaten, and put the forks down. */
+    record Meal(double calories) {
     }
 
     /** The table: eating is the processing of an Eat letter. It knows nothing about forks. */
@@ -51,7 +55,7 @@ public final class DiningPhilosophers implements Example {
             eating.decrementAndGet();
             forkUse.decrementAndGet(left);
             forkUse.decrementAndGet(right);
-            eat.philosopher().send(spaghetti > 0 ? eat.seat() : -1);
+            eat.philosopher().send(new Meal(spaghetti));
             if (meals.incrementAndGet() == totalMeals) {
                 exit();
             }
@@ -87,25 +91,28 @@ public final class DiningPhilosophers implements Example {
     }
 
     /** Thinks (briefly), asks to eat, and does so {@code meals} times. */
-    static final class Philosopher extends Actor<Integer> {
+    static final class Philosopher extends Actor<Meal> {
         private final int seat;
-        private final Table table;
-        private int mealsLeft;
+        private final ActorRef<Eat> table;
+        private final int meals;
         int eaten;
 
-        Philosopher(int seat, Table table, int meals) {
+        Philosopher(int seat, ActorRef<Eat> table, int meals) {
             this.seat = seat;
             this.table = table;
-            this.mealsLeft = meals;
+            this.meals = meals;
         }
 
         @Override
-        protected void process(Integer ate) {
-            if (ate >= 0) {
-                eaten++;
-            }
-            if (mealsLeft-- > 0) {
-                table.send(new Eat(seat, this));
+        protected void onStart() {
+            table.send(new Eat(seat, self()));                // hungry from the start
+        }
+
+        @Override
+        protected void process(Meal meal) {
+            eaten++;
+            if (eaten < meals) {
+                table.send(new Eat(seat, self()));            // thinks, then is hungry again
             } else {
                 exit();
             }
@@ -117,13 +124,12 @@ public final class DiningPhilosophers implements Example {
         int meals = 20;
         Table table = new Table(SEATS * meals);
         new ForkMonitor().bind(table);
-        Philosopher[] philosophers = new Philosopher[SEATS];
+        Philosopher[] philosophers = new Philosopher[SEATS];  // kept to count their meals afterwards
         finish(() -> {
-            table.start();
+            ActorRef<Eat> tableRef = table.start("table");
             for (int s = 0; s < SEATS; s++) {
-                philosophers[s] = new Philosopher(s, table, meals);
-                philosophers[s].start();
-                philosophers[s].send(-1);                     // start thinking
+                philosophers[s] = new Philosopher(s, tableRef, meals);
+                philosophers[s].start("philosopher-" + s);
             }
         });
         StringBuilder sb = new StringBuilder("meals eaten per seat:");

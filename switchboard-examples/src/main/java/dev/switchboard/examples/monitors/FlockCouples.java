@@ -131,15 +131,15 @@ public final class FlockCouples implements Example {
         if (readersWriter) {
             new ReadersWriterMonitor(READS, WRITES).bind(flock);
         }
-        Derivation derivation = new Derivation(arriving);
+        Derivation derivation = new Derivation(arriving);     // kept to read its count afterwards
         finish(() -> {
-            flock.start();
-            derivation.start();
+            ActorRef<FlockMsg> flockRef = flock.start("flock");
+            ActorRef<Integer> answers = derivation.start();
             for (int i = 0; i < arriving; i++) {
-                flock.send(new Arrive(i));
+                flockRef.send(new Arrive(i));
             }
             for (int i = 0; i < arriving; i++) {
-                flock.send(new IsCoupled(i, derivation));
+                flockRef.send(new IsCoupled(i, answers));
             }
         });
         return derivation.coupled;

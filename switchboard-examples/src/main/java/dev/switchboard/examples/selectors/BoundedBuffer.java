@@ -15,9 +15,12 @@ import java.util.ArrayDeque;
  * CONSUMER mailbox: it takes no data while full and serves no consumer while empty, so producers and consumers
  * that must wait simply have their messages wait — no queues of waiting producers and consumers to manage.
  * Two versions: imperative (enable/disable as the buffer fills and empties) and declarative (two guards).
+ * Producers and consumers name the mailbox they send to ({@code send(Box.PRODUCER, ...)}, checked by the
+ * compiler); each starts its exchange with the buffer in {@code onStart()}, and a producer reports the end of its
+ * stream in {@code onExit()}.
  */
 public final class BoundedBuffer implements Example {
-    enum Mailbox { PRODUCER, CONSUMER }
+    enum Box { PRODUCER, CONSUMER }
 
     sealed interface BufferMsg permits Data, Take, ProducerDone {
     }
@@ -35,7 +38,7 @@ public final class BoundedBuffer implements Example {
     }
 
     /** The state and processing both versions share. */
-    abstract static class Buffer extends Selector<BufferMsg> {
+    abstract static class Buffer extends Selector<BufferMsg, Box> {
         final ArrayDeque<Integer> items = new ArrayDeque<>();
         final int capacity;
         private final int producers;
@@ -43,7 +46,7 @@ public final class BoundedBuffer implements Example {
         int maxFill;
 
         Buffer(int capacity, int producers) {
-            super(Mailbox.class);
+            super(Box.class);
             this.capacity = capacity;
             this.producers = producers;
         }
@@ -72,20 +75,20 @@ public final class BoundedBuffer implements Example {
     static final class ImperativeBuffer extends Buffer {
         ImperativeBuffer(int capacity, int producers) {
             super(capacity, producers);
-            disable(Mailbox.CONSUMER);                           // empty at first
+            disable(Box.CONSUMER);                               // empty at first
         }
 
         @Override
         void afterProcessing() {
             if (items.size() == capacity) {
-                disable(Mailbox.PRODUCER);
+                disable(Box.PRODUCER);
             } else {
-                enable(Mailbox.PRODUCER);
+                enable(Box.PRODUCER);
             }
             if (items.isEmpty()) {
-                disable(Mailbox.CONSUMER);
+                disable(Box.CONSUMER);
             } else {
-                enable(Mailbox.CONSUMER);
+                enable(Box.CONSUMER);
             }
         }
     }
@@ -94,8 +97,8 @@ public final class BoundedBuffer implements Example {
     static final class DeclarativeBuffer extends Buffer {
         DeclarativeBuffer(int capacity, int producers) {
             super(capacity, producers);
-            guard(Mailbox.PRODUCER, () -> items.size() < this.capacity);   // no data while full
-            guard(Mailbox.CONSUMER, () -> !items.isEmpty());               // no consumer while empty
+            guard(Box.PRODUCER, () -> items.size() < this.capacity);   // no data while full
+            guard(Box.CONSUMER, () -> !items.isEmpty());               // no consumer while empty
         }
 
         @Override
@@ -103,48 +106,65 @@ public final class BoundedBuffer implements Example {
         }
     }
 
+    /** Sends {@code count} items, each once the buffer has taken the one before. */
     static final class Producer extends Actor<Produce> {
-        private final SelectorRef<BufferMsg> buffer;
+        private final SelectorRef<BufferMsg, Box> buffer;
         private int next;
         private final int count;
         private final int base;
 
-        Producer(SelectorRef<BufferMsg> buffer, int base, int count) {
+        Producer(SelectorRef<BufferMsg, Box> buffer, int base, int count) {
             this.buffer = buffer;
             this.base = base;
             this.count = count;
         }
 
         @Override
+        protected void onStart() {
+            produce();                                           // the first item
+        }
+
+        @Override
         protected void process(Produce p) {
+            produce();                                           // the buffer took the last one
+        }
+
+        private void produce() {
             if (next < count) {
-                buffer.send(Mailbox.PRODUCER, new Data(base + next++, this));
+                buffer.send(Box.PRODUCER, new Data(base + next++, self()));
             } else {
-                buffer.send(Mailbox.PRODUCER, new ProducerDone());
                 exit();
             }
         }
+
+        @Override
+        protected void onExit() {
+            buffer.send(Box.PRODUCER, new ProducerDone());       // the end of this producer's stream
+        }
     }
 
+    /** Takes {@code count} items, asking for the next once it has one. */
     static final class Consumer extends Actor<Integer> {
-        private final SelectorRef<BufferMsg> buffer;
+        private final SelectorRef<BufferMsg, Box> buffer;
         private final int count;
         private int taken;
         long sum;
 
-        Consumer(SelectorRef<BufferMsg> buffer, int count) {
+        Consumer(SelectorRef<BufferMsg, Box> buffer, int count) {
             this.buffer = buffer;
             this.count = count;
         }
 
         @Override
+        protected void onStart() {
+            buffer.send(Box.CONSUMER, new Take(self()));         // ask for the first item
+        }
+
+        @Override
         protected void process(Integer item) {
-            if (item >= 0) {
-                sum += item;
-                taken++;
-            }
-            if (taken < count) {
-                buffer.send(Mailbox.CONSUMER, new Take(this));
+            sum += item;
+            if (++taken < count) {
+                buffer.send(Box.CONSUMER, new Take(self()));
             } else {
                 exit();
             }
@@ -159,18 +179,15 @@ public final class BoundedBuffer implements Example {
         int consumers = 3;
         Buffer buffer = declarative ? new DeclarativeBuffer(capacity, producers)
                 : new ImperativeBuffer(capacity, producers);
-        Consumer[] cs = new Consumer[consumers];
+        Consumer[] cs = new Consumer[consumers];                 // kept to read their sums afterwards
         finish(() -> {
-            buffer.start();
+            SelectorRef<BufferMsg, Box> ref = buffer.start("buffer");
             for (int p = 0; p < producers; p++) {
-                Producer producer = new Producer(buffer, p * perProducer, perProducer);
-                producer.start();
-                producer.send(new Produce());
+                new Producer(ref, p * perProducer, perProducer).start();
             }
             for (int c = 0; c < consumers; c++) {
-                cs[c] = new Consumer(buffer, producers * perProducer / consumers);
+                cs[c] = new Consumer(ref, producers * perProducer / consumers);
                 cs[c].start();
-                cs[c].send(-1);                                  // start by asking for an item
             }
         });
         long sum = 0;

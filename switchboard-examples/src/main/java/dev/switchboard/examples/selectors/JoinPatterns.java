@@ -6,6 +6,7 @@ import static dev.switchboard.Switchboard.finish;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.examples.Example;
 import java.io.PrintStream;
@@ -14,8 +15,9 @@ import java.util.List;
 
 /**
  * Paper 000, Fig. 10 and 11: joining streams from several sources without sequence numbers or a dictionary. The
- * adder has one mailbox per source. Each source's items arrive in order in its mailbox; the adder takes one item
- * per source per round by disabling a mailbox once it has its item.
+ * adder has one mailbox per source, numbered like the sources ({@code Selector<Item, Numbered>}): source
+ * {@code s} sends with {@code send(s, item)}. Each source's items arrive in order in its mailbox; the adder takes
+ * one item per source per round by disabling a mailbox once it has its item.
  * <ul>
  *   <li>any order: items of a round are taken as they come; all mailboxes are enabled again when the round is
  *       complete;</li>
@@ -27,7 +29,7 @@ public final class JoinPatterns implements Example {
     }
 
     /** Fig. 11, top: accepts the items of a round in any order. */
-    static final class AdderAnyOrder extends Selector<Item> {
+    static final class AdderAnyOrder extends Selector<Item, Numbered> {
         private final int[] items;
         private final ActorRef<Integer> next;
         private int matched;
@@ -56,7 +58,7 @@ public final class JoinPatterns implements Example {
     }
 
     /** Fig. 11, bottom: accepts the items of a round in source order. */
-    static final class AdderRoundRobin extends Selector<Item> {
+    static final class AdderRoundRobin extends Selector<Item, Numbered> {
         private final int[] items;
         private final ActorRef<Integer> next;
         private int matched;
@@ -115,11 +117,11 @@ public final class JoinPatterns implements Example {
     /** Three sources send rounds 1..n concurrently; source s sends (s+1)*round in round `round`. */
     static List<Integer> join(boolean roundRobin, int rounds) {
         int sources = 3;
-        Collector collector = new Collector(rounds);
+        Collector collector = new Collector(rounds);      // kept to read the sums afterwards
         finish(() -> {
-            collector.start();
-            SelectorRef<Item> adder = roundRobin ? new AdderRoundRobin(sources, rounds, collector).start()
-                    : new AdderAnyOrder(sources, rounds, collector).start();
+            ActorRef<Integer> sums = collector.start();
+            SelectorRef<Item, Numbered> adder = roundRobin ? new AdderRoundRobin(sources, rounds, sums).start()
+                    : new AdderAnyOrder(sources, rounds, sums).start();
             for (int s = 0; s < sources; s++) {
                 int source = s;
                 async(() -> {                             // the sources run in parallel

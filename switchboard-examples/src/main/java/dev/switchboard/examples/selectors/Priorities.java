@@ -3,6 +3,7 @@ package dev.switchboard.examples.selectors;
 import static dev.switchboard.Switchboard.finish;
 
 import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.examples.Example;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import java.util.List;
 /**
  * Paper 000 §5: message priorities without touching the processing logic. The selector has one mailbox per
  * priority, routes each message by its priority ({@link Selector#route}), and the default PRIORITY policy always
- * takes the next message from the most urgent non-empty mailbox.
+ * takes the next message from the most urgent non-empty mailbox. The tasks are all sent to the selector's
+ * reference before it starts, so the order in which it processes them is the policy's alone.
  */
 public final class Priorities implements Example {
     enum Level { URGENT, NORMAL, BACKGROUND }
@@ -19,13 +21,18 @@ public final class Priorities implements Example {
     record Task(String name, Level level) {
     }
 
-    static final class Scheduler extends Selector<Task> {
+    static final class Scheduler extends Selector<Task, Level> {
         final List<String> order = new ArrayList<>();
         private final int expected;
 
         Scheduler(int expected) {
             super(Level.class);                           // URGENT is mailbox 0: served first
             this.expected = expected;
+        }
+
+        /** Its reference, before it is started. */
+        SelectorRef<Task, Level> ref() {
+            return self();
         }
 
         @Override
@@ -52,7 +59,7 @@ public final class Priorities implements Example {
                 new Task("answer the customer", Level.NORMAL),
                 new Task("restart the failed node", Level.URGENT));
         Scheduler scheduler = new Scheduler(tasks.size());
-        tasks.forEach(scheduler::send);                   // all queued before the selector starts
+        tasks.forEach(scheduler.ref()::send);             // all queued before the selector starts
         finish(scheduler::start);
         out.println("sent in this order:      " + tasks.stream().map(Task::name).toList());
         out.println("processed in this order: " + scheduler.order);

@@ -4,8 +4,9 @@ import static dev.switchboard.Switchboard.async;
 import static dev.switchboard.Switchboard.finish;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
-import dev.switchboard.actor.SelectorRef;
+import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.examples.Example;
 import dev.switchboard.task.DataDrivenControl;
 import java.io.PrintStream;
@@ -22,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>RF, readers first: READ is mailbox 0, WRITE mailbox 1 (the first readers-writers problem);</li>
  *   <li>WF, writers first: WRITE is mailbox 0, READ mailbox 1 (the second readers-writers problem).</li>
  * </ul>
+ * The mailbox numbers depend on the policy, so they are plain numbers ({@code Selector<Op, Numbered>}), and the
+ * selector routes each operation itself: clients send to it as to any actor.
  */
 public final class ReaderWriter implements Example {
     enum Policy { AO, RF, WF }
@@ -36,7 +39,7 @@ public final class ReaderWriter implements Example {
     }
 
     /** The dictionary selector. Its counters check that a write never overlaps a read or another write. */
-    static final class Dictionary extends Selector<Op> {
+    static final class Dictionary extends Selector<Op, Numbered> {
         private final Map<Integer, Integer> data = new HashMap<>();
         private final AtomicInteger activeReaders = new AtomicInteger();
         private DataDrivenControl<Boolean> readersDone = finished();
@@ -135,9 +138,9 @@ public final class ReaderWriter implements Example {
     /** A client: sends its reads and writes, then tells the dictionary it is done. */
     static final class Client extends Actor<Integer> {
         static final int OPERATIONS = 200;
-        private final SelectorRef<Op> dictionary;
+        private final ActorRef<Op> dictionary;
 
-        Client(SelectorRef<Op> dictionary) {
+        Client(ActorRef<Op> dictionary) {
             this.dictionary = dictionary;
         }
 
@@ -156,14 +159,12 @@ public final class ReaderWriter implements Example {
         int clients = 4;
         Dictionary dictionary = new Dictionary(policy, clients * Client.OPERATIONS);
         finish(() -> {
-            dictionary.start();
+            ActorRef<Op> ref = dictionary.start("dictionary-" + policy);
             for (int c = 0; c < clients; c++) {                   // the clients run in parallel
-                Client client = new Client(dictionary);
-                client.start();
-                client.send(c);
+                new Client(ref).start().send(c);                  // c: the seed of its operations
             }
         });
-        return dictionary;
+        return dictionary;                                        // for its counters
     }
 
     @Override

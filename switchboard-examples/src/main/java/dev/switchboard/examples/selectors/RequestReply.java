@@ -3,6 +3,7 @@ package dev.switchboard.examples.selectors;
 import static dev.switchboard.Switchboard.finish;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.examples.Example;
@@ -12,10 +13,11 @@ import java.io.PrintStream;
  * Paper 000, Fig. 7: synchronous request-reply without blocking and without stashing. The requester is a selector
  * with a REGULAR and a REPLY mailbox: when it needs an answer it sends the request and disables REGULAR, so the
  * next message it processes is the reply; then it enables REGULAR again. Messages that arrive meanwhile simply
- * wait in REGULAR, in order.
+ * wait in REGULAR, in order. The request carries the requester's reference, and the calculator answers into its
+ * REPLY mailbox by name ({@code send(Box.REPLY, ...)}, checked by the compiler).
  */
 public final class RequestReply implements Example {
-    enum Mailbox { REGULAR, REPLY }
+    enum Box { REGULAR, REPLY }
 
     sealed interface Msg permits Job, Stop, Answer {
     }
@@ -29,31 +31,38 @@ public final class RequestReply implements Example {
     record Answer(int n, long value) implements Msg {
     }
 
-    record Request(int n, SelectorRef<Msg> replyTo) {
+    sealed interface CalculatorMsg permits Request, Quit {
+    }
+
+    record Request(int n, SelectorRef<Msg, Box> replyTo) implements CalculatorMsg {
+    }
+
+    record Quit() implements CalculatorMsg {
     }
 
     /** Computes factorials; answers into the requester's REPLY mailbox. */
-    static final class Calculator extends Actor<Request> {
+    static final class Calculator extends Actor<CalculatorMsg> {
         @Override
-        protected void process(Request r) {
-            if (r.n() < 0) {
-                exit();
-                return;
+        protected void process(CalculatorMsg msg) {
+            switch (msg) {
+                case Request r -> {
+                    long f = 1;
+                    for (int i = 2; i <= r.n(); i++) {
+                        f *= i;
+                    }
+                    r.replyTo().send(Box.REPLY, new Answer(r.n(), f));
+                }
+                case Quit q -> exit();
             }
-            long f = 1;
-            for (int i = 2; i <= r.n(); i++) {
-                f *= i;
-            }
-            r.replyTo().send(Mailbox.REPLY, new Answer(r.n(), f));
         }
     }
 
-    static final class ReqRespSelector extends Selector<Msg> {
-        private final Calculator calculator;
+    static final class ReqRespSelector extends Selector<Msg, Box> {
+        private final ActorRef<CalculatorMsg> calculator;
         private final PrintStream out;
 
-        ReqRespSelector(Calculator calculator, PrintStream out) {
-            super(Mailbox.class);
+        ReqRespSelector(ActorRef<CalculatorMsg> calculator, PrintStream out) {
+            super(Box.class);
             this.calculator = calculator;
             this.out = out;
         }
@@ -63,31 +72,32 @@ public final class RequestReply implements Example {
             switch (msg) {
                 case Job j -> {
                     out.println("job " + j.n() + ": asking for " + j.n() + "!");
-                    calculator.send(new Request(j.n(), this));
-                    disable(Mailbox.REGULAR);              // reply-blocked: only the REPLY mailbox is served
+                    calculator.send(new Request(j.n(), self()));
+                    disable(Box.REGULAR);                  // reply-blocked: only the REPLY mailbox is served
                 }
                 case Answer a -> {
                     out.println("job " + a.n() + ": " + a.n() + "! = " + a.value());
-                    enable(Mailbox.REGULAR);               // resume processing regular messages
+                    enable(Box.REGULAR);                   // resume processing regular messages
                 }
-                case Stop s -> {
-                    calculator.send(new Request(-1, this));
-                    exit();
-                }
+                case Stop s -> exit();
             }
+        }
+
+        @Override
+        protected void onExit() {
+            calculator.send(new Quit());                   // the calculator serves this requester only
         }
     }
 
     @Override
     public void run(PrintStream out) {
         finish(() -> {
-            Calculator calculator = new Calculator();
-            calculator.start();
-            SelectorRef<Msg> requester = new ReqRespSelector(calculator, out).start();
+            ActorRef<CalculatorMsg> calculator = new Calculator().start("calculator");
+            SelectorRef<Msg, Box> requester = new ReqRespSelector(calculator, out).start("requester");
             for (int n = 5; n <= 15; n += 5) {
-                requester.send(Mailbox.REGULAR, new Job(n));
+                requester.send(Box.REGULAR, new Job(n));
             }
-            requester.send(Mailbox.REGULAR, new Stop());
+            requester.send(Box.REGULAR, new Stop());
         });
     }
 
