@@ -1,3 +1,11 @@
+/*
+ * Adapted from JCTools 4.0.7 (https://github.com/JCTools/JCTools): the algorithm of
+ * org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue and its base classes, Copyright the JCTools authors,
+ * licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE at the root of this repository).
+ * Changed: the field layout (the producer's fields side by side, the consumer's side by side, 64 bytes of
+ * padding), VarHandles instead of field updaters, and an OutOfMemoryError while growing gives the claimed
+ * index back.
+ */
 package dev.switchboard.actor;
 
 import java.lang.invoke.MethodHandles;
