@@ -202,16 +202,10 @@ public abstract class Node extends CountedCompleter<Void> {
      * The task to hand to the pool ({@code fork}, {@code execute}) to run this node once: the node itself the
      * first time, a new {@link Rerun} every later time.
      *
-     * <p>Why: an actor's activation runs many times, and a ForkJoinPool steal (as read in JDK 25.0.3) reads the
-     * queue's base index, then the slot, re-checks the base and then CASes the slot from the task to null. A thief
-     * delayed between its re-check and its CAS (pre-empted; on a busy two-core machine that happens) while the
-     * owner runs a whole array's worth of tasks can find the <em>same</em> task object back in the same slot,
-     * pushed again after the array wrapped around: its CAS then succeeds and it writes its stale base + 1,
-     * moving the base backwards over slots already taken. The owner, polling in FIFO mode, then spins forever
-     * waiting for a slot that is already empty (seen in benchmark runs: a worker spinning in
-     * {@code WorkQueue.nextLocalTask}, the finish never ending; the hung deque held {@code top - base} equal to
-     * its array's capacity, which a correct deque never reaches without growing). A task object that is never
-     * pushed twice cannot be confused with an earlier push of itself, so only the first push uses the node.
+     * <p>Why: {@link ForkJoinTask#fork()} says it is "a usage error to fork a task more than once unless it has
+     * completed and been reinitialized", and an actor's activation is scheduled again and again without
+     * completing. A node is therefore pushed as itself only once; every later push is a new one-shot task whose
+     * completer is the node. (Breaking the rule hung a finish: docs/decisions/008-one-push-per-task-object.md.)
      */
     public final ForkJoinTask<?> poolTask() {
         if (!queuedBefore) {

@@ -247,7 +247,7 @@ public final class Scheduler {
         return budget;
     }
 
-    /** Activations one worker runs through its handoff slot before it forks the continuation. */
+    /** Activations one worker runs through its handoff buffer before it forks the continuation. */
     public int handoffLimit() {
         return handoffLimit;
     }
