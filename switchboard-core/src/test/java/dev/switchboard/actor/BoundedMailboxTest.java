@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -201,7 +202,7 @@ class BoundedMailboxTest {
             assertThat(sentSecond.getCount()).isZero();
             // 2 may have taken the place 1 freed and gone into the mailbox just after the drain looked: the
             // draining activation counts it as it gives the actor up, which may be after the finish has ended
-            assertThat(ReviewRegressionTest.eventually(() -> dead.size() >= 2)).as("dead letters %s", dead).isTrue();
+            Await.until("two dead letters (" + dead + ")", () -> dead.size() >= 2);
             assertThat(dead).extracting(DeadLetter::message).containsExactlyInAnyOrder(1, 2);
         }
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Await;
 import dev.switchboard.testing.Runtimes;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +17,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,18 +24,6 @@ import org.junit.jupiter.api.Timeout;
 /** Regressions for defects found in review: each test failed before its fix. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReviewRegressionTest {
-
-    /** Waits (bounded) for a condition another thread makes true; returns whether it did. */
-    static boolean eventually(BooleanSupplier condition) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                return false;
-            }
-            Thread.onSpinWait();
-        }
-        return true;
-    }
 
     /** Answers requests; a request "hold:x" is answered only when {@code release} is put. */
     static final class Server extends Actor<String> {
@@ -83,9 +71,10 @@ class ReviewRegressionTest {
                 ref.send("start");
                 ref.send("other");
                 rt.async(() -> {
-                    // q2 is outstanding now; "other" must still be waiting
-                    eventually(() -> log.contains("r1"));
-                    eventually(() -> client.mailboxSize() == 0 || log.contains("other"));
+                    Await.until("the first reply's handler", () -> log.contains("r1"));
+                    // q2 is outstanding from now until the release below: "other" must still be waiting
+                    assertThat(log).doesNotContain("other");
+                    assertThat(client.mailboxSize()).isEqualTo(1);
                     server.release.put(true);
                 });
             });
@@ -141,7 +130,7 @@ class ReviewRegressionTest {
                 ref.send("start");
                 ref.send("other");
                 rt.async(() -> {
-                    eventually(() -> log.contains("ra"));
+                    Await.until("the first reply's handler", () -> log.contains("ra"));
                     server.release.put(true);
                 });
             });
@@ -182,7 +171,7 @@ class ReviewRegressionTest {
                 ref.send("start");
                 ref.send("other");
                 rt.async(() -> {
-                    eventually(() -> log.contains("reply"));
+                    Await.until("the reply's handler", () -> log.contains("reply"));
                     log.add("resuming");
                     resumeNow.put(true);
                 });

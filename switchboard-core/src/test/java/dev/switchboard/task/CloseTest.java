@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -170,9 +171,7 @@ class CloseTest {
         sender.start();
         await(holding);
         closer.start();
-        while (slow.state() != dev.switchboard.actor.ActorState.TERMINATED) {   // close() got to the actor
-            Thread.onSpinWait();
-        }
+        Await.until("close() to reach the actor", () -> slow.state() == dev.switchboard.actor.ActorState.TERMINATED);
         release.countDown();
         join(closer);
         join(sender);
@@ -205,9 +204,7 @@ class CloseTest {
                 rt.close(Duration.ofSeconds(1));
                 closed.countDown();
             }).start();
-            while (!rt.isClosed()) {
-                Thread.onSpinWait();
-            }
+            Await.until("the close", rt::isClosed);
             thrown.set(catchThrowable(sink::start));
         })));
         await(closed);
@@ -240,9 +237,7 @@ class CloseTest {
             }
         });
         owner.start();
-        while (refs.get(actors - 1) == null) {      // the last sink was started
-            Thread.onSpinWait();
-        }
+        Await.until("the last sink's start", () -> refs.get(actors - 1) != null);
         LongAdder sent = new LongAdder();
         AtomicBoolean stop = new AtomicBoolean();
         Thread[] senders = new Thread[4];
@@ -257,13 +252,9 @@ class CloseTest {
             });
             senders[s].start();
         }
-        while (sent.sum() < 200_000) {
-            Thread.onSpinWait();
-        }
+        Await.until("200,000 sends", () -> sent.sum() >= 200_000);
         rt.close();
-        while (sent.sum() < 400_000) {             // sends after the close
-            Thread.onSpinWait();
-        }
+        Await.until("200,000 sends after the close", () -> sent.sum() >= 400_000);
         stop.set(true);
         for (Thread t : senders) {
             join(t);

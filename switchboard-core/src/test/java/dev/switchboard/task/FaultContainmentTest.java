@@ -10,6 +10,7 @@ import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.actor.Selector;
 import dev.switchboard.actor.SelectorRef;
+import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -155,7 +156,8 @@ class FaultContainmentTest {
                         .contains("selection policy");
                 // A fatal failure (the OutOfMemoryError) ends the finish as soon as it is reported, which is just
                 // before the failing actor terminates and drains: wait for that, within a bound.
-                awaitTermination(s, dead, 2);
+                Await.until(s + " terminated with 2 dead letters",
+                        () -> s.state() == ActorState.TERMINATED && dead.size() >= 2);
                 assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
                 assertThat(dead).hasSize(2);
                 assertThat(rt.scheduler().workerDeaths()).isZero();
@@ -171,10 +173,7 @@ class FaultContainmentTest {
             rt.async(() -> {
                 throw new OutOfMemoryError("injected outside every finish");
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (unscoped.isEmpty() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            Await.until("the failure outside every finish", () -> !unscoped.isEmpty());
             assertThat(unscoped).singleElement().isInstanceOf(OutOfMemoryError.class);
             LongAdder iterations = new LongAdder();
             CountDownLatch done = new CountDownLatch(10_000);
@@ -184,14 +183,6 @@ class FaultContainmentTest {
             });
             assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
             assertThat(iterations.sum()).isEqualTo(10_000);
-        }
-    }
-
-    /** Waits up to 10 s for {@code actor} to terminate with {@code letters} dead letters counted; then returns. */
-    private static void awaitTermination(dev.switchboard.actor.ActorCore<?> actor, List<DeadLetter> dead, int letters) {
-        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while ((actor.state() != ActorState.TERMINATED || dead.size() < letters) && System.nanoTime() - end < 0) {
-            Thread.onSpinWait();
         }
     }
 }

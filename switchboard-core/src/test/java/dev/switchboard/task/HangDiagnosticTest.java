@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -105,15 +106,9 @@ class HangDiagnosticTest {
             }));
             waiter.start();
             started.await(30, TimeUnit.SECONDS);
-            List<String> reports = List.of();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (System.nanoTime() < deadline) {   // the waiter registers once its body has returned
-                reports = rt.diagnose();
-                if (!reports.isEmpty()) {
-                    break;
-                }
-                Thread.onSpinWait();
-            }
+            // the waiter registers once its body has returned
+            Await.until("a hang report", () -> !rt.diagnose().isEmpty());
+            List<String> reports = rt.diagnose();
             assertThat(reports).hasSize(1);
             assertThat(reports.get(0)).contains("actor " + stuck).contains("never exited").contains("idle");
             rt.async(() -> stuckRef.get().send("stop"));   // any sender will do; the actor exits
@@ -199,10 +194,8 @@ class HangDiagnosticTest {
                 neverStarted.start();
                 neverStarted.exitLater();
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);   // the asker's handler runs next
-            while (asker.state() != dev.switchboard.actor.ActorState.TERMINATED && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            // the asker's handler runs next
+            Await.until("the asker's exit", () -> asker.state() == dev.switchboard.actor.ActorState.TERMINATED);
             assertThat(asker.state()).isEqualTo(dev.switchboard.actor.ActorState.TERMINATED);
         }
     }

@@ -1,0 +1,32 @@
+package dev.switchboard.testing;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The one way tests wait for a condition another thread makes true: it fails, naming what it waited for, when
+ * the condition has not held within {@link #TIMEOUT_SECONDS} (generous, for a busy machine), never returning as
+ * if it had.
+ */
+public final class Await {
+    /** How long a condition may take. */
+    public static final long TIMEOUT_SECONDS = 20;
+
+    private Await() {
+    }
+
+    /**
+     * Returns once {@code condition} holds.
+     *
+     * @throws AssertionError if it does not hold within {@link #TIMEOUT_SECONDS}
+     */
+    public static void until(String what, BooleanSupplier condition) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - end > 0) {
+                throw new AssertionError("waited " + TIMEOUT_SECONDS + " s for " + what);
+            }
+            Thread.onSpinWait();
+        }
+    }
+}
