@@ -8,7 +8,10 @@ import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Worker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.locks.LockSupport;
 
@@ -128,7 +131,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
         Waiter w = (Waiter) WAITERS.getAndSet(this, CLOSED);
         for (; w != null; w = w.next) {
-            w.fire();
+            w.fire(this);
         }
         return true;
     }
@@ -159,6 +162,47 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         return (T) v;
     }
 
+    @Override
+    @SuppressWarnings("unchecked")
+    public T get(Duration timeout) throws TimeoutException {
+        long nanos = timeout.toNanos();
+        if (nanos < 0) {
+            throw new IllegalArgumentException("negative timeout " + timeout + " for " + this);
+        }
+        Object v = value;
+        if (v == UNSET && nanos > 0) {
+            v = block(System.nanoTime() + nanos);
+        }
+        if (v == UNSET) {
+            throw new TimeoutException(this + " was not put within " + timeout.toMillis() + " ms");
+        }
+        if (v == NULL) {
+            return null;
+        }
+        if (v instanceof Failure f) {
+            throw new CompletionException(f.cause);
+        }
+        return (T) v;
+    }
+
+    @Override
+    public CompletableFuture<T> toCompletableFuture() {
+        CompletableFuture<T> copy = new CompletableFuture<>();
+        register(new Waiter(copy));
+        return copy;
+    }
+
+    /** Completes {@code copy} as this future was completed (called once this future is done). */
+    @SuppressWarnings("unchecked")
+    private void copyTo(CompletableFuture<Object> copy) {
+        Object v = value;
+        if (v instanceof Failure f) {
+            copy.completeExceptionally(f.cause);
+        } else {
+            copy.complete(v == NULL ? null : v);
+        }
+    }
+
     /** Registers {@code task} to be told (once) when this future is done. */
     void whenDone(AwaitTask task) {
         register(new Waiter(task));
@@ -168,7 +212,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         for (;;) {
             Waiter h = waiters;
             if (h == CLOSED) {
-                w.fire();
+                w.fire(this);
                 return;
             }
             w.next = h;
@@ -191,19 +235,31 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
                 return value;
             }
         }
+        return block(0);
+    }
+
+    /**
+     * Blocks (managed: the pool may add a thread) until the value is there or, when {@code deadline} is not 0,
+     * until {@code System.nanoTime()} passes it. Returns the value, or {@code UNSET} at the deadline.
+     */
+    private Object block(long deadline) {
         Waiter self = new Waiter(Thread.currentThread());
         register(self);
         ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {
             @Override
             public boolean isReleasable() {
-                return value != UNSET;
+                return value != UNSET || deadline != 0 && System.nanoTime() - deadline >= 0;
             }
 
             @Override
             public boolean block() {
                 boolean interrupted = false;
-                while (value == UNSET) {
-                    LockSupport.park(DataDrivenFuture.this);
+                while (!isReleasable()) {
+                    if (deadline == 0) {
+                        LockSupport.park(DataDrivenFuture.this);
+                    } else {
+                        LockSupport.parkNanos(DataDrivenFuture.this, deadline - System.nanoTime());
+                    }
                     if (Thread.interrupted()) {      // get() is not interruptible; keep the status
                         interrupted = true;
                     }
@@ -257,7 +313,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     private record Failure(Throwable cause) {
     }
 
-    /** A registration: an awaiting task to notify or a thread to unpark. */
+    /** A registration: an awaiting task to notify, a thread to unpark, or a CompletableFuture to complete. */
     private static final class Waiter {
         final Object target;
         Waiter next;
@@ -266,11 +322,15 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             this.target = target;
         }
 
-        void fire() {
+        void fire(DataDrivenFuture<?> done) {
             if (target instanceof AwaitTask task) {
                 task.inputReady();
             } else if (target instanceof Thread thread) {
                 LockSupport.unpark(thread);
+            } else if (target instanceof CompletableFuture<?> copy) {
+                @SuppressWarnings("unchecked")
+                CompletableFuture<Object> c = (CompletableFuture<Object>) copy;
+                done.copyTo(c);
             }
         }
     }

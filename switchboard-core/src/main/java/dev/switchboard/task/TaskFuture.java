@@ -1,5 +1,9 @@
 package dev.switchboard.task;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+
 /**
  * The read side of a value that a task produces later: the result of {@link TaskRuntime#future}, or a
  * {@link DataDrivenFuture} filled by {@code put}. Pass it to {@code asyncAwait} to run a task once it is
@@ -28,6 +32,31 @@ public sealed interface TaskFuture<T> permits DataDrivenFuture {
      * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
      */
     T get();
+
+    /**
+     * The value, waiting at most {@code timeout} for it. Unlike {@link #get()} it does not help: on a worker it
+     * blocks (and the runtime may add a thread meanwhile), so the wait ends close to the deadline whatever the
+     * producing task does.
+     *
+     * <pre>{@code
+     * Integer price = quote.get(Duration.ofMillis(200));   // TimeoutException if it takes longer
+     * }</pre>
+     *
+     * @throws TimeoutException if the value is not there within {@code timeout}; the message names this future
+     *         and where it was created
+     * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    T get(Duration timeout) throws TimeoutException;
+
+    /**
+     * A {@link CompletableFuture} completed with this future's value or failure (a failure as the
+     * {@code CompletableFuture}'s exception), for code written against {@code java.util.concurrent}: compose it,
+     * join it, time it out. Completing or cancelling it does not change this future. Stages that are not
+     * {@code ...Async} run on the thread that puts the value, which may be one of the runtime's workers: keep them
+     * short, or use the {@code ...Async} variants. Each call returns a new {@code CompletableFuture}.
+     */
+    CompletableFuture<T> toCompletableFuture();
 
     /** Whether the value (or a failure) is available. */
     boolean isDone();

@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.testing.Runtimes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -186,5 +190,83 @@ class DataDrivenFutureTest {
             assertThat(fired.get()).isEqualTo(8);
             assertThat(putFailures).hasSize(2);
         }
+    }
+
+    @Test
+    void aTimedGetReturnsTheValueOrFailsAtTheDeadlineNamingTheFuture() throws Exception {
+        DataDrivenFuture<String> put = new DataDrivenFuture<>();
+        put.put("now");
+        assertThat(put.get(Duration.ZERO)).isEqualTo("now");
+
+        DataDrivenFuture<String> never = new DataDrivenFuture<>();
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> never.get(Duration.ofMillis(50))).isInstanceOf(TimeoutException.class)
+                .hasMessageContaining("DataDrivenFuture@").hasMessageContaining("not put; created by thread '")
+                .hasMessageEndingWith("was not put within 50 ms");
+        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+        assertThatThrownBy(() -> never.get(Duration.ZERO)).isInstanceOf(TimeoutException.class);
+        assertThatThrownBy(() -> never.get(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative timeout");
+
+        DataDrivenFuture<String> failed = new DataDrivenFuture<>();
+        failed.fail(new IllegalStateException("no quote"));
+        assertThatThrownBy(() -> failed.get(Duration.ofSeconds(1))).isInstanceOf(CompletionException.class)
+                .hasRootCauseMessage("no quote");
+    }
+
+    @Test
+    void aTimedGetOnAWorkerWaitsForAValuePutLater() {
+        AtomicReference<String> seen = new AtomicReference<>();
+        rt.finish(() -> {
+            DataDrivenFuture<String> later = new DataDrivenFuture<>();
+            CountDownLatch waiting = new CountDownLatch(1);
+            rt.async(() -> {
+                waiting.countDown();
+                try {
+                    seen.set(later.get(Duration.ofSeconds(30)));    // blocks this worker; the other puts
+                } catch (TimeoutException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            rt.async(() -> {
+                try {
+                    assertThat(waiting.await(20, TimeUnit.SECONDS)).isTrue();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                later.put("late");
+            });
+        });
+        assertThat(seen).hasValue("late");
+    }
+
+    @Test
+    void aCompletableFutureCopyCompletesWithTheValueOrTheFailure() throws Exception {
+        DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+        CompletableFuture<Integer> copy = f.toCompletableFuture();
+        CompletableFuture<Integer> doubled = copy.thenApply(v -> v * 2);
+        assertThat(copy).isNotDone();
+        f.put(21);
+        assertThat(doubled.get(10, TimeUnit.SECONDS)).isEqualTo(42);
+        assertThat(f.toCompletableFuture()).isCompletedWithValue(21);      // already done: completed at once
+        copy.complete(7);                                                   // a copy: the future keeps its value
+        assertThat(f.get()).isEqualTo(21);
+
+        DataDrivenFuture<Object> failing = new DataDrivenFuture<>();
+        CompletableFuture<Object> failed = failing.toCompletableFuture();
+        failing.fail(new IllegalStateException("no stock"));
+        assertThatThrownBy(failed::join).isInstanceOf(CompletionException.class).hasRootCauseMessage("no stock");
+
+        DataDrivenFuture<String> nothing = new DataDrivenFuture<>();
+        CompletableFuture<String> copyOfNull = nothing.toCompletableFuture();
+        nothing.put(null);
+        assertThat(copyOfNull).isCompletedWithValue(null);
+    }
+
+    @Test
+    void aTasksFutureCanBeJoinedAsACompletableFuture() {
+        AtomicReference<CompletableFuture<Integer>> copy = new AtomicReference<>();
+        rt.finish(() -> copy.set(rt.future(() -> 20 + 22).toCompletableFuture()));
+        assertThat(copy.get().join()).isEqualTo(42);
     }
 }
