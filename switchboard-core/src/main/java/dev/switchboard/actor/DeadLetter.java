@@ -29,4 +29,10 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
          */
         RUNTIME_CLOSED
     }
+
+    /** {@code RECIPIENT_TERMINATED: too late to pong@3}: the reason, the message (shortened) and the recipient. */
+    @Override
+    public String toString() {
+        return reason + ": " + ActorCore.brief(message) + " to " + recipient;
+    }
 }

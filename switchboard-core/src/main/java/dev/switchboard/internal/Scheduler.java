@@ -89,8 +89,9 @@ public final class Scheduler {
         this.runQueue = new RunQueue(this);
         this.global = new Scope(this, null, true, 0);
         trackingScopes.add(global);
-        this.unscopedFailureHandler = this::printUnscopedFailure;
-        this.hangReporter = System.err::println;
+        this.unscopedFailureHandler = this::logUnscopedFailure;
+        this.deadLetterListener = this::logDeadLetter;
+        this.hangReporter = Scheduler::logHangReport;
         watchdog.start();
     }
 
@@ -529,6 +530,7 @@ public final class Scheduler {
         boolean help = w != null && w.nestedWaits() < Worker.MAX_HELPING_DEPTH;
         long failAt = timeoutNanos > 0 ? start + timeoutNanos : 0;
         long reportAt = hangReportAfterNanos > 0 ? start + hangReportAfterNanos : 0;
+        long reportProgress = reportAt != 0 ? workersProgress() : 0;
         waitingScopes.add(scope);
         if (w != null) {
             w.enterBlocking();
@@ -574,10 +576,17 @@ public final class Scheduler {
                 }
                 long now = System.nanoTime();
                 if (reportAt != 0 && now - reportAt >= 0) {
-                    reportAt = 0;
-                    Consumer<String> reporter = hangReporter;
-                    if (reporter != null) {
-                        reporter.accept("Switchboard hang diagnostic: " + report(scope));
+                    long progress = workersProgress();
+                    if (progress != reportProgress) {
+                        // the runtime's workers started work in the last period: not stuck, look again later
+                        reportProgress = progress;
+                        reportAt = now + hangReportAfterNanos;
+                    } else {
+                        reportAt = 0;
+                        Consumer<String> reporter = hangReporter;
+                        if (reporter != null) {
+                            reporter.accept("Switchboard hang diagnostic: " + report(scope));
+                        }
                     }
                 }
                 if (failAt != 0 && now - failAt >= 0) {
@@ -718,6 +727,22 @@ public final class Scheduler {
         return reports;
     }
 
+    /** Nodes the workers have started so far (a sum of racy reads: it changes while any worker works). */
+    private long workersProgress() {
+        long sum = 0;
+        for (Worker w : workers) {
+            sum += w.progress();
+        }
+        return sum;
+    }
+
+    /** The logger of hang reports, failures outside every finish and dead letters. */
+    static final System.Logger LOG = System.getLogger("dev.switchboard");
+
+    private static void logHangReport(String report) {
+        LOG.log(System.Logger.Level.WARNING, report);
+    }
+
     public void hangReporter(Consumer<String> reporter) {
         this.hangReporter = reporter;
     }
@@ -751,8 +776,30 @@ public final class Scheduler {
         this.deadLetterListener = listener;
     }
 
+    /** Dead letters the default listener logs one by one; after these it logs a count now and then. */
+    private static final int LOGGED_DEAD_LETTERS = 10;
+    private final java.util.concurrent.atomic.AtomicLong loggedDeadLetters = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * The default dead-letter listener: logs the first {@value #LOGGED_DEAD_LETTERS} ({@code System.Logger}
+     * "dev.switchboard", level INFO), then one line whenever the count reaches a power of ten.
+     */
+    private void logDeadLetter(Object letter) {
+        long n = loggedDeadLetters.incrementAndGet();
+        if (n <= LOGGED_DEAD_LETTERS) {
+            String text = String.valueOf(letter);
+            LOG.log(System.Logger.Level.INFO, "Switchboard: dead letter in runtime '" + name + "': "
+                    + (text.length() <= 300 ? text : text.substring(0, 297) + "...")
+                    + (n == LOGGED_DEAD_LETTERS ? " (the last one logged; later ones are counted, and logged as"
+                    + " a count at every power of ten; TaskRuntime.Builder.onDeadLetter sees each one)" : ""));
+        } else if (Long.toString(n).matches("10*")) {
+            LOG.log(System.Logger.Level.INFO, "Switchboard: " + n + " dead letters in runtime '" + name
+                    + "' so far");
+        }
+    }
+
     public void unscopedFailureHandler(Consumer<Throwable> handler) {
-        this.unscopedFailureHandler = handler != null ? handler : this::printUnscopedFailure;
+        this.unscopedFailureHandler = handler != null ? handler : this::logUnscopedFailure;
     }
 
     /** Passes a failure that no finish can rethrow to the runtime's handler. */
@@ -761,31 +808,30 @@ public final class Scheduler {
             unscopedFailureHandler.accept(failure);
         } catch (Throwable handlerFailed) {
             try {
-                printUnscopedFailure(failure);
+                logUnscopedFailure(failure);
             } catch (Throwable ignored) {
                 // no memory even to print: the failure is still counted where it was recorded
             }
         }
     }
 
-    /** Failures the default handler prints in full; after these it prints a count now and then. */
+    /** Failures the default handler logs in full; after these it logs a count now and then. */
     private static final int PRINTED_UNSCOPED_FAILURES = 20;
     private final java.util.concurrent.atomic.AtomicLong unscopedFailures = new java.util.concurrent.atomic.AtomicLong();
 
     /**
-     * The default handler: prints the first {@value #PRINTED_UNSCOPED_FAILURES} failures to standard error, then
-     * one line whenever the count reaches a power of ten, so a loop that keeps failing after its finish gave up
-     * (out of memory, say) cannot flood the output.
+     * The default handler: logs the first {@value #PRINTED_UNSCOPED_FAILURES} failures ({@code System.Logger}
+     * "dev.switchboard", level ERROR), then one line whenever the count reaches a power of ten, so a loop that
+     * keeps failing after its finish gave up (out of memory, say) cannot flood the log.
      */
-    private void printUnscopedFailure(Throwable failure) {
+    private void logUnscopedFailure(Throwable failure) {
         long n = unscopedFailures.incrementAndGet();
         if (n <= PRINTED_UNSCOPED_FAILURES) {
-            System.err.println("Switchboard: failure outside every finish of runtime '" + name
-                    + "' (no finish can rethrow it):");
-            failure.printStackTrace();
+            LOG.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
+                    + "' (no finish can rethrow it)", failure);
         } else if (Long.toString(n).matches("10*")) {
-            System.err.println("Switchboard: " + n + " failures outside every finish of runtime '" + name
-                    + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were printed (latest: " + failure
+            LOG.log(System.Logger.Level.ERROR, "Switchboard: " + n + " failures outside every finish of runtime '"
+                    + name + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were logged (latest: " + failure
                     + "). Set TaskRuntime.Builder.onUnscopedFailure to handle them.");
         }
     }

@@ -52,6 +52,8 @@ public final class TaskRuntime implements AutoCloseable {
     public static final int DEFAULT_THROUGHPUT = 64;
     /** Default number of activations a worker runs through its handoff slot before it yields. */
     public static final int DEFAULT_HANDOFF_LIMIT = 64;
+    /** How long a finish waits with nothing progressing before it reports what keeps it open. */
+    public static final Duration DEFAULT_HANG_REPORT_AFTER = Duration.ofSeconds(10);
 
     private static volatile TaskRuntime defaultRuntime;
 
@@ -96,14 +98,19 @@ public final class TaskRuntime implements AutoCloseable {
         }
     }
 
-    /** The process-wide runtime with one worker per available processor (daemon threads, never closed). */
+    /**
+     * The process-wide runtime (daemon threads, never closed): one worker per available processor and the
+     * defaults of {@link Builder}, unless the system properties of {@link Builder#systemProperties} say otherwise
+     * ({@code -Dswitchboard.workers=4 -Dswitchboard.hangReportAfter=30s}, say), read when it is first used.
+     */
     public static TaskRuntime defaultRuntime() {
         TaskRuntime rt = defaultRuntime;
         if (rt == null) {
             synchronized (TaskRuntime.class) {
                 rt = defaultRuntime;
                 if (rt == null) {
-                    defaultRuntime = rt = builder().name("switchboard").build();
+                    defaultRuntime = rt = builder().name("switchboard").systemProperties(System.getProperties())
+                            .build();
                 }
             }
         }
@@ -377,6 +384,12 @@ public final class TaskRuntime implements AutoCloseable {
         return scheduler.close(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /** How long a finish waits with nothing progressing before it reports what keeps it open; empty if off. */
+    public java.util.Optional<Duration> hangReportAfter() {
+        long nanos = scheduler.hangReportAfterNanos();
+        return nanos > 0 ? java.util.Optional.of(Duration.ofNanos(nanos)) : java.util.Optional.empty();
+    }
+
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
         return scheduler.isClosed();
@@ -396,7 +409,7 @@ public final class TaskRuntime implements AutoCloseable {
         private int workers = Runtime.getRuntime().availableProcessors();
         private int throughput = DEFAULT_THROUGHPUT;
         private int handoffLimit = DEFAULT_HANDOFF_LIMIT;
-        private Duration hangReportAfter;
+        private Duration hangReportAfter = DEFAULT_HANG_REPORT_AFTER;
         private Consumer<String> hangReporter;
         private Consumer<? super DeadLetter> deadLetterListener;
         private Consumer<Throwable> unscopedFailureHandler;
@@ -442,8 +455,10 @@ public final class TaskRuntime implements AutoCloseable {
         }
 
         /**
-         * Every finish that waits longer than this reports, once, what keeps it open (to the
-         * {@linkplain #hangReporter reporter}, standard error by default). Off unless set.
+         * A finish that has waited this long while the runtime's workers started nothing reports, once, what keeps
+         * it open (to the {@linkplain #hangReporter reporter}: by default {@code System.Logger}
+         * "dev.switchboard", level WARNING). While the workers keep working it looks again one period later.
+         * Default {@link #DEFAULT_HANG_REPORT_AFTER}.
          */
         public Builder hangReportAfter(Duration after) {
             if (after.isNegative() || after.isZero()) {
@@ -453,19 +468,93 @@ public final class TaskRuntime implements AutoCloseable {
             return this;
         }
 
+        /** No hang reports: a finish waits silently for as long as its work takes. */
+        public Builder noHangReports() {
+            this.hangReportAfter = null;
+            return this;
+        }
+
+        /**
+         * Applies the settings given as system properties (the default runtime is built with them):
+         * {@code switchboard.workers}, {@code switchboard.throughput}, {@code switchboard.handoffLimit} (numbers)
+         * and {@code switchboard.hangReportAfter} (a duration such as {@code 10s}, {@code 500ms}, {@code 2m},
+         * or {@code off}). Properties that are not set leave the builder's values as they are.
+         *
+         * @throws IllegalArgumentException naming the property, if a value is not valid
+         */
+        public Builder systemProperties(java.util.Properties properties) {
+            String w = properties.getProperty("switchboard.workers");
+            if (w != null) {
+                workers(intProperty("switchboard.workers", w));
+            }
+            String t = properties.getProperty("switchboard.throughput");
+            if (t != null) {
+                throughput(intProperty("switchboard.throughput", t));
+            }
+            String h = properties.getProperty("switchboard.handoffLimit");
+            if (h != null) {
+                handoffLimit(intProperty("switchboard.handoffLimit", h));
+            }
+            String r = properties.getProperty("switchboard.hangReportAfter");
+            if (r != null) {
+                if (r.strip().equalsIgnoreCase("off")) {
+                    noHangReports();
+                } else {
+                    hangReportAfter(durationProperty("switchboard.hangReportAfter", r));
+                }
+            }
+            return this;
+        }
+
+        private static int intProperty(String key, String value) {
+            try {
+                return Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("system property " + key + " must be a whole number, got \""
+                        + value + "\"");
+            }
+        }
+
+        private static Duration durationProperty(String key, String value) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*(ms|s|m)")
+                    .matcher(value.strip());
+            if (!m.matches()) {
+                throw new IllegalArgumentException("system property " + key + " must be a duration such as 10s,"
+                        + " 500ms or 2m, or off; got \"" + value + "\"");
+            }
+            long n = Long.parseLong(m.group(1));
+            Duration d = switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                default -> Duration.ofMinutes(n);
+            };
+            if (d.isZero()) {
+                throw new IllegalArgumentException("system property " + key + " must be positive (or off), got \""
+                        + value + "\"");
+            }
+            return d;
+        }
+
         /** Where hang reports go. */
         public Builder hangReporter(Consumer<String> reporter) {
             this.hangReporter = Objects.requireNonNull(reporter, "reporter");
             return this;
         }
 
-        /** Called for every dead letter (on the thread that produced it; keep it short). */
+        /**
+         * Called for every dead letter (on the thread that produced it; keep it short). Without one, the first 10
+         * dead letters are logged ({@code System.Logger} "dev.switchboard", level INFO), then a count at every
+         * power of ten; {@link TaskRuntime#deadLetterCount()} counts them all.
+         */
         public Builder onDeadLetter(Consumer<? super DeadLetter> listener) {
             this.deadLetterListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 
-        /** Receives failures of work started outside every finish (default: printed to standard error). */
+        /**
+         * Receives failures of work started outside every finish (default: logged to {@code System.Logger}
+         * "dev.switchboard", level ERROR, the first 20 in full, then a count at every power of ten).
+         */
         public Builder onUnscopedFailure(Consumer<Throwable> handler) {
             this.unscopedFailureHandler = Objects.requireNonNull(handler, "handler");
             return this;

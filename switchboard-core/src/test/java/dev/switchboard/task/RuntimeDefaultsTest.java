@@ -1,0 +1,200 @@
+package dev.switchboard.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.testing.Await;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** What a runtime does without being told: hang reports, logging through System.Logger, the default's settings. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RuntimeDefaultsTest {
+    private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
+    private final Logger jul = Logger.getLogger("dev.switchboard");
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            logged.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private Level levelBefore;
+
+    @BeforeEach
+    void captureTheLog() {
+        levelBefore = jul.getLevel();
+        jul.setLevel(Level.ALL);
+        jul.addHandler(capture);
+    }
+
+    @AfterEach
+    void stopCapturing() {
+        jul.removeHandler(capture);
+        jul.setLevel(levelBefore);
+    }
+
+    static final class Idle extends Actor<String> {
+        @Override
+        protected void process(String msg) {
+            if (msg.equals("stop")) {
+                exit();
+            }
+        }
+    }
+
+    private List<String> messages(Level level, String containing) {
+        return logged.stream().filter(r -> r.getLevel() == level && r.getMessage().contains(containing))
+                .map(LogRecord::getMessage).toList();
+    }
+
+    @Test
+    void hangReportsAreOnByDefaultAfterTenSeconds() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("defaults").workers(1).build()) {
+            assertThat(rt.hangReportAfter()).contains(TaskRuntime.DEFAULT_HANG_REPORT_AFTER)
+                    .contains(Duration.ofSeconds(10));
+        }
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).noHangReports().build()) {
+            assertThat(rt.hangReportAfter()).isEmpty();
+        }
+    }
+
+    @Test
+    void aForgottenExitIsReportedOnceThroughTheLoggerByDefault() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("forgetful").workers(2)
+                .hangReportAfter(Duration.ofMillis(200)).build()) {
+            ActorRef<String>[] ref = refs();
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(2), () -> {
+                ref[0] = new Idle().start("never-stops");
+            }));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
+            assertThat(messages(Level.WARNING, "Switchboard hang diagnostic")).singleElement().asString()
+                    .contains("actor never-stops@" + ref[0].id()).contains("never exited");
+            rt.finish(() -> ref[0].send("stop"));
+        }
+    }
+
+    @Test
+    void aFinishWhoseWorkKeepsProgressingIsNotReported() {
+        List<String> reports = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
+                .hangReporter(reports::add).build()) {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
+            rt.finish(() -> chain(rt, end));                  // short tasks, one after another, for 0.8 s
+            assertThat(reports).isEmpty();
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(600), () -> new Idle().start()));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
+            assertThat(reports).hasSize(1);                   // then nothing moves: reported, once
+        }
+    }
+
+    /** A task that spawns its successor until {@code end}. */
+    private static void chain(TaskRuntime rt, long end) {
+        if (System.nanoTime() - end < 0) {
+            rt.async(() -> chain(rt, end));
+        }
+    }
+
+    @Test
+    void deadLettersAreLoggedByDefaultTheFirstTenThenAsCounts() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("letters").workers(2).build()) {
+            Idle idle = new Idle();
+            ActorRef<String>[] ref = refs();
+            rt.finish(() -> {
+                ref[0] = idle.start("gone");
+                ref[0].send("stop");
+            });
+            rt.finish(() -> {
+                for (int i = 0; i < 100; i++) {
+                    ref[0].send("late " + i);
+                }
+            });
+            Await.until("100 dead letters counted", () -> rt.deadLetterCount() == 100);
+            Await.until("the count line", () -> !messages(Level.INFO, "100 dead letters").isEmpty());
+            List<String> each = messages(Level.INFO, "dead letter in runtime 'letters'");
+            assertThat(each).hasSize(10);
+            assertThat(each.get(0)).isEqualTo("Switchboard: dead letter in runtime 'letters': RECIPIENT_TERMINATED: late 0"
+                    + " to gone@" + ref[0].id());
+            assertThat(each.get(9)).contains("the last one logged");
+            assertThat(messages(Level.INFO, "Switchboard: 100 dead letters in runtime 'letters' so far")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aFailureOutsideEveryFinishIsLoggedWithItsStackTrace() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("unscoped").workers(1).build()) {
+            rt.async(() -> {
+                throw new IllegalStateException("nobody waits for me");
+            });
+            Await.until("the logged failure", () -> !messages(Level.SEVERE, "failure outside every finish").isEmpty());
+            LogRecord r = logged.stream().filter(x -> x.getLevel() == Level.SEVERE).findFirst().orElseThrow();
+            assertThat(r.getMessage()).contains("runtime 'unscoped'");
+            assertThat(r.getThrown()).hasMessage("nobody waits for me");
+        }
+    }
+
+    @Test
+    void theDefaultRuntimesSettingsComeFromSystemProperties() {
+        Properties p = new Properties();
+        p.setProperty("switchboard.workers", "3");
+        p.setProperty("switchboard.throughput", "16");
+        p.setProperty("switchboard.handoffLimit", "8");
+        p.setProperty("switchboard.hangReportAfter", "1500ms");
+        try (TaskRuntime rt = TaskRuntime.builder().systemProperties(p).build()) {
+            assertThat(rt.workers()).isEqualTo(3);
+            assertThat(rt.throughput()).isEqualTo(16);
+            assertThat(rt.hangReportAfter()).contains(Duration.ofMillis(1500));
+        }
+        p.setProperty("switchboard.hangReportAfter", "off");
+        try (TaskRuntime rt = TaskRuntime.builder().systemProperties(p).build()) {
+            assertThat(rt.hangReportAfter()).isEmpty();
+        }
+        p.setProperty("switchboard.hangReportAfter", "2m");
+        try (TaskRuntime rt = TaskRuntime.builder().systemProperties(p).build()) {
+            assertThat(rt.hangReportAfter()).contains(Duration.ofMinutes(2));
+        }
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.workers", "four")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("system property switchboard.workers must be a whole number, got \"four\"");
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.workers", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workers must be between 1 and");
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "10")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("system property switchboard.hangReportAfter must be a duration such as 10s, 500ms or 2m,"
+                        + " or off; got \"10\"");
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "0s")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
+    }
+
+    private static Properties props(String key, String value) {
+        Properties p = new Properties();
+        p.setProperty(key, value);
+        return p;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ActorRef<String>[] refs() {
+        return new ActorRef[1];
+    }
+}
