@@ -776,6 +776,14 @@ public final class Scheduler {
         this.deadLetterListener = listener;
     }
 
+    /** Whether {@code n} (positive) is 10, 100, 1000, ... */
+    private static boolean isPowerOfTen(long n) {
+        while (n % 10 == 0) {
+            n /= 10;
+        }
+        return n == 1;
+    }
+
     /** Dead letters the default listener logs one by one; after these it logs a count now and then. */
     private static final int LOGGED_DEAD_LETTERS = 10;
     private final java.util.concurrent.atomic.AtomicLong loggedDeadLetters = new java.util.concurrent.atomic.AtomicLong();
@@ -792,7 +800,7 @@ public final class Scheduler {
                     + (text.length() <= 300 ? text : text.substring(0, 297) + "...")
                     + (n == LOGGED_DEAD_LETTERS ? " (the last one logged; later ones are counted, and logged as"
                     + " a count at every power of ten; TaskRuntime.Builder.onDeadLetter sees each one)" : ""));
-        } else if (Long.toString(n).matches("10*")) {
+        } else if (isPowerOfTen(n)) {
             LOG.log(System.Logger.Level.INFO, "Switchboard: " + n + " dead letters in runtime '" + name
                     + "' so far");
         }
@@ -829,7 +837,7 @@ public final class Scheduler {
         if (n <= PRINTED_UNSCOPED_FAILURES) {
             LOG.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
                     + "' (no finish can rethrow it)", failure);
-        } else if (Long.toString(n).matches("10*")) {
+        } else if (isPowerOfTen(n)) {
             LOG.log(System.Logger.Level.ERROR, "Switchboard: " + n + " failures outside every finish of runtime '"
                     + name + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were logged (latest: " + failure
                     + "). Set TaskRuntime.Builder.onUnscopedFailure to handle them.");
