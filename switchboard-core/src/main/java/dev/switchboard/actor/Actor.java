@@ -38,7 +38,7 @@ package dev.switchboard.actor;
  *
  * @param <M> the type of message this actor accepts
  */
-public abstract class Actor<M> extends ActorCore<M> {
+public abstract non-sealed class Actor<M> extends ActorCore<M> {
     /** An actor with an unbounded mailbox (allocation-free: a message costs no more than its own object). */
     protected Actor() {
         super(new SingleMailbox(), false, null);
@@ -51,6 +51,16 @@ public abstract class Actor<M> extends ActorCore<M> {
 
     Actor(boolean parallelDispatch, BoundedMailbox bound) {
         super(new SingleMailbox(), parallelDispatch, bound);
+    }
+
+    @Override
+    public final ActorRef<M> start() {
+        return super.start();
+    }
+
+    @Override
+    public final ActorRef<M> start(String name) {
+        return super.start(name);
     }
 
     @Override

@@ -16,8 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * The dispatch core shared by every kind of actor: life cycle, scheduling, the activation loop, dead letters,
- * failures, pause/resume, become, and synchronous replies. Applications extend {@link Actor} (or
- * {@link StatelessActor}); this class holds the machinery and the API they inherit.
+ * failures, pause/resume, become, and synchronous replies. Applications extend {@link Actor},
+ * {@link StatelessActor} or {@link Selector}; this class, sealed to those kinds, holds the machinery and the API
+ * they inherit.
  *
  * <h2>Overview</h2>
  * An actor has one <em>status word</em> and one schedulable task, its {@link Activation}, created by
@@ -55,7 +56,7 @@ import java.util.function.Consumer;
  *
  * @param <M> the type of message the actor accepts
  */
-public abstract class ActorCore<M> {
+public abstract sealed class ActorCore<M> permits Actor, Selector {
     static final int SCHEDULED = 1;
     static final int PAUSED = 2;
     static final int STARTED = 4;

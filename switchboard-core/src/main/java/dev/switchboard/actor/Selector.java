@@ -61,7 +61,7 @@ import java.util.function.BooleanSupplier;
  * @param <M> the type of message the selector accepts
  * @param <B> the enum naming the mailboxes ({@link Numbered} if they are only numbered)
  */
-public abstract class Selector<M, B extends Enum<B>> extends ActorCore<M> {
+public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCore<M> {
     /**
      * The mailbox type of a selector whose mailboxes have numbers only ({@code Selector<M, Numbered>}, declared
      * by a count): it has no constants, so such a selector's mailboxes are named by number.
