@@ -5,6 +5,7 @@ import dev.switchboard.task.TaskFuture;
 import dev.switchboard.task.TaskRuntime;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.concurrent.Callable;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
@@ -33,6 +34,11 @@ public final class Switchboard {
     /** See {@link TaskRuntime#finish(Runnable)}. */
     public static void finish(Runnable body) {
         TaskRuntime.current().finish(body);
+    }
+
+    /** See {@link TaskRuntime#finish(Callable)}. */
+    public static <T> T finish(Callable<? extends T> body) {
+        return TaskRuntime.current().finish(body);
     }
 
     /** See {@link TaskRuntime#finish(Duration, Runnable)}. */

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -143,6 +144,35 @@ public final class TaskRuntime implements AutoCloseable {
     public void finish(Runnable body) {
         Objects.requireNonNull(body, "body");
         rethrow(scheduler.runFinish(body, 0));
+    }
+
+    /**
+     * Runs {@code body} on the calling thread, waits as {@link #finish(Runnable)} does, and returns what the body
+     * returned. The body may throw a checked exception: it reaches the finish like any failure and is rethrown as
+     * itself (with the others, if several failed, in a {@link MultiException}).
+     *
+     * <pre>{@code
+     * long total = runtime.finish(() -> {
+     *     TaskFuture<Long> left = runtime.future(() -> sum(a, 0, mid));
+     *     return sum(a, mid, n) + left.get();
+     * });
+     * }</pre>
+     *
+     * <p>A method reference to an overloaded method ({@code finish(() -> actor.start())}: {@code start} has a form with
+     * a name) fits both this and {@link #finish(Runnable)}; write the lambda ({@code finish(() -> actor.start())}).
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T finish(Callable<? extends T> body) {
+        Objects.requireNonNull(body, "body");
+        Object[] result = new Object[1];
+        rethrow(scheduler.runFinish(() -> {
+            try {
+                result[0] = body.call();
+            } catch (Exception e) {
+                throw Sneaky.<RuntimeException>rethrow(e);
+            }
+        }, 0));
+        return (T) result[0];
     }
 
     /**

@@ -105,7 +105,7 @@ class ActorLifecycleTest {
         for (int i = 0; i < 10; i++) {
             r.self.send("left-" + i);
         }
-        rt.finish(r::start);
+        rt.finish(() -> r.start());
         assertThat(r.seen).isEmpty();
         assertThat(r.deadLetterCount()).isEqualTo(10);
         assertThat(deadLetters).hasSize(10)

@@ -272,7 +272,7 @@ class BoundedMailboxTest {
                     .hasMessageStartingWith("mailbox HIGH of " + s + " is full (capacity 2, FAIL)");
             ref.send(Box.LOW, "l1");                   // another mailbox: room
             ref.send(Box.LOW, "stop");
-            rt.finish(s::start);
+            rt.finish(() -> s.start());
             assertThat(s.seen).containsExactly("h1", "h2", "l1");
         }
     }
@@ -349,7 +349,7 @@ class BoundedMailboxTest {
             }));
             assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("question");
             assertThat(server.deadLetterCount()).isEqualTo(1);
-            rt.finish(server::start);
+            rt.finish(() -> server.start());
         }
     }
 

@@ -95,7 +95,7 @@ class SelectorModelTest {
         for (Step s : steps) {
             ref.send(s.mailbox(), s);
         }
-        rt.finish(subject::start);
+        rt.finish(() -> subject.start());
         assertThat(subject.order).isEqualTo(expected);
         assertThat(subject.servedFrom).isEqualTo(expected.stream().map(id -> steps.get(id).mailbox()).toList());
         assertThat(subject.deadLetterCount()).isEqualTo(messages - expected.size());

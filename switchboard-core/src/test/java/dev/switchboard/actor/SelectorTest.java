@@ -371,7 +371,7 @@ class SelectorTest {
         Recorder r = new Recorder(Box.class);
         r.self().send(Box.LOW, "waiting");
         r.self().send(Box.HIGH, (Consumer<Recorder>) Recorder::disableAllNow);
-        Throwable thrown = catchThrowable(() -> rt.finish(r::start));
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> r.start()));
         assertThat(thrown).isInstanceOf(StalledSelectorException.class)
                 .hasMessageContaining("HIGH=0 (disabled), LOW=1 (disabled)");
     }
@@ -550,7 +550,7 @@ class SelectorTest {
             self.disable(0);
             self.disable(1);
         });
-        Throwable thrown = catchThrowable(() -> rt.finish(r::start));
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> r.start()));
         assertThat(thrown).isInstanceOf(StalledSelectorException.class)
                 .hasMessageContaining(r + " can never process a message again")
                 .hasMessageContaining("HIGH=0 (disabled), LOW=1 (disabled)");

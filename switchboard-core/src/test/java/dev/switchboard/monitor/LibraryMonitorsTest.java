@@ -106,7 +106,7 @@ class LibraryMonitorsTest {
         Store store = new Store(ops.size());
         monitor.bind(store);
         ops.forEach(store.ref()::send);                // all arrive in the first turn, in this order
-        rt.finish(store::start);
+        rt.finish(() -> store.start());
         return store;
     }
 

@@ -258,7 +258,7 @@ class MonitorTest {
         for (String name : List.of("r1", "w1", "r2", "r3", "w2", "r4")) {
             r.ref().send(new Msg(name));                 // before start()
         }
-        rt.finish(r::start);
+        rt.finish(() -> r.start());
         // the operation's letters were started first (before "then"); record which
         return new ArrayList<>(r.started);
     }
@@ -360,7 +360,7 @@ class MonitorTest {
         w.ref().send(new Msg("boom"));
         w.ref().send(new Msg("c"));
         w.ref().send(new Msg("d"));
-        Throwable thrown = catchThrowable(() -> rt.finish(w::start));
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start()));
         assertThat(thrown).hasMessage("boom");
         assertThat(w.state()).isEqualTo(ActorState.TERMINATED);
         assertThat(w.processed).containsExactly("a");
@@ -418,7 +418,7 @@ class MonitorTest {
         Worker w = new Worker();
         new Broken().bind(w);
         w.ref().send(new Msg("a"));                      // before start()
-        Throwable thrown = catchThrowable(() -> rt.finish(w::start));
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start()));
         assertThat(thrown).isInstanceOf(ArithmeticException.class);
         assertThat(thrown.getSuppressed()[0].getMessage()).contains("its monitor Broken of " + w + " threw");
         assertThat(w.deadLetterCount()).isEqualTo(1);

@@ -377,7 +377,7 @@ class FairnessTest {
             Thread.ofPlatform().daemon().name("fairness-chains").start(() -> {
                 try {
                     if (insideATask) {
-                        rt.finish(chainsGuard, () -> rt.async(() -> rt.finish(chains::start)));
+                        rt.finish(chainsGuard, () -> rt.async(() -> rt.finish(() -> chains.start())));
                     } else {
                         rt.finish(chainsGuard, chains::start);
                     }

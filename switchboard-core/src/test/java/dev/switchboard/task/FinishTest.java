@@ -283,4 +283,41 @@ class FinishTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void aFinishReturnsWhatItsBodyReturnedOnceItsTasksHaveEnded() {
+        LongAdder spawned = new LongAdder();
+        long total = rt.finish(() -> {
+            for (int i = 0; i < 100; i++) {
+                rt.async(spawned::increment);
+            }
+            TaskFuture<Long> half = rt.future(() -> 21L);
+            return half.get() * 2;
+        });
+        assertThat(total).isEqualTo(42L);
+        assertThat(spawned.sum()).isEqualTo(100);      // returned only after every task it started had ended
+        String nothing = rt.finish(() -> null);
+        assertThat(nothing).isNull();
+    }
+
+    @Test
+    void aCheckedExceptionFromTheBodyIsRethrownAsItself() {
+        IOException io = new IOException("disk full");
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            if (io != null) {
+                throw io;
+            }
+            return "unreached";
+        }));
+        assertThat(thrown).isSameAs(io);
+        Throwable both = catchThrowable(() -> rt.<String>finish(() -> {
+            rt.async(() -> {
+                throw new IllegalStateException("a task failed too");
+            });
+            throw io;
+        }));
+        assertThat(both).isInstanceOf(MultiException.class);
+        assertThat(((MultiException) both).failures()).hasSize(2).contains(io);
+    }
 }
+

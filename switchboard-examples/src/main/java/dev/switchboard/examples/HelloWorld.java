@@ -63,7 +63,7 @@ public final class HelloWorld implements Example {
         ActorRef<PrintMsg> printer = printActor.ref();
         finish(() -> {
             async(() -> {
-                finish(printActor::start);                // F1, the IEF of printActor
+                finish(() -> printActor.start());                // F1, the IEF of printActor
                 out.println("PrintActor terminated");
             });
             async(() -> {

@@ -60,7 +60,7 @@ public final class Priorities implements Example {
                 new Task("restart the failed node", Level.URGENT));
         Scheduler scheduler = new Scheduler(tasks.size());
         tasks.forEach(scheduler.ref()::send);             // all queued before the selector starts
-        finish(scheduler::start);
+        finish(() -> scheduler.start());
         out.println("sent in this order:      " + tasks.stream().map(Task::name).toList());
         out.println("processed in this order: " + scheduler.order);
     }
