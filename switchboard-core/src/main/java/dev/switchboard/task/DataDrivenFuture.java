@@ -147,12 +147,17 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public T get() {
         Object v = value;
         if (v == UNSET) {
             v = waitForValue();
         }
+        return valueOf(v);
+    }
+
+    /** The value a completed future holds as {@code v}, or its failure thrown. */
+    @SuppressWarnings("unchecked")
+    private T valueOf(Object v) {
         if (v == NULL) {
             return null;
         }
@@ -163,7 +168,6 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public T get(Duration timeout) throws TimeoutException {
         long nanos = timeout.toNanos();
         if (nanos < 0) {
@@ -176,13 +180,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         if (v == UNSET) {
             throw new TimeoutException(this + " was not put within " + timeout.toMillis() + " ms");
         }
-        if (v == NULL) {
-            return null;
-        }
-        if (v instanceof Failure f) {
-            throw new CompletionException(f.cause);
-        }
-        return (T) v;
+        return valueOf(v);
     }
 
     @Override
