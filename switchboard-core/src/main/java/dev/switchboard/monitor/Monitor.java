@@ -3,6 +3,7 @@ package dev.switchboard.monitor;
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.MessageScheduler;
+import dev.switchboard.actor.MessageScheduler.MessageStarter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -45,12 +46,13 @@ import java.util.function.Consumer;
  * letters still waiting become dead letters.
  *
  * <h2>Implementation notes</h2>
- * The monitor plugs into the actor's dispatch core as a {@link MessageScheduler}: the core calls it while holding
+ * The monitor plugs into the actor's dispatch core through a private {@link MessageScheduler} (its methods are
+ * the core's business, not a monitor author's): the core calls it while holding
  * the actor's scheduling token, which is what makes {@code schedule} and {@code leave} mutually exclusive. The
  * inbox is a doubly linked list of letters in arrival order, confined to those calls, so starting a letter from
  * the middle is O(1).
  */
-public abstract class Monitor implements MessageScheduler {
+public abstract class Monitor {
     private ActorRef<?> actor;
     private MessageStarter starter;
     private Letter oldest;
@@ -80,7 +82,7 @@ public abstract class Monitor implements MessageScheduler {
      */
     public final <A extends ActorCore<?>> A bind(A actor) {
         Objects.requireNonNull(actor, "actor");
-        actor.bindScheduler(this);
+        actor.bindScheduler(seam);
         return actor;
     }
 
@@ -231,67 +233,75 @@ public abstract class Monitor implements MessageScheduler {
 
     // ------------------------------------------------------------------------------------------ the seam
 
-    @Override
-    public final void bound(ActorRef<?> actor, MessageStarter starter) {
-        if (this.actor != null) {
-            throw new IllegalStateException(this + " is already bound to " + this.actor
-                    + "; a monitor schedules exactly one actor");
+    /** What the actor's dispatch core calls (with the actor's token held); not part of a monitor's own API. */
+    private final MessageScheduler seam = new MessageScheduler() {
+        @Override
+        public void bound(ActorRef<?> actor, MessageStarter starter) {
+            if (Monitor.this.actor != null) {
+                throw new IllegalStateException(Monitor.this + " is already bound to " + Monitor.this.actor
+                        + "; a monitor schedules exactly one actor");
+            }
+            Monitor.this.actor = actor;
+            Monitor.this.starter = starter;
         }
-        this.actor = actor;
-        this.starter = starter;
-    }
 
-    @Override
-    public final void arrived(Object envelope) {
-        Letter l = new Letter(this, envelope, ++sequence);
-        l.previous = youngest;
-        if (youngest == null) {
-            oldest = l;
-        } else {
-            youngest.next = l;
+        @Override
+        public void arrived(Object envelope) {
+            Letter l = new Letter(Monitor.this, envelope, ++sequence);
+            l.previous = youngest;
+            if (youngest == null) {
+                oldest = l;
+            } else {
+                youngest.next = l;
+            }
+            youngest = l;
+            waiting++;
         }
-        youngest = l;
-        waiting++;
-    }
 
-    @Override
-    public final void finished(Object ticket) {
-        Letter l = (Letter) ticket;
-        l.state = Letter.State.FINISHED;
-        inside = true;
-        try {
-            leave(l);
-        } finally {
-            inside = false;
+        @Override
+        public void finished(Object ticket) {
+            Letter l = (Letter) ticket;
+            l.state = Letter.State.FINISHED;
+            inside = true;
+            try {
+                leave(l);
+            } finally {
+                inside = false;
+            }
         }
-    }
 
-    @Override
-    public final void turn() {
-        if (waiting == 0) {
-            return;
+        @Override
+        public void turn() {
+            if (waiting == 0) {
+                return;
+            }
+            inside = true;
+            try {
+                schedule();
+            } finally {
+                inside = false;
+            }
         }
-        inside = true;
-        try {
-            schedule();
-        } finally {
-            inside = false;
-        }
-    }
 
-    @Override
-    public final void terminated(Consumer<Object> deadLetters) {
-        for (Letter l = oldest; l != null; l = l.next) {
-            deadLetters.accept(l.envelope);
+        @Override
+        public void terminated(Consumer<Object> deadLetters) {
+            for (Letter l = oldest; l != null; l = l.next) {
+                deadLetters.accept(l.envelope);
+            }
+            oldest = youngest = null;
+            waiting = 0;
         }
-        oldest = youngest = null;
-        waiting = 0;
-    }
 
-    @Override
-    public final int held() {
-        return waiting;
-    }
+        @Override
+        public int held() {
+            return waiting;
+        }
+
+        @Override
+        public String toString() {
+            return Monitor.this.toString();
+        }
+    };
 
     private void unlink(Letter l) {
         if (l.previous == null) {
