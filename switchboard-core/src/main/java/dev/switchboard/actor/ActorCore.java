@@ -388,12 +388,22 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     protected void onExit() {
     }
 
+    /** The default runtime's scheduler (creating the default runtime if it is the first to be used). */
+    private static Scheduler defaultScheduler() {
+        Scheduler s = Scheduler.defaultScheduler();
+        if (s == null) {
+            TaskRuntime.defaultRuntime();
+            s = Scheduler.defaultScheduler();
+        }
+        return s;
+    }
+
     private void startInScope() {
         if (status != 0 || activation != null) {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
         Node context = Context.current();
-        Scheduler s = context != null ? context.scheduler() : TaskRuntime.defaultRuntime().scheduler();
+        Scheduler s = context != null ? context.scheduler() : defaultScheduler();
         if (s.isClosed()) {
             refuseStart(s);
         }

@@ -231,6 +231,18 @@ public final class Scheduler {
     }
 
     /** The public object that fronts this scheduler (a {@code TaskRuntime}). */
+    private static volatile Scheduler defaultScheduler;
+
+    /** The default runtime's scheduler, or null until {@code TaskRuntime.defaultRuntime()} first ran. */
+    public static Scheduler defaultScheduler() {
+        return defaultScheduler;
+    }
+
+    /** Set once, by {@code TaskRuntime.defaultRuntime()}. */
+    public static void defaultScheduler(Scheduler s) {
+        defaultScheduler = s;
+    }
+
     public Object facade() {
         return facade;
     }

@@ -112,6 +112,7 @@ public final class TaskRuntime implements AutoCloseable {
                 if (rt == null) {
                     defaultRuntime = rt = builder().name("switchboard").systemProperties(System.getProperties())
                             .build();
+                    Scheduler.defaultScheduler(rt.scheduler);
                 }
             }
         }
@@ -376,9 +377,17 @@ public final class TaskRuntime implements AutoCloseable {
         return scheduler.reportOpenScopes();
     }
 
-    /** Internal: the machinery behind this runtime, for Switchboard's own packages. */
-    public Scheduler scheduler() {
+    /** The machinery behind this runtime (this package and its tests). */
+    Scheduler scheduler() {
         return scheduler;
+    }
+
+    /**
+     * Whether no worker is running a task and none is queued: a snapshot, as {@link
+     * java.util.concurrent.ForkJoinPool#isQuiescent()} gives it (a benchmark waits for it between runs, say).
+     */
+    public boolean isQuiescent() {
+        return scheduler.pool().isQuiescent();
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
+import dev.switchboard.task.RuntimeInternals;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,9 +82,9 @@ class HandoffSpreadingTest {
         int perClient = 2_000;
         try (TaskRuntime rt = Runtimes.workers(2)) {
             run(rt, clients, perClient);                     // the turns' average settles
-            long stealsBefore = rt.scheduler().pool().getStealCount();
+            long stealsBefore = RuntimeInternals.schedulerOf(rt).pool().getStealCount();
             long sum = run(rt, clients, perClient);
-            long steals = rt.scheduler().pool().getStealCount() - stealsBefore;
+            long steals = RuntimeInternals.schedulerOf(rt).pool().getStealCount() - stealsBefore;
             assertThat(sum).isEqualTo(clients * (long) perClient * (perClient + 1) / 2);
             assertThat(steals).as("activations taken by another worker, of %d requests", clients * perClient)
                     .isLessThan(clients * perClient / 10);

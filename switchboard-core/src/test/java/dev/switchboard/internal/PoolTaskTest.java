@@ -6,6 +6,7 @@ import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
+import dev.switchboard.task.RuntimeInternals;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,7 @@ class PoolTaskTest {
     }
 
     private static Node node(Runnable body) {
-        return new Node(null, rt.scheduler()) {
+        return new Node(null, RuntimeInternals.schedulerOf(rt)) {
             @Override
             protected void run() {
                 body.run();
@@ -63,7 +64,7 @@ class PoolTaskTest {
         Node node = node(runs::countDown);
         node.poolTask();                               // the first push (not run here)
         for (int i = 0; i < 3; i++) {
-            rt.scheduler().pool().execute(node.poolTask());
+            RuntimeInternals.schedulerOf(rt).pool().execute(node.poolTask());
         }
         assertThat(runs.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(node.isDone()).isFalse();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.task.RuntimeInternals;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,7 +31,7 @@ class RunQueueTest {
         @Override
         protected void process(Integer n) {
             if (n % 1024 == 0) {
-                mostQueued.accumulateAndGet(rt.scheduler().pool().getQueuedTaskCount(), Math::max);
+                mostQueued.accumulateAndGet(RuntimeInternals.schedulerOf(rt).pool().getQueuedTaskCount(), Math::max);
             }
             if (n < limit) {
                 self().send(n + 1);

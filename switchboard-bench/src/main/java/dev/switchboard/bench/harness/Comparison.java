@@ -111,7 +111,7 @@ final class Comparison {
 
     private static void awaitQuiescence(TaskRuntime runtime) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline && !runtime.scheduler().pool().isQuiescent()) {
+        while (System.nanoTime() < deadline && !runtime.isQuiescent()) {
             Thread.onSpinWait();
         }
     }

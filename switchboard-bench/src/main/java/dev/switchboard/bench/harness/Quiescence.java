@@ -45,6 +45,6 @@ final class Quiescence {
                 return false;
             }
         }
-        return switchboard.scheduler().pool().isQuiescent() && pool.isQuiescent();
+        return switchboard.isQuiescent() && pool.isQuiescent();
     }
 }
