@@ -847,7 +847,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                     Object envelope;
                     while ((envelope = mailbox.poll()) != null) {
                         released();
-                        messageScheduler.arrived(envelope);
+                        messageScheduler.arrived(envelope, messageOf(envelope));
                         changed = true;
                     }
                     if (changed && (status & TERMINATED) == 0) {
@@ -1563,7 +1563,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * The message an envelope carries, as the actor's {@code process} will see it: envelopes handed to a
      * {@link MessageScheduler} may wrap a request (sent with {@link ActorRef#request}).
      */
-    public static Object messageOf(Object envelope) {
+    static Object messageOf(Object envelope) {
         return envelope instanceof Request r ? r.message() : envelope;
     }
 

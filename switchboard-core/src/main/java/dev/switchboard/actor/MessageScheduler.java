@@ -17,8 +17,12 @@ public interface MessageScheduler {
     /** Called once, when bound: {@code starter} starts a held message as a task of its own. */
     void bound(ActorRef<?> actor, MessageStarter starter);
 
-    /** A message arrived (oldest first). {@code envelope} is opaque: give it back to the starter to start it. */
-    void arrived(Object envelope);
+    /**
+     * A message arrived (oldest first): {@code message} as the actor's {@code process} will see it, in an
+     * {@code envelope} that is opaque (it may carry a request's reply): give the envelope back to the starter to
+     * start it.
+     */
+    void arrived(Object envelope, Object message);
 
     /** A message started with {@code ticket} has been processed (its task may still be finishing). */
     void finished(Object ticket);

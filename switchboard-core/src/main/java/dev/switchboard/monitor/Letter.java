@@ -1,6 +1,5 @@
 package dev.switchboard.monitor;
 
-import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 
 /**
@@ -18,10 +17,10 @@ public final class Letter {
     Letter previous;
     Letter next;
 
-    Letter(Monitor monitor, Object envelope, long sequence) {
+    Letter(Monitor monitor, Object envelope, Object message, long sequence) {
         this.monitor = monitor;
         this.envelope = envelope;
-        this.message = ActorCore.messageOf(envelope);
+        this.message = message;
         this.sequence = sequence;
     }
 

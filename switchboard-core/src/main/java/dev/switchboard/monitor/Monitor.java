@@ -246,8 +246,8 @@ public abstract class Monitor {
         }
 
         @Override
-        public void arrived(Object envelope) {
-            Letter l = new Letter(Monitor.this, envelope, ++sequence);
+        public void arrived(Object envelope, Object message) {
+            Letter l = new Letter(Monitor.this, envelope, message, ++sequence);
             l.previous = youngest;
             if (youngest == null) {
                 oldest = l;
