@@ -15,48 +15,77 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The dispatch core shared by every kind of actor: life cycle, scheduling, the activation loop, dead letters,
- * failures, pause/resume, become, and synchronous replies. Applications extend {@link Actor},
- * {@link StatelessActor} or {@link Selector}; this class, sealed to those kinds, holds the machinery and the API
- * they inherit.
- *
- * <h2>Overview</h2>
- * An actor has one <em>status word</em> and one schedulable task, its {@link Activation}, created by
- * {@link #start()}. A {@code send} on the actor's reference ({@link LocalRef}) enqueues the message, then reads
- * the status: if the actor is started, not paused and not already scheduled, the sender sets the SCHEDULED bit
- * with one CAS and schedules the activation (on a worker, through the worker's handoff buffer). Whoever holds
- * SCHEDULED is the only consumer of the mailbox. The activation processes up to the runtime's throughput budget
- * of messages, then re-queues itself behind other work if more messages and other work are waiting; when the
- * mailbox is empty it clears SCHEDULED and re-checks the mailbox (release-then-recheck). Enqueue-then-check on the sender side and release-then-recheck on the
- * consumer side are both full fences on different words, so either the sender sees SCHEDULED cleared or the
- * consumer sees the message: no wake-up is lost. Nothing is allocated per message.
- *
- * <p>The life cycle lives in the same word: STARTED, PAUSED, TERMINATED, and RELEASED (the activation has been
- * completed into the finish). {@code exit()} and failures set TERMINATED; whichever thread holds (or next
- * acquires) SCHEDULED then turns the remaining mailbox into dead letters and completes the activation, which
- * releases the enclosing finish once every task the actor spawned has ended too.
- *
- * <h2>The seam for other actor kinds</h2>
- * Actor kinds differ in two things and share everything else:
+ * What every kind of actor can do. Applications extend {@link Actor}, {@link StatelessActor} or {@link Selector};
+ * this class, sealed to those kinds, holds the life cycle and the operations they inherit.
  * <ul>
- *   <li><b>Where messages wait and which one is next</b>: the {@link Mailbox} object. {@link Actor} has one
- *       always-enabled queue ({@link SingleMailbox}, also the mailbox of a one-mailbox selector); a
- *       {@link Selector} with several guarded mailboxes picks the next message among the enabled, non-empty
- *       ones under its selection policy ({@link GuardedMailboxes}); a transactional actor keeps a transactional and a read-only queue. The loop
- *       calls the mailbox object, not the actor, so its call sites stay monomorphic or bimorphic.</li>
- *   <li><b>How a message is started</b>: {@link #dispatch}. By default it is processed inline, one at a time,
- *       by the activation. {@link StatelessActor} starts each message as a task of its own
- *       ({@link MessageTask}) and returns at once, so messages run in parallel; a parallel actor monitor starts
- *       the letters its policy chooses the same way; a transactional actor runs messages as transactions.</li>
+ *   <li>{@link #start()} (or {@link #start(String)}, with a name) joins the current finish scope and returns the
+ *       actor's {@linkplain ActorRef reference}, the one thing senders hold; {@link #self()} gives it to the
+ *       actor. The finish ends only after the actor has exited.</li>
+ *   <li>{@link #onStart()} runs before the first message, {@link #onExit()} once the actor has terminated.</li>
+ *   <li>While it processes a message the actor may {@link #exit()}, {@link #pause()} and {@link #resume()},
+ *       {@link #become} and {@link #unbecome}, ask another actor with {@link #awaitReply} (answers go out with
+ *       {@link #reply}), and use any task-parallel construct: {@code async}, {@code finish}, futures.</li>
+ *   <li>An exception escaping {@link #process} terminates the actor and is rethrown by its finish, with a note
+ *       naming the actor. Messages sent to a terminated actor are dead letters: counted, never silently lost.</li>
+ *   <li>{@link #state()}, {@link #processedCount()}, {@link #deadLetterCount()} and {@link #mailboxSize()}
+ *       observe it from anywhere.</li>
  * </ul>
- * Two hooks let a kind keep its own invariants: {@link #afterDispatch} (a selector re-evaluates its declarative
- * guards) and {@link #onQuiet} (a selector with every mailbox disabled and nothing left that could enable one
- * reports itself stuck). The status word, the activation loop, the finish accounting and the dead-letter rules
- * stay the same for all of them.
  *
  * @param <M> the type of message the actor accepts
  */
 public abstract sealed class ActorCore<M> permits Actor, Selector {
+    /*
+     * Implementation notes.
+     *
+     * Overview. An actor has one status word and one schedulable task, its Activation, created by start(). A
+     * send on the actor's reference (LocalRef) enqueues the message, then reads the status: if the actor is
+     * started, not paused and not already scheduled, the sender sets the SCHEDULED bit with one CAS and
+     * schedules the activation (on a worker, through the worker's handoff buffer). Whoever holds SCHEDULED is the
+     * only consumer of the mailbox. The activation processes up to the runtime's throughput budget of messages,
+     * then re-queues itself behind other work if more messages and other work are waiting; when the mailbox is
+     * empty it clears SCHEDULED and re-checks the mailbox (release-then-recheck). Enqueue-then-check on the
+     * sender side and release-then-recheck on the consumer side are both full fences on different words, so
+     * either the sender sees SCHEDULED cleared or the consumer sees the message: no wake-up is lost. Nothing is
+     * allocated per message.
+     *
+     * The life cycle lives in the same word: STARTED, PAUSED, TERMINATED, and RELEASED (the activation has been
+     * completed into the finish). exit() and failures set TERMINATED; whichever thread holds (or next acquires)
+     * SCHEDULED then turns the remaining mailbox into dead letters and completes the activation, which releases
+     * the enclosing finish once every task the actor spawned has ended too.
+     *
+     * The status word, bit by bit (all changes are atomic read-modify-writes on it):
+     *
+     *   bit(s)      name        set by                                     cleared by
+     *   0           SCHEDULED   a CAS by whoever finds the actor runnable   its holder, when it gives the token up
+     *                           and untaken: signal(), reacquire(),         (end of the activation loop or a
+     *                           holdIdle(); refuseStart()                   monitor turn, after draining, releaseHeld)
+     *   1           PAUSED      pause(), by the processing                  resume()
+     *   2           STARTED     start(), with the publication of the        never
+     *                           activation and scheduler
+     *   3           TERMINATED  exit(), a failure (fail, crashed,           never
+     *                           schedulingRefused), close, refuseStart()
+     *   4           RELEASED    the holder that first drains the            never
+     *                           terminated actor; refuseStart()
+     *   5           BY_CLOSE    close(), with or before TERMINATED          never
+     *   8..31       the count   awaitReply(), +AWAIT_UNIT per reply         the reply's handler, or a failed send
+     *               of awaited                                              of the request, -AWAIT_UNIT
+     *               replies
+     *
+     * The seam for other actor kinds. Kinds differ in two things and share everything else:
+     * - Where messages wait and which one is next: the Mailbox object. Actor has one always-enabled queue
+     *   (SingleMailbox, also the mailbox of a one-mailbox selector); a Selector with several guarded mailboxes
+     *   picks the next message among the enabled, non-empty ones under its selection policy (GuardedMailboxes).
+     *   The loop calls the mailbox object, not the actor, so its call sites stay monomorphic or bimorphic.
+     * - How a message is started: dispatch(). By default it is processed inline, one at a time, by the
+     *   activation. StatelessActor starts each message as a task of its own (MessageTask) and returns at once,
+     *   so messages run in parallel; a parallel actor monitor (a bound MessageScheduler) starts the letters its
+     *   policy chooses the same way.
+     * Two hooks let a kind keep its own invariants: afterDispatch() (a selector re-evaluates its declarative
+     * guards) and onQuiet() (a selector with every mailbox disabled and nothing left that could enable one
+     * reports itself stuck). The status word, the activation loop, the finish accounting and the dead-letter
+     * rules stay the same for all of them.
+     */
+
     static final int SCHEDULED = 1;
     static final int PAUSED = 2;
     static final int STARTED = 4;
