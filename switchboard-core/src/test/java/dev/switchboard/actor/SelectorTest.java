@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -839,5 +840,45 @@ class SelectorTest {
         assertThat(f.deadLetterCount()).isEqualTo(1);
         ref.get().send(0, "late");
         assertThat(f.deadLetterCount()).isEqualTo(2);
+    }
+
+    /**
+     * A selector whose every message disables its only mailbox and spawns a task that enables it again (the
+     * reader-writer pattern in miniature). The stall check once read status, enable bits and live tasks
+     * separately, and a task that enabled and ended between those reads made a healthy selector "stalled".
+     */
+    @RepeatedTest(3)
+    void aSelectorReEnabledByItsOwnTasksIsNeverReportedStalled() {
+        final class Toggle extends Selector<Integer, Selector.Numbered> {
+            int processed;
+
+            Toggle() {
+                super(1);
+            }
+
+            @Override
+            protected void process(Integer i) {
+                if (i < 0) {
+                    exit();
+                    return;
+                }
+                processed++;
+                disable(0);
+                TaskRuntime.current().async(this::enableAll);
+            }
+        }
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            for (int run = 0; run < 10; run++) {
+                Toggle t = new Toggle();
+                rt.finish(Duration.ofSeconds(20), () -> {
+                    ActorRef<Integer> ref = t.start();
+                    for (int i = 0; i < 20_000; i++) {
+                        ref.send(i);
+                    }
+                    ref.send(-1);
+                });
+                assertThat(t.processed).isEqualTo(20_000);
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ import dev.switchboard.actor.ActorState;
 import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.testing.Runtimes;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -243,6 +244,31 @@ class FailureReportingTest {
                 assertThat(d.message()).isEqualTo("answer to question");
                 assertThat(d.recipient()).isEqualTo(clientRef.get());
             });
+        }
+    }
+
+    record Unprintable() {
+        @Override
+        public String toString() {
+            throw new IllegalStateException("toString failed");
+        }
+    }
+
+    @Test
+    void aFailureWhoseMessageCannotBePrintedIsStillRethrown() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Actor<Object> a = new Actor<>() {
+                @Override
+                protected void process(Object m) {
+                    throw new IllegalArgumentException("boom");
+                }
+            };
+            Throwable t = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
+                ActorRef<Object> ref = a.start();
+                ref.send(new Unprintable());
+            }));
+            assertThat(t).isNotInstanceOf(FinishTimeoutException.class).hasMessage("boom");
+            assertThat(t.getSuppressed()[0].getMessage()).contains("its toString threw");
         }
     }
 }

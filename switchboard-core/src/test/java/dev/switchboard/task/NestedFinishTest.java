@@ -1,11 +1,16 @@
 package dev.switchboard.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.testing.Runtimes;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -119,5 +124,33 @@ class NestedFinishTest {
 
     private static void direct(TaskRuntime rt, int depth) {
         rt.finish(() -> direct(rt, depth + 1));
+    }
+
+    @Test
+    void anEnclosingFinishWaitsForTheWorkOfATimedOutInnerFinish() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            AtomicBoolean innerDone = new AtomicBoolean();
+            AtomicBoolean timedOut = new AtomicBoolean();
+            CountDownLatch release = new CountDownLatch(1);
+            Throwable t = catchThrowable(() -> rt.finish(() -> {
+                try {
+                    rt.finish(Duration.ofMillis(100), () -> rt.async(() -> {
+                        try {
+                            release.await(20, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                        innerDone.set(true);
+                        throw new IllegalStateException("late failure");
+                    }));
+                } catch (FinishTimeoutException expected) {
+                    timedOut.set(true);
+                }
+                release.countDown();
+            }));
+            assertThat(timedOut).isTrue();
+            assertThat(innerDone).as("the outer finish waited for the inner work").isTrue();
+            assertThat(t).as("the late failure reached the outer finish").hasMessage("late failure");
+        }
     }
 }
