@@ -230,7 +230,6 @@ public final class Scheduler {
         return name;
     }
 
-    /** The public object that fronts this scheduler (a {@code TaskRuntime}). */
     private static volatile Scheduler defaultScheduler;
 
     /** The default runtime's scheduler, or null until {@code TaskRuntime.defaultRuntime()} first ran. */
@@ -243,6 +242,7 @@ public final class Scheduler {
         defaultScheduler = s;
     }
 
+    /** The public object that fronts this scheduler (a {@code TaskRuntime}). */
     public Object facade() {
         return facade;
     }
