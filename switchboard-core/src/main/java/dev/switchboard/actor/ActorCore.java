@@ -7,11 +7,14 @@ import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -1313,18 +1316,70 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     protected final <Q, R> void awaitReply(ActorRef<Q> to, Q request, Consumer<? super R> onReply) {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onReply, "onReply");
+        PendingReply<R> pending = new PendingReply<>(this, to, request, onReply);
+        await(to, request, pending.answer, pending);
+    }
+
+    /**
+     * {@link #awaitReply(ActorRef, Object, Consumer)} with a deadline, and a handler that hears failures too:
+     * {@code onResult} runs once, on this actor, with {@code (reply, null)} when the reply arrives within
+     * {@code timeout}, or with {@code (null, failure)}: a {@link ReplyTimeoutException} naming this actor,
+     * {@code to} and the request when none came in time, a {@link NoReplyException} when {@code to} cannot
+     * answer. Either way this actor takes messages again once the handler has run; a failure does not terminate
+     * it (an exception escaping the handler does). A reply sent after the timeout is a dead letter
+     * ({@link DeadLetter.Reason#REPLY_TOO_LATE}), and the actor that sends it is not disturbed.
+     *
+     * <pre>{@code
+     * case Start s -> awaitReply(bank, new Balance(account), Duration.ofMillis(200), (Long balance, Throwable f) -> {
+     *     if (f != null) retryLater(); else log(balance);
+     * });
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Q request, Duration timeout,
+            BiConsumer<? super R, ? super Throwable> onResult) {
+        requireOwnContext("awaitReply");
+        Objects.requireNonNull(onResult, "onResult");
+        long nanos = timeout.toNanos();
+        if (nanos <= 0) {
+            throw new IllegalArgumentException(this + ".awaitReply() needs a positive timeout, got " + timeout);
+        }
+        PendingReply<R> pending = new PendingReply<>(this, to, request, onResult);
+        // The request carries a channel of its own, so that a reply after the deadline completes the channel
+        // (the replier is not disturbed, however it answers) and becomes a dead letter here.
+        DataDrivenFuture<Object> channel = new DataDrivenFuture<>();
+        await(to, request, channel, pending);
+        channel.toCompletableFuture().whenComplete((reply, failure) -> {
+            Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
+            if (!(cause == null ? pending.answer.tryPut(reply) : pending.answer.tryFail(cause))) {
+                deadLetter(cause == null ? reply : cause, DeadLetter.Reason.REPLY_TOO_LATE);
+            }
+        });
+        // The JDK's timer thread fails the answer at the deadline unless the reply came first.
+        CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(() -> {
+            if (!pending.answer.isDone()) {
+                pending.answer.tryFail(new ReplyTimeoutException(self, to, brief(request), timeout));
+            }
+        });
+    }
+
+    /**
+     * Sends {@code request} with {@code channel} for the reply, and holds messages until {@code pending}'s handler
+     * has run (it runs once {@code pending.answer} is done).
+     */
+    private <Q> void await(ActorRef<Q> to, Q request, DataDrivenFuture<Object> channel, PendingReply<?> pending) {
         if (to.equals(self)) {
             throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it takes no"
                     + " message until the reply, and only it could send the reply");
         }
         requireNoMonitor("awaitReply()", "send the reply as a message, or request() into a future and asyncAwait it");
         scheduler.requireOpen("awaitReply");
-        PendingReply<R> pending = new PendingReply<>(this, to, request, onReply);
         STATUS.getAndAdd(this, AWAIT_UNIT);          // hold further messages until the handler has run
         Extras x = extras();
         x.awaitingReplies().add(pending);
         try {
-            to.request(request, pending.answer);
+            to.request(request, channel);
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
             x.awaitingReplies().remove(pending);
             STATUS.getAndAdd(this, -AWAIT_UNIT);
@@ -1341,7 +1396,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /**
      * Runs the handler of a reply that has arrived, on this actor (called by {@link PendingReply#run()}, which
-     * the activation runs ahead of messages). A handler that throws, or a request that failed, fails the actor.
+     * the activation runs ahead of messages). A handler that throws fails the actor, and so does a request that
+     * failed, unless the handler takes failures (the form with a timeout).
      */
     final <R> void replyArrived(PendingReply<R> pending) {
         try {

@@ -21,6 +21,11 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
          * run (the message is the reply, or the {@link NoReplyException} if the request failed).
          */
         REPLY_AFTER_EXIT,
+        /**
+         * A reply sent after the {@code awaitReply} that asked for it had timed out (the recipient is the actor
+         * that waited; its handler ran with a {@link ReplyTimeoutException}).
+         */
+        REPLY_TOO_LATE,
         /** The recipient's mailbox was full: a bounded mailbox that drops, or the 2^30 limit of any mailbox. */
         MAILBOX_FULL,
         /**

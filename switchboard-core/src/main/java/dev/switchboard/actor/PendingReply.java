@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import dev.switchboard.task.DataDrivenFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -16,6 +17,8 @@ final class PendingReply<R> implements Runnable {
     final Object request;
     final DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
     private final Consumer<? super R> onReply;
+    /** The handler of an awaitReply with a timeout, which hears failures too; null for the plain form. */
+    private final BiConsumer<? super R, ? super Throwable> onResult;
     final long sinceNanos = System.nanoTime();
 
     PendingReply(ActorCore<?> requester, ActorRef<?> target, Object request, Consumer<? super R> onReply) {
@@ -23,6 +26,16 @@ final class PendingReply<R> implements Runnable {
         this.target = target;
         this.request = request;
         this.onReply = onReply;
+        this.onResult = null;
+    }
+
+    PendingReply(ActorCore<?> requester, ActorRef<?> target, Object request,
+            BiConsumer<? super R, ? super Throwable> onResult) {
+        this.requester = requester;
+        this.target = target;
+        this.request = request;
+        this.onReply = null;
+        this.onResult = onResult;
     }
 
     /** Runs the handler on the requester (the activation calls this). */
@@ -33,7 +46,18 @@ final class PendingReply<R> implements Runnable {
 
     @SuppressWarnings("unchecked")
     void handle() {
-        onReply.accept((R) answer.get());
+        if (onResult == null) {
+            onReply.accept((R) answer.get());
+            return;
+        }
+        R reply;
+        try {
+            reply = (R) answer.get();
+        } catch (CompletionException e) {
+            onResult.accept(null, e.getCause() != null ? e.getCause() : e);
+            return;
+        }
+        onResult.accept(reply, null);
     }
 
     /** What arrived, as a dead letter shows it: the reply, or the reason there is none. */

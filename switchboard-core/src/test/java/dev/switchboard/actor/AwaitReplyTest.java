@@ -1,11 +1,13 @@
 package dev.switchboard.actor;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
 import dev.switchboard.testing.Runtimes;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,17 @@ class AwaitReplyTest {
     /** Answers requests; a request "hold:x" is answered only when {@code release} is put. */
     static final class Server extends Actor<String> {
         final DataDrivenFuture<Boolean> release = new DataDrivenFuture<>();
+        private final DataDrivenFuture<Boolean> exited = new DataDrivenFuture<>();
+
+        /** Put when the server has exited. */
+        DataDrivenFuture<Boolean> exited() {
+            return exited;
+        }
+
+        @Override
+        protected void onExit() {
+            exited.put(true);
+        }
 
         @Override
         protected void process(String m) {
@@ -174,4 +187,140 @@ class AwaitReplyTest {
             assertThat(log).containsExactly("reply", "resuming", "other");
         }
     }
+
+    /** Asks {@code server} once per "ask:request" message with a 300 ms timeout and logs what its handler got. */
+    static final class TimedAsker extends Actor<String> {
+        final ActorRef<String> server;
+        final List<String> log = new CopyOnWriteArrayList<>();
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final DataDrivenFuture<Boolean> handled = new DataDrivenFuture<>();
+
+        TimedAsker(ActorRef<String> server) {
+            this.server = server;
+        }
+
+        /** Put when the first handler has run. */
+        DataDrivenFuture<Boolean> handled() {
+            return handled;
+        }
+
+        @Override
+        protected void process(String m) {
+            if (m.startsWith("ask:")) {
+                awaitReply(server, m.substring(4), Duration.ofMillis(300), (String reply, Throwable f) -> {
+                    if (f != null) {
+                        failure.set(f);
+                        log.add("failed");
+                    } else {
+                        log.add(reply);
+                    }
+                    handled.tryPut(true);
+                });
+            } else if (m.equals("stop")) {
+                exit();
+            } else {
+                log.add(m);
+            }
+        }
+    }
+
+    @Test
+    void aTimedAwaitReplyHandsTheReplyToItsHandlerWhenItComesInTime() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Server server = new Server();
+            AtomicReference<TimedAsker> asker = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<String> s = server.start("server");
+                asker.set(new TimedAsker(s));
+                ActorRef<String> a = asker.get().start("asker");
+                a.send("ask:q");
+                a.send("next");
+                a.send("stop");
+                rt.asyncAwait(asker.get().handled(), () -> s.send("stop"));
+            });
+            assertThat(asker.get().log).containsExactly("q-answer", "next");
+            assertThat(asker.get().failure).hasValue(null);
+        }
+    }
+
+    @Test
+    void aReplyThatNeverComesTimesOutAndTheActorGoesOn() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Server server = new Server();
+            AtomicReference<TimedAsker> asker = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<String> s = server.start("server");
+                asker.set(new TimedAsker(s));
+                ActorRef<String> a = asker.get().start("asker");
+                a.send("ask:hold:q");                       // the server answers only once released
+                a.send("next");
+                a.send("stop");
+                rt.asyncAwait(asker.get().handled(), () -> {
+                    server.release.put(true);
+                    s.send("stop");
+                });
+            });
+            TimedAsker a = asker.get();
+            assertThat(a.log).containsExactly("failed", "next");      // not left holding its messages
+            assertThat(a.failure.get()).isInstanceOf(ReplyTimeoutException.class)
+                    .hasMessageMatching("asker@\\d+ awaited a reply from server@\\d+ to hold:q for 300 ms; none came");
+            assertThat(((ReplyTimeoutException) a.failure.get()).timeout()).isEqualTo(Duration.ofMillis(300));
+        }
+    }
+
+    @Test
+    void aLateReplyIsADeadLetterOfTheActorThatWaitedAndDoesNotDisturbTheReplier() {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+            Server server = new Server();
+            AtomicReference<TimedAsker> asker = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<String> s = server.start("server");
+                asker.set(new TimedAsker(s));
+                ActorRef<String> a = asker.get().start("asker");
+                a.send("ask:hold:q");
+                rt.asyncAwait(asker.get().handled(), () -> {
+                    server.release.put(true);                 // now the server answers: too late
+                    s.send("stop");
+                    a.send("stop");
+                });
+            });
+            assertThat(asker.get().log).containsExactly("failed");
+            assertThat(server.state()).isEqualTo(ActorState.TERMINATED);
+            assertThat(server.processedCount()).isEqualTo(2);   // hold:q and stop: it was not failed
+            assertThat(dead).singleElement().satisfies(d -> {
+                assertThat(d.reason()).isEqualTo(DeadLetter.Reason.REPLY_TOO_LATE);
+                assertThat(d.message()).isEqualTo("hold:q-answer");
+                assertThat(d.recipient().name()).isEqualTo("asker");
+            });
+        }
+    }
+
+    @Test
+    void aTimedAwaitReplyToAnActorThatExitedHearsWhy() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Server server = new Server();
+            AtomicReference<TimedAsker> asker = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<String> s = server.start("server");
+                s.send("stop");
+                asker.set(new TimedAsker(s));
+                rt.asyncAwait(server.exited(), () -> {
+                    ActorRef<String> a = asker.get().start("asker");
+                    a.send("ask:q");
+                    a.send("stop");
+                });
+            });
+            assertThat(asker.get().log).containsExactly("failed");
+            assertThat(asker.get().failure.get()).isInstanceOf(NoReplyException.class)
+                    .hasMessageContaining("server@");
+            assertThatThrownBy(() -> rt.finish(() -> new Actor<String>() {
+                @Override
+                protected void process(String m) {
+                    awaitReply(self(), m, Duration.ZERO, (Object r, Throwable f) -> { });
+                }
+            }.start().send("x"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive timeout");
+        }
+    }
 }
+
