@@ -102,6 +102,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /** The bits above the flags count the replies the actor awaits ({@link #awaitReply}). */
     static final int AWAIT_UNIT = 1 << 8;
     static final int AWAIT_MASK = ~(AWAIT_UNIT - 1);
+    /** The most a queue of an actor holds: its mailbox's, and the reply handlers' and monitor tickets' queues. */
+    static final int MAX_QUEUED = 1 << 30;
     /** Flags that keep an actor from taking its next message (it still runs reply continuations). */
     static final int HELD = PAUSED | AWAIT_MASK;
 
@@ -196,7 +198,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 MethodHandles.Lookup l = MethodHandles.lookup();
                 DEAD_LETTERS = l.findVarHandle(Extras.class, "deadLetters", long.class);
                 EARLY_DEAD_LETTERS = l.findVarHandle(Extras.class, "earlyDeadLetters", long.class);
-                CONTINUATIONS = l.findVarHandle(Extras.class, "continuations", ConcurrentLinkedQueue.class);
+                CONTINUATIONS = l.findVarHandle(Extras.class, "continuations", MailboxQueue.class);
                 AWAITING = l.findVarHandle(Extras.class, "awaiting", ConcurrentLinkedQueue.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
@@ -206,9 +208,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         /** The bound thread-less scheduler (a parallel actor monitor), or null; set before start. */
         MessageScheduler messageScheduler;
         /** Tickets of scheduled messages that have been processed, waiting for the scheduler's finished(). */
-        org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<Object> finishedTickets;
+        MailboxQueue finishedTickets;
         /** Reply handlers ready to run on the actor; created by the first awaitReply. */
-        volatile ConcurrentLinkedQueue<PendingReply<?>> continuations;
+        volatile MailboxQueue continuations;
         /** Replies awaited and not yet handled, for diagnostics and for exit; created by the first awaitReply. */
         volatile ConcurrentLinkedQueue<PendingReply<?>> awaiting;
 
@@ -250,17 +252,17 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
 
         /** The reply handlers ready to run (created by the first reply that arrives). */
-        ConcurrentLinkedQueue<PendingReply<?>> continuationQueue() {
-            ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
+        MailboxQueue continuationQueue() {
+            MailboxQueue cs = continuations;
             if (cs == null) {
-                ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
+                MailboxQueue fresh = new MailboxQueue(4, MAX_QUEUED);
                 cs = CONTINUATIONS.compareAndSet(this, null, fresh) ? fresh : continuations;
             }
             return cs;
         }
 
         boolean hasContinuations() {
-            ConcurrentLinkedQueue<PendingReply<?>> cs = continuations;
+            MailboxQueue cs = continuations;
             return cs != null && !cs.isEmpty();
         }
 
@@ -932,7 +934,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /** A message started by the scheduler has been processed: report it (on this thread if the token is free). */
     final void scheduledMessageFinished(Object ticket) {
-        extras.finishedTickets.add(ticket);
+        if (!extras.finishedTickets.offer(ticket)) {
+            throw new IllegalStateException(this + " has " + MAX_QUEUED + " finished letters its monitor has not seen");
+        }
         signal();
     }
 
@@ -958,7 +962,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                     + " with a bounded mailbox, or a selector whose mailboxes are unbounded");
         }
         Extras x = extras();
-        x.finishedTickets = new org.jctools.queues.atomic.MpscGrowableAtomicArrayQueue<>(16, 1 << 30);
+        x.finishedTickets = new MailboxQueue(16, MAX_QUEUED);
         s.bound(self, this::startScheduled);
         x.messageScheduler = s;                // published to senders by start()'s release of STARTED
     }
@@ -979,10 +983,10 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 runStartHook(x);
                 return true;
             }
-            ConcurrentLinkedQueue<PendingReply<?>> cs = x.continuations;
-            PendingReply<?> c = cs == null ? null : cs.poll();
+            MailboxQueue cs = x.continuations;
+            Object c = cs == null ? null : cs.poll();
             if (c != null) {
-                c.run();
+                ((PendingReply<?>) c).run();
                 Thread.interrupted();
                 return true;
             }
@@ -1231,12 +1235,12 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 limit.wakeAll();                   // waiting senders see the exit and dead-letter their messages
             }
             Extras x = extras;
-            ConcurrentLinkedQueue<PendingReply<?>> cs = x == null ? null : x.continuations;
+            MailboxQueue cs = x == null ? null : x.continuations;
             if (cs != null) {
-                PendingReply<?> c;
+                Object c;
                 while ((c = cs.poll()) != null) {  // replies that came after exit: their handlers do not run
                     x.awaitingReplies().remove(c);
-                    deadLetter(c.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
+                    deadLetter(((PendingReply<?>) c).arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
                 }
             }
             MessageScheduler messageScheduler = x == null ? null : x.messageScheduler;
@@ -1414,7 +1418,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /** Queues {@code continuation} to run on this actor's activation, ahead of messages and despite a pause. */
     private void runOnActor(PendingReply<?> continuation) {
-        extras.continuationQueue().add(continuation);   // awaitReply created the extras
+        if (!extras.continuationQueue().offer(continuation)) {     // awaitReply created the extras
+            throw new IllegalStateException(this + " has " + MAX_QUEUED + " reply handlers waiting to run");
+        }
         signal();
     }
 

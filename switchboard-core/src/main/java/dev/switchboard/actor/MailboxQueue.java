@@ -12,9 +12,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The queue of an actor's mailbox and of each mailbox of a selector: a multi-producer single-consumer queue that
- * grows, with the fields a producer touches side by side and the fields the consumer touches side by side,
- * padded apart. Each is created by its mailbox's first message ({@link SingleMailbox}, {@link GuardedMailboxes}).
+ * The multi-producer single-consumer queue of Switchboard's actors: an actor's mailbox, each mailbox of a
+ * selector, and what else waits for an actor's token (the reply handlers of {@code awaitReply}, the letters a
+ * monitor has seen finish). It grows, with the fields a producer touches side by side and the fields the consumer
+ * touches side by side, padded apart. A mailbox's queue is created by its first message ({@link SingleMailbox},
+ * {@link GuardedMailboxes}); the consumer is whoever holds the actor's token.
  *
  * <h2>Overview</h2>
  * The algorithm is JCTools' growable linked-array MPSC queue ({@code MpscGrowableAtomicArrayQueue}); only the
