@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The reference to an actor of this JVM: the actor and its id. Each actor creates its one reference
+ * The reference to an actor of this JVM: the actor, its mailbox and its id. Each actor creates its one reference
  * when it is constructed ({@link ActorCore}); {@link OfActor} for an actor or stateless actor, {@link OfSelector}
  * for a selector, whose reference can also name a mailbox.
  *
