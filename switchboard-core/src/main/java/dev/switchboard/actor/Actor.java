@@ -41,16 +41,16 @@ package dev.switchboard.actor;
 public abstract non-sealed class Actor<M> extends ActorCore<M> {
     /** An actor with an unbounded mailbox (allocation-free: a message costs no more than its own object). */
     protected Actor() {
-        super(new SingleMailbox(), false, null);
+        super(new SingleMailbox(), Dispatch.SERIAL, null);
     }
 
     /** An actor whose mailbox holds at most {@code bound.capacity()} messages; see {@link BoundedMailbox}. */
     protected Actor(BoundedMailbox bound) {
-        super(new SingleMailbox(), false, java.util.Objects.requireNonNull(bound, "bound"));
+        super(new SingleMailbox(), Dispatch.SERIAL, java.util.Objects.requireNonNull(bound, "bound"));
     }
 
-    Actor(boolean parallelDispatch, BoundedMailbox bound) {
-        super(new SingleMailbox(), parallelDispatch, bound);
+    Actor(Dispatch dispatch, BoundedMailbox bound) {
+        super(new SingleMailbox(), dispatch, bound);
     }
 
     @Override

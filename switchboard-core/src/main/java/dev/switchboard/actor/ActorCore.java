@@ -1,21 +1,21 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.ActorAccess;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
-import dev.switchboard.task.DataDrivenFuture;
+import dev.switchboard.internal.TimerService;
+import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.task.TaskRuntime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What every kind of actor can do. Applications extend {@link Actor}, {@link StatelessActor} or {@link Selector};
@@ -26,8 +26,8 @@ import java.util.function.Consumer;
  *       actor. The finish ends only after the actor has exited.</li>
  *   <li>{@link #onStart()} runs before the first message, {@link #onExit()} once the actor has terminated.</li>
  *   <li>While it processes a message the actor may {@link #exit()}, {@link #pause()} and {@link #resume()},
- *       {@link #become} and {@link #unbecome}, ask another actor with {@link #awaitReply} (answers go out with
- *       {@link #reply}), and use any task-parallel construct: {@code async}, {@code finish}, futures.</li>
+ *       {@link #become} and {@link #unbecome}, ask another actor and wait for the reply without blocking a thread
+ *       with {@link #awaitReply}, and use any task-parallel construct: {@code async}, {@code finish}, futures.</li>
  *   <li>An exception escaping {@link #process} terminates the actor and is rethrown by its finish, with a note
  *       naming the actor. Messages sent to a terminated actor are dead letters: counted, never silently lost.</li>
  *   <li>{@link #state()}, {@link #processedCount()}, {@link #deadLetterCount()} and {@link #mailboxSize()}
@@ -43,25 +43,26 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * Overview. An actor has one status word and one schedulable task, its Activation, created by start(). A
      * send on the actor's reference (LocalRef) enqueues the message, then reads the status: if the actor is
      * started, not paused and not already scheduled, the sender sets the SCHEDULED bit with one CAS and
-     * schedules the activation (on a worker, through the worker's handoff buffer). Whoever holds SCHEDULED is the
-     * only consumer of the mailbox. The activation processes up to the runtime's throughput budget of messages,
-     * then re-queues itself behind other work if more messages and other work are waiting; when the mailbox is
-     * empty it clears SCHEDULED and re-checks the mailbox (release-then-recheck). Enqueue-then-check on the
-     * sender side and release-then-recheck on the consumer side are both full fences on different words, so
+     * schedules the activation (on a worker, through the worker's handoff buffer). Whoever holds SCHEDULED (the
+     * token) is the only consumer of the mailbox. The activation processes up to the runtime's throughput budget
+     * of messages, then re-queues itself behind other work if more messages and other work are waiting; when the
+     * mailbox is empty it clears SCHEDULED and re-checks the mailbox (release-then-recheck). Enqueue-then-check on
+     * the sender side and release-then-recheck on the consumer side are both full fences on different words, so
      * either the sender sees SCHEDULED cleared or the consumer sees the message: no wake-up is lost. Nothing is
      * allocated per message.
      *
      * The life cycle lives in the same word: STARTED, PAUSED, TERMINATED, and RELEASED (the activation has been
      * completed into the finish). exit() and failures set TERMINATED; whichever thread holds (or next acquires)
-     * SCHEDULED then turns the remaining mailbox into dead letters and completes the activation, which releases
-     * the enclosing finish once every task the actor spawned has ended too.
+     * SCHEDULED then turns the remaining mailbox into dead letters, runs onExit() and completes the activation,
+     * which releases the enclosing finish once every task the actor spawned has ended too.
      *
      * The status word, bit by bit (all changes are atomic read-modify-writes on it):
      *
      *   bit(s)      name        set by                                     cleared by
      *   0           SCHEDULED   a CAS by whoever finds the actor runnable   its holder, when it gives the token up
-     *                           and untaken: signal(), reacquire(),         (end of the activation loop or a
-     *                           holdIdle(); refuseStart()                   monitor turn, after draining, releaseHeld)
+     *                           and untaken: signal(), reacquire(),         (end of the activation loop or of a
+     *                           holdIdle(); refuseStart()                   policy's turns, after draining,
+     *                                                                       releaseHeld)
      *   1           PAUSED      pause(), by the processing                  resume()
      *   2           STARTED     start(), with the publication of the        never
      *                           activation and scheduler
@@ -74,19 +75,25 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      *               of awaited                                              of the request, -AWAIT_UNIT
      *               replies
      *
-     * The seam for other actor kinds. Kinds differ in two things and share everything else:
-     * - Where messages wait and which one is next: the Mailbox object. Actor has one always-enabled queue
-     *   (SingleMailbox, also the mailbox of a one-mailbox selector); a Selector with several guarded mailboxes
-     *   picks the next message among the enabled, non-empty ones under its selection policy (GuardedMailboxes).
-     *   The loop calls the mailbox object, not the actor, so its call sites stay monomorphic or bimorphic.
-     * - How a message is started: dispatch(). By default it is processed inline, one at a time, by the
-     *   activation. StatelessActor starts each message as a task of its own (MessageTask) and returns at once,
-     *   so messages run in parallel; a parallel actor monitor (a bound MessageScheduler) starts the letters its
-     *   policy chooses the same way.
-     * Two hooks let a kind keep its own invariants: afterDispatch() (a selector re-evaluates its declarative
-     * guards) and onQuiet() (a selector with every mailbox disabled and nothing left that could enable one
-     * reports itself stuck). The status word, the activation loop, the finish accounting and the dead-letter
-     * rules stay the same for all of them.
+     * The parts. This class keeps the status word, the token protocol, the activation loop, sending and
+     * termination. The rest is in classes of their own: where messages wait and which is next (the Mailbox:
+     * SingleMailbox, or a selector's GuardedMailboxes; the loop calls the mailbox object, so those call sites
+     * stay monomorphic or bimorphic); how a taken message is started (Dispatch, chosen at construction: SERIAL
+     * processes it inline, PARALLEL starts a task per message for a StatelessActor; a DispatchPolicy bound
+     * through the spi replaces the loop by PolicyDispatch's turns); the requester's side of awaitReply
+     * (AwaitedReplies, PendingReply) and of ask (ReplyTo, AskFuture); the become stack (BecomeStack); what
+     * diagnostics say (ActorDiagnostics); and the state only some actors need (ActorExtras). Two hooks let a kind
+     * keep its own invariants: afterDispatch() (a selector re-evaluates its declarative guards) and onQuiet() (a
+     * selector with every mailbox disabled and nothing left that could enable one reports itself stuck).
+     *
+     * Memory. An actor is four objects while it is idle: this one (48 bytes with compressed oops and no fields of
+     * the subclass), its mailbox (SingleMailbox: 24 bytes, its queue created by the first message; see there),
+     * its reference (LocalRef: 32 bytes) and its Activation (88 bytes). Everything only some actors need is in
+     * ActorExtras, created the first time an actor needs it; hot paths test one field for null where they would
+     * test several. `extras` is published with a CAS (compareAndExchange: a volatile write of a fully constructed
+     * object) and read as a volatile field; its own fields keep the access modes and the confinement they would
+     * have as fields of the actor. The runtime's close() marks the actor with the BY_CLOSE bit of the status word,
+     * set with or before TERMINATED, so that a close never has to allocate.
      */
 
     static final int SCHEDULED = 1;
@@ -102,9 +109,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /** The bits above the flags count the replies the actor awaits ({@link #awaitReply}). */
     static final int AWAIT_UNIT = 1 << 8;
     static final int AWAIT_MASK = ~(AWAIT_UNIT - 1);
-    /** The most a queue of an actor holds: its mailbox's, and the reply handlers' and monitor tickets' queues. */
+    /** The most a queue of an actor holds: its mailbox's, and the reply handlers' and finished messages' queues. */
     static final int MAX_QUEUED = 1 << 30;
-    /** Flags that keep an actor from taking its next message (it still runs reply continuations). */
+    /** Flags that keep an actor from taking its next message (it still runs reply handlers). */
     static final int HELD = PAUSED | AWAIT_MASK;
 
     private static final VarHandle STATUS;
@@ -134,47 +141,30 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             }
         }
     };
-    /** Marks {@link #process} on the become stack. */
-    @SuppressWarnings("rawtypes")
-    private static final Behavior DEFAULT_BEHAVIOR = message -> {
-        throw new AssertionError("marker behavior is never run");
-    };
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             STATUS = l.findVarHandle(ActorCore.class, "status", int.class);
             ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
-            EXTRAS = l.findVarHandle(ActorCore.class, "extras", Extras.class);
+            EXTRAS = l.findVarHandle(ActorCore.class, "extras", ActorExtras.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        SeamAccess.install();
     }
-
-    /*
-     * Implementation notes: memory.
-     *
-     * An actor is four objects while it is idle: this one (48 bytes with compressed oops and no fields of the
-     * subclass), its mailbox (SingleMailbox: 24 bytes, its queue created by the first message; see there), its
-     * reference (LocalRef: 32 bytes) and its Activation (88 bytes), about 194 bytes in all. Everything only some actors need is in Extras, created
-     * the first time an actor needs it: become's stack, a request's reply bookkeeping, awaitReply's queues, a
-     * bound monitor, dead-letter counts, a pending onStart(), a name. Hot paths test one field for null where they
-     * tested several: `extras` is null for an actor that never used any of it.
-     *
-     * `extras` is published with a CAS (compareAndExchange: a volatile write of a fully constructed object) and
-     * read as a volatile field; its own fields keep the access modes and the confinement they had as fields of
-     * the actor. The runtime's close() marks the actor with the BY_CLOSE bit of the status word, set with or
-     * before TERMINATED, so that a close never has to allocate.
-     */
 
     /** Where messages wait; see {@link Mailbox}. */
     final Mailbox mailbox;
     /** The reference senders hold; see {@link LocalRef}. */
     final LocalRef<M> self;
-    /** Whether messages are started as parallel tasks instead of processed inline. */
-    private final boolean parallelDispatch;
     /** The bound of a {@link BoundedMailbox}, or null: unbounded. */
     private final MailboxLimit limit;
+    /**
+     * How taken messages are started: set by the constructor, or by {@link #bindPolicy} before start (published
+     * to the activation with STARTED).
+     */
+    private Dispatch dispatch;
 
     /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED, BY_CLOSE and the awaited-reply count. */
     private volatile int status;
@@ -184,121 +174,12 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /** Confined to the holder of SCHEDULED (the processing); null while the actor runs {@link #process}. */
     private Behavior<M> behavior;
     /** What only some actors need, or null: created by the first use ({@link #extras()}). */
-    private volatile Extras extras;
+    private volatile ActorExtras extras;
 
-    /** The state of an actor that only some actors need (see the implementation notes above). */
-    private static final class Extras {
-        private static final VarHandle DEAD_LETTERS;
-        private static final VarHandle EARLY_DEAD_LETTERS;
-        private static final VarHandle CONTINUATIONS;
-        private static final VarHandle AWAITING;
-
-        static {
-            try {
-                MethodHandles.Lookup l = MethodHandles.lookup();
-                DEAD_LETTERS = l.findVarHandle(Extras.class, "deadLetters", long.class);
-                EARLY_DEAD_LETTERS = l.findVarHandle(Extras.class, "earlyDeadLetters", long.class);
-                CONTINUATIONS = l.findVarHandle(Extras.class, "continuations", MailboxQueue.class);
-                AWAITING = l.findVarHandle(Extras.class, "awaiting", ConcurrentLinkedQueue.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        /** The bound thread-less scheduler (a parallel actor monitor), or null; set before start. */
-        MessageScheduler messageScheduler;
-        /** Tickets of scheduled messages that have been processed, waiting for the scheduler's finished(). */
-        MailboxQueue finishedTickets;
-        /** Reply handlers ready to run on the actor; created by the first awaitReply. */
-        volatile MailboxQueue continuations;
-        /** Replies awaited and not yet handled, for diagnostics and for exit; created by the first awaitReply. */
-        volatile ConcurrentLinkedQueue<PendingReply<?>> awaiting;
-
-        // Confined to the holder of SCHEDULED (the processing).
-        @SuppressWarnings("rawtypes")
-        ArrayDeque<Behavior> behaviors;
-        Request currentRequest;
-        Thread requestThread;
-        boolean replyTaken;
-        /**
-         * During a scheduler turn run by a letter that has just finished on this thread: that letter's task, which
-         * can run the next letter the turn starts right after the turn, on this thread (see
-         * {@link #startScheduled}).
-         */
-        MessageTask continuation;
-        /** During a scheduler turn: whether the turn's thread has a letter to continue with already. */
-        boolean continuing;
-
-        volatile long deadLetters;
-        /** Dead letters from before start(), for the runtime's count once there is a runtime. */
-        volatile long earlyDeadLetters;
-        /**
-         * Set by start() when the class overrides onStart(), before it publishes STARTED; cleared by the holder of
-         * SCHEDULED that runs the hook. Senders read it plainly in {@link #runnable}: a stale true only makes
-         * one of them schedule an activation that finds nothing to do.
-         */
-        boolean startPending;
-        /** The name given to start(name), or null; written before the start publishes the actor. */
-        String name;
-
-        /** The replies the actor awaits (created by the first awaitReply). */
-        ConcurrentLinkedQueue<PendingReply<?>> awaitingReplies() {
-            ConcurrentLinkedQueue<PendingReply<?>> a = awaiting;
-            if (a == null) {
-                ConcurrentLinkedQueue<PendingReply<?>> fresh = new ConcurrentLinkedQueue<>();
-                a = AWAITING.compareAndSet(this, null, fresh) ? fresh : awaiting;
-            }
-            return a;
-        }
-
-        /** The reply handlers ready to run (created by the first reply that arrives). */
-        MailboxQueue continuationQueue() {
-            MailboxQueue cs = continuations;
-            if (cs == null) {
-                MailboxQueue fresh = new MailboxQueue(4, MAX_QUEUED);
-                cs = CONTINUATIONS.compareAndSet(this, null, fresh) ? fresh : continuations;
-            }
-            return cs;
-        }
-
-        boolean hasContinuations() {
-            MailboxQueue cs = continuations;
-            return cs != null && !cs.isEmpty();
-        }
-
-        boolean hasFinishedTickets() {
-            return finishedTickets != null && !finishedTickets.isEmpty();
-        }
-    }
-
-    /** The actor's {@link Extras}, created (and published with a CAS) by the first call. */
-    private Extras extras() {
-        Extras x = extras;
-        if (x == null) {
-            Extras fresh = new Extras();
-            x = (Extras) EXTRAS.compareAndExchange(this, null, fresh);
-            if (x == null) {
-                x = fresh;
-            }
-        }
-        return x;
-    }
-
-    /** Whether this actor has needed its {@link Extras}; for tests. */
-    final boolean hasExtras() {
-        return extras != null;
-    }
-
-    /** The bound monitor, or null (read by senders after STARTED, which start() published it with). */
-    private MessageScheduler messageScheduler() {
-        Extras x = extras;
-        return x == null ? null : x.messageScheduler;
-    }
-
-    ActorCore(Mailbox mailbox, boolean parallelDispatch, BoundedMailbox bound) {
+    ActorCore(Mailbox mailbox, Dispatch dispatch, BoundedMailbox bound) {
         this.mailbox = mailbox;
         this.self = newRef();
-        this.parallelDispatch = parallelDispatch;
+        this.dispatch = dispatch;
         this.limit = bound == null ? null
                 : new MailboxLimit(bound, mailbox instanceof SelectorMailboxes m ? m.mailboxes() : 1);
     }
@@ -309,20 +190,25 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     protected abstract void process(M message);
 
-    // ------------------------------------------------------------------------------------------ the seam
-
-    /**
-     * Starts processing one envelope. By default the activation processes it inline; a parallel kind (see
-     * {@link StatelessActor}) starts it as a task of its own.
-     */
-    void dispatch(Object envelope) {
-        if (parallelDispatch) {
-            MessageTask task = new MessageTask(activation, envelope);
-            task.scheduler().submit(task);
-        } else {
-            processEnvelope(envelope, true);
+    /** The actor's {@link ActorExtras}, created (and published with a CAS) by the first call. */
+    private ActorExtras extras() {
+        ActorExtras x = extras;
+        if (x == null) {
+            ActorExtras fresh = new ActorExtras();
+            x = (ActorExtras) EXTRAS.compareAndExchange(this, null, fresh);
+            if (x == null) {
+                x = fresh;
+            }
         }
+        return x;
     }
+
+    /** Whether this actor has needed its {@link ActorExtras}; for tests. */
+    final boolean hasExtras() {
+        return extras != null;
+    }
+
+    // ------------------------------------------------------------------------------------------ hooks of the kinds
 
     /** The reference of this kind of actor; called once, by the constructor. */
     LocalRef<M> newRef() {
@@ -360,10 +246,13 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * Starts this actor in the current finish scope: the finish will not end before this actor has exited.
      * Messages sent to its reference before {@code start()} (the actor may hand out {@link #self()} from its
      * constructor) are processed from now on, after {@link #onStart()}. Outside every finish the actor joins the
-     * default runtime's global scope.
+     * default runtime's global scope, unless the calling thread created a runtime it has not closed: then
+     * {@code start()} throws, since the actor would not run on that runtime (start it inside its
+     * {@code finish}).
      *
      * @return the actor's reference, which senders hold
-     * @throws IllegalStateException if this actor was already started
+     * @throws IllegalStateException if this actor was already started, or if it is started outside every finish
+     *         on a thread that created a runtime it has not closed
      */
     public ActorRef<M> start() {
         startInScope();
@@ -391,7 +280,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /** The name given to {@link #start(String)}, or null. */
     final String givenName() {
-        Extras x = extras;
+        ActorExtras x = extras;
         return x == null ? null : x.name;
     }
 
@@ -437,6 +326,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
         Node context = Context.current();
+        if (context == null) {
+            Scheduler.requireNoRuntimeOpenedHere(this + ".start()");
+        }
         Scheduler s = context != null ? context.scheduler() : defaultScheduler();
         if (s.isClosed()) {
             refuseStart(s);
@@ -451,9 +343,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
         scheduler = s;
-        Extras x = extras;
+        ActorExtras x = extras;
         if (x != null && x.earlyDeadLetters != 0) {
-            s.countDeadLetters((long) Extras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
+            s.countDeadLetters((long) ActorExtras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
         }
         context.scope().track(a);
         if ((hooks & START_HOOK) != 0) {
@@ -470,7 +362,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (closedMeanwhile) {
             initial |= TERMINATED | BY_CLOSE;
         }
-        STATUS.getAndBitwiseOr(this, initial);   // publishes activation and scheduler to senders
+        STATUS.getAndBitwiseOr(this, initial);   // publishes activation, scheduler and dispatch to senders
         signal();
         if (closedMeanwhile) {
             s.requireOpen("start " + this);      // terminated and drained above; the caller learns why
@@ -484,9 +376,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     private void refuseStart(Scheduler s) {
         scheduler = s;
-        Extras x = extras;
+        ActorExtras x = extras;
         if (x != null) {
-            s.countDeadLetters((long) Extras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
+            s.countDeadLetters((long) ActorExtras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
         }
         if (STATUS.compareAndSet(this, 0, TERMINATED | RELEASED | SCHEDULED | BY_CLOSE)) {
             Object envelope;
@@ -511,7 +403,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     protected final void exit() {
         requireOwnContext("exit");
-        terminate();
+        terminate(0);
     }
 
     /**
@@ -522,19 +414,19 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     protected final void pause() {
         requireOwnContext("pause");
-        requireNoMonitor("pause()", "hold the letters in the monitor instead");
+        requireNoPolicy("pause()", "hold the messages in the policy instead");
         STATUS.getAndBitwiseOr(this, PAUSED);
     }
 
     /**
-     * An actor bound to a monitor does not take messages itself: its monitor starts them, possibly several at once.
-     * Holding it ({@code pause}, {@code awaitReply}) would not hold the letters already started, so it is refused.
+     * An actor bound to a policy (a monitor) does not take messages itself: its policy starts them, possibly
+     * several at once. Holding it ({@code pause}, {@code awaitReply}) would not hold the messages already
+     * started, so it is refused.
      */
-    private void requireNoMonitor(String op, String instead) {
-        MessageScheduler ms = messageScheduler();
-        if (ms != null) {
-            throw new IllegalStateException(this + "." + op + " is not supported: " + this + " is bound to the monitor "
-                    + ms + ", which decides when its messages run; " + instead);
+    private void requireNoPolicy(String op, String instead) {
+        if (dispatch instanceof PolicyDispatch p) {
+            throw new IllegalStateException(this + "." + op + " is not supported: " + this + " is bound to "
+                    + p.policy + ", which decides when its messages run; " + instead);
         }
     }
 
@@ -561,11 +453,11 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     protected final void become(Behavior<M> next) {
         Objects.requireNonNull(next, "behavior");
         requireProcessingOnceStarted("become");
-        Extras x = extras();
-        if (x.behaviors == null) {
-            x.behaviors = new ArrayDeque<>();
+        ActorExtras x = extras();
+        if (x.become == null) {
+            x.become = new BecomeStack();
         }
-        x.behaviors.push(behavior != null ? behavior : DEFAULT_BEHAVIOR);
+        x.become.push(behavior);
         behavior = next;
     }
 
@@ -577,13 +469,11 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     protected final void unbecome() {
         requireProcessingOnceStarted("unbecome");
-        Extras x = extras;
-        if (x == null || x.behaviors == null || x.behaviors.isEmpty()) {
+        ActorExtras x = extras;
+        if (x == null || x.become == null || x.become.isEmpty()) {
             throw new IllegalStateException(this + ".unbecome() without a matching become()");
         }
-        @SuppressWarnings("unchecked")
-        Behavior<M> previous = x.behaviors.pop();
-        behavior = previous == DEFAULT_BEHAVIOR ? null : previous;
+        behavior = x.become.pop();
     }
 
     // ------------------------------------------------------------------------------------------ sending
@@ -599,22 +489,41 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         enqueue(box, message, 0);
     }
 
-    /** {@link ActorRef#request}. */
-    final void request(M message, DataDrivenFuture<Object> reply) {
-        Objects.requireNonNull(message, () -> "null request sent to " + this);
-        Objects.requireNonNull(reply, "reply");
-        enqueue(new Request(message, reply), routeOf(message));
+    /**
+     * {@link ActorRef#ask}: builds the request around a fresh {@link ReplyTo}, sends it into {@code index} (or
+     * where {@link #routeOf} puts it, if -1) and arms the timeout.
+     */
+    final <R> CompletableFuture<R> ask(Function<? super ReplyTo<R>, ? extends M> request, Duration timeout,
+            int index) {
+        Objects.requireNonNull(request, "request");
+        requirePositive(timeout, "ask");
+        AskFuture<R> future = new AskFuture<>(this);
+        ReplyTo<R> replyTo = new ReplyTo<>(future, self);
+        M message = buildRequest(request, replyTo, "ask");
+        enqueueRequest(new Request(message, replyTo), message, index);
+        Node n = Context.current();
+        future.timeoutAfter(timeout, message, n != null && n.owner() instanceof ActorCore<?> a ? a.self : null);
+        return future;
     }
 
-    /** Enqueues an envelope into mailbox {@code index} (already checked) and schedules the actor if needed. */
-    final void enqueue(Object envelope, int index) {
-        enqueue(mailbox, envelope, index);
+    private <R> M buildRequest(Function<? super ReplyTo<R>, ? extends M> request, ReplyTo<R> replyTo, String op) {
+        M message = request.apply(replyTo);
+        if (message == null) {
+            throw new NullPointerException("the function given to " + op + "() for " + this + " built a null request");
+        }
+        replyTo.request = message;               // published with the request by its enqueue
+        return message;
+    }
+
+    /** Sends a request envelope into mailbox {@code index}, or where the message routes if -1. */
+    final void enqueueRequest(Request request, M message, int index) {
+        enqueue(mailbox, request, index < 0 ? routeOf(message) : index);
     }
 
     /**
-     * {@link #enqueue(Object, int)} with the mailbox as the caller holds it: a reference keeps the actor's
-     * mailbox beside the actor, so a sender reads both from the reference at once instead of the mailbox after
-     * the actor.
+     * Enqueues an envelope into mailbox {@code index} (already checked) and schedules the actor if needed. A
+     * reference keeps the actor's mailbox beside the actor, so a sender reads both from the reference at once
+     * instead of the mailbox after the actor: {@code box} is that mailbox.
      */
     final void enqueue(Mailbox box, Object envelope, int index) {
         MailboxLimit l = limit;
@@ -659,9 +568,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                         return false;
                     }
                     case INTERRUPTED -> throw mailboxFull(envelope, index, b, " (the sender was interrupted after "
-                            + ageMillis(System.nanoTime() - start).replace(" ago", "") + " of waiting for room)");
+                            + ActorDiagnostics.duration(System.nanoTime() - start) + " of waiting for room)");
                     default -> throw mailboxFull(envelope, index, b, " (no room within "
-                            + ageMillis(b.maxWait().toNanos()).replace(" ago", "") + ")");
+                            + ActorDiagnostics.duration(b.maxWait().toNanos()) + ")");
                 }
             }
         }
@@ -669,7 +578,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     private MailboxFullException mailboxFull(Object envelope, int index, BoundedMailbox b, String why) {
         return new MailboxFullException(mailboxName(index) + " is full (capacity " + b.capacity() + ", "
-                + b.whenFull() + "): " + brief(messageOf(envelope)) + " was not sent" + why, self, b.capacity());
+                + b.whenFull() + "): " + ActorDiagnostics.brief(messageOf(envelope)) + " was not sent" + why, self,
+                b.capacity());
     }
 
     /** "the mailbox of Foo@3", or for a selector with several, "mailbox 2 of Foo@3". */
@@ -677,23 +587,23 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         return "the mailbox of " + this;
     }
 
-    /** Gives back the place of the envelope just taken from the mailbox, if the mailbox is bounded. */
+    /** Gives back the place of the envelope just taken from the mailbox, if bounded and processed inline. */
     private void released() {
         MailboxLimit l = limit;
-        if (l != null && !parallelDispatch && messageScheduler() == null) {
+        if (l != null && dispatch.releasesOnTake()) {
             l.release(mailbox.lastServed());
         }
     }
 
     /**
-     * Gives back the place of a message taken from a bounded mailbox by a kind that processes it later, as a task
-     * of its own (a stateless actor, an actor under a monitor): when its processing ends, or it becomes a dead
-     * letter unprocessed. Otherwise the backlog would only move from the mailbox to the tasks or the monitor.
+     * Gives back the place of a message taken from a bounded mailbox by a dispatch that processes it later, as a
+     * task of its own (a stateless actor, a policy): when its processing ends, or it becomes a dead letter
+     * unprocessed. Otherwise the backlog would only move from the mailbox to the tasks or the policy.
      */
-    private void releasedLater() {
+    final void releasedLater() {
         MailboxLimit l = limit;
-        if (l != null && (parallelDispatch || messageScheduler() != null)) {
-            l.release(0);                        // one mailbox: a monitor on a bounded selector needs one (bindScheduler)
+        if (l != null && !dispatch.releasesOnTake()) {
+            l.release(0);                        // one mailbox: a policy on a bounded selector needs one (bindPolicy)
         }
     }
 
@@ -724,15 +634,18 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
     }
 
-    /** With the token just taken for work: runs it (a terminated actor's dead letters, a monitor's turns) or schedules the activation. */
+    /**
+     * With the token just taken for work: runs it (a terminated actor's dead letters, a policy's turns) or
+     * schedules the activation.
+     */
     private void runAcquired() {
         if ((status & TERMINATED) != 0) {
             drainOrRelease();
-        } else if (messageScheduler() != null && scheduler.onWorker()) {
-            runSchedulerTurns();                          // thread-less: on the worker that is already here
+        } else if (dispatch instanceof PolicyDispatch p && scheduler.onWorker()) {
+            p.runTurns();                                 // thread-less: on the worker that is already here
         } else {
-            // An actor's activation; or the turns of a monitor whose sender is not a worker (the main thread,
-            // say). Those go to a worker too: there the letters a turn starts are handed off on the same core,
+            // An actor's activation; or the turns of a policy whose sender is not a worker (the main thread,
+            // say). Those go to a worker too: there the messages a turn starts are handed off on the same core,
             // and while the turn waits to run the token is held, so a burst of sends reaches it as one turn.
             scheduler.activate(activation);
         }
@@ -769,21 +682,22 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if ((s & STARTED) == 0) {
             return false;
         }
-        Extras x = extras;
-        if (x != null) {
-            if (x.messageScheduler != null) {  // a monitor takes every arrival and every finished message
-                return x.startPending || mailbox.hasAny() || !x.finishedTickets.isEmpty();
+        ActorExtras x = extras;
+        if (x != null) {                    // a policy's actor always has extras (bindPolicy made them)
+            if (dispatch instanceof PolicyDispatch p) {   // a policy takes every arrival and every finished message
+                return x.startPending || mailbox.hasAny() || p.hasWork();
             }
-            if (x.startPending || x.hasContinuations()) {
+            if (x.startPending || x.hasReadyReplies()) {
                 return true;
             }
         }
         return (s & HELD) == 0 && mailbox.hasReady();
     }
 
+    /** Whether reply handlers are ready to run. */
     final boolean hasContinuations() {
-        Extras x = extras;
-        return x != null && x.hasContinuations();
+        ActorExtras x = extras;
+        return x != null && x.hasReadyReplies();
     }
 
     /**
@@ -797,7 +711,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 return false;
             }
             boolean work = (s & TERMINATED) != 0
-                    ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations() || hasFinishedTickets()
+                    ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations()
+                            || dispatch instanceof PolicyDispatch p && p.hasWork()
                     : runnable(s);
             if (!work) {
                 return false;
@@ -808,17 +723,18 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
     }
 
-    // ------------------------------------------------------------------------------------------ processing
-
-    private boolean hasFinishedTickets() {
-        Extras x = extras;
-        return x != null && x.hasFinishedTickets();
+    /** Gives the token up, then takes it again if work came meanwhile; returns whether it is held again. */
+    final boolean releaseAndReacquire() {
+        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+        return reacquire();
     }
+
+    // ------------------------------------------------------------------------------------------ processing
 
     /** The activation loop: runs with the SCHEDULED token held, and gives it up (or re-queues) before returning. */
     final void runActivation() {
-        if (messageScheduler() != null) {
-            runSchedulerTurns();
+        if (dispatch instanceof PolicyDispatch p) {
+            p.runTurns();
             return;
         }
         int budget = scheduler.budget();
@@ -839,8 +755,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 budget = scheduler.budget();               // nobody is waiting for this worker: go on
                 continue;
             }
-            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);    // release ...
-            if (!reacquire()) {                           // ... then re-check
+            if (!releaseAndReacquire()) {                 // release, then re-check
                 onQuiet();
                 return;
             }
@@ -848,145 +763,20 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     }
 
     /**
-     * The dispatch of an actor with a bound {@link MessageScheduler}, run with the token held, on whatever thread
-     * took it (a sender, or the task of a message that just finished). Each turn first reports the finished
-     * messages, then the new arrivals, then lets the scheduler start what it wants; the token serialises turns.
-     */
-    private void runSchedulerTurns() {
-        Thread thread = Thread.currentThread();
-        Node previous = Context.enter(thread, activation);
-        MessageTask finishing = previous instanceof MessageTask mt && mt.actor == this ? mt : null;
-        Extras x = extras;                       // bindScheduler created it
-        MessageScheduler messageScheduler = x.messageScheduler;
-        try {
-            for (;;) {
-                if ((status & TERMINATED) != 0) {
-                    drainOrRelease();
-                    return;
-                }
-                if (x.startPending) {
-                    runStartHook(x);
-                    continue;                             // terminated by it, or on to the letters
-                }
-                // set and cleared with the token held: the fields belong to this turn alone
-                x.continuing = finishing != null && finishing.hasNext();
-                x.continuation = x.continuing ? null : finishing;
-                try {
-                    boolean changed = false;
-                    Object ticket;
-                    while ((ticket = x.finishedTickets.poll()) != null) {
-                        messageScheduler.finished(ticket);
-                        changed = true;
-                    }
-                    Object envelope;
-                    while ((envelope = mailbox.poll()) != null) {
-                        released();
-                        messageScheduler.arrived(envelope, messageOf(envelope));
-                        changed = true;
-                    }
-                    if (changed && (status & TERMINATED) == 0) {
-                        messageScheduler.turn();
-                    }
-                } catch (Throwable t) {
-                    fail(t, "its monitor " + messageScheduler + " threw");
-                    continue;
-                } finally {
-                    x.continuation = null;
-                    x.continuing = false;
-                }
-                STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-                if (!reacquire()) {
-                    return;
-                }
-            }
-        } finally {
-            Context.restore(thread, previous);
-        }
-    }
-
-    /**
-     * Starts a message its scheduler chose (called with the token held). When the turn runs on the thread of a
-     * letter that has just finished, the first letter it starts becomes that task's next letter: it runs right
-     * after the turn, on this warm core, with no task, no queue and no wake-up, so a monitor that starts one
-     * letter at a time (a mutex) runs a stream of letters like an actor's activation runs its messages, within
-     * the same throughput budget. Any other letter is a task of its own: on a worker it goes through the handoff
-     * buffer, running after the current turn unless an idle worker can take it; when this thread already has a
-     * letter to continue with, it is forked instead, so an idle worker can steal it at once rather than find it
-     * hidden behind the continuation.
-     */
-    private void startScheduled(Object envelope, Object ticket) {
-        Extras x = extras;
-        MessageTask c = x.continuation;
-        if (c != null) {
-            x.continuation = null;
-            if (c.continueWith(envelope, ticket)) {
-                x.continuing = true;
-                return;
-            }
-        }
-        MessageTask task = new MessageTask(activation, envelope, ticket);
-        if (x.continuing) {
-            task.scheduler().submit(task);
-        } else {
-            task.scheduler().activate(task);
-        }
-    }
-
-    /** A message started by the scheduler has been processed: report it (on this thread if the token is free). */
-    final void scheduledMessageFinished(Object ticket) {
-        if (!extras.finishedTickets.offer(ticket)) {
-            throw new IllegalStateException(this + " has " + MAX_QUEUED + " finished letters its monitor has not seen");
-        }
-        signal();
-    }
-
-    /**
-     * Binds a thread-less message scheduler (a parallel actor monitor, {@code dev.switchboard.monitor.Monitor})
-     * to this actor: from now on every message becomes the scheduler's to start. Call it before {@link #start()}.
-     *
-     * @throws IllegalStateException if this actor was started already or has a scheduler
-     */
-    public final synchronized void bindScheduler(MessageScheduler s) {
-        Objects.requireNonNull(s, "scheduler");
-        if (status != 0 || activation != null) {
-            throw new IllegalStateException(this + " was already started: bind its monitor before start()");
-        }
-        if (messageScheduler() != null) {
-            throw new IllegalStateException(this + " already has a monitor: " + messageScheduler());
-        }
-        if (parallelDispatch) {
-            throw new IllegalStateException(this + " is a stateless actor; a monitor needs an Actor or Selector");
-        }
-        if (limit != null && mailbox instanceof SelectorMailboxes m && m.mailboxes() > 1) {
-            throw new IllegalStateException(this + " has several bounded mailboxes; a monitor can be bound to an actor"
-                    + " with a bounded mailbox, or a selector whose mailboxes are unbounded");
-        }
-        Extras x = extras();
-        x.finishedTickets = new MailboxQueue(16, MAX_QUEUED);
-        s.bound(self, this::startScheduled);
-        x.messageScheduler = s;                // published to senders by start()'s release of STARTED
-    }
-
-    /** The bound message scheduler, or null. */
-    public final MessageScheduler boundScheduler() {
-        return messageScheduler();
-    }
-
-    /**
-     * Runs one reply continuation, or else one message if the actor is neither paused nor awaiting a reply.
-     * Returns whether it ran anything.
+     * Runs {@link #onStart()} if it is pending, or one reply handler, or else one message if the actor is neither
+     * paused nor awaiting a reply. Returns whether it ran anything.
      */
     private boolean runOne(int s) {
-        Extras x = extras;
+        ActorExtras x = extras;
         if (x != null) {
             if (x.startPending) {
                 runStartHook(x);
                 return true;
             }
-            MailboxQueue cs = x.continuations;
-            Object c = cs == null ? null : cs.poll();
-            if (c != null) {
-                ((PendingReply<?>) c).run();
+            AwaitedReplies replies = x.replies;
+            PendingReply<?> handler = replies == null ? null : replies.pollReady();
+            if (handler != null) {
+                handler.run();
                 Thread.interrupted();
                 return true;
             }
@@ -999,13 +789,22 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             return false;
         }
         released();
-        dispatch(envelope);
+        dispatch.dispatch(this, envelope);
         afterDispatch();
         return true;
     }
 
-    /** Runs {@link #onStart()} (with the token held, in the actor's context). */
-    private void runStartHook(Extras x) {
+    /** Runs {@link #onStart()} if it is pending (with the token held); returns whether it ran. */
+    final boolean runStartHookIfPending() {
+        ActorExtras x = extras;
+        if (x != null && x.startPending) {
+            runStartHook(x);
+            return true;
+        }
+        return false;
+    }
+
+    private void runStartHook(ActorExtras x) {
         x.startPending = false;
         try {
             onStart();
@@ -1021,7 +820,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * actor's context: unless the class does not override it, or the actor ended before its onStart() ran.
      */
     private void runExitHook() {
-        Extras x = extras;
+        ActorExtras x = extras;
         if ((status & STARTED) == 0 || !activation.exitHook || x != null && x.startPending) {
             return;
         }
@@ -1040,64 +839,87 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     }
 
     /**
-     * Processes one envelope on the current thread: the default dispatch ({@code serial}, on the activation
-     * holding the token) and the body of a {@link MessageTask} (in parallel with other messages).
+     * Processes one envelope on the current thread, catching what escapes: the serial dispatch (on the
+     * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}).
      */
-    @SuppressWarnings("unchecked")
     final void processEnvelope(Object envelope, boolean serial) {
-        Object message = envelope;
-        Request request = null;
-        if (envelope instanceof Request r) {
-            request = r;
-            message = r.message();
-            if (serial) {
-                Extras x = extras();
-                x.currentRequest = r;
-                x.requestThread = Thread.currentThread();
-                x.replyTaken = false;
-            }
-        }
+        Object message = messageOf(envelope);
         try {
-            Behavior<M> b = behavior;
-            if (b == null) {
-                process((M) message);
-            } else {
-                b.process((M) message);
-            }
+            invoke(message);
         } catch (Throwable t) {
-            fail(t, "this exception escaped process(" + brief(message) + ")");
+            fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")");
         } finally {
-            if (request != null) {
-                finishRequest(request, message, serial);
+            if (envelope != message) {
+                requestProcessed((Request) envelope);
             }
-            activation.countProcessed(serial);
-            if (!serial) {
-                releasedLater();
+            if (serial) {
+                activation.countProcessed(true);
+                Thread.interrupted();  // an interrupt set while processing this message is not seen by the next
+            } else {
+                processedInTask();
             }
-            Thread.interrupted();      // an interrupt set while processing this message is not seen by the next
         }
     }
 
-    private void finishRequest(Request request, Object message, boolean serial) {
-        boolean taken;
-        if (serial) {
-            Extras x = extras;
-            taken = x.replyTaken;
-            x.currentRequest = null;
-            x.requestThread = null;
-        } else {
-            taken = Context.current() instanceof MessageTask mt && mt.replyTaken;
-        }
-        if (!taken && !request.reply().isDone()) {
-            request.reply().tryFail(new NoReplyException(this + " processed the request " + brief(message)
-                    + " without replying (call reply(...) while processing it, or take replyChannel())"));
+    /**
+     * A request has been processed: if the actor terminated meanwhile (an exception escaped, or it exited) without
+     * answering, no answer can be relied on any more, and the requester hears so now.
+     */
+    final void requestProcessed(Request request) {
+        if ((status & TERMINATED) != 0 && !request.replyTo().isAnswered()) {
+            request.replyTo().failUnanswered(new NoReplyException(this + " terminated while processing the request "
+                    + ActorDiagnostics.brief(request.message()) + " without answering it"));
         }
     }
+
+    /** Runs the current behavior, or {@link #process}, on {@code message}; exceptions escape. */
+    @SuppressWarnings("unchecked")
+    final void invoke(Object message) {
+        Behavior<M> b = behavior;
+        if (b == null) {
+            process((M) message);
+        } else {
+            b.process((M) message);
+        }
+    }
+
+    /** The end of a message processed in a task of its own: counted, its place in a bounded mailbox given back. */
+    final void processedInTask() {
+        activation.countProcessed(false);
+        releasedLater();
+        Thread.interrupted();
+    }
+
+    /**
+     * Binds a dispatch policy ({@code dev.switchboard.spi.Seam#bind}): from now on every message becomes the
+     * policy's to start. Called before start.
+     */
+    final synchronized void bindPolicy(DispatchPolicy policy) {
+        if (status != 0 || activation != null) {
+            throw new IllegalStateException(this + " was already started: bind " + policy + " before start()");
+        }
+        if (dispatch instanceof PolicyDispatch p) {
+            throw new IllegalStateException(this + " is already bound to " + p.policy);
+        }
+        if (dispatch == Dispatch.PARALLEL) {
+            throw new IllegalStateException(this + " is a stateless actor; " + policy + " needs an Actor or Selector");
+        }
+        if (limit != null && mailbox instanceof SelectorMailboxes m && m.mailboxes() > 1) {
+            throw new IllegalStateException(this + " has several bounded mailboxes; " + policy + " can be bound to an"
+                    + " actor with a bounded mailbox, or a selector whose mailboxes are unbounded");
+        }
+        PolicyDispatch d = new PolicyDispatch(this, policy);
+        policy.bound(self, d);
+        extras();                              // runnable() looks for the policy among the extras' cases
+        dispatch = d;                          // published to senders by start()'s release of STARTED
+    }
+
+    // ------------------------------------------------------------------------------------------ failure and end
 
     /** Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. */
     final void fail(Throwable failure, String what) {
         report(failure, what);
-        terminate();
+        terminate(0);
     }
 
     /**
@@ -1125,11 +947,12 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         } catch (Throwable noMemory) {
             reported = failure;
         }
-        activation.scope().addFailure(reported);
+        addFailure(reported);
     }
 
-    private void terminate() {
-        terminate(0);
+    /** Adds a failure to the actor's finish as it is. */
+    final void addFailure(Throwable failure) {
+        activation.scope().addFailure(failure);
     }
 
     /** Sets TERMINATED and {@code also}; drains the actor here if nobody holds its token. */
@@ -1138,6 +961,10 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if ((s & SCHEDULED) == 0 && reacquire()) {
             drainOrRelease();
         }
+    }
+
+    final boolean isTerminated() {
+        return (status & TERMINATED) != 0;
     }
 
     /**
@@ -1176,7 +1003,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         try {
             report(failure, "it failed outside process(): in its mailbox, its selection policy or the runtime itself");
         } catch (Throwable t) {
-            activation.scope().addFailure(failure);
+            addFailure(failure);
         }
         STATUS.getAndBitwiseOr(this, TERMINATED);
         drainOrRelease();
@@ -1184,7 +1011,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /**
      * A message started as a task of its own could not be queued: it is a dead letter, and unless the runtime was
-     * closed (which terminates the actor anyway) the actor fails with the cause, since a monitor bound to it would
+     * closed (which terminates the actor anyway) the actor fails with the cause, since a policy bound to it would
      * otherwise wait for that message forever.
      */
     final void messageRefused(Object envelope, Throwable cause) {
@@ -1200,11 +1027,11 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * With the token held on a terminated actor: drain it, or if even that fails (no memory for a dead letter's
      * bookkeeping, say), report the failure and release its finish, so that nothing waits for it forever.
      */
-    private void drainOrRelease() {
+    final void drainOrRelease() {
         try {
             drainTerminated();
         } catch (Throwable t) {
-            activation.scope().addFailure(t);
+            addFailure(t);
             if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
                 activation.sealSpawns();
                 activation.tryComplete();
@@ -1234,29 +1061,17 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             if (limit != null) {
                 limit.wakeAll();                   // waiting senders see the exit and dead-letter their messages
             }
-            Extras x = extras;
-            MailboxQueue cs = x == null ? null : x.continuations;
-            if (cs != null) {
-                Object c;
-                while ((c = cs.poll()) != null) {  // replies that came after exit: their handlers do not run
-                    x.awaitingReplies().remove(c);
-                    deadLetter(((PendingReply<?>) c).arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
+            ActorExtras x = extras;
+            AwaitedReplies replies = x == null ? null : x.replies;
+            if (replies != null) {
+                PendingReply<?> p;
+                while ((p = replies.pollReady()) != null) {   // replies that came after exit: their handlers do not run
+                    replies.handled(p);
+                    deadLetter(p.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
                 }
             }
-            MessageScheduler messageScheduler = x == null ? null : x.messageScheduler;
-            if (messageScheduler != null) {
-                Object ticket;
-                while ((ticket = x.finishedTickets.poll()) != null) {
-                    try {
-                        messageScheduler.finished(ticket);   // leave() still runs once per processed letter
-                    } catch (Throwable t) {
-                        activation.scope().addFailure(t);
-                    }
-                }
-                messageScheduler.terminated(e -> {
-                    releasedLater();
-                    deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
-                });
+            if (dispatch instanceof PolicyDispatch d) {
+                d.terminated();
             }
             if ((status & RELEASED) == 0) {
                 runExitHook();
@@ -1268,7 +1083,11 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         } while (reacquire());
     }
 
-    private void deadLetter(Object envelope, DeadLetter.Reason reason) {
+    /**
+     * Counts a message no one will process and tells the runtime's listener. A request among them fails its
+     * requester at once with a {@link NoReplyException}.
+     */
+    final void deadLetter(Object envelope, DeadLetter.Reason reason) {
         boolean byClose = (status & BY_CLOSE) != 0;
         if (byClose && reason != DeadLetter.Reason.MAILBOX_FULL) {
             reason = DeadLetter.Reason.RUNTIME_CLOSED;
@@ -1276,19 +1095,18 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         Object message = envelope;
         if (envelope instanceof Request r) {
             message = r.message();
-            if (!r.reply().isDone()) {
-                r.reply().tryFail(new NoReplyException(this + (byClose
-                        ? " was terminated by the close of its runtime before processing the request "
-                        : " terminated before processing the request ") + brief(message)));
-            }
+            r.replyTo().failUnanswered(new NoReplyException(this + (byClose
+                    ? " was terminated by the close of its runtime before processing the request "
+                    : reason == DeadLetter.Reason.MAILBOX_FULL ? "'s mailbox was full: it dropped the request "
+                    : " terminated before processing the request ") + ActorDiagnostics.brief(message)));
         }
-        Extras x = extras();
-        Extras.DEAD_LETTERS.getAndAdd(x, 1L);
+        ActorExtras x = extras();
+        ActorExtras.DEAD_LETTERS.getAndAdd(x, 1L);
         Scheduler s = scheduler;
         if (s == null) {
             // Not started yet (a bounded mailbox dropped it): it has no runtime to tell. The actor counts it, and
             // its runtime adds it to its own count at start(); the listener does not hear of it.
-            Extras.EARLY_DEAD_LETTERS.getAndAdd(x, 1L);
+            ActorExtras.EARLY_DEAD_LETTERS.getAndAdd(x, 1L);
             return;
         }
         s.countDeadLetter();
@@ -1303,96 +1121,105 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     // ------------------------------------------------------------------------------------------ replies
 
     /**
-     * Sends {@code request} to {@code to} and runs {@code onReply} with the answer when it arrives; until then
-     * this actor processes no further message — a synchronous receive that blocks no thread (paper 002 §5.2,
-     * Fig. 11 and 16). Call it while processing a message (or from a reply handler, to chain requests).
+     * Asks {@code to}, and runs {@code onReply} with the answer when it arrives; until then this actor processes
+     * no further message — a synchronous receive that blocks no thread (paper 002 §5.2, Fig. 11 and 16). The
+     * request is built by {@code request} around the {@link ReplyTo} the answer goes to, so its type says what
+     * the reply is. Call it while processing a message (or from a reply handler, to chain requests).
      *
      * <p>The handler runs on this actor, in its processing context, never at the same time as the processing of
      * a message or another handler: it may touch the actor's state, call {@code awaitReply} again, {@code exit},
      * and so on. Several outstanding requests are allowed; the next message is processed once every handler
-     * has run. A user {@link #pause()} stays in force independently. If no reply can come (the receiver exited,
-     * or processed the request without replying), this actor fails with a {@link NoReplyException}.
+     * has run. A user {@link #pause()} stays in force independently. If the answer is a failure (the receiver
+     * terminated before processing the request, or answered with {@link ReplyTo#fail}), this actor fails with it.
+     * There is no timeout: a receiver that never answers keeps this actor waiting (the runtime's hang report
+     * names the request); use the form with a timeout when that can happen.
      *
      * <pre>{@code
-     * case Start s -> awaitReply(bank, new Balance(account), (Long balance) -> log(balance));
+     * record Balance(String account, ReplyTo<Long> replyTo) implements BankMsg {}
+     *
+     * case Start s -> awaitReply(bank, replyTo -> new Balance(s.account(), replyTo), (Long balance) -> log(balance));
      * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code to} is this actor (it would wait for itself)
+     * @throws IllegalStateException    if not called by this actor's processing, or if it is bound to a policy
      */
-    protected final <Q, R> void awaitReply(ActorRef<Q> to, Q request, Consumer<? super R> onReply) {
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
+            Consumer<? super R> onReply) {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onReply, "onReply");
-        PendingReply<R> pending = new PendingReply<>(this, to, request, onReply);
-        await(to, request, pending.answer, pending);
+        await(to, request, new PendingReply<R>(this, to, onReply, null));
     }
 
     /**
-     * {@link #awaitReply(ActorRef, Object, Consumer)} with a deadline, and a handler that hears failures too:
+     * {@link #awaitReply(ActorRef, Function, Consumer)} with a deadline, and a handler that hears failures too:
      * {@code onResult} runs once, on this actor, with {@code (reply, null)} when the reply arrives within
      * {@code timeout}, or with {@code (null, failure)}: a {@link ReplyTimeoutException} naming this actor,
      * {@code to} and the request when none came in time, a {@link NoReplyException} when {@code to} cannot
-     * answer. Either way this actor takes messages again once the handler has run; a failure does not terminate
-     * it (an exception escaping the handler does). A reply sent after the timeout is a dead letter
-     * ({@link DeadLetter.Reason#REPLY_TOO_LATE}), and the actor that sends it is not disturbed.
+     * answer, or the failure {@code to} answered with. Either way this actor takes messages again once the handler
+     * has run; a failure does not terminate it (an exception escaping the handler does). A reply sent after the
+     * timeout is a dead letter ({@link DeadLetter.Reason#REPLY_TOO_LATE}), and the actor that sends it is not
+     * disturbed.
      *
      * <pre>{@code
-     * case Start s -> awaitReply(bank, new Balance(account), Duration.ofMillis(200), (Long balance, Throwable f) -> {
-     *     if (f != null) retryLater(); else log(balance);
-     * });
+     * case Start s -> awaitReply(bank, replyTo -> new Balance(s.account(), replyTo), Duration.ofMillis(200),
+     *         (Long balance, Throwable f) -> {
+     *             if (f != null) retryLater(); else log(balance);
+     *         });
      * }</pre>
      *
      * @throws IllegalArgumentException if {@code timeout} is not positive
      */
-    protected final <Q, R> void awaitReply(ActorRef<Q> to, Q request, Duration timeout,
-            BiConsumer<? super R, ? super Throwable> onResult) {
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
+            Duration timeout, BiConsumer<? super R, ? super Throwable> onResult) {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onResult, "onResult");
-        long nanos = timeout.toNanos();
-        if (nanos <= 0) {
-            throw new IllegalArgumentException(this + ".awaitReply() needs a positive timeout, got " + timeout);
-        }
-        PendingReply<R> pending = new PendingReply<>(this, to, request, onResult);
-        // The request carries a channel of its own, so that a reply after the deadline completes the channel
-        // (the replier is not disturbed, however it answers) and becomes a dead letter here.
-        DataDrivenFuture<Object> channel = new DataDrivenFuture<>();
-        await(to, request, channel, pending);
-        channel.toCompletableFuture().whenComplete((reply, failure) -> {
-            Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
-            if (!(cause == null ? pending.answer.tryPut(reply) : pending.answer.tryFail(cause))) {
-                deadLetter(cause == null ? reply : cause, DeadLetter.Reason.REPLY_TOO_LATE);
-            }
-        });
-        // The JDK's timer thread fails the answer at the deadline unless the reply came first.
-        CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(() -> {
+        requirePositive(timeout, "awaitReply");
+        PendingReply<R> pending = new PendingReply<>(this, to, null, onResult);
+        await(to, request, pending);
+        startedTimers("awaitReply").schedule(timeout.toNanos(), () -> {
             if (!pending.answer.isDone()) {
-                pending.answer.tryFail(new ReplyTimeoutException(self, to, brief(request), timeout));
+                pending.answer.tryFail(new ReplyTimeoutException(self, null, to,
+                        ActorDiagnostics.brief(pending.request), timeout));
             }
         });
     }
 
-    /**
-     * Sends {@code request} with {@code channel} for the reply, and holds messages until {@code pending}'s handler
-     * has run (it runs once {@code pending.answer} is done).
-     */
-    private <Q> void await(ActorRef<Q> to, Q request, DataDrivenFuture<Object> channel, PendingReply<?> pending) {
+    private void requirePositive(Duration timeout, String op) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException(op + "() of " + this + " needs a positive timeout, got " + timeout);
+        }
+    }
+
+    /** Sends the request, and holds messages until {@code pending}'s handler has run (once its answer is done). */
+    private <Q, R> void await(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
+            PendingReply<R> pending) {
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(request, "request");
         if (to.equals(self)) {
             throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it takes no"
                     + " message until the reply, and only it could send the reply");
         }
-        requireNoMonitor("awaitReply()", "send the reply as a message, or request() into a future and asyncAwait it");
+        requireNoPolicy("awaitReply()", "send the reply as a message, or ask() and handle the future");
         scheduler.requireOpen("awaitReply");
+        LocalRef<Q> target = (LocalRef<Q>) to;
+        ReplyTo<R> replyTo = new ReplyTo<>(pending, to);
+        Q message = target.actor.buildRequest(request, replyTo, "awaitReply");
+        pending.request = message;
         STATUS.getAndAdd(this, AWAIT_UNIT);          // hold further messages until the handler has run
-        Extras x = extras();
-        x.awaitingReplies().add(pending);
+        AwaitedReplies replies = extras().replies();
+        replies.awaiting(pending);
         try {
-            to.request(request, channel);
+            target.actor.enqueueRequest(new Request(message, replyTo), message, -1);
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
-            x.awaitingReplies().remove(pending);
+            replies.handled(pending);
             STATUS.getAndAdd(this, -AWAIT_UNIT);
             throw t;
         }
         try {
             TaskRuntime.current().asyncAwait(pending.answer, () -> runOnActor(pending));
         } catch (Throwable t) {                      // the runtime closed meanwhile: nothing will await the reply
-            x.awaitingReplies().remove(pending);
+            replies.handled(pending);
             STATUS.getAndAdd(this, -AWAIT_UNIT);
             throw t;
         }
@@ -1408,61 +1235,26 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             pending.handle();
         } catch (Throwable t) {
             Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-            fail(cause, "the reply to " + brief(pending.request) + " from " + pending.target
+            fail(cause, "the reply to " + ActorDiagnostics.brief(pending.request) + " from " + pending.target
                     + " could not be processed");
         } finally {
-            extras.awaitingReplies().remove(pending);   // awaitReply created the extras
+            extras.replies.handled(pending);     // awaitReply created them
             STATUS.getAndAdd(this, -AWAIT_UNIT);
         }
     }
 
-    /** Queues {@code continuation} to run on this actor's activation, ahead of messages and despite a pause. */
-    private void runOnActor(PendingReply<?> continuation) {
-        if (!extras.continuationQueue().offer(continuation)) {     // awaitReply created the extras
+    /** Queues a handler to run on this actor's activation, ahead of messages and despite a pause. */
+    private void runOnActor(PendingReply<?> handler) {
+        if (!extras.replies.offerReady(handler)) {     // awaitReply created them
             throw new IllegalStateException(this + " has " + MAX_QUEUED + " reply handlers waiting to run");
         }
         signal();
     }
 
-    /**
-     * Answers the request being processed (sent with {@link ActorRef#request} or {@code awaitReply}). Must be
-     * called by the processing itself; a task that answers later takes {@link #replyChannel()} first.
-     *
-     * @throws IllegalStateException if the current message is not a request, or it was already answered
-     */
-    protected final void reply(Object value) {
-        Request r = requireRequest("reply");
-        r.reply().put(value);
-    }
-
-    /**
-     * Takes the reply channel of the request being processed, to answer it later from another task (the
-     * actor's processing then does not fail the request for lack of a reply).
-     */
-    protected final DataDrivenFuture<Object> replyChannel() {
-        Request r = requireRequest("replyChannel");
-        if (Context.current() instanceof MessageTask mt) {
-            mt.replyTaken = true;
-        } else {
-            extras.replyTaken = true;              // processEnvelope created the extras for the request
-        }
-        return r.reply();
-    }
-
-    private Request requireRequest(String op) {
-        Request r = null;
-        Extras x = extras;
-        if (x != null && x.requestThread == Thread.currentThread()) {
-            r = x.currentRequest;
-        } else if (Context.current() instanceof MessageTask mt && mt.actor == this) {
-            r = mt.request();
-        }
-        if (r == null) {
-            throw new IllegalStateException(this + "." + op + "() called outside the processing of a request"
-                    + " (the message was sent with send(), not request()/awaitReply(), or " + op
-                    + "() was called from another task: take replyChannel() while processing instead)");
-        }
-        return r;
+    /** The replies this actor awaits, or null if it never awaited one. */
+    final AwaitedReplies awaitedReplies() {
+        ActorExtras x = extras;
+        return x == null ? null : x.replies;
     }
 
     // ------------------------------------------------------------------------------------------ observation
@@ -1481,7 +1273,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /** Messages sent to this actor that became dead letters. */
     public final long deadLetterCount() {
-        Extras x = extras;
+        ActorExtras x = extras;
         return x == null ? 0 : x.deadLetters;
     }
 
@@ -1502,110 +1294,47 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         return s == null ? null : (TaskRuntime) s.facade();
     }
 
+    /**
+     * The timer of this actor's runtime; before start, of the runtime the caller runs in (an {@code ask} may be
+     * sent to an actor that has not started yet).
+     */
+    final TimerService timers() {
+        Scheduler s = status != 0 ? scheduler : null;
+        if (s == null) {
+            Node n = Context.current();
+            s = n != null ? n.scheduler() : defaultScheduler();
+        }
+        return s.timers();
+    }
+
+    /** The timer of this actor's runtime, for {@code op}, which needs the actor started. */
+    final TimerService startedTimers(String op) {
+        Scheduler s = status != 0 ? scheduler : null;
+        if (s == null) {
+            throw new IllegalStateException(op + "() needs " + this + " started: its runtime's timer is not known"
+                    + " before");
+        }
+        return s.timers();
+    }
+
     /** Whether this actor still keeps its finish open (it has not terminated and released it). */
     final boolean isOpen() {
         return (status & RELEASED) == 0;
     }
 
+    /** For hang reports; see {@link ActorDiagnostics#describeIfOpen}. */
     final String describeIfOpen(long ageNanos, String startedBy) {
-        int s = status;
-        if ((s & RELEASED) != 0) {
-            return null;
-        }
-        String age = ageMillis(ageNanos);
-        String what = (s & TERMINATED) != 0 ? "exited, waiting for tasks it spawned"
-                : (s & PAUSED) != 0 ? "never exited (paused: nothing will process its mailbox until resume())"
-                : (s & AWAIT_MASK) != 0 ? "never exited (" + describeAwaits(s) + ")"
-                : "never exited";
-        String activity = (s & SCHEDULED) != 0 ? "running or scheduled" : "idle";
-        return "actor " + this + " started by thread '" + startedBy + "' " + age + ": " + what
-                + " (" + activity + ", " + queueReport() + ", " + processedCount() + " processed)";
-    }
-
-    /**
-     * For hang reports: the replies this actor awaits, whom from, whether that actor can answer at all, and
-     * whether the wait is part of a cycle of actors awaiting each other (a deadlock: each holds its messages,
-     * the other's request among them, until its own reply comes).
-     */
-    private String describeAwaits(int s) {
-        int count = (s & AWAIT_MASK) >>> 8;
-        StringBuilder sb = new StringBuilder("awaiting ").append(count).append(count == 1 ? " reply" : " replies");
-        Extras x = extras;
-        ConcurrentLinkedQueue<PendingReply<?>> a = x == null ? null : x.awaiting;
-        if (a == null) {
-            return sb.toString();
-        }
-        long now = System.nanoTime();
-        for (PendingReply<?> p : a) {
-            sb.append(": from ").append(p.target).append(" to ").append(brief(p.request)).append(", for ")
-              .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));
-            if (p.target instanceof LocalRef<?> r) {
-                ActorCore<?> t = r.actor;
-                ActorState ts = t.state();
-                if (ts == ActorState.NEW) {
-                    sb.append(" (").append(t).append(" was never started: the request waits in its mailbox)");
-                } else if (ts == ActorState.TERMINATED) {
-                    sb.append(" (").append(t).append(" has exited)");
-                }
-                String cycle = awaitCycle(t);
-                if (cycle != null) {
-                    sb.append("; a deadlock: ").append(cycle);
-                }
-            }
-            if (p.answer.isDone()) {
-                sb.append(" (the reply is in; its handler waits to run)");
-            }
-        }
-        return sb.toString();
-    }
-
-    /**
-     * If following "awaits a reply from" starting at {@code next} leads back to this actor, the cycle, e.g.
-     * {@code A@1 awaits B@2, which awaits A@1}; otherwise null.
-     */
-    private String awaitCycle(ActorCore<?> next) {
-        StringBuilder path = new StringBuilder().append(this);
-        java.util.Set<ActorCore<?>> seen = new java.util.HashSet<>();
-        seen.add(this);
-        ActorCore<?> at = next;
-        for (int hops = 0; at != null && hops < 64; hops++) {
-            path.append(hops == 0 ? " awaits a reply from " : ", which awaits a reply from ").append(at);
-            if (at == this) {
-                return path.append(" (each takes no message until its reply comes)").toString();
-            }
-            if (!seen.add(at)) {
-                return null;                  // a cycle that does not include this actor
-            }
-            ActorCore<?> following = null;
-            Extras atExtras = at.extras;
-            ConcurrentLinkedQueue<PendingReply<?>> a = atExtras == null ? null : atExtras.awaiting;
-            if (a != null) {
-                for (PendingReply<?> p : a) {
-                    if (p.target instanceof LocalRef<?> r && !p.answer.isDone()) {
-                        ActorCore<?> t = r.actor;
-                        following = t;
-                        break;
-                    }
-                }
-            }
-            at = following;
-        }
-        return null;
+        return ActorDiagnostics.describeIfOpen(this, status, ageNanos, startedBy);
     }
 
     /** What is queued, for diagnostics. */
     String queueReport() {
-        MessageScheduler ms = messageScheduler();
-        return mailbox.size() + " queued" + (ms == null ? "" : ", " + ms.held() + " held by its monitor");
+        return mailbox.size() + " queued" + (dispatch instanceof PolicyDispatch p
+                ? ", " + p.policy.held() + " held by " + p.policy : "");
     }
 
     final int status() {
         return status;
-    }
-
-    private static String ageMillis(long nanos) {
-        long ms = TimeUnit.NANOSECONDS.toMillis(nanos);
-        return ms < 1000 ? ms + " ms ago" : String.format("%.1f s ago", ms / 1000.0);
     }
 
     /** {@code name@id}, as its reference shows it ({@link ActorRef#toString()}). */
@@ -1650,23 +1379,36 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
     }
 
-    /**
-     * The message an envelope carries, as the actor's {@code process} will see it: envelopes handed to a
-     * {@link MessageScheduler} may wrap a request (sent with {@link ActorRef#request}).
-     */
+    /** The message an envelope carries, as the actor's {@code process} will see it (a request is wrapped). */
     static Object messageOf(Object envelope) {
         return envelope instanceof Request r ? r.message() : envelope;
     }
 
-    /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */
-    static String brief(Object message) {
-        String s;
-        try {
-            s = String.valueOf(message);
-        } catch (Throwable t) {
-            s = message.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(message))
-                    + " (its toString threw " + t + ")";
+    /** The operations {@code dev.switchboard.spi} exposes, installed when this class is initialized. */
+    private static final class SeamAccess extends ActorAccess {
+        static void install() {
+            ActorAccess.install(new SeamAccess());
         }
-        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+
+        @Override
+        public void bind(ActorCore<?> actor, DispatchPolicy policy) {
+            actor.bindPolicy(policy);
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public void sendNow(ActorRef<?> to, int mailbox, Object message) {
+            LocalRef r = (LocalRef) to;
+            if (mailbox < 0) {
+                r.sendUnintercepted(message);
+            } else if (r instanceof LocalRef.OfSelector s) {
+                s.sendUnintercepted(mailbox, message);
+            } else if (mailbox == 0) {
+                r.sendUnintercepted(message);
+            } else {
+                throw new IllegalArgumentException("send to mailbox " + mailbox + " of " + to
+                        + ", which has one mailbox (0)");
+            }
+        }
     }
 }

@@ -1,6 +1,8 @@
 package dev.switchboard.actor;
 
-import dev.switchboard.task.DataDrivenFuture;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * What a sender holds to talk to an actor: a small object apart from the actor, with an id and a name. Messages
@@ -33,12 +35,28 @@ public sealed interface ActorRef<M> permits LocalRef, SelectorRef {
     void send(M message);
 
     /**
-     * Sends {@code message} as a request: the receiver answers with {@link ActorCore#reply(Object)}, which puts
-     * the answer into {@code reply}. If the receiver cannot answer (it has exited, or it finished processing the
-     * request without replying), {@code reply} is failed with a {@link NoReplyException}. Actors normally use
-     * {@link ActorCore#awaitReply} instead of calling this directly.
+     * Asks the actor: builds the request with {@code request} around a fresh {@link ReplyTo}, sends it, and
+     * returns a future of the answer. Works from anywhere: plain code, a task, an actor (which can use
+     * {@code awaitReply} instead, to handle the answer on its own thread of control). Never blocks.
+     *
+     * <pre>{@code
+     * record Balance(String account, ReplyTo<Long> replyTo) implements BankMsg {}
+     *
+     * CompletableFuture<Long> balance = bank.ask(replyTo -> new Balance("alice", replyTo), Duration.ofSeconds(1));
+     * }</pre>
+     *
+     * <p>The future completes with the reply; or fails with a {@link ReplyTimeoutException} naming the actor, the
+     * request and who asked, when no reply came within {@code timeout}; with a {@link NoReplyException} when the
+     * actor terminated (or its runtime closed) before processing the request; or with the failure the actor
+     * answered with ({@link ReplyTo#fail}). A reply after the timeout is a dead letter
+     * ({@link DeadLetter.Reason#REPLY_TOO_LATE}), as is one after the caller cancelled the future.
+     *
+     * @param <R> the type of the reply, as the request's {@code ReplyTo} declares it
+     * @throws NullPointerException     if {@code request} is null or builds a null request
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     * @throws MailboxFullException     if the actor's bounded mailbox is full and refuses the request
      */
-    void request(M message, DataDrivenFuture<Object> reply);
+    <R> CompletableFuture<R> ask(Function<? super ReplyTo<R>, ? extends M> request, Duration timeout);
 
     /**
      * The actor's id: unique among the actors of this JVM, and the same for the actor's whole life. Its top 16

@@ -38,6 +38,6 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
     /** {@code RECIPIENT_TERMINATED: too late to pong@3}: the reason, the message (shortened) and the recipient. */
     @Override
     public String toString() {
-        return reason + ": " + ActorCore.brief(message) + " to " + recipient;
+        return reason + ": " + ActorDiagnostics.brief(message) + " to " + recipient;
     }
 }

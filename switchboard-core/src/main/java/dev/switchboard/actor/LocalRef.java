@@ -1,11 +1,14 @@
 package dev.switchboard.actor;
 
-import dev.switchboard.task.DataDrivenFuture;
-
+import dev.switchboard.internal.SendInterception;
+import dev.switchboard.spi.SendInterceptor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The reference to an actor of this JVM: the actor, its mailbox and its id. Each actor creates its one reference
@@ -24,6 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * written by {@code start(name)} before the start publishes the actor (the release of its status word); a thread
  * that holds the reference from the constructor and has not seen the start may read the class name instead,
  * which is what the reference showed until then.
+ *
+ * <p>Every send first reads whether a send interceptor was ever installed in this JVM (see
+ * {@code SendInterception}); only then does it look for one on this thread.
  */
 abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActor, LocalRef.OfSelector {
     /** The bits of an id below the place number. */
@@ -51,8 +57,17 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
     }
 
     @Override
-    public final void request(M message, DataDrivenFuture<Object> reply) {
-        actor.request(message, reply);
+    public final <R> CompletableFuture<R> ask(Function<? super ReplyTo<R>, ? extends M> request, Duration timeout) {
+        return actor.ask(request, timeout, -1);
+    }
+
+    /** A send past any interceptor ({@code Seam.sendNow}). */
+    abstract void sendUnintercepted(Object message);
+
+    /** Whether an interceptor on this thread holds the send ({@code mailbox} -1: routed). */
+    final boolean intercepted(int mailbox, Object message) {
+        SendInterceptor i = SendInterception.current();
+        return i != null && i.intercept(this, mailbox, message);
     }
 
     @Override
@@ -92,7 +107,7 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
                 : null;
         if (problem != null) {
             throw new IllegalArgumentException("the name given to start() of " + actor + " " + problem + ": \""
-                    + ActorCore.brief(name) + "\"");
+                    + ActorDiagnostics.brief(name) + "\"");
         }
         return name;
     }
@@ -120,7 +135,16 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
         @Override
         public void send(M message) {
+            if (SendInterception.used() && intercepted(-1, message)) {
+                return;
+            }
             actor.tell(mailbox, message);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void sendUnintercepted(Object message) {
+            actor.tell(mailbox, (M) message);
         }
     }
 
@@ -138,17 +162,43 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
         @Override
         public void send(M message) {
+            if (SendInterception.used() && intercepted(-1, message)) {
+                return;
+            }
             selector().tellRouted(mailbox, message);
         }
 
         @Override
         public void send(int number, M message) {
+            if (SendInterception.used() && intercepted(number, message)) {
+                return;
+            }
             selector().tell(mailbox, number, message);
         }
 
         @Override
         public void send(B name, M message) {
+            if (SendInterception.used() && intercepted(name == null ? -1 : name.ordinal(), message)) {
+                return;
+            }
             selector().tell(mailbox, name, message);
+        }
+
+        @Override
+        public <R> CompletableFuture<R> ask(B name, Function<? super ReplyTo<R>, ? extends M> request,
+                Duration timeout) {
+            return actor.ask(request, timeout, selector().index(name));
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void sendUnintercepted(Object message) {
+            selector().tellRouted(mailbox, (M) message);
+        }
+
+        @SuppressWarnings("unchecked")
+        void sendUnintercepted(int number, Object message) {
+            selector().tell(mailbox, number, (M) message);
         }
 
         @Override

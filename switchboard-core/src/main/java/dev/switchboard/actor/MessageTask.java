@@ -1,38 +1,36 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Node;
+import dev.switchboard.spi.MessageProcessing;
 
 /**
  * One message of an actor processed as a task of its own, in parallel with the actor's other messages (the
- * dispatch of {@link StatelessActor} and of an actor with a {@link MessageScheduler}). It is a child of the
- * actor's activation, so the actor's finish waits for it, and it carries its own request so {@code reply()}
- * answers the right one.
+ * dispatch of {@link StatelessActor} and of an actor with a {@link PolicyDispatch}). It is a child of the actor's
+ * activation, so the actor's finish waits for it.
  *
- * <p>A letter started by a scheduler reports itself processed when it is done, which may run the scheduler's
- * turn on this thread; the first letter that turn starts can be handed back to this task
- * ({@link #continueWith}), which then processes it next, on the same thread, up to the runtime's throughput
- * budget of letters. Fields other than the final ones are confined to the thread running this task.
+ * <p>A message started by a policy runs through the policy's {@code process} (this task is the
+ * {@link MessageProcessing} it sees) and reports itself finished, which may run the policy's turn on this
+ * thread; the first message that turn starts can be handed back to this task ({@link #continueWith}), which then
+ * processes it next, on the same thread, up to the runtime's throughput budget. Fields other than the final ones
+ * are confined to the thread running this task.
  */
-final class MessageTask extends Node {
+final class MessageTask extends Node implements MessageProcessing {
     final ActorCore<?> actor;
+    /** The policy that started this message, or null for a stateless actor's message. */
+    private final PolicyDispatch policy;
     private Object envelope;
-    /** For a message started by a {@link MessageScheduler}: what to report when it has been processed. */
+    /** For a message started by a policy: what to report when it has been processed. */
     private Object ticket;
-    /** The letter to process next (see {@link #continueWith}), or null. */
+    /** The message to process next (see {@link #continueWith}), or null. */
     private Object nextEnvelope;
     private Object nextTicket;
-    /** Letters this task may still process after the current one. */
+    /** Messages this task may still process after the current one. */
     private int budgetLeft;
-    /** Set when the processing took the reply channel; confined to this task's processing. */
-    boolean replyTaken;
 
-    MessageTask(Activation activation, Object envelope) {
-        this(activation, envelope, null);
-    }
-
-    MessageTask(Activation activation, Object envelope, Object ticket) {
+    MessageTask(Activation activation, Object envelope, PolicyDispatch policy, Object ticket) {
         super(activation.attachChild(), activation.scheduler());
         this.actor = activation.actor;
+        this.policy = policy;
         this.envelope = envelope;
         this.ticket = ticket;
         this.budgetLeft = activation.scheduler().budget() - 1;
@@ -48,19 +46,15 @@ final class MessageTask extends Node {
         return actor;
     }
 
-    Request request() {
-        return envelope instanceof Request r ? r : null;
-    }
-
-    /** Whether a next letter is already set. */
+    /** Whether a next message is already set. */
     boolean hasNext() {
         return nextTicket != null;
     }
 
     /**
-     * Takes a letter to process after the current one, on this thread; called by the scheduler turn that runs
-     * inside this task's report of its finished letter. Returns false when this task has used its budget (or has
-     * a next letter already): the caller then starts the letter as a task of its own.
+     * Takes a message to process after the current one, on this thread; called by the policy turn that runs
+     * inside this task's report of its finished message. Returns false when this task has used its budget (or
+     * has a next message already): the caller then starts the message as a task of its own.
      */
     boolean continueWith(Object envelope, Object ticket) {
         if (budgetLeft <= 0 || nextTicket != null) {
@@ -72,6 +66,25 @@ final class MessageTask extends Node {
         return true;
     }
 
+    // ------------------------------------------------------------------------------------------ MessageProcessing
+
+    @Override
+    public Object message() {
+        return ActorCore.messageOf(envelope);
+    }
+
+    @Override
+    public Object ticket() {
+        return ticket;
+    }
+
+    @Override
+    public void process() {
+        actor.invoke(message());
+    }
+
+    // ------------------------------------------------------------------------------------------ running
+
     /** The pool would not queue this message's task: the message is a dead letter (and a failure of the actor). */
     @Override
     protected void refused(Throwable cause) {
@@ -82,12 +95,25 @@ final class MessageTask extends Node {
     @Override
     protected void run() {
         try {
-            for (;;) {
+            if (policy == null) {
                 actor.processEnvelope(envelope, false);
-                if (ticket == null) {
-                    return;
+                return;
+            }
+            for (;;) {
+                Object result = null;
+                Throwable failure = null;
+                try {
+                    result = policy.policy.process(this);
+                } catch (Throwable t) {
+                    failure = t;
+                    actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message()) + ")");
+                } finally {
+                    if (envelope instanceof Request r) {
+                        actor.requestProcessed(r);
+                    }
+                    actor.processedInTask();
                 }
-                actor.scheduledMessageFinished(ticket);   // leave() runs before this task completes
+                policy.finished(ticket, result, failure);   // the policy hears of it before this task completes
                 if (nextTicket == null) {
                     return;
                 }
@@ -95,7 +121,6 @@ final class MessageTask extends Node {
                 ticket = nextTicket;
                 nextEnvelope = null;
                 nextTicket = null;
-                replyTaken = false;
             }
         } finally {
             sealSpawns();

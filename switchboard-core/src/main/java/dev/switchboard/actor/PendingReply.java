@@ -7,35 +7,34 @@ import java.util.function.Consumer;
 
 /**
  * One {@code awaitReply} of an actor: the request it sent and to whom (for hang reports, which name the target
- * and find cycles of actors awaiting each other), the future the reply arrives in, and the handler, which the
- * actor's activation runs once the reply is there ({@link #run()}). If the actor has exited by then, the reply is
- * a dead letter instead.
+ * and find cycles of actors awaiting each other), the future the answer arrives in, and the handler, which the
+ * actor's activation runs once the answer is there ({@link #run()}). It is the {@link ReplyTo}'s waiter: an answer
+ * after the future is done (the timeout passed) is a dead letter of the requester.
  */
-final class PendingReply<R> implements Runnable {
+final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     final ActorCore<?> requester;
     final ActorRef<?> target;
-    final Object request;
+    /** The request, once built. */
+    Object request;
     final DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
     private final Consumer<? super R> onReply;
     /** The handler of an awaitReply with a timeout, which hears failures too; null for the plain form. */
     private final BiConsumer<? super R, ? super Throwable> onResult;
     final long sinceNanos = System.nanoTime();
 
-    PendingReply(ActorCore<?> requester, ActorRef<?> target, Object request, Consumer<? super R> onReply) {
-        this.requester = requester;
-        this.target = target;
-        this.request = request;
-        this.onReply = onReply;
-        this.onResult = null;
-    }
-
-    PendingReply(ActorCore<?> requester, ActorRef<?> target, Object request,
+    PendingReply(ActorCore<?> requester, ActorRef<?> target, Consumer<? super R> onReply,
             BiConsumer<? super R, ? super Throwable> onResult) {
         this.requester = requester;
         this.target = target;
-        this.request = request;
-        this.onReply = null;
+        this.onReply = onReply;
         this.onResult = onResult;
+    }
+
+    @Override
+    public void answer(Object reply, Throwable failure) {
+        if (!(failure == null ? answer.tryPut(reply) : answer.tryFail(failure))) {
+            requester.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
+        }
     }
 
     /** Runs the handler on the requester (the activation calls this). */

@@ -4,8 +4,9 @@ import java.io.Serial;
 import java.time.Duration;
 
 /**
- * No reply came within the timeout of an {@code awaitReply}: what the handler receives instead of a reply. The
- * message names the actor that waited, the actor it asked and the request. A reply that arrives later is a
+ * No reply came within the timeout of an {@link ActorRef#ask} or an {@code awaitReply}: what the future fails
+ * with, or the handler receives, instead of a reply. The message names the actor asked, the request, the timeout
+ * and who asked (an actor, or the thread outside every actor). A reply that arrives later is a
  * {@linkplain DeadLetter.Reason#REPLY_TOO_LATE dead letter}.
  */
 public final class ReplyTimeoutException extends RuntimeException {
@@ -13,21 +14,29 @@ public final class ReplyTimeoutException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final transient ActorRef<?> requester;
+    private final transient ActorRef<?> target;
     private final Duration timeout;
 
-    ReplyTimeoutException(ActorRef<?> requester, ActorRef<?> target, String request, Duration timeout) {
-        super(requester + " awaited a reply from " + target + " to " + request + " for " + timeout.toMillis()
-                + " ms; none came");
+    /** {@code thread} names the thread that asked when {@code requester} is null. */
+    ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, String request, Duration timeout) {
+        super(target + " did not reply to " + request + " within " + timeout.toMillis() + " ms (asked by "
+                + (requester != null ? requester : "thread '" + thread + "'") + ")");
         this.requester = requester;
+        this.target = target;
         this.timeout = timeout;
     }
 
-    /** The actor that waited. */
+    /** The actor that asked, or null if the request was asked from outside every actor. */
     public ActorRef<?> requester() {
         return requester;
     }
 
-    /** How long it waited. */
+    /** The actor that was asked. */
+    public ActorRef<?> target() {
+        return target;
+    }
+
+    /** How long the requester waited. */
     public Duration timeout() {
         return timeout;
     }

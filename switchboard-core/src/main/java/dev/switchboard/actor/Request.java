@@ -1,7 +1,8 @@
 package dev.switchboard.actor;
 
-import dev.switchboard.task.DataDrivenFuture;
-
-/** A message sent with {@link ActorRef#request}: the message and the future its reply goes into. */
-record Request(Object message, DataDrivenFuture<Object> reply) {
+/**
+ * A message sent with {@link ActorRef#ask} or {@code awaitReply}, as it waits in a mailbox: the message and the
+ * {@link ReplyTo} inside it, so that a request that becomes a dead letter fails its requester at once.
+ */
+record Request(Object message, ReplyTo<?> replyTo) {
 }

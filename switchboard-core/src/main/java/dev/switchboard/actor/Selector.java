@@ -110,7 +110,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     }
 
     private Selector(int count, Class<?> names, String[] labels, SelectionPolicy policy, BoundedMailbox bound) {
-        super(mailboxesFor(count, Objects.requireNonNull(policy, "policy")), false, bound);
+        super(mailboxesFor(count, Objects.requireNonNull(policy, "policy")), Dispatch.SERIAL, bound);
         this.boxes = (SelectorMailboxes) mailbox;
         this.names = names;
         this.labels = labels;
@@ -421,7 +421,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
         return mailbox;
     }
 
-    private int index(Enum<?> mailbox) {
+    int index(Enum<?> mailbox) {
         Objects.requireNonNull(mailbox, "mailbox");
         if (names == null || mailbox.getDeclaringClass() != names) {
             throw new IllegalArgumentException("mailbox " + mailbox.getDeclaringClass().getSimpleName() + "."

@@ -1,5 +1,9 @@
 package dev.switchboard.actor;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
 /**
  * The reference to a {@link Selector}: besides sending as to any actor (the selector {@linkplain Selector#route
  * routes} the message), a sender can name the mailbox, by a constant of the selector's mailbox enum {@code B}
@@ -30,6 +34,14 @@ public sealed interface SelectorRef<M, B extends Enum<B>> extends ActorRef<M> pe
      *         (they have numbers only)
      */
     void send(B mailbox, M message);
+
+    /**
+     * {@link ActorRef#ask} into the mailbox named by {@code mailbox}.
+     *
+     * @throws IllegalArgumentException if the selector's mailboxes have numbers only, or {@code timeout} is not
+     *         positive
+     */
+    <R> CompletableFuture<R> ask(B mailbox, Function<? super ReplyTo<R>, ? extends M> request, Duration timeout);
 
     /** The number of mailboxes. */
     int mailboxCount();

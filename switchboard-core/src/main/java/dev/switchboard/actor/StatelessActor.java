@@ -15,21 +15,21 @@ package dev.switchboard.actor;
  * <p>Everything else is as for {@link Actor}: the actor joins the finish it was started in; {@code exit()}
  * stops the dispatch of further messages (those already started run to completion, the queued ones become
  * dead letters); an exception escaping {@code process} terminates the actor and reaches its finish;
- * {@code pause()} stops the dispatch until {@code resume()}; {@code reply()} answers the request that the
- * calling task is processing.
+ * {@code pause()} stops the dispatch until {@code resume()}; a request's {@link ReplyTo} is answered by the task
+ * that processes it.
  *
- * <p>This is the dispatch seam of {@link ActorCore} in its simplest use: the activation loop, status word and
- * mailbox are the actor's, only {@code dispatch} differs: it starts a {@link MessageTask} and returns.
+ * <p>Implementation: the activation loop, status word and mailbox are an actor's; only the dispatch differs
+ * ({@code Dispatch.PARALLEL}): it starts a {@link MessageTask} per message and returns.
  *
  * @param <M> the type of message this actor accepts
  */
 public abstract class StatelessActor<M> extends Actor<M> {
     protected StatelessActor() {
-        super(true, null);
+        super(Dispatch.PARALLEL, null);
     }
 
     /** A stateless actor whose mailbox holds at most {@code bound.capacity()} messages; see {@link BoundedMailbox}. */
     protected StatelessActor(BoundedMailbox bound) {
-        super(true, java.util.Objects.requireNonNull(bound, "bound"));
+        super(Dispatch.PARALLEL, java.util.Objects.requireNonNull(bound, "bound"));
     }
 }

@@ -58,6 +58,7 @@ public final class Scheduler {
     private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
     private volatile Object facade;
+    private final TimerService timers;
 
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos) {
         if (parallelism < 1) {
@@ -92,7 +93,9 @@ public final class Scheduler {
         this.unscopedFailureHandler = this::logUnscopedFailure;
         this.deadLetterListener = this::logDeadLetter;
         this.hangReporter = Scheduler::logHangReport;
+        this.timers = new TimerService(this.name, this::reportUnscopedFailure);
         watchdog.start();
+        createdOnThisThread();
     }
 
     /** Tasks a worker waiting in a finish runs for it before it looks at the shared queue again. */
@@ -240,6 +243,45 @@ public final class Scheduler {
     /** Set once, by {@code TaskRuntime.defaultRuntime()}. */
     public static void defaultScheduler(Scheduler s) {
         defaultScheduler = s;
+        List<Scheduler> here = CREATED_HERE.get();
+        if (here != null) {
+            here.remove(s);                // the default runtime is never the surprise
+        }
+    }
+
+    /** The runtimes each thread created, while they may be open (pruned of closed ones as they are looked at). */
+    private static final ThreadLocal<List<Scheduler>> CREATED_HERE = new ThreadLocal<>();
+
+    private void createdOnThisThread() {
+        List<Scheduler> here = CREATED_HERE.get();
+        if (here == null) {
+            CREATED_HERE.set(here = new java.util.ArrayList<>(2));
+        }
+        here.removeIf(Scheduler::isClosed);
+        here.add(this);
+    }
+
+    /**
+     * Work started outside every task and finish ({@code what}: "start Foo@3", say) goes to the default runtime;
+     * but if this thread created a runtime that is still open, it almost certainly meant that one (it is inside
+     * {@code try (var rt = ...)}, outside rt's finishes), so this throws, saying how to do it.
+     *
+     * @throws IllegalStateException if this thread created a runtime that is not closed
+     */
+    public static void requireNoRuntimeOpenedHere(String what) {
+        List<Scheduler> here = CREATED_HERE.get();
+        if (here == null) {
+            return;
+        }
+        here.removeIf(Scheduler::isClosed);
+        if (!here.isEmpty()) {
+            Scheduler open = here.get(here.size() - 1);
+            throw new IllegalStateException(what + " was called outside every finish, on thread '"
+                    + Thread.currentThread().getName() + "', which created runtime '" + open.name + "' and has not"
+                    + " closed it: it would run on the default runtime, not on '" + open.name + "'. Call it inside"
+                    + " that runtime's finish (rt.finish(() -> ...)); to use the default runtime on purpose, call it"
+                    + " inside TaskRuntime.defaultRuntime().finish(() -> ...)");
+        }
     }
 
     /** The public object that fronts this scheduler (a {@code TaskRuntime}). */
@@ -878,6 +920,11 @@ public final class Scheduler {
         }
     }
 
+    /** This runtime's timer (its thread starts with the first timed action). */
+    public TimerService timers() {
+        return timers;
+    }
+
     /** Whether {@link #close} has been called. */
     public boolean isClosed() {
         return closed;
@@ -920,6 +967,7 @@ public final class Scheduler {
             s.closeTracked();
         }
         pool.shutdown();
+        timers.close();
         if (onWorker()) {
             return false;                 // the pool cannot end while this task runs
         }

@@ -2,8 +2,9 @@ package dev.switchboard.monitor;
 
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
-import dev.switchboard.actor.MessageScheduler;
-import dev.switchboard.actor.MessageScheduler.MessageStarter;
+import dev.switchboard.spi.DispatchPolicy;
+import dev.switchboard.spi.Dispatcher;
+import dev.switchboard.spi.Seam;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -46,7 +47,7 @@ import java.util.function.Consumer;
  * letters still waiting become dead letters.
  *
  * <h2>Implementation notes</h2>
- * The monitor plugs into the actor's dispatch core through a private {@link MessageScheduler} (its methods are
+ * The monitor plugs into the actor's dispatch core through a private {@link DispatchPolicy} (its methods are
  * the core's business, not a monitor author's): the core calls it while holding
  * the actor's scheduling token, which is what makes {@code schedule} and {@code leave} mutually exclusive. The
  * inbox is a doubly linked list of letters in arrival order, confined to those calls, so starting a letter from
@@ -54,7 +55,7 @@ import java.util.function.Consumer;
  */
 public abstract class Monitor {
     private ActorRef<?> actor;
-    private MessageStarter starter;
+    private Dispatcher starter;
     private Letter oldest;
     private Letter youngest;
     private int waiting;
@@ -82,7 +83,7 @@ public abstract class Monitor {
      */
     public final <A extends ActorCore<?>> A bind(A actor) {
         Objects.requireNonNull(actor, "actor");
-        actor.bindScheduler(seam);
+        Seam.bind(actor, seam);
         return actor;
     }
 
@@ -234,9 +235,9 @@ public abstract class Monitor {
     // ------------------------------------------------------------------------------------------ the seam
 
     /** What the actor's dispatch core calls (with the actor's token held); not part of a monitor's own API. */
-    private final MessageScheduler seam = new MessageScheduler() {
+    private final DispatchPolicy seam = new DispatchPolicy() {
         @Override
-        public void bound(ActorRef<?> actor, MessageStarter starter) {
+        public void bound(ActorRef<?> actor, Dispatcher starter) {
             if (Monitor.this.actor != null) {
                 throw new IllegalStateException(Monitor.this + " is already bound to " + Monitor.this.actor
                         + "; a monitor schedules exactly one actor");
@@ -246,7 +247,7 @@ public abstract class Monitor {
         }
 
         @Override
-        public void arrived(Object envelope, Object message) {
+        public void arrived(Object envelope, Object message, int mailbox) {
             Letter l = new Letter(Monitor.this, envelope, message, ++sequence);
             l.previous = youngest;
             if (youngest == null) {
@@ -259,7 +260,7 @@ public abstract class Monitor {
         }
 
         @Override
-        public void finished(Object ticket) {
+        public void finished(Object ticket, Object result, Throwable failure) {
             Letter l = (Letter) ticket;
             l.state = Letter.State.FINISHED;
             inside = true;

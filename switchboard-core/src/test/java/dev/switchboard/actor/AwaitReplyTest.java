@@ -22,8 +22,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AwaitReplyTest {
 
-    /** Answers requests; a request "hold:x" is answered only when {@code release} is put. */
-    static final class Server extends Actor<String> {
+    /** A request to the {@link Server}: its text, and where the answer goes. */
+    record Q(String text, ReplyTo<String> replyTo) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /** Answers requests ({@link Q}); a request "hold:x" is answered only when {@code release} is put. */
+    static final class Server extends Actor<Object> {
         final DataDrivenFuture<Boolean> release = new DataDrivenFuture<>();
         private final DataDrivenFuture<Boolean> exited = new DataDrivenFuture<>();
 
@@ -38,14 +46,12 @@ class AwaitReplyTest {
         }
 
         @Override
-        protected void process(String m) {
-            if (m.equals("stop")) {
-                exit();
-            } else if (m.startsWith("hold:")) {
-                DataDrivenFuture<Object> channel = replyChannel();
-                TaskRuntime.current().asyncAwait(release, () -> channel.put(m + "-answer"));
-            } else {
-                reply(m + "-answer");
+        protected void process(Object m) {
+            switch (m) {
+                case Q q when q.text().startsWith("hold:") ->
+                        TaskRuntime.current().asyncAwait(release, () -> q.replyTo().reply(q.text() + "-answer"));
+                case Q q -> q.replyTo().reply(q.text() + "-answer");
+                default -> exit();                                    // "stop"
             }
         }
     }
@@ -55,14 +61,14 @@ class AwaitReplyTest {
         try (TaskRuntime rt = Runtimes.workers(2)) {
             List<String> log = new CopyOnWriteArrayList<>();
             Server server = new Server();
-            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
+            AtomicReference<ActorRef<Object>> serverRef = new AtomicReference<>();   // set before the client starts
             final class Client extends Actor<String> {
                 @Override
                 protected void process(String m) {
                     switch (m) {
-                        case "start" -> awaitReply(serverRef.get(), "q1", (String r1) -> {
+                        case "start" -> awaitReply(serverRef.get(), r -> new Q("q1", r), (String r1) -> {
                             log.add("r1");
-                            awaitReply(serverRef.get(), "hold:q2", (String r2) -> {
+                            awaitReply(serverRef.get(), r -> new Q("hold:q2", r), (String r2) -> {
                                 log.add("r2");
                                 serverRef.get().send("stop");
                                 exit();
@@ -98,7 +104,7 @@ class AwaitReplyTest {
             AtomicInteger inside = new AtomicInteger();
             AtomicBoolean overlap = new AtomicBoolean();
             Server server = new Server();
-            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
+            AtomicReference<ActorRef<Object>> serverRef = new AtomicReference<>();   // set before the client starts
             final class Client extends Actor<String> {
                 private void enter() {
                     if (inside.incrementAndGet() > 1) {
@@ -112,8 +118,8 @@ class AwaitReplyTest {
                     try {
                         switch (m) {
                             case "start" -> {
-                                awaitReply(serverRef.get(), "a", (String r) -> log.add("ra"));
-                                awaitReply(serverRef.get(), "hold:b", (String r) -> {
+                                awaitReply(serverRef.get(), r -> new Q("a", r), (String r) -> log.add("ra"));
+                                awaitReply(serverRef.get(), r -> new Q("hold:b", r), (String r) -> {
                                     enter();
                                     log.add("rb");
                                     inside.decrementAndGet();
@@ -152,7 +158,7 @@ class AwaitReplyTest {
         try (TaskRuntime rt = Runtimes.workers(2)) {
             List<String> log = new CopyOnWriteArrayList<>();
             Server server = new Server();
-            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
+            AtomicReference<ActorRef<Object>> serverRef = new AtomicReference<>();   // set before the client starts
             DataDrivenFuture<Boolean> resumeNow = new DataDrivenFuture<>();
             final class Client extends Actor<String> {
                 @Override
@@ -160,7 +166,7 @@ class AwaitReplyTest {
                     switch (m) {
                         case "start" -> {
                             pause();
-                            awaitReply(serverRef.get(), "q", (String r) -> log.add("reply"));
+                            awaitReply(serverRef.get(), r -> new Q("q", r), (String r) -> log.add("reply"));
                             rt.asyncAwait(resumeNow, this::resume);
                         }
                         case "other" -> {
@@ -190,12 +196,12 @@ class AwaitReplyTest {
 
     /** Asks {@code server} once per "ask:request" message with a 300 ms timeout and logs what its handler got. */
     static final class TimedAsker extends Actor<String> {
-        final ActorRef<String> server;
+        final ActorRef<Object> server;
         final List<String> log = new CopyOnWriteArrayList<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final DataDrivenFuture<Boolean> handled = new DataDrivenFuture<>();
 
-        TimedAsker(ActorRef<String> server) {
+        TimedAsker(ActorRef<Object> server) {
             this.server = server;
         }
 
@@ -207,7 +213,7 @@ class AwaitReplyTest {
         @Override
         protected void process(String m) {
             if (m.startsWith("ask:")) {
-                awaitReply(server, m.substring(4), Duration.ofMillis(300), (String reply, Throwable f) -> {
+                awaitReply(server, r -> new Q(m.substring(4), r), Duration.ofMillis(300), (String reply, Throwable f) -> {
                     if (f != null) {
                         failure.set(f);
                         log.add("failed");
@@ -230,7 +236,7 @@ class AwaitReplyTest {
             Server server = new Server();
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {
-                ActorRef<String> s = server.start("server");
+                ActorRef<Object> s = server.start("server");
                 asker.set(new TimedAsker(s));
                 ActorRef<String> a = asker.get().start("asker");
                 a.send("ask:q");
@@ -249,7 +255,7 @@ class AwaitReplyTest {
             Server server = new Server();
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {
-                ActorRef<String> s = server.start("server");
+                ActorRef<Object> s = server.start("server");
                 asker.set(new TimedAsker(s));
                 ActorRef<String> a = asker.get().start("asker");
                 a.send("ask:hold:q");                       // the server answers only once released
@@ -263,7 +269,7 @@ class AwaitReplyTest {
             TimedAsker a = asker.get();
             assertThat(a.log).containsExactly("failed", "next");      // not left holding its messages
             assertThat(a.failure.get()).isInstanceOf(ReplyTimeoutException.class)
-                    .hasMessageMatching("asker@\\d+ awaited a reply from server@\\d+ to hold:q for 300 ms; none came");
+                    .hasMessageMatching("server@\\d+ did not reply to hold:q within 300 ms \\(asked by asker@\\d+\\)");
             assertThat(((ReplyTimeoutException) a.failure.get()).timeout()).isEqualTo(Duration.ofMillis(300));
         }
     }
@@ -275,7 +281,7 @@ class AwaitReplyTest {
             Server server = new Server();
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {
-                ActorRef<String> s = server.start("server");
+                ActorRef<Object> s = server.start("server");
                 asker.set(new TimedAsker(s));
                 ActorRef<String> a = asker.get().start("asker");
                 a.send("ask:hold:q");
@@ -302,7 +308,7 @@ class AwaitReplyTest {
             Server server = new Server();
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {
-                ActorRef<String> s = server.start("server");
+                ActorRef<Object> s = server.start("server");
                 s.send("stop");
                 asker.set(new TimedAsker(s));
                 rt.asyncAwait(server.exited(), () -> {
@@ -317,7 +323,7 @@ class AwaitReplyTest {
             assertThatThrownBy(() -> rt.finish(() -> new Actor<String>() {
                 @Override
                 protected void process(String m) {
-                    awaitReply(self(), m, Duration.ZERO, (Object r, Throwable f) -> { });
+                    awaitReply(self(), (ReplyTo<String> r) -> m, Duration.ZERO, (Object r, Throwable f) -> { });
                 }
             }.start().send("x"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive timeout");
         }

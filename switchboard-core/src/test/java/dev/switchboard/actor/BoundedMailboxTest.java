@@ -277,20 +277,28 @@ class BoundedMailboxTest {
         }
     }
 
+    /** A request carrying its reply's destination. */
+    record Question(String text, ReplyTo<String> replyTo) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
     @Test
     void aRequestToAFullFailingMailboxIsRefusedAtTheCall() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
-            Actor<String> server = new Actor<>(BoundedMailbox.failing(1)) {
+            Actor<Object> server = new Actor<>(BoundedMailbox.failing(1)) {
                 @Override
-                protected void process(String m) {
+                protected void process(Object m) {
                     if (m.equals("stop")) {
                         exit();
-                    } else if (!m.startsWith("occupies")) {
-                        reply(m);
+                    } else if (m instanceof Question q) {
+                        q.replyTo().reply(q.text());
                     }
                 }
             };
-            ActorRef<String> serverRef = server.self;  // sent to (and requested from) before its start()
+            ActorRef<Object> serverRef = server.self;  // sent to (and requested from) before its start()
             serverRef.send("occupies the only place");
             AtomicReference<Throwable> atCall = new AtomicReference<>();
             List<String> after = new CopyOnWriteArrayList<>();
@@ -298,7 +306,8 @@ class BoundedMailboxTest {
                 @Override
                 protected void process(String m) {
                     if (m.equals("ask")) {
-                        atCall.set(catchThrowable(() -> awaitReply(serverRef, "question", (String a) -> after.add(a))));
+                        atCall.set(catchThrowable(() -> awaitReply(serverRef, r -> new Question("question", r),
+                                (String a) -> after.add(a))));
                     } else {
                         after.add(m);                 // not held: the refused request is not awaited
                         exit();
@@ -313,7 +322,7 @@ class BoundedMailboxTest {
             assertThat(atCall.get()).isInstanceOf(MailboxFullException.class);
             assertThat(after).containsExactly("next");
             rt.finish(() -> {
-                ActorRef<String> ref = server.start();
+                ActorRef<Object> ref = server.start();
                 for (;;) {
                     try {
                         ref.send("stop");
@@ -329,18 +338,18 @@ class BoundedMailboxTest {
     @Test
     void aDroppedRequestFailsItsRequester() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
-            Actor<String> server = new Actor<>(BoundedMailbox.dropping(1)) {
+            Actor<Object> server = new Actor<>(BoundedMailbox.dropping(1)) {
                 @Override
-                protected void process(String m) {
+                protected void process(Object m) {
                     exit();
                 }
             };
-            ActorRef<String> serverRef = server.self;  // sent to (and requested from) before its start()
+            ActorRef<Object> serverRef = server.self;  // sent to (and requested from) before its start()
             serverRef.send("occupies the only place");
             Actor<String> client = new Actor<>() {
                 @Override
                 protected void process(String m) {
-                    awaitReply(serverRef, "question", (String a) -> exit());
+                    awaitReply(serverRef, r -> new Question("question", r), (String a) -> exit());
                 }
             };
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {

@@ -771,20 +771,22 @@ class SelectorTest {
 
     @Test
     void aSelectorCanAwaitReplyPauseAndUseTasks() {
-        final class Squarer extends Actor<Integer> {
+        record Square(int x, ReplyTo<Integer> replyTo) {
+        }
+        final class Squarer extends Actor<Square> {
             @Override
-            protected void process(Integer x) {
-                if (x < 0) {
+            protected void process(Square q) {
+                if (q.x() < 0) {
                     exit();
                 } else {
-                    reply(x * x);
+                    q.replyTo().reply(q.x() * q.x());
                 }
             }
         }
         final class Client extends Selector<Integer, Selector.Numbered> {
             final List<String> log = new CopyOnWriteArrayList<>();
             /** Set before start(). */
-            ActorRef<Integer> server;
+            ActorRef<Square> server;
 
             Client() {
                 super(2, SelectionPolicy.PRIORITY);
@@ -793,7 +795,7 @@ class SelectorTest {
             @Override
             protected void process(Integer x) {
                 if (x < 0) {
-                    server.send(-1);
+                    server.send(new Square(-1, null));
                     exit();
                     return;
                 }
@@ -802,7 +804,7 @@ class SelectorTest {
                     rt.async(parts::incrementAndGet);
                     rt.async(parts::incrementAndGet);
                 });
-                awaitReply(server, x, (Integer y) -> log.add(x + "->" + y + " (" + parts.get() + ")"));
+                awaitReply(server, r -> new Square(x, r), (Integer y) -> log.add(x + "->" + y + " (" + parts.get() + ")"));
             }
         }
         Squarer s = new Squarer();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
@@ -188,7 +189,16 @@ class UnifiedActorTest {
 
     // ---------------------------------------------------------------- awaitReply / reply
 
-    record Query(int x) {
+    /** A request for {@code x * x}, or with no {@code replyTo}, a plain message ({@code x < 0}: exit). */
+    record Query(int x, ReplyTo<Integer> replyTo) {
+        Query(int x) {
+            this(x, null);
+        }
+
+        @Override
+        public String toString() {
+            return "Query[x=" + x + "]";
+        }
     }
 
     static final class Squarer extends Actor<Query> {
@@ -199,7 +209,7 @@ class UnifiedActorTest {
             } else if (q.x() == 1000) {
                 exit();    // no reply: the requester must fail, not hang
             } else {
-                reply(q.x() * q.x());
+                q.replyTo().reply(q.x() * q.x());
             }
         }
     }
@@ -220,7 +230,7 @@ class UnifiedActorTest {
                 return;
             }
             log.add("ask " + x);
-            awaitReply(server, new Query(x), (Integer y) -> log.add("got " + y));
+            awaitReply(server, r -> new Query(x, r), (Integer y) -> log.add("got " + y));
         }
     }
 
@@ -257,7 +267,7 @@ class UnifiedActorTest {
             ref.send(1000);
             ref.send(-1);
         }));
-        assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("without replying")
+        assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("without answering it")
                 .hasMessageContaining("Query[x=1000]");
         assertThat(client.get().state()).isEqualTo(ActorState.TERMINATED);
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
@@ -280,42 +290,36 @@ class UnifiedActorTest {
     }
 
     @Test
-    void replyOutsideARequestIsAnErrorNamingTheActor() {
-        AtomicReference<Throwable> error = new AtomicReference<>();
-        Actor<String> a = new Actor<>() {
-            @Override
-            protected void process(String m) {
-                try {
-                    reply("nobody asked");
-                } catch (IllegalStateException e) {
-                    error.set(e);
-                }
-                exit();
-            }
-        };
-        rt.finish(() -> {
-            ActorRef<String> ref = a.start();
-            ref.send("hi");
-        });
-        assertThat(error.get()).hasMessageContaining(a + ".reply() called outside the processing of a request");
-    }
-
-    @Test
-    void replyChannelAnswersLaterFromAnotherTask() {
+    void aReplyToCanBeAnsweredLaterFromAnotherTask() throws Exception {
         Actor<Query> lazy = new Actor<>() {
             @Override
             protected void process(Query q) {
-                DataDrivenFuture<Object> channel = replyChannel();
-                rt.async(() -> channel.put(q.x() + 1));
+                ReplyTo<Integer> replyTo = q.replyTo();
+                rt.async(() -> {                       // answered from the task, after the processing
+                    replyTo.reply(q.x() + 1);
+                    exit();
+                });
+            }
+        };
+        AtomicReference<java.util.concurrent.CompletableFuture<Integer>> answer = new AtomicReference<>();
+        rt.finish(() -> answer.set(lazy.start().ask(r -> new Query(41, r), Duration.ofSeconds(20))));
+        assertThat(answer.get().get()).isEqualTo(42);
+    }
+
+    @Test
+    void answeringTwiceIsAnErrorNamingTheRequest() {
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        Actor<Query> twice = new Actor<>() {
+            @Override
+            protected void process(Query q) {
+                q.replyTo().reply(1);
+                error.set(catchThrowable(() -> q.replyTo().reply(2)));
                 exit();
             }
         };
-        DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
-        rt.finish(() -> {
-            ActorRef<Query> ref = lazy.start();
-            ref.request(new Query(41), answer);
-        });
-        assertThat(answer.get()).isEqualTo(42);
+        rt.finish(() -> twice.start().<Integer>ask(r -> new Query(7, r), Duration.ofSeconds(20)));
+        assertThat(error.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("the request Query[x=7] to " + twice + " was already answered");
     }
 
     @Test
@@ -325,7 +329,7 @@ class UnifiedActorTest {
             @Override
             protected void process(Query q) {
                 try {
-                    awaitReply(self(), q, x -> { });
+                    awaitReply(self(), r -> new Query(1, r), (Integer x) -> { });
                 } catch (IllegalArgumentException e) {
                     error.set(e);
                 }
@@ -428,23 +432,22 @@ class UnifiedActorTest {
                 if (q.x() < 0) {
                     exit();
                 } else {
-                    reply(q.x() * 10);
+                    q.replyTo().reply(q.x() * 10);
                 }
             }
         };
-        List<DataDrivenFuture<Object>> answers = new java.util.ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<Integer>> answers = new java.util.ArrayList<>();
         AtomicReference<ActorRef<Query>> ref = new AtomicReference<>();
         rt.finish(() -> {
             ref.set(s.start());
             for (int i = 0; i < 200; i++) {
-                DataDrivenFuture<Object> f = new DataDrivenFuture<>();
-                answers.add(f);
-                ref.get().request(new Query(i), f);
+                int x = i;
+                answers.add(ref.get().ask(r -> new Query(x, r), Duration.ofSeconds(20)));
             }
             ref.get().send(new Query(-1));     // dispatched after the 200 requests, which all complete
         });
         for (int i = 0; i < 200; i++) {
-            assertThat(answers.get(i).get()).isEqualTo(i * 10);
+            assertThat(answers.get(i).join()).isEqualTo(i * 10);
         }
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
         ref.get().send(new Query(1));

@@ -390,11 +390,11 @@ class MonitorTest {
         m.bind(a);
         assertThatThrownBy(() -> m.bind(b)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("is already bound to " + a);
-        assertThatThrownBy(() -> new MutexMonitor().bind(a)).hasMessageContaining(a + " already has a monitor");
+        assertThatThrownBy(() -> new MutexMonitor().bind(a)).hasMessageContaining(a + " is already bound to MutexMonitor of " + a);
         rt.finish(() -> {
             ActorRef<Msg> ref = b.start();
             assertThatThrownBy(() -> new MutexMonitor().bind(b))
-                    .hasMessageContaining("was already started: bind its monitor before start()");
+                    .hasMessageContaining("was already started: bind MutexMonitor (unbound) before start()");
             ref.send(new Msg("stop"));
         });
         rt.finish(() -> {
@@ -420,29 +420,34 @@ class MonitorTest {
         w.ref().send(new Msg("a"));                      // before start()
         Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start()));
         assertThat(thrown).isInstanceOf(ArithmeticException.class);
-        assertThat(thrown.getSuppressed()[0].getMessage()).contains("its monitor Broken of " + w + " threw");
+        assertThat(thrown.getSuppressed()[0].getMessage()).contains("its dispatch policy Broken of " + w + " threw");
         assertThat(w.deadLetterCount()).isEqualTo(1);
     }
 
-    /** Answers request x with x²; for -1 takes the reply channel and never answers; for 0 does not reply; STOP exits. */
-    static final class Squarer extends Actor<Integer> {
+    /** A request for x² (or, without a {@code replyTo}, STOP). */
+    record Sq(int x, dev.switchboard.actor.ReplyTo<Integer> replyTo) {
+    }
+
+    /** Answers request x with x²; for -1 never answers; for 0 answers with a failure; STOP exits. */
+    static final class Squarer extends Actor<Sq> {
         static final int STOP = Integer.MIN_VALUE;
         final AtomicInteger running = new AtomicInteger();
         final AtomicInteger overlaps = new AtomicInteger();
         final List<Integer> order = new CopyOnWriteArrayList<>();
 
         @Override
-        protected void process(Integer x) {
+        protected void process(Sq q) {
             if (running.incrementAndGet() != 1) {
                 overlaps.incrementAndGet();
             }
+            int x = q.x();
             order.add(x);
             if (x == STOP) {
                 exit();
-            } else if (x < 0) {
-                replyChannel();                   // taken, never answered: this request alone stays open
-            } else if (x != 0) {                  // 0: not answered at all, so the request fails
-                reply(x * x);
+            } else if (x == 0) {
+                q.replyTo().fail(new IllegalArgumentException("no square for 0 today"));
+            } else if (x > 0) {                   // -1: never answered, this request alone stays open
+                q.replyTo().reply(x * x);
             }
             running.decrementAndGet();
         }
@@ -467,31 +472,30 @@ class MonitorTest {
         Squarer s = new Squarer();
         CountingMutex m = new CountingMutex();
         m.bind(s);
-        List<DataDrivenFuture<Object>> replies = new ArrayList<>();
-        DataDrivenFuture<Object> kept = new DataDrivenFuture<>();
-        DataDrivenFuture<Object> unanswered = new DataDrivenFuture<>();
+        List<java.util.concurrent.CompletableFuture<Integer>> replies = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<Integer>> kept = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<Integer>> failed = new ArrayList<>();
+        java.time.Duration timeout = java.time.Duration.ofMinutes(5);
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
-            ActorRef<Integer> ref = s.start();
+            ActorRef<Sq> ref = s.start();
             rt.async(() -> {
                 for (int i = 1; i <= n; i++) {
-                    DataDrivenFuture<Object> r = new DataDrivenFuture<>();
-                    replies.add(r);
-                    ref.request(i, r);
+                    int x = i;
+                    replies.add(ref.ask(r -> new Sq(x, r), timeout));
                     if (i == n / 2) {
-                        ref.request(-1, kept);        // takes the channel: the next letter must still reply
-                        ref.request(0, unanswered);   // then one that does not reply: it fails on its own
+                        kept.add(ref.ask(r -> new Sq(-1, r), timeout));   // unanswered: the next must still reply
+                        failed.add(ref.ask(r -> new Sq(0, r), timeout));  // answered with a failure
                     }
                 }
-                ref.send(Squarer.STOP);               // a plain send ends the stream: the actor exits
+                ref.send(new Sq(Squarer.STOP, null));   // a plain send ends the stream: the actor exits
             });
         }));
         assertThat(thrown).isNull();
         for (int i = 1; i <= n; i++) {
-            assertThat(replies.get(i - 1).get()).isEqualTo(i * i);
+            assertThat(replies.get(i - 1).join()).isEqualTo(i * i);
         }
-        assertThat(kept.isDone()).isFalse();
-        assertThat(unanswered.isFailed()).isTrue();
-        assertThat(catchThrowable(unanswered::get)).hasCauseInstanceOf(dev.switchboard.actor.NoReplyException.class);
+        assertThat(kept.get(0)).isNotDone();
+        assertThat(catchThrowable(failed.get(0)::join)).hasCauseInstanceOf(IllegalArgumentException.class);
         assertThat(s.overlaps.get()).isZero();
         List<Integer> expected = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
@@ -525,7 +529,7 @@ class MonitorTest {
             protected void process(Msg m) {
                 paused.set(org.assertj.core.api.Assertions.catchThrowable(this::pause));
                 awaited.set(org.assertj.core.api.Assertions.catchThrowable(
-                        () -> awaitReply(otherRef.get(), new Msg("q"), (Object r) -> { })));
+                        () -> awaitReply(otherRef.get(), r -> new Msg("q"), (Object r) -> { })));
                 exit();
             }
         };
@@ -539,7 +543,7 @@ class MonitorTest {
         });
         assertThat(paused.get()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(monitored + ".pause() is not supported")
-                .hasMessageContaining("bound to the monitor " + monitor);
+                .hasMessageContaining("is bound to " + monitor + ", which decides when its messages run");
         assertThat(awaited.get()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(monitored + ".awaitReply() is not supported");
         assertThat(other.processedCount()).isEqualTo(1);   // the refused request was never sent

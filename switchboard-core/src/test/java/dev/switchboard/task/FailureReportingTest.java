@@ -211,23 +211,23 @@ class FailureReportingTest {
     void aReplyAwaitedBeforeExitIsADeadLetter() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
         try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
-            Actor<String> server = new Actor<>() {
+            Actor<Object> server = new Actor<>() {
                 @Override
-                protected void process(String m) {
-                    if (m.equals("stop")) {
-                        exit();
+                protected void process(Object m) {
+                    if (m instanceof Question q) {
+                        q.replyTo().reply("answer to " + q.text());
                     } else {
-                        reply("answer to " + m);
+                        exit();
                     }
                 }
             };
             AtomicBoolean handled = new AtomicBoolean();
-            AtomicReference<ActorRef<String>> serverRef = new AtomicReference<>();   // set before the client starts
+            AtomicReference<ActorRef<Object>> serverRef = new AtomicReference<>();   // set before the client starts
             AtomicReference<ActorRef<String>> clientRef = new AtomicReference<>();
             Actor<String> client = new Actor<>() {
                 @Override
                 protected void process(String m) {
-                    awaitReply(serverRef.get(), "question", (String answer) -> handled.set(true));
+                    awaitReply(serverRef.get(), r -> new Question("question", r), (String answer) -> handled.set(true));
                     serverRef.get().send("stop");
                     exit();                            // the reply comes after this actor has exited
                 }
@@ -245,6 +245,9 @@ class FailureReportingTest {
                 assertThat(d.recipient()).isEqualTo(clientRef.get());
             });
         }
+    }
+
+    record Question(String text, dev.switchboard.actor.ReplyTo<String> replyTo) {
     }
 
     record Unprintable() {

@@ -152,11 +152,19 @@ class HangDiagnosticTest {
         }
     }
 
-    static final class Asker extends Actor<String> {
-        ActorRef<String> other;
+    /** A question to an {@link Asker}, answered "answer". */
+    record Question(String text, dev.switchboard.actor.ReplyTo<String> replyTo) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    static final class Asker extends Actor<Object> {
+        ActorRef<Object> other;
 
         /** Its ref, for requests sent to it before start(). */
-        ActorRef<String> ref() {
+        ActorRef<Object> ref() {
             return self();
         }
 
@@ -165,13 +173,11 @@ class HangDiagnosticTest {
         }
 
         @Override
-        protected void process(String m) {
-            if (m.equals("exit")) {
-                exit();
-            } else if (m.startsWith("ask")) {
-                awaitReply(other, "question from " + this, (String answer) -> exit());
-            } else {
-                reply("answer");
+        protected void process(Object m) {
+            switch (m) {
+                case Question q -> q.replyTo().reply("answer");
+                case String s when s.equals("exit") -> exit();
+                default -> awaitReply(other, r -> new Question("question from " + this, r), (String answer) -> exit());
             }
         }
     }
@@ -183,7 +189,7 @@ class HangDiagnosticTest {
             Asker neverStarted = new Asker();
             asker.other = neverStarted.ref();
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
-                ActorRef<String> ref = asker.start();
+                ActorRef<Object> ref = asker.start();
                 ref.send("ask");
             }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)

@@ -99,7 +99,8 @@ class ExamplesTest {
         assertThat(run(new AwaitReply())).containsExactly(
                 "alice deposited 100, balance now 100",
                 "bob deposited 50, balance now 50",
-                "alice deposited 25, balance now 125");
+                "alice deposited 25, balance now 125",
+                "the teller served 3 customers");
     }
 
     @Test

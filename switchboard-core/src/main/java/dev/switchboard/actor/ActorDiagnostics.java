@@ -1,0 +1,110 @@
+package dev.switchboard.actor;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What hang reports and error messages say about actors: why an actor keeps its finish open, whom it awaits a
+ * reply from and whether that wait is a deadlock, and messages shortened so that a diagnostic never throws.
+ */
+final class ActorDiagnostics {
+    private ActorDiagnostics() {
+    }
+
+    /** A line for a hang report about {@code actor}, whose status word is {@code s}, or null if it is released. */
+    static String describeIfOpen(ActorCore<?> actor, int s, long ageNanos, String startedBy) {
+        if ((s & ActorCore.RELEASED) != 0) {
+            return null;
+        }
+        String what = (s & ActorCore.TERMINATED) != 0 ? "exited, waiting for tasks it spawned"
+                : (s & ActorCore.PAUSED) != 0 ? "never exited (paused: nothing will process its mailbox until resume())"
+                : (s & ActorCore.AWAIT_MASK) != 0 ? "never exited (" + describeAwaits(actor, s) + ")"
+                : "never exited";
+        String activity = (s & ActorCore.SCHEDULED) != 0 ? "running or scheduled" : "idle";
+        return "actor " + actor + " started by thread '" + startedBy + "' " + ageMillis(ageNanos) + ": " + what
+                + " (" + activity + ", " + actor.queueReport() + ", " + actor.processedCount() + " processed)";
+    }
+
+    /**
+     * The replies {@code actor} awaits, whom from, whether that actor can answer at all, and whether the wait is
+     * part of a cycle of actors awaiting each other (a deadlock: each holds its messages, the other's request
+     * among them, until its own reply comes).
+     */
+    private static String describeAwaits(ActorCore<?> actor, int s) {
+        int count = (s & ActorCore.AWAIT_MASK) >>> 8;
+        StringBuilder sb = new StringBuilder("awaiting ").append(count).append(count == 1 ? " reply" : " replies");
+        AwaitedReplies replies = actor.awaitedReplies();
+        if (replies == null) {
+            return sb.toString();
+        }
+        long now = System.nanoTime();
+        for (PendingReply<?> p : replies.awaited()) {
+            sb.append(": from ").append(p.target).append(" to ").append(brief(p.request)).append(", for ")
+              .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));
+            if (p.target instanceof LocalRef<?> r) {
+                ActorCore<?> t = r.actor;
+                ActorState ts = t.state();
+                if (ts == ActorState.NEW) {
+                    sb.append(" (").append(t).append(" was never started: the request waits in its mailbox)");
+                } else if (ts == ActorState.TERMINATED) {
+                    sb.append(" (").append(t).append(" has exited)");
+                }
+                String cycle = awaitCycle(actor, t);
+                if (cycle != null) {
+                    sb.append("; a deadlock: ").append(cycle);
+                }
+            }
+            if (p.answer.isDone()) {
+                sb.append(" (the reply is in; its handler waits to run)");
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * If following "awaits a reply from" starting at {@code next} leads back to {@code actor}, the cycle, e.g.
+     * {@code A@1 awaits a reply from B@2, which awaits a reply from A@1}; otherwise null.
+     */
+    private static String awaitCycle(ActorCore<?> actor, ActorCore<?> next) {
+        StringBuilder path = new StringBuilder().append(actor);
+        Set<ActorCore<?>> seen = new HashSet<>();
+        seen.add(actor);
+        ActorCore<?> at = next;
+        for (int hops = 0; at != null && hops < 64; hops++) {
+            path.append(hops == 0 ? " awaits a reply from " : ", which awaits a reply from ").append(at);
+            if (at == actor) {
+                return path.append(" (each takes no message until its reply comes)").toString();
+            }
+            if (!seen.add(at)) {
+                return null;                  // a cycle that does not include this actor
+            }
+            AwaitedReplies a = at.awaitedReplies();
+            at = a == null ? null : a.firstUnansweredTarget();
+        }
+        return null;
+    }
+
+    /** "12 ms ago", "3.4 s ago". */
+    static String ageMillis(long nanos) {
+        long ms = TimeUnit.NANOSECONDS.toMillis(nanos);
+        return ms < 1000 ? ms + " ms ago" : String.format("%.1f s ago", ms / 1000.0);
+    }
+
+    /** "12 ms", "3.4 s". */
+    static String duration(long nanos) {
+        return ageMillis(nanos).replace(" ago", "");
+    }
+
+    /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */
+    static String brief(Object message) {
+        String s;
+        try {
+            s = String.valueOf(message);
+        } catch (Throwable t) {
+            s = message.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(message))
+                    + " (its toString threw " + t + ")";
+        }
+        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+    }
+}

@@ -1,0 +1,57 @@
+package dev.switchboard.actor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The state of an actor that only some actors need, created the first time an actor needs any of it (see
+ * {@link ActorCore}'s notes on memory): a name, a pending {@code onStart()}, dead-letter counts, the replies it
+ * awaits and the behaviors {@code become} saved.
+ */
+final class ActorExtras {
+    static final VarHandle DEAD_LETTERS;
+    static final VarHandle EARLY_DEAD_LETTERS;
+    private static final VarHandle REPLIES;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            DEAD_LETTERS = l.findVarHandle(ActorExtras.class, "deadLetters", long.class);
+            EARLY_DEAD_LETTERS = l.findVarHandle(ActorExtras.class, "earlyDeadLetters", long.class);
+            REPLIES = l.findVarHandle(ActorExtras.class, "replies", AwaitedReplies.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The name given to start(name), or null; written before the start publishes the actor. */
+    String name;
+    /**
+     * Set by start() when the class overrides onStart(), before it publishes STARTED; cleared by the holder of
+     * the token that runs the hook. Senders read it plainly in the actor's runnable check: a stale true only makes
+     * one of them schedule an activation that finds nothing to do.
+     */
+    boolean startPending;
+    volatile long deadLetters;
+    /** Dead letters from before start(), for the runtime's count once there is a runtime. */
+    volatile long earlyDeadLetters;
+    /** The replies the actor awaits; created by its first awaitReply (installed with a CAS). */
+    volatile AwaitedReplies replies;
+    /** The behaviors become() saved; confined to the holder of the token. */
+    BecomeStack become;
+
+    /** The actor's {@link AwaitedReplies}, created by the first call. */
+    AwaitedReplies replies() {
+        AwaitedReplies r = replies;
+        if (r == null) {
+            AwaitedReplies fresh = new AwaitedReplies();
+            r = REPLIES.compareAndSet(this, null, fresh) ? fresh : replies;
+        }
+        return r;
+    }
+
+    boolean hasReadyReplies() {
+        AwaitedReplies r = replies;
+        return r != null && r.hasReady();
+    }
+}

@@ -1,0 +1,54 @@
+package dev.switchboard.actor;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * The future an {@link ActorRef#ask} returns, and the waiter of its {@link ReplyTo}: completed by the reply, by a
+ * failure (the replier's, or a {@link NoReplyException} when the request became a dead letter), or by its
+ * timeout; an answer after that is a dead letter of the actor asked. The timeout is cancelled when the answer
+ * comes first, so that a timer full of long timeouts does not keep answered requests.
+ */
+final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter {
+    private final ActorCore<?> target;
+    private volatile ScheduledFuture<?> timeout;
+
+    AskFuture(ActorCore<?> target) {
+        this.target = target;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void answer(Object reply, Throwable failure) {
+        if (!(failure == null ? complete((R) reply) : completeExceptionally(failure))) {
+            target.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
+            return;
+        }
+        ScheduledFuture<?> t = timeout;
+        if (t != null) {
+            t.cancel(false);
+        }
+    }
+
+    /** Arms the timeout (after the request was sent); cancels it at once if the answer came meanwhile. */
+    void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
+        String thread = requester == null ? Thread.currentThread().getName() : null;
+        try {
+            ScheduledFuture<?> t = target.timers().schedule(after.toNanos(), () -> completeExceptionally(
+                    new ReplyTimeoutException(requester, thread, target.self, ActorDiagnostics.brief(request), after)));
+            timeout = t;
+            if (isDone()) {
+                t.cancel(false);
+            }
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            completeExceptionally(new NoReplyException("the runtime of " + target + " was closed before the reply"
+                    + " to " + ActorDiagnostics.brief(request) + " came"));
+        }
+    }
+
+    @Override
+    public <U> CompletableFuture<U> newIncompleteFuture() {
+        return new CompletableFuture<>();
+    }
+}

@@ -1,0 +1,219 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
+import dev.switchboard.spi.DispatchPolicy;
+import dev.switchboard.spi.Dispatcher;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * The dispatch of an actor bound to a {@link DispatchPolicy}: instead of an activation loop that processes
+ * messages, turns that hand the policy every arrival and every finished message, and start the messages the
+ * policy chooses as tasks of their own ({@link MessageTask}). It is the policy's {@link Dispatcher}.
+ */
+final class PolicyDispatch extends Dispatch implements Dispatcher {
+    /*
+     * Implementation notes.
+     *
+     * Turns run with the actor's token held, on whatever thread took it: a sender on a worker, or the task of a
+     * message that has just finished (which reports itself by queueing its ticket and signalling the actor). The
+     * token serialises turns, so the fields below that are not volatile belong to the turn that runs.
+     *
+     * A finished message is queued as its bare ticket when it has neither result nor failure (the common case,
+     * which allocates nothing), otherwise as a Finished record.
+     *
+     * requestTurn() sets a volatile flag, then signals; a turn clears the flag before it polls, and the release
+     * of the token re-checks it (hasWork), so a request made during a turn either is seen by that turn or makes
+     * the token be taken again: the same enqueue-then-check argument as for messages.
+     *
+     * The continuation: when a turn runs on the thread of a message that has just finished, the first message it
+     * starts becomes that task's next message: it runs right after the turn, on this warm core, with no task, no
+     * queue and no wake-up, so a policy that starts one message at a time (a mutex) runs a stream of messages like
+     * an actor's activation runs its messages, within the same throughput budget. Any other message is a task of
+     * its own: on a worker it goes through the handoff buffer, running after the current turn unless an idle
+     * worker can take it; when this thread already has a message to continue with, it is forked instead, so an
+     * idle worker can steal it at once rather than find it hidden behind the continuation.
+     */
+    final DispatchPolicy policy;
+    private final ActorCore<?> actor;
+    /** Finished messages not yet reported to the policy: tickets, or {@link Finished} records. */
+    private final MailboxQueue finished = new MailboxQueue(16, ActorCore.MAX_QUEUED);
+    private volatile boolean turnRequested;
+    /** During a turn run by a message that has just finished on this thread: that message's task, or null. */
+    private MessageTask continuation;
+    /** During a turn: whether the turn's thread has a message to continue with already. */
+    private boolean continuing;
+    /** Whether a turn is running (start() is valid only then). */
+    private boolean inTurn;
+
+    /** A finished message that came with a result or a failure. */
+    private record Finished(Object ticket, Object result, Throwable failure) {
+    }
+
+    PolicyDispatch(ActorCore<?> actor, DispatchPolicy policy) {
+        this.actor = actor;
+        this.policy = policy;
+    }
+
+    @Override
+    void dispatch(ActorCore<?> actor, Object envelope) {
+        throw new AssertionError("a policy's messages are started by its turns");
+    }
+
+    @Override
+    boolean releasesOnTake() {
+        return false;
+    }
+
+    /** Whether a turn has something to report besides arrivals. */
+    boolean hasWork() {
+        return turnRequested || !finished.isEmpty();
+    }
+
+    /** The turns, run with the token held; they give it up (or drain the terminated actor) before returning. */
+    void runTurns() {
+        Thread thread = Thread.currentThread();
+        Node previous = Context.enter(thread, actor.activation());
+        MessageTask finishing = previous instanceof MessageTask mt && mt.actor == actor ? mt : null;
+        try {
+            for (;;) {
+                if (actor.isTerminated()) {
+                    actor.drainOrRelease();
+                    return;
+                }
+                if (actor.runStartHookIfPending()) {
+                    continue;                             // terminated by it, or on to the messages
+                }
+                continuing = finishing != null && finishing.hasNext();
+                continuation = continuing ? null : finishing;
+                inTurn = true;
+                try {
+                    boolean changed = false;
+                    if (turnRequested) {
+                        turnRequested = false;
+                        changed = true;
+                    }
+                    Object f;
+                    while ((f = finished.poll()) != null) {
+                        report(f);
+                        changed = true;
+                    }
+                    Mailbox box = actor.mailbox;
+                    Object envelope;
+                    while ((envelope = box.poll()) != null) {
+                        policy.arrived(envelope, ActorCore.messageOf(envelope), box.lastServed());
+                        changed = true;
+                    }
+                    if (changed && !actor.isTerminated()) {
+                        policy.turn();
+                    }
+                } catch (Throwable t) {
+                    actor.fail(t, "its dispatch policy " + policy + " threw");
+                    continue;
+                } finally {
+                    inTurn = false;
+                    continuation = null;
+                    continuing = false;
+                }
+                if (!actor.releaseAndReacquire()) {
+                    return;
+                }
+            }
+        } finally {
+            Context.restore(thread, previous);
+        }
+    }
+
+    private void report(Object f) {
+        if (f instanceof Finished d) {
+            policy.finished(d.ticket, d.result, d.failure);
+        } else {
+            policy.finished(f, null, null);
+        }
+    }
+
+    /** A started message has been processed (called by its task): queue the report and signal the actor. */
+    void finished(Object ticket, Object result, Throwable failure) {
+        Object f = result == null && failure == null ? ticket : new Finished(ticket, result, failure);
+        if (!finished.offer(f)) {
+            throw new IllegalStateException(actor + " has " + ActorCore.MAX_QUEUED
+                    + " finished messages its policy has not seen");
+        }
+        actor.signal();
+    }
+
+    /**
+     * The actor terminated (with the token held): the policy hears of the messages that finished, then passes
+     * the ones it still holds back as dead letters. A failure of the policy here is reported, not thrown.
+     */
+    void terminated() {
+        Object f;
+        while ((f = finished.poll()) != null) {
+            try {
+                report(f);
+            } catch (Throwable t) {
+                actor.addFailure(t);
+            }
+        }
+        policy.terminated(e -> {
+            actor.releasedLater();
+            actor.deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------ Dispatcher
+
+    @Override
+    public void start(Object envelope, Object ticket) {
+        Objects.requireNonNull(envelope, "envelope");
+        Objects.requireNonNull(ticket, "ticket");
+        if (!inTurn || Context.current() != actor.activation()) {
+            throw new IllegalStateException(policy + " started a message of " + actor + " outside its turn: start()"
+                    + " is valid only inside arrived(), finished() and turn()");
+        }
+        MessageTask c = continuation;
+        if (c != null) {
+            continuation = null;
+            if (c.continueWith(envelope, ticket)) {
+                continuing = true;
+                return;
+            }
+        }
+        MessageTask task = new MessageTask(actor.activation(), envelope, this, ticket);
+        if (continuing) {
+            task.scheduler().submit(task);
+        } else {
+            task.scheduler().activate(task);
+        }
+    }
+
+    @Override
+    public void requestTurn() {
+        turnRequested = true;
+        actor.signal();
+    }
+
+    @Override
+    public ScheduledFuture<?> schedule(Duration delay, Runnable action) {
+        Objects.requireNonNull(action, "action");
+        return actor.startedTimers("schedule").schedule(delay.toNanos(), action);
+    }
+
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Duration period, Runnable action) {
+        Objects.requireNonNull(action, "action");
+        long nanos = period.toNanos();
+        if (nanos <= 0) {
+            throw new IllegalArgumentException("the period of a timer of " + actor + " must be positive, got "
+                    + period);
+        }
+        return actor.startedTimers("scheduleAtFixedRate").scheduleAtFixedRate(nanos, nanos, action);
+    }
+
+    @Override
+    public String toString() {
+        return "the dispatcher of " + actor;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.switchboard.actor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+
+/**
+ * Where the answer to one request goes. The requester creates it ({@link ActorRef#ask} from anywhere,
+ * {@code awaitReply} inside an actor) and puts it into the request, so the reply's type is part of the request's
+ * type and a wrong reply does not compile:
+ *
+ * <pre>{@code
+ * sealed interface BankMsg {}
+ * record Balance(String account, ReplyTo<Long> replyTo) implements BankMsg {}
+ *
+ * // the bank
+ * protected void process(BankMsg m) {
+ *     switch (m) {
+ *         case Balance b -> b.replyTo().reply(balances.getOrDefault(b.account(), 0L));
+ *     }
+ * }
+ *
+ * // anyone
+ * CompletableFuture<Long> balance = bank.ask(replyTo -> new Balance("alice", replyTo), Duration.ofSeconds(1));
+ * }</pre>
+ *
+ * <p>A request is answered once: {@link #reply} or {@link #fail}, by the actor that received it or by whoever it
+ * hands the {@code ReplyTo} on to (another actor, a task). A reply that comes after the requester stopped
+ * waiting (its timeout passed, its future was cancelled, it exited) is a {@linkplain DeadLetter dead letter}
+ * ({@link DeadLetter.Reason#REPLY_TOO_LATE} or {@link DeadLetter.Reason#REPLY_AFTER_EXIT}); the replier is not
+ * disturbed. If the receiver terminates before it processes the request, or while it processes it without having
+ * answered (an exception escaped, or it called {@code exit()}), the requester gets a {@link NoReplyException} at
+ * once; a {@code ReplyTo} it had handed on is then answered too late, and that answer is a dead letter. A request
+ * the receiver processes without answering and without terminating stays open for whoever holds its
+ * {@code ReplyTo}: a timeout (which {@code ask} always has) or the runtime's hang report says so.
+ *
+ * @param <R> the type of the reply
+ */
+public final class ReplyTo<R> {
+    /*
+     * Implementation notes. `state` leaves OPEN once, by a CAS: to REPLIED by the first reply or failure from the
+     * replier's side (reply, fail), or to GAVE_UP when the runtime answers for it (the request became a dead
+     * letter, or the receiver terminated while processing it). A second answer from the replier after REPLIED is
+     * a usage error; after GAVE_UP it goes to the waiter, which finds its future done and counts the answer as a
+     * dead letter, so a replier the runtime gave up on is not disturbed. The waiter decides what an answer does:
+     * it completes an ask's future or an awaitReply's pending reply, or, when the requester has stopped waiting,
+     * turns the answer into a dead letter.
+     */
+    private static final VarHandle STATE;
+    private static final int OPEN = 0;
+    private static final int REPLIED = 1;
+    private static final int GAVE_UP = 2;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(ReplyTo.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** What receives the answer: an ask's future or an awaitReply's pending reply. */
+    interface Waiter {
+        /** The answer came: a reply ({@code failure} null) or a failure. Never throws for a late answer. */
+        void answer(Object reply, Throwable failure);
+    }
+
+    private final Waiter waiter;
+    /** The actor the request was sent to. */
+    final ActorRef<?> target;
+    /** The request, once built (written before the request is sent, which publishes it). */
+    Object request;
+    private volatile int state;
+
+    ReplyTo(Waiter waiter, ActorRef<?> target) {
+        this.waiter = waiter;
+        this.target = target;
+    }
+
+    /**
+     * Answers the request with {@code reply}.
+     *
+     * @throws NullPointerException  if {@code reply} is null
+     * @throws IllegalStateException if the request was already answered
+     */
+    public void reply(R reply) {
+        Objects.requireNonNull(reply, () -> "null reply to " + describe());
+        answer(reply, null);
+    }
+
+    /**
+     * Answers the request with a failure: the requester's future fails with {@code cause}, or its
+     * {@code awaitReply} handler receives it.
+     *
+     * @throws IllegalStateException if the request was already answered
+     */
+    public void fail(Throwable cause) {
+        Objects.requireNonNull(cause, () -> "null failure for " + describe());
+        answer(null, cause);
+    }
+
+    /** Whether the request has been answered (by the replier, or by the runtime when no answer can come). */
+    public boolean isAnswered() {
+        return state != OPEN;
+    }
+
+    private void answer(Object reply, Throwable failure) {
+        if (!STATE.compareAndSet(this, OPEN, REPLIED) && state != GAVE_UP) {
+            throw new IllegalStateException(describe() + " was already answered");
+        }
+        waiter.answer(reply, failure);         // after GAVE_UP: a dead letter
+    }
+
+    /**
+     * The runtime's answer when none can come (the request became a dead letter, or its receiver terminated
+     * while processing it); ignored after a reply.
+     */
+    void failUnanswered(Throwable cause) {
+        if (STATE.compareAndSet(this, OPEN, GAVE_UP)) {
+            waiter.answer(null, cause);
+        }
+    }
+
+    private String describe() {
+        return "the request " + ActorDiagnostics.brief(request) + " to " + target;
+    }
+
+    /**
+     * {@code replyTo(bank@3)}: the actor the request went to (not the request, which holds this object and
+     * would print it in turn).
+     */
+    @Override
+    public String toString() {
+        return "replyTo(" + target + ")";
+    }
+}

@@ -1,0 +1,49 @@
+package dev.switchboard.internal;
+
+import dev.switchboard.spi.SendInterceptor;
+
+/**
+ * The send interceptors installed per thread ({@code Seam.interceptSends}), and the flag that lets a send skip
+ * the lookup while none was ever installed.
+ */
+public final class SendInterception {
+    /*
+     * Implementation notes. `used` is a plain static field, set by the first install and never cleared. A send
+     * reads it before looking at the thread-local: only the installing thread's own sends are intercepted, and
+     * that thread sees its own write in program order; another thread that reads a stale false has no interceptor
+     * to find anyway. So plain actors, in a program that never installs one, pay one load of a field that stays
+     * in cache for each send.
+     */
+    private static final ThreadLocal<SendInterceptor> CURRENT = new ThreadLocal<>();
+    private static boolean used;
+
+    private SendInterception() {
+    }
+
+    /** Whether a send must ask {@link #current()} (false while no interceptor was ever installed). */
+    public static boolean used() {
+        return used;
+    }
+
+    /** The interceptor of this thread, or null. */
+    public static SendInterceptor current() {
+        return CURRENT.get();
+    }
+
+    /** Installs {@code interceptor} on this thread; returns the one it replaces (null if none). */
+    public static SendInterceptor install(SendInterceptor interceptor) {
+        used = true;
+        SendInterceptor previous = CURRENT.get();
+        CURRENT.set(interceptor);
+        return previous;
+    }
+
+    /** Puts back {@code previous} (null: none). */
+    public static void restore(SendInterceptor previous) {
+        if (previous == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(previous);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.switchboard.internal;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A runtime's timer: one daemon thread, started by the first timed action (an {@code ask} or {@code awaitReply}
+ * with a timeout, a dispatch policy's periodic work), that runs short actions at a time or periodically. Actions
+ * run on the timer thread and must not block; work that takes time goes to the runtime.
+ */
+public final class TimerService {
+    /*
+     * Implementation notes. A ScheduledThreadPoolExecutor with one core thread and removeOnCancel set, so that
+     * a timeout cancelled because its reply came does not stay queued until its deadline. close() shuts it down
+     * with the executor's default policies: one-shot actions already scheduled still run at their time (an ask's
+     * timeout must still fail the future of a request the close left unanswered), periodic ones stop. An action
+     * that throws is reported as a failure outside every finish instead of being kept in its future, where
+     * nobody would look.
+     */
+    private final String name;
+    private final Consumer<Throwable> failures;
+    private ScheduledThreadPoolExecutor executor;     // guarded by this
+    private boolean closed;                           // guarded by this
+
+    TimerService(String name, Consumer<Throwable> failures) {
+        this.name = name;
+        this.failures = failures;
+    }
+
+    /**
+     * Runs {@code action} once after {@code delayNanos}.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the runtime was closed
+     */
+    public ScheduledFuture<?> schedule(long delayNanos, Runnable action) {
+        return executor().schedule(reported(action), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Runs {@code action} every {@code periodNanos}, the first time after {@code initialDelayNanos}, until the
+     * returned future is cancelled or the runtime closes.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the runtime was closed
+     */
+    public ScheduledFuture<?> scheduleAtFixedRate(long initialDelayNanos, long periodNanos, Runnable action) {
+        return executor().scheduleAtFixedRate(reported(action), initialDelayNanos, periodNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private Runnable reported(Runnable action) {
+        return () -> {
+            try {
+                action.run();
+            } catch (Throwable t) {
+                failures.accept(t);
+            }
+        };
+    }
+
+    private synchronized ScheduledThreadPoolExecutor executor() {
+        if (executor == null) {
+            if (closed) {
+                throw new java.util.concurrent.RejectedExecutionException("the timer of runtime '" + name
+                        + "' was closed with its runtime");
+            }
+            ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1,
+                    Thread.ofPlatform().daemon().name(name + "-timer").factory());
+            e.setRemoveOnCancelPolicy(true);
+            executor = e;
+        }
+        return executor;
+    }
+
+    /** Stops periodic actions and refuses new ones; one-shot actions already scheduled still run. */
+    synchronized void close() {
+        closed = true;
+        if (executor != null) {
+            executor.shutdown();
+        }
+    }
+}

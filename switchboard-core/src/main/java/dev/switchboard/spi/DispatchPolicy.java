@@ -1,0 +1,73 @@
+package dev.switchboard.spi;
+
+import dev.switchboard.actor.ActorRef;
+import java.util.function.Consumer;
+
+/**
+ * Decides which of one actor's messages run, and when, possibly several at once: the seam that actor kinds
+ * outside the core plug into (the parallel actor monitors of {@code dev.switchboard.monitor}, transactional
+ * actors). Bound to an actor with {@link Seam#bind} before the actor starts; from then on the actor's dispatch
+ * core hands every message to the policy instead of processing it, and the policy starts the ones it chooses
+ * through its {@link Dispatcher}.
+ *
+ * <p>{@code bound}, {@code arrived}, {@code finished}, {@code turn} and {@code terminated} are called by the
+ * dispatch core while it holds the actor's token, so they are mutually exclusive, each sees what the previous
+ * one did, and none may block. They run on whatever thread is already there: a worker whose send made the actor
+ * runnable (a sender outside the runtime has the turn run on a worker), or the task of a message that just
+ * finished. {@link #process} is the exception: it runs in the task of each started message, concurrently with
+ * the other started messages and with the policy's turns.
+ *
+ * <pre>{@code
+ * final class OneAtATime implements DispatchPolicy {
+ *     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+ *     private Dispatcher dispatcher;
+ *     private boolean running;
+ *     public void bound(ActorRef<?> actor, Dispatcher d) { dispatcher = d; }
+ *     public void arrived(Object envelope, Object message, int mailbox) { waiting.add(envelope); }
+ *     public void finished(Object ticket, Object result, Throwable failure) { running = false; }
+ *     public void turn() {
+ *         if (!running && !waiting.isEmpty()) { running = true; dispatcher.start(waiting.poll(), "ticket"); }
+ *     }
+ *     public void terminated(Consumer<Object> deadLetters) { waiting.forEach(deadLetters); waiting.clear(); }
+ *     public int held() { return waiting.size(); }
+ * }
+ * }</pre>
+ */
+public interface DispatchPolicy {
+    /** Called once, by {@link Seam#bind}: {@code dispatcher} starts messages and gives the runtime's timers. */
+    void bound(ActorRef<?> actor, Dispatcher dispatcher);
+
+    /**
+     * A message arrived (oldest first): {@code message} as the actor's {@code process} will see it, in an
+     * {@code envelope} that is opaque (it may carry a request's reply): give the envelope back to
+     * {@link Dispatcher#start} to start it. {@code mailbox} is the mailbox it arrived in (0 for an actor).
+     */
+    void arrived(Object envelope, Object message, int mailbox);
+
+    /**
+     * Runs one started message, in its own task: calls {@link MessageProcessing#process()} (the actor's
+     * {@code process}) any number of times, at least once unless it decides the message must not run, and returns
+     * what {@link #finished} will receive as {@code result}. An exception escaping it terminates the actor, as one
+     * escaping {@code process} does, and reaches {@link #finished} as {@code failure}. By default it processes the
+     * message once and returns null.
+     */
+    default Object process(MessageProcessing processing) throws Exception {
+        processing.process();
+        return null;
+    }
+
+    /**
+     * A message started with {@code ticket} has been processed: {@code result} is what {@link #process} returned,
+     * {@code failure} what escaped it (null if nothing did). Its task may still be finishing.
+     */
+    void finished(Object ticket, Object result, Throwable failure);
+
+    /** After a batch of arrivals and finishes, or after {@link Dispatcher#requestTurn()}: start what to start now. */
+    void turn();
+
+    /** The actor terminated: pass every message still held to {@code deadLetters}. */
+    void terminated(Consumer<Object> deadLetters);
+
+    /** Messages held, for diagnostics. */
+    int held();
+}

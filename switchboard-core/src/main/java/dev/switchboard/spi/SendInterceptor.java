@@ -1,0 +1,18 @@
+package dev.switchboard.spi;
+
+import dev.switchboard.actor.ActorRef;
+
+/**
+ * Sees the sends made on one thread while it is installed ({@link Seam#interceptSends}) and may hold them: a
+ * transaction holds the messages it sends until it commits, and sends them then with {@link Seam#sendNow}, or
+ * drops them when it rolls back.
+ */
+@FunctionalInterface
+public interface SendInterceptor {
+    /**
+     * A send on this thread: {@code message} to {@code to}, into mailbox {@code mailbox}, or {@code -1} for a
+     * send that names no mailbox (the receiver routes it). Returns true to hold the message (it is not sent), false
+     * to let it go now.
+     */
+    boolean intercept(ActorRef<?> to, int mailbox, Object message);
+}
