@@ -1,0 +1,216 @@
+package dev.switchboard.seamtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ActorState;
+import dev.switchboard.actor.SelectorRef;
+import dev.switchboard.actor.StatelessActor;
+import dev.switchboard.seamtest.LaneActor.Lane;
+import dev.switchboard.spi.DispatchPolicy;
+import dev.switchboard.spi.Dispatcher;
+import dev.switchboard.spi.Seam;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Await;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The dispatch seam is enough for an actor kind outside the core: {@link LaneActor}, in this package, uses only
+ * the public API and {@code dev.switchboard.spi}, and gets two lanes chosen by the mailbox of arrival, parallel
+ * messages, re-executed attempts whose sends are held until the attempt completes, outcomes per message, and a
+ * periodic timer that changes its decisions.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SeamTest {
+    sealed interface Op {
+    }
+
+    /** Sends {@code note} to {@code log}; rolls back {@code rollbacks} times first (sending a note each time). */
+    record Write(String note, int rollbacks, ActorRef<String> log) implements Op {
+    }
+
+    /** Meets another Read at the barrier: two of them can only both pass if they run at once. */
+    record Read(CyclicBarrier barrier) implements Op {
+    }
+
+    record Boom() implements Op {
+    }
+
+    record Stop() implements Op {
+    }
+
+    static final class Ledger extends LaneActor<Op> {
+        private final AtomicInteger[] attempts = {new AtomicInteger(), new AtomicInteger()};
+        final List<Integer> readWidths = new CopyOnWriteArrayList<>();
+
+        Ledger(int initialWidth, int maxWidth, Duration period) {
+            super(initialWidth, maxWidth, period);
+        }
+
+        @Override
+        protected void process(Op op) {
+            switch (op) {
+                case Write w -> {
+                    w.log().send(w.note() + " attempt " + attempts[0].incrementAndGet());
+                    if (attempts[0].get() <= w.rollbacks()) {
+                        throw new Retry();
+                    }
+                    attempts[0].set(0);
+                }
+                case Read r -> {
+                    readWidths.add(width());
+                    try {
+                        r.barrier().await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                        throw new IllegalStateException("the two reads did not run at once", e);
+                    }
+                }
+                case Boom b -> throw new IllegalArgumentException("boom");
+                case Stop s -> exit();
+            }
+        }
+    }
+
+    /** Collects what it is sent, until a note of "b". */
+    static final class Log extends Actor<String> {
+        final List<String> notes = new CopyOnWriteArrayList<>();
+
+        @Override
+        protected void process(String m) {
+            notes.add(m);
+            if (m.startsWith("b ")) {
+                exit();
+            }
+        }
+    }
+
+    @Test
+    void aKindBuiltOnTheSeamRunsLanesRetriesHoldsSendsAndUsesTheTimer() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Ledger ledger = new Ledger(0, 2, Duration.ofMillis(5));
+            Log log = new Log();
+            rt.finish(() -> {
+                ActorRef<String> logRef = log.start("log");
+                SelectorRef<Op, Lane> ref = ledger.start("ledger");
+                CyclicBarrier barrier = new CyclicBarrier(2);
+                ref.send(Lane.SHARED, new Read(barrier));           // wait for the timer to open the shared lane
+                ref.send(Lane.SHARED, new Read(barrier));
+                Await.until("both reads", () -> ledger.outcomes.size() == 2);   // the main thread, not a worker
+                ref.send(Lane.EXCLUSIVE, new Write("a", 2, logRef));
+                ref.send(Lane.EXCLUSIVE, new Write("b", 0, logRef));
+                ref.send(Lane.EXCLUSIVE, new Stop());
+            });
+            // the rolled-back attempts' sends were dropped; the completed attempt's went out once
+            assertThat(log.notes).containsExactly("a attempt 3", "b attempt 1");
+            assertThat(ledger.outcomes).filteredOn(o -> o.lane() == Lane.EXCLUSIVE)
+                    .extracting(LaneActor.Outcome::attempts).containsExactly(3, 1, 1);
+            assertThat(ledger.outcomes).filteredOn(o -> o.lane() == Lane.SHARED).hasSize(2)
+                    .allSatisfy(o -> assertThat(o.failure()).isNull());
+            // the reads waited for the timer to open the lane, then ran at once (the barrier needs both)
+            assertThat(ledger.readWidths).allSatisfy(w -> assertThat(w).isGreaterThanOrEqualTo(1));
+            assertThat(ledger.periods.get()).isGreaterThanOrEqualTo(1);
+            assertThat(ledger.maxRunning.get()).isEqualTo(2);
+            assertThat(ledger.exclusiveOverlaps.get()).isZero();
+            assertThat(ledger.timer.isCancelled()).as("the policy cancelled its timer at exit").isTrue();
+            assertThat(ledger.state()).isEqualTo(ActorState.TERMINATED);
+        }
+    }
+
+    @Test
+    void aFailureEscapingTheProcessingTerminatesTheKindAndReachesTheFinish() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Ledger ledger = new Ledger(1, 1, Duration.ofSeconds(1));
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                SelectorRef<Op, Lane> ref = ledger.start("ledger");
+                ref.send(Lane.EXCLUSIVE, new Boom());
+                ref.send(Lane.EXCLUSIVE, new Stop());       // a dead letter: the ledger failed first
+            }));
+            assertThat(thrown).isInstanceOf(IllegalArgumentException.class).hasMessage("boom");
+            assertThat(thrown.getSuppressed()[0].getMessage()).matches("ledger@\\d+ was terminated: this exception"
+                    + " escaped process\\(Boom\\[\\]\\)");
+            assertThat(ledger.outcomes).singleElement().satisfies(o ->
+                    assertThat(o.failure()).isInstanceOf(IllegalArgumentException.class));
+            assertThat(ledger.deadLetterCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void bindingIsCheckedClearly() {
+        try (TaskRuntime rt = TaskRuntime.create(1)) {
+            DispatchPolicy idle = new DispatchPolicy() {
+                @Override
+                public void bound(ActorRef<?> actor, Dispatcher dispatcher) {
+                    assertThatThrownBy(() -> dispatcher.start("x", "t")).isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("outside its turn");
+                    assertThatThrownBy(() -> dispatcher.schedule(Duration.ofSeconds(1), () -> { }))
+                            .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs")
+                            .hasMessageContaining("started");
+                }
+
+                @Override
+                public void arrived(Object envelope, Object message, int mailbox) {
+                }
+
+                @Override
+                public void finished(Object ticket, Object result, Throwable failure) {
+                }
+
+                @Override
+                public void turn() {
+                }
+
+                @Override
+                public void terminated(Consumer<Object> deadLetters) {
+                }
+
+                @Override
+                public int held() {
+                    return 0;
+                }
+
+                @Override
+                public String toString() {
+                    return "Idle";
+                }
+            };
+            StatelessActor<String> stateless = new StatelessActor<>() {
+                @Override
+                protected void process(String m) {
+                }
+            };
+            assertThatThrownBy(() -> Seam.bind(stateless, idle)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("is a stateless actor");
+            Actor<String> plain = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    exit();
+                }
+            };
+            Seam.bind(plain, idle);
+            assertThatThrownBy(() -> Seam.bind(plain, idle)).hasMessageContaining("is already bound to Idle");
+            Actor<String> started = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    exit();
+                }
+            };
+            rt.finish(() -> {
+                started.start().send("x");
+                assertThatThrownBy(() -> Seam.bind(started, idle)).hasMessageContaining("was already started");
+            });
+        }
+    }
+}
