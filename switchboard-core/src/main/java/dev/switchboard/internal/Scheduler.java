@@ -419,21 +419,6 @@ public final class Scheduler {
         return pool.getActiveThreadCount() < parallelism;
     }
 
-    /** Spawns {@code body} as a child of the current node. */
-    public void async(Runnable body) {
-        async(body, null);
-    }
-
-    /**
-     * Spawns {@code body} as a child of the current node; {@code ifNeverRun} (if not null) is told why, should the
-     * pool refuse to run it (the runtime closed before it started).
-     */
-    public void async(Runnable body, Consumer<Throwable> ifNeverRun) {
-        requireOpen("async");
-        AsyncTask task = new AsyncTask(spawnContext().attachChild(), this, body, ifNeverRun);
-        submit(task);
-    }
-
     /**
      * Called on a worker of this runtime by a {@code get()} whose value {@code producer} computes, before it blocks:
      * if no thread has started the producer, runs it here; otherwise helps with the queued tasks the producer
@@ -480,13 +465,24 @@ public final class Scheduler {
     // ---------------------------------------------------------------- finish
 
     /**
-     * Runs {@code body} as a finish and waits until it and everything it spawned have ended, until
-     * {@code timeoutNanos} (if positive) has passed, or until a fatal failure ({@link Failures#isFatal}) arrives.
-     * Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows {@link Scope#failures()}. If the
-     * finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the global
-     * scope), so the enclosing finish still waits for it and later failures reach it.
+     * How {@link #runFinish} runs a body whose type belongs to the calling package (this one sits below it): a
+     * method reference such as {@code TaskBody::run}, which captures nothing, so that a finish allocates nothing
+     * for it.
      */
-    public Scope runFinish(Runnable body, long timeoutNanos) {
+    @FunctionalInterface
+    public interface BodyRunner<B> {
+        /** Runs {@code body}; whatever it throws, checked or not, is a failure of the finish. */
+        void run(B body) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} (with {@code runner}) as a finish and waits until it and everything it spawned have ended,
+     * until {@code timeoutNanos} (if positive) has passed, or until a fatal failure ({@link Failures#isFatal})
+     * arrives. Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows {@link Scope#failures()}.
+     * If the finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the
+     * global scope), so the enclosing finish still waits for it and later failures reach it.
+     */
+    public <B> Scope runFinish(B body, BodyRunner<? super B> runner, long timeoutNanos) {
         requireOpen("finish");
         Thread thread = Thread.currentThread();
         Node outer = Context.current();
@@ -499,7 +495,7 @@ public final class Scheduler {
         Scope scope = new Scope(this, outer != null ? outer.owner() : null, false, depth);
         Node previous = Context.enter(thread, scope);
         try {
-            body.run();
+            runner.run(body);
         } catch (Throwable t) {
             scope.addFailure(t);
         } finally {
