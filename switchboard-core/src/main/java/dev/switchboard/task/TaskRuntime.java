@@ -1,9 +1,9 @@
 package dev.switchboard.task;
 
-import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.internal.AwaitTask;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
+import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 import java.time.Duration;
@@ -62,6 +62,8 @@ public final class TaskRuntime implements AutoCloseable {
      * place of the failure being reported, and the class stays unusable for the life of the JVM.
      */
     static {
+        // The actor package reaches a runtime's machinery through RuntimeAccess (DeadLetter.subscribe, say).
+        RuntimeAccess.register(runtime -> ((TaskRuntime) runtime).scheduler);
         ClassLoader loader = TaskRuntime.class.getClassLoader();
         for (String name : new String[] {
                 "dev.switchboard.internal.Failures", "dev.switchboard.internal.RunQueue$Pump",
@@ -87,10 +89,6 @@ public final class TaskRuntime implements AutoCloseable {
         scheduler.facade(this);
         if (b.hangReporter != null) {
             scheduler.hangReporter(b.hangReporter);
-        }
-        if (b.deadLetterListener != null) {
-            Consumer<? super DeadLetter> l = b.deadLetterListener;
-            scheduler.deadLetterListener(d -> l.accept((DeadLetter) d));
         }
         if (b.unscopedFailureHandler != null) {
             scheduler.unscopedFailureHandler(b.unscopedFailureHandler);
@@ -398,7 +396,10 @@ public final class TaskRuntime implements AutoCloseable {
         return scheduler.name();
     }
 
-    /** Messages this runtime turned into dead letters so far (sent to terminated actors, or left behind). */
+    /**
+     * Messages this runtime turned into dead letters so far (sent to terminated actors, or left behind), whether or
+     * not a listener hears of them ({@code DeadLetter.subscribe}).
+     */
     public long deadLetterCount() {
         return scheduler.deadLetterCount();
     }
@@ -442,8 +443,8 @@ public final class TaskRuntime implements AutoCloseable {
      *   <li>every {@code finish} waiting for this runtime's work ends with a {@code RuntimeClosedException} that
      *       lists what was still open when the runtime was closed;</li>
      *   <li>every actor still alive is terminated: the messages in its mailbox, and every message sent to it from
-     *       now on, become dead letters ({@link DeadLetter.Reason#RUNTIME_CLOSED}), counted like any other;
-     *       {@code send} does not throw;</li>
+     *       now on, become dead letters ({@link dev.switchboard.actor.DeadLetter.Reason#RUNTIME_CLOSED}), counted
+     *       like any other; {@code send} does not throw;</li>
      *   <li>tasks already queued or running may run to their end, for up to {@code timeout}; what they spawn is
      *       refused; after that the workers are interrupted.</li>
      * </ul>
@@ -485,7 +486,6 @@ public final class TaskRuntime implements AutoCloseable {
         private int handoffLimit = DEFAULT_HANDOFF_LIMIT;
         private Duration hangReportAfter = DEFAULT_HANG_REPORT_AFTER;
         private Consumer<String> hangReporter;
-        private Consumer<? super DeadLetter> deadLetterListener;
         private Consumer<Throwable> unscopedFailureHandler;
 
         private Builder() {
@@ -612,16 +612,6 @@ public final class TaskRuntime implements AutoCloseable {
         /** Where hang reports go. */
         public Builder hangReporter(Consumer<String> reporter) {
             this.hangReporter = Objects.requireNonNull(reporter, "reporter");
-            return this;
-        }
-
-        /**
-         * Called for every dead letter (on the thread that produced it; keep it short). Without one, the first 10
-         * dead letters are logged ({@code System.Logger} "dev.switchboard", level INFO), then a count at every
-         * power of ten; {@link TaskRuntime#deadLetterCount()} counts them all.
-         */
-        public Builder onDeadLetter(Consumer<? super DeadLetter> listener) {
-            this.deadLetterListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 
