@@ -1,13 +1,14 @@
 package dev.switchboard;
 
+import dev.switchboard.task.Computation;
 import dev.switchboard.task.DataDrivenFuture;
+import dev.switchboard.task.TaskBody;
 import dev.switchboard.task.TaskFuture;
 import dev.switchboard.task.TaskRuntime;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.Callable;
 import java.util.function.IntConsumer;
-import java.util.function.Supplier;
 
 /**
  * The entry point: the async-finish constructs of the unified model as static methods, acting on the runtime
@@ -31,8 +32,8 @@ public final class Switchboard {
     private Switchboard() {
     }
 
-    /** See {@link TaskRuntime#finish(Runnable)}. */
-    public static void finish(Runnable body) {
+    /** See {@link TaskRuntime#finish(TaskBody)}. */
+    public static void finish(TaskBody body) {
         TaskRuntime.current().finish(body);
     }
 
@@ -41,18 +42,18 @@ public final class Switchboard {
         return TaskRuntime.current().finish(body);
     }
 
-    /** See {@link TaskRuntime#finish(Duration, Runnable)}. */
-    public static void finish(Duration timeout, Runnable body) {
+    /** See {@link TaskRuntime#finish(Duration, TaskBody)}. */
+    public static void finish(Duration timeout, TaskBody body) {
         TaskRuntime.current().finish(timeout, body);
     }
 
-    /** See {@link TaskRuntime#async(Runnable)}. */
-    public static void async(Runnable body) {
+    /** See {@link TaskRuntime#async(TaskBody)}. */
+    public static void async(TaskBody body) {
         TaskRuntime.current().async(body);
     }
 
-    /** See {@link TaskRuntime#future(Supplier)}. */
-    public static <T> TaskFuture<T> future(Supplier<? extends T> computation) {
+    /** See {@link TaskRuntime#future(Computation)}. */
+    public static <T> TaskFuture<T> future(Computation<? extends T> computation) {
         return TaskRuntime.current().future(computation);
     }
 
@@ -61,23 +62,23 @@ public final class Switchboard {
         return new DataDrivenFuture<>();
     }
 
-    /** See {@link TaskRuntime#asyncAwait(TaskFuture, Runnable)}. */
-    public static void asyncAwait(TaskFuture<?> input, Runnable body) {
+    /** See {@link TaskRuntime#asyncAwait(TaskFuture, TaskBody)}. */
+    public static void asyncAwait(TaskFuture<?> input, TaskBody body) {
         TaskRuntime.current().asyncAwait(input, body);
     }
 
-    /** See {@link TaskRuntime#asyncAwait(TaskFuture, TaskFuture, Runnable)}. */
-    public static void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, Runnable body) {
+    /** See {@link TaskRuntime#asyncAwait(TaskFuture, TaskFuture, TaskBody)}. */
+    public static void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskBody body) {
         TaskRuntime.current().asyncAwait(first, second, body);
     }
 
-    /** See {@link TaskRuntime#asyncAwait(TaskFuture, TaskFuture, TaskFuture, Runnable)}. */
-    public static void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?> third, Runnable body) {
+    /** See {@link TaskRuntime#asyncAwait(TaskFuture, TaskFuture, TaskFuture, TaskBody)}. */
+    public static void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?> third, TaskBody body) {
         TaskRuntime.current().asyncAwait(first, second, third, body);
     }
 
-    /** See {@link TaskRuntime#asyncAwait(Collection, Runnable)}. */
-    public static void asyncAwait(Collection<? extends TaskFuture<?>> inputs, Runnable body) {
+    /** See {@link TaskRuntime#asyncAwait(Collection, TaskBody)}. */
+    public static void asyncAwait(Collection<? extends TaskFuture<?>> inputs, TaskBody body) {
         TaskRuntime.current().asyncAwait(inputs, body);
     }
 

@@ -1,9 +1,15 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.RuntimeAccess;
+import dev.switchboard.internal.Scheduler;
+import dev.switchboard.task.TaskRuntime;
+import java.util.Objects;
+import java.util.function.Consumer;
+
 /**
  * A message that no actor will process. Dead letters are counted per actor ({@link ActorCore#deadLetterCount()})
- * and per runtime ({@link dev.switchboard.task.TaskRuntime#deadLetterCount()}), and passed to the runtime's
- * listener ({@link dev.switchboard.task.TaskRuntime.Builder#onDeadLetter}).
+ * and per runtime ({@link TaskRuntime#deadLetterCount()}), and passed to the listeners {@linkplain #subscribe
+ * subscribed} to the runtime; while none is, the runtime logs them.
  *
  * @param message   the message as sent
  * @param recipient the actor it was sent to
@@ -33,6 +39,52 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
          * actor was started after the close.
          */
         RUNTIME_CLOSED
+    }
+
+    /**
+     * Calls {@code listener} with every dead letter of {@code runtime} from now on, until the returned subscription
+     * is closed. What a listener can rely on:
+     * <ul>
+     *   <li>Several listeners may be subscribed, to one runtime or to several; each hears every dead letter of its
+     *       runtime, in the order they subscribed. Subscribing the same listener twice makes two
+     *       subscriptions.</li>
+     *   <li>It is called on the thread that produced the dead letter (the sender's, or a worker), outside every
+     *       finish: keep it short. Work it starts belongs to the runtime's global scope.</li>
+     *   <li>A listener that throws does not stop the others: its exception goes to the runtime's handler of
+     *       failures outside every finish ({@link TaskRuntime.Builder#onUnscopedFailure}).</li>
+     *   <li>While no listener is subscribed, the runtime logs dead letters ({@code System.Logger}
+     *       "dev.switchboard", level INFO: the first 10, then a count at every power of ten); while one is, it
+     *       does not. {@link TaskRuntime#deadLetterCount()} counts them all either way.</li>
+     *   <li>Messages dropped by a bounded mailbox before its actor started are counted, but no listener hears of
+     *       them: the actor had no runtime yet.</li>
+     * </ul>
+     *
+     * <pre>{@code
+     * try (DeadLetter.Subscription s = DeadLetter.subscribe(runtime, d -> log.warn("dead letter {}", d))) {
+     *     runtime.finish(() -> ...);
+     * }
+     * }</pre>
+     *
+     * @return the subscription; closing it unsubscribes {@code listener} (a letter being delivered at that moment
+     *         may still reach it, none produced after {@code close} returns does)
+     */
+    public static Subscription subscribe(TaskRuntime runtime, Consumer<? super DeadLetter> listener) {
+        Objects.requireNonNull(runtime, "runtime");
+        Objects.requireNonNull(listener, "listener");
+        Scheduler scheduler = RuntimeAccess.scheduler(runtime);
+        Consumer<Object> each = letter -> listener.accept((DeadLetter) letter);   // one object per subscription
+        scheduler.subscribeDeadLetters(each);
+        return () -> scheduler.unsubscribeDeadLetters(each);
+    }
+
+    /**
+     * A listener's subscription to a runtime's dead letters ({@link DeadLetter#subscribe}). Closing it
+     * unsubscribes the listener; closing it again does nothing.
+     */
+    public interface Subscription extends AutoCloseable {
+        /** Unsubscribes the listener. */
+        @Override
+        void close();
     }
 
     /** {@code RECIPIENT_TERMINATED: too late to pong@3}: the reason, the message (shortened) and the recipient. */

@@ -3,22 +3,28 @@ package dev.switchboard.internal;
 /**
  * A task spawned by {@code async}, {@code future} or a parallel loop: runs its body once, records a failure in
  * its finish scope, and completes into its spawner once it and all its children have ended.
+ *
+ * <p>The body's type belongs to the package that spawns the task ({@code dev.switchboard.task}, above this
+ * one): a subclass holds the body and runs it in {@link #runBody()}.
  */
-public class AsyncTask extends Node {
-    private final Runnable body;
+public abstract class AsyncTask extends Node {
     /** Told why, if the pool refuses to run this task; or null. */
     private final java.util.function.Consumer<Throwable> ifNeverRun;
 
-    public AsyncTask(Node completer, Scheduler scheduler, Runnable body) {
-        this(completer, scheduler, body, null);
+    protected AsyncTask(Node completer, Scheduler scheduler) {
+        this(completer, scheduler, null);
     }
 
-    public AsyncTask(Node completer, Scheduler scheduler, Runnable body,
-                     java.util.function.Consumer<Throwable> ifNeverRun) {
+    protected AsyncTask(Node completer, Scheduler scheduler, java.util.function.Consumer<Throwable> ifNeverRun) {
         super(completer, scheduler);
-        this.body = body;
         this.ifNeverRun = ifNeverRun;
     }
+
+    /** The task's code (a lambda, usually), as given to the task. */
+    protected abstract Object body();
+
+    /** Runs {@link #body()}. Whatever it throws, checked or not, is the task's failure. */
+    protected abstract void runBody() throws Exception;
 
     @Override
     protected void refused(Throwable cause) {
@@ -35,13 +41,13 @@ public class AsyncTask extends Node {
     @Override
     public String describe() {
         Object o = owner();
-        return "task running " + nameOf(body.getClass()) + (o != null ? " for " + o : "");
+        return "task running " + nameOf(body().getClass()) + (o != null ? " for " + o : "");
     }
 
     /** The body's class: the task, without keeping it or what the lambda captured. */
     @Override
     public Object origin() {
-        return body.getClass();
+        return body().getClass();
     }
 
     /** A lambda's class name without the JVM's suffix: {@code Main (lambda)} for {@code Main$$Lambda/0x...}. */
@@ -55,7 +61,7 @@ public class AsyncTask extends Node {
     @Override
     protected final void run() {
         try {
-            body.run();
+            runBody();
         } catch (Throwable t) {
             scope().addFailure(t);
         } finally {

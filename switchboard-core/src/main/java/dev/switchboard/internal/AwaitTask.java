@@ -13,8 +13,10 @@ import java.util.concurrent.TimeUnit;
  * producer's task ends, on the same warm core, or on an idle worker when spreading pays; from any other thread, in
  * the shared queue. It never runs inline on the producer's stack, so a chain of data-driven tasks cannot grow a
  * thread's stack.
+ *
+ * <p>As for every {@link AsyncTask}, a subclass in the spawning package holds the body and runs it.
  */
-public final class AwaitTask extends AsyncTask {
+public abstract class AwaitTask extends AsyncTask {
     private static final VarHandle REMAINING;
 
     static {
@@ -33,8 +35,8 @@ public final class AwaitTask extends AsyncTask {
     /**
      * @param inputs the awaited objects, kept only to describe this task in a hang report
      */
-    public AwaitTask(Node completer, Scheduler scheduler, Runnable body, Object[] inputs) {
-        super(completer, scheduler, body);
+    protected AwaitTask(Node completer, Scheduler scheduler, Object[] inputs) {
+        super(completer, scheduler);
         this.inputs = inputs;
         this.remaining = inputs.length;
         this.createdBy = Thread.currentThread().getName();
@@ -42,7 +44,7 @@ public final class AwaitTask extends AsyncTask {
     }
 
     /** Called once by each input when it becomes available; the last call schedules this task. */
-    public void inputReady() {
+    public final void inputReady() {
         // getAndAdd is a full fence: the producers' writes of the values happen-before the task runs.
         if ((int) REMAINING.getAndAdd(this, -1) == 1) {
             scheduler.activate(this);
@@ -50,12 +52,12 @@ public final class AwaitTask extends AsyncTask {
     }
 
     @Override
-    public boolean isOpen() {
+    public final boolean isOpen() {
         return remaining > 0;
     }
 
     @Override
-    public String describeIfOpen(long nowNanos) {
+    public final String describeIfOpen(long nowNanos) {
         int r = remaining;
         if (r <= 0) {
             return null;

@@ -1,7 +1,9 @@
 package dev.switchboard.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
@@ -44,7 +46,11 @@ public final class Scheduler {
     private final LongAdder deadLetters = new LongAdder();
     private final java.util.concurrent.atomic.AtomicLong workerDeaths = new java.util.concurrent.atomic.AtomicLong();
     private volatile Throwable lastDeath;
-    private volatile Consumer<Object> deadLetterListener;
+    /** What every dead letter is given to: the subscribed listeners, or the default logging while there are none. */
+    private final Consumer<Object> deadLetterListener = this::dispatchDeadLetter;
+    /** The listeners subscribed to dead letters, oldest first; replaced (never changed) while holding the lock. */
+    private volatile Consumer<Object>[] deadLetterListeners = NO_LISTENERS;
+    private final Object deadLetterListenersLock = new Object();
     private volatile Consumer<Throwable> unscopedFailureHandler;
 
     private final long hangReportAfterNanos;
@@ -91,7 +97,6 @@ public final class Scheduler {
         this.global = new Scope(this, null, true, 0);
         trackingScopes.add(global);
         this.unscopedFailureHandler = this::logUnscopedFailure;
-        this.deadLetterListener = this::logDeadLetter;
         this.hangReporter = Scheduler::logHangReport;
         this.timers = new TimerService(this.name, this::reportUnscopedFailure);
         watchdog.start();
@@ -461,21 +466,6 @@ public final class Scheduler {
         return pool.getActiveThreadCount() < parallelism;
     }
 
-    /** Spawns {@code body} as a child of the current node. */
-    public void async(Runnable body) {
-        async(body, null);
-    }
-
-    /**
-     * Spawns {@code body} as a child of the current node; {@code ifNeverRun} (if not null) is told why, should the
-     * pool refuse to run it (the runtime closed before it started).
-     */
-    public void async(Runnable body, Consumer<Throwable> ifNeverRun) {
-        requireOpen("async");
-        AsyncTask task = new AsyncTask(spawnContext().attachChild(), this, body, ifNeverRun);
-        submit(task);
-    }
-
     /**
      * Called on a worker of this runtime by a {@code get()} whose value {@code producer} computes, before it blocks:
      * if no thread has started the producer, runs it here; otherwise helps with the queued tasks the producer
@@ -522,13 +512,24 @@ public final class Scheduler {
     // ---------------------------------------------------------------- finish
 
     /**
-     * Runs {@code body} as a finish and waits until it and everything it spawned have ended, until
-     * {@code timeoutNanos} (if positive) has passed, or until a fatal failure ({@link Failures#isFatal}) arrives.
-     * Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows {@link Scope#failures()}. If the
-     * finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the global
-     * scope), so the enclosing finish still waits for it and later failures reach it.
+     * How {@link #runFinish} runs a body whose type belongs to the calling package (this one sits below it): a
+     * method reference such as {@code TaskBody::run}, which captures nothing, so that a finish allocates nothing
+     * for it.
      */
-    public Scope runFinish(Runnable body, long timeoutNanos) {
+    @FunctionalInterface
+    public interface BodyRunner<B> {
+        /** Runs {@code body}; whatever it throws, checked or not, is a failure of the finish. */
+        void run(B body) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} (with {@code runner}) as a finish and waits until it and everything it spawned have ended,
+     * until {@code timeoutNanos} (if positive) has passed, or until a fatal failure ({@link Failures#isFatal})
+     * arrives. Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows {@link Scope#failures()}.
+     * If the finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the
+     * global scope), so the enclosing finish still waits for it and later failures reach it.
+     */
+    public <B> Scope runFinish(B body, BodyRunner<? super B> runner, long timeoutNanos) {
         requireOpen("finish");
         Thread thread = Thread.currentThread();
         Node outer = Context.current();
@@ -541,7 +542,7 @@ public final class Scheduler {
         Scope scope = new Scope(this, outer != null ? outer.owner() : null, false, depth);
         Node previous = Context.enter(thread, scope);
         try {
-            body.run();
+            runner.run(body);
         } catch (Throwable t) {
             scope.addFailure(t);
         } finally {
@@ -822,12 +823,68 @@ public final class Scheduler {
         return deadLetters.sum();
     }
 
+    /**
+     * What to call with each dead letter (a {@code DeadLetter}, made by the actor package), in the runtime's global
+     * scope (a failure there goes to the unscoped-failure handler): every subscribed listener, or, while none is,
+     * the default logging. Null would mean that nobody listens (the caller then makes no letter); it is never null
+     * here, since the logging listens while nothing else does.
+     */
     public Consumer<Object> deadLetterListener() {
         return deadLetterListener;
     }
 
-    public void deadLetterListener(Consumer<Object> listener) {
-        this.deadLetterListener = listener;
+    @SuppressWarnings("unchecked")
+    private static final Consumer<Object>[] NO_LISTENERS = new Consumer[0];
+
+    /** Subscribes {@code listener} to this runtime's dead letters, after those subscribed before it. */
+    public void subscribeDeadLetters(Consumer<Object> listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (deadLetterListenersLock) {
+            Consumer<Object>[] old = deadLetterListeners;
+            Consumer<Object>[] now = Arrays.copyOf(old, old.length + 1);
+            now[old.length] = listener;
+            deadLetterListeners = now;
+        }
+    }
+
+    /**
+     * Ends the subscription of {@code listener} (the latest, if the same object was subscribed more than once);
+     * returns whether there was one. A letter being delivered at this moment may still reach it; none produced
+     * after this returns does.
+     */
+    public boolean unsubscribeDeadLetters(Consumer<Object> listener) {
+        synchronized (deadLetterListenersLock) {
+            Consumer<Object>[] old = deadLetterListeners;
+            for (int i = old.length - 1; i >= 0; i--) {
+                if (old[i] == listener) {
+                    Consumer<Object>[] now = old.length == 1 ? NO_LISTENERS : Arrays.copyOf(old, old.length - 1);
+                    System.arraycopy(old, i + 1, now, i, old.length - 1 - i);
+                    deadLetterListeners = now;
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Gives {@code letter} to every subscribed listener, in the order they subscribed; one that throws is reported
+     * to the unscoped-failure handler (as a failure of the global scope the letter is delivered in) and the others
+     * still hear the letter. With no listener, logs it.
+     */
+    private void dispatchDeadLetter(Object letter) {
+        Consumer<Object>[] listeners = deadLetterListeners;
+        if (listeners.length == 0) {
+            logDeadLetter(letter);
+            return;
+        }
+        for (Consumer<Object> l : listeners) {
+            try {
+                l.accept(letter);
+            } catch (Throwable failure) {
+                reportUnscopedFailure(failure);
+            }
+        }
     }
 
     /** Whether {@code n} (positive) is 10, 100, 1000, ... */
@@ -853,7 +910,8 @@ public final class Scheduler {
             LOG.log(System.Logger.Level.INFO, "Switchboard: dead letter in runtime '" + name + "': "
                     + (text.length() <= 300 ? text : text.substring(0, 297) + "...")
                     + (n == LOGGED_DEAD_LETTERS ? " (the last one logged; later ones are counted, and logged as"
-                    + " a count at every power of ten; TaskRuntime.Builder.onDeadLetter sees each one)" : ""));
+                    + " a count at every power of ten; a listener subscribed with DeadLetter.subscribe sees each one)"
+                    : ""));
         } else if (isPowerOfTen(n)) {
             LOG.log(System.Logger.Level.INFO, "Switchboard: " + n + " dead letters in runtime '" + name
                     + "' so far");

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Thrown by {@link TaskRuntime#finish(Duration, Runnable)} when the finish did not end within its timeout. The
+ * Thrown by {@link TaskRuntime#finish(Duration, TaskBody)} when the finish did not end within its timeout. The
  * message is the hang diagnostic: which actors never exited and which tasks still wait for data-driven futures.
  * The tasks and actors keep running; the finish only stops waiting for them.
  */

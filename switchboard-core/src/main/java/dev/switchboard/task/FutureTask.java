@@ -2,18 +2,18 @@ package dev.switchboard.task;
 
 import dev.switchboard.internal.ProducingTask;
 import dev.switchboard.internal.Scheduler;
-import java.util.function.Supplier;
 
 /**
- * The task of {@link TaskRuntime#future}: computes the value and puts it into the future. A failure fails the
- * future and is also reported to the enclosing finish; a task the runtime never runs (it was closed before the
- * task started) fails the future with the reason, so a {@code get()} never hangs.
+ * The task of {@link TaskRuntime#future}: computes the value and puts it into the future. A failure (a checked
+ * exception too: it travels as itself, undeclared) fails the future and is also reported to the enclosing finish;
+ * a task the runtime never runs (it was closed before the task started) fails the future with the reason, so a
+ * {@code get()} never hangs.
  */
 final class FutureTask<T> extends ProducingTask {
-    private final Supplier<? extends T> computation;
+    private final Computation<? extends T> computation;
     private final DataDrivenFuture<T> result;
 
-    FutureTask(Scheduler scheduler, Supplier<? extends T> computation, DataDrivenFuture<T> result) {
+    FutureTask(Scheduler scheduler, Computation<? extends T> computation, DataDrivenFuture<T> result) {
         super(scheduler);
         this.computation = computation;
         this.result = result;
@@ -23,7 +23,7 @@ final class FutureTask<T> extends ProducingTask {
     protected void produce() {
         T v;
         try {
-            v = computation.get();
+            v = computation.compute();
         } catch (Throwable t) {
             result.fail(t);
             throw Sneaky.<RuntimeException>rethrow(t);

@@ -1,10 +1,9 @@
 package dev.switchboard.task;
 
-import dev.switchboard.actor.DeadLetter;
-import dev.switchboard.internal.AsyncTask;
 import dev.switchboard.internal.AwaitTask;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
+import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 import java.time.Duration;
@@ -15,7 +14,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import java.util.function.Supplier;
 
 /**
  * A Switchboard runtime: a pool of work-stealing workers that runs tasks and actors, with the async-finish
@@ -64,6 +62,8 @@ public final class TaskRuntime implements AutoCloseable {
      * place of the failure being reported, and the class stays unusable for the life of the JVM.
      */
     static {
+        // The actor package reaches a runtime's machinery through RuntimeAccess (DeadLetter.subscribe, say).
+        RuntimeAccess.register(runtime -> ((TaskRuntime) runtime).scheduler);
         ClassLoader loader = TaskRuntime.class.getClassLoader();
         for (String name : new String[] {
                 "dev.switchboard.internal.Failures", "dev.switchboard.internal.RunQueue$Pump",
@@ -89,10 +89,6 @@ public final class TaskRuntime implements AutoCloseable {
         scheduler.facade(this);
         if (b.hangReporter != null) {
             scheduler.hangReporter(b.hangReporter);
-        }
-        if (b.deadLetterListener != null) {
-            Consumer<? super DeadLetter> l = b.deadLetterListener;
-            scheduler.deadLetterListener(d -> l.accept((DeadLetter) d));
         }
         if (b.unscopedFailureHandler != null) {
             scheduler.unscopedFailureHandler(b.unscopedFailureHandler);
@@ -136,19 +132,37 @@ public final class TaskRuntime implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------ finish
 
+    /*
+     * Bodies are TaskBody and Computation, which may throw checked exceptions. The machinery catches Throwable
+     * wherever it runs user code, so a checked exception travels as itself, unwrapped, on every path; nothing is
+     * added to the path of a body that ends normally. The internal package sits below this one and does not know
+     * these types: a task holds its body in a subclass made here (BodyTask, AwaitBodyTask, FutureTask), which
+     * costs no field and no allocation beyond the task itself, and a finish hands its body to
+     * Scheduler.runFinish with TaskBody::run, a method reference that captures nothing and so is one object for
+     * the life of the JVM.
+     */
+
     /**
      * Runs {@code body} on the calling thread and waits until it and every task and actor it started have
-     * ended.
+     * ended. The body and the tasks may throw checked exceptions ({@link TaskBody}): they are rethrown like
+     * unchecked ones.
+     *
+     * <pre>{@code
+     * runtime.finish(() -> {
+     *     runtime.async(() -> Files.writeString(a, "A"));    // an IOException is rethrown by the finish
+     *     runtime.async(() -> Files.writeString(b, "B"));
+     * });
+     * }</pre>
      *
      * @throws MultiException if more than one of them failed; a single failure is rethrown as itself
      */
-    public void finish(Runnable body) {
+    public void finish(TaskBody body) {
         Objects.requireNonNull(body, "body");
-        rethrow(scheduler.runFinish(body, 0));
+        rethrow(scheduler.runFinish(body, TaskBody::run, 0));
     }
 
     /**
-     * Runs {@code body} on the calling thread, waits as {@link #finish(Runnable)} does, and returns what the body
+     * Runs {@code body} on the calling thread, waits as {@link #finish(TaskBody)} does, and returns what the body
      * returned. The body may throw a checked exception: it reaches the finish like any failure and is rethrown as
      * itself (with the others, if several failed, in a {@link MultiException}).
      *
@@ -159,36 +173,33 @@ public final class TaskRuntime implements AutoCloseable {
      * });
      * }</pre>
      *
-     * <p>A method reference to an overloaded method ({@code finish(() -> actor.start())}: {@code start} has a form with
-     * a name) fits both this and {@link #finish(Runnable)}; write the lambda ({@code finish(() -> actor.start())}).
+     * <p>A lambda whose body is a block without {@code return value} is a {@link #finish(TaskBody)}; one that
+     * returns a value, or is an expression with a value ({@code finish(() -> actor.start())}), is this form. A method
+     * reference to an overloaded method ({@code finish(actor::start)}: {@code start} has a form with a name) fits
+     * both, and javac reports the call as ambiguous; write the lambda instead.
      */
     @SuppressWarnings("unchecked")
     public <T> T finish(Callable<? extends T> body) {
         Objects.requireNonNull(body, "body");
         Object[] result = new Object[1];
-        rethrow(scheduler.runFinish(() -> {
-            try {
-                result[0] = body.call();
-            } catch (Exception e) {
-                throw Sneaky.<RuntimeException>rethrow(e);
-            }
-        }, 0));
+        TaskBody store = () -> result[0] = body.call();
+        rethrow(scheduler.runFinish(store, TaskBody::run, 0));
         return (T) result[0];
     }
 
     /**
-     * Like {@link #finish(Runnable)}, but gives up waiting after {@code timeout} and throws a
+     * Like {@link #finish(TaskBody)}, but gives up waiting after {@code timeout} and throws a
      * {@link FinishTimeoutException} whose message says which actors and tasks keep the finish open (failures
      * collected so far are attached as suppressed exceptions). The work keeps running: it is handed to the
      * enclosing finish (or, outside every finish, the runtime's global scope), which waits for it and receives
      * its later failures.
      */
-    public void finish(Duration timeout, Runnable body) {
+    public void finish(Duration timeout, TaskBody body) {
         Objects.requireNonNull(body, "body");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
         }
-        Scope scope = scheduler.runFinish(body, timeout.toNanos());
+        Scope scope = scheduler.runFinish(body, TaskBody::run, timeout.toNanos());
         if (!scope.isEnded() && scope.stopped() == null) {
             FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.report(scope),
                     scope.openItems(System.nanoTime()));
@@ -216,18 +227,37 @@ public final class TaskRuntime implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------ tasks
 
-    /** Spawns {@code body} as a task of the current finish (paper 002 §3.1). */
-    public void async(Runnable body) {
+    /**
+     * Spawns {@code body} as a task of the current finish (paper 002 §3.1). What it throws, checked or not, is
+     * rethrown by that finish.
+     *
+     * <pre>{@code
+     * runtime.async(() -> Files.delete(tmp));   // a failed delete's IOException reaches the finish
+     * }</pre>
+     */
+    public void async(TaskBody body) {
         Objects.requireNonNull(body, "body");
-        scheduler.async(body);
+        spawn(body);
+    }
+
+    /** Spawns {@code body} as a child of the current node: an async, or a chunk of a parallel loop. */
+    private void spawn(TaskBody body) {
+        scheduler.requireOpen("async");
+        scheduler.submit(new BodyTask(scheduler.spawnContext().attachChild(), scheduler, body));
     }
 
     /**
-     * Spawns a task that computes a value; the returned future is done when it has. A failure of the task
-     * fails the future and is also reported to the enclosing finish. A task the runtime never runs (it was closed
-     * before the task started) fails the future with the reason.
+     * Spawns a task that computes a value; the returned future is done when it has. A failure of the task, checked
+     * exception or not, fails the future ({@link TaskFuture#get()} throws a
+     * {@link java.util.concurrent.CompletionException} with it as the cause) and is also reported to the
+     * enclosing finish. A task the runtime never runs (it was closed before the task started) fails the future
+     * with the reason.
+     *
+     * <pre>{@code
+     * TaskFuture<String> config = runtime.future(() -> Files.readString(path));
+     * }</pre>
      */
-    public <T> TaskFuture<T> future(Supplier<? extends T> computation) {
+    public <T> TaskFuture<T> future(Computation<? extends T> computation) {
         Objects.requireNonNull(computation, "computation");
         scheduler.requireOpen("future");
         DataDrivenFuture<T> result = new DataDrivenFuture<>();
@@ -237,27 +267,30 @@ public final class TaskRuntime implements AutoCloseable {
         return result;
     }
 
-    /** Runs {@code body} as a task once {@code input} is done; it counts toward the current finish at once. */
-    public void asyncAwait(TaskFuture<?> input, Runnable body) {
+    /**
+     * Runs {@code body} as a task once {@code input} is done; it counts toward the current finish at once. What the
+     * body throws, checked or not, is rethrown by that finish.
+     */
+    public void asyncAwait(TaskFuture<?> input, TaskBody body) {
         awaitAll(new TaskFuture<?>[] {input}, body);
     }
 
     /** Runs {@code body} as a task once both inputs are done. */
-    public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, Runnable body) {
+    public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskBody body) {
         awaitAll(new TaskFuture<?>[] {first, second}, body);
     }
 
     /** Runs {@code body} as a task once all three inputs are done. */
-    public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?> third, Runnable body) {
+    public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?> third, TaskBody body) {
         awaitAll(new TaskFuture<?>[] {first, second, third}, body);
     }
 
     /** Runs {@code body} as a task once every input is done (immediately if there are none). */
-    public void asyncAwait(Collection<? extends TaskFuture<?>> inputs, Runnable body) {
+    public void asyncAwait(Collection<? extends TaskFuture<?>> inputs, TaskBody body) {
         awaitAll(inputs.toArray(new TaskFuture<?>[0]), body);
     }
 
-    private void awaitAll(TaskFuture<?>[] inputs, Runnable body) {
+    private void awaitAll(TaskFuture<?>[] inputs, TaskBody body) {
         Objects.requireNonNull(body, "body");
         scheduler.requireOpen("asyncAwait");
         for (int i = 0; i < inputs.length; i++) {
@@ -265,10 +298,10 @@ public final class TaskRuntime implements AutoCloseable {
         }
         Node context = scheduler.spawnContext();
         if (inputs.length == 0) {
-            scheduler.submit(new AsyncTask(context.attachChild(), scheduler, body));
+            scheduler.submit(new BodyTask(context.attachChild(), scheduler, body));
             return;
         }
-        AwaitTask task = new AwaitTask(context.attachChild(), scheduler, body, inputs);
+        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, body, inputs);
         context.scope().track(task);
         for (TaskFuture<?> in : inputs) {
             ((DataDrivenFuture<?>) in).whenDone(task);
@@ -301,7 +334,7 @@ public final class TaskRuntime implements AutoCloseable {
         if (from >= to) {
             return;
         }
-        scheduler.async(() -> runRange(from, to, chunk, body));
+        spawn(() -> runRange(from, to, chunk, body));
     }
 
     /** Runs {@code body} for every index in {@code [from, to)} in parallel and waits for all of them. */
@@ -324,7 +357,7 @@ public final class TaskRuntime implements AutoCloseable {
         while (hi - from > chunk && scope.stopped() == null) {
             int mid = (from + hi) >>> 1;
             int upper = hi;
-            scheduler.async(() -> runRange(mid, upper, chunk, body));
+            spawn(() -> runRange(mid, upper, chunk, body));
             hi = mid;
         }
         for (int i = from; i < hi; i++) {
@@ -363,7 +396,10 @@ public final class TaskRuntime implements AutoCloseable {
         return scheduler.name();
     }
 
-    /** Messages this runtime turned into dead letters so far (sent to terminated actors, or left behind). */
+    /**
+     * Messages this runtime turned into dead letters so far (sent to terminated actors, or left behind), whether or
+     * not a listener hears of them ({@code DeadLetter.subscribe}).
+     */
     public long deadLetterCount() {
         return scheduler.deadLetterCount();
     }
@@ -407,8 +443,8 @@ public final class TaskRuntime implements AutoCloseable {
      *   <li>every {@code finish} waiting for this runtime's work ends with a {@code RuntimeClosedException} that
      *       lists what was still open when the runtime was closed;</li>
      *   <li>every actor still alive is terminated: the messages in its mailbox, and every message sent to it from
-     *       now on, become dead letters ({@link DeadLetter.Reason#RUNTIME_CLOSED}), counted like any other;
-     *       {@code send} does not throw;</li>
+     *       now on, become dead letters ({@link dev.switchboard.actor.DeadLetter.Reason#RUNTIME_CLOSED}), counted
+     *       like any other; {@code send} does not throw;</li>
      *   <li>tasks already queued or running may run to their end, for up to {@code timeout}; what they spawn is
      *       refused; after that the workers are interrupted.</li>
      * </ul>
@@ -450,7 +486,6 @@ public final class TaskRuntime implements AutoCloseable {
         private int handoffLimit = DEFAULT_HANDOFF_LIMIT;
         private Duration hangReportAfter = DEFAULT_HANG_REPORT_AFTER;
         private Consumer<String> hangReporter;
-        private Consumer<? super DeadLetter> deadLetterListener;
         private Consumer<Throwable> unscopedFailureHandler;
 
         private Builder() {
@@ -577,16 +612,6 @@ public final class TaskRuntime implements AutoCloseable {
         /** Where hang reports go. */
         public Builder hangReporter(Consumer<String> reporter) {
             this.hangReporter = Objects.requireNonNull(reporter, "reporter");
-            return this;
-        }
-
-        /**
-         * Called for every dead letter (on the thread that produced it; keep it short). Without one, the first 10
-         * dead letters are logged ({@code System.Logger} "dev.switchboard", level INFO), then a count at every
-         * power of ten; {@link TaskRuntime#deadLetterCount()} counts them all.
-         */
-        public Builder onDeadLetter(Consumer<? super DeadLetter> listener) {
-            this.deadLetterListener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -25,7 +25,8 @@ class ActorLifecycleTest {
 
     @BeforeAll
     static void start() {
-        rt = TaskRuntime.builder().name("lifecycle").workers(2).onDeadLetter(deadLetters::add).build();
+        rt = TaskRuntime.builder().name("lifecycle").workers(2).build();
+        DeadLetter.subscribe(rt, deadLetters::add);
     }
 
     @AfterAll

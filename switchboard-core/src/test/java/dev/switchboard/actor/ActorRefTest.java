@@ -30,7 +30,8 @@ class ActorRefTest {
 
     @BeforeAll
     static void start() {
-        rt = TaskRuntime.builder().name("refs").workers(2).onDeadLetter(deadLetters::add).build();
+        rt = TaskRuntime.builder().name("refs").workers(2).build();
+        DeadLetter.subscribe(rt, deadLetters::add);
     }
 
     @AfterAll

@@ -177,7 +177,8 @@ class AskTest {
     @Test
     void aLateReplyIsADeadLetterOfTheActorAskedAndDoesNotDisturbTheReplier() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, dead::add);
             Bank bank = new Bank();
             AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
             rt.finish(() -> {
@@ -200,7 +201,8 @@ class AskTest {
     @Test
     void aReplyAfterTheCallerCancelledIsADeadLetter() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, dead::add);
             Bank bank = new Bank();
             AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
             rt.finish(() -> {

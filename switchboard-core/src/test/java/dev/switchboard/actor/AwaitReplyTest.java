@@ -277,7 +277,8 @@ class AwaitReplyTest {
     @Test
     void aLateReplyIsADeadLetterOfTheActorThatWaitedAndDoesNotDisturbTheReplier() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, dead::add);
             Server server = new Server();
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {

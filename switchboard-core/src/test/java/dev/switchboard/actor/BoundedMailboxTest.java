@@ -49,7 +49,9 @@ class BoundedMailboxTest {
     }
 
     static TaskRuntime runtime(List<DeadLetter> dead) {
-        return TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build();
+        TaskRuntime rt = TaskRuntime.create(2);
+        DeadLetter.subscribe(rt, dead::add);
+        return rt;
     }
 
     @Test
@@ -210,7 +212,8 @@ class BoundedMailboxTest {
     @Test
     void concurrentSendersNeverPassTheBoundAndEveryMessageIsCounted() throws Exception {
         LongAdder deadCount = new LongAdder();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(d -> deadCount.increment()).build()) {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, d -> deadCount.increment());
             Recorder r = new Recorder(BoundedMailbox.dropping(100));
             AtomicInteger stopAttempts = new AtomicInteger();
             int senders = 4;

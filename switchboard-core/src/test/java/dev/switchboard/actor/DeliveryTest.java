@@ -63,8 +63,8 @@ class DeliveryTest {
     @RepeatedTest(10)
     void everyMessageIsProcessedOrADeadLetterExactlyOnce() {
         LongAdder dead = new LongAdder();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).throughput(3).handoffLimit(2)
-                .onDeadLetter(d -> dead.increment()).build()) {
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).throughput(3).handoffLimit(2).build()) {
+            DeadLetter.subscribe(rt, d -> dead.increment());
             int senders = 4;
             int perSender = 1000;
             int actors = 6;

@@ -27,7 +27,8 @@ class LifecycleHooksTest {
 
     @BeforeAll
     static void start() {
-        rt = TaskRuntime.builder().name("hooks").workers(2).onDeadLetter(deadLetters::add).build();
+        rt = TaskRuntime.builder().name("hooks").workers(2).build();
+        DeadLetter.subscribe(rt, deadLetters::add);
     }
 
     @AfterAll

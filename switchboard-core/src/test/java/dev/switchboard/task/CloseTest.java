@@ -43,7 +43,9 @@ class CloseTest {
     }
 
     static TaskRuntime runtime(String name, List<DeadLetter> deadLetters) {
-        return TaskRuntime.builder().name(name).workers(2).onDeadLetter(deadLetters::add).build();
+        TaskRuntime rt = TaskRuntime.builder().name(name).workers(2).build();
+        DeadLetter.subscribe(rt, deadLetters::add);
+        return rt;
     }
 
     /**

@@ -153,7 +153,8 @@ class FailureReportingTest {
     @Test
     void aGuardThatThrowsAtStartFailsTheSelectorInsteadOfHangingItsFinish() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, dead::add);
             GuardFailsAtStart s = new GuardFailsAtStart();
             s.ref().send("early");                     // before start()
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), s::start));
@@ -210,7 +211,8 @@ class FailureReportingTest {
     @Test
     void aReplyAwaitedBeforeExitIsADeadLetter() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, dead::add);
             Actor<Object> server = new Actor<>() {
                 @Override
                 protected void process(Object m) {

@@ -143,7 +143,8 @@ class FaultContainmentTest {
     void anErrorInsideTheDispatchLoopFailsTheActorInsteadOfHangingItsFinish() {
         for (Throwable failure : List.of(new OutOfMemoryError("policy"), new IllegalStateException("policy"))) {
             List<DeadLetter> dead = new CopyOnWriteArrayList<>();
-            try (TaskRuntime rt = TaskRuntime.builder().workers(2).onDeadLetter(dead::add).build()) {
+            try (TaskRuntime rt = TaskRuntime.create(2)) {
+                DeadLetter.subscribe(rt, dead::add);
                 BrokenPolicySelector s = new BrokenPolicySelector(failure);
                 Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
                     s.ref().send(1, "a");              // before start()

@@ -249,7 +249,6 @@ final class Round {
                 .name("soak-" + Long.toHexString(seed))
                 .workers(config.workers())
                 .throughput(config.throughput())
-                .onDeadLetter(this::deadLetter)
                 .hangReporter(report -> { })                     // a hang is caught by the finish's timeout
                 .onUnscopedFailure(failure -> {
                     if (!(unwrap(failure) instanceof RuntimeClosedException)) {
@@ -258,6 +257,7 @@ final class Round {
                     }
                 })
                 .build();
+        DeadLetter.subscribe(rt, this::deadLetter);      // before any actor of the round exists
         runtime = rt;
         outstanding.set(config.tokens());
         Thread stopper = daemon(this::stopAllWhenRetired, "soak-stopper");
