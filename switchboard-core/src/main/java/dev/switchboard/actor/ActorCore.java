@@ -12,7 +12,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -423,7 +422,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * several at once. Holding it ({@code pause}, {@code awaitReply}) would not hold the messages already
      * started, so it is refused.
      */
-    private void requireNoPolicy(String op, String instead) {
+    final void requireNoPolicy(String op, String instead) {
         if (dispatch instanceof PolicyDispatch p) {
             throw new IllegalStateException(this + "." + op + " is not supported: " + this + " is bound to "
                     + p.policy + ", which decides when its messages run; " + instead);
@@ -489,30 +488,10 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         enqueue(box, message, 0);
     }
 
-    /**
-     * {@link ActorRef#ask}: builds the request around a fresh {@link ReplyTo}, sends it into {@code index} (or
-     * where {@link #routeOf} puts it, if -1) and arms the timeout.
-     */
+    /** {@link ActorRef#ask} into mailbox {@code index}, or where the request routes if -1; see {@link AskFuture}. */
     final <R> CompletableFuture<R> ask(Function<? super ReplyTo<R>, ? extends M> request, Duration timeout,
             int index) {
-        Objects.requireNonNull(request, "request");
-        requirePositive(timeout, "ask");
-        AskFuture<R> future = new AskFuture<>(this);
-        ReplyTo<R> replyTo = new ReplyTo<>(future, self);
-        M message = buildRequest(request, replyTo, "ask");
-        enqueueRequest(new Request(message, replyTo), message, index);
-        Node n = Context.current();
-        future.timeoutAfter(timeout, message, n != null && n.owner() instanceof ActorCore<?> a ? a.self : null);
-        return future;
-    }
-
-    private <R> M buildRequest(Function<? super ReplyTo<R>, ? extends M> request, ReplyTo<R> replyTo, String op) {
-        M message = request.apply(replyTo);
-        if (message == null) {
-            throw new NullPointerException("the function given to " + op + "() for " + this + " built a null request");
-        }
-        replyTo.request = message;               // published with the request by its enqueue
-        return message;
+        return AskFuture.ask(this, request, timeout, index);
     }
 
     /** Sends a request envelope into mailbox {@code index}, or where the message routes if -1. */
@@ -1147,7 +1126,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             Consumer<? super R> onReply) {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onReply, "onReply");
-        await(to, request, new PendingReply<R>(this, to, onReply, null));
+        AwaitedReplies.await(this, to, request, new PendingReply<R>(this, to, onReply, null));
     }
 
     /**
@@ -1175,80 +1154,30 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         Objects.requireNonNull(onResult, "onResult");
         requirePositive(timeout, "awaitReply");
         PendingReply<R> pending = new PendingReply<>(this, to, null, onResult);
-        await(to, request, pending);
-        startedTimers("awaitReply").schedule(timeout.toNanos(), () -> {
-            if (!pending.answer.isDone()) {
-                pending.answer.tryFail(new ReplyTimeoutException(self, null, to,
-                        ActorDiagnostics.brief(pending.request), timeout));
-            }
-        });
+        AwaitedReplies.await(this, to, request, pending);
+        pending.timeoutAfter(timeout, startedTimers("awaitReply"));
     }
 
-    private void requirePositive(Duration timeout, String op) {
+    final void requirePositive(Duration timeout, String op) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException(op + "() of " + this + " needs a positive timeout, got " + timeout);
         }
     }
 
-    /** Sends the request, and holds messages until {@code pending}'s handler has run (once its answer is done). */
-    private <Q, R> void await(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
-            PendingReply<R> pending) {
-        Objects.requireNonNull(to, "to");
-        Objects.requireNonNull(request, "request");
-        if (to.equals(self)) {
-            throw new IllegalArgumentException(this + ".awaitReply() to itself would wait forever: it takes no"
-                    + " message until the reply, and only it could send the reply");
-        }
-        requireNoPolicy("awaitReply()", "send the reply as a message, or ask() and handle the future");
-        scheduler.requireOpen("awaitReply");
-        LocalRef<Q> target = (LocalRef<Q>) to;
-        ReplyTo<R> replyTo = new ReplyTo<>(pending, to);
-        Q message = target.actor.buildRequest(request, replyTo, "awaitReply");
-        pending.request = message;
-        STATUS.getAndAdd(this, AWAIT_UNIT);          // hold further messages until the handler has run
-        AwaitedReplies replies = extras().replies();
-        replies.awaiting(pending);
-        try {
-            target.actor.enqueueRequest(new Request(message, replyTo), message, -1);
-        } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
-            replies.handled(pending);
-            STATUS.getAndAdd(this, -AWAIT_UNIT);
-            throw t;
-        }
-        try {
-            TaskRuntime.current().asyncAwait(pending.answer, () -> runOnActor(pending));
-        } catch (Throwable t) {                      // the runtime closed meanwhile: nothing will await the reply
-            replies.handled(pending);
-            STATUS.getAndAdd(this, -AWAIT_UNIT);
-            throw t;
-        }
+    /** Adds {@code delta} to the count of awaited replies (a count above 0 holds the actor's messages). */
+    final void addAwaited(int delta) {
+        STATUS.getAndAdd(this, delta * AWAIT_UNIT);
     }
 
-    /**
-     * Runs the handler of a reply that has arrived, on this actor (called by {@link PendingReply#run()}, which
-     * the activation runs ahead of messages). A handler that throws fails the actor, and so does a request that
-     * failed, unless the handler takes failures (the form with a timeout).
-     */
-    final <R> void replyArrived(PendingReply<R> pending) {
-        try {
-            pending.handle();
-        } catch (Throwable t) {
-            Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-            fail(cause, "the reply to " + ActorDiagnostics.brief(pending.request) + " from " + pending.target
-                    + " could not be processed");
-        } finally {
-            extras.replies.handled(pending);     // awaitReply created them
-            STATUS.getAndAdd(this, -AWAIT_UNIT);
-        }
+    /** The actor's {@link AwaitedReplies}, created by the first call. */
+    final AwaitedReplies replies() {
+        return extras().replies();
     }
 
-    /** Queues a handler to run on this actor's activation, ahead of messages and despite a pause. */
-    private void runOnActor(PendingReply<?> handler) {
-        if (!extras.replies.offerReady(handler)) {     // awaitReply created them
-            throw new IllegalStateException(this + " has " + MAX_QUEUED + " reply handlers waiting to run");
-        }
-        signal();
+    /** The runtime the started actor runs on. */
+    final Scheduler scheduler() {
+        return scheduler;
     }
 
     /** The replies this actor awaits, or null if it never awaited one. */

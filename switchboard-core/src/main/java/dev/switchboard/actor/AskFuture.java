@@ -1,6 +1,10 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
 import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 
@@ -14,8 +18,25 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     private final ActorCore<?> target;
     private volatile ScheduledFuture<?> timeout;
 
-    AskFuture(ActorCore<?> target) {
+    private AskFuture(ActorCore<?> target) {
         this.target = target;
+    }
+
+    /**
+     * {@link ActorRef#ask}: builds the request around a fresh {@link ReplyTo}, sends it to {@code target} into
+     * mailbox {@code index} (or where it routes, if -1), and arms the timeout.
+     */
+    static <M, R> CompletableFuture<R> ask(ActorCore<M> target, Function<? super ReplyTo<R>, ? extends M> request,
+            Duration timeout, int index) {
+        Objects.requireNonNull(request, "request");
+        target.requirePositive(timeout, "ask");
+        AskFuture<R> future = new AskFuture<>(target);
+        ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
+        M message = replyTo.build(request, target, "ask");
+        target.enqueueRequest(new Request(message, replyTo), message, index);
+        Node n = Context.current();
+        future.timeoutAfter(timeout, message, n != null && n.owner() instanceof ActorCore<?> a ? a.self : null);
+        return future;
     }
 
     @Override
@@ -32,7 +53,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     }
 
     /** Arms the timeout (after the request was sent); cancels it at once if the answer came meanwhile. */
-    void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
+    private void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
         String thread = requester == null ? Thread.currentThread().getName() : null;
         try {
             ScheduledFuture<?> t = target.timers().schedule(after.toNanos(), () -> completeExceptionally(

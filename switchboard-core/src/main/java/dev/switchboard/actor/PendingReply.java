@@ -1,6 +1,8 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.TimerService;
 import dev.switchboard.task.DataDrivenFuture;
+import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -40,7 +42,17 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     /** Runs the handler on the requester (the activation calls this). */
     @Override
     public void run() {
-        requester.replyArrived(this);
+        requester.replies().run(requester, this);
+    }
+
+    /** Fails the answer with a {@link ReplyTimeoutException} after {@code timeout}, unless it came first. */
+    void timeoutAfter(Duration timeout, TimerService timers) {
+        timers.schedule(timeout.toNanos(), () -> {
+            if (!answer.isDone()) {
+                answer.tryFail(new ReplyTimeoutException(requester.self, null, target, ActorDiagnostics.brief(request),
+                        timeout));
+            }
+        });
     }
 
     @SuppressWarnings("unchecked")

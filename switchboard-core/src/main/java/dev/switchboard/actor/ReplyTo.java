@@ -3,6 +3,7 @@ package dev.switchboard.actor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Where the answer to one request goes. The requester creates it ({@link ActorRef#ask} from anywhere,
@@ -75,6 +76,19 @@ public final class ReplyTo<R> {
     ReplyTo(Waiter waiter, ActorRef<?> target) {
         this.waiter = waiter;
         this.target = target;
+    }
+
+    /**
+     * Builds the request around this {@code ReplyTo} with the caller's function ({@code op} names the call, for
+     * the error when it builds none), and remembers it for diagnostics.
+     */
+    <M> M build(Function<? super ReplyTo<R>, ? extends M> request, ActorCore<?> target, String op) {
+        M message = request.apply(this);
+        if (message == null) {
+            throw new NullPointerException("the function given to " + op + "() for " + target + " built a null request");
+        }
+        this.request = message;               // published with the request by its enqueue
+        return message;
     }
 
     /**

@@ -124,10 +124,21 @@ public final class TaskRuntime implements AutoCloseable {
         return new Builder();
     }
 
-    /** The runtime the calling code runs in (its task, actor or finish), or the default runtime. */
+    /**
+     * The runtime the calling code runs in (its task, actor or finish); outside every one, the default runtime.
+     * The static methods of {@link dev.switchboard.Switchboard} act on it.
+     *
+     * @throws IllegalStateException outside every finish, on a thread that created a runtime it has not closed:
+     *         work started there would run on the default runtime, not on that one, which is never what was meant
+     *         (call it inside that runtime's finish, or inside {@code defaultRuntime().finish(...)})
+     */
     public static TaskRuntime current() {
         Node n = Context.current();
-        return n != null ? (TaskRuntime) n.scheduler().facade() : defaultRuntime();
+        if (n != null) {
+            return (TaskRuntime) n.scheduler().facade();
+        }
+        Scheduler.requireNoRuntimeOpenedHere("TaskRuntime.current() (which the static methods of Switchboard use)");
+        return defaultRuntime();
     }
 
     // ------------------------------------------------------------------------------------------ finish

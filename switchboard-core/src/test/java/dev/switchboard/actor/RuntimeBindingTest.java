@@ -49,6 +49,21 @@ class RuntimeBindingTest {
     }
 
     @Test
+    void theStaticMethodsOfSwitchboardRefuseTooAndWorkInsideTheFinish() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("billing").workers(1).build()) {
+            java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+            Throwable refused = catchThrowable(() -> dev.switchboard.Switchboard.async(() -> ran.set(true)));
+            assertThat(refused).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("TaskRuntime.current() (which the static methods of Switchboard use)")
+                    .hasMessageContaining("created runtime 'billing'");
+            assertThat(ran).isFalse();
+            AtomicReference<TaskRuntime> inside = new AtomicReference<>();
+            rt.finish(() -> dev.switchboard.Switchboard.async(() -> inside.set(TaskRuntime.current())));
+            assertThat(inside.get()).isSameAs(rt);
+        }
+    }
+
+    @Test
     void anotherThreadAndAClosedRuntimeLeaveTheDefaultRuntimeAsItWas() throws Exception {
         AtomicReference<Once> elsewhere = new AtomicReference<>(new Once());
         try (TaskRuntime rt = TaskRuntime.create(1)) {
