@@ -9,6 +9,7 @@ import dev.switchboard.internal.Worker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
@@ -74,6 +75,30 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     public DataDrivenFuture() {
         Node n = Context.current();
         this.creator = n != null ? n.origin() : new OutsideEveryFinish(Thread.currentThread().getName());
+    }
+
+    /**
+     * A data-driven future completed by {@code stage}: with its value, or failed with its failure (unwrapped from a
+     * {@link java.util.concurrent.CompletionException}). A task awaits a {@code CompletableFuture}, an actor's
+     * {@code ask} say, without blocking a thread, and its finish waits for it:
+     *
+     * <pre>{@code
+     * DataDrivenFuture<Long> balance = DataDrivenFuture.of(bank.ask(r -> new Balance("alice", r), timeout));
+     * asyncAwait(balance, () -> report(balance.get()));
+     * }</pre>
+     */
+    public static <T> DataDrivenFuture<T> of(java.util.concurrent.CompletionStage<? extends T> stage) {
+        Objects.requireNonNull(stage, "stage");
+        DataDrivenFuture<T> f = new DataDrivenFuture<>();
+        stage.whenComplete((value, failure) -> {
+            if (failure == null) {
+                f.tryPut(value);
+            } else {
+                f.tryFail(failure instanceof CompletionException c && c.getCause() != null
+                        ? c.getCause() : failure);
+            }
+        });
+        return f;
     }
 
     /** A future created by a thread in no finish: its name (not the thread, which must not be kept alive). */

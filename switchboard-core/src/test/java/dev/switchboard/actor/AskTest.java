@@ -124,6 +124,31 @@ class AskTest {
     }
 
     @Test
+    void aTaskAwaitsAnAskWithoutBlockingAndItsFinishWaitsForTheAnswer() {
+        try (TaskRuntime rt = TaskRuntime.create(1)) {     // one worker: a blocking wait would stall the bank
+            AtomicReference<Long> seen = new AtomicReference<>();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Bank bank = new Bank();
+            rt.finish(() -> {
+                ActorRef<BankMsg> ref = bank.start("bank");
+                rt.async(() -> {
+                    DataDrivenFuture<Long> balance = DataDrivenFuture.of(ref.ask(r -> new Balance("jo", r),
+                            Duration.ofSeconds(20)));
+                    DataDrivenFuture<Long> none = DataDrivenFuture.of(ref.ask(Ignored::new, Duration.ofMillis(50)));
+                    rt.asyncAwait(balance, none, () -> {
+                        seen.set(balance.get());
+                        failed.set(catchThrowable(none::get));
+                        ref.send(new Close());
+                    });
+                });
+            });
+            assertThat(seen.get()).isEqualTo(200L);
+            assertThat(failed.get()).isInstanceOf(CompletionException.class)
+                    .cause().isInstanceOf(ReplyTimeoutException.class);
+        }
+    }
+
+    @Test
     void noReplyTimesOutNamingTheActorTheRequestAndWhoAsked() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
