@@ -621,7 +621,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if ((status & TERMINATED) != 0) {
             drainOrRelease();
         } else if (dispatch instanceof PolicyDispatch p && scheduler.onWorker()) {
-            p.runTurns();                                 // thread-less: on the worker that is already here
+            p.runTurns(true);                             // thread-less: on the worker that is already here
         } else {
             // An actor's activation; or the turns of a policy whose sender is not a worker (the main thread,
             // say). Those go to a worker too: there the messages a turn starts are handed off on the same core,
@@ -691,7 +691,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             }
             boolean work = (s & TERMINATED) != 0
                     ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations()
-                            || dispatch instanceof PolicyDispatch p && p.hasWork()
+                            || dispatch instanceof PolicyDispatch p && p.hasFinished()
                     : runnable(s);
             if (!work) {
                 return false;
@@ -713,7 +713,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /** The activation loop: runs with the SCHEDULED token held, and gives it up (or re-queues) before returning. */
     final void runActivation() {
         if (dispatch instanceof PolicyDispatch p) {
-            p.runTurns();
+            p.runTurns(false);
             return;
         }
         int budget = scheduler.budget();
@@ -827,10 +827,10 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             invoke(message);
         } catch (Throwable t) {
             fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")");
-        } finally {
             if (envelope != message) {
-                requestProcessed((Request) envelope);
+                requestFailed((Request) envelope, t);
             }
+        } finally {
             if (serial) {
                 activation.countProcessed(true);
                 Thread.interrupted();  // an interrupt set while processing this message is not seen by the next
@@ -841,13 +841,17 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     }
 
     /**
-     * A request has been processed: if the actor terminated meanwhile (an exception escaped, or it exited) without
-     * answering, no answer can be relied on any more, and the requester hears so now.
+     * The processing of a request failed: unless it answered before it failed, no answer can be relied on, and
+     * the requester hears so now (a {@code ReplyTo} handed on before the failure is then answered too late, a dead
+     * letter). A request whose processing ends normally without an answer stays open: its {@code ReplyTo} may
+     * have been handed on.
      */
-    final void requestProcessed(Request request) {
-        if ((status & TERMINATED) != 0 && !request.replyTo().isAnswered()) {
-            request.replyTo().failUnanswered(new NoReplyException(this + " terminated while processing the request "
-                    + ActorDiagnostics.brief(request.message()) + " without answering it"));
+    final void requestFailed(Request request, Throwable failure) {
+        if (!request.replyTo().isAnswered()) {
+            NoReplyException e = new NoReplyException(this + " failed while processing the request "
+                    + ActorDiagnostics.brief(request.message()) + " without answering it: " + failure);
+            e.initCause(failure);
+            request.replyTo().failUnanswered(e);
         }
     }
 
@@ -1109,7 +1113,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * a message or another handler: it may touch the actor's state, call {@code awaitReply} again, {@code exit},
      * and so on. Several outstanding requests are allowed; the next message is processed once every handler
      * has run. A user {@link #pause()} stays in force independently. If the answer is a failure (the receiver
-     * terminated before processing the request, or answered with {@link ReplyTo#fail}), this actor fails with it.
+     * terminated before processing the request, failed while processing it, or answered with
+     * {@link ReplyTo#fail}), this actor fails with it.
      * There is no timeout: a receiver that never answers keeps this actor waiting (the runtime's hang report
      * names the request); use the form with a timeout when that can happen.
      *
@@ -1120,7 +1125,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * }</pre>
      *
      * @throws IllegalArgumentException if {@code to} is this actor (it would wait for itself)
-     * @throws IllegalStateException    if not called by this actor's processing, or if it is bound to a policy
+     * @throws IllegalStateException    if not called by this actor's processing or a task it spawned, or if the
+     *         actor is bound to a dispatch policy (a monitor)
      */
     protected final <Q, R> void awaitReply(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
             Consumer<? super R> onReply) {
@@ -1156,6 +1162,15 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         PendingReply<R> pending = new PendingReply<>(this, to, null, onResult);
         AwaitedReplies.await(this, to, request, pending);
         pending.timeoutAfter(timeout, startedTimers("awaitReply"));
+    }
+
+    /** {@code d} in nanoseconds, saturated at {@code Long.MAX_VALUE} (about 292 years). */
+    static long nanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     final void requirePositive(Duration timeout, String op) {
@@ -1224,14 +1239,17 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     }
 
     /**
-     * The timer of this actor's runtime; before start, of the runtime the caller runs in (an {@code ask} may be
-     * sent to an actor that has not started yet).
+     * The timer of this actor's runtime; before start, of the runtime the caller runs in, or outside every runtime
+     * a timer shared by the JVM (an {@code ask} may be sent to an actor that has not started yet).
      */
     final TimerService timers() {
         Scheduler s = status != 0 ? scheduler : null;
         if (s == null) {
             Node n = Context.current();
-            s = n != null ? n.scheduler() : defaultScheduler();
+            if (n == null) {
+                return TimerService.shared();     // not worth a whole runtime
+            }
+            s = n.scheduler();
         }
         return s.timers();
     }

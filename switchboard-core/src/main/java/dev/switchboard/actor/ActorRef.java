@@ -36,8 +36,11 @@ public sealed interface ActorRef<M> permits LocalRef, SelectorRef {
 
     /**
      * Asks the actor: builds the request with {@code request} around a fresh {@link ReplyTo}, sends it, and
-     * returns a future of the answer. Works from anywhere: plain code, a task, an actor (which can use
-     * {@code awaitReply} instead, to handle the answer on its own thread of control). Never blocks.
+     * returns a future of the answer. Works from anywhere: plain code, a task (which awaits the answer with
+     * {@code DataDrivenFuture.of(future)} and {@code asyncAwait}), an actor (which can use {@code awaitReply}
+     * instead, to handle the answer on its own thread of control). Does not block, unless the actor's mailbox is a
+     * bounded one that makes senders outside the runtime wait for room ({@link BoundedMailbox}); the timeout runs
+     * from the moment the request is in the mailbox.
      *
      * <pre>{@code
      * record Balance(String account, ReplyTo<Long> replyTo) implements BankMsg {}
@@ -49,7 +52,10 @@ public sealed interface ActorRef<M> permits LocalRef, SelectorRef {
      * request and who asked, when no reply came within {@code timeout}; with a {@link NoReplyException} when the
      * actor terminated (or its runtime closed) before processing the request; or with the failure the actor
      * answered with ({@link ReplyTo#fail}). A reply after the timeout is a dead letter
-     * ({@link DeadLetter.Reason#REPLY_TOO_LATE}), as is one after the caller cancelled the future.
+     * ({@link DeadLetter.Reason#REPLY_TOO_LATE}, counted on the actor asked), as is one after the caller cancelled
+     * the future. Actions chained on the future without an executor ({@code thenAccept}) run on the thread that
+     * completes it, the replier's worker or the runtime's timer thread, as work outside every finish: keep them
+     * short, or use the {@code ...Async} forms.
      *
      * @param <R> the type of the reply, as the request's {@code ReplyTo} declares it
      * @throws NullPointerException     if {@code request} is null or builds a null request

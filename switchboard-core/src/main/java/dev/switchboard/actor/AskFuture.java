@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -10,9 +11,14 @@ import java.util.concurrent.ScheduledFuture;
 
 /**
  * The future an {@link ActorRef#ask} returns, and the waiter of its {@link ReplyTo}: completed by the reply, by a
- * failure (the replier's, or a {@link NoReplyException} when the request became a dead letter), or by its
- * timeout; an answer after that is a dead letter of the actor asked. The timeout is cancelled when the answer
- * comes first, so that a timer full of long timeouts does not keep answered requests.
+ * failure (the replier's, or a {@link NoReplyException} when the runtime gives up on the request), or by its
+ * timeout; a reply after that is a dead letter of the actor asked. The timeout is cancelled when the answer comes
+ * first, so that a timer full of long timeouts does not keep answered requests.
+ *
+ * <p>A {@code CompletableFuture} runs the dependent actions registered without an executor on the thread that
+ * completes it: here the replier's worker, or the runtime's timer thread. They run in the runtime's global scope,
+ * as work outside every finish: not in the replier's context, where an {@code async} or {@code start()} of theirs
+ * would join the replier's finish.
  */
 final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter {
     private final ActorCore<?> target;
@@ -40,30 +46,59 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void answer(Object reply, Throwable failure) {
-        if (!(failure == null ? complete((R) reply) : completeExceptionally(failure))) {
+        if (!settle(reply, failure)) {
             target.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
-            return;
         }
-        ScheduledFuture<?> t = timeout;
-        if (t != null) {
-            t.cancel(false);
+    }
+
+    @Override
+    public void gaveUp(Throwable cause) {
+        settle(null, cause);
+    }
+
+    /**
+     * Completes the future in the global scope of the runtime (see the class comment) and cancels the timeout;
+     * returns false if it was done already.
+     */
+    @SuppressWarnings("unchecked")
+    private boolean settle(Object reply, Throwable failure) {
+        Scheduler s = target.scheduler();
+        if (s == null) {
+            Node n = Context.current();
+            s = n == null ? null : n.scheduler();
         }
+        Thread thread = Thread.currentThread();
+        Node previous = s == null ? null : Context.enter(thread, s.globalScope());
+        boolean done;
+        try {
+            done = failure == null ? complete((R) reply) : completeExceptionally(failure);
+        } finally {
+            if (s != null) {
+                Context.restore(thread, previous);
+            }
+        }
+        if (done) {
+            ScheduledFuture<?> t = timeout;
+            if (t != null) {
+                t.cancel(false);
+            }
+        }
+        return done;
     }
 
     /** Arms the timeout (after the request was sent); cancels it at once if the answer came meanwhile. */
     private void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
         String thread = requester == null ? Thread.currentThread().getName() : null;
         try {
-            ScheduledFuture<?> t = target.timers().schedule(after.toNanos(), () -> completeExceptionally(
+            ScheduledFuture<?> t = target.timers().schedule(ActorCore.nanos(after), () -> settle(null,
                     new ReplyTimeoutException(requester, thread, target.self, ActorDiagnostics.brief(request), after)));
             timeout = t;
             if (isDone()) {
                 t.cancel(false);
             }
         } catch (java.util.concurrent.RejectedExecutionException closed) {
-            completeExceptionally(new NoReplyException("the runtime of " + target + " was closed before the reply"
+            settle(null, new NoReplyException("the runtime of " + target + " was closed before the reply"
                     + " to " + ActorDiagnostics.brief(request) + " came"));
         }
     }

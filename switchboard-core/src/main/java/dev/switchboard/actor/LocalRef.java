@@ -67,7 +67,11 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
     /** Whether an interceptor on this thread holds the send ({@code mailbox} -1: routed). */
     final boolean intercepted(int mailbox, Object message) {
         SendInterceptor i = SendInterception.current();
-        return i != null && i.intercept(this, mailbox, message);
+        if (i == null) {
+            return false;
+        }
+        Objects.requireNonNull(message, () -> "null message sent to " + this);
+        return i.intercept(this, mailbox, message);
     }
 
     @Override
@@ -178,7 +182,7 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
         @Override
         public void send(B name, M message) {
-            if (SendInterception.used() && intercepted(name == null ? -1 : name.ordinal(), message)) {
+            if (SendInterception.used() && intercepted(selector().index(name), message)) {
                 return;
             }
             selector().tell(mailbox, name, message);

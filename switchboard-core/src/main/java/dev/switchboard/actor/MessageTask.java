@@ -26,6 +26,11 @@ final class MessageTask extends Node implements MessageProcessing {
     private Object nextTicket;
     /** Messages this task may still process after the current one. */
     private int budgetLeft;
+    /**
+     * True while this task reports its finished message: a turn that runs then may hand this task its next
+     * message. A turn that runs while the message is processed (a send to its own actor) may not.
+     */
+    boolean reporting;
 
     MessageTask(Activation activation, Object envelope, PolicyDispatch policy, Object ticket) {
         super(activation.attachChild(), activation.scheduler());
@@ -107,13 +112,18 @@ final class MessageTask extends Node implements MessageProcessing {
                 } catch (Throwable t) {
                     failure = t;
                     actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message()) + ")");
-                } finally {
                     if (envelope instanceof Request r) {
-                        actor.requestProcessed(r);
+                        actor.requestFailed(r, t);
                     }
+                } finally {
                     actor.processedInTask();
                 }
-                policy.finished(ticket, result, failure);   // the policy hears of it before this task completes
+                reporting = true;                         // a turn run by this report may continue with this task
+                try {
+                    policy.finished(ticket, result, failure);   // the policy hears of it before this task completes
+                } finally {
+                    reporting = false;
+                }
                 if (nextTicket == null) {
                     return;
                 }

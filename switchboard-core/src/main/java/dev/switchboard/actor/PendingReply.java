@@ -3,6 +3,8 @@ package dev.switchboard.actor;
 import dev.switchboard.internal.TimerService;
 import dev.switchboard.task.DataDrivenFuture;
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -32,10 +34,29 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
         this.onResult = onResult;
     }
 
+    /** The timeout, while armed; cancelled by the answer. */
+    private volatile ScheduledFuture<?> timeout;
+
     @Override
     public void answer(Object reply, Throwable failure) {
         if (!(failure == null ? answer.tryPut(reply) : answer.tryFail(failure))) {
             requester.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
+            return;
+        }
+        cancelTimeout();
+    }
+
+    @Override
+    public void gaveUp(Throwable cause) {
+        if (answer.tryFail(cause)) {
+            cancelTimeout();
+        }
+    }
+
+    private void cancelTimeout() {
+        ScheduledFuture<?> t = timeout;
+        if (t != null) {
+            t.cancel(false);
         }
     }
 
@@ -45,14 +66,26 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
         requester.replies().run(requester, this);
     }
 
-    /** Fails the answer with a {@link ReplyTimeoutException} after {@code timeout}, unless it came first. */
-    void timeoutAfter(Duration timeout, TimerService timers) {
-        timers.schedule(timeout.toNanos(), () -> {
-            if (!answer.isDone()) {
-                answer.tryFail(new ReplyTimeoutException(requester.self, null, target, ActorDiagnostics.brief(request),
-                        timeout));
+    /**
+     * Fails the answer with a {@link ReplyTimeoutException} after {@code after}, unless it came first (then the
+     * timeout is cancelled, by whichever of the two sees the other: both write a volatile, then read the other's).
+     */
+    void timeoutAfter(Duration after, TimerService timers) {
+        try {
+            ScheduledFuture<?> t = timers.schedule(ActorCore.nanos(after), () -> {
+                if (!answer.isDone()) {
+                    answer.tryFail(new ReplyTimeoutException(requester.self, null, target,
+                            ActorDiagnostics.brief(request), after));
+                }
+            });
+            timeout = t;
+            if (answer.isDone()) {
+                t.cancel(false);
             }
-        });
+        } catch (RejectedExecutionException closed) {   // the runtime closed since the request was sent
+            answer.tryFail(new NoReplyException("the runtime of " + requester + " was closed while it awaited a reply"
+                    + " from " + target + " to " + ActorDiagnostics.brief(request)));
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -26,7 +26,12 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      *
      * requestTurn() sets a volatile flag, then signals; a turn clears the flag before it polls, and the release
      * of the token re-checks it (hasWork), so a request made during a turn either is seen by that turn or makes
-     * the token be taken again: the same enqueue-then-check argument as for messages.
+     * the token be taken again: the same enqueue-then-check argument as for messages. Once the actor has
+     * terminated the flag is cleared and ignored (only finished messages are still reported), so a late request
+     * cannot keep the drain taking the token.
+     *
+     * Turns run inline on a sender's worker give the token on to the activation (a worker task) after the
+     * runtime's throughput budget of turns, so a send does not keep its sender busy while work keeps arriving.
      *
      * The continuation: when a turn runs on the thread of a message that has just finished, the first message it
      * starts becomes that task's next message: it runs right after the turn, on this warm core, with no task, no
@@ -47,6 +52,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     private boolean continuing;
     /** Whether a turn is running (start() is valid only then). */
     private boolean inTurn;
+    /** Whether the policy has been told that its actor terminated (it is told once). */
+    private boolean terminatedReported;
 
     /** A finished message that came with a result or a failure. */
     private record Finished(Object ticket, Object result, Throwable failure) {
@@ -72,11 +79,17 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         return turnRequested || !finished.isEmpty();
     }
 
+    /** Whether finished messages wait to be reported (after termination, the only work a policy has left). */
+    boolean hasFinished() {
+        return !finished.isEmpty();
+    }
+
     /** The turns, run with the token held; they give it up (or drain the terminated actor) before returning. */
-    void runTurns() {
+    void runTurns(boolean inline) {
         Thread thread = Thread.currentThread();
         Node previous = Context.enter(thread, actor.activation());
-        MessageTask finishing = previous instanceof MessageTask mt && mt.actor == actor ? mt : null;
+        MessageTask finishing = previous instanceof MessageTask mt && mt.actor == actor && mt.reporting ? mt : null;
+        int turnsLeft = actor.scheduler().budget();
         try {
             for (;;) {
                 if (actor.isTerminated()) {
@@ -103,7 +116,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     Mailbox box = actor.mailbox;
                     Object envelope;
                     while ((envelope = box.poll()) != null) {
-                        policy.arrived(envelope, ActorCore.messageOf(envelope), box.lastServed());
+                        arrived(envelope, box.lastServed());
                         changed = true;
                     }
                     if (changed && !actor.isTerminated()) {
@@ -120,9 +133,25 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 if (!actor.releaseAndReacquire()) {
                     return;
                 }
+                if (inline && --turnsLeft <= 0) {
+                    // On a sender's stack: its send has waited long enough; the token goes on to a worker.
+                    actor.scheduler().activate(actor.activation());
+                    return;
+                }
             }
         } finally {
             Context.restore(thread, previous);
+        }
+    }
+
+    /** Hands an arrival to the policy; if the policy throws, the message is a dead letter (and the actor fails). */
+    private void arrived(Object envelope, int mailbox) {
+        try {
+            policy.arrived(envelope, ActorCore.messageOf(envelope), mailbox);
+        } catch (Throwable t) {
+            actor.releasedLater();
+            actor.deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+            throw t;
         }
     }
 
@@ -145,22 +174,32 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     }
 
     /**
-     * The actor terminated (with the token held): the policy hears of the messages that finished, then passes
-     * the ones it still holds back as dead letters. A failure of the policy here is reported, not thrown.
+     * The actor terminated (with the token held, each time a terminated actor is drained): the policy hears of the
+     * messages that have finished, and, the first time, passes the ones it still holds back as dead letters. Messages
+     * still running when it terminated are reported as they finish, after {@code terminated}. A failure of the
+     * policy here is reported to the actor's finish, not thrown.
      */
     void terminated() {
+        turnRequested = false;                       // nothing to decide any more
         Object f;
         while ((f = finished.poll()) != null) {
             try {
                 report(f);
             } catch (Throwable t) {
-                actor.addFailure(t);
+                actor.report(t, "its dispatch policy " + policy + " threw in finished() after it terminated");
             }
         }
-        policy.terminated(e -> {
-            actor.releasedLater();
-            actor.deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
-        });
+        if (!terminatedReported) {
+            terminatedReported = true;
+            try {
+                policy.terminated(e -> {
+                    actor.releasedLater();
+                    actor.deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+                });
+            } catch (Throwable t) {
+                actor.report(t, "its dispatch policy " + policy + " threw in terminated()");
+            }
+        }
     }
 
     // ------------------------------------------------------------------------------------------ Dispatcher
@@ -191,20 +230,24 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
 
     @Override
     public void requestTurn() {
-        turnRequested = true;
-        actor.signal();
+        if (!actor.isTerminated()) {                 // a terminated actor has no turns left to run
+            turnRequested = true;
+            actor.signal();
+        }
     }
 
     @Override
     public ScheduledFuture<?> schedule(Duration delay, Runnable action) {
+        Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(action, "action");
-        return actor.startedTimers("schedule").schedule(delay.toNanos(), action);
+        return actor.startedTimers("schedule").schedule(ActorCore.nanos(delay), action);
     }
 
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Duration period, Runnable action) {
+        Objects.requireNonNull(period, "period");
         Objects.requireNonNull(action, "action");
-        long nanos = period.toNanos();
+        long nanos = ActorCore.nanos(period);
         if (nanos <= 0) {
             throw new IllegalArgumentException("the period of a timer of " + actor + " must be positive, got "
                     + period);

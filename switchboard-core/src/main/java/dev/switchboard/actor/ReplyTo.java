@@ -29,11 +29,12 @@ import java.util.function.Function;
  * hands the {@code ReplyTo} on to (another actor, a task). A reply that comes after the requester stopped
  * waiting (its timeout passed, its future was cancelled, it exited) is a {@linkplain DeadLetter dead letter}
  * ({@link DeadLetter.Reason#REPLY_TOO_LATE} or {@link DeadLetter.Reason#REPLY_AFTER_EXIT}); the replier is not
- * disturbed. If the receiver terminates before it processes the request, or while it processes it without having
- * answered (an exception escaped, or it called {@code exit()}), the requester gets a {@link NoReplyException} at
- * once; a {@code ReplyTo} it had handed on is then answered too late, and that answer is a dead letter. A request
- * the receiver processes without answering and without terminating stays open for whoever holds its
- * {@code ReplyTo}: a timeout (which {@code ask} always has) or the runtime's hang report says so.
+ * disturbed. If the receiver terminates before it processes the request, or its processing of the request fails
+ * (an exception escapes) before it answered, the requester gets a {@link NoReplyException} at once; a
+ * {@code ReplyTo} it had handed on is then answered too late, and that answer is a dead letter. A request the
+ * receiver processes without answering stays open for whoever holds its {@code ReplyTo}, even if the receiver
+ * then exits (a session actor may hand the request on and exit): a timeout (which {@code ask} always has) or the
+ * runtime's hang report says so.
  *
  * @param <R> the type of the reply
  */
@@ -41,7 +42,7 @@ public final class ReplyTo<R> {
     /*
      * Implementation notes. `state` leaves OPEN once, by a CAS: to REPLIED by the first reply or failure from the
      * replier's side (reply, fail), or to GAVE_UP when the runtime answers for it (the request became a dead
-     * letter, or the receiver terminated while processing it). A second answer from the replier after REPLIED is
+     * letter, or its processing failed). A second answer from the replier after REPLIED is
      * a usage error; after GAVE_UP it goes to the waiter, which finds its future done and counts the answer as a
      * dead letter, so a replier the runtime gave up on is not disturbed. The waiter decides what an answer does:
      * it completes an ask's future or an awaitReply's pending reply, or, when the requester has stopped waiting,
@@ -62,8 +63,14 @@ public final class ReplyTo<R> {
 
     /** What receives the answer: an ask's future or an awaitReply's pending reply. */
     interface Waiter {
-        /** The answer came: a reply ({@code failure} null) or a failure. Never throws for a late answer. */
+        /**
+         * The replier's answer: a reply ({@code failure} null) or a failure. An answer after the waiter stopped
+         * waiting is a dead letter. Never throws for a late answer.
+         */
         void answer(Object reply, Throwable failure);
+
+        /** The runtime's answer when none can come; ignored if the waiter stopped waiting already. */
+        void gaveUp(Throwable cause);
     }
 
     private final Waiter waiter;
@@ -92,13 +99,11 @@ public final class ReplyTo<R> {
     }
 
     /**
-     * Answers the request with {@code reply}.
+     * Answers the request with {@code reply} (null is a reply too, for a {@code ReplyTo<Void>}).
      *
-     * @throws NullPointerException  if {@code reply} is null
      * @throws IllegalStateException if the request was already answered
      */
     public void reply(R reply) {
-        Objects.requireNonNull(reply, () -> "null reply to " + describe());
         answer(reply, null);
     }
 
@@ -126,12 +131,12 @@ public final class ReplyTo<R> {
     }
 
     /**
-     * The runtime's answer when none can come (the request became a dead letter, or its receiver terminated
-     * while processing it); ignored after a reply.
+     * The runtime's answer when none can come (the request became a dead letter, or its processing failed);
+     * ignored after a reply, and by a waiter that stopped waiting.
      */
     void failUnanswered(Throwable cause) {
         if (STATE.compareAndSet(this, OPEN, GAVE_UP)) {
-            waiter.answer(null, cause);
+            waiter.gaveUp(cause);
         }
     }
 

@@ -13,7 +13,10 @@ public abstract class ActorAccess {
     private static volatile ActorAccess instance;
 
     /** Called once, by the actor package. */
-    protected static void install(ActorAccess access) {
+    protected static synchronized void install(ActorAccess access) {
+        if (instance != null) {
+            throw new IllegalStateException("the actor package's access is installed already");
+        }
         instance = access;
     }
 

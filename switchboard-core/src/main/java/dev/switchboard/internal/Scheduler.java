@@ -279,7 +279,9 @@ public final class Scheduler {
             return;
         }
         here.removeIf(Scheduler::isClosed);
-        if (!here.isEmpty()) {
+        if (here.isEmpty()) {
+            CREATED_HERE.remove();         // nothing kept for a thread whose runtimes are all closed
+        } else {
             Scheduler open = here.get(here.size() - 1);
             throw new IllegalStateException(what + " was called outside every finish, on thread '"
                     + Thread.currentThread().getName() + "', which created runtime '" + open.name + "' and has not"

@@ -32,7 +32,9 @@ public final class SendInterception {
 
     /** Installs {@code interceptor} on this thread; returns the one it replaces (null if none). */
     public static SendInterceptor install(SendInterceptor interceptor) {
-        used = true;
+        if (!used) {
+            used = true;                  // written once: the line every send reads stays shared
+        }
         SendInterceptor previous = CURRENT.get();
         CURRENT.set(interceptor);
         return previous;

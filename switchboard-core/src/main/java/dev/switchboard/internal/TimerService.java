@@ -21,12 +21,26 @@ public final class TimerService {
      */
     private final String name;
     private final Consumer<Throwable> failures;
-    private ScheduledThreadPoolExecutor executor;     // guarded by this
+    /** Created by the first timed action (double-checked under this object's lock); never replaced. */
+    private volatile ScheduledThreadPoolExecutor executor;
     private boolean closed;                           // guarded by this
+
+    /** The timer for timed actions outside every runtime (an ask sent from plain code to an unstarted actor). */
+    private static final class Shared {
+        static final TimerService TIMER = new TimerService("switchboard-shared", failure -> {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, failure);
+        });
+    }
 
     TimerService(String name, Consumer<Throwable> failures) {
         this.name = name;
         this.failures = failures;
+    }
+
+    /** A timer shared by the JVM, for timed actions that belong to no runtime yet; never closed. */
+    public static TimerService shared() {
+        return Shared.TIMER;
     }
 
     /**
@@ -58,18 +72,24 @@ public final class TimerService {
         };
     }
 
-    private synchronized ScheduledThreadPoolExecutor executor() {
-        if (executor == null) {
-            if (closed) {
-                throw new java.util.concurrent.RejectedExecutionException("the timer of runtime '" + name
-                        + "' was closed with its runtime");
-            }
-            ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1,
-                    Thread.ofPlatform().daemon().name(name + "-timer").factory());
-            e.setRemoveOnCancelPolicy(true);
-            executor = e;
+    private ScheduledThreadPoolExecutor executor() {
+        ScheduledThreadPoolExecutor e = executor;
+        if (e != null) {
+            return e;                              // after close() it refuses new actions itself
         }
-        return executor;
+        synchronized (this) {
+            if (executor == null) {
+                if (closed) {
+                    throw new java.util.concurrent.RejectedExecutionException("the timer of runtime '" + name
+                            + "' was closed with its runtime");
+                }
+                ScheduledThreadPoolExecutor fresh = new ScheduledThreadPoolExecutor(1,
+                        Thread.ofPlatform().daemon().name(name + "-timer").factory());
+                fresh.setRemoveOnCancelPolicy(true);
+                executor = fresh;
+            }
+            return executor;
+        }
     }
 
     /** Stops periodic actions and refuses new ones; one-shot actions already scheduled still run. */

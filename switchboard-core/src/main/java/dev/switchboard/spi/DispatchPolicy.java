@@ -10,12 +10,15 @@ import java.util.function.Consumer;
  * core hands every message to the policy instead of processing it, and the policy starts the ones it chooses
  * through its {@link Dispatcher}.
  *
- * <p>{@code bound}, {@code arrived}, {@code finished}, {@code turn} and {@code terminated} are called by the
- * dispatch core while it holds the actor's token, so they are mutually exclusive, each sees what the previous
- * one did, and none may block. They run on whatever thread is already there: a worker whose send made the actor
- * runnable (a sender outside the runtime has the turn run on a worker), or the task of a message that just
- * finished. {@link #process} is the exception: it runs in the task of each started message, concurrently with
- * the other started messages and with the policy's turns.
+ * <p>{@code arrived}, {@code finished}, {@code turn} and {@code terminated} are called by the dispatch core while
+ * it holds the actor's token, so they are mutually exclusive, each sees what the previous one did, and none may
+ * block. They run on whatever thread is already there: a worker whose send made the actor runnable (a sender
+ * outside the runtime has the turn run on a worker), the task of a message that just finished, or, for
+ * {@code terminated}, whichever thread ends the actor (the thread closing its runtime, say). {@code bound} is
+ * called once, by {@link Seam#bind}, on the binding thread, before the actor starts. {@link #process} runs in the
+ * task of each started message, concurrently with the other started messages and with the policy's turns.
+ * {@code terminated} is called once; messages that were still running then are reported to {@code finished}
+ * after it.
  *
  * <pre>{@code
  * final class OneAtATime implements DispatchPolicy {

@@ -41,11 +41,14 @@ public final class Seam {
     /**
      * Installs {@code interceptor} for the sends this thread makes until the returned interception is closed
      * (which puts back the interceptor it replaced, if any). Sends through references ({@code send} and the
-     * selector forms) are intercepted; requests ({@code ask}, {@code awaitReply}) are not.
+     * selector forms) are intercepted; requests ({@code ask}, {@code awaitReply}) and replies
+     * ({@code ReplyTo.reply}) are not. Interception belongs to the thread, not to a task: every send this thread
+     * makes meanwhile is seen, including those of work the thread runs inline (a task it helps while waiting in
+     * a nested finish, a turn of a policy that a send of its runs).
      */
     public static Interception interceptSends(SendInterceptor interceptor) {
         Objects.requireNonNull(interceptor, "interceptor");
-        return new Interception(SendInterception.install(interceptor), Thread.currentThread());
+        return new Interception(interceptor, SendInterception.install(interceptor), Thread.currentThread());
     }
 
     /**
@@ -61,19 +64,23 @@ public final class Seam {
 
     /** An installed {@link SendInterceptor}; closing it uninstalls it. */
     public static final class Interception implements AutoCloseable {
+        private final SendInterceptor installed;
         private final SendInterceptor previous;
         private final Thread thread;
         private boolean closed;
 
-        private Interception(SendInterceptor previous, Thread thread) {
+        private Interception(SendInterceptor installed, SendInterceptor previous, Thread thread) {
+            this.installed = installed;
             this.previous = previous;
             this.thread = thread;
         }
 
         /**
-         * Uninstalls the interceptor, putting back the one it replaced. Idempotent.
+         * Uninstalls the interceptor, putting back the one it replaced. Idempotent. Interceptions nest: the one
+         * installed last is closed first (try-with-resources does that).
          *
-         * @throws IllegalStateException if called on another thread than the one that installed it
+         * @throws IllegalStateException if called on another thread than the one that installed it, or while an
+         *         interception installed after this one is still open
          */
         @Override
         public void close() {
@@ -81,10 +88,15 @@ public final class Seam {
                 throw new IllegalStateException("an interception installed on thread '" + thread.getName()
                         + "' must be closed there, not on '" + Thread.currentThread().getName() + "'");
             }
-            if (!closed) {
-                closed = true;
-                SendInterception.restore(previous);
+            if (closed) {
+                return;
             }
+            if (SendInterception.current() != installed) {
+                throw new IllegalStateException("an interception was closed while one installed after it is still"
+                        + " open: close them in the reverse order of installing (try-with-resources does)");
+            }
+            closed = true;
+            SendInterception.restore(previous);
         }
     }
 }

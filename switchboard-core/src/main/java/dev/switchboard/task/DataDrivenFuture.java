@@ -79,8 +79,9 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
 
     /**
      * A data-driven future completed by {@code stage}: with its value, or failed with its failure (unwrapped from a
-     * {@link java.util.concurrent.CompletionException}). A task awaits a {@code CompletableFuture}, an actor's
-     * {@code ask} say, without blocking a thread, and its finish waits for it:
+     * {@link java.util.concurrent.CompletionException}). With {@code asyncAwait}, a task awaits a
+     * {@code CompletableFuture}, an actor's {@code ask} say, without blocking a thread, and its finish waits for the
+     * awaiting task:
      *
      * <pre>{@code
      * DataDrivenFuture<Long> balance = DataDrivenFuture.of(bank.ask(r -> new Balance("alice", r), timeout));

@@ -272,7 +272,76 @@ class AskTest {
             }));
             assertThat(thrown).hasMessage("ledger corrupted");
             assertThat(catchThrowable(answer.get()::join)).cause().isInstanceOf(NoReplyException.class)
-                    .hasMessageContaining("terminated while processing the request Balance[gina] without answering it");
+                    .hasMessageContaining("failed while processing the request Balance[gina] without answering it");
+        }
+    }
+
+    @Test
+    void aSessionActorMayHandTheRequestOnAndExit() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+            DeadLetter.subscribe(rt, dead::add);
+            AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<BankMsg> worker = new Bank().start("worker");
+                ActorRef<BankMsg> session = new Actor<BankMsg>() {
+                    @Override
+                    protected void process(BankMsg m) {
+                        if (m instanceof Balance b) {
+                            worker.send(b);                       // the worker answers, later
+                            worker.send(new Close());
+                        }
+                        exit();
+                    }
+                }.start("session");
+                answer.set(session.ask(r -> new Balance("kim", r), Duration.ofSeconds(20)));
+            });
+            assertThat(answer.get().join()).isEqualTo(300L);
+            assertThat(dead).isEmpty();
+        }
+    }
+
+    @Test
+    void aRequestThatTimedOutAndThenBecameADeadLetterIsCountedOnce() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+            DeadLetter.subscribe(rt, dead::add);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<Object> busy = new Actor<Object>() {
+                    @Override
+                    protected void process(Object m) {
+                        try {
+                            go.await(20, TimeUnit.SECONDS);          // busy while the ask times out
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        exit();                                   // the request is still in the mailbox
+                    }
+                }.start("busy");
+                busy.send("work");
+                answer.set(busy.ask(r -> new Balance("lee", r), Duration.ofMillis(20)));
+                answer.get().whenComplete((v, f) -> go.countDown());
+            });
+            assertThat(catchThrowable(answer.get()::join)).cause().isInstanceOf(ReplyTimeoutException.class);
+            assertThat(dead).singleElement().satisfies(d -> {
+                assertThat(d.reason()).isEqualTo(DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+                assertThat(d.message()).isInstanceOf(Balance.class);
+            });
+        }
+    }
+
+    @Test
+    void anAskWithAnEnormousTimeoutIsAnAskWithoutPracticalLimit() {
+        try (TaskRuntime rt = TaskRuntime.create(1)) {
+            AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<BankMsg> bank = new Bank().start();
+                answer.set(bank.ask(r -> new Balance("nat", r), Duration.ofSeconds(Long.MAX_VALUE)));
+                bank.send(new Close());
+            });
+            assertThat(answer.get().join()).isEqualTo(300L);
         }
     }
 

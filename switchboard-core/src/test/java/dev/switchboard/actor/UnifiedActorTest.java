@@ -207,7 +207,7 @@ class UnifiedActorTest {
             if (q.x() < 0) {
                 exit();
             } else if (q.x() == 1000) {
-                exit();    // no reply: the requester must fail, not hang
+                throw new ArithmeticException("too big to square");   // the requester must fail, not hang
             } else {
                 q.replyTo().reply(q.x() * q.x());
             }
@@ -258,7 +258,7 @@ class UnifiedActorTest {
     }
 
     @Test
-    void aRequestLeftUnansweredFailsTheRequesterInsteadOfHanging() {
+    void aRequestWhoseProcessingFailsFailsTheRequesterInsteadOfHanging() {
         Squarer s = new Squarer();
         AtomicReference<Client> client = new AtomicReference<>();
         Throwable thrown = catchThrowable(() -> rt.finish(() -> {
@@ -267,8 +267,12 @@ class UnifiedActorTest {
             ref.send(1000);
             ref.send(-1);
         }));
-        assertThat(thrown).isInstanceOf(NoReplyException.class).hasMessageContaining("without answering it")
-                .hasMessageContaining("Query[x=1000]");
+        assertThat(thrown).isInstanceOf(dev.switchboard.task.MultiException.class);
+        List<Throwable> failures = ((dev.switchboard.task.MultiException) thrown).failures();
+        assertThat(failures).hasSize(2).anySatisfy(f -> assertThat(f).isInstanceOf(ArithmeticException.class))
+                .anySatisfy(f -> assertThat(f).isInstanceOf(NoReplyException.class)
+                        .hasMessageContaining("failed while processing the request Query[x=1000] without answering it")
+                        .hasCauseInstanceOf(ArithmeticException.class));
         assertThat(client.get().state()).isEqualTo(ActorState.TERMINATED);
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
     }

@@ -512,6 +512,48 @@ class MonitorTest {
         assertThat(s.state()).isEqualTo(ActorState.TERMINATED);
     }
 
+    /** Starts every letter at once. */
+    static final class AllAtOnce extends Monitor {
+        @Override
+        protected void schedule() {
+            startAll(l -> true);
+        }
+
+        @Override
+        protected void leave(Letter letter) {
+        }
+    }
+
+    /**
+     * A letter that sends to its own actor runs the monitor's turn on its thread while it is still being processed:
+     * the letter that turn starts must run beside it, not wait to become that thread's next letter.
+     */
+    @Test
+    void aLetterSentByARunningLetterToItsOwnActorRunsBesideIt() {
+        java.util.concurrent.CountDownLatch second = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean inTime = new java.util.concurrent.atomic.AtomicBoolean();
+        Actor<Msg> a = new Actor<>() {
+            @Override
+            protected void process(Msg m) {
+                switch (m.name()) {
+                    case "first" -> {
+                        self().send(new Msg("second"));
+                        try {
+                            inTime.set(second.await(20, TimeUnit.SECONDS));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        exit();
+                    }
+                    default -> second.countDown();
+                }
+            }
+        };
+        new AllAtOnce().bind(a);
+        rt.finish(() -> a.start().send(new Msg("first")));
+        assertThat(inTime).as("the second letter ran while the first waited for it").isTrue();
+    }
+
     /** pause() and awaitReply() would not hold letters a monitor already started: they are refused, clearly. */
     @Test
     void pauseAndAwaitReplyAreRefusedUnderAMonitor() {

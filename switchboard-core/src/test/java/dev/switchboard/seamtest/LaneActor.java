@@ -49,6 +49,14 @@ public abstract class LaneActor<M> extends Selector<M, LaneActor.Lane> {
     public final AtomicInteger exclusiveOverlaps = new AtomicInteger();
     /** The timer, once armed (by the first turn); cancelled when the actor terminates. */
     public volatile ScheduledFuture<?> timer;
+    /** How many times the policy heard that its actor terminated. */
+    public final AtomicInteger terminations = new AtomicInteger();
+    private volatile Dispatcher dispatcher;
+
+    /** Asks for a turn, from any thread (as the timer does). */
+    public void requestTurn() {
+        dispatcher.requestTurn();
+    }
 
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger runningExclusive = new AtomicInteger();
@@ -83,6 +91,7 @@ public abstract class LaneActor<M> extends Selector<M, LaneActor.Lane> {
         @Override
         public void bound(ActorRef<?> actor, Dispatcher d) {
             dispatcher = d;
+            LaneActor.this.dispatcher = d;
         }
 
         @Override
@@ -163,6 +172,7 @@ public abstract class LaneActor<M> extends Selector<M, LaneActor.Lane> {
 
         @Override
         public void terminated(Consumer<Object> deadLetters) {
+            terminations.incrementAndGet();
             ScheduledFuture<?> t = timer;
             if (t != null) {
                 t.cancel(false);

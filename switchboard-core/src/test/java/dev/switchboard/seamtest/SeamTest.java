@@ -18,6 +18,7 @@ import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,13 @@ class SeamTest {
     }
 
     record Boom() implements Op {
+    }
+
+    /** Sends {@link Started} to its own actor (held until this message's attempt completes). */
+    record Spawn(java.util.concurrent.CountDownLatch started) implements Op {
+    }
+
+    record Started(java.util.concurrent.CountDownLatch started) implements Op {
     }
 
     record Stop() implements Op {
@@ -79,6 +87,13 @@ class SeamTest {
                     }
                 }
                 case Boom b -> throw new IllegalArgumentException("boom");
+                case Spawn sp -> {
+                    self().send(Lane.SHARED, new Started(sp.started()));   // held until this attempt completes
+                    if (sp.started().getCount() == 0) {
+                        throw new IllegalStateException("a held message ran before its sender's attempt completed");
+                    }
+                }
+                case Started st -> st.started().countDown();
                 case Stop s -> exit();
             }
         }
@@ -130,6 +145,27 @@ class SeamTest {
     }
 
     @Test
+    void aMessageSentToItsOwnActorGoesOutWhenTheAttemptCompletesAndALateTurnRequestEndsQuietly() throws Exception {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Ledger ledger = new Ledger(2, 2, Duration.ofHours(1));
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+            rt.finish(() -> {
+                SelectorRef<Op, Lane> ref = ledger.start("ledger");
+                ref.send(Lane.SHARED, new Spawn(started));
+                Await.until("the spawn and what it started", () -> ledger.outcomes.size() == 2);
+                ref.send(Lane.EXCLUSIVE, new Stop());
+            });
+            // the send was held while the Spawn attempt ran, so Started could not begin before Spawn completed
+            assertThat(ledger.outcomes).extracting(LaneActor.Outcome::failure).containsExactly(null, null, null);
+            assertThat(started.getCount()).isZero();
+            // after the end: a turn asked for by a timer that fired late is ignored, and returns
+            CompletableFuture.runAsync(ledger::requestTurn).get(20, TimeUnit.SECONDS);
+            ledger.requestTurn();
+            assertThat(ledger.terminations.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aFailureEscapingTheProcessingTerminatesTheKindAndReachesTheFinish() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Ledger ledger = new Ledger(1, 1, Duration.ofSeconds(1));
@@ -144,6 +180,97 @@ class SeamTest {
             assertThat(ledger.outcomes).singleElement().satisfies(o ->
                     assertThat(o.failure()).isInstanceOf(IllegalArgumentException.class));
             assertThat(ledger.deadLetterCount()).isEqualTo(1);
+        }
+    }
+
+    /** Starts everything at once; throws in arrived() for a "bad" request and in terminated(). */
+    static final class Faulty implements DispatchPolicy {
+        private Dispatcher dispatcher;
+        private final java.util.ArrayDeque<Object> waiting = new java.util.ArrayDeque<>();
+
+        @Override
+        public void bound(ActorRef<?> actor, Dispatcher d) {
+            dispatcher = d;
+        }
+
+        @Override
+        public void arrived(Object envelope, Object message, int mailbox) {
+            if (message instanceof Question q && q.text().equals("bad")) {
+                throw new IllegalStateException("cannot file " + q.text());
+            }
+            waiting.add(envelope);
+        }
+
+        @Override
+        public void finished(Object ticket, Object result, Throwable failure) {
+        }
+
+        @Override
+        public void turn() {
+            while (!waiting.isEmpty()) {
+                dispatcher.start(waiting.poll(), "t");
+            }
+        }
+
+        @Override
+        public void terminated(Consumer<Object> deadLetters) {
+            throw new IllegalStateException("cannot clean up");
+        }
+
+        @Override
+        public int held() {
+            return waiting.size();
+        }
+
+        @Override
+        public String toString() {
+            return "Faulty";
+        }
+    }
+
+    record Question(String text, dev.switchboard.actor.ReplyTo<String> replyTo) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    @Test
+    void aPolicyThatThrowsLosesNoRequestAndItsActorStillSaysItsLastWord() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            AtomicInteger exits = new AtomicInteger();
+            Actor<Question> clerk = new Actor<>() {
+                @Override
+                protected void process(Question q) {
+                    q.replyTo().reply("filed " + q.text());
+                }
+
+                @Override
+                protected void onExit() {
+                    exits.incrementAndGet();
+                }
+            };
+            Seam.bind(clerk, new Faulty());
+            java.util.concurrent.atomic.AtomicReference<CompletableFuture<String>> good = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<CompletableFuture<String>> bad = new java.util.concurrent.atomic.AtomicReference<>();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                ActorRef<Question> ref = clerk.start("clerk");
+                good.set(ref.ask(r -> new Question("good", r), Duration.ofMinutes(5)));
+                Await.until("the good answer", () -> good.get().isDone());
+                bad.set(ref.ask(r -> new Question("bad", r), Duration.ofMinutes(5)));
+            }));
+            assertThat(good.get().join()).isEqualTo("filed good");
+            // the request the policy could not take fails at once (no 5-minute wait) and is counted
+            assertThat(catchThrowable(bad.get()::join)).cause().isInstanceOf(dev.switchboard.actor.NoReplyException.class)
+                    .hasMessageContaining("bad");
+            assertThat(clerk.deadLetterCount()).isEqualTo(1);
+            assertThat(exits.get()).as("onExit ran once").isEqualTo(1);
+            assertThat(thrown).isInstanceOf(dev.switchboard.task.MultiException.class);
+            assertThat(((dev.switchboard.task.MultiException) thrown).failures()).hasSize(2)
+                    .anySatisfy(f -> assertThat(f).hasMessage("cannot file bad").satisfies(e -> assertThat(
+                            e.getSuppressed()[0].getMessage()).contains("its dispatch policy Faulty threw")))
+                    .anySatisfy(f -> assertThat(f).hasMessage("cannot clean up").satisfies(e -> assertThat(
+                            e.getSuppressed()[0].getMessage()).contains("its dispatch policy Faulty threw in terminated()")));
         }
     }
 

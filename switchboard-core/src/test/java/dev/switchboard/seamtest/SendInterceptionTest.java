@@ -94,6 +94,12 @@ class SendInterceptionTest {
         }).get(20, TimeUnit.SECONDS);
         i.close();
         assertThat(elsewhere).hasMessageContaining("must be closed there");
+        Seam.Interception outer = Seam.interceptSends((to, mailbox, m) -> true);
+        Seam.Interception inner = Seam.interceptSends((to, mailbox, m) -> true);
+        assertThatThrownBy(outer::close).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("close them in the reverse order");
+        inner.close();
+        outer.close();
         try (TaskRuntime rt = TaskRuntime.create(1)) {
             rt.finish(() -> {
                 ActorRef<String> plain = new Actor<String>() {
