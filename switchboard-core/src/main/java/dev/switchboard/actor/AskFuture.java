@@ -103,6 +103,17 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         }
     }
 
+    /** Cancels the future, and its timeout with it; a reply that comes later is a dead letter. */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        ScheduledFuture<?> t = timeout;
+        if (cancelled && t != null) {
+            t.cancel(false);
+        }
+        return cancelled;
+    }
+
     @Override
     public <U> CompletableFuture<U> newIncompleteFuture() {
         return new CompletableFuture<>();
