@@ -7,6 +7,10 @@ package dev.switchboard.monitor;
 public class MutexMonitor extends Monitor {
     private boolean working;
 
+    /** A mutex monitor; {@link #bind} it to an actor. */
+    public MutexMonitor() {
+    }
+
     @Override
     protected void schedule() {
         if (!working) {

@@ -43,6 +43,10 @@ public class SynchronizerMonitor extends Monitor {
     private int executing;
     private boolean atomic;
 
+    /** A synchronizer with no rules yet: add them with {@link #update}, {@link #disable} and {@link #atomic}. */
+    public SynchronizerMonitor() {
+    }
+
     /** Registers an update: runs {@code action} each time a letter passing {@code pattern} is started. */
     public SynchronizerMonitor update(LetterFilter pattern, Consumer<Letter> action) {
         updates.add(new Update(Objects.requireNonNull(pattern), Objects.requireNonNull(action)));

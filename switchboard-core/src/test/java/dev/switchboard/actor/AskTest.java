@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
+import dev.switchboard.testing.ClassPaths;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -426,7 +427,7 @@ class AskTest {
         };
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         boolean compiled = javac.getTask(null, null, diagnostics,
-                List.of("-classpath", System.getProperty("java.class.path"), "-proc:none", "-d",
+                List.of("-classpath", ClassPaths.everything(), "-proc:none", "-d",
                         System.getProperty("java.io.tmpdir")), null, List.of(file)).call();
         assertThat(compiled).isFalse();
         assertThat(diagnostics.getDiagnostics()).anySatisfy(d -> {

@@ -2,6 +2,7 @@ package dev.switchboard.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.testing.ClassPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ class OutOfMemoryTest {
     void theRuntimeContainsARealOutOfMemoryError() throws Exception {
         Path out = Files.createTempFile("switchboard-oom", ".txt");
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-Xmx64m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        Process p = new ProcessBuilder(java, "-Xmx64m", "-XX:+UseSerialGC", "-cp", ClassPaths.everything(),
                 OutOfMemoryScenario.class.getName())
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         boolean exited = p.waitFor(180, TimeUnit.SECONDS);
