@@ -1072,8 +1072,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     final void deadLetter(Object envelope, DeadLetter.Reason reason) {
         boolean byClose = (status & BY_CLOSE) != 0;
-        if (byClose && reason != DeadLetter.Reason.MAILBOX_FULL) {
-            reason = DeadLetter.Reason.RUNTIME_CLOSED;
+        if (byClose && (reason == DeadLetter.Reason.RECIPIENT_TERMINATED
+                || reason == DeadLetter.Reason.UNPROCESSED_AT_EXIT)) {
+            reason = DeadLetter.Reason.RUNTIME_CLOSED;    // a message the close kept from the actor; replies keep theirs
         }
         Object message = envelope;
         if (envelope instanceof Request r) {

@@ -334,6 +334,35 @@ class AskTest {
     }
 
     @Test
+    void aReplyAfterTheCloseIsStillALateReplyNotAMessageTheCloseKept() throws Exception {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        TaskRuntime rt = TaskRuntime.create(2);
+        DeadLetter.subscribe(rt, dead::add);
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
+        Thread body = new Thread(() -> catchThrowable(() -> rt.finish(() -> {
+            ActorRef<BankMsg> slow = new Actor<BankMsg>() {
+                @Override
+                protected void process(BankMsg m) {
+                    try {
+                        never.await(20, TimeUnit.SECONDS);           // until the close interrupts it
+                    } catch (InterruptedException e) {
+                        ((Balance) m).replyTo().reply(1L);          // answers after its runtime closed
+                    }
+                }
+            }.start("slow");
+            answer.set(slow.ask(r -> new Balance("oz", r), Duration.ofMillis(20)));
+        })), "finish-body");
+        body.start();
+        Await.until("the ask's timeout", () -> answer.get() != null && answer.get().isDone());
+        rt.close(Duration.ofMillis(100));                              // interrupts the processing
+        body.join(TimeUnit.SECONDS.toMillis(20));
+        Await.until("the late reply", () -> dead.stream().anyMatch(d -> Long.valueOf(1L).equals(d.message())));
+        assertThat(dead).filteredOn(d -> Long.valueOf(1L).equals(d.message())).singleElement()
+                .extracting(DeadLetter::reason).isEqualTo(DeadLetter.Reason.REPLY_TOO_LATE);
+    }
+
+    @Test
     void anAskWithAnEnormousTimeoutIsAnAskWithoutPracticalLimit() {
         try (TaskRuntime rt = TaskRuntime.create(1)) {
             AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();

@@ -18,6 +18,12 @@ final class Counters {
     final LongAdder thrown = new LongAdder();
     final LongAdder reported = new LongAdder();
     final LongAdder closedRounds = new LongAdder();
+    /** Asks sent, and how they ended; replies that came after their ask timed out. */
+    final LongAdder asks = new LongAdder();
+    final LongAdder asksAnswered = new LongAdder();
+    final LongAdder asksTimedOut = new LongAdder();
+    final LongAdder asksUnanswered = new LongAdder();
+    final LongAdder lateReplies = new LongAdder();
 
     void addTo(Counters total) {
         total.actors.add(actors.sum());
@@ -29,6 +35,11 @@ final class Counters {
         total.thrown.add(thrown.sum());
         total.reported.add(reported.sum());
         total.closedRounds.add(closedRounds.sum());
+        total.asks.add(asks.sum());
+        total.asksAnswered.add(asksAnswered.sum());
+        total.asksTimedOut.add(asksTimedOut.sum());
+        total.asksUnanswered.add(asksUnanswered.sum());
+        total.lateReplies.add(lateReplies.sum());
     }
 
     /** Operations: actors started, messages sent or refused, tasks run. */
@@ -39,8 +50,10 @@ final class Counters {
     @Override
     public String toString() {
         return String.format("%,d actors, %,d messages sent (%,d processed, %,d dead letters), %,d sends refused,"
-                        + " %,d tasks, %,d failures thrown / %,d reported, %,d rounds closed mid-run",
+                        + " %,d tasks, %,d failures thrown / %,d reported, %,d rounds closed mid-run, %,d asks (%,d"
+                        + " answered, %,d timed out, %,d unanswered; %,d late replies)",
                 actors.sum(), sent.sum(), processed.get(), deadLetters.sum(), refused.sum(), tasks.sum(),
-                thrown.sum(), reported.sum(), closedRounds.sum());
+                thrown.sum(), reported.sum(), closedRounds.sum(), asks.sum(), asksAnswered.sum(),
+                asksTimedOut.sum(), asksUnanswered.sum(), lateReplies.sum());
     }
 }

@@ -4,7 +4,10 @@ import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.MailboxFullException;
+import dev.switchboard.actor.NoReplyException;
 import dev.switchboard.actor.ProcessingFailure;
+import dev.switchboard.actor.ReplyTimeoutException;
+import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.MultiException;
 import dev.switchboard.task.RuntimeClosedException;
@@ -31,8 +34,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The checks, for every round:
  * <ul>
- *   <li>messages: every message whose {@code send} returned was processed or counted as a dead letter, exactly
- *       ({@code sent == processed + dead letters}), and the runtime's dead-letter count equals the listener's;</li>
+ *   <li>messages: every message whose {@code send} (or {@code ask}) returned was processed or counted as a dead
+ *       letter, exactly ({@code sent == processed + dead letters}, late replies apart), and the runtime's
+ *       dead-letter count equals the listener's;</li>
+ *   <li>asks: every ask ends exactly once, answered with its own id, timed out, or unanswered (a
+ *       {@code NoReplyException}), and no more replies come late than asks ended without their reply;</li>
  *   <li>failures: every failure the round threw is reported exactly once, by the round's finish, by the
  *       {@code forall} or (a task of a finish the close had already ended) to the runtime's unscoped-failure
  *       handler, and nothing else is reported but the close's {@link RuntimeClosedException}s; a round the
@@ -71,6 +77,8 @@ final class Round {
     /** Failures that reached no finish (a task of a finish that the close had already ended). */
     private final LongAdder unscoped = new LongAdder();
     private final Queue<Throwable> unscopedFailures = new ConcurrentLinkedQueue<>();
+    /** Asks whose future has completed. */
+    private final LongAdder asksEnded = new LongAdder();
 
     Round(long seed) {
         this.seed = seed;
@@ -78,7 +86,7 @@ final class Round {
     }
 
     /** Messages the actors exchange. */
-    sealed interface Msg permits Token, Stop, Seq, Nudge {}
+    sealed interface Msg permits Token, Stop, Seq, Nudge, Query {}
 
     /** Passed from actor to actor until {@code hops} reaches zero. */
     record Token(long id, int hops) implements Msg {
@@ -95,6 +103,9 @@ final class Round {
 
     /** A selector's note to itself to enable its second mailbox again. */
     record Nudge() implements Msg {}
+
+    /** A question one actor asks another ({@code ask}, with a short timeout): answered with its id. */
+    record Query(long id, ReplyTo<Long> replyTo) implements Msg {}
 
     /** Thrown on purpose by a message or a task. */
     static final class InjectedFailure extends RuntimeException {
@@ -113,7 +124,7 @@ final class Round {
     /** The round's shape, drawn from its seed. */
     record Config(int workers, int throughput, int actors, int tokens, int maxHops, int failPerMille,
                   int exitPerMille, int interruptPerMille, int asyncPerMille, int loopSize, int closeAfter,
-                  long seed) {
+                  int askPerMille, long seed) {
         static Config from(long seed) {
             Mix r = new Mix(seed);
             int actors = 3 + r.below(30);
@@ -122,7 +133,8 @@ final class Round {
             boolean close = r.below(4) == 0;
             return new Config(1 + r.below(4), new int[] {1, 5, 64}[r.below(3)], actors, tokens, maxHops,
                     r.below(4) == 0 ? 0 : r.below(6), r.below(5), r.below(20), r.below(200), r.below(5_000),
-                    close ? 1 + r.below(Math.max(1, tokens * maxHops / 2)) : -1, seed);
+                    close ? 1 + r.below(Math.max(1, tokens * maxHops / 2)) : -1,
+                    r.below(3) == 0 ? 0 : r.below(150), seed);
         }
 
         boolean closes() {
@@ -229,6 +241,9 @@ final class Round {
             return;
         }
         Token next = t.hop();
+        if (chance(6, t.id(), t.hops(), config.askPerMille())) {
+            ask(t);
+        }
         if (chance(5, t.id(), t.hops(), config.asyncPerMille())) {
             try {
                 runtime.async(() -> {
@@ -241,6 +256,49 @@ final class Round {
         } else {
             send(targetFor(next), next);
         }
+    }
+
+    /**
+     * Asks another actor a {@link Query} with a timeout of 1 to 40 ms. Every ask must end exactly once: answered
+     * with its own id, timed out, or refused with a {@link NoReplyException} (the actor asked terminated, failed
+     * processing it, or dropped it); anything else is a discrepancy.
+     */
+    private void ask(Token t) {
+        ActorRef<Msg> to = targetFor(t.hop());
+        long id = t.id() * 1_000 + t.hops();
+        Duration timeout = Duration.ofMillis(1 + Long.remainderUnsigned(Mix.mix(seed ^ id), 40));
+        java.util.concurrent.CompletableFuture<Long> answer;
+        try {
+            answer = to.ask(r -> new Query(id, r), timeout);
+        } catch (MailboxFullException refused) {
+            counters.refused.increment();
+            return;
+        }
+        counted(to);
+        counters.asks.increment();
+        answer.whenComplete((value, failure) -> {
+            Throwable f = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                    ? c.getCause() : failure;
+            if (f == null && value == id) {
+                counters.asksAnswered.increment();
+            } else if (f instanceof ReplyTimeoutException) {
+                counters.asksTimedOut.increment();
+            } else if (f instanceof NoReplyException) {
+                counters.asksUnanswered.increment();
+            } else {
+                discrepancy("the ask " + id + " to " + to + " ended with " + (f != null ? describe(f) : value));
+            }
+            asksEnded.increment();
+        });
+    }
+
+    /** A Query arrived at {@code actor}: fail on it (its asker hears why), or answer it. */
+    void onQuery(Object actor, Query q) {
+        if (chance(7, q.id(), 0, config.failPerMille())) {
+            counters.thrown.increment();
+            throw new InjectedFailure("query " + q.id() + " at " + actor);
+        }
+        q.replyTo().reply(q.id());
     }
 
     /** Runs the round; the result is in {@link #counters} and {@link #discrepancies}. */
@@ -395,6 +453,9 @@ final class Round {
 
     private void deadLetter(DeadLetter letter) {
         counters.deadLetters.increment();
+        if (letter.reason() == DeadLetter.Reason.REPLY_TOO_LATE) {
+            counters.lateReplies.increment();        // a reply, not a message sent: apart in the accounting
+        }
         if (letter.message() instanceof Token) {
             retire();
         } else if (letter.message() instanceof Stop stop && letter.reason() == DeadLetter.Reason.MAILBOX_FULL) {
@@ -507,15 +568,31 @@ final class Round {
         }
         c.thrown.add(loops.thrown.get());
         c.reported.add(reportedTotal);
+        long askDeadline = System.nanoTime() + HANG.toNanos();   // every ask has a timeout of at most 40 ms
+        while (asksEnded.sum() < c.asks.sum() && System.nanoTime() < askDeadline) {
+            LockSupport.parkNanos(1_000_000);
+        }
+        long asks = c.asks.sum();
+        long ended = c.asksAnswered.sum() + c.asksTimedOut.sum() + c.asksUnanswered.sum();
+        if (asksEnded.sum() != asks || ended != asks) {
+            discrepancy(asks + " asks, " + asksEnded.sum() + " ended (" + c.asksAnswered.sum() + " answered, "
+                    + c.asksTimedOut.sum() + " timed out, " + c.asksUnanswered.sum() + " unanswered)");
+        }
+        // a reply comes late only after its ask ended without it: timed out, or failed by the close meanwhile
+        if (c.lateReplies.sum() > c.asksTimedOut.sum() + c.asksUnanswered.sum()) {
+            discrepancy(c.lateReplies.sum() + " late replies to " + c.asksTimedOut.sum() + " asks that timed out and "
+                    + c.asksUnanswered.sum() + " that were not answered");
+        }
         long sent = c.sent.sum();
         long processed = c.processed.get();
-        long dead = c.deadLetters.sum();
+        long dead = c.deadLetters.sum() - c.lateReplies.sum();
         if (sent != processed + dead) {
             discrepancy("sent " + sent + " messages, processed " + processed + " + dead letters " + dead
                     + " = " + (processed + dead) + perActor());
         }
-        if (rt.deadLetterCount() != dead) {
-            discrepancy("the runtime counted " + rt.deadLetterCount() + " dead letters, its listener saw " + dead);
+        if (rt.deadLetterCount() != c.deadLetters.sum()) {
+            discrepancy("the runtime counted " + rt.deadLetterCount() + " dead letters, its listener saw "
+                    + c.deadLetters.sum());
         }
     }
 

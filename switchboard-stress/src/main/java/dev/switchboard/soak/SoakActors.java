@@ -136,6 +136,7 @@ final class SoakActors {
                 }
                 case Nudge n -> { }
                 case Token t -> round.onToken(this, t);
+                case Round.Query q -> round.onQuery(this, q);
             }
         }
 
@@ -162,6 +163,7 @@ final class SoakActors {
                 case Token t -> round.onToken(this, t);
                 case Seq s -> { }
                 case Nudge n -> { }
+                case Round.Query q -> round.onQuery(this, q);
             }
         }
 
@@ -194,6 +196,7 @@ final class SoakActors {
                 case Stop s -> exit();
                 case Nudge n -> enable(1);
                 case Seq s -> order.check(this, s);
+                case Round.Query q -> round.onQuery(this, q);
                 case Token t -> {
                     if (route(t) == 1) {
                         disable(1);
