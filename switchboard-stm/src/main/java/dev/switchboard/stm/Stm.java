@@ -1,0 +1,109 @@
+package dev.switchboard.stm;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+import scala.concurrent.stm.japi.STM;
+
+/**
+ * Transactions over {@link TRef}s: {@link #atomic} runs a body as one transaction, atomically and in isolation from
+ * every other transaction. A transaction that conflicts with another (it read a reference that another committed a
+ * write to meanwhile) is rolled back and run again, so its body must have no effect outside the references it
+ * writes: it may run several times. Effects that must happen once go in {@link #afterCommit}.
+ *
+ * <pre>{@code
+ * TRef<Integer> stock = TRef.of(10);
+ * boolean sold = Stm.atomic(() -> {
+ *     int left = stock.get();
+ *     if (left == 0) return false;
+ *     stock.set(left - 1);
+ *     Stm.afterCommit(() -> log.info("sold one, {} left", left - 1));
+ *     return true;
+ * });
+ * }</pre>
+ *
+ * <p>An exception escaping the body rolls the transaction back (none of its writes are seen) and is rethrown by
+ * {@code atomic}. A transaction inside another is part of it. A transaction that conflicts every time is given up
+ * after {@link #DEFAULT_MAX_ATTEMPTS} attempts (or the bound given) with a {@link TransactionConflictException},
+ * instead of being retried for ever.
+ *
+ * <p>The engine is ScalaSTM (BSD licence), behind this API: no Scala type appears in it.
+ */
+public final class Stm {
+    /** How many times {@link #atomic(Supplier)} runs a transaction that keeps conflicting before it gives up. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 10_000;
+
+    private Stm() {
+    }
+
+    /** Runs {@code body} as one transaction and returns its result; see the class comment. */
+    public static <T> T atomic(Supplier<? extends T> body) {
+        return atomic(DEFAULT_MAX_ATTEMPTS, body);
+    }
+
+    /** Runs {@code body} as one transaction; see the class comment. */
+    public static void atomic(Runnable body) {
+        Objects.requireNonNull(body, "body");
+        atomic(DEFAULT_MAX_ATTEMPTS, () -> {
+            body.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code body} as one transaction, at most {@code maxAttempts} times.
+     *
+     * @throws TransactionConflictException if it conflicted {@code maxAttempts} times
+     * @throws IllegalArgumentException      if {@code maxAttempts} is below 1
+     */
+    public static <T> T atomic(int maxAttempts, Supplier<? extends T> body) {
+        Objects.requireNonNull(body, "body");
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("a transaction needs at least 1 attempt, got " + maxAttempts);
+        }
+        int[] attempts = {0};
+        return STM.atomic(() -> {
+            int attempt = ++attempts[0];
+            if (attempt > maxAttempts) {
+                throw new TransactionConflictException("a transaction was given up after " + maxAttempts
+                        + " attempts: it conflicted with other transactions every time (make it shorter, or make"
+                        + " the references it reads less contended)", maxAttempts);
+            }
+            return body.get();
+        });
+    }
+
+    /** Whether this thread runs a transaction now. */
+    public static boolean inTransaction() {
+        return Engine.currentOrNull() != null;
+    }
+
+    /**
+     * Runs {@code action} once the current transaction has committed (not if it rolls back: then the attempt that
+     * commits registers it again).
+     *
+     * @throws IllegalStateException outside a transaction
+     */
+    public static void afterCommit(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        requireTransaction("afterCommit");
+        STM.afterCommit(action);
+    }
+
+    /**
+     * Runs {@code action} if the current attempt of the transaction rolls back (before the body runs again, or
+     * before an exception that escaped the body is rethrown).
+     *
+     * @throws IllegalStateException outside a transaction
+     */
+    public static void afterRollback(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        requireTransaction("afterRollback");
+        STM.afterRollback(action);
+    }
+
+    private static void requireTransaction(String op) {
+        if (Engine.currentOrNull() == null) {
+            throw new IllegalStateException("Stm." + op + "() was called outside a transaction");
+        }
+    }
+}
