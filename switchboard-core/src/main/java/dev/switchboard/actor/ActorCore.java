@@ -4,8 +4,10 @@ import dev.switchboard.internal.ActorAccess;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.SendInterception;
 import dev.switchboard.internal.TimerService;
 import dev.switchboard.spi.DispatchPolicy;
+import dev.switchboard.spi.SendInterceptor;
 import dev.switchboard.task.TaskRuntime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -396,12 +398,19 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /**
      * Terminates this actor: it processes no further message, the messages still in its mailbox and every
      * message sent from now on become dead letters, and its finish scope is released once the tasks it spawned
-     * have ended. Idempotent.
+     * have ended. Idempotent. In a transaction of a transactional actor it takes effect when the transaction
+     * commits.
      *
      * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
      */
     protected final void exit() {
         requireOwnContext("exit");
+        if (SendInterception.used()) {
+            SendInterceptor i = SendInterception.current();
+            if (i != null && i.interceptExit(self)) {
+                return;                              // held (a transaction's exit waits for its commit)
+            }
+        }
         terminate(0);
     }
 

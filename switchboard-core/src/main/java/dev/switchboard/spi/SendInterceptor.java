@@ -5,7 +5,7 @@ import dev.switchboard.actor.ActorRef;
 /**
  * Sees the sends made on one thread while it is installed ({@link Seam#interceptSends}) and may hold them: a
  * transaction holds the messages it sends until it commits, and sends them then with {@link Seam#sendNow}, or
- * drops them when it rolls back.
+ * drops them when it rolls back. It may hold an actor's {@code exit()} the same way.
  */
 @FunctionalInterface
 public interface SendInterceptor {
@@ -15,4 +15,13 @@ public interface SendInterceptor {
      * to let it go now.
      */
     boolean intercept(ActorRef<?> to, int mailbox, Object message);
+
+    /**
+     * The actor {@code actor}, processing on this thread, calls {@code exit()}. Returns true to hold the exit (the
+     * actor goes on; the kind calls {@code exit()} again, with the interceptor closed, when it wants it to take
+     * effect), false to let it take effect now. By default exits take effect now.
+     */
+    default boolean interceptExit(ActorRef<?> actor) {
+        return false;
+    }
 }

@@ -86,9 +86,10 @@ public final class TRef<T> {
     /**
      * Sets the value, inside a transaction: visible to others once (and only if) the transaction commits.
      *
-     * @throws IllegalStateException outside a transaction
+     * @throws IllegalStateException outside a transaction, or in a read-only message of a transactional actor
      */
     public void set(T value) {
+        ReadOnlyScope.requireWritable("set");
         ref.set(value, txn("set"));
     }
 
@@ -98,6 +99,7 @@ public final class TRef<T> {
      * @throws IllegalStateException outside a transaction
      */
     public T getAndSet(T value) {
+        ReadOnlyScope.requireWritable("getAndSet");
         return ref.swap(value, txn("getAndSet"));
     }
 
@@ -108,6 +110,7 @@ public final class TRef<T> {
      */
     public void transform(UnaryOperator<T> f) {
         Objects.requireNonNull(f, "f");
+        ReadOnlyScope.requireWritable("transform");
         InTxn t = txn("transform");
         ref.set(f.apply(ref.get(t)), t);
     }

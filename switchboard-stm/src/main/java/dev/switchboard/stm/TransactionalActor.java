@@ -1,0 +1,344 @@
+package dev.switchboard.stm;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.spi.DispatchPolicy;
+import dev.switchboard.spi.Dispatcher;
+import dev.switchboard.spi.MessageProcessing;
+import dev.switchboard.spi.Seam;
+import dev.switchboard.spi.SendInterceptor;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * An actor that processes many of its messages at once, each inside a transaction over {@link TRef}s, with the
+ * outcome of processing them one at a time (paper 004): a message whose transaction conflicts with another's is
+ * rolled back and run again. Its state lives in {@code TRef}s; {@code process} reads and writes them.
+ *
+ * <pre>{@code
+ * final class Bank extends TransactionalActor<BankMsg> {
+ *     private final List<TRef<Long>> accounts = ...;
+ *
+ *     protected void process(BankMsg m) {
+ *         switch (m) {
+ *             case Transfer t -> {                                  // a transaction
+ *                 TRef<Long> from = accounts.get(t.from()), to = accounts.get(t.to());
+ *                 from.set(from.get() - t.amount());
+ *                 to.set(to.get() + t.amount());
+ *             }
+ *             case Audit a -> a.replyTo().reply(                     // read-only: no transaction, direct reads
+ *                     accounts.stream().mapToLong(TRef::directGet).sum());
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Messages are <em>transactional</em> or <em>read-only</em> ({@link ReadOnly}, or {@link #isReadOnly}), and each
+ * class waits in its own queue. A transactional message runs inside a transaction: what it sends and its
+ * {@code exit()} take effect once, when it commits, never for an attempt that rolls back; an exception escaping it
+ * rolls it back and terminates the actor, reaching its finish as any actor's failure does. A read-only message
+ * runs outside transactions and may not write a {@code TRef}; it reads with {@link TRef#directGet()} (relaxed: see
+ * there), or with {@link TRef#relaxedGet()} inside a {@link Stm#atomic} of its own.
+ *
+ * <p>The messages run as tasks on the runtime's workers, at most {@link Settings#threads()} at once (no thread is
+ * created for them): that many are split between the two classes, statically or, by default, dynamically: every
+ * period the ratio of commits to rollbacks is compared with a threshold α, and the transactional share is halved
+ * (contention) or doubled, never leaving either class less than a tenth while it has work ({@link #stats()} shows
+ * the split and the counts). The actor's finish ends only when every message it started has ended.
+ *
+ * <p>What does not apply: {@code pause()} and {@code awaitReply} (the dispatcher decides what runs; ask with
+ * {@code ActorRef.ask} and send the answer to yourself instead), and {@code become} (messages run concurrently:
+ * keep behavior in {@code TRef}s). Actors started and tasks spawned inside a transaction are not held until its
+ * commit yet: do not start them from transactional messages.
+ *
+ * @param <M> the type of message the actor accepts
+ */
+public abstract class TransactionalActor<M> extends Actor<M> {
+    /*
+     * Implementation notes. The actor is a plain Actor whose messages a DispatchPolicy (Policy below, bound through
+     * the core's seam) starts: two queues, filled by arrival; each turn starts messages while their class has free
+     * slots. A started message runs in its own task through Policy.process: a read-only one with the read-only
+     * scope set (a TRef write fails); a transactional one as Stm.atomic around the actor's process, with a send
+     * interceptor installed for each attempt that holds the attempt's sends and exit(), replayed after the commit
+     * (the interceptor is closed by then, so they take effect). Counters are LongAdders, written by the message
+     * tasks; the dynamic split is computed on the runtime's timer thread from the counters' differences over the
+     * period, written to a volatile, and applied by the turn it asks for.
+     */
+
+    /** How a transactional actor's messages share its threads. */
+    public record Settings(int threads, boolean dynamic, double transactionalShare, Duration period, double alpha,
+                           int maxAttempts) {
+        public Settings {
+            if (threads < 2) {
+                throw new IllegalArgumentException("a transactional actor needs at least 2 threads (one per message"
+                        + " class), got " + threads);
+            }
+            if (!(transactionalShare > 0 && transactionalShare < 1)) {
+                throw new IllegalArgumentException("the transactional share must be between 0 and 1, got "
+                        + transactionalShare);
+            }
+            Objects.requireNonNull(period, "period");
+            if (period.isNegative() || period.isZero()) {
+                throw new IllegalArgumentException("the period must be positive, got " + period);
+            }
+            if (!(alpha > 0)) {
+                throw new IllegalArgumentException("alpha must be positive, got " + alpha);
+            }
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+            }
+        }
+
+        /** The defaults: 8 threads, split dynamically every second with α = 0.2, starting at 90:10. */
+        public static Settings defaults() {
+            return dynamicSplit(8, Duration.ofSeconds(1), 0.2);
+        }
+
+        /** {@code threads} split {@code transactionalShare : 1 - transactionalShare} for good (paper: 0.9). */
+        public static Settings staticSplit(int threads, double transactionalShare) {
+            return new Settings(threads, false, transactionalShare, Duration.ofSeconds(1), 1, Stm.DEFAULT_MAX_ATTEMPTS);
+        }
+
+        /**
+         * {@code threads} split 90:10 at first, then every {@code period}: halve the transactional threads when
+         * commits per rollback fell below {@code alpha}, double them otherwise.
+         */
+        public static Settings dynamicSplit(int threads, Duration period, double alpha) {
+            return new Settings(threads, true, 0.9, period, alpha, Stm.DEFAULT_MAX_ATTEMPTS);
+        }
+
+        /** The least number of threads either class keeps while it has work: a tenth, at least one. */
+        int floor() {
+            return Math.max(1, (int) Math.ceil(threads / 10.0));
+        }
+    }
+
+    /**
+     * What the actor has done so far, and how its threads are split now.
+     *
+     * @param commits               transactions committed (one per transactional message processed)
+     * @param rollbacks             attempts rolled back (conflicts, and transactions that failed)
+     * @param transactional         transactional messages processed
+     * @param readOnly              read-only messages processed
+     * @param transactionalThreads  the threads transactional messages may use now
+     * @param readOnlyThreads       the threads read-only messages may use now
+     */
+    public record Stats(long commits, long rollbacks, long transactional, long readOnly, int transactionalThreads,
+                        int readOnlyThreads) {
+    }
+
+    private final Settings settings;
+    private final LongAdder commits = new LongAdder();
+    private final LongAdder rollbacks = new LongAdder();
+    private final LongAdder transactional = new LongAdder();
+    private final LongAdder readOnly = new LongAdder();
+    private volatile int transactionalThreads;
+
+    /** A transactional actor with the {@linkplain Settings#defaults() default settings}. */
+    protected TransactionalActor() {
+        this(Settings.defaults());
+    }
+
+    protected TransactionalActor(Settings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.transactionalThreads = clamp((int) Math.round(settings.threads() * settings.transactionalShare()));
+        Seam.bind(this, new Policy());
+    }
+
+    /**
+     * Whether {@code message} is read-only (see the class comment). By default, whether its type implements
+     * {@link ReadOnly}. Called once per message, when it arrives; it must not throw.
+     */
+    protected boolean isReadOnly(M message) {
+        return message instanceof ReadOnly;
+    }
+
+    /** The counts and the current split; readable from any thread. */
+    public final Stats stats() {
+        int tx = transactionalThreads;
+        return new Stats(commits.sum(), rollbacks.sum(), transactional.sum(), readOnly.sum(), tx,
+                settings.threads() - tx);
+    }
+
+    /** The settings it was created with. */
+    public final Settings settings() {
+        return settings;
+    }
+
+    private int clamp(int tx) {
+        int floor = settings.floor();
+        return Math.max(floor, Math.min(settings.threads() - floor, tx));
+    }
+
+    /** The two classes of message, and the tickets their started messages carry. */
+    private enum Kind { TRANSACTIONAL, READ_ONLY }
+
+    /** A send held by an attempt until it commits. */
+    private record Held(ActorRef<?> to, int mailbox, Object message) {
+    }
+
+    /** Holds one attempt's sends and its exit. */
+    private final class Holder implements SendInterceptor {
+        final List<Held> sends = new ArrayList<>();
+        boolean exit;
+
+        @Override
+        public boolean intercept(ActorRef<?> to, int mailbox, Object message) {
+            sends.add(new Held(to, mailbox, message));
+            return true;
+        }
+
+        @Override
+        public boolean interceptExit(ActorRef<?> actor) {
+            if (actor.equals(self())) {
+                exit = true;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    private final class Policy implements DispatchPolicy {
+        private final ArrayDeque<Object> transactionalQueue = new ArrayDeque<>();
+        private final ArrayDeque<Object> readOnlyQueue = new ArrayDeque<>();
+        private int runningTransactional;
+        private int runningReadOnly;
+        private Dispatcher dispatcher;
+        private ScheduledFuture<?> timer;
+        private long lastCommits;
+        private long lastRollbacks;
+
+        @Override
+        public void bound(ActorRef<?> actor, Dispatcher d) {
+            dispatcher = d;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void arrived(Object envelope, Object message, int mailbox) {
+            (isReadOnly((M) message) ? readOnlyQueue : transactionalQueue).add(envelope);
+        }
+
+        @Override
+        public void turn() {
+            if (settings.dynamic() && timer == null) {
+                timer = dispatcher.scheduleAtFixedRate(settings.period(), this::adjust);
+            }
+            int tx = transactionalThreads;
+            int ro = settings.threads() - tx;
+            // a class without work lends its threads to the other, down to the other's floor
+            if (readOnlyQueue.isEmpty() && runningReadOnly == 0) {
+                tx = settings.threads();
+            } else if (transactionalQueue.isEmpty() && runningTransactional == 0) {
+                ro = settings.threads();
+            }
+            while (!transactionalQueue.isEmpty() && runningTransactional < tx) {
+                runningTransactional++;
+                dispatcher.start(transactionalQueue.poll(), Kind.TRANSACTIONAL);
+            }
+            while (!readOnlyQueue.isEmpty() && runningReadOnly < ro) {
+                runningReadOnly++;
+                dispatcher.start(readOnlyQueue.poll(), Kind.READ_ONLY);
+            }
+        }
+
+        /** Every period, on the timer thread: the paper's rule (§4.1), then a turn to apply it. */
+        private void adjust() {
+            long c = commits.sum();
+            long r = rollbacks.sum();
+            long dc = c - lastCommits;
+            long dr = r - lastRollbacks;
+            lastCommits = c;
+            lastRollbacks = r;
+            if (dc + dr == 0) {
+                return;                                   // no transaction in the period: nothing learned
+            }
+            double ratio = dr == 0 ? Double.POSITIVE_INFINITY : (double) dc / dr;
+            int tx = transactionalThreads;
+            int next = clamp(ratio < settings.alpha() ? tx / 2 : tx * 2);
+            if (next != tx) {
+                transactionalThreads = next;
+                dispatcher.requestTurn();
+            }
+        }
+
+        @Override
+        public Object process(MessageProcessing processing) {
+            if (processing.ticket() == Kind.READ_ONLY) {
+                Object previous = ReadOnlyScope.enter(TransactionalActor.this, processing.message());
+                try {
+                    processing.process();
+                } finally {
+                    ReadOnlyScope.exit(previous);
+                    readOnly.increment();
+                }
+                return null;
+            }
+            int[] attempts = {0};
+            List<Holder> last = new ArrayList<>(1);
+            try {
+                Stm.atomic(settings.maxAttempts(), () -> {
+                    attempts[0]++;
+                    Holder holder = new Holder();           // a fresh one per attempt: a rollback drops its sends
+                    last.clear();
+                    last.add(holder);
+                    try (Seam.Interception held = Seam.interceptSends(holder)) {
+                        processing.process();
+                    }
+                    return null;
+                });
+            } catch (RuntimeException | Error failure) {
+                rollbacks.add(attempts[0]);                // every attempt rolled back, the last one with the failure
+                transactional.increment();
+                throw failure;
+            }
+            commits.increment();
+            rollbacks.add(attempts[0] - 1);
+            transactional.increment();
+            Holder committed = last.get(0);
+            for (Held h : committed.sends) {               // the commit's effects, once
+                Seam.sendNow(h.to(), h.mailbox(), h.message());
+            }
+            if (committed.exit) {
+                exit();
+            }
+            return attempts[0];
+        }
+
+        @Override
+        public void finished(Object ticket, Object result, Throwable failure) {
+            if (ticket == Kind.TRANSACTIONAL) {
+                runningTransactional--;
+            } else {
+                runningReadOnly--;
+            }
+        }
+
+        @Override
+        public void terminated(Consumer<Object> deadLetters) {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            transactionalQueue.forEach(deadLetters);
+            readOnlyQueue.forEach(deadLetters);
+            transactionalQueue.clear();
+            readOnlyQueue.clear();
+        }
+
+        @Override
+        public int held() {
+            return transactionalQueue.size() + readOnlyQueue.size();
+        }
+
+        @Override
+        public String toString() {
+            return "the transactional dispatcher of " + TransactionalActor.this;
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package dev.switchboard.stm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ActorState;
+import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Transactional actors: concurrent messages as transactions, read-only messages, effects at commit, the split. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class TransactionalActorTest {
+    sealed interface BankMsg {
+    }
+
+    record Transfer(int from, int to, long amount) implements BankMsg {
+    }
+
+    record Audit(ReplyTo<Long> replyTo) implements BankMsg, ReadOnly {
+    }
+
+    record Close() implements BankMsg {
+    }
+
+    static final class Bank extends TransactionalActor<BankMsg> {
+        final List<TRef<Long>> accounts = new ArrayList<>();
+
+        Bank(int n, long each, Settings settings) {
+            super(settings);
+            for (int i = 0; i < n; i++) {
+                accounts.add(TRef.of(each));
+            }
+        }
+
+        @Override
+        protected void process(BankMsg m) {
+            switch (m) {
+                case Transfer t -> {
+                    TRef<Long> from = accounts.get(t.from());
+                    TRef<Long> to = accounts.get(t.to());
+                    if (t.from() != t.to() && from.get() >= t.amount()) {
+                        from.set(from.get() - t.amount());
+                        to.set(to.get() + t.amount());
+                    }
+                }
+                case Audit a -> a.replyTo().reply(accounts.stream().mapToLong(TRef::directGet).sum());
+                case Close c -> exit();
+            }
+        }
+
+        long total() {
+            return accounts.stream().mapToLong(TRef::directGet).sum();
+        }
+    }
+
+    @Test
+    void concurrentTransfersAndAuditsKeepTheTotalExactly() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Bank bank = new Bank(8, 1_000, TransactionalActor.Settings.staticSplit(6, 0.9));
+            int transfers = 20_000;
+            List<CompletableFuture<Long>> audits = new ArrayList<>();
+            rt.finish(() -> {
+                ActorRef<BankMsg> ref = bank.start("bank");
+                java.util.Random r = new java.util.Random(7);
+                for (int i = 0; i < transfers; i++) {
+                    ref.send(new Transfer(r.nextInt(8), r.nextInt(8), 1 + r.nextInt(100)));
+                    if (i % 1_000 == 0) {
+                        audits.add(ref.ask(Audit::new, Duration.ofMinutes(2)));
+                    }
+                }
+                CompletableFuture.allOf(audits.toArray(CompletableFuture[]::new))
+                        .whenComplete((v, f) -> ref.send(new Close()));
+            });
+            assertThat(bank.total()).isEqualTo(8_000);
+            assertThat(bank.accounts).allSatisfy(a -> assertThat(a.directGet()).isNotNegative());
+            TransactionalActor.Stats s = bank.stats();
+            assertThat(s.commits()).isEqualTo(transfers + 1);          // the transfers and the Close
+            assertThat(s.transactional()).isEqualTo(transfers + 1);
+            assertThat(s.readOnly()).isEqualTo(audits.size());
+            assertThat(s.transactionalThreads()).isEqualTo(5);        // 6 threads, 90:10, each class at least 1
+            assertThat(s.readOnlyThreads()).isEqualTo(1);
+            assertThat(audits).allSatisfy(a -> assertThat(a.join()).isBetween(0L, 16_000L));
+            assertThat(bank.state()).isEqualTo(ActorState.TERMINATED);
+        }
+    }
+
+    sealed interface Op {
+    }
+
+    /** Meets another Meet at the barrier: both can only pass if they run at once. */
+    record Meet(CyclicBarrier barrier, int slot) implements Op {
+    }
+
+    /** Sends "attempt n" to the log each attempt; the first attempt is made to conflict. */
+    record Noisy(ActorRef<String> log, boolean exitToo) implements Op {
+    }
+
+    /** Writes a TRef: read-only by its type, so it must fail. */
+    record SneakyWrite() implements Op, ReadOnly {
+    }
+
+    record Fail() implements Op {
+    }
+
+    record Stop() implements Op {
+    }
+
+    record Work() implements Op {
+    }
+
+    static final class Worker extends TransactionalActor<Op> {
+        final List<TRef<Integer>> slots = List.of(TRef.of(0), TRef.of(0));
+        final TRef<Integer> contended = TRef.of(0);
+        final TRef<Integer> written = TRef.of(0);
+        final AtomicInteger noisyAttempts = new AtomicInteger();
+
+        Worker() {
+            super(TransactionalActor.Settings.staticSplit(4, 0.5));
+        }
+
+        @Override
+        protected void process(Op op) {
+            switch (op) {
+                case Meet m -> {
+                    slots.get(m.slot()).set(slots.get(m.slot()).get() + 1);
+                    try {
+                        m.barrier().await(20, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the two transactions did not run at once", e);
+                    }
+                }
+                case Noisy n -> {
+                    int attempt = noisyAttempts.incrementAndGet();
+                    int seen = contended.get();
+                    n.log().send("attempt " + attempt);
+                    if (n.exitToo()) {
+                        exit();
+                    }
+                    if (attempt == 1) {                 // another commit makes this attempt's read stale
+                        try {
+                            CompletableFuture.runAsync(() -> Stm.atomic(() -> contended.set(contended.get() + 1)))
+                                    .get(20, TimeUnit.SECONDS);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    written.set(seen + 1);
+                }
+                case SneakyWrite w -> written.set(-1);
+                case Work w -> { }
+                case Fail f -> {
+                    written.set(99);
+                    throw new ArithmeticException("the transaction failed");
+                }
+                case Stop s -> exit();
+            }
+        }
+    }
+
+    /** Collects what it is sent until "end". */
+    static final class Log extends Actor<String> {
+        final List<String> got = new CopyOnWriteArrayList<>();
+
+        @Override
+        protected void process(String m) {
+            if (m.equals("end")) {
+                exit();
+            } else {
+                got.add(m);
+            }
+        }
+    }
+
+    @Test
+    void transactionalMessagesRunAtOnce() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            rt.finish(() -> {
+                ActorRef<Op> ref = w.start("worker");
+                CyclicBarrier barrier = new CyclicBarrier(2);
+                ref.send(new Meet(barrier, 0));
+                ref.send(new Meet(barrier, 1));
+                ref.send(new Stop());
+            });
+            assertThat(w.slots).allSatisfy(s -> assertThat(s.directGet()).isEqualTo(1));
+            assertThat(w.stats().rollbacks()).isZero();
+        }
+    }
+
+    @Test
+    void sendsAndExitOfATransactionTakeEffectOnceAtCommitNeverForARolledBackAttempt() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            Log log = new Log();
+            List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+            DeadLetter.subscribe(rt, dead::add);
+            rt.finish(() -> {
+                ActorRef<String> logRef = log.start("log");
+                ActorRef<Op> ref = w.start("worker");
+                ref.send(new Noisy(logRef, true));
+                rt.async(() -> {
+                    dev.switchboard.task.DataDrivenFuture<Boolean> ended = new dev.switchboard.task.DataDrivenFuture<>();
+                    pollUntil(() -> w.state() == ActorState.TERMINATED, ended);
+                    rt.asyncAwait(ended, () -> {
+                        ref.send(new Stop());           // after the exit: a dead letter
+                        logRef.send("end");
+                    });
+                });
+            });
+            assertThat(w.noisyAttempts).hasValue(2);
+            assertThat(log.got).containsExactly("attempt 2");   // the rolled-back attempt's send was dropped
+            assertThat(w.stats().commits()).isEqualTo(1);
+            assertThat(w.stats().rollbacks()).isEqualTo(1);
+            assertThat(w.written.directGet()).isEqualTo(2);
+            assertThat(dead).singleElement().extracting(DeadLetter::message).isInstanceOf(Stop.class);
+        }
+    }
+
+    /** Completes {@code done} once {@code condition} holds, checking from a task that re-queues itself. */
+    private static void pollUntil(java.util.function.BooleanSupplier condition,
+            dev.switchboard.task.DataDrivenFuture<Boolean> done) {
+        if (condition.getAsBoolean()) {
+            done.put(true);
+        } else {
+            TaskRuntime.current().async(() -> pollUntil(condition, done));
+        }
+    }
+
+    @Test
+    void aReadOnlyMessageThatWritesFailsNamingItself() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start("worker").send(new SneakyWrite())));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("TRef.set() in the read-only message SneakyWrite[] of worker@")
+                    .hasMessageContaining("read-only messages may not write");
+            assertThat(w.written.directGet()).isZero();
+            assertThat(w.state()).isEqualTo(ActorState.TERMINATED);
+        }
+    }
+
+    @Test
+    void aTransactionThatThrowsIsRolledBackAndFailsTheActor() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                ActorRef<Op> ref = w.start("worker");
+                ref.send(new Fail());
+            }));
+            assertThat(thrown).isInstanceOf(ArithmeticException.class).hasMessage("the transaction failed");
+            assertThat(thrown.getSuppressed()[0].getMessage()).contains("worker@").contains("process(Fail[])");
+            assertThat(w.written.directGet()).isZero();                   // its write was rolled back
+            assertThat(w.stats().commits()).isZero();
+            assertThat(w.stats().rollbacks()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theDynamicSplitHalvesTheTransactionalThreadsUnderContention() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            final class Contended extends TransactionalActor<Op> {
+                final TRef<Integer> x = TRef.of(0);
+                final TRef<Integer> y = TRef.of(0);
+                final AtomicInteger attempts = new AtomicInteger();
+
+                Contended() {
+                    super(TransactionalActor.Settings.dynamicSplit(8, Duration.ofMillis(10), 2.0));
+                }
+
+                @Override
+                protected void process(Op op) {
+                    if (op instanceof Stop) {
+                        exit();
+                        return;
+                    }
+                    int seen = x.get();
+                    if (attempts.incrementAndGet() % 2 == 1) {    // every other attempt is made to conflict
+                        try {
+                            CompletableFuture.runAsync(() -> Stm.atomic(() -> x.set(x.get() + 1)))
+                                    .get(20, TimeUnit.SECONDS);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    y.set(seen);
+                }
+            }
+            Contended c = new Contended();
+            assertThat(c.stats().transactionalThreads()).isEqualTo(7);
+            rt.finish(() -> {
+                ActorRef<Op> ref = c.start("contended");
+                rt.async(() -> feedUntilFloor(ref, c, new long[1]));
+            });
+            // one rollback per commit: commits per rollback (1) stay below alpha (2), so the share halves: 7, 3, 1
+            assertThat(c.stats().transactionalThreads()).isEqualTo(1);
+            assertThat(c.stats().readOnlyThreads()).isEqualTo(7);
+        }
+    }
+
+    /**
+     * Sends work, a few messages ahead of what has been processed, until the split reaches its floor; then stops
+     * the actor.
+     */
+    private static void feedUntilFloor(ActorRef<Op> ref, TransactionalActor<Op> a, long[] sent) {
+        if (a.stats().transactionalThreads() == 1) {
+            ref.send(new Stop());
+            return;
+        }
+        while (sent[0] - a.stats().transactional() < 8) {
+            ref.send(new Work());
+            sent[0]++;
+        }
+        TaskRuntime.current().async(() -> feedUntilFloor(ref, a, sent));
+    }
+}
