@@ -1353,6 +1353,11 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
 
         @Override
+        public void replyNow(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+            replyTo.answerNow(reply, failure);
+        }
+
+        @Override
         @SuppressWarnings({"unchecked", "rawtypes"})
         public void sendNow(ActorRef<?> to, int mailbox, Object message) {
             LocalRef r = (LocalRef) to;

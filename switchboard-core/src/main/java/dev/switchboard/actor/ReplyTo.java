@@ -1,5 +1,7 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.SendInterception;
+import dev.switchboard.spi.SendInterceptor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -124,6 +126,17 @@ public final class ReplyTo<R> {
     }
 
     private void answer(Object reply, Throwable failure) {
+        if (SendInterception.used()) {
+            SendInterceptor i = SendInterception.current();
+            if (i != null && i.interceptReply(this, reply, failure)) {
+                return;                               // held (a transaction answers when it commits)
+            }
+        }
+        answerNow(reply, failure);
+    }
+
+    /** Answers past any interceptor ({@code Seam.replyNow}). */
+    void answerNow(Object reply, Throwable failure) {
         if (!STATE.compareAndSet(this, OPEN, REPLIED) && state != GAVE_UP) {
             throw new IllegalStateException(describe() + " was already answered");
         }

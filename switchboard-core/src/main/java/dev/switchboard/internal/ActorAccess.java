@@ -38,4 +38,7 @@ public abstract class ActorAccess {
 
     /** Sends {@code message} to {@code to} (into {@code mailbox}, or routed if -1) without interception. */
     public abstract void sendNow(ActorRef<?> to, int mailbox, Object message);
+
+    /** Answers {@code replyTo} without interception. */
+    public abstract void replyNow(dev.switchboard.actor.ReplyTo<?> replyTo, Object reply, Throwable failure);
 }

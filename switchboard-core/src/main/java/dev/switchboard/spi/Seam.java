@@ -41,8 +41,8 @@ public final class Seam {
     /**
      * Installs {@code interceptor} for the sends this thread makes until the returned interception is closed
      * (which puts back the interceptor it replaced, if any). Sends through references ({@code send} and the
-     * selector forms) are intercepted; requests ({@code ask}, {@code awaitReply}) and replies
-     * ({@code ReplyTo.reply}) are not. Interception belongs to the thread, not to a task: every send this thread
+     * selector forms), replies ({@code ReplyTo.reply}, {@code fail}) and the actor's {@code exit()} are
+     * intercepted; requests ({@code ask}, {@code awaitReply}) are not. Interception belongs to the thread, not to a task: every send this thread
      * makes meanwhile is seen, including those of work the thread runs inline (a task it helps while waiting in
      * a nested finish, a turn of a policy that a send of its runs).
      */
@@ -60,6 +60,16 @@ public final class Seam {
      */
     public static void sendNow(ActorRef<?> to, int mailbox, Object message) {
         ActorAccess.get().sendNow(Objects.requireNonNull(to, "to"), mailbox, message);
+    }
+
+    /**
+     * Answers {@code replyTo} now ({@code reply}, or {@code failure} if not null), past any interceptor of this
+     * thread: an answer an interceptor held.
+     *
+     * @throws IllegalStateException if the request was already answered
+     */
+    public static void replyNow(dev.switchboard.actor.ReplyTo<?> replyTo, Object reply, Throwable failure) {
+        ActorAccess.get().replyNow(Objects.requireNonNull(replyTo, "replyTo"), reply, failure);
     }
 
     /** An installed {@link SendInterceptor}; closing it uninstalls it. */

@@ -1,6 +1,7 @@
 package dev.switchboard.spi;
 
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
 
 /**
  * Sees the sends made on one thread while it is installed ({@link Seam#interceptSends}) and may hold them: a
@@ -22,6 +23,15 @@ public interface SendInterceptor {
      * effect), false to let it take effect now. By default exits take effect now.
      */
     default boolean interceptExit(ActorRef<?> actor) {
+        return false;
+    }
+
+    /**
+     * This thread answers a request: {@code reply}, or {@code failure} if not null. Returns true to hold the answer
+     * (the kind gives it later with {@link Seam#replyNow}, or drops it), false to let it go now. By default answers
+     * go now.
+     */
+    default boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
         return false;
     }
 }

@@ -2,6 +2,7 @@ package dev.switchboard.stm;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.spi.Dispatcher;
 import dev.switchboard.spi.MessageProcessing;
@@ -40,8 +41,9 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Messages are <em>transactional</em> or <em>read-only</em> ({@link ReadOnly}, or {@link #isReadOnly}), and each
- * class waits in its own queue. A transactional message runs inside a transaction: what it sends and its
- * {@code exit()} take effect once, when it commits, never for an attempt that rolls back; an exception escaping it
+ * class waits in its own queue. A transactional message runs inside a transaction: what it sends, the answers it
+ * gives ({@code ReplyTo.reply}) and its {@code exit()} take effect once, when it commits, never for an attempt that
+ * rolls back; an exception escaping it
  * rolls it back and terminates the actor, reaching its finish as any actor's failure does. A read-only message
  * runs outside transactions and may not write a {@code TRef}; it reads with {@link TRef#directGet()} (relaxed: see
  * there), or with {@link TRef#relaxedGet()} inside a {@link Stm#atomic} of its own.
@@ -172,8 +174,25 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     }
 
     private int clamp(int tx) {
+        return clamp(settings, tx);
+    }
+
+    private static int clamp(Settings settings, int tx) {
         int floor = settings.floor();
         return Math.max(floor, Math.min(settings.threads() - floor, tx));
+    }
+
+    /**
+     * The paper's rule (§4.1): the transactional threads for the next period, from the current number and the
+     * commits and rollbacks of the period that ended: halved when commits per rollback fell below α, doubled
+     * otherwise, each class keeping a tenth; unchanged after a period without transactions.
+     */
+    static int nextSplit(Settings settings, int transactionalThreads, long commits, long rollbacks) {
+        if (commits + rollbacks == 0) {
+            return transactionalThreads;                  // nothing learned
+        }
+        double ratio = rollbacks == 0 ? Double.POSITIVE_INFINITY : (double) commits / rollbacks;
+        return clamp(settings, ratio < settings.alpha() ? transactionalThreads / 2 : transactionalThreads * 2);
     }
 
     /** The two classes of message, and the tickets their started messages carry. */
@@ -183,10 +202,21 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     private record Held(ActorRef<?> to, int mailbox, Object message) {
     }
 
-    /** Holds one attempt's sends and its exit. */
+    /** An answer held by an attempt until it commits. */
+    private record HeldReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+    }
+
+    /** Holds one attempt's sends, answers and exit. */
     private final class Holder implements SendInterceptor {
         final List<Held> sends = new ArrayList<>();
+        final List<HeldReply> replies = new ArrayList<>(1);
         boolean exit;
+
+        @Override
+        public boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+            replies.add(new HeldReply(replyTo, reply, failure));
+            return true;
+        }
 
         @Override
         public boolean intercept(ActorRef<?> to, int mailbox, Object message) {
@@ -256,12 +286,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             long dr = r - lastRollbacks;
             lastCommits = c;
             lastRollbacks = r;
-            if (dc + dr == 0) {
-                return;                                   // no transaction in the period: nothing learned
-            }
-            double ratio = dr == 0 ? Double.POSITIVE_INFINITY : (double) dc / dr;
             int tx = transactionalThreads;
-            int next = clamp(ratio < settings.alpha() ? tx / 2 : tx * 2);
+            int next = nextSplit(settings, tx, dc, dr);
             if (next != tx) {
                 transactionalThreads = next;
                 dispatcher.requestTurn();
@@ -304,6 +330,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             Holder committed = last.get(0);
             for (Held h : committed.sends) {               // the commit's effects, once
                 Seam.sendNow(h.to(), h.mailbox(), h.message());
+            }
+            for (HeldReply r : committed.replies) {
+                Seam.replyNow(r.replyTo(), r.reply(), r.failure());
             }
             if (committed.exit) {
                 exit();

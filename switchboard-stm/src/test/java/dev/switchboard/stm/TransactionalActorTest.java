@@ -121,6 +121,10 @@ class TransactionalActorTest {
     record Work() implements Op {
     }
 
+    /** Answers with the attempt it ran in; the first attempt is made to conflict. */
+    record Which(ReplyTo<Integer> replyTo) implements Op {
+    }
+
     static final class Worker extends TransactionalActor<Op> {
         final List<TRef<Integer>> slots = List.of(TRef.of(0), TRef.of(0));
         final TRef<Integer> contended = TRef.of(0);
@@ -161,6 +165,20 @@ class TransactionalActorTest {
                 }
                 case SneakyWrite w -> written.set(-1);
                 case Work w -> { }
+                case Which q -> {
+                    int attempt = noisyAttempts.incrementAndGet();
+                    int seen = contended.get();
+                    q.replyTo().reply(attempt);              // held until the commit
+                    if (attempt == 1) {
+                        try {
+                            CompletableFuture.runAsync(() -> Stm.atomic(() -> contended.set(contended.get() + 1)))
+                                    .get(20, TimeUnit.SECONDS);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    written.set(seen + 1);
+                }
                 case Fail f -> {
                     written.set(99);
                     throw new ArithmeticException("the transaction failed");
@@ -229,6 +247,23 @@ class TransactionalActorTest {
         }
     }
 
+    @Test
+    void anAnswerGivenInATransactionGoesOnceAtCommit() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            java.util.concurrent.atomic.AtomicReference<CompletableFuture<Integer>> answer =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<Op> ref = w.start("worker");
+                answer.set(ref.ask(Which::new, Duration.ofSeconds(20)));
+                answer.get().whenComplete((v, f) -> ref.send(new Stop()));
+            });
+            assertThat(answer.get().join()).isEqualTo(2);               // the committed attempt's answer
+            assertThat(w.stats().rollbacks()).isEqualTo(1);
+            assertThat(w.state()).isEqualTo(ActorState.TERMINATED);     // not failed by an "already answered"
+        }
+    }
+
     /** Completes {@code done} once {@code condition} holds, checking from a task that re-queues itself. */
     private static void pollUntil(java.util.function.BooleanSupplier condition,
             dev.switchboard.task.DataDrivenFuture<Boolean> done) {
@@ -269,15 +304,26 @@ class TransactionalActorTest {
     }
 
     @Test
-    void theDynamicSplitHalvesTheTransactionalThreadsUnderContention() {
+    void theSplitRuleHalvesBelowAlphaDoublesAboveAndKeepsATenthForEach() {
+        TransactionalActor.Settings s = TransactionalActor.Settings.dynamicSplit(32, Duration.ofSeconds(1), 0.21);
+        assertThat(TransactionalActor.nextSplit(s, 28, 100, 1_000)).isEqualTo(14);   // 0.1 < 0.21: halve
+        assertThat(TransactionalActor.nextSplit(s, 14, 100, 100)).isEqualTo(28);     // 1.0: double
+        assertThat(TransactionalActor.nextSplit(s, 28, 100, 0)).isEqualTo(28);       // at most 32 - 4
+        assertThat(TransactionalActor.nextSplit(s, 4, 1, 1_000)).isEqualTo(4);       // at least a tenth (4 of 32)
+        assertThat(TransactionalActor.nextSplit(s, 16, 0, 0)).isEqualTo(16);         // no transaction: unchanged
+        assertThat(TransactionalActor.nextSplit(s, 16, 0, 5)).isEqualTo(8);          // only rollbacks: halve
+    }
+
+    @Test
+    void theDynamicSplitMovesThreadsAwayFromTransactionsUnderContention() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             final class Contended extends TransactionalActor<Op> {
                 final TRef<Integer> x = TRef.of(0);
                 final TRef<Integer> y = TRef.of(0);
-                final AtomicInteger attempts = new AtomicInteger();
 
                 Contended() {
-                    super(TransactionalActor.Settings.dynamicSplit(8, Duration.ofMillis(10), 2.0));
+                    // any rollback in a period halves: commits per rollback are always below 1e9
+                    super(TransactionalActor.Settings.dynamicSplit(8, Duration.ofMillis(10), 1e9));
                 }
 
                 @Override
@@ -287,25 +333,33 @@ class TransactionalActorTest {
                         return;
                     }
                     int seen = x.get();
-                    if (attempts.incrementAndGet() % 2 == 1) {    // every other attempt is made to conflict
-                        try {
-                            CompletableFuture.runAsync(() -> Stm.atomic(() -> x.set(x.get() + 1)))
-                                    .get(20, TimeUnit.SECONDS);
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
+                    long until = System.nanoTime() + 20_000;   // a window for the writer below to commit into
+                    while (System.nanoTime() < until) {
+                        Thread.onSpinWait();
                     }
                     y.set(seen);
                 }
             }
             Contended c = new Contended();
             assertThat(c.stats().transactionalThreads()).isEqualTo(7);
-            rt.finish(() -> {
-                ActorRef<Op> ref = c.start("contended");
-                rt.async(() -> feedUntilFloor(ref, c, new long[1]));
-            });
-            // one rollback per commit: commits per rollback (1) stay below alpha (2), so the share halves: 7, 3, 1
-            assertThat(c.stats().transactionalThreads()).isEqualTo(1);
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            Thread writer = new Thread(() -> {                 // commits to x now and then, outside the actor
+                while (!stop.get()) {
+                    Stm.atomic(() -> c.x.set(c.x.get() + 1));
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000);
+                }
+            }, "x-writer");
+            writer.start();
+            try {
+                rt.finish(() -> {
+                    ActorRef<Op> ref = c.start("contended");
+                    rt.async(() -> feedUntilFloor(ref, c, new long[1]));
+                });
+            } finally {
+                stop.set(true);
+            }
+            assertThat(c.stats().rollbacks()).isPositive();
+            assertThat(c.stats().transactionalThreads()).isEqualTo(1);   // 7, 3, 1: the floor of 8 threads
             assertThat(c.stats().readOnlyThreads()).isEqualTo(7);
         }
     }
