@@ -52,6 +52,8 @@ public final class Examples {
                 dev.switchboard.examples.monitors.CollectiveBound::new));
         ALL.put("FlockCouples", new Entry("001 §7", "the couples flock, serial and with a readers-writer monitor",
                 dev.switchboard.examples.monitors.FlockCouples::new));
+        ALL.put("TransactionalBank", new Entry("004 §4", "transfers as concurrent transactions, audits as read-only messages",
+                dev.switchboard.examples.stm.TransactionalBank::new));
     }
 
     private Examples() {

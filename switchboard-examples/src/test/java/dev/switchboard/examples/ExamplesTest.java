@@ -95,6 +95,14 @@ class ExamplesTest {
     }
 
     @Test
+    void transactionalBank() {
+        assertThat(run(new dev.switchboard.examples.stm.TransactionalBank())).containsExactly(
+                "10000 transfers and a close committed, each once, as transactions",
+                "5 audits ran as read-only messages, beside the transfers",
+                "the total after the last transfer: 16000, as it was at the opening");
+    }
+
+    @Test
     void awaitReply() {
         assertThat(run(new AwaitReply())).containsExactly(
                 "alice deposited 100, balance now 100",
@@ -118,7 +126,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(18);
+        assertThat(Examples.ALL).hasSize(19);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }
