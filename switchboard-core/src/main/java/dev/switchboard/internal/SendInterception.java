@@ -30,6 +30,31 @@ public final class SendInterception {
         return CURRENT.get();
     }
 
+    /** Whether an interceptor on this thread holds {@code spawn} (an actor's start, an async). */
+    public static boolean interceptSpawn(Runnable spawn) {
+        if (!used) {
+            return false;
+        }
+        SendInterceptor i = CURRENT.get();
+        return i != null && i.interceptSpawn(spawn);
+    }
+
+    /**
+     * Fails {@code op} (a finish, a blocking get, a future) if an interceptor on this thread forbids waiting.
+     *
+     * @throws IllegalStateException with the interceptor's reason
+     */
+    public static void requireMayBlock(String op) {
+        if (!used) {
+            return;
+        }
+        SendInterceptor i = CURRENT.get();
+        String reason = i == null ? null : i.blockingForbidden();
+        if (reason != null) {
+            throw new IllegalStateException(op + " was called " + reason);
+        }
+    }
+
     /** Installs {@code interceptor} on this thread; returns the one it replaces (null if none). */
     public static SendInterceptor install(SendInterceptor interceptor) {
         if (!used) {

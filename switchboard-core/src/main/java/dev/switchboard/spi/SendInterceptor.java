@@ -34,4 +34,23 @@ public interface SendInterceptor {
     default boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
         return false;
     }
+
+    /**
+     * This thread starts an actor or spawns a task ({@code async}, {@code asyncAwait}); running {@code spawn} does
+     * it. Returns true to hold it (the kind runs {@code spawn} later, with the interceptor closed, or drops it),
+     * false to let it happen now. By default it happens now.
+     */
+    default boolean interceptSpawn(Runnable spawn) {
+        return false;
+    }
+
+    /**
+     * Why this thread may not wait now (a {@code finish}, a blocking {@code get}, a {@code future} whose value would
+     * escape), or null if it may: a transaction, which may run several times, must neither wait nor let work
+     * escape it. The runtime's waits then fail with an {@code IllegalStateException} giving the reason. By default
+     * null.
+     */
+    default String blockingForbidden() {
+        return null;
+    }
 }

@@ -176,6 +176,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     public T get() {
         Object v = value;
         if (v == UNSET) {
+            dev.switchboard.internal.SendInterception.requireMayBlock("get() on " + this);
             v = waitForValue();
         }
         return valueOf(v);
@@ -201,6 +202,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
         Object v = value;
         if (v == UNSET && nanos > 0) {
+            dev.switchboard.internal.SendInterception.requireMayBlock("get(Duration) on " + this);
             v = block(System.nanoTime() + nanos);
         }
         if (v == UNSET) {

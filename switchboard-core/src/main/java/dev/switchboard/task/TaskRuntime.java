@@ -6,6 +6,7 @@ import dev.switchboard.internal.Node;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
+import dev.switchboard.internal.SendInterception;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -169,6 +170,7 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public void finish(TaskBody body) {
         Objects.requireNonNull(body, "body");
+        SendInterception.requireMayBlock("finish");
         rethrow(scheduler.runFinish(body, TaskBody::run, 0));
     }
 
@@ -192,6 +194,7 @@ public final class TaskRuntime implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public <T> T finish(Callable<? extends T> body) {
         Objects.requireNonNull(body, "body");
+        SendInterception.requireMayBlock("finish");
         Object[] result = new Object[1];
         TaskBody store = () -> result[0] = body.call();
         rethrow(scheduler.runFinish(store, TaskBody::run, 0));
@@ -207,6 +210,7 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public void finish(Duration timeout, TaskBody body) {
         Objects.requireNonNull(body, "body");
+        SendInterception.requireMayBlock("finish");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
         }
@@ -248,6 +252,9 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public void async(TaskBody body) {
         Objects.requireNonNull(body, "body");
+        if (SendInterception.interceptSpawn(() -> spawn(body))) {
+            return;                                // held (a transaction spawns when it commits)
+        }
         spawn(body);
     }
 
@@ -269,6 +276,7 @@ public final class TaskRuntime implements AutoCloseable {
      * }</pre>
      */
     public <T> TaskFuture<T> future(Computation<? extends T> computation) {
+        SendInterception.requireMayBlock("future");
         Objects.requireNonNull(computation, "computation");
         scheduler.requireOpen("future");
         DataDrivenFuture<T> result = new DataDrivenFuture<>();
@@ -303,6 +311,9 @@ public final class TaskRuntime implements AutoCloseable {
 
     private void awaitAll(TaskFuture<?>[] inputs, TaskBody body) {
         Objects.requireNonNull(body, "body");
+        if (SendInterception.interceptSpawn(() -> awaitAll(inputs, body))) {
+            return;                                // held (a transaction spawns when it commits)
+        }
         scheduler.requireOpen("asyncAwait");
         for (int i = 0; i < inputs.length; i++) {
             Objects.requireNonNull(inputs[i], () -> "asyncAwait input is null");

@@ -42,8 +42,9 @@ import java.util.function.Consumer;
  *
  * <p>Messages are <em>transactional</em> or <em>read-only</em> ({@link ReadOnly}, or {@link #isReadOnly}), and each
  * class waits in its own queue. A transactional message runs inside a transaction: what it sends, the answers it
- * gives ({@code ReplyTo.reply}) and its {@code exit()} take effect once, when it commits, never for an attempt that
- * rolls back; an exception escaping it
+ * gives ({@code ReplyTo.reply}), the actors it starts, the tasks it spawns ({@code async}, {@code asyncAwait})
+ * and its {@code exit()} take effect once, when it commits, never for an attempt that rolls back; it may not wait
+ * ({@code finish}, a blocking {@code get}, {@code future}: an {@code IllegalStateException} says so); an exception escaping it
  * rolls it back and terminates the actor, reaching its finish as any actor's failure does. A read-only message
  * runs outside transactions and may not write a {@code TRef}; it reads with {@link TRef#directGet()} (relaxed: see
  * there), or with {@link TRef#relaxedGet()} inside a {@link Stm#atomic} of its own.
@@ -56,8 +57,7 @@ import java.util.function.Consumer;
  *
  * <p>What does not apply: {@code pause()} and {@code awaitReply} (the dispatcher decides what runs; ask with
  * {@code ActorRef.ask} and send the answer to yourself instead), and {@code become} (messages run concurrently:
- * keep behavior in {@code TRef}s). Actors started and tasks spawned inside a transaction are not held until its
- * commit yet: do not start them from transactional messages.
+ * keep behavior in {@code TRef}s).
  *
  * @param <M> the type of message the actor accepts
  */
@@ -206,11 +206,25 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     private record HeldReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
     }
 
-    /** Holds one attempt's sends, answers and exit. */
+    /** Holds one attempt's sends, answers, spawns and exit, and forbids it to wait. */
     private final class Holder implements SendInterceptor {
         final List<Held> sends = new ArrayList<>();
         final List<HeldReply> replies = new ArrayList<>(1);
+        final List<Runnable> spawns = new ArrayList<>(0);
         boolean exit;
+
+        @Override
+        public boolean interceptSpawn(Runnable spawn) {
+            spawns.add(spawn);
+            return true;
+        }
+
+        @Override
+        public String blockingForbidden() {
+            return "inside a transaction of " + TransactionalActor.this + ", which may run several times and must not"
+                    + " wait (do the waiting in a read-only message, or in a task the transaction spawns: that runs"
+                    + " once, after the commit)";
+        }
 
         @Override
         public boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
@@ -328,7 +342,10 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             rollbacks.add(attempts[0] - 1);
             transactional.increment();
             Holder committed = last.get(0);
-            for (Held h : committed.sends) {               // the commit's effects, once
+            for (Runnable spawn : committed.spawns) {      // the commit's effects, once: actors and tasks first,
+                spawn.run();                               // so that messages sent to a new actor find it started
+            }
+            for (Held h : committed.sends) {
                 Seam.sendNow(h.to(), h.mailbox(), h.message());
             }
             for (HeldReply r : committed.replies) {

@@ -121,6 +121,14 @@ class TransactionalActorTest {
     record Work() implements Op {
     }
 
+    /** Starts an actor and spawns a task, each of which notes itself; the first attempt is made to conflict. */
+    record Spawning(List<String> notes) implements Op {
+    }
+
+    /** Waits in a finish: not allowed in a transaction. */
+    record Waits() implements Op {
+    }
+
     /** Answers with the attempt it ran in; the first attempt is made to conflict. */
     record Which(ReplyTo<Integer> replyTo) implements Op {
     }
@@ -165,6 +173,33 @@ class TransactionalActorTest {
                 }
                 case SneakyWrite w -> written.set(-1);
                 case Work w -> { }
+                case Waits w -> TaskRuntime.current().finish(() -> { });
+                case Spawning s -> {
+                    int attempt = noisyAttempts.incrementAndGet();
+                    int seen = contended.get();
+                    TaskRuntime.current().async(() -> s.notes().add("task of attempt " + attempt));
+                    new Actor<String>() {
+                        @Override
+                        protected void onStart() {
+                            s.notes().add("actor of attempt " + attempt);
+                            exit();
+                        }
+
+                        @Override
+                        protected void process(String m) {
+                        }
+                    }.start();
+                    if (attempt == 1) {
+                        try {
+                            CompletableFuture.runAsync(() -> Stm.atomic(() -> contended.set(contended.get() + 1)))
+                                    .get(20, TimeUnit.SECONDS);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    written.set(seen + 1);
+                    exit();
+                }
                 case Which q -> {
                     int attempt = noisyAttempts.incrementAndGet();
                     int seen = contended.get();
@@ -261,6 +296,27 @@ class TransactionalActorTest {
             assertThat(answer.get().join()).isEqualTo(2);               // the committed attempt's answer
             assertThat(w.stats().rollbacks()).isEqualTo(1);
             assertThat(w.state()).isEqualTo(ActorState.TERMINATED);     // not failed by an "already answered"
+        }
+    }
+
+    @Test
+    void actorsAndTasksStartedInATransactionStartOnceAtCommitAndItsFinishWaitsForThem() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            List<String> notes = new CopyOnWriteArrayList<>();
+            rt.finish(() -> w.start("worker").send(new Spawning(notes)));
+            assertThat(notes).containsExactlyInAnyOrder("task of attempt 2", "actor of attempt 2");
+        }
+    }
+
+    @Test
+    void waitingInsideATransactionFailsSayingWhy() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start("worker").send(new Waits())));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("finish was called inside a transaction of worker@")
+                    .hasMessageContaining("must not wait");
         }
     }
 
