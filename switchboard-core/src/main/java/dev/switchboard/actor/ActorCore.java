@@ -326,7 +326,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (status != 0 || activation != null) {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
-        if (SendInterception.interceptSpawn(this::startInScope)) {
+        if (SendInterception.used() && SendInterception.interceptSpawn(this::startInScope)) {
             return;                                  // held (a transaction starts it when it commits)
         }
         Node context = Context.current();

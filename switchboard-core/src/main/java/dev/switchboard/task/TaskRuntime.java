@@ -252,7 +252,7 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public void async(TaskBody body) {
         Objects.requireNonNull(body, "body");
-        if (SendInterception.interceptSpawn(() -> spawn(body))) {
+        if (SendInterception.used() && SendInterception.interceptSpawn(() -> spawn(body))) {
             return;                                // held (a transaction spawns when it commits)
         }
         spawn(body);
@@ -311,7 +311,7 @@ public final class TaskRuntime implements AutoCloseable {
 
     private void awaitAll(TaskFuture<?>[] inputs, TaskBody body) {
         Objects.requireNonNull(body, "body");
-        if (SendInterception.interceptSpawn(() -> awaitAll(inputs, body))) {
+        if (SendInterception.used() && SendInterception.interceptSpawn(() -> awaitAll(inputs, body))) {
             return;                                // held (a transaction spawns when it commits)
         }
         scheduler.requireOpen("asyncAwait");
