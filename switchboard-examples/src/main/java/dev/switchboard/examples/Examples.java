@@ -54,6 +54,8 @@ public final class Examples {
                 dev.switchboard.examples.monitors.FlockCouples::new));
         ALL.put("TransactionalBank", new Entry("004 §4", "transfers as concurrent transactions, audits as read-only messages",
                 dev.switchboard.examples.stm.TransactionalBank::new));
+        ALL.put("SortedList", new Entry("004 §5.1", "a sorted linked list of TRefs: concurrent inserts and removes, a relaxed sum",
+                dev.switchboard.examples.stm.SortedList::new));
     }
 
     private Examples() {

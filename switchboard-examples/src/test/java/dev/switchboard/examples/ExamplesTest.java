@@ -103,6 +103,15 @@ class ExamplesTest {
     }
 
     @Test
+    void sortedList() {
+        assertThat(run(new dev.switchboard.examples.stm.SortedList())).containsExactly(
+                "the list holds 1334 values, in strictly increasing order",
+                "its sum is 1334667, the sum of the 1334 values from 1 to 2000 that are not multiples of 3: true",
+                "a relaxed sum taken while inserts committed was between 0 and the full sum: true",
+                "2667 inserts and removes and a close committed once each; 1 read-only message ran");
+    }
+
+    @Test
     void awaitReply() {
         assertThat(run(new AwaitReply())).containsExactly(
                 "alice deposited 100, balance now 100",
@@ -126,7 +135,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(19);
+        assertThat(Examples.ALL).hasSize(20);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }

@@ -49,6 +49,12 @@ import java.util.function.Consumer;
  * runs outside transactions and may not write a {@code TRef}; it reads with {@link TRef#directGet()} (relaxed: see
  * there), or with {@link TRef#relaxedGet()} inside a {@link Stm#atomic} of its own.
  *
+ * <p><b>Order.</b> The outcome is that of <em>some</em> one-at-a-time order, not necessarily the order the messages
+ * were sent in: transactional messages start in the order they arrived but run at once, and commit in whatever
+ * order their transactions do, so two messages from one sender may take effect in either order; and the two
+ * classes wait in different queues, so a read-only message is not ordered after the transactional ones sent before
+ * it. A sender that needs one message to take effect before another waits for the first's answer.
+ *
  * <p>The messages run as tasks on the runtime's workers, at most {@link Settings#threads()} at once (no thread is
  * created for them): that many are split between the two classes, statically or, by default, dynamically: every
  * period the ratio of commits to rollbacks is compared with a threshold α, and the transactional share is halved
