@@ -59,7 +59,8 @@ import java.util.function.Consumer;
  * created for them): that many are split between the two classes, statically or, by default, dynamically: every
  * period the ratio of commits to rollbacks is compared with a threshold α, and the transactional share is halved
  * (contention) or doubled, never leaving either class less than a tenth while it has work ({@link #stats()} shows
- * the split and the counts). The actor's finish ends only when every message it started has ended.
+ * the split and the counts). Unless α is given, a short profiling phase finds it first
+ * ({@link Settings#profiledSplit}). The actor's finish ends only when every message it started has ended.
  *
  * <p>What does not apply: {@code pause()} and {@code awaitReply} (the dispatcher decides what runs; ask with
  * {@code ActorRef.ask} and send the answer to yourself instead), and {@code become} (messages run concurrently:
@@ -95,17 +96,34 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             if (period.isNegative() || period.isZero()) {
                 throw new IllegalArgumentException("the period must be positive, got " + period);
             }
-            if (!(alpha > 0)) {
-                throw new IllegalArgumentException("alpha must be positive, got " + alpha);
+            if (!(alpha > 0) && !Double.isNaN(alpha)) {
+                throw new IllegalArgumentException("alpha must be positive (or NaN: found by profiling), got " + alpha);
             }
             if (maxAttempts < 1) {
                 throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
             }
         }
 
-        /** The defaults: 8 threads, split dynamically every second with α = 0.2, starting at 90:10. */
+        /**
+         * The defaults: 8 threads, split dynamically every second, with α found by profiling the first periods
+         * ({@link #profiledSplit}).
+         */
         public static Settings defaults() {
-            return dynamicSplit(8, Duration.ofSeconds(1), 0.2);
+            return profiledSplit(8, Duration.ofSeconds(1));
+        }
+
+        /**
+         * {@link #dynamicSplit} with α found by a short profiling phase: the first periods run the transactional
+         * messages on 1, 2, 4, ... of the threads (up to the most they may have), one period each, measuring
+         * commits and rollbacks; the level with the most commits, t*, is kept, and α is set between the commits
+         * per rollback seen at t* and at the next level up (their geometric mean), so that the rule holds t* while
+         * the contention stays as profiled: above it the ratio falls below α and the threads are halved, at t* it
+         * does not. When t* is the top level, α is half its ratio; when no level rolled back, a tenth of the
+         * smallest ratio that any period could show (1 / the commits of the best period). {@link #stats()} shows
+         * α once found.
+         */
+        public static Settings profiledSplit(int threads, Duration period) {
+            return new Settings(threads, true, 0.9, period, Double.NaN, Stm.DEFAULT_MAX_ATTEMPTS);
         }
 
         /** {@code threads} split {@code transactionalShare : 1 - transactionalShare} for good (paper: 0.9). */
@@ -136,9 +154,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * @param readOnly              read-only messages processed
      * @param transactionalThreads  the threads transactional messages may use now
      * @param readOnlyThreads       the threads read-only messages may use now
+     * @param alpha                 the threshold of the dynamic split (NaN while it is being profiled; for a static
+     *                              split, the value given, unused)
      */
     public record Stats(long commits, long rollbacks, long transactional, long readOnly, int transactionalThreads,
-                        int readOnlyThreads) {
+                        int readOnlyThreads, double alpha) {
     }
 
     private final Settings settings;
@@ -147,6 +167,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     private final LongAdder transactional = new LongAdder();
     private final LongAdder readOnly = new LongAdder();
     private volatile int transactionalThreads;
+    /** α: given, or found by profiling (NaN until then). */
+    private volatile double alpha;
 
     /** A transactional actor with the {@linkplain Settings#defaults() default settings}. */
     protected TransactionalActor() {
@@ -156,6 +178,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     protected TransactionalActor(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.transactionalThreads = clamp((int) Math.round(settings.threads() * settings.transactionalShare()));
+        this.alpha = settings.alpha();
         Seam.bind(this, new Policy());
     }
 
@@ -171,7 +194,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     public final Stats stats() {
         int tx = transactionalThreads;
         return new Stats(commits.sum(), rollbacks.sum(), transactional.sum(), readOnly.sum(), tx,
-                settings.threads() - tx);
+                settings.threads() - tx, alpha);
     }
 
     /** The settings it was created with. */
@@ -193,12 +216,53 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * commits and rollbacks of the period that ended: halved when commits per rollback fell below α, doubled
      * otherwise, each class keeping a tenth; unchanged after a period without transactions.
      */
-    static int nextSplit(Settings settings, int transactionalThreads, long commits, long rollbacks) {
+    static int nextSplit(Settings settings, double alpha, int transactionalThreads, long commits, long rollbacks) {
         if (commits + rollbacks == 0) {
             return transactionalThreads;                  // nothing learned
         }
         double ratio = rollbacks == 0 ? Double.POSITIVE_INFINITY : (double) commits / rollbacks;
-        return clamp(settings, ratio < settings.alpha() ? transactionalThreads / 2 : transactionalThreads * 2);
+        return clamp(settings, ratio < alpha ? transactionalThreads / 2 : transactionalThreads * 2);
+    }
+
+    /** The thread counts the profiling phase tries for transactional messages: 1, 2, 4, ..., and the top. */
+    static int[] profilingLevels(Settings settings) {
+        List<Integer> levels = new ArrayList<>();
+        int top = settings.threads() - settings.floor();
+        for (int t = settings.floor(); t < top; t *= 2) {
+            levels.add(t);
+        }
+        levels.add(top);
+        return levels.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * α from a profile: {@code commits[i]} and {@code rollbacks[i]} measured over one period with
+     * {@code levels[i]} transactional threads (see {@link Settings#profiledSplit}). Returns {best level, α}.
+     */
+    static double[] profiledAlpha(int[] levels, long[] commits, long[] rollbacks) {
+        int best = 0;
+        for (int i = 1; i < levels.length; i++) {
+            if (commits[i] > commits[best]) {
+                best = i;
+            }
+        }
+        double atBest = ratio(commits[best], rollbacks[best]);
+        double alpha;
+        if (best + 1 < levels.length) {
+            double above = ratio(commits[best + 1], rollbacks[best + 1]);
+            alpha = Double.isInfinite(atBest) ? (Double.isInfinite(above) ? 0 : 2 * above)
+                    : Double.isInfinite(above) ? atBest / 2 : Math.sqrt(atBest * Math.max(above, 1e-9));
+        } else {
+            alpha = Double.isInfinite(atBest) ? 0 : atBest / 2;
+        }
+        if (!(alpha > 0)) {                               // no rollback anywhere: a tenth of the smallest ratio seen
+            alpha = 0.1 / Math.max(1, commits[best]);
+        }
+        return new double[] {levels[best], alpha};
+    }
+
+    private static double ratio(long commits, long rollbacks) {
+        return rollbacks == 0 ? Double.POSITIVE_INFINITY : (double) commits / rollbacks;
     }
 
     /** The two classes of message, and the tickets their started messages carry. */
@@ -263,6 +327,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         private ScheduledFuture<?> timer;
         private long lastCommits;
         private long lastRollbacks;
+        /** The profiling phase, while α is not known: the levels to try, and what each period measured. */
+        private int[] levels;
+        private long[] levelCommits;
+        private long[] levelRollbacks;
+        private int level;
 
         @Override
         public void bound(ActorRef<?> actor, Dispatcher d) {
@@ -307,11 +376,38 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             lastCommits = c;
             lastRollbacks = r;
             int tx = transactionalThreads;
-            int next = nextSplit(settings, tx, dc, dr);
+            int next;
+            if (Double.isNaN(alpha)) {
+                next = profile(dc, dr);
+            } else {
+                next = nextSplit(settings, alpha, tx, dc, dr);
+            }
             if (next != tx) {
                 transactionalThreads = next;
                 dispatcher.requestTurn();
             }
+        }
+
+        /** One period of the profiling phase has ended (on the timer thread): record it, and go to the next level. */
+        private int profile(long dc, long dr) {
+            if (levels == null) {                          // the first period ran at the initial split: start over
+                levels = profilingLevels(settings);
+                levelCommits = new long[levels.length];
+                levelRollbacks = new long[levels.length];
+                level = 0;
+                return levels[0];
+            }
+            if (dc + dr == 0) {
+                return levels[level];                      // an idle period: measure this level again
+            }
+            levelCommits[level] = dc;
+            levelRollbacks[level] = dr;
+            if (++level < levels.length) {
+                return levels[level];
+            }
+            double[] found = profiledAlpha(levels, levelCommits, levelRollbacks);
+            alpha = found[1];
+            return (int) found[0];
         }
 
         @Override
