@@ -26,6 +26,11 @@ import scala.concurrent.stm.japi.STM;
  * after {@link #DEFAULT_MAX_ATTEMPTS} attempts (or the bound given) with a {@link TransactionConflictException},
  * instead of being retried for ever.
  *
+ * <p>A transaction must not wait for another thread's transaction (through a future, a lock, a queue): after
+ * repeated conflicts the engine runs a transaction pessimistically, holding the references it reads, and the other
+ * transaction may be waiting for exactly those. The runtime's own waits ({@code finish}, a blocking {@code get})
+ * inside a transactional actor's transaction fail at once; the JDK's cannot be seen.
+ *
  * <p>The engine is ScalaSTM (BSD licence), behind this API: no Scala type appears in it.
  */
 public final class Stm {
