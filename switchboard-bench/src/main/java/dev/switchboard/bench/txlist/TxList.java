@@ -52,15 +52,16 @@ import org.apache.pekko.actor.ActorSystem;
  * with the interleaving (they are relaxed in two of the variants) and count only as answers.
  *
  * <p><b>Scaling.</b> The paper: 8 list actors over 41,216 values, 500 requesters × 1,000 requests, 32 threads on
- * 48 cores, a run taking seconds. Here, for two cores: 8 list actors over 8 × 512 = 4,096 values (half of them
- * present at the start, drawn from a fixed seed), 64 requesters × 500 requests (32,000 requests, 320 of them
- * sums of the whole list), each transactional list actor with 8 threads, i.e. at most 8 of its messages running
- * at once on the runtime's workers (the harness's {@code --workers}, 2 here). The list is 8 times shorter, so a
- * walk is too, and there are 16 times fewer requests: a run takes about 0.2–1 s on two cores (the transactional
- * variants the longest; see docs/benchmarks.md). The dynamic split's period is 50 ms instead of the paper's
- * 1 s, so that it adjusts about as often within these shorter runs; α is the paper's profiled 0.21
- * (write-dominated) and 0.08 (mixed), and the module's default 0.2 for the read-dominated workload, which the
- * paper did not run.
+ * 48 cores. Here, for two cores: the same 8 list actors over 8 × 1,024 = 8,192 values (a fifth; half of them
+ * present at the start, drawn from a fixed seed, so a list actor holds about 512 nodes and a walk visits about
+ * 256), 128 requesters × 1,000 requests (128,000 requests, a quarter; about 1,280 of them sums of the whole
+ * list), each transactional list actor with {@value #THREADS} threads, i.e. at most 8 of its messages running at
+ * once on the runtime's workers (the harness's {@code --workers}, 2 on two cores). A run then takes about
+ * 0.1–0.25 s for the serial list actors and 0.35–0.8 s for the transactional ones on two cores
+ * (docs/benchmarks.md). The dynamic split's period is {@value #PERIOD_MS} ms instead of the paper's 1 s, so that
+ * it decides about as often within these shorter runs; α is the paper's profiled 0.21 (write-dominated) and 0.08
+ * (mixed), and the module's default 0.2 for the read-dominated workload, which the paper did not run with the
+ * split.
  */
 public final class TxList implements Benchmark {
     /** Threads of each transactional list actor (its {@code Settings.threads()}). */
