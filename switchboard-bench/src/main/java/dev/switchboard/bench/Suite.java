@@ -27,6 +27,7 @@ public final class Suite {
         all.addAll(PriorityBenchmarks.all());
         all.addAll(ReaderWriterBenchmarks.all());
         all.addAll(MonitorBenchmarks.all());
+        all.addAll(TxListBenchmarks.all());
         all.addAll(TaskBenchmarks.all());
         return List.copyOf(all);
     }

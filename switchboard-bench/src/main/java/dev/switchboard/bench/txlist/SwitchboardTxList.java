@@ -1,0 +1,321 @@
+package dev.switchboard.bench.txlist;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.bench.txlist.TxList.Counts;
+import dev.switchboard.bench.txlist.TxList.Digest;
+import dev.switchboard.bench.txlist.TxList.Op;
+import dev.switchboard.bench.txlist.TxList.Params;
+import dev.switchboard.bench.txlist.TxList.Requests;
+import dev.switchboard.bench.txlist.TxList.RunStats;
+import dev.switchboard.bench.txlist.TxList.SerialList;
+import dev.switchboard.bench.txlist.TxList.Split;
+import dev.switchboard.bench.txlist.TxList.SumRead;
+import dev.switchboard.stm.ReadOnly;
+import dev.switchboard.stm.Stm;
+import dev.switchboard.stm.TRef;
+import dev.switchboard.stm.TransactionalActor;
+import dev.switchboard.task.TaskRuntime;
+import java.util.BitSet;
+import java.util.PrimitiveIterator;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+/**
+ * TxList on Switchboard: serial list actors (plain fields) or transactional ones ({@code TRef} fields); the
+ * requesters ask with {@code awaitReply} and the list actors answer the request's {@code ReplyTo}.
+ */
+final class SwitchboardTxList {
+    /** What a list actor accepts. */
+    sealed interface ListMsg permits Lookup, Insert, Remove, SumTx, SumRelaxed, SumDirect, Close {
+    }
+
+    /** Transactional: walks with {@code get()}. */
+    record Lookup(int value, ReplyTo<Boolean> replyTo) implements ListMsg {
+    }
+
+    record Insert(int value, ReplyTo<Boolean> replyTo) implements ListMsg {
+    }
+
+    record Remove(int value, ReplyTo<Boolean> replyTo) implements ListMsg {
+    }
+
+    /** The sum as a transactional message: {@code get()} all along. */
+    record SumTx(ReplyTo<Long> replyTo) implements ListMsg {
+    }
+
+    /** The sum as a read-only message: {@code relaxedGet()} inside an {@code Stm.atomic} of its own. */
+    record SumRelaxed(ReplyTo<Long> replyTo) implements ListMsg, ReadOnly {
+    }
+
+    /** The sum as a read-only message: {@code directGet()}. */
+    record SumDirect(ReplyTo<Long> replyTo) implements ListMsg, ReadOnly {
+    }
+
+    /** Every requester is done: the list actor exits. */
+    record Close() implements ListMsg {
+    }
+
+    /** What a requester accepts: the start; the answers go to its {@code awaitReply} handlers. */
+    record Start() {
+    }
+
+    /** The outcome of a run: its checksum, and what the transactional list actors did. */
+    record Outcome(long checksum, RunStats stats) {
+    }
+
+    private SwitchboardTxList() {
+    }
+
+    static Outcome run(TaskRuntime runtime, Params p, BitSet initial, Split split, SumRead sumRead) {
+        ListActor[] lists = new ListActor[p.lists()];
+        Requester[] requesters = new Requester[p.requesters()];
+        Function<ReplyTo<Long>, ListMsg> sum = switch (split == Split.SERIAL ? SumRead.DIRECT : sumRead) {
+            case TX -> SumTx::new;
+            case RELAXED -> SumRelaxed::new;
+            case DIRECT -> SumDirect::new;
+        };
+        runtime.finish(() -> {
+            @SuppressWarnings("unchecked")
+            ActorRef<ListMsg>[] refs = new ActorRef[p.lists()];
+            for (int l = 0; l < lists.length; l++) {
+                int lo = l * p.valuesPerList();
+                int hi = lo + p.valuesPerList();
+                lists[l] = split == Split.SERIAL ? new SerialListActor(initial, lo, hi)
+                        : new TransactionalListActor(TxList.settings(split, p.workload()), initial, lo, hi);
+                refs[l] = lists[l].start();
+            }
+            ActorRef<Integer> master = new Master(refs, p.requesters()).start();
+            for (int r = 0; r < requesters.length; r++) {
+                requesters[r] = new Requester(master, refs, new Requests(r, p), sum);
+                requesters[r].start().send(new Start());
+            }
+        });
+        Counts counts = new Counts();
+        for (Requester r : requesters) {
+            counts.add(r.counts);
+        }
+        Digest digest = new Digest();
+        long commits = 0;
+        long rollbacks = 0;
+        long readOnly = 0;
+        int[] threads = new int[split == Split.SERIAL ? 0 : lists.length];
+        for (int l = 0; l < lists.length; l++) {
+            int lo = l * p.valuesPerList();
+            digest.addList(l, lo, lo + p.valuesPerList(), lists[l].values());
+            if (lists[l] instanceof TransactionalListActor t) {
+                TransactionalActor.Stats s = t.stats();
+                commits += s.commits();
+                rollbacks += s.rollbacks();
+                readOnly += s.readOnly();
+                threads[l] = s.transactionalThreads();
+            }
+        }
+        RunStats stats = split == Split.SERIAL ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads);
+        return new Outcome(TxList.checksum(p, initial, counts, digest), stats);
+    }
+
+    /** A list actor of either kind: its values in list order, read after the run. */
+    private interface ListActor {
+        ActorRef<ListMsg> start();
+
+        PrimitiveIterator.OfInt values();
+    }
+
+    /** The serial list actor: one message at a time, plain fields. */
+    static final class SerialListActor extends Actor<ListMsg> implements ListActor {
+        private final SerialList list;
+
+        SerialListActor(BitSet initial, int lo, int hi) {
+            this.list = new SerialList(initial, lo, hi);
+        }
+
+        @Override
+        protected void process(ListMsg msg) {
+            switch (msg) {
+                case Lookup l -> l.replyTo().reply(list.lookup(l.value()));
+                case Insert i -> i.replyTo().reply(list.insert(i.value()));
+                case Remove r -> r.replyTo().reply(list.remove(r.value()));
+                case SumTx s -> s.replyTo().reply(list.sum());
+                case SumRelaxed s -> s.replyTo().reply(list.sum());
+                case SumDirect s -> s.replyTo().reply(list.sum());
+                case Close c -> exit();
+            }
+        }
+
+        @Override
+        public PrimitiveIterator.OfInt values() {
+            return list.values();
+        }
+    }
+
+    /** A node of the transactional list: its value, and the reference to the next node (null at the end). */
+    record Node(int value, TRef<Node> next) {
+    }
+
+    /** The transactional list actor: the nodes' {@code next} fields are {@code TRef}s. */
+    static final class TransactionalListActor extends TransactionalActor<ListMsg> implements ListActor {
+        /** A sentinel before the smallest value. */
+        private final Node head;
+
+        TransactionalListActor(Settings settings, BitSet initial, int lo, int hi) {
+            super(settings);
+            Node next = null;
+            for (int v = initial.previousSetBit(hi - 1); v >= lo; v = initial.previousSetBit(v - 1)) {
+                next = new Node(v, TRef.of(next));
+            }
+            head = new Node(Integer.MIN_VALUE, TRef.of(next));
+        }
+
+        @Override
+        protected void process(ListMsg msg) {
+            switch (msg) {
+                case Lookup l -> {
+                    Node cur = head.next().get();
+                    while (cur != null && cur.value() < l.value()) {
+                        cur = cur.next().get();
+                    }
+                    l.replyTo().reply(cur != null && cur.value() == l.value());
+                }
+                case Insert i -> {
+                    Node prev = head;
+                    Node cur = prev.next().get();
+                    while (cur != null && cur.value() < i.value()) {
+                        prev = cur;
+                        cur = cur.next().get();
+                    }
+                    boolean absent = cur == null || cur.value() != i.value();
+                    if (absent) {
+                        prev.next().set(new Node(i.value(), TRef.of(cur)));
+                    }
+                    i.replyTo().reply(absent);
+                }
+                case Remove r -> {
+                    Node prev = head;
+                    Node cur = prev.next().get();
+                    while (cur != null && cur.value() < r.value()) {
+                        prev = cur;
+                        cur = cur.next().get();
+                    }
+                    boolean present = cur != null && cur.value() == r.value();
+                    if (present) {
+                        prev.next().set(cur.next().get());
+                    }
+                    r.replyTo().reply(present);
+                }
+                case SumTx s -> {
+                    long sum = 0;
+                    for (Node cur = head.next().get(); cur != null; cur = cur.next().get()) {
+                        sum += cur.value();
+                    }
+                    s.replyTo().reply(sum);
+                }
+                case SumRelaxed s -> s.replyTo().reply(Stm.atomic(() -> {
+                    long sum = 0;
+                    for (Node cur = head.next().relaxedGet(); cur != null; cur = cur.next().relaxedGet()) {
+                        sum += cur.value();
+                    }
+                    return sum;
+                }));
+                case SumDirect s -> {
+                    long sum = 0;
+                    for (Node cur = head.next().directGet(); cur != null; cur = cur.next().directGet()) {
+                        sum += cur.value();
+                    }
+                    s.replyTo().reply(sum);
+                }
+                case Close c -> exit();
+            }
+        }
+
+        /** The committed values in list order (after the run, when every transaction has committed). */
+        @Override
+        public PrimitiveIterator.OfInt values() {
+            IntStream.Builder b = IntStream.builder();
+            for (Node cur = head.next().directGet(); cur != null; cur = cur.next().directGet()) {
+                b.add(cur.value());
+            }
+            return b.build().iterator();
+        }
+    }
+
+    /** Closes the list actors once every requester is done. */
+    static final class Master extends Actor<Integer> {
+        private final ActorRef<ListMsg>[] lists;
+        private int running;
+
+        Master(ActorRef<ListMsg>[] lists, int requesters) {
+            this.lists = lists;
+            this.running = requesters;
+        }
+
+        @Override
+        protected void process(Integer requesterDone) {
+            if (--running == 0) {
+                for (ActorRef<ListMsg> list : lists) {
+                    list.send(new Close());
+                }
+                exit();
+            }
+        }
+    }
+
+    /** A request actor: one request at a time, the next once the answer (every answer, for a sum) is in. */
+    static final class Requester extends Actor<Start> {
+        private final ActorRef<Integer> master;
+        private final ActorRef<ListMsg>[] lists;
+        private final Requests requests;
+        private final Function<ReplyTo<Long>, ListMsg> sum;
+        private int sumsPending;
+        /** What the answers said; read after the run. */
+        final Counts counts = new Counts();
+
+        Requester(ActorRef<Integer> master, ActorRef<ListMsg>[] lists, Requests requests,
+                  Function<ReplyTo<Long>, ListMsg> sum) {
+            this.master = master;
+            this.lists = lists;
+            this.requests = requests;
+            this.sum = sum;
+        }
+
+        @Override
+        protected void process(Start start) {
+            next();
+        }
+
+        private void next() {
+            if (!requests.next()) {
+                master.send(0);
+                exit();
+                return;
+            }
+            int value = requests.value;
+            Op op = requests.op;
+            switch (op) {
+                case LOOKUP -> awaitReply(lists[requests.list()], replyTo -> new Lookup(value, replyTo),
+                        (Boolean yes) -> answered(op, yes));
+                case INSERT -> awaitReply(lists[requests.list()], replyTo -> new Insert(value, replyTo),
+                        (Boolean yes) -> answered(op, yes));
+                case REMOVE -> awaitReply(lists[requests.list()], replyTo -> new Remove(value, replyTo),
+                        (Boolean yes) -> answered(op, yes));
+                case SUM -> {
+                    sumsPending = lists.length;
+                    for (ActorRef<ListMsg> list : lists) {
+                        awaitReply(list, sum, (Long partial) -> {
+                            counts.answers++;
+                            if (--sumsPending == 0) {
+                                next();
+                            }
+                        });
+                    }
+                }
+            }
+        }
+
+        private void answered(Op op, boolean yes) {
+            counts.answer(op, yes);
+            next();
+        }
+    }
+}

@@ -1,0 +1,543 @@
+package dev.switchboard.bench.txlist;
+
+import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.stm.TransactionalActor;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.pekko.actor.ActorSystem;
+
+/**
+ * The list benchmark of paper 004 §5.1 (after Imam and Sarkar's distributed sorted linked list): request actors
+ * send lookup, insert, remove and sum requests to list actors, each of which owns a range of the values of one
+ * sorted linked list, and wait for each answer before they send the next request. List actor {@code i} holds the
+ * values of {@code [i·n, (i+1)·n)} that are present, as a sorted singly linked list; a lookup, insert or remove
+ * walks it from the head; a sum walks every element of every list actor (the requester asks all of them and
+ * waits for every answer).
+ *
+ * <p>Variants on Switchboard ({@link Split}, {@link SumRead}):
+ * <ul>
+ *   <li>{@code Serial}: each list actor is a plain {@code Actor} whose nodes have plain {@code next} fields.</li>
+ *   <li>Transactional: each list actor is a {@link TransactionalActor} of {@value #THREADS} threads whose nodes'
+ *       {@code next} fields are {@code TRef}s; lookups, inserts and removes are transactional messages (lookups
+ *       read with {@code get()}); the split between transactional and read-only messages is static 90:10
+ *       ({@code Static}: 7 and 1 of the 8 threads) or dynamic ({@code Dynamic}: the paper's rule every
+ *       {@value #PERIOD_MS} ms with the workload's α, starting at 90:10); the sum is a transactional message
+ *       walking with {@code get()} ({@code Tx}), a read-only message walking with {@code relaxedGet()} inside an
+ *       {@code Stm.atomic} of its own ({@code Relaxed}: the paper's unrecorded read), or a read-only message
+ *       walking with {@code directGet()} ({@code Direct}: the paper's {@code singleRelaxedGet}).</li>
+ * </ul>
+ * The Pekko peer of every variant is the serial list actor on Pekko classic actors (a plain field per node), the
+ * requesters replying to {@code getSender()}; on Switchboard a requester waits with {@code awaitReply}, and a
+ * list actor answers the request's {@code ReplyTo} (a transactional message's answer leaves when it commits).
+ *
+ * <p>Workloads ({@link Workload}), per request, drawn from each requester's own seeded generator: write-dominated
+ * (98 % modify, i.e. insert or remove with equal odds, 1 % lookup, 1 % sum), mixed (50 / 49 / 1) and
+ * read-dominated (2 % modify, 97 % lookup, 1 % sum).
+ *
+ * <p><b>Checksum.</b> Transactional messages commit in some serializable order, not the order they were sent in,
+ * so the benchmark is built for an outcome that does not depend on the order: requester {@code r} of {@code R}
+ * owns the values {@code v ≡ r (mod R)} and looks up, inserts and removes only those, one request at a time, so
+ * each value's history is one requester's sequence and the final list, every insert's and remove's success and
+ * every lookup's answer are those of replaying each requester alone ({@link #simulate}). Neighbouring values
+ * belong to different requesters, so inserts and removes still conflict on the list's nodes as in the paper. The
+ * checksum is the number of answers + lookups answered "present" + inserts and removes that changed the list +
+ * the final number of elements + a sum of a 64-bit mix of every final element; after every run each list actor's
+ * list is checked to be strictly increasing, within its range, and as long as the initial length plus the
+ * successful inserts minus the successful removes the requesters were told of (a failure says which). Sums vary
+ * with the interleaving (they are relaxed in two of the variants) and count only as answers.
+ *
+ * <p><b>Scaling.</b> The paper: 8 list actors over 41,216 values, 500 requesters × 1,000 requests, 32 threads on
+ * 48 cores. Here, for two cores: the same 8 list actors over 8 × 1,024 = 8,192 values (a fifth; half of them
+ * present at the start, drawn from a fixed seed, so a list actor holds about 512 nodes and a walk visits about
+ * 256), 128 requesters × 1,000 requests (128,000 requests, a quarter; about 1,280 of them sums of the whole
+ * list), each transactional list actor with {@value #THREADS} threads, i.e. at most 8 of its messages running at
+ * once on the runtime's workers (the harness's {@code --workers}, 2 on two cores). A run then takes about
+ * 0.1–0.25 s for the serial list actors and 0.35–0.8 s for the transactional ones on two cores
+ * (docs/benchmarks.md). The dynamic split's period is {@value #PERIOD_MS} ms instead of the paper's 1 s, so that
+ * it decides about as often within these shorter runs; α is the paper's profiled 0.21 (write-dominated) and 0.08
+ * (mixed), and the module's default 0.2 for the read-dominated workload, which the paper did not run with the
+ * split.
+ */
+public final class TxList implements Benchmark {
+    /** Threads of each transactional list actor (its {@code Settings.threads()}). */
+    public static final int THREADS = 8;
+    /** The dynamic split's period, in milliseconds. */
+    public static final int PERIOD_MS = 50;
+    /** The paper's static split: 90 % of the threads for transactional messages. */
+    public static final double STATIC_SHARE = 0.9;
+
+    /** The request mix. */
+    public enum Workload {
+        /** 98 % modify, 1 % lookup, 1 % sum; α 0.21 (paper 004 §5.1). */
+        WRITE("Write", "write-dominated", 98, 1, 0.21),
+        /** 50 % modify, 49 % lookup, 1 % sum; α 0.08 (paper 004 §5.1). */
+        MIXED("Mixed", "mixed", 50, 49, 0.08),
+        /** 2 % modify, 97 % lookup, 1 % sum (paper 004 §3); α the module's default 0.2. */
+        READ("Read", "read-dominated", 2, 97, 0.2);
+
+        final String label;
+        final String words;
+        final int modifyPercent;
+        final int lookupPercent;
+        final double alpha;
+
+        Workload(String label, String words, int modifyPercent, int lookupPercent, double alpha) {
+            this.label = label;
+            this.words = words;
+            this.modifyPercent = modifyPercent;
+            this.lookupPercent = lookupPercent;
+            this.alpha = alpha;
+        }
+
+        /** The sums' percentage: the rest. */
+        int sumPercent() {
+            return 100 - modifyPercent - lookupPercent;
+        }
+
+        /** Commits per rollback below which the dynamic split halves the transactional threads. */
+        public double alpha() {
+            return alpha;
+        }
+    }
+
+    /** How the Switchboard list actors run their messages. */
+    public enum Split {
+        /** A plain actor, plain fields: one message at a time. */
+        SERIAL("Serial"),
+        /** A transactional actor, threads split 90:10 for good. */
+        STATIC("Static"),
+        /** A transactional actor, the split adjusted every period by the paper's rule. */
+        DYNAMIC("Dynamic");
+
+        final String label;
+
+        Split(String label) {
+            this.label = label;
+        }
+    }
+
+    /** How a transactional list actor's sum reads the list. */
+    public enum SumRead {
+        /** A transactional message walking with {@code get()}. */
+        TX("Tx", "a transactional read (get())"),
+        /** A read-only message walking with {@code relaxedGet()} inside its own {@code Stm.atomic}. */
+        RELAXED("Relaxed", "an unrecorded read (relaxedGet() in its own Stm.atomic, a read-only message)"),
+        /** A read-only message walking with {@code directGet()}. */
+        DIRECT("Direct", "a direct read (directGet(), a read-only message)");
+
+        final String label;
+        final String words;
+
+        SumRead(String label, String words) {
+            this.label = label;
+            this.words = words;
+        }
+    }
+
+    /**
+     * The parameters both sides use.
+     *
+     * @param lists          list actors
+     * @param valuesPerList  the values each list actor is responsible for ({@code n} of the paper)
+     * @param requesters     request actors
+     * @param requestsPerRequester requests each request actor makes, one at a time
+     * @param workload       the request mix
+     */
+    public record Params(int lists, int valuesPerList, int requesters, int requestsPerRequester,
+                         Workload workload) {
+        /** Every value: {@code lists · valuesPerList}. */
+        int values() {
+            return lists * valuesPerList;
+        }
+    }
+
+    /** What a request asks. */
+    enum Op { LOOKUP, INSERT, REMOVE, SUM }
+
+    private static final long SEED = 0x5EEDL;
+
+    private final Params p;
+    private final Split split;
+    private final SumRead sumRead;
+    private final BitSet initial;
+    private final long expected;
+    /** Commits and rollbacks of the transactional list actors of the last Switchboard run ({@link #lastRun()}). */
+    private volatile RunStats lastRun = RunStats.NONE;
+
+    /**
+     * @param split    how the Switchboard list actors run
+     * @param sumRead  how a transactional list actor's sum reads (ignored for {@link Split#SERIAL}; pass null)
+     */
+    public TxList(Workload workload, Split split, SumRead sumRead, int lists, int valuesPerList, int requesters,
+                  int requestsPerRequester) {
+        if (lists < 1 || valuesPerList < 1 || requesters < 1 || requestsPerRequester < 0
+                || requesters > lists * valuesPerList) {
+            throw new IllegalArgumentException("bad TxList parameters: lists " + lists + ", values per list "
+                    + valuesPerList + ", requesters " + requesters + ", requests per requester "
+                    + requestsPerRequester + " (every requester needs a value of its own)");
+        }
+        if ((split == Split.SERIAL) != (sumRead == null)) {
+            throw new IllegalArgumentException("the serial list takes no sum read, a transactional one needs one");
+        }
+        this.p = new Params(lists, valuesPerList, requesters, requestsPerRequester, workload);
+        this.split = split;
+        this.sumRead = sumRead;
+        this.initial = initial(p);
+        this.expected = simulate(p, initial);
+    }
+
+    /** The scaled-down paper parameters: 8 list actors × 1,024 values, 128 requesters × 1,000 requests. */
+    public TxList(Workload workload, Split split, SumRead sumRead) {
+        this(workload, split, sumRead, 8, 1_024, 128, 1_000);
+    }
+
+    @Override
+    public String name() {
+        return "TxList-" + p.workload().label + "-" + split.label + (sumRead == null ? "" : "-" + sumRead.label);
+    }
+
+    @Override
+    public String description() {
+        String mix = String.format(Locale.ROOT, "%s (%d%% modify, %d%% lookup, %d%% sum)", p.workload().words,
+                p.workload().modifyPercent, p.workload().lookupPercent, p.workload().sumPercent());
+        String sb = switch (split) {
+            case SERIAL -> "serial list actors";
+            case STATIC -> "transactional list actors of " + THREADS + " threads split 90:10, sum by "
+                    + sumRead.words;
+            case DYNAMIC -> "transactional list actors of " + THREADS + " threads, dynamic split (every "
+                    + PERIOD_MS + " ms, alpha " + p.workload().alpha + "), sum by " + sumRead.words;
+        };
+        return String.format(Locale.ROOT, "paper 004 list, %s: %d list actors over %,d values, %d requesters x %,d"
+                        + " requests; Switchboard: %s; Pekko: serial list actors", mix, p.lists(), p.values(),
+                p.requesters(), p.requestsPerRequester(), sb);
+    }
+
+    @Override
+    public Map<String, Object> params() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("workload", p.workload().name());
+        m.put("modify_percent", p.workload().modifyPercent);
+        m.put("lookup_percent", p.workload().lookupPercent);
+        m.put("sum_percent", p.workload().sumPercent());
+        m.put("list_actors", p.lists());
+        m.put("values_per_list", p.valuesPerList());
+        m.put("initial_elements", initial.cardinality());
+        m.put("requesters", p.requesters());
+        m.put("requests_per_requester", p.requestsPerRequester());
+        m.put("switchboard", split.name());
+        if (split != Split.SERIAL) {
+            m.put("sum_read", sumRead.name());
+            m.put("threads_per_list_actor", THREADS);
+            if (split == Split.STATIC) {
+                m.put("split", "static 90:10");
+            } else {
+                m.put("split", "dynamic, period " + PERIOD_MS + " ms, alpha " + p.workload().alpha);
+            }
+        }
+        return m;
+    }
+
+    @Override
+    public long expected() {
+        return expected;
+    }
+
+    @Override
+    public long runSwitchboard(TaskRuntime runtime) {
+        SwitchboardTxList.Outcome outcome = SwitchboardTxList.run(runtime, p, initial, split, sumRead);
+        lastRun = outcome.stats();
+        return outcome.checksum();
+    }
+
+    @Override
+    public long runPekko(ActorSystem system) throws Exception {
+        return PekkoTxList.run(system, p, initial);
+    }
+
+    /** The workload's parameters. */
+    public Params parameters() {
+        return p;
+    }
+
+    /** The Switchboard variant. */
+    public Split split() {
+        return split;
+    }
+
+    /** What the transactional list actors of the last Switchboard run did ({@link RunStats#NONE} if serial). */
+    public RunStats lastRun() {
+        return lastRun;
+    }
+
+    /**
+     * What the transactional list actors of one run did, summed over the list actors ({@code
+     * TransactionalActor.stats()} after the run): commits, rollbacks, read-only messages, and the transactional
+     * threads of each list actor at the end (the dynamic split's last decision).
+     */
+    public record RunStats(long commits, long rollbacks, long readOnly, int[] transactionalThreads) {
+        static final RunStats NONE = new RunStats(0, 0, 0, new int[0]);
+    }
+
+    /** The settings of a transactional list actor of this variant. */
+    static TransactionalActor.Settings settings(Split split, Workload workload) {
+        return switch (split) {
+            case STATIC -> TransactionalActor.Settings.staticSplit(THREADS, STATIC_SHARE);
+            case DYNAMIC -> TransactionalActor.Settings.dynamicSplit(THREADS, Duration.ofMillis(PERIOD_MS),
+                    workload.alpha);
+            case SERIAL -> throw new IllegalArgumentException("the serial list actor is not transactional");
+        };
+    }
+
+    /** The values present at the start: about half, drawn from a fixed seed, the same on both sides. */
+    static BitSet initial(Params p) {
+        SplittableRandom random = new SplittableRandom(SEED);
+        BitSet present = new BitSet(p.values());
+        for (int v = 0; v < p.values(); v++) {
+            if (random.nextBoolean()) {
+                present.set(v);
+            }
+        }
+        return present;
+    }
+
+    /** The requests of one requester, drawn from its own seeded generator, the same on both sides. */
+    static final class Requests {
+        private final SplittableRandom random;
+        private final Params p;
+        private final int requester;
+        /** How many values the requester owns: those {@code ≡ requester (mod requesters)}. */
+        private final int owned;
+        private int left;
+        /** The request made by the last {@link #next}. */
+        Op op;
+        /** Its value (not for SUM). */
+        int value;
+
+        Requests(int requester, Params p) {
+            this.random = new SplittableRandom(SEED * 1_000_003L + requester);
+            this.p = p;
+            this.requester = requester;
+            this.owned = (p.values() - requester + p.requesters() - 1) / p.requesters();
+            this.left = p.requestsPerRequester();
+        }
+
+        /** Draws the next request; false when the requester has made all of them. */
+        boolean next() {
+            if (left == 0) {
+                return false;
+            }
+            left--;
+            int dice = random.nextInt(100);
+            Workload w = p.workload();
+            if (dice < w.modifyPercent) {
+                op = random.nextBoolean() ? Op.INSERT : Op.REMOVE;
+            } else if (dice < w.modifyPercent + w.lookupPercent) {
+                op = Op.LOOKUP;
+            } else {
+                op = Op.SUM;
+            }
+            value = requester + p.requesters() * random.nextInt(owned);
+            return true;
+        }
+
+        /** The list actor responsible for {@link #value}. */
+        int list() {
+            return value / p.valuesPerList();
+        }
+    }
+
+    /** What the requesters count from the answers they get. */
+    static final class Counts {
+        long answers;
+        long lookupHits;
+        long inserted;
+        long removed;
+
+        void add(Counts c) {
+            answers += c.answers;
+            lookupHits += c.lookupHits;
+            inserted += c.inserted;
+            removed += c.removed;
+        }
+
+        /** Counts the answer to a lookup, insert or remove. */
+        void answer(Op op, boolean yes) {
+            answers++;
+            if (yes) {
+                switch (op) {
+                    case LOOKUP -> lookupHits++;
+                    case INSERT -> inserted++;
+                    case REMOVE -> removed++;
+                    case SUM -> throw new IllegalArgumentException("a sum's answer is a number");
+                }
+            }
+        }
+    }
+
+    /** The final contents of the list actors: elements and the sum of their mixes. */
+    static final class Digest {
+        long elements;
+        long mixes;
+
+        /**
+         * Adds the list of the list actor owning {@code [lo, hi)}, its values in list order.
+         *
+         * @throws IllegalStateException if they are not strictly increasing or leave the range
+         */
+        void addList(int list, int lo, int hi, java.util.PrimitiveIterator.OfInt values) {
+            long last = Long.MIN_VALUE;
+            while (values.hasNext()) {
+                int v = values.nextInt();
+                if (v <= last) {
+                    throw new IllegalStateException("list actor " + list + ": " + v + " follows " + last
+                            + " (the list must be strictly increasing)");
+                }
+                if (v < lo || v >= hi) {
+                    throw new IllegalStateException("list actor " + list + " holds " + v + ", outside its range ["
+                            + lo + ", " + hi + ")");
+                }
+                last = v;
+                elements++;
+                mixes += mix(v);
+            }
+        }
+    }
+
+    /**
+     * The checksum of a run from what the requesters counted and what the lists hold, after checking that the
+     * length is the initial length plus the successful inserts minus the successful removes.
+     */
+    static long checksum(Params p, BitSet initial, Counts counts, Digest digest) {
+        long length = (long) initial.cardinality() + counts.inserted - counts.removed;
+        if (digest.elements != length) {
+            throw new IllegalStateException("the lists hold " + digest.elements + " elements, but started with "
+                    + initial.cardinality() + " and were told of " + counts.inserted + " inserts and "
+                    + counts.removed + " removes that changed them (" + length + ")");
+        }
+        return counts.answers + counts.lookupHits + counts.inserted + counts.removed + digest.elements
+                + digest.mixes;
+    }
+
+    /** A 64-bit mix of a value, so that the checksum tells one final set from another. */
+    static long mix(int v) {
+        long z = v * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** Each requester alone, one after the other: the outcome of any interleaving (see the class comment). */
+    static long simulate(Params p, BitSet initial) {
+        BitSet present = (BitSet) initial.clone();
+        Counts counts = new Counts();
+        for (int r = 0; r < p.requesters(); r++) {
+            Requests q = new Requests(r, p);
+            while (q.next()) {
+                switch (q.op) {
+                    case LOOKUP -> counts.answer(Op.LOOKUP, present.get(q.value));
+                    case INSERT -> {
+                        counts.answer(Op.INSERT, !present.get(q.value));
+                        present.set(q.value);
+                    }
+                    case REMOVE -> {
+                        counts.answer(Op.REMOVE, present.get(q.value));
+                        present.clear(q.value);
+                    }
+                    case SUM -> counts.answers += p.lists();            // one answer per list actor
+                }
+            }
+        }
+        Digest digest = new Digest();
+        for (int l = 0; l < p.lists(); l++) {
+            int lo = l * p.valuesPerList();
+            int hi = lo + p.valuesPerList();
+            digest.addList(l, lo, hi, present.stream().filter(v -> v >= lo && v < hi).iterator());
+        }
+        return checksum(p, initial, counts, digest);
+    }
+
+    /**
+     * A sorted singly linked list with plain fields, for the serial list actors of both sides: the values of one
+     * list actor, walked from a head sentinel.
+     */
+    static final class SerialList {
+        private static final class Node {
+            final int value;
+            Node next;
+
+            Node(int value, Node next) {
+                this.value = value;
+                this.next = next;
+            }
+        }
+
+        private final Node head = new Node(Integer.MIN_VALUE, null);
+
+        /** The list of the values of {@code initial} in {@code [lo, hi)}. */
+        SerialList(BitSet initial, int lo, int hi) {
+            Node next = null;
+            for (int v = initial.previousSetBit(hi - 1); v >= lo; v = initial.previousSetBit(v - 1)) {
+                next = new Node(v, next);
+            }
+            head.next = next;
+        }
+
+        boolean lookup(int value) {
+            Node cur = head.next;
+            while (cur != null && cur.value < value) {
+                cur = cur.next;
+            }
+            return cur != null && cur.value == value;
+        }
+
+        boolean insert(int value) {
+            Node prev = head;
+            Node cur = prev.next;
+            while (cur != null && cur.value < value) {
+                prev = cur;
+                cur = cur.next;
+            }
+            if (cur != null && cur.value == value) {
+                return false;
+            }
+            prev.next = new Node(value, cur);
+            return true;
+        }
+
+        boolean remove(int value) {
+            Node prev = head;
+            Node cur = prev.next;
+            while (cur != null && cur.value < value) {
+                prev = cur;
+                cur = cur.next;
+            }
+            if (cur == null || cur.value != value) {
+                return false;
+            }
+            prev.next = cur.next;
+            return true;
+        }
+
+        long sum() {
+            long sum = 0;
+            for (Node cur = head.next; cur != null; cur = cur.next) {
+                sum += cur.value;
+            }
+            return sum;
+        }
+
+        /** The values in list order. */
+        java.util.PrimitiveIterator.OfInt values() {
+            java.util.stream.IntStream.Builder b = java.util.stream.IntStream.builder();
+            for (Node cur = head.next; cur != null; cur = cur.next) {
+                b.add(cur.value);
+            }
+            return b.build().iterator();
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.switchboard.bench.txlist;
+
+import dev.switchboard.bench.Suite;
+import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.task.TaskRuntime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What the harness's results have no room for: the commits and rollbacks of the transactional list actors of
+ * {@link TxList}, per run, with each run's wall time (Switchboard side only; every checksum checked). Not part of
+ * the harness run:
+ *
+ * <pre>
+ * java -Xms2g -Xmx2g -XX:+UseParallelGC -cp switchboard-bench/target/switchboard-bench.jar \
+ *     dev.switchboard.bench.txlist.TxListStats [--workers N] [--warmup N] [--runs N] [name,name,...]
+ * </pre>
+ *
+ * Without names it runs every TxList variant. Prints per variant the median wall time and, per measured run, its
+ * time, commits, rollbacks, read-only messages and the transactional threads of each list actor at the end.
+ */
+public final class TxListStats {
+    private TxListStats() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int workers = Runtime.getRuntime().availableProcessors();
+        int warmup = 3;
+        int runs = 5;
+        Set<String> names = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--workers" -> workers = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                default -> names = Arrays.stream(args[i].split(",")).map(s -> s.toLowerCase(Locale.ROOT))
+                        .collect(Collectors.toSet());
+            }
+        }
+        List<TxList> chosen = new ArrayList<>();
+        for (Benchmark b : Suite.all()) {
+            if (b instanceof TxList t && (names == null || names.contains(b.name().toLowerCase(Locale.ROOT)))) {
+                chosen.add(t);
+            }
+        }
+        if (chosen.isEmpty()) {
+            System.err.println("no TxList benchmark called " + names);
+            System.exit(2);
+        }
+        System.out.printf("%d workers, %d warm-up and %d measured runs per variant%n", workers, warmup, runs);
+        try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers).build()) {
+            for (TxList b : chosen) {
+                for (int i = 0; i < warmup; i++) {
+                    check(b, b.runSwitchboard(runtime));
+                }
+                double[] ms = new double[runs];
+                StringBuilder lines = new StringBuilder();
+                for (int i = 0; i < runs; i++) {
+                    long t0 = System.nanoTime();
+                    long checksum = b.runSwitchboard(runtime);
+                    ms[i] = (System.nanoTime() - t0) / 1e6;
+                    check(b, checksum);
+                    TxList.RunStats s = b.lastRun();
+                    lines.append(String.format(Locale.ROOT, "    %9.1f ms  commits %8d  rollbacks %8d  read-only %6d"
+                            + "  tx threads at the end %s%n", ms[i], s.commits(), s.rollbacks(), s.readOnly(),
+                            Arrays.toString(s.transactionalThreads())));
+                }
+                double[] sorted = ms.clone();
+                Arrays.sort(sorted);
+                System.out.printf(Locale.ROOT, "%-30s median %9.1f ms%n%s", b.name(), sorted[runs / 2], lines);
+            }
+        }
+    }
+
+    private static void check(Benchmark b, long checksum) {
+        if (checksum != b.expected()) {
+            throw new IllegalStateException(b.name() + " returned " + checksum + ", expected " + b.expected());
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.switchboard.bench.txlist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.bench.txlist.TxList.Counts;
+import dev.switchboard.bench.txlist.TxList.Digest;
+import dev.switchboard.bench.txlist.TxList.Op;
+import dev.switchboard.bench.txlist.TxList.Params;
+import dev.switchboard.bench.txlist.TxList.Requests;
+import dev.switchboard.bench.txlist.TxList.Split;
+import dev.switchboard.bench.txlist.TxList.SumRead;
+import dev.switchboard.bench.txlist.TxList.Workload;
+import dev.switchboard.task.TaskRuntime;
+import java.util.BitSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The checks behind {@link TxList}'s checksum: a list out of order, out of range or of the wrong length is
+ * refused; the requesters touch only values of their own; and every transactional message of a run commits
+ * exactly once. Not a timing test.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class TxListTest {
+
+    @Test
+    void aListOutOfOrderWithADuplicateOrOutOfRangeIsRefused() {
+        assertThatThrownBy(() -> new Digest().addList(1, 10, 20, IntStream.of(11, 13, 12).iterator()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("list actor 1: 12 follows 13");
+        assertThatThrownBy(() -> new Digest().addList(0, 10, 20, IntStream.of(11, 11).iterator()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("11 follows 11");
+        assertThatThrownBy(() -> new Digest().addList(2, 10, 20, IntStream.of(11, 20).iterator()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("outside its range [10, 20)");
+    }
+
+    @Test
+    void aListWhoseLengthDisagreesWithTheAnswersIsRefused() {
+        Params p = new Params(1, 8, 1, 0, Workload.WRITE);
+        BitSet initial = new BitSet();
+        initial.set(1);
+        initial.set(3);
+        Counts counts = new Counts();
+        counts.answer(Op.INSERT, true);                     // told of one insert: 3 elements expected
+        Digest digest = new Digest();
+        digest.addList(0, 0, 8, IntStream.of(1, 3).iterator());
+        assertThatThrownBy(() -> TxList.checksum(p, initial, counts, digest))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("hold 2 elements")
+                .hasMessageContaining("1 inserts and 0 removes");
+    }
+
+    @Test
+    void aDifferentFinalSetOfTheSameLengthChangesTheChecksum() {
+        Params p = new Params(1, 8, 1, 0, Workload.WRITE);
+        BitSet initial = new BitSet();
+        initial.set(1);
+        Digest one = new Digest();
+        one.addList(0, 0, 8, IntStream.of(1).iterator());
+        Digest other = new Digest();
+        other.addList(0, 0, 8, IntStream.of(2).iterator());
+        assertThat(TxList.checksum(p, initial, new Counts(), one))
+                .isNotEqualTo(TxList.checksum(p, initial, new Counts(), other));
+    }
+
+    @Test
+    void eachRequesterTouchesOnlyItsOwnValuesAndTheMixFollowsTheWorkload() {
+        Params p = new Params(8, 1_024, 128, 1_000, Workload.MIXED);
+        int[] ops = new int[Op.values().length];
+        for (int r = 0; r < p.requesters(); r++) {
+            Requests q = new Requests(r, p);
+            while (q.next()) {
+                ops[q.op.ordinal()]++;
+                assertThat(q.value % p.requesters()).isEqualTo(r);
+                assertThat(q.value).isBetween(0, p.values() - 1);
+                assertThat(q.list()).isEqualTo(q.value / p.valuesPerList());
+            }
+        }
+        int total = p.requesters() * p.requestsPerRequester();
+        assertThat(ops[Op.INSERT.ordinal()] + ops[Op.REMOVE.ordinal()]).isBetween(total * 45 / 100, total * 55 / 100);
+        assertThat(ops[Op.LOOKUP.ordinal()]).isBetween(total * 44 / 100, total * 54 / 100);
+        assertThat(ops[Op.SUM.ordinal()]).isBetween(total / 200, total * 2 / 100);
+    }
+
+    @Test
+    void everyTransactionalMessageCommitsOnceAndTheSumsRunAsTheVariantSays() throws Exception {
+        try (TaskRuntime runtime = TaskRuntime.create(2)) {
+            for (SumRead read : SumRead.values()) {
+                for (Split split : new Split[] {Split.STATIC, Split.DYNAMIC}) {
+                    TxList b = new TxList(Workload.WRITE, split, read, 4, 64, 8, 300);
+                    assertThat(b.runSwitchboard(runtime)).as(b.name()).isEqualTo(b.expected());
+                    Params p = b.parameters();
+                    long sums = 0;
+                    for (int r = 0; r < p.requesters(); r++) {
+                        Requests q = new Requests(r, p);
+                        while (q.next()) {
+                            sums += q.op == Op.SUM ? 1 : 0;
+                        }
+                    }
+                    long others = (long) p.requesters() * p.requestsPerRequester() - sums;
+                    long sumMessages = sums * p.lists();
+                    long closes = p.lists();
+                    TxList.RunStats s = b.lastRun();
+                    assertThat(sums).as("the run has sums").isPositive();
+                    if (read == SumRead.TX) {
+                        assertThat(s.commits()).as(b.name()).isEqualTo(others + sumMessages + closes);
+                        assertThat(s.readOnly()).as(b.name()).isZero();
+                    } else {
+                        assertThat(s.commits()).as(b.name()).isEqualTo(others + closes);
+                        assertThat(s.readOnly()).as(b.name()).isEqualTo(sumMessages);
+                    }
+                    assertThat(s.transactionalThreads()).hasSize(p.lists());
+                }
+            }
+        }
+    }
+}
