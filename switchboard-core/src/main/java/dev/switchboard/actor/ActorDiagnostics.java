@@ -55,7 +55,7 @@ final class ActorDiagnostics {
                     sb.append("; a deadlock: ").append(cycle);
                 }
             }
-            if (p.answer.isDone()) {
+            if (p.isDone()) {
                 sb.append(" (the reply is in; its handler waits to run)");
             }
         }

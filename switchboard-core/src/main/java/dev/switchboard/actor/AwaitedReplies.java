@@ -1,6 +1,8 @@
 package dev.switchboard.actor;
 
-import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -40,24 +42,49 @@ final class AwaitedReplies {
         requester.addAwaited(1);                    // hold further messages until the handler has run
         AwaitedReplies replies = requester.replies();
         replies.awaiting(pending);
+        Node context = Context.current();
+        pending.hold = new ReplyHold(context.attachChild(), context.scheduler(), pending);
         try {
             target.enqueueRequest(new Request(message, replyTo), message, -1);
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
             replies.handled(pending);
             requester.addAwaited(-1);
-            throw t;
-        }
-        try {
-            TaskRuntime.current().asyncAwait(pending.answer, () -> replies.ready(requester, pending));
-        } catch (Throwable t) {                      // the runtime closed meanwhile: nothing will await the reply
-            replies.handled(pending);
-            requester.addAwaited(-1);
+            pending.hold.tryComplete();
             throw t;
         }
     }
 
+    /**
+     * Keeps the finish of the context that awaits a reply open until the handler is queued (a child node that is
+     * never run: the answer completes it).
+     */
+    private static final class ReplyHold extends Node {
+        private final PendingReply<?> pending;
+
+        ReplyHold(Node completer, Scheduler scheduler, PendingReply<?> pending) {
+            super(completer, scheduler);
+            this.pending = pending;
+        }
+
+        @Override
+        protected void run() {
+            throw new AssertionError("a reply hold is completed, never run");
+        }
+
+        @Override
+        public String describe() {
+            return pending.requester + " awaiting a reply from " + pending.target + " to "
+                    + ActorDiagnostics.brief(pending.request);
+        }
+
+        @Override
+        public Object origin() {
+            return pending.requester;
+        }
+    }
+
     /** Queues a handler whose answer came, to run on the requester's activation, ahead of messages and despite a pause. */
-    private void ready(ActorCore<?> requester, PendingReply<?> handler) {
+    void ready(ActorCore<?> requester, PendingReply<?> handler) {
         if (!ready.offer(handler)) {
             throw new IllegalStateException(requester + " has " + ActorCore.MAX_QUEUED + " reply handlers waiting to run");
         }
@@ -107,7 +134,7 @@ final class AwaitedReplies {
     /** The actor the oldest unanswered request went to, or null: the next hop of a deadlock search. */
     ActorCore<?> firstUnansweredTarget() {
         for (PendingReply<?> p : awaited) {
-            if (!p.answer.isDone() && p.target instanceof LocalRef<?> r) {
+            if (!p.isDone() && p.target instanceof LocalRef<?> r) {
                 return r.actor;
             }
         }

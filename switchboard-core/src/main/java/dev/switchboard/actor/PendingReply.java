@@ -1,7 +1,9 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Node;
 import dev.switchboard.internal.TimerService;
-import dev.switchboard.task.DataDrivenFuture;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -11,16 +13,42 @@ import java.util.function.Consumer;
 
 /**
  * One {@code awaitReply} of an actor: the request it sent and to whom (for hang reports, which name the target
- * and find cycles of actors awaiting each other), the future the answer arrives in, and the handler, which the
- * actor's activation runs once the answer is there ({@link #run()}). It is the {@link ReplyTo}'s waiter: an answer
- * after the future is done (the timeout passed) is a dead letter of the requester.
+ * and find cycles of actors awaiting each other), the answer once it came, and the handler, which the actor's
+ * activation runs once the answer is there ({@link #run()}). It is the {@link ReplyTo}'s waiter: an answer after
+ * the first (the timeout passed) is a dead letter of the requester.
  */
 final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
+    /*
+     * Implementation notes. The answer is taken once, by a CAS of `outcome` from UNSET (the replier's reply, the
+     * runtime's give-up or the timeout, whichever comes first). Whoever takes it queues this handler on the
+     * requester (its ready queue, then a signal: the same enqueue-then-check as a message), and only then
+     * completes `hold`, a child node of the requester's context that has kept its finish open since the request
+     * was sent: so the finish cannot end between the answer and the handler's queueing. No task runs in between:
+     * the answer goes straight to the requester's activation.
+     */
+    private static final VarHandle OUTCOME;
+    private static final Object UNSET = new Object();
+
+    static {
+        try {
+            OUTCOME = MethodHandles.lookup().findVarHandle(PendingReply.class, "outcome", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** An answer that is a failure. */
+    private record Failed(Throwable cause) {
+    }
+
     final ActorCore<?> requester;
     final ActorRef<?> target;
     /** The request, once built. */
     Object request;
-    final DataDrivenFuture<Object> answer = new DataDrivenFuture<>();
+    /** UNSET, then the reply or a {@link Failed}. */
+    private volatile Object outcome = UNSET;
+    /** Keeps the requester's finish open until the handler is queued; set before the request is sent. */
+    Node hold;
     private final Consumer<? super R> onReply;
     /** The handler of an awaitReply with a timeout, which hears failures too; null for the plain form. */
     private final BiConsumer<? super R, ? super Throwable> onResult;
@@ -39,18 +67,33 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
 
     @Override
     public void answer(Object reply, Throwable failure) {
-        if (!(failure == null ? answer.tryPut(reply) : answer.tryFail(failure))) {
+        if (!complete(reply, failure)) {
             requester.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
-            return;
         }
-        cancelTimeout();
     }
 
     @Override
     public void gaveUp(Throwable cause) {
-        if (answer.tryFail(cause)) {
-            cancelTimeout();
+        complete(null, cause);
+    }
+
+    /** Takes the answer if none was taken, and queues the handler; returns false if an answer came first. */
+    private boolean complete(Object reply, Throwable failure) {
+        if (!OUTCOME.compareAndSet(this, UNSET, failure == null ? reply : new Failed(failure))) {
+            return false;
         }
+        cancelTimeout();
+        try {
+            requester.replies().ready(requester, this);
+        } finally {
+            hold.tryComplete();
+        }
+        return true;
+    }
+
+    /** Whether the answer came. */
+    boolean isDone() {
+        return outcome != UNSET;
     }
 
     private void cancelTimeout() {
@@ -73,43 +116,40 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     void timeoutAfter(Duration after, TimerService timers) {
         try {
             ScheduledFuture<?> t = timers.schedule(ActorCore.nanos(after), () -> {
-                if (!answer.isDone()) {
-                    answer.tryFail(new ReplyTimeoutException(requester.self, null, target,
+                if (!isDone()) {
+                    complete(null, new ReplyTimeoutException(requester.self, null, target,
                             ActorDiagnostics.brief(request), after));
                 }
             });
             timeout = t;
-            if (answer.isDone()) {
+            if (isDone()) {
                 t.cancel(false);
             }
         } catch (RejectedExecutionException closed) {   // the runtime closed since the request was sent
-            answer.tryFail(new NoReplyException("the runtime of " + requester + " was closed while it awaited a reply"
+            complete(null, new NoReplyException("the runtime of " + requester + " was closed while it awaited a reply"
                     + " from " + target + " to " + ActorDiagnostics.brief(request)));
         }
     }
 
+    /** Runs the handler with the answer (on the requester); a failure reaches the plain form's caller thrown. */
     @SuppressWarnings("unchecked")
     void handle() {
+        Object o = outcome;
         if (onResult == null) {
-            onReply.accept((R) answer.get());
-            return;
+            if (o instanceof Failed f) {
+                throw new CompletionException(f.cause());
+            }
+            onReply.accept((R) o);
+        } else if (o instanceof Failed f) {
+            onResult.accept(null, f.cause());
+        } else {
+            onResult.accept((R) o, null);
         }
-        R reply;
-        try {
-            reply = (R) answer.get();
-        } catch (CompletionException e) {
-            onResult.accept(null, e.getCause() != null ? e.getCause() : e);
-            return;
-        }
-        onResult.accept(reply, null);
     }
 
     /** What arrived, as a dead letter shows it: the reply, or the reason there is none. */
     Object arrived() {
-        try {
-            return answer.get();
-        } catch (CompletionException e) {
-            return e.getCause() != null ? e.getCause() : e;
-        }
+        Object o = outcome;
+        return o instanceof Failed f ? f.cause() : o;
     }
 }
