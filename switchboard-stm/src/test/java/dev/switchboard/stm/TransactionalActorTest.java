@@ -162,12 +162,7 @@ class TransactionalActorTest {
                         exit();
                     }
                     if (attempt == 1) {                 // another commit makes this attempt's read stale
-                        try {
-                            CompletableFuture.runAsync(() -> Stm.atomic(() -> contended.set(contended.get() + 1)))
-                                    .get(20, TimeUnit.SECONDS);
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
+                        commitElsewhere(contended);
                     }
                     written.set(seen + 1);
                 }
@@ -190,12 +185,7 @@ class TransactionalActorTest {
                         }
                     }.start();
                     if (attempt == 1) {
-                        try {
-                            CompletableFuture.runAsync(() -> Stm.atomic(() -> contended.set(contended.get() + 1)))
-                                    .get(20, TimeUnit.SECONDS);
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
+                        commitElsewhere(contended);
                     }
                     written.set(seen + 1);
                     exit();
@@ -205,12 +195,7 @@ class TransactionalActorTest {
                     int seen = contended.get();
                     q.replyTo().reply(attempt);              // held until the commit
                     if (attempt == 1) {
-                        try {
-                            CompletableFuture.runAsync(() -> Stm.atomic(() -> contended.set(contended.get() + 1)))
-                                    .get(20, TimeUnit.SECONDS);
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
+                        commitElsewhere(contended);
                     }
                     written.set(seen + 1);
                 }
@@ -220,6 +205,15 @@ class TransactionalActorTest {
                 }
                 case Stop s -> exit();
             }
+        }
+    }
+
+    /** Commits an increment of {@code x} on another thread and waits for it: the caller's read of x goes stale. */
+    static void commitElsewhere(TRef<Integer> x) {
+        try {
+            CompletableFuture.runAsync(() -> Stm.atomic(() -> x.set(x.get() + 1))).get(20, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
