@@ -190,6 +190,38 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         return message instanceof ReadOnly;
     }
 
+    /**
+     * One period of the actor's life: when it ended ({@code System.nanoTime()}), the commits and rollbacks in it,
+     * the messages of each class processed so far, and the transactional threads during it.
+     */
+    public record Sample(long atNanos, long commits, long rollbacks, long transactionalSoFar, long readOnlySoFar,
+                         int transactionalThreads) {
+    }
+
+    /** The most periods {@link #history()} keeps. */
+    public static final int HISTORY = 1_024;
+
+    private final ArrayDeque<Sample> history = new ArrayDeque<>();
+
+    private void record(Sample s) {
+        synchronized (history) {
+            if (history.size() == HISTORY) {
+                history.removeFirst();
+            }
+            history.addLast(s);
+        }
+    }
+
+    /**
+     * Throughput and rollbacks over time: one sample per period ({@link Settings#period()}), the most recent
+     * {@value #HISTORY}, oldest first; readable from any thread (paper 004 Figs. 3–6 plot these).
+     */
+    public final List<Sample> history() {
+        synchronized (history) {
+            return List.copyOf(history);
+        }
+    }
+
     /** The counts and the current split; readable from any thread. */
     public final Stats stats() {
         int tx = transactionalThreads;
@@ -346,7 +378,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
         @Override
         public void turn() {
-            if (settings.dynamic() && timer == null) {
+            if (timer == null) {                         // every period: the history, and the dynamic split
                 timer = dispatcher.scheduleAtFixedRate(settings.period(), this::adjust);
             }
             int tx = transactionalThreads;
@@ -376,6 +408,10 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             lastCommits = c;
             lastRollbacks = r;
             int tx = transactionalThreads;
+            record(new Sample(System.nanoTime(), dc, dr, transactional.sum(), readOnly.sum(), tx));
+            if (!settings.dynamic()) {
+                return;
+            }
             int next;
             if (Double.isNaN(alpha)) {
                 next = profile(dc, dr);

@@ -416,6 +416,13 @@ class TransactionalActorTest {
             });
             assertThat(c.stats().alpha()).isPositive();
             assertThat(c.count.directGet()).isEqualTo((int) c.stats().commits() - 1);   // every Work, not the Stop
+            // the history: one sample per period, in order; the profiling periods tried 1, 2, 4 and 7 threads
+            List<TransactionalActor.Sample> h = c.history();
+            assertThat(h).hasSizeGreaterThanOrEqualTo(5);
+            assertThat(h).extracting(TransactionalActor.Sample::atNanos).isSorted();
+            assertThat(h).extracting(TransactionalActor.Sample::transactionalThreads).contains(1, 2, 4);
+            assertThat(h.stream().mapToLong(TransactionalActor.Sample::commits).sum()).isLessThanOrEqualTo(
+                    c.stats().commits());
         }
     }
 
