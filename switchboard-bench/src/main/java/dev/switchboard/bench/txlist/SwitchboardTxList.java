@@ -101,6 +101,7 @@ final class SwitchboardTxList {
         long rollbacks = 0;
         long readOnly = 0;
         int[] threads = new int[split == Split.SERIAL ? 0 : lists.length];
+        java.util.List<long[]> perPeriod = new java.util.ArrayList<>();   // {commits, rollbacks} per period
         for (int l = 0; l < lists.length; l++) {
             int lo = l * p.valuesPerList();
             digest.addList(l, lo, lo + p.valuesPerList(), lists[l].values());
@@ -110,9 +111,18 @@ final class SwitchboardTxList {
                 rollbacks += s.rollbacks();
                 readOnly += s.readOnly();
                 threads[l] = s.transactionalThreads();
+                java.util.List<TransactionalActor.Sample> h = t.history();
+                for (int i = 0; i < h.size(); i++) {
+                    if (perPeriod.size() <= i) {
+                        perPeriod.add(new long[2]);
+                    }
+                    perPeriod.get(i)[0] += h.get(i).commits();
+                    perPeriod.get(i)[1] += h.get(i).rollbacks();
+                }
             }
         }
-        RunStats stats = split == Split.SERIAL ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads);
+        RunStats stats = split == Split.SERIAL ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
+                perPeriod.stream().mapToLong(x -> x[0]).toArray(), perPeriod.stream().mapToLong(x -> x[1]).toArray());
         return new Outcome(TxList.checksum(p, initial, counts, digest), stats);
     }
 

@@ -279,14 +279,22 @@ public final class TxList implements Benchmark {
      * TransactionalActor.stats()} after the run): commits, rollbacks, read-only messages, and the transactional
      * threads of each list actor at the end (the dynamic split's last decision).
      */
-    public record RunStats(long commits, long rollbacks, long readOnly, int[] transactionalThreads) {
-        static final RunStats NONE = new RunStats(0, 0, 0, new int[0]);
+    /**
+     * The transactional list actors' counts after a run, and over it: {@code commitsPerPeriod[i]} and
+     * {@code rollbacksPerPeriod[i]}, summed over the list actors, for the i-th period of {@link #PERIOD_MS}
+     * (each actor's {@code history()}; the periods of the actors, started together, line up by index).
+     */
+    public record RunStats(long commits, long rollbacks, long readOnly, int[] transactionalThreads,
+                           long[] commitsPerPeriod, long[] rollbacksPerPeriod) {
+        static final RunStats NONE = new RunStats(0, 0, 0, new int[0], new long[0], new long[0]);
     }
 
     /** The settings of a transactional list actor of this variant. */
     static TransactionalActor.Settings settings(Split split, Workload workload) {
         return switch (split) {
-            case STATIC -> TransactionalActor.Settings.staticSplit(THREADS, STATIC_SHARE);
+            // the same period as the dynamic split: it is also the period of the actor's history
+            case STATIC -> new TransactionalActor.Settings(THREADS, false, STATIC_SHARE, Duration.ofMillis(PERIOD_MS),
+                    1, dev.switchboard.stm.Stm.DEFAULT_MAX_ATTEMPTS);
             case DYNAMIC -> TransactionalActor.Settings.dynamicSplit(THREADS, Duration.ofMillis(PERIOD_MS),
                     workload.alpha);
             case SERIAL -> throw new IllegalArgumentException("the serial list actor is not transactional");

@@ -21,7 +21,9 @@ import java.util.stream.Collectors;
  * </pre>
  *
  * Without names it runs every TxList variant. Prints per variant the median wall time and, per measured run, its
- * time, commits, rollbacks, read-only messages and the transactional threads of each list actor at the end.
+ * time, commits, rollbacks, read-only messages and the transactional threads of each list actor at the end. With
+ * {@code --html FILE} it also writes a page that plots, per variant, the commits and the rollbacks of every period
+ * of its last run (throughput and rollbacks over time, as paper 004's Figs. 3–6).
  */
 public final class TxListStats {
     private TxListStats() {
@@ -32,8 +34,10 @@ public final class TxListStats {
         int warmup = 3;
         int runs = 5;
         Set<String> names = null;
+        String html = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--html" -> html = args[++i];
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
@@ -52,6 +56,9 @@ public final class TxListStats {
             System.exit(2);
         }
         System.out.printf("%d workers, %d warm-up and %d measured runs per variant%n", workers, warmup, runs);
+        StringBuilder page = new StringBuilder("<!doctype html><meta charset='utf-8'><title>TxList over time</title>"
+                + "<body style='font-family:sans-serif'><h1>TxList: commits and rollbacks per period of "
+                + TxList.PERIOD_MS + " ms (last run of each variant)</h1>\n");
         try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers).build()) {
             for (TxList b : chosen) {
                 for (int i = 0; i < warmup; i++) {
@@ -72,8 +79,41 @@ public final class TxListStats {
                 double[] sorted = ms.clone();
                 Arrays.sort(sorted);
                 System.out.printf(Locale.ROOT, "%-30s median %9.1f ms%n%s", b.name(), sorted[runs / 2], lines);
+                TxList.RunStats last = b.lastRun();
+                if (last.commitsPerPeriod().length > 0) {
+                    page.append("<h2>").append(b.name()).append("</h2>\n")
+                        .append(chart(last.commitsPerPeriod(), last.rollbacksPerPeriod()));
+                }
             }
         }
+        if (html != null) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(html), page.append("</body>\n"));
+            System.out.println("wrote " + html);
+        }
+    }
+
+    /** Two lines over the periods: commits (blue) and rollbacks (red), each scaled to its own maximum. */
+    static String chart(long[] commits, long[] rollbacks) {
+        int w = 600;
+        int h = 160;
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                "<svg width='%d' height='%d' xmlns='http://www.w3.org/2000/svg' font-size='12'>", w, h + 20));
+        sb.append(line(commits, w, h, "#2b6cb0")).append(line(rollbacks, w, h, "#c53030"));
+        sb.append(String.format(Locale.ROOT, "<text x='4' y='%d' fill='#2b6cb0'>commits per period (max %d)</text>"
+                + "<text x='300' y='%d' fill='#c53030'>rollbacks per period (max %d)</text></svg>%n", h + 16,
+                Arrays.stream(commits).max().orElse(0), h + 16, Arrays.stream(rollbacks).max().orElse(0)));
+        return sb.toString();
+    }
+
+    private static String line(long[] values, int w, int h, String colour) {
+        long max = Math.max(1, Arrays.stream(values).max().orElse(1));
+        StringBuilder points = new StringBuilder();
+        for (int i = 0; i < values.length; i++) {
+            double x = values.length == 1 ? 0 : (double) i * (w - 8) / (values.length - 1) + 4;
+            double y = h - (double) values[i] * (h - 8) / max + 4 - 4;
+            points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+        }
+        return "<polyline fill='none' stroke='" + colour + "' stroke-width='2' points='" + points + "'/>";
     }
 
     private static void check(Benchmark b, long checksum) {
