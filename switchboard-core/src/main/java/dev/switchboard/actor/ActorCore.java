@@ -7,7 +7,6 @@ import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.internal.TimerService;
 import dev.switchboard.spi.DispatchPolicy;
-import dev.switchboard.spi.SendInterceptor;
 import dev.switchboard.task.TaskRuntime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -408,11 +407,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     protected final void exit() {
         requireOwnContext("exit");
-        if (SendInterception.used()) {
-            SendInterceptor i = SendInterception.current();
-            if (i != null && i.interceptExit(self)) {
-                return;                              // held (a transaction's exit waits for its commit)
-            }
+        if (SendInterception.interceptExit(self)) {
+            return;                                  // held (a transaction's exit waits for its commit)
         }
         terminate(0);
     }

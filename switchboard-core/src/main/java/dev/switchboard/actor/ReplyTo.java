@@ -1,7 +1,6 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.SendInterception;
-import dev.switchboard.spi.SendInterceptor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -126,11 +125,8 @@ public final class ReplyTo<R> {
     }
 
     private void answer(Object reply, Throwable failure) {
-        if (SendInterception.used()) {
-            SendInterceptor i = SendInterception.current();
-            if (i != null && i.interceptReply(this, reply, failure)) {
-                return;                               // held (a transaction answers when it commits)
-            }
+        if (SendInterception.interceptReply(this, reply, failure)) {
+            return;                                   // held (a transaction answers when it commits)
         }
         answerNow(reply, failure);
     }

@@ -8,16 +8,8 @@ package dev.switchboard.internal;
  * one): a subclass holds the body and runs it in {@link #runBody()}.
  */
 public abstract class AsyncTask extends Node {
-    /** Told why, if the pool refuses to run this task; or null. */
-    private final java.util.function.Consumer<Throwable> ifNeverRun;
-
     protected AsyncTask(Node completer, Scheduler scheduler) {
-        this(completer, scheduler, null);
-    }
-
-    protected AsyncTask(Node completer, Scheduler scheduler, java.util.function.Consumer<Throwable> ifNeverRun) {
         super(completer, scheduler);
-        this.ifNeverRun = ifNeverRun;
     }
 
     /** The task's code (a lambda, usually), as given to the task. */
@@ -25,18 +17,6 @@ public abstract class AsyncTask extends Node {
 
     /** Runs {@link #body()}. Whatever it throws, checked or not, is the task's failure. */
     protected abstract void runBody() throws Exception;
-
-    @Override
-    protected void refused(Throwable cause) {
-        if (ifNeverRun != null) {
-            try {
-                ifNeverRun.accept(cause);
-            } catch (Throwable t) {
-                Failures.lastResort(scope(), t);
-            }
-        }
-        super.refused(cause);
-    }
 
     @Override
     public String describe() {

@@ -1,5 +1,7 @@
 package dev.switchboard.internal;
 
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.spi.SendInterceptor;
 
 /**
@@ -28,6 +30,24 @@ public final class SendInterception {
     /** The interceptor of this thread, or null. */
     public static SendInterceptor current() {
         return CURRENT.get();
+    }
+
+    /** Whether an interceptor on this thread holds {@code actor}'s {@code exit()}. */
+    public static boolean interceptExit(ActorRef<?> actor) {
+        if (!used) {
+            return false;
+        }
+        SendInterceptor i = CURRENT.get();
+        return i != null && i.interceptExit(actor);
+    }
+
+    /** Whether an interceptor on this thread holds an answer to {@code replyTo}. */
+    public static boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+        if (!used) {
+            return false;
+        }
+        SendInterceptor i = CURRENT.get();
+        return i != null && i.interceptReply(replyTo, reply, failure);
     }
 
     /** Whether an interceptor on this thread holds {@code spawn} (an actor's start, an async). */

@@ -1,6 +1,5 @@
 package dev.switchboard.stm;
 
-import java.util.Optional;
 import scala.Option;
 import scala.concurrent.stm.InTxn;
 import scala.concurrent.stm.Txn$;
@@ -18,10 +17,5 @@ final class Engine {
     static InTxn currentOrNull() {
         Option<InTxn> t = Txn$.MODULE$.findCurrent(TxnUnknown$.MODULE$);
         return t.isDefined() ? t.get() : null;
-    }
-
-    /** The transaction running on this thread. */
-    static Optional<InTxn> current() {
-        return Optional.ofNullable(currentOrNull());
     }
 }

@@ -177,7 +177,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
     protected TransactionalActor(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.transactionalThreads = clamp((int) Math.round(settings.threads() * settings.transactionalShare()));
+        this.transactionalThreads = clamp(settings, (int) Math.round(settings.threads() * settings.transactionalShare()));
         this.alpha = settings.alpha();
         Seam.bind(this, new Policy());
     }
@@ -232,10 +232,6 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     /** The settings it was created with. */
     public final Settings settings() {
         return settings;
-    }
-
-    private int clamp(int tx) {
-        return clamp(settings, tx);
     }
 
     private static int clamp(Settings settings, int tx) {
