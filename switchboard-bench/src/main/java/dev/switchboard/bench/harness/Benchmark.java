@@ -1,6 +1,7 @@
 package dev.switchboard.bench.harness;
 
 import dev.switchboard.task.TaskRuntime;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import org.apache.pekko.actor.ActorSystem;
@@ -46,5 +47,13 @@ public interface Benchmark {
      */
     default long runForkJoin(ForkJoinPool pool) throws Exception {
         throw new UnsupportedOperationException(name() + " has no ForkJoinPool side (its peer is " + peer() + ")");
+    }
+
+    /**
+     * What the benchmark's most recent Switchboard run recorded over time, if it records anything (empty for
+     * most). The harness asks after the measured iterations, so the report shows the last measured run's.
+     */
+    default List<Series> lastRunSeries() {
+        return List.of();
     }
 }

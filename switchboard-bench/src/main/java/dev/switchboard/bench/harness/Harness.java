@@ -307,7 +307,7 @@ public final class Harness {
             }
         }
         return new Result(b.name(), b.description(), b.params(), b.peer(), headline(b), options.iterations,
-                Stats.of(nanos[0]), peers, threadsAdded, true, null);
+                Stats.of(nanos[0]), peers, threadsAdded, b.lastRunSeries(), true, null);
     }
 
     /**

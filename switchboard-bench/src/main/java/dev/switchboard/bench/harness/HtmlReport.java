@@ -13,9 +13,9 @@ import java.util.Map;
  * A self-contained HTML report (inline SVG, no scripts, nothing fetched). It says when the run was made, on which
  * commit and with which settings; then the headline and every other ratio per benchmark on a logarithmic chart
  * ({@link RatioChart}), with the geometric means; a table per kind of peer with every side's times, every ratio
- * and, for the pool's benchmarks, the threads each side added; per benchmark the distribution of each side's
- * wall times; and the machine and configuration as the JSON report has them. Benchmarks Switchboard loses are
- * shown and counted like the others.
+ * and, for the pool's benchmarks, the threads each side added; what benchmarks recorded over time ({@link
+ * Series}); per benchmark the distribution of each side's wall times; and the machine and configuration as the
+ * JSON report has them. Benchmarks Switchboard loses are shown and counted like the others.
  */
 final class HtmlReport {
     private static final String SB_COLOR = "#2b6cb0";
@@ -47,6 +47,9 @@ final class HtmlReport {
                 sb.append("<h2>Results ").append(sectionTitle(peer)).append("</h2>\n").append(table(section));
             }
         }
+        Map<String, List<Series>> series = new LinkedHashMap<>();
+        results.forEach(r -> series.put(r.name(), r.series()));
+        sb.append(overTime(series, "the last measured run"));
         sb.append("<h2>Time distribution per side</h2>\n<p>Each dot one iteration; bar = median.</p>\n");
         for (Result r : results) {
             if (r.verified()) {
@@ -97,7 +100,11 @@ final class HtmlReport {
             }
             sb.append("</tr>\n");
         }
-        sb.append("</table>\n<h2>Median per run</h2>\n<p>Each dot one run's median; bar = the median of those.</p>\n");
+        sb.append("</table>\n");
+        Map<String, List<Series>> series = new LinkedHashMap<>();
+        runs.rows().forEach(r -> series.put(r.name(), r.series()));
+        sb.append(overTime(series, "the last measured run of the last run"));
+        sb.append("<h2>Median per run</h2>\n<p>Each dot one run's median; bar = the median of those.</p>\n");
         for (Runs.Row r : runs.rows()) {
             if (r.verified()) {
                 sb.append("<h3>").append(esc(r.name())).append("</h3><p>").append(esc(r.description()))
@@ -106,6 +113,25 @@ final class HtmlReport {
             }
         }
         return sb.append(tail(machine, config)).toString();
+    }
+
+    /**
+     * The section that plots what benchmarks recorded over time ({@link Benchmark#lastRunSeries()}), a chart per
+     * series; nothing when none did.
+     */
+    private static String overTime(Map<String, List<Series>> series, String whichRun) {
+        if (series.values().stream().allMatch(List::isEmpty)) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("<h2>Over time</h2>\n<p>What a benchmark's Switchboard side recorded"
+                + " during " + esc(whichRun) + ", per period; each line drawn to its own scale.</p>\n");
+        series.forEach((name, list) -> {
+            if (!list.isEmpty()) {
+                sb.append("<h3>").append(esc(name)).append("</h3>\n");
+                list.forEach(s -> sb.append(SeriesChart.render(s)));
+            }
+        });
+        return sb.toString();
     }
 
     private static List<RatioChart.Row> chartRows(Runs runs) {

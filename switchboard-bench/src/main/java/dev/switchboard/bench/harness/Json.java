@@ -48,6 +48,13 @@ final class Json {
             case Number n -> sb.append(n);
             case Map<?, ?> m -> object(sb, m, indent);
             case Collection<?> c -> array(sb, c.iterator(), indent);
+            case long[] a -> {
+                sb.append('[');
+                for (int i = 0; i < a.length; i++) {
+                    sb.append(i == 0 ? "" : ", ").append(a[i]);
+                }
+                sb.append(']');
+            }
             case double[] a -> {
                 sb.append('[');
                 for (int i = 0; i < a.length; i++) {

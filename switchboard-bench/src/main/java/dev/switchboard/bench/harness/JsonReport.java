@@ -25,6 +25,9 @@ import java.util.Map;
  *               "peer_ms": {"default": {"median": x, ...}, "matched": {"median": x, ...}},
  *               "ratio": x, "ratios": {"default": x, "matched": x}, "verified": true}]}
  * }</pre>
+ * A benchmark that records its Switchboard runs over time ({@link Benchmark#lastRunSeries()}) has, for the last
+ * measured run, {@code "series": [{"title": "...", "period_ms": 50, "lines": [{"label": "commits", "values":
+ * [...]}, ...]}]} (in the merged report, the last run's).
  * {@code ratio} is the headline's ratio, {@code peer median / switchboard median}; {@code ratios} has one per peer
  * side, keyed by {@link Side#key()}; {@code geometric_means} has one per peer side, over every verified
  * benchmark that ran on it. A benchmark whose peer is the pool has {@code "peer": "fork_join_pool"}, one peer side
@@ -103,6 +106,7 @@ public final class JsonReport {
                 r.threadsAdded().forEach((side, n) -> threads.put(side.key(), n));
                 m.put("threads_added", threads);
             }
+            putSeries(m, r.series());
             m.put("verified", r.verified());
             if (r.failure() != null) {
                 m.put("failure", r.failure());
@@ -172,6 +176,7 @@ public final class JsonReport {
                 r.threadsAdded().forEach((side, n) -> threads.put(side.key(), n));
                 m.put("threads_added", threads);
             }
+            putSeries(m, r.series());
             m.put("verified", r.verified());
             if (r.failure() != null) {
                 m.put("failure", r.failure());
@@ -180,6 +185,47 @@ public final class JsonReport {
         }
         root.put("results", rs);
         return Json.write(root);
+    }
+
+    /** Adds {@code "series"} to a result's object when the benchmark recorded any. */
+    private static void putSeries(Map<String, Object> m, List<Series> series) {
+        if (series.isEmpty()) {
+            return;
+        }
+        List<Object> out = new ArrayList<>();
+        for (Series s : series) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("title", s.title());
+            o.put("period_ms", s.periodMs());
+            List<Object> lines = new ArrayList<>();
+            for (Series.Line line : s.lines()) {
+                Map<String, Object> l = new LinkedHashMap<>();
+                l.put("label", line.label());
+                l.put("values", line.values());
+                lines.add(l);
+            }
+            o.put("lines", lines);
+            out.add(o);
+        }
+        m.put("series", out);
+    }
+
+    private static List<Series> series(Object json) {
+        List<Series> series = new ArrayList<>();
+        if (json instanceof List<?> list) {
+            for (Object o : list) {
+                Map<?, ?> s = (Map<?, ?>) o;
+                List<Series.Line> lines = new ArrayList<>();
+                for (Object l : (List<?>) s.get("lines")) {
+                    Map<?, ?> line = (Map<?, ?>) l;
+                    List<?> values = (List<?>) line.get("values");
+                    lines.add(new Series.Line((String) line.get("label"),
+                            values.stream().mapToLong(v -> ((Number) v).longValue()).toArray()));
+                }
+                series.add(new Series((String) s.get("title"), ((Number) s.get("period_ms")).intValue(), lines));
+            }
+        }
+        return series;
     }
 
     /**
@@ -206,7 +252,8 @@ public final class JsonReport {
                 results.add(new Result((String) m.get("name"), (String) m.get("description"), params,
                         Benchmark.Peer.valueOf(((String) m.get("peer")).toUpperCase(Locale.ROOT)),
                         Side.ofKey((String) m.get("headline")), ((Number) m.get("iterations")).intValue(),
-                        sb == null ? null : stats((Map<?, ?>) sb), peers, threads, (Boolean) m.get("verified"),
+                        sb == null ? null : stats((Map<?, ?>) sb), peers, threads, series(m.get("series")),
+                        (Boolean) m.get("verified"),
                         (String) m.get("failure")));
             }
             return results;

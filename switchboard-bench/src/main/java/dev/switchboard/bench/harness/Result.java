@@ -2,6 +2,7 @@ package dev.switchboard.bench.harness;
 
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,20 +17,24 @@ import java.util.Map;
  * @param threadsAdded for benchmarks whose peer is the {@link Benchmark.Peer#FORK_JOIN_POOL pool}: per side
  *                    (Switchboard's too), the most threads one measured run added ({@link ThreadPeak}); empty
  *                    for the others
+ * @param series      what the last measured Switchboard run recorded over time ({@link
+ *                    Benchmark#lastRunSeries()}); empty for most benchmarks
  * @param failure     what went wrong, or null when {@code verified}
  */
 public record Result(String name, String description, Map<String, Object> params, Benchmark.Peer peer,
                      Side headline, int iterations, Stats switchboard, Map<Side, Stats> peers,
-                     Map<Side, Integer> threadsAdded, boolean verified, String failure) {
+                     Map<Side, Integer> threadsAdded, List<Series> series, boolean verified,
+                     String failure) {
     public Result {
         peers = ordered(peers);
         threadsAdded = ordered(threadsAdded);
+        series = List.copyOf(series);
     }
 
     /** A benchmark that failed: no statistics, the failure's message. */
     static Result failed(Benchmark b, Side headline, String failure) {
         return new Result(b.name(), b.description(), b.params(), b.peer(), headline, 0, null, Map.of(), Map.of(),
-                false, failure);
+                List.of(), false, failure);
     }
 
     private static <V> Map<Side, V> ordered(Map<Side, V> map) {

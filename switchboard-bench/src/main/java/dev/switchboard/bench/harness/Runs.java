@@ -31,11 +31,12 @@ final class Runs {
      *                     per run, {@link Stats#medianMs()} is their median; empty unless verified
      * @param ratios       per peer side, the ratio of each run; empty unless verified
      * @param threadsAdded per side, the most threads one measured run added, over all runs (pool benchmarks)
+     * @param series       what the last run's last measured Switchboard run recorded over time (mostly empty)
      * @param failure      the first run's failure, naming the run; null when verified in every run
      */
     record Row(String name, String description, Map<String, Object> params, Benchmark.Peer peer, Side headline,
                Map<Side, Stats> medians, Map<Side, Spread> ratios, Map<Side, Integer> threadsAdded,
-               boolean verified, String failure) {
+               List<Series> series, boolean verified, String failure) {
         /** The headline's ratio over the runs. */
         Spread ratio() {
             return ratios.get(headline);
@@ -103,7 +104,8 @@ final class Runs {
         }
         return new Row(first.name(), first.description(), first.params(), first.peer(), first.headline(),
                 Collections.unmodifiableMap(medians), Collections.unmodifiableMap(ratios),
-                Collections.unmodifiableMap(threads), failure == null, failure);
+                Collections.unmodifiableMap(threads), runs.get(runs.size() - 1).get(b).series(), failure == null,
+                failure);
     }
 
     private double[] perRun(int b, java.util.function.ToDoubleFunction<Result> value) {

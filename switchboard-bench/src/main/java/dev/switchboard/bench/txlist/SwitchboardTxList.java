@@ -101,7 +101,7 @@ final class SwitchboardTxList {
         long rollbacks = 0;
         long readOnly = 0;
         int[] threads = new int[split == Split.SERIAL ? 0 : lists.length];
-        java.util.List<long[]> perPeriod = new java.util.ArrayList<>();   // {commits, rollbacks} per period
+        java.util.List<long[]> perPeriod = new java.util.ArrayList<>();   // {commits, rollbacks, threads} per period
         for (int l = 0; l < lists.length; l++) {
             int lo = l * p.valuesPerList();
             digest.addList(l, lo, lo + p.valuesPerList(), lists[l].values());
@@ -114,16 +114,21 @@ final class SwitchboardTxList {
                 java.util.List<TransactionalActor.Sample> h = t.history();
                 for (int i = 0; i < h.size(); i++) {
                     if (perPeriod.size() <= i) {
-                        perPeriod.add(new long[2]);
+                        perPeriod.add(new long[3]);
                     }
                     perPeriod.get(i)[0] += h.get(i).commits();
                     perPeriod.get(i)[1] += h.get(i).rollbacks();
+                    perPeriod.get(i)[2] += h.get(i).transactionalThreads();
                 }
             }
         }
         RunStats stats = split == Split.SERIAL ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
-                perPeriod.stream().mapToLong(x -> x[0]).toArray(), perPeriod.stream().mapToLong(x -> x[1]).toArray());
+                column(perPeriod, 0), column(perPeriod, 1), column(perPeriod, 2));
         return new Outcome(TxList.checksum(p, initial, counts, digest), stats);
+    }
+
+    private static long[] column(java.util.List<long[]> rows, int c) {
+        return rows.stream().mapToLong(row -> row[c]).toArray();
     }
 
     /** A list actor of either kind: its values in list order, read after the run. */

@@ -1,11 +1,13 @@
 package dev.switchboard.bench.txlist;
 
 import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.bench.harness.Series;
 import dev.switchboard.stm.TransactionalActor;
 import dev.switchboard.task.TaskRuntime;
 import java.time.Duration;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -275,18 +277,37 @@ public final class TxList implements Benchmark {
     }
 
     /**
-     * What the transactional list actors of one run did, summed over the list actors ({@code
-     * TransactionalActor.stats()} after the run): commits, rollbacks, read-only messages, and the transactional
-     * threads of each list actor at the end (the dynamic split's last decision).
-     */
-    /**
-     * The transactional list actors' counts after a run, and over it: {@code commitsPerPeriod[i]} and
-     * {@code rollbacksPerPeriod[i]}, summed over the list actors, for the i-th period of {@link #PERIOD_MS}
-     * (each actor's {@code history()}; the periods of the actors, started together, line up by index).
+     * What the transactional list actors of one run did, summed over the list actors: after the run ({@code
+     * TransactionalActor.stats()}) the commits, rollbacks and read-only messages, and each list actor's
+     * transactional threads at the end (the dynamic split's last decision); over the run ({@code history()}, the
+     * actors' periods, started together, lining up by index) the commits, the rollbacks and the transactional
+     * threads of period {@code i} of {@link #PERIOD_MS} ms, each summed over the list actors.
      */
     public record RunStats(long commits, long rollbacks, long readOnly, int[] transactionalThreads,
-                           long[] commitsPerPeriod, long[] rollbacksPerPeriod) {
-        static final RunStats NONE = new RunStats(0, 0, 0, new int[0], new long[0], new long[0]);
+                           long[] commitsPerPeriod, long[] rollbacksPerPeriod, long[] threadsPerPeriod) {
+        static final RunStats NONE = new RunStats(0, 0, 0, new int[0], new long[0], new long[0], new long[0]);
+
+        /**
+         * The two charts of the report: commits and rollbacks per period, and the threads the dispatchers gave
+         * transactional messages; none for the serial list actors.
+         */
+        public List<Series> series() {
+            if (commitsPerPeriod.length == 0) {
+                return List.of();
+            }
+            return List.of(
+                    new Series("Commits and rollbacks per period, all list actors", PERIOD_MS, List.of(
+                            new Series.Line("commits", commitsPerPeriod),
+                            new Series.Line("rollbacks", rollbacksPerPeriod))),
+                    new Series("Threads given to transactional messages, summed over all list actors, " + THREADS
+                            + " each at most", PERIOD_MS,
+                            List.of(new Series.Line("transactional threads", threadsPerPeriod))));
+        }
+    }
+
+    @Override
+    public List<Series> lastRunSeries() {
+        return lastRun.series();
     }
 
     /** The settings of a transactional list actor of this variant. */

@@ -2,6 +2,7 @@ package dev.switchboard.bench.txlist;
 
 import dev.switchboard.bench.Suite;
 import dev.switchboard.bench.harness.Benchmark;
+import dev.switchboard.bench.harness.SeriesChart;
 import dev.switchboard.task.TaskRuntime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,9 +12,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What the harness's results have no room for: the commits and rollbacks of the transactional list actors of
- * {@link TxList}, per run, with each run's wall time (Switchboard side only; every checksum checked). Not part of
- * the harness run:
+ * The commits and rollbacks of the transactional list actors of {@link TxList} for every run, with each run's
+ * wall time (Switchboard side only; every checksum checked), where the harness reports only those of the last
+ * measured run of each variant ({@code --html}'s "Over time"). Not part of the harness run:
  *
  * <pre>
  * java -Xms2g -Xmx2g -XX:+UseParallelGC -cp switchboard-bench/target/switchboard-bench.jar \
@@ -22,8 +23,9 @@ import java.util.stream.Collectors;
  *
  * Without names it runs every TxList variant. Prints per variant the median wall time and, per measured run, its
  * time, commits, rollbacks, read-only messages and the transactional threads of each list actor at the end. With
- * {@code --html FILE} it also writes a page that plots, per variant, the commits and the rollbacks of every period
- * of its last run (throughput and rollbacks over time, as paper 004's Figs. 3–6).
+ * {@code --html FILE} it also writes a page that plots, per variant, the commits, the rollbacks and the
+ * transactional threads of every period of its last run (throughput and rollbacks over time, as paper 004's Figs.
+ * 3–6), with the harness's charts.
  */
 public final class TxListStats {
     private TxListStats() {
@@ -80,9 +82,9 @@ public final class TxListStats {
                 Arrays.sort(sorted);
                 System.out.printf(Locale.ROOT, "%-30s median %9.1f ms%n%s", b.name(), sorted[runs / 2], lines);
                 TxList.RunStats last = b.lastRun();
-                if (last.commitsPerPeriod().length > 0) {
-                    page.append("<h2>").append(b.name()).append("</h2>\n")
-                        .append(chart(last.commitsPerPeriod(), last.rollbacksPerPeriod()));
+                if (!last.series().isEmpty()) {
+                    page.append("<h2>").append(b.name()).append("</h2>\n");
+                    last.series().forEach(series -> page.append(SeriesChart.render(series)));
                 }
             }
         }
@@ -90,30 +92,6 @@ public final class TxListStats {
             java.nio.file.Files.writeString(java.nio.file.Path.of(html), page.append("</body>\n"));
             System.out.println("wrote " + html);
         }
-    }
-
-    /** Two lines over the periods: commits (blue) and rollbacks (red), each scaled to its own maximum. */
-    static String chart(long[] commits, long[] rollbacks) {
-        int w = 600;
-        int h = 160;
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "<svg width='%d' height='%d' xmlns='http://www.w3.org/2000/svg' font-size='12'>", w, h + 20));
-        sb.append(line(commits, w, h, "#2b6cb0")).append(line(rollbacks, w, h, "#c53030"));
-        sb.append(String.format(Locale.ROOT, "<text x='4' y='%d' fill='#2b6cb0'>commits per period (max %d)</text>"
-                + "<text x='300' y='%d' fill='#c53030'>rollbacks per period (max %d)</text></svg>%n", h + 16,
-                Arrays.stream(commits).max().orElse(0), h + 16, Arrays.stream(rollbacks).max().orElse(0)));
-        return sb.toString();
-    }
-
-    private static String line(long[] values, int w, int h, String colour) {
-        long max = Math.max(1, Arrays.stream(values).max().orElse(1));
-        StringBuilder points = new StringBuilder();
-        for (int i = 0; i < values.length; i++) {
-            double x = values.length == 1 ? 0 : (double) i * (w - 8) / (values.length - 1) + 4;
-            double y = h - (double) values[i] * (h - 8) / max + 4 - 4;
-            points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
-        }
-        return "<polyline fill='none' stroke='" + colour + "' stroke-width='2' points='" + points + "'/>";
     }
 
     private static void check(Benchmark b, long checksum) {

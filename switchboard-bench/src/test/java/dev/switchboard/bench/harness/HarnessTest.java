@@ -177,38 +177,84 @@ class HarnessTest {
         }
     }
 
+    /** A benchmark that is PingPong of 100 round trips under another name, for tests that change one part. */
+    private static class RenamedPingPong implements Benchmark {
+        final PingPong real = new PingPong(100);
+        private final String name;
+        private final String description;
+
+        RenamedPingPong(String name, String description) {
+            this.name = name;
+            this.description = description;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String description() {
+            return description;
+        }
+
+        @Override
+        public java.util.Map<String, Object> params() {
+            return real.params();
+        }
+
+        @Override
+        public long expected() {
+            return real.expected();
+        }
+
+        @Override
+        public long runSwitchboard(dev.switchboard.task.TaskRuntime runtime) {
+            return real.runSwitchboard(runtime);
+        }
+
+        @Override
+        public long runPekko(org.apache.pekko.actor.ActorSystem system) throws Exception {
+            return real.runPekko(system);
+        }
+    }
+
     @Test
-    void aWrongChecksumIsReportedAsNotVerified() throws Exception {
-        PingPong real = new PingPong(100);
-        Benchmark broken = new Benchmark() {
-            @Override
-            public String name() {
-                return "Broken";
-            }
-
-            @Override
-            public String description() {
-                return "returns a checksum that does not match";
-            }
-
-            @Override
-            public java.util.Map<String, Object> params() {
-                return real.params();
-            }
-
-            @Override
-            public long expected() {
-                return -1;
-            }
+    void theSeriesOfTheLastMeasuredSwitchboardRunIsReportedAndPlotted(@TempDir Path dir) throws Exception {
+        Benchmark recording = new RenamedPingPong("Recording", "records how many Switchboard runs came before each") {
+            int switchboardRuns;
 
             @Override
             public long runSwitchboard(dev.switchboard.task.TaskRuntime runtime) {
-                return real.runSwitchboard(runtime);
+                switchboardRuns++;
+                return super.runSwitchboard(runtime);
             }
 
             @Override
-            public long runPekko(org.apache.pekko.actor.ActorSystem system) throws Exception {
-                return real.runPekko(system);
+            public List<Series> lastRunSeries() {
+                return List.of(new Series("runs so far", 10,
+                        List.of(new Series.Line("runs", new long[] {0, switchboardRuns}))));
+            }
+        };
+        Path html = dir.resolve("report");
+        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "3", "--warmup", "2",
+                "--warmup-seconds", "0", "--workers", "2", "--html", html.toString()});
+        List<Result> results = new Harness(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8)).run(List.of(recording));
+        // asked after the 2 warm-up and 3 measured rounds: the last measured run's series
+        assertThat(results.get(0).series()).containsExactly(new Series("runs so far", 10,
+                List.of(new Series.Line("runs", new long[] {0, 5}))));
+        assertThat(Files.readString(html.resolve("index.html"))).contains("<h2>Over time</h2>")
+                .contains("<h3>Recording</h3>").contains("runs (0 to 5)");
+        assertThat(Files.readString(html.resolve("results.json"))).contains("\"values\": [0, 5]");
+    }
+
+    @Test
+    void aWrongChecksumIsReportedAsNotVerified() throws Exception {
+        Benchmark broken = new RenamedPingPong("Broken", "returns a checksum that does not match") {
+            @Override
+            public long expected() {
+                return -1;
             }
         };
         Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "1", "--warmup", "0",

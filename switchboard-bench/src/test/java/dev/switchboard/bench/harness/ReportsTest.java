@@ -1,6 +1,7 @@
 package dev.switchboard.bench.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.time.OffsetDateTime;
@@ -25,13 +26,13 @@ class ReportsTest {
     static Result pekko(String name, double sb, double defaults, double matched) {
         return new Result(name, "a benchmark", Map.of("n", 1), Benchmark.Peer.PEKKO, Side.PEKKO_DEFAULT, 3,
                 stats(sb), Map.of(Side.PEKKO_DEFAULT, stats(defaults), Side.PEKKO_MATCHED, stats(matched)), Map.of(),
-                true, null);
+                List.of(), true, null);
     }
 
     static Result pool(String name, double sb, double pool, int sbThreads, int poolThreads) {
         return new Result(name, "a task-parallel benchmark", Map.of(), Benchmark.Peer.FORK_JOIN_POOL,
                 Side.FORK_JOIN_POOL, 3, stats(sb), Map.of(Side.FORK_JOIN_POOL, stats(pool)),
-                Map.of(Side.SWITCHBOARD, sbThreads, Side.FORK_JOIN_POOL, poolThreads), true, null);
+                Map.of(Side.SWITCHBOARD, sbThreads, Side.FORK_JOIN_POOL, poolThreads), List.of(), true, null);
     }
 
     static RunInfo runInfo() {
@@ -41,6 +42,23 @@ class ReportsTest {
         return new RunInfo(OffsetDateTime.of(2026, 11, 25, 11, 40, 2, 0, ZoneOffset.UTC),
                 OffsetDateTime.of(2026, 11, 25, 11, 46, 40, 0, ZoneOffset.UTC), "4b0c17d-dirty",
                 List.of("--only", "PingPong"), settings);
+    }
+
+    /** Two charts of a transactional benchmark's last run: commits and rollbacks, and the threads. */
+    static List<Series> txSeries() {
+        return List.of(
+                new Series("Commits and rollbacks per period", 50, List.of(
+                        new Series.Line("commits", new long[] {1_200, 1_350, 9_876_543_210L}),
+                        new Series.Line("rollbacks", new long[] {12, 0, 7}))),
+                new Series("Threads for transactional messages", 50,
+                        List.of(new Series.Line("transactional threads", new long[] {56, 28, 14}))));
+    }
+
+    /** A Pekko result with {@link #txSeries()}. */
+    static Result withSeries(String name) {
+        Result r = pekko(name, 400, 200, 190);
+        return new Result(r.name(), r.description(), r.params(), r.peer(), r.headline(), r.iterations(),
+                r.switchboard(), r.peers(), r.threadsAdded(), txSeries(), true, null);
     }
 
     /** LogisticMap-like 245, a loss (0.8), a near tie, and a pool benchmark. */
@@ -89,6 +107,48 @@ class ReportsTest {
                 .contains("geometric mean, Pekko matched").contains("geometric mean, ForkJoinPool");
         // A bar per benchmark and peer side, and one per geometric mean: 3 * 2 + 1 + 3.
         assertThat(page.split("<rect x='[0-9.]+' y='[0-9.]+' width='[0-9.]+' height='(12|8)'", -1)).hasSize(11);
+    }
+
+    @Test
+    void aSeriesIsPlottedOverTimeWrittenToTheJsonAndReadBackExactly() {
+        List<Result> results = List.of(pekko("PingPong", 2, 8, 6), withSeries("TxList-Write-Dynamic-Direct"));
+        String page = HtmlReport.render(runInfo(), Map.of("cpus", 2), Map.of("headline", "default"), results);
+        String overTime = page.substring(page.indexOf("<h2>Over time</h2>"), page.indexOf("<h2>Time distribution"));
+        assertThat(overTime).contains("<h3>TxList-Write-Dynamic-Direct</h3>").doesNotContain("PingPong")
+                .contains("Commits and rollbacks per period (period 50 ms, 3 periods)")
+                .contains("commits (0 to 9876543210)").contains("rollbacks (0 to 12)")
+                .contains("transactional threads (0 to 56)").contains(">0.15 s<");
+        // one line per series line; each line's largest value at the top of the plot (y = 4), 0 at the bottom
+        assertThat(overTime.split("<polyline", -1)).hasSize(4);
+        assertThat(overTime).contains("points='4.0,156.0 320.0,156.0 636.0,4.0'")
+                .contains("points='4.0,4.0 320.0,156.0 636.0,67.3'");
+
+        String json = JsonReport.render(runInfo(), Map.of("cpus", 2), Map.of("headline", "default"), results);
+        assertThat(json).contains("\"series\": [").contains("\"period_ms\": 50")
+                .contains("\"values\": [1200, 1350, 9876543210]");
+        List<Result> back = JsonReport.parseResults(json);
+        assertThat(back.get(0).series()).isEmpty();
+        assertThat(back.get(1).series()).isEqualTo(txSeries());
+
+        String without = HtmlReport.render(runInfo(), Map.of(), Map.of(), List.of(pekko("PingPong", 2, 8, 6)));
+        assertThat(without).doesNotContain("Over time");
+        assertThat(JsonReport.render(runInfo(), Map.of(), Map.of(), List.of(pekko("PingPong", 2, 8, 6))))
+                .doesNotContain("\"series\"");
+    }
+
+    @Test
+    void aSeriesNeedsAPositivePeriodAndALineAndKeepsItsValues() {
+        long[] values = {1, 2, 3};
+        Series.Line line = new Series.Line("commits", values);
+        values[0] = 99;
+        assertThat(line.values()).containsExactly(1, 2, 3);
+        assertThat(line.max()).isEqualTo(3);
+        assertThat(new Series("s", 1, List.of(line, new Series.Line("short", new long[] {4}))).periods())
+                .isEqualTo(3);
+        assertThatThrownBy(() -> new Series("TxList", 0, List.of(line)))
+                .hasMessageContaining("period must be positive: 0 ms in 'TxList'");
+        assertThatThrownBy(() -> new Series("TxList", 50, List.of()))
+                .hasMessageContaining("at least one line: 'TxList'");
     }
 
     @Test

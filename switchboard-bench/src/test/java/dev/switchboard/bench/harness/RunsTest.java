@@ -85,9 +85,25 @@ class RunsTest {
     }
 
     @Test
+    void theMergedReportsPlotTheLastRunsSeries() {
+        Result first = ReportsTest.withSeries("TxList");
+        Result last = new Result(first.name(), first.description(), first.params(), first.peer(), first.headline(),
+                first.iterations(), first.switchboard(), first.peers(), first.threadsAdded(),
+                List.of(new Series("last run", 50, List.of(new Series.Line("commits", new long[] {7, 8})))), true,
+                null);
+        Runs runs = new Runs(List.of(List.of(first), List.of(last)));
+        assertThat(runs.rows().get(0).series()).isEqualTo(last.series());
+        String page = HtmlReport.renderRuns(runInfo(), Map.of(), Map.of(), runs);
+        assertThat(page).contains("<h2>Over time</h2>").contains("last run (period 50 ms, 2 periods)")
+                .doesNotContain("Commits and rollbacks per period");
+        assertThat(JsonReport.renderRuns(runInfo(), Map.of(), Map.of(), runs)).contains("\"title\": \"last run\"")
+                .contains("\"values\": [7, 8]");
+    }
+
+    @Test
     void aBenchmarkThatFailedInOneRunIsNotVerifiedAndNamesTheRun() {
         Result failed = new Result("PingPong", "", Map.of(), Benchmark.Peer.PEKKO, Side.PEKKO_DEFAULT, 0, null,
-                Map.of(), Map.of(), false, "wrong checksum");
+                Map.of(), Map.of(), List.of(), false, "wrong checksum");
         Runs runs = new Runs(List.of(List.of(pekko("PingPong", 2, 8, 6)), List.of(failed)));
         assertThat(runs.verified()).isFalse();
         assertThat(runs.rows().get(0).failure()).isEqualTo("run 2: wrong checksum");

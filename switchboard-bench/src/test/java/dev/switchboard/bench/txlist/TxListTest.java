@@ -3,6 +3,7 @@ package dev.switchboard.bench.txlist;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.bench.harness.Series;
 import dev.switchboard.bench.txlist.TxList.Counts;
 import dev.switchboard.bench.txlist.TxList.Digest;
 import dev.switchboard.bench.txlist.TxList.Op;
@@ -13,6 +14,7 @@ import dev.switchboard.bench.txlist.TxList.SumRead;
 import dev.switchboard.bench.txlist.TxList.Workload;
 import dev.switchboard.task.TaskRuntime;
 import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The checks behind {@link TxList}'s checksum: a list out of order, out of range or of the wrong length is
  * refused; the requesters touch only values of their own; and every transactional message of a run commits
- * exactly once. Not a timing test.
+ * exactly once; a run records its commits, rollbacks and threads per period for the report. Not a timing test.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TxListTest {
@@ -113,6 +115,37 @@ class TxListTest {
                     assertThat(s.transactionalThreads()).hasSize(p.lists());
                 }
             }
+        }
+    }
+
+    @Test
+    void aRunOfSeveralPeriodsRecordsCommitsRollbacksAndThreadsPerPeriodForTheReport() throws Exception {
+        try (TaskRuntime runtime = TaskRuntime.create(2)) {
+            TxList serial = new TxList(Workload.WRITE, Split.SERIAL, null, 4, 64, 8, 100);
+            assertThat(serial.runSwitchboard(runtime)).isEqualTo(serial.expected());
+            assertThat(serial.lastRunSeries()).isEmpty();
+
+            // the paper's sizes scaled for two cores: several periods of 50 ms on any machine this runs on
+            TxList b = new TxList(Workload.WRITE, Split.DYNAMIC, SumRead.DIRECT);
+            assertThat(b.runSwitchboard(runtime)).isEqualTo(b.expected());
+            TxList.RunStats s = b.lastRun();
+            assertThat(s.commitsPerPeriod()).isNotEmpty().hasSameSizeAs(s.rollbacksPerPeriod())
+                    .hasSameSizeAs(s.threadsPerPeriod());
+            // the periods before the run's end: no more than the run's commits and rollbacks
+            assertThat(java.util.Arrays.stream(s.commitsPerPeriod()).sum()).isPositive()
+                    .isLessThanOrEqualTo(s.commits());
+            assertThat(java.util.Arrays.stream(s.rollbacksPerPeriod()).sum()).isLessThanOrEqualTo(s.rollbacks());
+            int lists = b.parameters().lists();
+            for (long threads : s.threadsPerPeriod()) {      // each list actor 1 to THREADS - 1: a tenth is read-only's
+                assertThat(threads).isBetween((long) lists, (long) lists * (TxList.THREADS - 1));
+            }
+            List<Series> series = b.lastRunSeries();
+            assertThat(series).hasSize(2);
+            assertThat(series.get(0).periodMs()).isEqualTo(TxList.PERIOD_MS);
+            assertThat(series.get(0).lines()).extracting(Series.Line::label).containsExactly("commits", "rollbacks");
+            assertThat(series.get(0).lines().get(0).values()).containsExactly(s.commitsPerPeriod());
+            assertThat(series.get(0).lines().get(1).values()).containsExactly(s.rollbacksPerPeriod());
+            assertThat(series.get(1).lines().get(0).values()).containsExactly(s.threadsPerPeriod());
         }
     }
 }
