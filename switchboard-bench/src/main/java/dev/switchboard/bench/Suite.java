@@ -49,7 +49,9 @@ public final class Suite {
      * take a measured difference apart and are not part of the main run.
      */
     public static List<Benchmark> compareVariants() {
-        return MailboxOverheadBenchmarks.compareVariants();
+        List<Benchmark> variants = new java.util.ArrayList<>(MailboxOverheadBenchmarks.compareVariants());
+        variants.addAll(TxListBenchmarks.compareVariants());
+        return variants;
     }
 
     /** The benchmark or comparison variant called {@code name} (case-insensitive). */

@@ -29,4 +29,21 @@ final class TxListBenchmarks {
         }
         return all;
     }
+
+    /**
+     * For {@code --compare}: the write-dominated and mixed workloads with the static split at 1, 2 and 4 of the 8
+     * threads for transactional messages, the sum a transactional or a direct read. With the paper's 7 (the main
+     * variants) they show the best fixed split, which bounds what the dynamic split can gain over 90:10.
+     */
+    static List<Benchmark> compareVariants() {
+        List<Benchmark> variants = new ArrayList<>();
+        for (Workload w : new Workload[] {Workload.WRITE, Workload.MIXED}) {
+            for (int threads : new int[] {1, 2, 4}) {
+                for (SumRead read : new SumRead[] {SumRead.TX, SumRead.DIRECT}) {
+                    variants.add(TxList.staticSplit(w, threads, read));
+                }
+            }
+        }
+        return variants;
+    }
 }

@@ -10,7 +10,6 @@ import dev.switchboard.bench.txlist.TxList.Params;
 import dev.switchboard.bench.txlist.TxList.Requests;
 import dev.switchboard.bench.txlist.TxList.RunStats;
 import dev.switchboard.bench.txlist.TxList.SerialList;
-import dev.switchboard.bench.txlist.TxList.Split;
 import dev.switchboard.bench.txlist.TxList.SumRead;
 import dev.switchboard.stm.ReadOnly;
 import dev.switchboard.stm.Stm;
@@ -68,10 +67,13 @@ final class SwitchboardTxList {
     private SwitchboardTxList() {
     }
 
-    static Outcome run(TaskRuntime runtime, Params p, BitSet initial, Split split, SumRead sumRead) {
+    /** One run: serial list actors when {@code settings} is null, else transactional ones with those settings. */
+    static Outcome run(TaskRuntime runtime, Params p, BitSet initial, TransactionalActor.Settings settings,
+                       SumRead sumRead) {
+        boolean serial = settings == null;
         ListActor[] lists = new ListActor[p.lists()];
         Requester[] requesters = new Requester[p.requesters()];
-        Function<ReplyTo<Long>, ListMsg> sum = switch (split == Split.SERIAL ? SumRead.DIRECT : sumRead) {
+        Function<ReplyTo<Long>, ListMsg> sum = switch (serial ? SumRead.DIRECT : sumRead) {
             case TX -> SumTx::new;
             case RELAXED -> SumRelaxed::new;
             case DIRECT -> SumDirect::new;
@@ -82,8 +84,8 @@ final class SwitchboardTxList {
             for (int l = 0; l < lists.length; l++) {
                 int lo = l * p.valuesPerList();
                 int hi = lo + p.valuesPerList();
-                lists[l] = split == Split.SERIAL ? new SerialListActor(initial, lo, hi)
-                        : new TransactionalListActor(TxList.settings(split, p.workload()), initial, lo, hi);
+                lists[l] = serial ? new SerialListActor(initial, lo, hi)
+                        : new TransactionalListActor(settings, initial, lo, hi);
                 refs[l] = lists[l].start();
             }
             ActorRef<Integer> master = new Master(refs, p.requesters()).start();
@@ -100,7 +102,7 @@ final class SwitchboardTxList {
         long commits = 0;
         long rollbacks = 0;
         long readOnly = 0;
-        int[] threads = new int[split == Split.SERIAL ? 0 : lists.length];
+        int[] threads = new int[serial ? 0 : lists.length];
         java.util.List<long[]> perPeriod = new java.util.ArrayList<>();   // {commits, rollbacks, threads} per period
         for (int l = 0; l < lists.length; l++) {
             int lo = l * p.valuesPerList();
@@ -122,7 +124,7 @@ final class SwitchboardTxList {
                 }
             }
         }
-        RunStats stats = split == Split.SERIAL ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
+        RunStats stats = serial ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
                 column(perPeriod, 0), column(perPeriod, 1), column(perPeriod, 2));
         return new Outcome(TxList.checksum(p, initial, counts, digest), stats);
     }

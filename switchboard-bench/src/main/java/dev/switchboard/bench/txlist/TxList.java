@@ -72,6 +72,8 @@ public final class TxList implements Benchmark {
     public static final int PERIOD_MS = 50;
     /** The paper's static split: 90 % of the threads for transactional messages. */
     public static final double STATIC_SHARE = 0.9;
+    /** The transactional threads of the paper's static split: 90 % of {@value #THREADS}, rounded. */
+    public static final int STATIC_THREADS = 7;
 
     /** The request mix. */
     public enum Workload {
@@ -166,6 +168,8 @@ public final class TxList implements Benchmark {
     private final Params p;
     private final Split split;
     private final SumRead sumRead;
+    /** The transactional threads of a static split ({@value #STATIC_THREADS}: the paper's 90:10). */
+    private final int staticThreads;
     private final BitSet initial;
     private final long expected;
     /** Commits and rollbacks of the transactional list actors of the last Switchboard run ({@link #lastRun()}). */
@@ -177,6 +181,15 @@ public final class TxList implements Benchmark {
      */
     public TxList(Workload workload, Split split, SumRead sumRead, int lists, int valuesPerList, int requesters,
                   int requestsPerRequester) {
+        this(workload, split, sumRead, STATIC_THREADS, lists, valuesPerList, requesters, requestsPerRequester);
+    }
+
+    private TxList(Workload workload, Split split, SumRead sumRead, int staticThreads, int lists, int valuesPerList,
+                   int requesters, int requestsPerRequester) {
+        if (staticThreads < 1 || staticThreads >= THREADS) {
+            throw new IllegalArgumentException("a static split gives transactional messages 1 to " + (THREADS - 1)
+                    + " of the " + THREADS + " threads, not " + staticThreads);
+        }
         if (lists < 1 || valuesPerList < 1 || requesters < 1 || requestsPerRequester < 0
                 || requesters > lists * valuesPerList) {
             throw new IllegalArgumentException("bad TxList parameters: lists " + lists + ", values per list "
@@ -189,6 +202,7 @@ public final class TxList implements Benchmark {
         this.p = new Params(lists, valuesPerList, requesters, requestsPerRequester, workload);
         this.split = split;
         this.sumRead = sumRead;
+        this.staticThreads = staticThreads;
         this.initial = initial(p);
         this.expected = simulate(p, initial);
     }
@@ -198,9 +212,26 @@ public final class TxList implements Benchmark {
         this(workload, split, sumRead, 8, 1_024, 128, 1_000);
     }
 
+    /**
+     * A static split other than the paper's, at the scaled-down paper parameters: {@code transactionalThreads} of
+     * the {@value #THREADS} threads for transactional messages, for good; named {@code
+     * TxList-<workload>-Static<k>-<read>}. {@code --compare} runs these to find the best fixed split of a
+     * workload, which bounds what any split, the dynamic one included, can gain over the paper's 90:10.
+     */
+    public static TxList staticSplit(Workload workload, int transactionalThreads, SumRead sumRead) {
+        return new TxList(workload, Split.STATIC, sumRead, transactionalThreads, 8, 1_024, 128, 1_000);
+    }
+
     @Override
     public String name() {
-        return "TxList-" + p.workload().label + "-" + split.label + (sumRead == null ? "" : "-" + sumRead.label);
+        String splitLabel = split == Split.STATIC && staticThreads != STATIC_THREADS ? split.label + staticThreads
+                : split.label;
+        return "TxList-" + p.workload().label + "-" + splitLabel + (sumRead == null ? "" : "-" + sumRead.label);
+    }
+
+    /** The split in words: "90:10", or "k:(8-k) threads" for another static one. */
+    private String staticWords() {
+        return staticThreads == STATIC_THREADS ? "90:10" : staticThreads + ":" + (THREADS - staticThreads);
     }
 
     @Override
@@ -209,8 +240,8 @@ public final class TxList implements Benchmark {
                 p.workload().modifyPercent, p.workload().lookupPercent, p.workload().sumPercent());
         String sb = switch (split) {
             case SERIAL -> "serial list actors";
-            case STATIC -> "transactional list actors of " + THREADS + " threads split 90:10, sum by "
-                    + sumRead.words;
+            case STATIC -> "transactional list actors of " + THREADS + " threads split " + staticWords()
+                    + ", sum by " + sumRead.words;
             case DYNAMIC -> "transactional list actors of " + THREADS + " threads, dynamic split (every "
                     + PERIOD_MS + " ms, alpha " + p.workload().alpha + "), sum by " + sumRead.words;
         };
@@ -236,7 +267,7 @@ public final class TxList implements Benchmark {
             m.put("sum_read", sumRead.name());
             m.put("threads_per_list_actor", THREADS);
             if (split == Split.STATIC) {
-                m.put("split", "static 90:10");
+                m.put("split", "static " + staticWords());
             } else {
                 m.put("split", "dynamic, period " + PERIOD_MS + " ms, alpha " + p.workload().alpha);
             }
@@ -251,7 +282,8 @@ public final class TxList implements Benchmark {
 
     @Override
     public long runSwitchboard(TaskRuntime runtime) {
-        SwitchboardTxList.Outcome outcome = SwitchboardTxList.run(runtime, p, initial, split, sumRead);
+        SwitchboardTxList.Outcome outcome = SwitchboardTxList.run(runtime, p, initial,
+                split == Split.SERIAL ? null : settings(), sumRead);
         lastRun = outcome.stats();
         return outcome.checksum();
     }
@@ -311,13 +343,13 @@ public final class TxList implements Benchmark {
     }
 
     /** The settings of a transactional list actor of this variant. */
-    static TransactionalActor.Settings settings(Split split, Workload workload) {
+    TransactionalActor.Settings settings() {
         return switch (split) {
             // the same period as the dynamic split: it is also the period of the actor's history
-            case STATIC -> new TransactionalActor.Settings(THREADS, false, STATIC_SHARE, Duration.ofMillis(PERIOD_MS),
-                    1, dev.switchboard.stm.Stm.DEFAULT_MAX_ATTEMPTS);
+            case STATIC -> new TransactionalActor.Settings(THREADS, false, (double) staticThreads / THREADS,
+                    Duration.ofMillis(PERIOD_MS), 1, dev.switchboard.stm.Stm.DEFAULT_MAX_ATTEMPTS);
             case DYNAMIC -> TransactionalActor.Settings.dynamicSplit(THREADS, Duration.ofMillis(PERIOD_MS),
-                    workload.alpha);
+                    p.workload().alpha);
             case SERIAL -> throw new IllegalArgumentException("the serial list actor is not transactional");
         };
     }

@@ -148,4 +148,29 @@ class TxListTest {
             assertThat(series.get(1).lines().get(0).values()).containsExactly(s.threadsPerPeriod());
         }
     }
+
+    @Test
+    void aStaticSplitOtherThanThePapersIsNamedDescribedAndRunsOnThoseThreads() throws Exception {
+        TxList one = TxList.staticSplit(Workload.WRITE, 1, SumRead.DIRECT);
+        assertThat(one.name()).isEqualTo("TxList-Write-Static1-Direct");
+        assertThat(one.params()).containsEntry("split", "static 1:7").containsEntry("list_actors", 8)
+                .containsEntry("requesters", 128);
+        assertThat(one.description()).contains("split 1:7");
+        assertThat(TxList.staticSplit(Workload.MIXED, TxList.STATIC_THREADS, SumRead.TX).name())
+                .isEqualTo(new TxList(Workload.MIXED, Split.STATIC, SumRead.TX).name())
+                .isEqualTo("TxList-Mixed-Static-Tx");
+        assertThat(new TxList(Workload.MIXED, Split.STATIC, SumRead.TX).params()).containsEntry("split", "static 90:10");
+        assertThatThrownBy(() -> TxList.staticSplit(Workload.WRITE, TxList.THREADS, SumRead.TX))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a static split gives transactional messages 1 to 7 of the 8 threads, not 8");
+        assertThatThrownBy(() -> TxList.staticSplit(Workload.WRITE, 0, SumRead.TX))
+                .hasMessageEndingWith("not 0");
+        try (TaskRuntime runtime = TaskRuntime.create(2)) {
+            for (int threads : new int[] {1, 4}) {
+                TxList b = TxList.staticSplit(Workload.WRITE, threads, SumRead.DIRECT);
+                assertThat(b.runSwitchboard(runtime)).as(b.name()).isEqualTo(b.expected());
+                assertThat(b.lastRun().transactionalThreads()).as(b.name()).containsOnly(threads);
+            }
+        }
+    }
 }
