@@ -15,7 +15,8 @@ final class ServerBenchmarks {
      * One server and 1, 4 or 20 request-reply clients, 200,000 requests in all: a large-map lookup per request,
      * a field increment per request, and the map server under a readers-writer monitor; then 20 clients of a
      * server that also renders each reply (about 2 µs a request), plain and under the monitor, which shows where
-     * running reads in parallel starts to pay.
+     * running reads in parallel starts to pay; then the increment server with 1 and 20 clients and the map server
+     * with 20, whose clients ask with {@code awaitReply} (Pekko's side as before).
      */
     static List<Benchmark> all() {
         return List.of(
@@ -27,6 +28,9 @@ final class ServerBenchmarks {
                 new HotServer(4, Cost.MAP, Variant.READERS_WRITER),
                 new HotServer(20, Cost.MAP, Variant.READERS_WRITER),
                 new HotServer(20, Cost.RENDER, Variant.ACTOR),
-                new HotServer(20, Cost.RENDER, Variant.READERS_WRITER));
+                new HotServer(20, Cost.RENDER, Variant.READERS_WRITER),
+                new HotServer(1, Cost.INCREMENT, Variant.AWAIT_REPLY),
+                new HotServer(20, Cost.INCREMENT, Variant.AWAIT_REPLY),
+                new HotServer(20, Cost.MAP, Variant.AWAIT_REPLY));
     }
 }

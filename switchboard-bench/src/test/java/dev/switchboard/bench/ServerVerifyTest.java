@@ -26,7 +26,10 @@ class ServerVerifyTest extends BothSides {
                 new HotServer(20, 4_000, 10, Cost.MAP, Variant.READERS_WRITER),
                 new HotServer(7, 4_000, 50, Cost.MAP, Variant.READERS_WRITER),    // many writes between the reads
                 new HotServer(20, 2_000, 10, Cost.RENDER, Variant.ACTOR),
-                new HotServer(20, 2_000, 10, Cost.RENDER, Variant.READERS_WRITER));
+                new HotServer(20, 2_000, 10, Cost.RENDER, Variant.READERS_WRITER),
+                new HotServer(1, 2_000, 10, Cost.INCREMENT, Variant.AWAIT_REPLY),
+                new HotServer(20, 4_000, 10, Cost.MAP, Variant.AWAIT_REPLY),
+                new HotServer(6, 3_000, 50, Cost.RENDER, Variant.AWAIT_REPLY));
     }
 
     @ParameterizedTest(name = "{0} {index}")
@@ -36,11 +39,12 @@ class ServerVerifyTest extends BothSides {
     }
 
     @Test
-    void theGroupHasOneFourAndTwentyClientsTheReadersWriterServerAndTheRenderingServer() {
+    void theGroupHasOneFourAndTwentyClientsTheReadersWriterServerTheRenderingServerAndAskingClients() {
         assertThat(ServerBenchmarks.all()).extracting(Benchmark::name).containsExactly(
                 "HotServer1Map", "HotServer4Map", "HotServer20Map", "HotServer1Inc", "HotServer20Inc",
                 "HotServer4Map-ReadersWriter", "HotServer20Map-ReadersWriter", "HotServer20Render",
-                "HotServer20Render-ReadersWriter");
+                "HotServer20Render-ReadersWriter", "HotServer1Inc-AwaitReply", "HotServer20Inc-AwaitReply",
+                "HotServer20Map-AwaitReply");
     }
 
     @Test

@@ -21,7 +21,9 @@ import org.apache.pekko.actor.ActorSystem;
  * named in the request (Switchboard: an {@code ActorRef} in the request record; Pekko: {@code getSender()}), and
  * a client is an actor that sends its next request when the reply arrives. The Switchboard variant
  * {@link Variant#READERS_WRITER} binds the same server to a {@code ReadersWriterMonitor}, so reads run in
- * parallel and writes alone (the Pekko side stays the serial actor). The checksum is the sum over all replies of
+ * parallel and writes alone (the Pekko side stays the serial actor); {@link Variant#AWAIT_REPLY} has the clients
+ * ask with {@code awaitReply} (the paper's synchronous request-reply), the server answering the request's
+ * {@code ReplyTo}. The checksum is the sum over all replies of
  * 1 + the value replied; a key only ever maps to {@link #valueOf} (and a reply under {@link Cost#RENDER} to its
  * {@link #render}), so it does not depend on the interleaving.
  */
@@ -39,8 +41,13 @@ public final class HotServer implements Benchmark {
     /** Mixing rounds of {@link #render}: about 2 µs on the machines the figures come from. */
     static final int RENDER_ROUNDS = 1_024;
 
-    /** How the Switchboard server is run. */
-    public enum Variant { ACTOR, READERS_WRITER }
+    /**
+     * How the Switchboard side is written: a plain server actor whose clients send their reference in the request
+     * ({@code ACTOR}); the same server under a {@code ReadersWriterMonitor} ({@code READERS_WRITER}); or the plain
+     * server whose clients ask with {@code awaitReply} and which answers the request's {@code ReplyTo}
+     * ({@code AWAIT_REPLY}).
+     */
+    public enum Variant { ACTOR, READERS_WRITER, AWAIT_REPLY }
 
     /** Keys of the large map (Savina's concurrent-dictionary size). */
     static final int MAP_KEYS = Integer.MAX_VALUE / 4_096;
@@ -84,7 +91,11 @@ public final class HotServer implements Benchmark {
             case MAP -> "Map";
             case RENDER -> "Render";
         }
-                + (variant == Variant.READERS_WRITER ? "-ReadersWriter" : "");
+                + switch (variant) {
+                    case ACTOR -> "";
+                    case READERS_WRITER -> "-ReadersWriter";
+                    case AWAIT_REPLY -> "-AwaitReply";
+                };
     }
 
     @Override
@@ -95,8 +106,11 @@ public final class HotServer implements Benchmark {
                     case MAP -> "a 524K-entry HashMap lookup";
                     case RENDER -> "a 524K-entry HashMap lookup and ~2 us rendering the reply";
                 } + " per request"
-                + (variant == Variant.READERS_WRITER ? " (Switchboard: readers-writer monitor; Pekko: serial actor)"
-                : "");
+                + switch (variant) {
+                    case ACTOR -> "";
+                    case READERS_WRITER -> " (Switchboard: readers-writer monitor; Pekko: serial actor)";
+                    case AWAIT_REPLY -> " (Switchboard clients ask with awaitReply; Pekko: tell and getSender())";
+                };
     }
 
     @Override

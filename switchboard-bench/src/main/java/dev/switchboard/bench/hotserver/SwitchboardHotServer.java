@@ -2,6 +2,7 @@ package dev.switchboard.bench.hotserver;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.bench.hotserver.HotServer.Params;
 import dev.switchboard.bench.hotserver.HotServer.Requests;
 import dev.switchboard.monitor.Category;
@@ -10,16 +11,23 @@ import dev.switchboard.task.TaskRuntime;
 import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The hot server on Switchboard: a plain actor, or the same actor under a readers-writer monitor. */
+/**
+ * The hot server on Switchboard: a plain actor, or the same actor under a readers-writer monitor; its clients send
+ * their {@code ActorRef} in the request and take the reply as a message, or (the {@code AWAIT_REPLY} variant) ask
+ * with {@code awaitReply}, the server answering the request's {@code ReplyTo}.
+ */
 final class SwitchboardHotServer {
-    sealed interface Request permits Read, Write {
-        ActorRef<Reply> client();
+    sealed interface Request permits Read, Write, Asked {
     }
 
     record Read(ActorRef<Reply> client, int key) implements Request {
     }
 
     record Write(ActorRef<Reply> client, int key, int value) implements Request {
+    }
+
+    /** A read, or a write of the key's value, asked with {@code awaitReply}: the answer goes to {@code replyTo}. */
+    record Asked(int key, boolean write, ReplyTo<Integer> replyTo) implements Request {
     }
 
     sealed interface Reply permits Start, Result {
@@ -46,7 +54,8 @@ final class SwitchboardHotServer {
             }
             ActorRef<Request> serverRef = server.start();
             for (int c = 0; c < clients.length; c++) {
-                clients[c] = new Client(serverRef, new Requests(c, p));
+                clients[c] = variant == HotServer.Variant.AWAIT_REPLY ? new AskingClient(serverRef, new Requests(c, p))
+                        : new Client(serverRef, new Requests(c, p));
                 clients[c].start().send(new Start());
             }
         });
@@ -72,21 +81,28 @@ final class SwitchboardHotServer {
 
         @Override
         protected void process(Request request) {
-            int value = switch (request) {
-                case Read r -> map != null ? map.get(r.key()) : increment(r.key());
-                case Write w -> {
-                    if (map != null) {
-                        map.put(w.key(), w.value());
-                    } else {
-                        increment(w.key());
-                    }
-                    yield w.value();
-                }
-            };
-            request.client().send(new Result(p.reply(value)));
+            switch (request) {
+                case Read r -> r.client().send(new Result(p.reply(read(r.key()))));
+                case Write w -> w.client().send(new Result(p.reply(write(w.key(), w.value()))));
+                case Asked a -> a.replyTo().reply(p.reply(a.write() ? write(a.key(), HotServer.valueOf(a.key()))
+                        : read(a.key())));
+            }
             if (left.decrementAndGet() == 0) {
                 exit();
             }
+        }
+
+        private int read(int key) {
+            return map != null ? map.get(key) : increment(key);
+        }
+
+        private int write(int key, int value) {
+            if (map != null) {
+                map.put(key, value);
+            } else {
+                increment(key);
+            }
+            return value;
         }
 
         private int increment(int key) {
@@ -96,9 +112,9 @@ final class SwitchboardHotServer {
     }
 
     /** Sends a request, waits for its reply, sends the next. */
-    static final class Client extends Actor<Reply> {
-        private final ActorRef<Request> server;
-        private final Requests requests;
+    static class Client extends Actor<Reply> {
+        final ActorRef<Request> server;
+        final Requests requests;
         long checksum;
 
         Client(ActorRef<Request> server, Requests requests) {
@@ -117,6 +133,34 @@ final class SwitchboardHotServer {
             } else {
                 exit();
             }
+        }
+    }
+
+    /**
+     * The client as the paper's request-reply is written with {@code awaitReply}: started, it asks the server and
+     * handles the answer in the handler, which asks again; no reply message, no message after the start.
+     */
+    static final class AskingClient extends Client {
+        AskingClient(ActorRef<Request> server, Requests requests) {
+            super(server, requests);
+        }
+
+        @Override
+        protected void process(Reply start) {
+            askNext();
+        }
+
+        private void askNext() {
+            if (!requests.next()) {
+                exit();
+                return;
+            }
+            int key = requests.key;
+            boolean write = requests.write;
+            awaitReply(server, replyTo -> new Asked(key, write, replyTo), (Integer value) -> {
+                checksum += 1 + value;
+                askNext();
+            });
         }
     }
 }
