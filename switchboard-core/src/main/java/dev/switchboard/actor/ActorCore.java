@@ -1024,6 +1024,11 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         } catch (Throwable t) {
             addFailure(t);
             if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
+                try {
+                    holdAwaitedReplies();
+                } catch (Throwable again) {              // the finish then may not wait for those answers
+                    addFailure(again);
+                }
                 activation.sealSpawns();
                 activation.tryComplete();
             }
@@ -1067,6 +1072,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             if ((status & RELEASED) == 0) {
                 runExitHook();
                 STATUS.getAndBitwiseOr(this, RELEASED);
+                holdAwaitedReplies();
                 activation.sealSpawns();
                 activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
             }
@@ -1141,7 +1147,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             Consumer<? super R> onReply) {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onReply, "onReply");
-        AwaitedReplies.await(this, to, request, new PendingReply<R>(this, to, onReply, null));
+        AwaitedReplies.await(this, to, request, new PendingReply<R>(this, to, onReply, null, scheduler.roughNanoTime()));
     }
 
     /**
@@ -1168,7 +1174,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         requireOwnContext("awaitReply");
         Objects.requireNonNull(onResult, "onResult");
         requirePositive(timeout, "awaitReply");
-        PendingReply<R> pending = new PendingReply<>(this, to, null, onResult);
+        PendingReply<R> pending = new PendingReply<>(this, to, null, onResult, scheduler.roughNanoTime());
         AwaitedReplies.await(this, to, request, pending);
         pending.timeoutAfter(timeout, startedTimers("awaitReply"));
     }
@@ -1202,6 +1208,17 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /** The runtime the started actor runs on. */
     final Scheduler scheduler() {
         return scheduler;
+    }
+
+    /**
+     * On release (the token held, before the activation completes): until now the activation kept the finish open
+     * for the answers this actor's processing awaits; they get holds of their own.
+     */
+    private void holdAwaitedReplies() {
+        AwaitedReplies r = awaitedReplies();
+        if (r != null) {
+            r.holdUnanswered(activation);
+        }
     }
 
     /** The replies this actor awaits, or null if it never awaited one. */

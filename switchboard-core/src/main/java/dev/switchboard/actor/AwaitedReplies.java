@@ -3,6 +3,10 @@ package dev.switchboard.actor;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,8 +20,27 @@ import java.util.function.Function;
  * back); this object holds what the count stands for.
  */
 final class AwaitedReplies {
-    /** Awaited and not yet handled; read by diagnostics from any thread. */
-    private final ConcurrentLinkedQueue<PendingReply<?>> awaited = new ConcurrentLinkedQueue<>();
+    private static final VarHandle FIRST;
+
+    static {
+        try {
+            FIRST = MethodHandles.lookup().findVarHandle(AwaitedReplies.class, "first", PendingReply.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /*
+     * The awaited replies are added and removed by the requester's processing and by tasks it spawned (which may
+     * run beside it), and read by diagnostics from any thread. Most actors await one reply at a time: that one is
+     * the field `first`, taken and given back by CAS; further ones go to the queue `more`, created on first use.
+     * A reply becomes `first` only while `more` is empty, so when one thread awaits, `first` is older than every
+     * reply in `more`.
+     */
+    /** An awaited reply not yet handled, or null. */
+    private volatile PendingReply<?> first;
+    /** The other awaited replies not yet handled; null until two are awaited at once. */
+    private volatile ConcurrentLinkedQueue<PendingReply<?>> more;
     /** Handlers ready to run: offered by whoever completes the reply, polled by the token's holder. */
     private final MailboxQueue ready = new MailboxQueue(4, ActorCore.MAX_QUEUED);
 
@@ -43,14 +66,29 @@ final class AwaitedReplies {
         AwaitedReplies replies = requester.replies();
         replies.awaiting(pending);
         Node context = Context.current();
-        pending.hold = new ReplyHold(context.attachChild(), context.scheduler(), pending);
+        if (context != requester.activation()) {    // a task of the actor: it must not complete before the answer
+            pending.holdWith(new ReplyHold(context.attachChild(), context.scheduler(), pending));
+        }
         try {
             target.enqueueRequest(new Request(message, replyTo), message, -1);
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
             replies.handled(pending);
             requester.addAwaited(-1);
-            pending.hold.tryComplete();
+            pending.releaseHold();
             throw t;
+        }
+    }
+
+    /**
+     * The requester is being released (it has terminated; the token's holder, before its activation completes):
+     * the answers it still awaits must keep its finish open until they are queued (and turned into dead letters),
+     * as its activation did so far. Those awaited by the actor's processing get a hold now.
+     */
+    void holdUnanswered(Node activation) {
+        for (PendingReply<?> p : awaited()) {
+            if (!p.held()) {
+                p.holdWith(new ReplyHold(activation.attachChild(), activation.scheduler(), p));
+            }
         }
     }
 
@@ -97,6 +135,7 @@ final class AwaitedReplies {
      * failed, unless the handler takes failures (the form with a timeout).
      */
     void run(ActorCore<?> requester, PendingReply<?> pending) {
+        handled(pending);            // no longer awaited: its handler runs now (and may await again in its place)
         try {
             pending.handle();
         } catch (Throwable t) {
@@ -104,17 +143,33 @@ final class AwaitedReplies {
             requester.fail(cause, "the reply to " + ActorDiagnostics.brief(pending.request) + " from "
                     + pending.target + " could not be processed");
         } finally {
-            handled(pending);
             requester.addAwaited(-1);
         }
     }
 
     private void awaiting(PendingReply<?> pending) {
-        awaited.add(pending);
+        ConcurrentLinkedQueue<PendingReply<?>> m = more;
+        if ((m == null || m.isEmpty()) && FIRST.compareAndSet(this, (PendingReply<?>) null, pending)) {
+            return;
+        }
+        if (m == null) {
+            synchronized (this) {                     // once per actor: the first time two are awaited at once
+                m = more;
+                if (m == null) {
+                    more = m = new ConcurrentLinkedQueue<>();
+                }
+            }
+        }
+        m.add(pending);
     }
 
     void handled(PendingReply<?> pending) {
-        awaited.remove(pending);
+        if (!FIRST.compareAndSet(this, pending, (PendingReply<?>) null)) {
+            ConcurrentLinkedQueue<PendingReply<?>> m = more;     // not first: it went to `more`
+            if (m != null) {
+                m.remove(pending);
+            }
+        }
     }
 
     /** The next handler to run, or null. */
@@ -126,14 +181,23 @@ final class AwaitedReplies {
         return !ready.isEmpty();
     }
 
-    /** The awaited replies, oldest first (a weakly consistent view). */
-    Iterable<PendingReply<?>> awaited() {
-        return awaited;
+    /** The awaited replies, oldest first when one thread awaits (a weakly consistent view, for diagnostics). */
+    List<PendingReply<?>> awaited() {
+        List<PendingReply<?>> all = new ArrayList<>();
+        PendingReply<?> f = first;
+        if (f != null) {
+            all.add(f);
+        }
+        ConcurrentLinkedQueue<PendingReply<?>> m = more;
+        if (m != null) {
+            all.addAll(m);
+        }
+        return all;
     }
 
     /** The actor the oldest unanswered request went to, or null: the next hop of a deadlock search. */
     ActorCore<?> firstUnansweredTarget() {
-        for (PendingReply<?> p : awaited) {
+        for (PendingReply<?> p : awaited()) {
             if (!p.isDone() && p.target instanceof LocalRef<?> r) {
                 return r.actor;
             }

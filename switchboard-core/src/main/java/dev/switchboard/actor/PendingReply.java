@@ -22,16 +22,27 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
      * Implementation notes. The answer is taken once, by a CAS of `outcome` from UNSET (the replier's reply, the
      * runtime's give-up or the timeout, whichever comes first). Whoever takes it queues this handler on the
      * requester (its ready queue, then a signal: the same enqueue-then-check as a message), and only then
-     * completes `hold`, a child node of the requester's context that has kept its finish open since the request
-     * was sent: so the finish cannot end between the answer and the handler's queueing. No task runs in between:
-     * the answer goes straight to the requester's activation.
+     * releases `hold`, so the finish cannot end between the answer and the handler's queueing. No task runs in
+     * between: the answer goes straight to the requester's activation.
+     *
+     * The hold: what keeps the requester's finish open until the answer is queued. While the requester is alive
+     * its activation does that (it completes only when the actor is released), so a request sent by the actor's
+     * own processing needs no node of its own; one sent by a task of the actor gets a child node of that task
+     * (`ReplyHold`), set before the request is sent; and when the actor is released with answers still awaited,
+     * each gets a child node of the activation then (`AwaitedReplies.holdUnanswered`). The field goes from null
+     * to a node, or to RELEASED, once each; whoever comes second completes the node (the answer, or the release
+     * that finds the answer already in), so a node is completed exactly once whichever comes first.
      */
     private static final VarHandle OUTCOME;
+    private static final VarHandle HOLD;
     private static final Object UNSET = new Object();
+    /** {@link #hold} once the answer is queued: a hold set after that is completed at once. */
+    private static final Object RELEASED = new Object();
 
     static {
         try {
             OUTCOME = MethodHandles.lookup().findVarHandle(PendingReply.class, "outcome", Object.class);
+            HOLD = MethodHandles.lookup().findVarHandle(PendingReply.class, "hold", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -47,19 +58,21 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     Object request;
     /** UNSET, then the reply or a {@link Failed}. */
     private volatile Object outcome = UNSET;
-    /** Keeps the requester's finish open until the handler is queued; set before the request is sent. */
-    Node hold;
+    /** Null, a node that keeps the requester's finish open until the answer is queued, or RELEASED. */
+    private volatile Object hold;
     private final Consumer<? super R> onReply;
     /** The handler of an awaitReply with a timeout, which hears failures too; null for the plain form. */
     private final BiConsumer<? super R, ? super Throwable> onResult;
-    final long sinceNanos = System.nanoTime();
+    /** When the request was sent, for hang reports: the scheduler's rough clock (a watchdog period behind). */
+    final long sinceNanos;
 
     PendingReply(ActorCore<?> requester, ActorRef<?> target, Consumer<? super R> onReply,
-            BiConsumer<? super R, ? super Throwable> onResult) {
+            BiConsumer<? super R, ? super Throwable> onResult, long sinceNanos) {
         this.requester = requester;
         this.target = target;
         this.onReply = onReply;
         this.onResult = onResult;
+        this.sinceNanos = sinceNanos;
     }
 
     /** The timeout, while armed; cancelled by the answer. */
@@ -86,9 +99,31 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
         try {
             requester.replies().ready(requester, this);
         } finally {
-            hold.tryComplete();
+            releaseHold();
         }
         return true;
+    }
+
+    /**
+     * Keeps the requester's finish open with {@code node} (a child of the context that must not complete yet)
+     * until the answer is queued; completes it at once if the answer is queued already.
+     */
+    void holdWith(Node node) {
+        if (!HOLD.compareAndSet(this, (Object) null, (Object) node)) {
+            node.tryComplete();                       // the answer came first
+        }
+    }
+
+    /** Whether a node holds the finish for this reply, or the answer is queued. */
+    boolean held() {
+        return hold != null;
+    }
+
+    /** The answer is queued (or the request was never sent): completes the hold, if any. */
+    void releaseHold() {
+        if (HOLD.getAndSet(this, RELEASED) instanceof Node n) {
+            n.tryComplete();
+        }
     }
 
     /** Whether the answer came. */

@@ -9,6 +9,7 @@ import dev.switchboard.actor.ActorState;
 import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.actor.Selector;
+import dev.switchboard.testing.Await;
 import dev.switchboard.testing.Runtimes;
 import java.time.Duration;
 import java.util.List;
@@ -245,6 +246,58 @@ class FailureReportingTest {
                 assertThat(d.reason()).isEqualTo(DeadLetter.Reason.REPLY_AFTER_EXIT);
                 assertThat(d.message()).isEqualTo("answer to question");
                 assertThat(d.recipient()).isEqualTo(clientRef.get());
+            });
+        }
+    }
+
+    @Test
+    void aReplyAwaitedBeforeExitKeepsTheFinishOpenUntilItComesAfterTheRequesterIsGone() throws Exception {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, dead::add);
+            java.util.concurrent.CompletableFuture<dev.switchboard.actor.ReplyTo<String>> asked =
+                    new java.util.concurrent.CompletableFuture<>();
+            Actor<Question> server = new Actor<>() {
+                @Override
+                protected void process(Question q) {
+                    asked.complete(q.replyTo());       // answered later, from outside the runtime
+                    exit();
+                }
+            };
+            AtomicReference<ActorRef<Question>> serverRef = new AtomicReference<>();
+            Actor<String> client = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    awaitReply(serverRef.get(), r -> new Question("question", r), (String answer) -> { });
+                    exit();                            // released while the answer is still awaited
+                }
+            };
+            AtomicBoolean finished = new AtomicBoolean();
+            Thread replier = new Thread(() -> {
+                try {
+                    dev.switchboard.actor.ReplyTo<String> replyTo = asked.get(30, TimeUnit.SECONDS);
+                    Await.until("the client has exited", () -> client.state() == ActorState.TERMINATED);
+                    Await.until("the server has exited", () -> server.state() == ActorState.TERMINATED);
+                    assertThat(finished).as("the finish ended before the awaited answer came").isFalse();
+                    replyTo.reply("late answer");
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }, "replier");
+            AtomicReference<Throwable> replierFailed = new AtomicReference<>();
+            replier.setUncaughtExceptionHandler((t, e) -> replierFailed.set(e));
+            replier.start();
+            rt.finish(() -> {
+                serverRef.set(server.start());
+                client.start().send("go");
+            });
+            finished.set(true);
+            replier.join(30_000);
+            assertThat(replierFailed.get()).isNull();
+            assertThat(client.deadLetterCount()).isEqualTo(1);
+            assertThat(dead).singleElement().satisfies(d -> {
+                assertThat(d.reason()).isEqualTo(DeadLetter.Reason.REPLY_AFTER_EXIT);
+                assertThat(d.message()).isEqualTo("late answer");
             });
         }
     }
