@@ -103,7 +103,7 @@ final class SwitchboardTxList {
         long rollbacks = 0;
         long readOnly = 0;
         int[] threads = new int[serial ? 0 : lists.length];
-        java.util.List<long[]> perPeriod = new java.util.ArrayList<>();   // {commits, rollbacks, threads} per period
+        java.util.List<java.util.List<TransactionalActor.Sample>> histories = new java.util.ArrayList<>();
         for (int l = 0; l < lists.length; l++) {
             int lo = l * p.valuesPerList();
             digest.addList(l, lo, lo + p.valuesPerList(), lists[l].values());
@@ -113,16 +113,21 @@ final class SwitchboardTxList {
                 rollbacks += s.rollbacks();
                 readOnly += s.readOnly();
                 threads[l] = s.transactionalThreads();
-                java.util.List<TransactionalActor.Sample> h = t.history();
-                for (int i = 0; i < h.size(); i++) {
-                    if (perPeriod.size() <= i) {
-                        perPeriod.add(new long[3]);
-                    }
-                    perPeriod.get(i)[0] += h.get(i).commits();
-                    perPeriod.get(i)[1] += h.get(i).rollbacks();
-                    perPeriod.get(i)[2] += h.get(i).transactionalThreads();
-                }
+                histories.add(t.history());
             }
+        }
+        // The periods every list actor recorded: the actors exit one by one, so the last periods of some are
+        // missing from the others' histories, and a sum over fewer actors would read as a drop.
+        int periods = histories.stream().mapToInt(java.util.List::size).min().orElse(0);
+        java.util.List<long[]> perPeriod = new java.util.ArrayList<>();   // {commits, rollbacks, threads} per period
+        for (int i = 0; i < periods; i++) {
+            long[] sums = new long[3];
+            for (java.util.List<TransactionalActor.Sample> h : histories) {
+                sums[0] += h.get(i).commits();
+                sums[1] += h.get(i).rollbacks();
+                sums[2] += h.get(i).transactionalThreads();
+            }
+            perPeriod.add(sums);
         }
         RunStats stats = serial ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
                 column(perPeriod, 0), column(perPeriod, 1), column(perPeriod, 2));

@@ -313,7 +313,8 @@ public final class TxList implements Benchmark {
      * TransactionalActor.stats()}) the commits, rollbacks and read-only messages, and each list actor's
      * transactional threads at the end (the dynamic split's last decision); over the run ({@code history()}, the
      * actors' periods, started together, lining up by index) the commits, the rollbacks and the transactional
-     * threads of period {@code i} of {@link #PERIOD_MS} ms, each summed over the list actors.
+     * threads of period {@code i} of {@link #PERIOD_MS} ms, each summed over the list actors, for the periods
+     * every list actor recorded.
      */
     public record RunStats(long commits, long rollbacks, long readOnly, int[] transactionalThreads,
                            long[] commitsPerPeriod, long[] rollbacksPerPeriod, long[] threadsPerPeriod) {
