@@ -97,6 +97,75 @@ class AwaitReplyTest {
         }
     }
 
+    /** Collects {@code n} requests, then answers them newest first (so the oldest, awaited in the slot, last). */
+    static final class ReverseServer extends Actor<Q> {
+        private final int n;
+        private final java.util.ArrayDeque<Q> held = new java.util.ArrayDeque<>();
+
+        ReverseServer(int n) {
+            this.n = n;
+        }
+
+        @Override
+        protected void process(Q q) {
+            held.push(q);
+            if (held.size() == n) {
+                while (!held.isEmpty()) {
+                    Q next = held.pop();
+                    next.replyTo().reply(next.text());
+                }
+                exit();
+            }
+        }
+    }
+
+    @RepeatedTest(3)
+    void manyAwaitRepliesAnsweredInReverseEachRunOnceAndAllBeforeTheNextMessage() {
+        int n = 50;
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            List<String> log = new CopyOnWriteArrayList<>();
+            AtomicInteger inside = new AtomicInteger();
+            AtomicBoolean overlap = new AtomicBoolean();
+            ActorRef<Q>[] server = newRefArray();
+            Actor<String> client = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    if (m.equals("start")) {
+                        for (int i = 0; i < n; i++) {
+                            String text = "q" + i;
+                            awaitReply(server[0], r -> new Q(text, r), (String answer) -> {
+                                if (inside.incrementAndGet() > 1) {
+                                    overlap.set(true);
+                                }
+                                log.add(answer);
+                                inside.decrementAndGet();
+                            });
+                        }
+                    } else {
+                        log.add(m);
+                        exit();
+                    }
+                }
+            };
+            rt.finish(() -> {
+                server[0] = new ReverseServer(n).start();
+                ActorRef<String> ref = client.start();
+                ref.send("start");
+                ref.send("after");
+            });
+            assertThat(overlap).isFalse();
+            assertThat(log).hasSize(n + 1).endsWith("after");
+            assertThat(log.subList(0, n)).containsExactlyInAnyOrderElementsOf(
+                    java.util.stream.IntStream.range(0, n).mapToObj(i -> "q" + i).toList());
+            assertThat(client.deadLetterCount()).isZero();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ActorRef<Q>[] newRefArray() {
+        return new ActorRef[1];
+    }
+
     @RepeatedTest(3)
     void twoAwaitRepliesInOneMessageHoldMessagesUntilBothHandlersRan() {
         try (TaskRuntime rt = Runtimes.workers(2)) {
