@@ -75,10 +75,21 @@ class BenchmarksVerifyTest extends BothSides {
     }
 
     @Test
-    void theCompareVariantsAreNamedAfterTheirMailboxesAndSendPattern() {
-        assertThat(Suite.compareVariants()).extracting(Benchmark::name).containsExactly(
+    void theCompareVariantsAreNamedAfterTheirMailboxesAndSendPatternOrTheirSplit() {
+        java.util.List<String> txList = new java.util.ArrayList<>();
+        for (String w : java.util.List.of("Write", "Mixed")) {
+            for (int threads : new int[] {1, 2, 4}) {
+                txList.add("TxList-" + w + "-Static" + threads + "-Tx");
+                txList.add("TxList-" + w + "-Static" + threads + "-Direct");
+            }
+        }
+        java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(
                 "ForkJoinThroughputSelector2", "ForkJoinThroughputSelector4", "ForkJoinThroughputSelector2-Mailbox0",
-                "ForkJoinThroughputSelector32-Mailbox0", "ForkJoinThroughputSelector32-Runs16");
+                "ForkJoinThroughputSelector32-Mailbox0", "ForkJoinThroughputSelector32-Runs16"));
+        expected.addAll(txList);
+        assertThat(Suite.compareVariants()).extracting(Benchmark::name).containsExactlyElementsOf(expected);
+        assertThat(Suite.all()).extracting(Benchmark::name).doesNotContainAnyElementsOf(txList);
+        assertThat(Suite.forCompare("txlist-write-static1-direct").name()).isEqualTo("TxList-Write-Static1-Direct");
         assertThat(Suite.all()).extracting(Benchmark::name).doesNotContain("ForkJoinThroughputSelector32-Mailbox0");
         assertThat(ForkJoinThroughput.withSelectors(32, SendPattern.RUNS).params())
                 .containsEntry("mailboxes", 32).containsEntry("send_pattern", "runs");

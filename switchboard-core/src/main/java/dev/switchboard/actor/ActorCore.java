@@ -1071,8 +1071,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             }
             if ((status & RELEASED) == 0) {
                 runExitHook();
+                holdAwaitedReplies();             // before RELEASED: if it throws, drainOrRelease still releases
                 STATUS.getAndBitwiseOr(this, RELEASED);
-                holdAwaitedReplies();
                 activation.sealSpawns();
                 activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
             }

@@ -37,6 +37,10 @@ final class AwaitedReplies {
      * A reply becomes `first` only while `more` is empty, so when one thread awaits, `first` is older than every
      * reply in `more`.
      */
+    /*
+     * Besides diagnostics, the release of the actor reads the list (holdUnanswered): it must hold every reply the
+     * actor's own processing awaits, and it does, as the token's holder writes those before it releases.
+     */
     /** An awaited reply not yet handled, or null. */
     private volatile PendingReply<?> first;
     /** The other awaited replies not yet handled; null until two are awaited at once. */
@@ -63,17 +67,20 @@ final class AwaitedReplies {
         Q message = replyTo.build(request, target, "awaitReply");
         pending.request = message;
         requester.addAwaited(1);                    // hold further messages until the handler has run
-        AwaitedReplies replies = requester.replies();
-        replies.awaiting(pending);
         Node context = Context.current();
         if (context != requester.activation()) {    // a task of the actor: it must not complete before the answer
+            // before the reply is listed: a release of the actor running now must find it held already
             pending.holdWith(new ReplyHold(context.attachChild(), context.scheduler(), pending));
         }
+        AwaitedReplies replies = requester.replies();
+        replies.awaiting(pending);
         try {
             target.enqueueRequest(new Request(message, replyTo), message, -1);
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
-            replies.handled(pending);
-            requester.addAwaited(-1);
+            if (pending.withdraw()) {                // else it was answered (given up) first: its handler undoes
+                replies.handled(pending);
+                requester.addAwaited(-1);
+            }
             pending.releaseHold();
             throw t;
         }
@@ -81,8 +88,10 @@ final class AwaitedReplies {
 
     /**
      * The requester is being released (it has terminated; the token's holder, before its activation completes):
-     * the answers it still awaits must keep its finish open until they are queued (and turned into dead letters),
-     * as its activation did so far. Those awaited by the actor's processing get a hold now.
+     * the answers it still awaits must keep its finish open until they are queued, as its activation did so far.
+     * Those awaited by the actor's processing get a hold now (those of its tasks hold their tasks already). An
+     * answer queued after the release becomes a dead letter when the token is next taken, which may be just after
+     * the finish has ended.
      */
     void holdUnanswered(Node activation) {
         for (PendingReply<?> p : awaited()) {

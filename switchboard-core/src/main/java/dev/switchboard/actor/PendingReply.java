@@ -29,13 +29,17 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
      * its activation does that (it completes only when the actor is released), so a request sent by the actor's
      * own processing needs no node of its own; one sent by a task of the actor gets a child node of that task
      * (`ReplyHold`), set before the request is sent; and when the actor is released with answers still awaited,
-     * each gets a child node of the activation then (`AwaitedReplies.holdUnanswered`). The field goes from null
-     * to a node, or to RELEASED, once each; whoever comes second completes the node (the answer, or the release
-     * that finds the answer already in), so a node is completed exactly once whichever comes first.
+     * each gets a child node of the activation then (`AwaitedReplies.holdUnanswered`). The field goes null ->
+     * node -> RELEASED, or null -> RELEASED (and a node offered then is refused); whoever comes second completes
+     * the node (the answer, or the release that finds the answer already in), so a node is completed exactly once
+     * whichever comes first. A task's node is set before the reply is listed, so the release never offers one for
+     * it.
      */
     private static final VarHandle OUTCOME;
     private static final VarHandle HOLD;
     private static final Object UNSET = new Object();
+    /** {@link #outcome} of a request that could not be sent, withdrawn before any answer. */
+    private static final Object WITHDRAWN = new Object();
     /** {@link #hold} once the answer is queued: a hold set after that is completed at once. */
     private static final Object RELEASED = new Object();
 
@@ -110,8 +114,16 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
      */
     void holdWith(Node node) {
         if (!HOLD.compareAndSet(this, (Object) null, (Object) node)) {
-            node.tryComplete();                       // the answer came first
+            node.tryComplete();                       // released already: the answer came first
         }
+    }
+
+    /**
+     * The request could not be sent: takes the outcome so that no answer is queued for it. False if an answer
+     * (the runtime giving up on the request while failing to send it) came first, and its handler is queued.
+     */
+    boolean withdraw() {
+        return OUTCOME.compareAndSet(this, UNSET, WITHDRAWN);
     }
 
     /** Whether a node holds the finish for this reply, or the answer is queued. */

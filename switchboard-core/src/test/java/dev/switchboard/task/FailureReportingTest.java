@@ -302,6 +302,64 @@ class FailureReportingTest {
         }
     }
 
+    @Test
+    void aReplyAwaitedByATaskOfAnExitedActorKeepsTheFinishOpenUntilItComes() throws Exception {
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DeadLetter.subscribe(rt, dead::add);
+            java.util.concurrent.CompletableFuture<dev.switchboard.actor.ReplyTo<String>> asked =
+                    new java.util.concurrent.CompletableFuture<>();
+            Actor<Question> server = new Actor<>() {
+                @Override
+                protected void process(Question q) {
+                    asked.complete(q.replyTo());       // answered later, from outside the runtime
+                    exit();
+                }
+            };
+            AtomicReference<ActorRef<Question>> serverRef = new AtomicReference<>();
+            DataDrivenFuture<Boolean> clientGone = new DataDrivenFuture<>();
+            Actor<String> client = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    // a task of this actor asks once the actor itself has been released
+                    TaskRuntime.current().asyncAwait(clientGone, () -> awaitReply(serverRef.get(),
+                            r -> new Question("question", r), (String answer) -> { }));
+                    exit();
+                }
+
+                @Override
+                protected void onExit() {
+                    clientGone.put(true);
+                }
+            };
+            AtomicBoolean finished = new AtomicBoolean();
+            AtomicReference<Throwable> replierFailed = new AtomicReference<>();
+            Thread replier = new Thread(() -> {
+                try {
+                    dev.switchboard.actor.ReplyTo<String> replyTo = asked.get(30, TimeUnit.SECONDS);
+                    Await.until("the server has exited", () -> server.state() == ActorState.TERMINATED);
+                    assertThat(finished).as("the finish ended before the awaited answer came").isFalse();
+                    replyTo.reply("late answer");
+                } catch (Throwable e) {
+                    replierFailed.set(e);
+                }
+            }, "replier");
+            replier.start();
+            rt.finish(() -> {
+                serverRef.set(server.start());
+                client.start().send("go");
+            });
+            finished.set(true);
+            replier.join(30_000);
+            assertThat(replierFailed.get()).isNull();
+            Await.until("the late answer is a dead letter", () -> dead.size() == 1);
+            assertThat(dead).singleElement().satisfies(d -> {
+                assertThat(d.reason()).isEqualTo(DeadLetter.Reason.REPLY_AFTER_EXIT);
+                assertThat(d.message()).isEqualTo("late answer");
+            });
+        }
+    }
+
     record Question(String text, dev.switchboard.actor.ReplyTo<String> replyTo) {
     }
 
