@@ -1,0 +1,330 @@
+package dev.switchboard.place;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Where the places of a program run and how: the HOCON file of paper 003 (Fig. 8), read with Typesafe Config,
+ * with what a deployment needs besides.
+ *
+ * <pre>
+ * selectorSystem {
+ *   init   { place: p0, hostname: "10.0.0.1", port: 5000 }     # the master place
+ *   remote: [
+ *     { place: p1, hostname: "10.0.0.2", port: 5000 },
+ *     { place: p2, hostname: "10.0.0.2", port: 5002 }           # two places on one host: two ports
+ *   ]
+ *   workers: 4                           # worker threads per place (default: the place's processors)
+ *   jvmOptions: ["-Xmx2g"]               # for the place JVMs a launcher starts (default: none)
+ *   messages: ["com.example.Ping", "com.example.Pong"]          # the classes messages may carry
+ * }
+ * </pre>
+ *
+ * The places are numbered in the file's order, the master ({@code init}) 0, the {@code remote} ones from 1: that
+ * index is the one a {@link GlobalId} carries. {@link #load} checks everything it can before anything starts and
+ * throws a {@link PlacesConfigException} naming the file, the line, the key and the problem: the file missing or
+ * not HOCON, {@code selectorSystem}, {@code init} or a place's {@code place}, {@code hostname} or {@code port}
+ * missing or of the wrong type, a key it does not know (a misspelt {@code remotes} would otherwise be ignored), a
+ * place name used twice, two places on one address and port, a host name that does not resolve, a port outside
+ * 1–65535, more places than ids can name, a message class that cannot be loaded.
+ */
+public final class PlacesConfig {
+    /**
+     * One place: its index (the master 0, then the {@code remote} list's order), its name, and where it listens.
+     */
+    public record Place(int index, String name, String hostname, int port) {
+        /** {@code name (hostname:port)}. */
+        @Override
+        public String toString() {
+            return name + " (" + hostname + ":" + port + ")";
+        }
+    }
+
+    private static final String ROOT = "selectorSystem";
+    private static final Set<String> ROOT_KEYS = Set.of("init", "remote", "workers", "jvmOptions", "messages");
+    private static final Set<String> PLACE_KEYS = Set.of("place", "hostname", "port");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+
+    private final String origin;
+    private final List<Place> places;
+    private final int workers;
+    private final List<String> jvmOptions;
+    private final List<String> messageClasses;
+
+    private PlacesConfig(String origin, List<Place> places, int workers, List<String> jvmOptions,
+                         List<String> messageClasses) {
+        this.origin = origin;
+        this.places = List.copyOf(places);
+        this.workers = workers;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.messageClasses = List.copyOf(messageClasses);
+    }
+
+    /**
+     * Reads and checks {@code file}; message classes are loaded (not initialized) with this class's loader.
+     *
+     * @throws PlacesConfigException if the file is missing or unreadable or the configuration is not usable
+     */
+    public static PlacesConfig load(Path file) {
+        return load(file, PlacesConfig.class.getClassLoader());
+    }
+
+    /**
+     * Reads and checks {@code file}, loading the message classes with {@code classes}.
+     *
+     * @throws PlacesConfigException if the file is missing or unreadable or the configuration is not usable
+     */
+    public static PlacesConfig load(Path file, ClassLoader classes) {
+        Objects.requireNonNull(file, "file");
+        String name = file.toString();
+        if (!Files.isRegularFile(file)) {
+            throw new PlacesConfigException(name + ": no such file (the places' configuration, paper 003 Fig. 8:"
+                    + " selectorSystem { init { place, hostname, port }, remote: [ ... ] })");
+        }
+        Config config;
+        try {
+            config = ConfigFactory.parseFile(file.toFile(),
+                    ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)).resolve();
+        } catch (ConfigException e) {
+            throw new PlacesConfigException(name + ": not a readable HOCON file: " + e.getMessage(), e);
+        }
+        return check(config, name, classes);
+    }
+
+    /**
+     * Reads and checks {@code hocon}, text in the format above; {@code origin} names it in errors.
+     *
+     * @throws PlacesConfigException if the text is not HOCON or the configuration is not usable
+     */
+    public static PlacesConfig parse(String hocon, String origin, ClassLoader classes) {
+        Config config;
+        try {
+            config = ConfigFactory.parseString(hocon, ConfigParseOptions.defaults().setOriginDescription(origin)
+                    .setSyntax(ConfigSyntax.CONF)).resolve();
+        } catch (ConfigException e) {
+            throw new PlacesConfigException(origin + ": not HOCON: " + e.getMessage(), e);
+        }
+        return check(config, origin, classes);
+    }
+
+    private static PlacesConfig check(Config config, String origin, ClassLoader classes) {
+        if (!config.hasPath(ROOT)) {
+            throw new PlacesConfigException(origin + ": " + ROOT + " is missing (paper 003 Fig. 8: " + ROOT
+                    + " { init { place, hostname, port }, remote: [ ... ] })");
+        }
+        Config root = object(config, ROOT, ROOT, origin);
+        unknownKeys(root, ROOT_KEYS, ROOT, origin);
+        List<Place> places = new ArrayList<>();
+        Map<String, String> keyOfName = new HashMap<>();
+        Map<String, String> keyOfAddress = new HashMap<>();
+        if (!root.hasPath("init")) {
+            throw new PlacesConfigException(at(root, origin) + ROOT + ".init is missing: the master place"
+                    + " { place, hostname, port }");
+        }
+        places.add(place(object(root, "init", ROOT + ".init", origin), 0, ROOT + ".init", origin, keyOfName,
+                keyOfAddress));
+        if (root.hasPath("remote")) {
+            List<? extends Config> remote;
+            try {
+                remote = root.getConfigList("remote");
+            } catch (ConfigException.WrongType e) {
+                throw new PlacesConfigException(at(root.getValue("remote"), origin) + ROOT + ".remote: a list of places"
+                        + " [ { place, hostname, port }, ... ], got " + root.getValue("remote").valueType()
+                        .name().toLowerCase(Locale.ROOT), e);
+            }
+            for (int i = 0; i < remote.size(); i++) {
+                if (places.size() == GlobalId.MAX_PLACES) {
+                    throw new PlacesConfigException(at(remote.get(i), origin) + ROOT + ".remote[" + i + "]: more than "
+                            + GlobalId.MAX_PLACES + " places (the most a global id can name)");
+                }
+                places.add(place(remote.get(i), i + 1, ROOT + ".remote[" + i + "]", origin, keyOfName,
+                        keyOfAddress));
+            }
+        }
+        int workers = 0;
+        if (root.hasPath("workers")) {
+            workers = integer(root, "workers", ROOT + ".workers", origin);
+            if (workers < 1 || workers > Short.MAX_VALUE) {
+                throw new PlacesConfigException(at(root, origin) + ROOT + ".workers: worker threads per place are"
+                        + " 1 to " + Short.MAX_VALUE + ", not " + workers);
+            }
+        }
+        List<String> jvmOptions = strings(root, "jvmOptions", origin);
+        List<String> messages = strings(root, "messages", origin);
+        for (int i = 0; i < messages.size(); i++) {
+            try {
+                Class.forName(messages.get(i), false, classes);
+            } catch (ClassNotFoundException | LinkageError e) {
+                throw new PlacesConfigException(at(root, origin) + ROOT + ".messages[" + i + "]: no class "
+                        + messages.get(i) + " on the class path (every message class must be on the class path of"
+                        + " every place)", e);
+            }
+        }
+        return new PlacesConfig(origin, places, workers, jvmOptions, messages);
+    }
+
+    private static Place place(Config c, int index, String key, String origin, Map<String, String> keyOfName,
+                               Map<String, String> keyOfAddress) {
+        unknownKeys(c, PLACE_KEYS, key, origin);
+        String name = string(c, "place", key + ".place", origin);
+        if (!NAME.matcher(name).matches()) {
+            throw new PlacesConfigException(at(c, origin) + key + ".place: a place name is letters, digits and"
+                    + " _ . -, not '" + name + "'");
+        }
+        String other = keyOfName.putIfAbsent(name, key);
+        if (other != null) {
+            throw new PlacesConfigException(at(c, origin) + key + ".place: " + name + " is also the name of the"
+                    + " place at " + other);
+        }
+        String hostname = string(c, "hostname", key + ".hostname", origin);
+        int port = integer(c, "port", key + ".port", origin);
+        if (port < 1 || port > 65_535) {
+            throw new PlacesConfigException(at(c, origin) + key + ".port: a port is 1 to 65535, not " + port);
+        }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(hostname);
+        } catch (UnknownHostException e) {
+            throw new PlacesConfigException(at(c, origin) + key + ".hostname: " + hostname + " does not resolve"
+                    + " to an address (" + e.getMessage() + ")", e);
+        }
+        String where = address.getHostAddress() + ":" + port;
+        other = keyOfAddress.putIfAbsent(where, key);
+        if (other != null) {
+            throw new PlacesConfigException(at(c, origin) + key + ": " + hostname + ":" + port + " (" + where
+                    + ") is also the address of the place at " + other + "; places on one host need ports of their"
+                    + " own");
+        }
+        return new Place(index, name, hostname, port);
+    }
+
+    private static void unknownKeys(Config c, Set<String> known, String key, String origin) {
+        for (String k : c.root().keySet()) {
+            if (!known.contains(k)) {
+                throw new PlacesConfigException(at(c.getValue(quoted(k)), origin) + key + "." + k + ": unknown key"
+                        + " (known: " + String.join(", ", known.stream().sorted().toList()) + ")");
+            }
+        }
+    }
+
+    private static Config object(Config c, String path, String key, String origin) {
+        try {
+            return c.getConfig(path);
+        } catch (ConfigException.WrongType e) {
+            throw new PlacesConfigException(at(c.getValue(path), origin) + key + ": an object { ... }, got "
+                    + c.getValue(path).valueType().name().toLowerCase(Locale.ROOT), e);
+        }
+    }
+
+    private static String string(Config c, String path, String key, String origin) {
+        if (!c.hasPath(path)) {
+            throw new PlacesConfigException(at(c, origin) + key + " is missing");
+        }
+        ConfigValue v = c.getValue(path);
+        if (v.valueType() != ConfigValueType.STRING) {
+            throw new PlacesConfigException(at(v, origin) + key + ": a string, got "
+                    + v.valueType().name().toLowerCase(Locale.ROOT));
+        }
+        String s = c.getString(path).trim();
+        if (s.isEmpty()) {
+            throw new PlacesConfigException(at(v, origin) + key + " is empty");
+        }
+        return s;
+    }
+
+    private static int integer(Config c, String path, String key, String origin) {
+        if (!c.hasPath(path)) {
+            throw new PlacesConfigException(at(c, origin) + key + " is missing");
+        }
+        try {
+            return c.getInt(path);
+        } catch (ConfigException.WrongType e) {
+            throw new PlacesConfigException(at(c.getValue(path), origin) + key + ": a whole number, got '"
+                    + c.getValue(path).unwrapped() + "'", e);
+        }
+    }
+
+    private static List<String> strings(Config c, String path, String origin) {
+        if (!c.hasPath(path)) {
+            return List.of();
+        }
+        try {
+            return c.getStringList(path);
+        } catch (ConfigException.WrongType e) {
+            throw new PlacesConfigException(at(c.getValue(path), origin) + ROOT + "." + path + ": a list of"
+                    + " strings [\"...\", ...]: " + e.getMessage(), e);
+        }
+    }
+
+    /** "file:line: " for a value or object, "file: " where the line is not known. */
+    private static String at(Object where, String origin) {
+        int line = switch (where) {
+            case Config c -> c.origin().lineNumber();
+            case ConfigValue v -> v.origin().lineNumber();
+            default -> -1;
+        };
+        return line > 0 ? origin + ":" + line + ": " : origin + ": ";
+    }
+
+    private static String quoted(String key) {
+        return "\"" + key.replace("\"", "\\\"") + "\"";
+    }
+
+    /** The file (or description) this configuration was read from. */
+    public String origin() {
+        return origin;
+    }
+
+    /** Every place, the master first, in index order. */
+    public List<Place> places() {
+        return places;
+    }
+
+    /** The master place, index 0 ({@code init}). */
+    public Place master() {
+        return places.get(0);
+    }
+
+    /**
+     * The place called {@code name}.
+     *
+     * @throws IllegalArgumentException if there is none, naming the places there are
+     */
+    public Place place(String name) {
+        return places.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(
+                () -> new IllegalArgumentException("no place " + name + " in " + origin + " (its places: "
+                        + places.stream().map(Place::name).toList() + ")"));
+    }
+
+    /** Worker threads per place, or 0 for the place's available processors (no {@code workers} key). */
+    public int workers() {
+        return workers;
+    }
+
+    /** Options for the JVMs a launcher starts for the places; empty if none are given. */
+    public List<String> jvmOptions() {
+        return jvmOptions;
+    }
+
+    /** The names of the classes messages between places may carry, each loadable. */
+    public List<String> messageClasses() {
+        return messageClasses;
+    }
+}

@@ -1,0 +1,226 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The places' configuration: paper 003's Fig. 8 reads as written, the extra keys read, and every unusable file is
+ * refused before anything starts with the file, the line, the key and the problem.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PlacesConfigTest {
+    private static final ClassLoader CLASSES = PlacesConfigTest.class.getClassLoader();
+
+    @TempDir
+    Path dir;
+
+    private Path write(String text) throws Exception {
+        Path file = dir.resolve("places.conf");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    private static PlacesConfig parse(String text) {
+        return PlacesConfig.parse(text, "places.conf", CLASSES);
+    }
+
+    @Test
+    void thePapersFigure8ReadsAsWritten() throws Exception {
+        // paper 003 Fig. 8, its host names replaced by addresses that resolve here
+        Path file = write("""
+                selectorSystem {
+                  init {
+                    place : p0,
+                    hostname:127.0.0.1,
+                    port: 5000,
+                  }
+                  remote : [
+                    {
+                    place : p1
+                    hostname:127.0.0.2,
+                    port: 5000,
+                  },
+                  {
+                    place : p2
+                    hostname:127.0.0.2,
+                    port: 5002,
+                  }
+                ]
+                }
+                """);
+        PlacesConfig config = PlacesConfig.load(file);
+        assertThat(config.places()).containsExactly(
+                new PlacesConfig.Place(0, "p0", "127.0.0.1", 5000),
+                new PlacesConfig.Place(1, "p1", "127.0.0.2", 5000),
+                new PlacesConfig.Place(2, "p2", "127.0.0.2", 5002));
+        assertThat(config.master().name()).isEqualTo("p0");
+        assertThat(config.place("p2").index()).isEqualTo(2);
+        assertThat(config.workers()).isZero();
+        assertThat(config.jvmOptions()).isEmpty();
+        assertThat(config.messageClasses()).isEmpty();
+        assertThat(config.origin()).isEqualTo(file.toString());
+        assertThatThrownBy(() -> config.place("p9")).hasMessageContaining("no place p9 in " + file)
+                .hasMessageContaining("[p0, p1, p2]");
+    }
+
+    @Test
+    void workersJvmOptionsAndMessageClassesAreRead() {
+        PlacesConfig config = parse("""
+                selectorSystem {
+                  init { place: master, hostname: localhost, port: 7000 }
+                  workers: 4
+                  jvmOptions: ["-Xmx1g", "-XX:+UseParallelGC"]
+                  messages: ["java.lang.String", "dev.switchboard.place.GlobalId"]
+                }
+                """);
+        assertThat(config.places()).singleElement().isEqualTo(new PlacesConfig.Place(0, "master", "localhost", 7000));
+        assertThat(config.workers()).isEqualTo(4);
+        assertThat(config.jvmOptions()).containsExactly("-Xmx1g", "-XX:+UseParallelGC");
+        assertThat(config.messageClasses()).containsExactly("java.lang.String", "dev.switchboard.place.GlobalId");
+    }
+
+    @Test
+    void aMissingOrMalformedFileIsNamed() throws Exception {
+        Path missing = dir.resolve("nowhere.conf");
+        assertThatThrownBy(() -> PlacesConfig.load(missing)).isInstanceOf(PlacesConfigException.class)
+                .hasMessageStartingWith(missing + ": no such file");
+        Path broken = write("selectorSystem { init { place: p0, hostname: localhost, port: 5000 }\n");
+        assertThatThrownBy(() -> PlacesConfig.load(broken)).isInstanceOf(PlacesConfigException.class)
+                .hasMessageStartingWith(broken + ": not a readable HOCON file")
+                .hasMessageContaining("places.conf");
+    }
+
+    @Test
+    void missingKeysAndWrongTypesNameTheKeyAndTheLine() {
+        assertThatThrownBy(() -> parse("other { }")).hasMessageStartingWith("places.conf: selectorSystem is missing");
+        assertThatThrownBy(() -> parse("selectorSystem { remote: [] }"))
+                .hasMessageStartingWith("places.conf:1: selectorSystem.init is missing");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, port: 5000 }
+                }
+                """)).hasMessage("places.conf:2: selectorSystem.init.hostname is missing");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  remote: [
+                    { place: p1, hostname: localhost, port: "fifty" }
+                  ]
+                }
+                """)).hasMessage("places.conf:4: selectorSystem.remote[0].port: a whole number, got 'fifty'");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 70000 }
+                }
+                """)).hasMessage("places.conf:2: selectorSystem.init.port: a port is 1 to 65535, not 70000");
+        assertThatThrownBy(() -> parse("selectorSystem { init: 5 }"))
+                .hasMessage("places.conf:1: selectorSystem.init: an object { ... }, got number");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  remote: { place: p1 }
+                }
+                """)).hasMessageStartingWith("places.conf:3: selectorSystem.remote: a list of places")
+                .hasMessageEndingWith("got object");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: "p 0", hostname: localhost, port: 5000 }
+                }
+                """)).hasMessageContaining("selectorSystem.init.place: a place name is letters, digits");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  workers: 0
+                }
+                """)).hasMessage("places.conf:1: selectorSystem.workers: worker threads per place are 1 to 32767,"
+                + " not 0");
+    }
+
+    @Test
+    void anUnknownKeyIsRefusedNotIgnored() {
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  remotes: [ { place: p1, hostname: localhost, port: 5001 } ]
+                }
+                """)).isInstanceOf(PlacesConfigException.class)
+                .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: init, jvmOptions, messages,"
+                        + " remote, workers)");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000, portt: 5001 }
+                }
+                """)).hasMessage("places.conf:2: selectorSystem.init.portt: unknown key (known: hostname, place,"
+                + " port)");
+    }
+
+    @Test
+    void aPlaceNameOrAnAddressUsedTwiceIsRefusedNamingBothPlaces() {
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  remote: [
+                    { place: p1, hostname: localhost, port: 5001 },
+                    { place: p1, hostname: localhost, port: 5002 }
+                  ]
+                }
+                """)).hasMessage("places.conf:5: selectorSystem.remote[1].place: p1 is also the name of the place"
+                + " at selectorSystem.remote[0]");
+        // localhost and 127.0.0.1 are one address: one port each
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  remote: [ { place: p1, hostname: "127.0.0.1", port: 5000 } ]
+                }
+                """)).hasMessage("places.conf:3: selectorSystem.remote[0]: 127.0.0.1:5000 (127.0.0.1:5000) is also"
+                + " the address of the place at selectorSystem.init; places on one host need ports of their own");
+    }
+
+    @Test
+    void aHostThatDoesNotResolveIsNamed() {
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  remote: [ { place: p1, hostname: "cn20.no-such-cluster.invalid", port: 5000 } ]
+                }
+                """)).isInstanceOf(PlacesConfigException.class)
+                .hasMessageStartingWith("places.conf:3: selectorSystem.remote[0].hostname:"
+                        + " cn20.no-such-cluster.invalid does not resolve to an address");
+    }
+
+    @Test
+    void aMessageClassThatIsNotOnTheClassPathIsNamed() {
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  messages: ["java.lang.String", "com.example.Pnig"]
+                }
+                """)).hasMessage("places.conf:1: selectorSystem.messages[1]: no class com.example.Pnig on the"
+                + " class path (every message class must be on the class path of every place)");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  messages: "java.lang.String"
+                }
+                """)).hasMessageStartingWith("places.conf:3: selectorSystem.messages: a list of strings");
+    }
+
+    @Test
+    void moreThanTheIdsCanNameIsRefused() {
+        StringBuilder sb = new StringBuilder("selectorSystem {\n init { place: p0, hostname: localhost, port: 1 }\n"
+                + " remote: [\n");
+        for (int i = 1; i <= GlobalId.MAX_PLACES; i++) {     // 4,096 remote places: one too many with the master
+            sb.append("  { place: p").append(i).append(", hostname: localhost, port: ").append(i + 1).append(" }\n");
+        }
+        sb.append(" ]\n}\n");
+        assertThatThrownBy(() -> parse(sb.toString())).isInstanceOf(PlacesConfigException.class)
+                .hasMessageContaining("selectorSystem.remote[4095]: more than 4096 places");
+    }
+}
