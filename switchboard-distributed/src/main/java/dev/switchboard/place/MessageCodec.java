@@ -1,0 +1,126 @@
+package dev.switchboard.place;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.util.Pool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Turns the messages places exchange into bytes and back, with Kryo and class registration required: a class
+ * neither built in nor listed in the configuration's {@code messages} is refused at the sender, naming it and
+ * where to list it; nothing unregistered is ever deserialized, and Java serialization is never used.
+ *
+ * <p>Every place registers the same classes with the same ids: the built-in ones (Kryo's own primitives and
+ * {@code String}, then the transport's control messages, {@link GlobalId} and primitive arrays) and then the
+ * configuration's message classes in the file's order, from id {@value #FIRST_USER_ID}. Kryo instances are not
+ * thread-safe: a pool lends one per call, so any thread may encode and decode.
+ */
+final class MessageCodec {
+    /** The id of the configuration's first message class; the built-in ones stay below. */
+    static final int FIRST_USER_ID = 100;
+
+    /** The classes every place registers before the configuration's, in id order from 20. */
+    private static final List<Class<?>> BUILT_IN = List.of(
+            Handshake.Hello.class, Handshake.Welcome.class, Handshake.Refused.class, GlobalId.class,
+            byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
+            String[].class);
+
+    private final String origin;
+    private final List<Class<?>> userClasses;
+    private final Pool<Kryo> kryos;
+
+    /**
+     * @param userClasses the message classes, in the configuration's order
+     * @param origin      where they were listed (the configuration file), for errors
+     */
+    MessageCodec(List<Class<?>> userClasses, String origin) {
+        this.origin = origin;
+        this.userClasses = List.copyOf(userClasses);
+        this.kryos = new Pool<>(true, false, 16) {
+            @Override
+            protected Kryo create() {
+                return newKryo();
+            }
+        };
+    }
+
+    /** The codec of {@code config}: its message classes, loaded with {@code classes}. */
+    static MessageCodec of(PlacesConfig config, ClassLoader classes) {
+        List<Class<?>> loaded = new ArrayList<>();
+        for (String name : config.messageClasses()) {
+            try {
+                loaded.add(Class.forName(name, false, classes));
+            } catch (ClassNotFoundException e) {
+                throw new PlacesConfigException(config.origin() + ": message class " + name + " is not on the class"
+                        + " path", e);
+            }
+        }
+        return new MessageCodec(loaded, config.origin());
+    }
+
+    private Kryo newKryo() {
+        Kryo kryo = new Kryo();
+        kryo.setRegistrationRequired(true);
+        kryo.setReferences(false);
+        int id = 20;
+        for (Class<?> c : BUILT_IN) {
+            kryo.register(c, id++);
+        }
+        id = FIRST_USER_ID;
+        for (Class<?> c : userClasses) {
+            kryo.register(c, id++);
+        }
+        return kryo;
+    }
+
+    /**
+     * The bytes of {@code message}.
+     *
+     * @param to the place it goes to, for the error
+     * @throws IllegalArgumentException if its class, or the class of something it holds, is not registered
+     */
+    byte[] encode(Object message, String to) {
+        Objects.requireNonNull(message, "message");
+        Kryo kryo = kryos.obtain();
+        try (Output output = new Output(256, -1)) {
+            kryo.writeClassAndObject(output, message);
+            return output.toBytes();
+        } catch (IllegalArgumentException | KryoException e) {
+            throw unregistered(message, to, e);
+        } finally {
+            kryos.free(kryo);
+        }
+    }
+
+    /**
+     * The message {@code bytes} hold.
+     *
+     * @throws KryoException if they are not a message of registered classes
+     */
+    Object decode(byte[] bytes) {
+        Kryo kryo = kryos.obtain();
+        try (Input input = new Input(bytes)) {
+            return kryo.readClassAndObject(input);
+        } finally {
+            kryos.free(kryo);
+        }
+    }
+
+    private RuntimeException unregistered(Object message, String to, RuntimeException e) {
+        String why = String.valueOf(e.getMessage());
+        int at = why.indexOf("Class is not registered: ");
+        if (at < 0) {
+            return e;
+        }
+        String name = why.substring(at + "Class is not registered: ".length()).lines().findFirst().orElse("?");
+        String what = name.equals(message.getClass().getName()) ? "its class " + name
+                : "the class " + name + " of something it holds";
+        return new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to " + to + ": "
+                + what + " is not registered; list it under selectorSystem.messages in " + origin
+                + " (every place registers the same classes, in that order)", e);
+    }
+}

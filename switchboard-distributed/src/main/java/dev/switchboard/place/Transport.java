@@ -1,0 +1,382 @@
+package dev.switchboard.place;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The connections of one place to the others: one TCP connection per pair of places (Netty, NIO), length-prefixed
+ * frames, flushes coalesced, each message serialized by a {@link MessageCodec} on the sender's thread.
+ *
+ * <p>Implementation notes. Place {@code i} connects to every place with a higher index and accepts the
+ * connections of those with a lower one, so each pair has exactly one connection. Every connection starts with
+ * the {@link Handshake}: the connecting place's {@code Hello} names the program and its index, the accepting place
+ * checks both (the program's id, an index below its own, no connection from that place yet) and answers
+ * {@code Welcome} or {@code Refused} and closes; no other frame is accepted before. A frame is a 4-byte length
+ * and the codec's bytes. Messages from one sending thread to one place arrive in the order they were sent (one
+ * connection, writes queued in order). Backpressure: each connection's outbound buffer has a high-water mark; a
+ * sender that finds it full waits until the buffer drains below the low mark, at most {@link Settings#overload()},
+ * and then fails with a {@link PlaceConnectionException} naming the place, so a place that cannot keep up slows
+ * its senders or fails them, and never fills the heap. A connection that closes is lost: sends to that place
+ * fail naming it, and the {@link Receiver} hears of it.
+ */
+final class Transport implements AutoCloseable {
+    /** Where the messages of other places go, on the transport's I/O thread. */
+    interface Receiver {
+        /** A message from place {@code from}. */
+        void received(int from, Object message);
+
+        /** The connection to place {@code place} was lost (closed, refused, or a frame that was not a message). */
+        default void lost(int place, String why) {
+        }
+    }
+
+    /**
+     * @param maxFrameBytes the largest message, serialized
+     * @param lowWater      the outbound buffer's low-water mark, in bytes
+     * @param highWater     its high-water mark: above it, senders wait
+     * @param overload      how long a sender waits for a full buffer to drain before it fails
+     */
+    record Settings(int maxFrameBytes, int lowWater, int highWater, Duration overload) {
+        static final Settings DEFAULTS = new Settings(16 << 20, 256 << 10, 1 << 20, Duration.ofSeconds(10));
+    }
+
+    private final int self;
+    private final String program;
+    private final List<String> names;
+    private final MessageCodec codec;
+    private final Receiver receiver;
+    private final Settings settings;
+    private final EventLoopGroup group;
+    private final AtomicReferenceArray<Channel> channels;
+    private final String[] lostWhy;
+    private final CountDownLatch connected;
+    private volatile Channel server;
+    private volatile String refused;
+
+    /**
+     * @param self    this place's index
+     * @param program the program's id: places of another program are refused
+     * @param names   every place's name, by index (for messages)
+     */
+    Transport(int self, String program, List<String> names, MessageCodec codec, Receiver receiver,
+              Settings settings) {
+        this.self = self;
+        this.program = Objects.requireNonNull(program, "program");
+        this.names = List.copyOf(names);
+        this.codec = codec;
+        this.receiver = receiver;
+        this.settings = settings;
+        this.channels = new AtomicReferenceArray<>(names.size());
+        this.lostWhy = new String[names.size()];
+        this.connected = new CountDownLatch(names.size() - 1);
+        this.group = new MultiThreadIoEventLoopGroup(1,
+                new DefaultThreadFactory("place-" + names.get(self) + "-io", true), NioIoHandler.newFactory());
+    }
+
+    /** Listens at {@code at} (port 0: any free port) for the places below this one; returns where it listens. */
+    InetSocketAddress bind(InetSocketAddress at) throws InterruptedException {
+        ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
+                .childHandler(pipeline(-1));
+        server = b.bind(at).sync().channel();
+        return (InetSocketAddress) server.localAddress();
+    }
+
+    /**
+     * Connects to every place above this one ({@code addresses}, by index) and waits until every other place is
+     * connected, both ways, within {@code timeout}.
+     *
+     * @throws PlaceConnectionException if a place refuses, cannot be reached or does not connect in time
+     */
+    void connect(List<InetSocketAddress> addresses, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (int place = self + 1; place < addresses.size(); place++) {
+            Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, timeout.toMillis()))
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                            new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
+                    .handler(pipeline(place));
+            var future = b.connect(addresses.get(place)).await();
+            if (!future.isSuccess()) {
+                throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
+                        + names.get(place) + " at " + addresses.get(place) + ": " + future.cause(), future.cause());
+            }
+        }
+        boolean all = false;
+        for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
+                left = deadline - System.nanoTime()) {
+            all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+        }
+        if (!all && refused != null) {
+            throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
+        }
+        if (!all) {
+            String why = refused;
+            StringBuilder missing = new StringBuilder();
+            for (int p = 0; p < names.size(); p++) {
+                if (p != self && channels.get(p) == null) {
+                    missing.append(missing.isEmpty() ? "" : ", ").append(names.get(p));
+                }
+            }
+            throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
+                    + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
+        }
+    }
+
+    private ChannelInitializer<SocketChannel> pipeline(int expected) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
+                        new LengthFieldBasedFrameDecoder(settings.maxFrameBytes(), 0, 4, 0, 4),
+                        new LengthFieldPrepender(4),
+                        new Connection(expected));
+            }
+        };
+    }
+
+    /**
+     * Sends {@code message} to place {@code place}, serialized on this thread.
+     *
+     * @throws IllegalArgumentException if its class (or a class it holds) is not registered
+     * @throws PlaceConnectionException if the place is not connected, its connection was lost, or its buffer
+     *         stayed full for {@link Settings#overload()}
+     */
+    void send(int place, Object message) {
+        if (place == self || place < 0 || place >= names.size()) {
+            throw new IllegalArgumentException("place " + names.get(self) + " cannot send to place index " + place
+                    + " (places: 0 to " + (names.size() - 1) + ", itself excluded)");
+        }
+        byte[] bytes = codec.encode(message, "place " + names.get(place));
+        Channel ch = channels.get(place);
+        if (ch == null || !ch.isActive()) {
+            throw notConnected(place);
+        }
+        if (!ch.isWritable()) {
+            awaitWritable(ch, place);
+        }
+        ch.writeAndFlush(Unpooled.wrappedBuffer(bytes), ch.voidPromise());
+    }
+
+    private PlaceConnectionException notConnected(int place) {
+        String why;
+        synchronized (lostWhy) {
+            why = lostWhy[place];
+        }
+        return new PlaceConnectionException("cannot send to place " + names.get(place) + ": "
+                + (why == null ? "it is not connected" : "its connection was lost (" + why + ")"));
+    }
+
+    private void awaitWritable(Channel ch, int place) {
+        long deadline = System.nanoTime() + settings.overload().toNanos();
+        Connection c = ch.pipeline().get(Connection.class);
+        synchronized (c) {
+            while (!ch.isWritable() && ch.isActive()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new PlaceConnectionException("place " + names.get(place) + " took no messages for "
+                            + settings.overload().toMillis() + " ms: its connection's outbound buffer is full ("
+                            + settings.highWater() + " bytes); the message was not sent");
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(c, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new PlaceConnectionException("interrupted while waiting for place " + names.get(place)
+                            + " to take messages; the message was not sent", e);
+                }
+            }
+        }
+        if (!ch.isActive()) {
+            throw notConnected(place);
+        }
+    }
+
+    /** Whether the connection to {@code place} is up. */
+    boolean isConnected(int place) {
+        Channel ch = channels.get(place);
+        return ch != null && ch.isActive();
+    }
+
+    /** For tests: stops (or resumes) reading what {@code place} sends, so that its sender's buffer fills. */
+    void readFrom(int place, boolean read) {
+        Channel ch = channels.get(place);
+        if (ch != null) {
+            ch.config().setAutoRead(read);
+        }
+    }
+
+    /** For tests: closes the connection to {@code place} as a cut cable would. */
+    void cut(int place) throws InterruptedException {
+        Channel ch = channels.get(place);
+        if (ch != null) {
+            ch.close().sync();
+        }
+    }
+
+    @Override
+    public void close() {
+        Channel s = server;
+        if (s != null) {
+            s.close().syncUninterruptibly();
+        }
+        for (int p = 0; p < channels.length(); p++) {
+            Channel ch = channels.get(p);
+            if (ch != null) {
+                ch.close().syncUninterruptibly();
+            }
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /**
+     * One connection: its handshake, then its messages. {@code expected} is the place this side connected to, or
+     * -1 on the accepting side until the {@code Hello} says who connected.
+     */
+    private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
+        private final int expected;
+        private int peer = -1;
+
+        Connection(int expected) {
+            this.expected = expected;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            if (expected >= 0) {
+                write(ctx, new Handshake.Hello(program, self));
+            }
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            Object message;
+            try {
+                message = codec.decode(ByteBufUtil.getBytes(frame));
+            } catch (RuntimeException e) {
+                refuse(ctx, "a frame that is not a message of this program: " + e.getMessage());
+                return;
+            }
+            if (peer >= 0) {
+                receiver.received(peer, message);
+            } else if (expected < 0) {
+                accept(ctx, message);
+            } else if (message instanceof Handshake.Welcome w && w.place() == expected) {
+                establish(ctx, expected);
+            } else if (message instanceof Handshake.Refused r) {
+                refused = "place " + names.get(expected) + " refused the connection: " + r.reason();
+                ctx.close();
+            } else {
+                refuse(ctx, "expected the Welcome of place " + names.get(expected) + ", got " + message);
+            }
+        }
+
+        private void accept(ChannelHandlerContext ctx, Object message) {
+            if (!(message instanceof Handshake.Hello hello)) {
+                refuse(ctx, "the first frame must be a Hello, got a " + message.getClass().getName());
+            } else if (!hello.program().equals(program)) {
+                refuse(ctx, "it runs program " + hello.program() + ", this place runs " + program);
+            } else if (hello.place() < 0 || hello.place() >= self) {
+                refuse(ctx, "place index " + hello.place() + " does not connect to place " + names.get(self)
+                        + " (index " + self + "): only places below it do");
+            } else if (channels.get(hello.place()) != null) {
+                refuse(ctx, "place " + names.get(hello.place()) + " is connected already");
+            } else {
+                write(ctx, new Handshake.Welcome(self));
+                establish(ctx, hello.place());
+            }
+        }
+
+        private void establish(ChannelHandlerContext ctx, int place) {
+            if (channels.compareAndSet(place, null, ctx.channel())) {
+                peer = place;
+                connected.countDown();
+            } else {
+                refuse(ctx, "place " + names.get(place) + " is connected already");
+            }
+        }
+
+        private void refuse(ChannelHandlerContext ctx, String reason) {
+            System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING,
+                    "place " + names.get(self) + " closes a connection from " + ctx.channel().remoteAddress()
+                            + ": " + reason);
+            ByteBuf bytes = Unpooled.wrappedBuffer(codec.encode(new Handshake.Refused(reason), "the peer"));
+            ctx.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);
+            if (peer >= 0) {
+                lose(ctx, reason);
+            }
+        }
+
+        private void write(ChannelHandlerContext ctx, Object message) {
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(codec.encode(message, "the peer")));
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            synchronized (this) {
+                notifyAll();                          // senders waiting for the buffer to drain, or for the close
+            }
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (peer >= 0) {
+                lose(ctx, "the connection closed");
+            }
+            synchronized (this) {
+                notifyAll();
+            }
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (peer >= 0) {
+                lose(ctx, cause.toString());
+            }
+            ctx.close();
+        }
+
+        private void lose(ChannelHandlerContext ctx, String why) {
+            int place = peer;
+            if (channels.compareAndSet(place, ctx.channel(), null)) {
+                synchronized (lostWhy) {
+                    lostWhy[place] = why;
+                }
+                receiver.lost(place, why);
+            }
+        }
+    }
+}

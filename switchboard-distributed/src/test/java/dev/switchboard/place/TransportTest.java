@@ -1,0 +1,254 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The transport between places, three places in this JVM on loopback: messages both ways in per-sender order,
+ * records and enums and handles' ids intact; an unregistered class refused at the sender; strangers refused at the
+ * handshake; a place that stops reading slows then fails its sender, naming it; a cut connection fails later sends
+ * naming the place, and the receiver hears of it.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TransportTest {
+    enum Colour { RED, GREEN }
+
+    record Ping(int seq, String from, Colour colour, GlobalId replyTo, long[] payload) {
+    }
+
+    record Unlisted(int x) {
+    }
+
+    record Holder(Object inside) {
+    }
+
+    /** What a place received: (from, message) pairs, and the places it lost with why. */
+    static final class Inbox implements Transport.Receiver {
+        final BlockingQueue<Object[]> received = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> lost = new LinkedBlockingQueue<>();
+
+        @Override
+        public void received(int from, Object message) {
+            received.add(new Object[] {from, message});
+        }
+
+        @Override
+        public void lost(int place, String why) {
+            lost.add(place + ": " + why);
+        }
+
+        Object[] next() throws InterruptedException {
+            Object[] m = received.poll(20, TimeUnit.SECONDS);
+            assertThat(m).as("a message within 20 s").isNotNull();
+            return m;
+        }
+    }
+
+    private static final List<String> NAMES = List.of("p0", "p1", "p2");
+    private final List<Transport> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() {
+        open.forEach(Transport::close);
+    }
+
+    private static MessageCodec codec() {
+        return new MessageCodec(List.of(Ping.class, Colour.class, Holder.class), "test.conf");
+    }
+
+    /** Three places with these inboxes and settings, connected. */
+    private List<Transport> places(List<Inbox> inboxes, Transport.Settings settings) throws Exception {
+        List<Transport> ts = new ArrayList<>();
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (int i = 0; i < NAMES.size(); i++) {
+            Transport t = new Transport(i, "run-1", NAMES, codec(), inboxes.get(i), settings);
+            open.add(t);
+            ts.add(t);
+            addresses.add(t.bind(new InetSocketAddress("127.0.0.1", 0)));
+        }
+        List<Thread> connecting = new ArrayList<>();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (Transport t : ts) {
+            Thread th = new Thread(() -> {
+                try {
+                    t.connect(addresses, Duration.ofSeconds(20));
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            th.start();
+            connecting.add(th);
+        }
+        for (Thread th : connecting) {
+            th.join(30_000);
+        }
+        assertThat(failures).isEmpty();
+        return ts;
+    }
+
+    private static List<Inbox> inboxes() {
+        return List.of(new Inbox(), new Inbox(), new Inbox());
+    }
+
+    private static void waitUntil(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 20 s: " + what);
+            }
+            Thread.sleep(5);       // polling a condition with a deadline, not waiting for a schedule
+        }
+    }
+
+    @Test
+    void messagesGoBothWaysInEachSendersOrderAndArriveWhole() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        int n = 10_000;
+        Thread fromP0 = new Thread(() -> {
+            for (int i = 0; i < n; i++) {
+                t.get(0).send(2, new Ping(i, "p0", Colour.RED, GlobalId.of(0, 2, i), new long[] {i, -i}));
+            }
+        });
+        Thread fromP1 = new Thread(() -> {
+            for (int i = 0; i < n; i++) {
+                t.get(1).send(2, new Ping(i, "p1", Colour.GREEN, GlobalId.of(1, 2, i), new long[0]));
+            }
+        });
+        fromP0.start();
+        fromP1.start();
+        int[] nextFrom = new int[2];
+        for (int k = 0; k < 2 * n; k++) {
+            Object[] m = in.get(2).next();
+            int from = (int) m[0];
+            Ping p = (Ping) m[1];
+            assertThat(p.from()).isEqualTo(NAMES.get(from));
+            assertThat(p.seq()).as("per-sender order from " + p.from()).isEqualTo(nextFrom[from]++);
+            assertThat(p.replyTo()).isEqualTo(GlobalId.of(from, 2, p.seq()));
+            assertThat(p.colour()).isEqualTo(from == 0 ? Colour.RED : Colour.GREEN);
+            if (from == 0) {
+                assertThat(p.payload()).containsExactly(p.seq(), -p.seq());
+            }
+        }
+        fromP0.join(10_000);
+        fromP1.join(10_000);
+        // and back, from the accepting side to the connecting one
+        t.get(2).send(0, "a reply");
+        t.get(1).send(0, GlobalId.of(1, 0, 5));
+        List<Object> atP0 = List.of(in.get(0).next()[1], in.get(0).next()[1]);
+        assertThat(atP0).containsExactlyInAnyOrder("a reply", GlobalId.of(1, 0, 5));
+        assertThat(in.get(2).received).isEmpty();
+    }
+
+    @Test
+    void anUnregisteredClassIsRefusedAtTheSenderNamingItAndNothingIsSent() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        assertThatThrownBy(() -> t.get(0).send(1, new Unlisted(3))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("cannot send a " + Unlisted.class.getName() + " to place p1: its class "
+                        + Unlisted.class.getName() + " is not registered; list it under selectorSystem.messages"
+                        + " in test.conf");
+        assertThatThrownBy(() -> t.get(0).send(1, new Holder(new Unlisted(3))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the class " + Unlisted.class.getName() + " of something it holds");
+        assertThatThrownBy(() -> t.get(0).send(1, new java.util.ArrayList<>()))
+                .hasMessageContaining("its class java.util.ArrayList is not registered");
+        t.get(0).send(1, new Holder("registered inside"));
+        assertThat(in.get(1).next()[1]).isEqualTo(new Holder("registered inside"));
+        assertThat(in.get(1).received).isEmpty();
+        assertThatThrownBy(() -> t.get(0).send(0, "to itself")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot send to place index 0");
+    }
+
+    @Test
+    void aStrangerIsRefusedAtTheHandshakeAndThePlacesGoOn() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        Transport stranger = new Transport(0, "another-run", NAMES, codec(), new Inbox(),
+                Transport.Settings.DEFAULTS);
+        open.add(stranger);
+        InetSocketAddress p2 = t.get(2).bind(new InetSocketAddress("127.0.0.1", 0));
+        assertThatThrownBy(() -> stranger.connect(List.of(new InetSocketAddress("127.0.0.1", 1), p2, p2),
+                Duration.ofSeconds(20))).isInstanceOf(PlaceConnectionException.class)
+                // both addresses are p2's, so whichever refusal came last is named, as place 1 or 2
+                .hasMessageMatching("place p0 cannot join: place p[12] refused the connection: it runs program"
+                        + " another-run, this place runs run-1");
+        // a raw socket whose first frame is no Hello: refused with the reason, then closed
+        try (Socket raw = new Socket("127.0.0.1", p2.getPort())) {
+            DataOutputStream out = new DataOutputStream(raw.getOutputStream());
+            byte[] notHello = codec().encode("hello?", "test");
+            out.writeInt(notHello.length);
+            out.write(notHello);
+            out.flush();
+            DataInputStream din = new DataInputStream(raw.getInputStream());
+            byte[] frame = new byte[din.readInt()];
+            din.readFully(frame);
+            assertThat(codec().decode(frame)).isInstanceOfSatisfying(Handshake.Refused.class, r ->
+                    assertThat(r.reason()).contains("the first frame must be a Hello, got a java.lang.String"));
+            assertThatThrownBy(din::readInt).isInstanceOf(EOFException.class);
+        }
+        t.get(0).send(2, "still connected");
+        assertThat(in.get(2).next()).containsExactly(0, "still connected");
+    }
+
+    @Test
+    void aPlaceThatStopsReadingSlowsThenFailsItsSenderNamingIt() throws Exception {
+        List<Inbox> in = inboxes();
+        Transport.Settings tight = new Transport.Settings(1 << 20, 16 << 10, 64 << 10, Duration.ofMillis(300));
+        List<Transport> t = places(in, tight);
+        t.get(1).readFrom(0, false);
+        long[] big = new long[1_000];                          // about 8 KB a message
+        int sent = 0;
+        Throwable failure = null;
+        while (failure == null && sent < 1_000_000) {
+            try {
+                t.get(0).send(1, new Ping(sent, "p0", Colour.RED, GlobalId.of(0, 1, sent), big));
+                sent++;
+            } catch (PlaceConnectionException e) {
+                failure = e;
+            }
+        }
+        assertThat(failure).isNotNull().hasMessage("place p1 took no messages for 300 ms: its connection's"
+                + " outbound buffer is full (65536 bytes); the message was not sent");
+        // bounded: what is queued is the high-water mark plus what the sockets hold, not the million messages
+        assertThat(sent).isLessThan(10_000);
+        t.get(1).readFrom(0, true);
+        for (int i = 0; i < sent; i++) {                      // everything accepted before the failure arrives
+            assertThat(((Ping) in.get(1).next()[1]).seq()).isEqualTo(i);
+        }
+        t.get(0).send(1, "drained");
+        assertThat(in.get(1).next()[1]).isEqualTo("drained");
+    }
+
+    @Test
+    void aCutConnectionFailsLaterSendsNamingThePlaceAndTheReceiverHearsOfIt() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        t.get(0).send(1, "before");
+        assertThat(in.get(1).next()[1]).isEqualTo("before");
+        t.get(1).cut(0);
+        waitUntil("p0 sees the cut", () -> !t.get(0).isConnected(1));
+        assertThatThrownBy(() -> t.get(0).send(1, "after")).isInstanceOf(PlaceConnectionException.class)
+                .hasMessage("cannot send to place p1: its connection was lost (the connection closed)");
+        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: the connection closed");
+        assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: the connection closed");
+        t.get(0).send(2, "other places unaffected");
+        assertThat(in.get(2).next()[1]).isEqualTo("other places unaffected");
+    }
+}
