@@ -21,4 +21,12 @@ final class Handshake {
     /** From the accepting place, before it closes the connection: why. */
     record Refused(String reason) {
     }
+
+    /** A liveness probe, either way after the handshake: the transport answers it with a {@link Pong}. */
+    record Ping(long id) {
+    }
+
+    /** The answer to the {@link Ping} with the same id. */
+    record Pong(long id) {
+    }
 }

@@ -25,7 +25,8 @@ final class MessageCodec {
 
     /** The classes every place registers before the configuration's, in id order from 20. */
     private static final List<Class<?>> BUILT_IN = List.of(
-            Handshake.Hello.class, Handshake.Welcome.class, Handshake.Refused.class, GlobalId.class,
+            Handshake.Hello.class, Handshake.Welcome.class, Handshake.Refused.class, Handshake.Ping.class,
+            Handshake.Pong.class, GlobalId.class,
             byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
             String[].class);
 

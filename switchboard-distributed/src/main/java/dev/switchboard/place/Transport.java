@@ -79,6 +79,10 @@ final class Transport implements AutoCloseable {
     private final CountDownLatch connected;
     private volatile Channel server;
     private volatile String refused;
+    /** Pings sent and not answered yet, by id: completed with the time of the answer. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.CompletableFuture<Long>> pings =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong pingIds = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * @param self    this place's index
@@ -222,6 +226,29 @@ final class Transport implements AutoCloseable {
         }
     }
 
+    /**
+     * Probes {@code place}: sends a ping, which its transport answers, and returns the round trip.
+     *
+     * @throws PlaceConnectionException if the place is not connected or does not answer within {@code timeout}
+     */
+    Duration ping(int place, Duration timeout) throws InterruptedException {
+        long id = pingIds.incrementAndGet();
+        java.util.concurrent.CompletableFuture<Long> answered = new java.util.concurrent.CompletableFuture<>();
+        pings.put(id, answered);
+        long sent = System.nanoTime();
+        try {
+            send(place, new Handshake.Ping(id));
+            return Duration.ofNanos(answered.get(timeout.toNanos(), TimeUnit.NANOSECONDS) - sent);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new PlaceConnectionException("place " + names.get(place) + " did not answer a ping within "
+                    + timeout.toMillis() + " ms", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new AssertionError(e);                 // completed only with a value
+        } finally {
+            pings.remove(id);
+        }
+    }
+
     /** Whether the connection to {@code place} is up. */
     boolean isConnected(int place) {
         Channel ch = channels.get(place);
@@ -289,7 +316,16 @@ final class Transport implements AutoCloseable {
                 return;
             }
             if (peer >= 0) {
-                receiver.received(peer, message);
+                switch (message) {
+                    case Handshake.Ping ping -> write(ctx, new Handshake.Pong(ping.id()));
+                    case Handshake.Pong pong -> {
+                        java.util.concurrent.CompletableFuture<Long> answered = pings.remove(pong.id());
+                        if (answered != null) {
+                            answered.complete(System.nanoTime());
+                        }
+                    }
+                    default -> receiver.received(peer, message);
+                }
             } else if (expected < 0) {
                 accept(ctx, message);
             } else if (message instanceof Handshake.Welcome w && w.place() == expected) {

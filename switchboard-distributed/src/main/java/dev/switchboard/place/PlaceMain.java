@@ -1,0 +1,90 @@
+package dev.switchboard.place;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The entry point of a place JVM that a {@link PlaceLauncher} starts on this host. It talks to its launcher over
+ * its standard input and output, one line each way per step, and to the other places over the {@link Transport}:
+ * <ol>
+ *   <li>it listens on a free loopback port and prints {@code switchboard-place ready <index> <port>};</li>
+ *   <li>it reads {@code addresses <host:port>,<host:port>,...} (every place's, by index), connects to every other
+ *       place (the full mesh, handshakes done) and prints {@code switchboard-place connected <index>};</li>
+ *   <li>it reads {@code exit}, closes its connections and exits with status 0.</li>
+ * </ol>
+ * <b>It never outlives its launcher</b>: when its standard input ends (the launcher's process is gone, however it
+ * ended: killed, crashed, or Ctrl-C) it halts at once with status {@value #ORPHANED}. Arguments:
+ * {@code --program <run id> --place <index> --names <name,name,...>}.
+ */
+public final class PlaceMain {
+    /** The exit status of a place whose launcher went away. */
+    public static final int ORPHANED = 3;
+    static final String READY = "switchboard-place ready";
+    static final String CONNECTED = "switchboard-place connected";
+
+    private PlaceMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String program = null;
+        int place = -1;
+        List<String> names = null;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--program" -> program = args[i + 1];
+                case "--place" -> place = Integer.parseInt(args[i + 1]);
+                case "--names" -> names = Arrays.asList(args[i + 1].split(","));
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (usage: --program <run id> --place <index> --names <name,name,...>)");
+            }
+        }
+        if (program == null || place < 0 || names == null || place >= names.size()) {
+            throw new IllegalArgumentException("usage: --program <run id> --place <index> --names <name,name,...>,"
+                    + " got " + String.join(" ", args));
+        }
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (Transport transport = new Transport(place, program, names, new MessageCodec(List.of(), "the launcher"),
+                (from, message) -> { }, Transport.Settings.DEFAULTS)) {
+            InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));
+            System.out.println(READY + " " + place + " " + at.getPort());
+            System.out.flush();
+            String line = readOrHalt(in);
+            if (!line.startsWith("addresses ")) {
+                throw new IllegalStateException("place " + names.get(place) + " expected the addresses of the places,"
+                        + " got: " + line);
+            }
+            List<InetSocketAddress> addresses = new ArrayList<>();
+            for (String a : line.substring("addresses ".length()).split(",")) {
+                int colon = a.lastIndexOf(':');
+                addresses.add(new InetSocketAddress(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))));
+            }
+            transport.connect(addresses, Duration.ofSeconds(30));
+            System.out.println(CONNECTED + " " + place);
+            System.out.flush();
+            while (!readOrHalt(in).equals("exit")) {
+                // nothing else is asked of a place yet
+            }
+        }
+        System.exit(0);
+    }
+
+    /** The next line from the launcher; halts the JVM if there is none (the launcher is gone). */
+    private static String readOrHalt(BufferedReader in) {
+        try {
+            String line = in.readLine();
+            if (line != null) {
+                return line.trim();
+            }
+        } catch (java.io.IOException e) {
+            // the launcher's end of the pipe is gone too
+        }
+        Runtime.getRuntime().halt(ORPHANED);
+        throw new AssertionError("halted");
+    }
+}

@@ -1,0 +1,106 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The embedded default with real child JVMs: places start, connect in a full mesh and end; a launcher killed
+ * (SIGKILL) or stopped (SIGTERM) leaves no child behind; a child that cannot start fails the launch, saying why.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PlaceLauncherTest {
+
+    @Test
+    void placesStartConnectAnswerAndEnd() throws Exception {
+        List<ProcessHandle> children;
+        try (PlaceLauncher launcher = PlaceLauncher.launch(3, List.of("-Xmx64m"), (from, m) -> { },
+                Duration.ofSeconds(60))) {
+            children = launcher.children();
+            assertThat(children).hasSize(2).allSatisfy(h -> assertThat(h.isAlive()).isTrue());
+            assertThat(launcher.names()).containsExactly("p0", "p1", "p2");
+            // the data path to each child, handshake done: its transport answers a ping
+            for (int place = 1; place <= 2; place++) {
+                assertThat(launcher.transport().isConnected(place)).isTrue();
+                assertThat(launcher.transport().ping(place, Duration.ofSeconds(20))).isPositive();
+            }
+        }
+        for (ProcessHandle h : children) {
+            assertThat(h.onExit().get(20, TimeUnit.SECONDS).isAlive()).isFalse();
+        }
+    }
+
+    @Test
+    void aKilledLauncherLeavesNoChildBehind() throws Exception {
+        assertChildrenEndWhenTheLauncherIs(true);
+    }
+
+    @Test
+    void aStoppedLauncherLeavesNoChildBehind() throws Exception {
+        assertChildrenEndWhenTheLauncherIs(false);
+    }
+
+    private static void assertChildrenEndWhenTheLauncherIs(boolean killed) throws Exception {
+        String classPath = Stream.of(System.getProperty("java.class.path"), System.getProperty("jdk.module.path"))
+                .filter(p -> p != null && !p.isEmpty()).collect(Collectors.joining(File.pathSeparator));
+        Process launcher = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-cp", classPath, PlaceLauncher.class.getName(), "--places", "3")
+                .redirectErrorStream(true).start();
+        try {
+            List<Long> pids = null;
+            BufferedReader out = new BufferedReader(new InputStreamReader(launcher.getInputStream(),
+                    StandardCharsets.UTF_8));
+            StringBuilder seen = new StringBuilder();
+            for (String line; pids == null && (line = out.readLine()) != null; ) {
+                seen.append(line).append('\n');
+                if (line.startsWith("switchboard-launcher children ")) {
+                    pids = Arrays.stream(line.substring("switchboard-launcher children ".length()).split(" "))
+                            .map(Long::parseLong).toList();
+                }
+            }
+            assertThat(pids).as("the launcher's children; it printed:%n%s", seen).isNotNull().hasSize(2);
+            for (long pid : pids) {
+                assertThat(ProcessHandle.of(pid)).as("child %d", pid).hasValueSatisfying(h ->
+                        assertThat(h.isAlive()).isTrue());
+            }
+            if (killed) {
+                launcher.destroyForcibly();                   // SIGKILL: no hook runs; the pipes close
+            } else {
+                launcher.destroy();                           // SIGTERM: its shutdown hook runs
+            }
+            assertThat(launcher.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            for (long pid : pids) {
+                Optional<ProcessHandle> child = ProcessHandle.of(pid);
+                if (child.isPresent()) {
+                    child.get().onExit().get(20, TimeUnit.SECONDS);
+                }
+                assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).as("child %d", pid)
+                        .isIn(Optional.empty(), Optional.of(false));
+            }
+        } finally {
+            launcher.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aChildThatCannotStartFailsTheLaunchSayingWhy() {
+        assertThatThrownBy(() -> PlaceLauncher.launch(2, List.of("-XX:+NoSuchSwitchboardOption"), (f, m) -> { },
+                Duration.ofSeconds(60))).isInstanceOf(PlaceConnectionException.class)
+                .hasMessageMatching("(?s)place p1 \\(pid \\d+\\) exited with status 1 before 'switchboard-place"
+                        + " ready 1'.*NoSuchSwitchboardOption.*");
+    }
+}
