@@ -55,7 +55,7 @@ final class MessageCodec {
         for (String name : config.messageClasses()) {
             try {
                 loaded.add(Class.forName(name, false, classes));
-            } catch (ClassNotFoundException e) {
+            } catch (ClassNotFoundException | LinkageError e) {
                 throw new PlacesConfigException(config.origin() + ": message class " + name + " is not on the class"
                         + " path", e);
             }

@@ -73,7 +73,7 @@ final class PlaceLauncher implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         Transport transport = new Transport(0, program, names, new MessageCodec(List.of(), "the launcher"), receiver,
                 Transport.Settings.DEFAULTS);
-        List<Child> children = new ArrayList<>();
+        List<Child> children = new java.util.concurrent.CopyOnWriteArrayList<>();   // the hook reads it
         Thread hook = new Thread(() -> children.forEach(c -> c.process().destroyForcibly()), "place-launcher-hook");
         Runtime.getRuntime().addShutdownHook(hook);
         PlaceLauncher launcher = new PlaceLauncher(program, names, transport, children, hook);
@@ -109,6 +109,9 @@ final class PlaceLauncher implements AutoCloseable {
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (Runtime.version().feature() >= 24) {
+            command.add("--sun-misc-unsafe-memory-access=allow");    // Kryo's unsafe buffers, without a warning
+        }
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(Stream.of(System.getProperty("java.class.path"), System.getProperty("jdk.module.path"))

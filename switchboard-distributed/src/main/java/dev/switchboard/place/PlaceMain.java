@@ -18,8 +18,9 @@ import java.util.List;
  *       place (the full mesh, handshakes done) and prints {@code switchboard-place connected <index>};</li>
  *   <li>it reads {@code exit}, closes its connections and exits with status 0.</li>
  * </ol>
- * <b>It never outlives its launcher</b>: when its standard input ends (the launcher's process is gone, however it
- * ended: killed, crashed, or Ctrl-C) it halts at once with status {@value #ORPHANED}. Arguments:
+ * <b>It never outlives its launcher</b>: a thread reads its standard input for the whole run, and when that ends
+ * (the launcher's process is gone, however it ended: killed, crashed, or Ctrl-C) it halts at once with status
+ * {@value #ORPHANED}, whatever step it is at. Arguments:
  * {@code --program <run id> --place <index> --names <name,name,...>}.
  */
 public final class PlaceMain {
@@ -48,13 +49,13 @@ public final class PlaceMain {
             throw new IllegalArgumentException("usage: --program <run id> --place <index> --names <name,name,...>,"
                     + " got " + String.join(" ", args));
         }
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        java.util.concurrent.BlockingQueue<String> in = watchLauncher();
         try (Transport transport = new Transport(place, program, names, new MessageCodec(List.of(), "the launcher"),
                 (from, message) -> { }, Transport.Settings.DEFAULTS)) {
             InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));
             System.out.println(READY + " " + place + " " + at.getPort());
             System.out.flush();
-            String line = readOrHalt(in);
+            String line = in.take();
             if (!line.startsWith("addresses ")) {
                 throw new IllegalStateException("place " + names.get(place) + " expected the addresses of the places,"
                         + " got: " + line);
@@ -64,27 +65,35 @@ public final class PlaceMain {
                 int colon = a.lastIndexOf(':');
                 addresses.add(new InetSocketAddress(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))));
             }
-            transport.connect(addresses, Duration.ofSeconds(30));
+            transport.connect(addresses, Duration.ofSeconds(60));   // the launcher's own timeout ends it sooner
             System.out.println(CONNECTED + " " + place);
             System.out.flush();
-            while (!readOrHalt(in).equals("exit")) {
+            while (!in.take().equals("exit")) {
                 // nothing else is asked of a place yet
             }
         }
         System.exit(0);
     }
 
-    /** The next line from the launcher; halts the JVM if there is none (the launcher is gone). */
-    private static String readOrHalt(BufferedReader in) {
-        try {
-            String line = in.readLine();
-            if (line != null) {
-                return line.trim();
+    /**
+     * Reads the launcher's lines for the whole run, on a thread of their own, and halts this JVM as soon as they
+     * end (the launcher is gone), whatever the place is doing then (connecting, say).
+     */
+    private static java.util.concurrent.BlockingQueue<String> watchLauncher() {
+        java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        Thread watcher = new Thread(() -> {
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            try {
+                for (String line; (line = in.readLine()) != null; ) {
+                    lines.add(line.trim());
+                }
+            } catch (java.io.IOException e) {
+                // the launcher's end of the pipe is gone too
             }
-        } catch (java.io.IOException e) {
-            // the launcher's end of the pipe is gone too
-        }
-        Runtime.getRuntime().halt(ORPHANED);
-        throw new AssertionError("halted");
+            Runtime.getRuntime().halt(ORPHANED);
+        }, "place-launcher-watch");
+        watcher.setDaemon(true);
+        watcher.start();
+        return lines;
     }
 }

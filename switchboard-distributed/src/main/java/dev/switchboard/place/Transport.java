@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * connections of those with a lower one, so each pair has exactly one connection. Every connection starts with
  * the {@link Handshake}: the connecting place's {@code Hello} names the program and its index, the accepting place
  * checks both (the program's id, an index below its own, no connection from that place yet) and answers
- * {@code Welcome} or {@code Refused} and closes; no other frame is accepted before. A frame is a 4-byte length
+ * {@code Welcome} or {@code Refused} and closes; a first frame that is not a {@code Hello} is refused, and
+ * nothing is handed on before the handshake (frames are decoded with the registered classes only, and at most
+ * {@link Settings#maxFrameBytes()} long). A frame is a 4-byte length
  * and the codec's bytes. Messages from one sending thread to one place arrive in the order they were sent (one
  * connection, writes queued in order). Backpressure: each connection's outbound buffer has a high-water mark; a
  * sender that finds it full waits until the buffer drains below the low mark, at most {@link Settings#overload()},
@@ -47,7 +49,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * fail naming it, and the {@link Receiver} hears of it.
  */
 final class Transport implements AutoCloseable {
-    /** Where the messages of other places go, on the transport's I/O thread. */
+    /**
+     * Where the messages of other places go, on the transport's I/O thread: it must not block (hand the message
+     * on, as to an actor's mailbox). A {@link #send} from it never waits for a full buffer (the I/O thread is the
+     * one that would drain it): it fails at once. An exception thrown from it closes that connection.
+     */
     interface Receiver {
         /** A message from place {@code from}. */
         void received(int from, Object message);
@@ -126,7 +132,8 @@ final class Transport implements AutoCloseable {
         for (int place = self + 1; place < addresses.size(); place++) {
             Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
                     .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, timeout.toMillis()))
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                            (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))
                     .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                             new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
                     .handler(pipeline(place));
@@ -182,11 +189,21 @@ final class Transport implements AutoCloseable {
                     + " (places: 0 to " + (names.size() - 1) + ", itself excluded)");
         }
         byte[] bytes = codec.encode(message, "place " + names.get(place));
+        if (bytes.length > settings.maxFrameBytes()) {
+            throw new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to place "
+                    + names.get(place) + ": it is " + bytes.length + " bytes serialized, more than the "
+                    + settings.maxFrameBytes() + " a message between places may have");
+        }
         Channel ch = channels.get(place);
         if (ch == null || !ch.isActive()) {
             throw notConnected(place);
         }
         if (!ch.isWritable()) {
+            if (ch.eventLoop().inEventLoop()) {
+                throw new PlaceConnectionException("place " + names.get(place) + " is not taking messages fast"
+                        + " enough, and a send from the transport's own I/O thread cannot wait for it; the message"
+                        + " was not sent");
+            }
             awaitWritable(ch, place);
         }
         ch.writeAndFlush(Unpooled.wrappedBuffer(bytes), ch.voidPromise());
@@ -197,6 +214,9 @@ final class Transport implements AutoCloseable {
         synchronized (lostWhy) {
             why = lostWhy[place];
         }
+        if (why == null && channels.get(place) != null) {
+            why = "the connection closed";              // closed, and its close not handled yet
+        }
         return new PlaceConnectionException("cannot send to place " + names.get(place) + ": "
                 + (why == null ? "it is not connected" : "its connection was lost (" + why + ")"));
     }
@@ -204,6 +224,9 @@ final class Transport implements AutoCloseable {
     private void awaitWritable(Channel ch, int place) {
         long deadline = System.nanoTime() + settings.overload().toNanos();
         Connection c = ch.pipeline().get(Connection.class);
+        if (c == null) {                                // closed meanwhile: its pipeline is emptied
+            throw notConnected(place);
+        }
         synchronized (c) {
             while (!ch.isWritable() && ch.isActive()) {
                 long left = deadline - System.nanoTime();
@@ -318,6 +341,12 @@ final class Transport implements AutoCloseable {
             if (peer >= 0) {
                 switch (message) {
                     case Handshake.Ping ping -> write(ctx, new Handshake.Pong(ping.id()));
+                    case Handshake.Refused r -> {
+                        lose(ctx, "place " + names.get(peer) + " closed the connection: " + r.reason());
+                        ctx.close();
+                    }
+                    case Handshake.Hello h -> refuse(ctx, "a Hello after the handshake");
+                    case Handshake.Welcome w -> refuse(ctx, "a Welcome after the handshake");
                     case Handshake.Pong pong -> {
                         java.util.concurrent.CompletableFuture<Long> answered = pings.remove(pong.id());
                         if (answered != null) {
@@ -390,6 +419,8 @@ final class Transport implements AutoCloseable {
         public void channelInactive(ChannelHandlerContext ctx) {
             if (peer >= 0) {
                 lose(ctx, "the connection closed");
+            } else if (expected >= 0 && refused == null) {
+                refused = "place " + names.get(expected) + " closed the connection during the handshake";
             }
             synchronized (this) {
                 notifyAll();
@@ -401,16 +432,29 @@ final class Transport implements AutoCloseable {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (peer >= 0) {
                 lose(ctx, cause.toString());
+            } else {
+                System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING, "place "
+                        + names.get(self) + ": a connection " + (expected >= 0 ? "to place " + names.get(expected)
+                        : "from " + ctx.channel().remoteAddress()) + " failed during the handshake: " + cause);
+                if (expected >= 0 && refused == null) {
+                    refused = "the connection to place " + names.get(expected) + " failed during the handshake: "
+                            + cause;
+                }
             }
             ctx.close();
         }
 
         private void lose(ChannelHandlerContext ctx, String why) {
             int place = peer;
-            if (channels.compareAndSet(place, ctx.channel(), null)) {
-                synchronized (lostWhy) {
+            if (channels.get(place) != ctx.channel()) {
+                return;                                   // lost already
+            }
+            synchronized (lostWhy) {                      // before the channel goes: a sender then reads why
+                if (lostWhy[place] == null) {
                     lostWhy[place] = why;
                 }
+            }
+            if (channels.compareAndSet(place, ctx.channel(), null)) {
                 receiver.lost(place, why);
             }
         }

@@ -39,7 +39,7 @@ class TransportTest {
     }
 
     /** What a place received: (from, message) pairs, and the places it lost with why. */
-    static final class Inbox implements Transport.Receiver {
+    static class Inbox implements Transport.Receiver {
         final BlockingQueue<Object[]> received = new LinkedBlockingQueue<>();
         final BlockingQueue<String> lost = new LinkedBlockingQueue<>();
 
@@ -250,5 +250,61 @@ class TransportTest {
         assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: the connection closed");
         t.get(0).send(2, "other places unaffected");
         assertThat(in.get(2).next()[1]).isEqualTo("other places unaffected");
+    }
+
+    @Test
+    void aMessageLargerThanAFrameIsRefusedAtTheSenderAndTheConnectionStays() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, new Transport.Settings(64 << 10, 16 << 10, 256 << 10, Duration.ofSeconds(10)));
+        assertThatThrownBy(() -> t.get(0).send(1, new byte[100_000])).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageMatching("cannot send a \\[B to place p1: it is 1000\\d\\d bytes serialized, more than the"
+                        + " 65536 a message between places may have");
+        t.get(0).send(1, new byte[1_000]);
+        assertThat((byte[]) in.get(1).next()[1]).hasSize(1_000);
+        assertThat(t.get(0).isConnected(1)).isTrue();
+    }
+
+    @Test
+    void aSendFromTheReceiverNeverWaitsForAFullBufferItFailsAtOnce() throws Exception {
+        java.util.concurrent.CompletableFuture<Throwable> failed = new java.util.concurrent.CompletableFuture<>();
+        List<Transport> holder = new ArrayList<>();
+        Inbox relay = new Inbox() {
+            @Override
+            public void received(int from, Object message) {
+                // on p1's I/O thread: floods p2, which does not read, until the buffer is full
+                try {
+                    for (int i = 0; i < 1_000_000; i++) {
+                        holder.get(0).send(2, new long[1_000]);
+                    }
+                    failed.complete(null);
+                } catch (Throwable e) {
+                    failed.complete(e);
+                }
+            }
+        };
+        List<Inbox> in = List.of(new Inbox(), relay, new Inbox());
+        // a minute's bound: a send that waited for it would time this test out
+        List<Transport> t = places(in, new Transport.Settings(1 << 20, 16 << 10, 64 << 10, Duration.ofMinutes(1)));
+        holder.add(t.get(1));
+        t.get(2).readFrom(1, false);
+        t.get(0).send(1, "flood p2");
+        assertThat(failed.get(30, TimeUnit.SECONDS)).isInstanceOf(PlaceConnectionException.class)
+                .hasMessage("place p2 is not taking messages fast enough, and a send from the transport's own I/O"
+                        + " thread cannot wait for it; the message was not sent");
+        assertThat(t.get(1).ping(0, Duration.ofSeconds(20))).isPositive();    // p1's I/O thread is free again
+    }
+
+    @Test
+    void aHandshakeFrameAfterTheHandshakeClosesTheConnectionAndBothSidesHearWhy() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        t.get(0).send(1, new Handshake.Hello("run-1", 0));
+        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS))
+                .isEqualTo("1: place p1 closed the connection: a Hello after the handshake");
+        assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: a Hello after the handshake");
+        assertThat(in.get(1).received).isEmpty();
+        assertThatThrownBy(() -> t.get(0).send(1, "after")).isInstanceOf(PlaceConnectionException.class)
+                .hasMessage("cannot send to place p1: its connection was lost (place p1 closed the connection: a"
+                        + " Hello after the handshake)");
     }
 }
