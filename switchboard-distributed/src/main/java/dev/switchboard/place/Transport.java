@@ -85,8 +85,12 @@ final class Transport implements AutoCloseable {
     private final CountDownLatch connected;
     private volatile Channel server;
     private volatile String refused;
-    /** Pings sent and not answered yet, by id: completed with the time of the answer. */
-    private final java.util.concurrent.ConcurrentHashMap<Long, java.util.concurrent.CompletableFuture<Long>> pings =
+    /** A ping sent and not answered yet: completed with the time of the answer, or failed when the place is lost. */
+    private record PendingPing(int place, java.util.concurrent.CompletableFuture<Long> answered) {
+    }
+
+    /** Pings sent and not answered yet, by id. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, PendingPing> pings =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong pingIds = new java.util.concurrent.atomic.AtomicLong();
 
@@ -257,7 +261,7 @@ final class Transport implements AutoCloseable {
     Duration ping(int place, Duration timeout) throws InterruptedException {
         long id = pingIds.incrementAndGet();
         java.util.concurrent.CompletableFuture<Long> answered = new java.util.concurrent.CompletableFuture<>();
-        pings.put(id, answered);
+        pings.put(id, new PendingPing(place, answered));
         long sent = System.nanoTime();
         try {
             send(place, new Handshake.Ping(id));
@@ -266,10 +270,15 @@ final class Transport implements AutoCloseable {
             throw new PlaceConnectionException("place " + names.get(place) + " did not answer a ping within "
                     + timeout.toMillis() + " ms", e);
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new AssertionError(e);                 // completed only with a value
+            throw (PlaceConnectionException) e.getCause();   // failed only when the place was lost
         } finally {
             pings.remove(id);
         }
+    }
+
+    /** For tests: pings sent and not answered or failed yet. */
+    int pendingPings() {
+        return pings.size();
     }
 
     /** Whether the connection to {@code place} is up. */
@@ -348,9 +357,9 @@ final class Transport implements AutoCloseable {
                     case Handshake.Hello h -> refuse(ctx, "a Hello after the handshake");
                     case Handshake.Welcome w -> refuse(ctx, "a Welcome after the handshake");
                     case Handshake.Pong pong -> {
-                        java.util.concurrent.CompletableFuture<Long> answered = pings.remove(pong.id());
-                        if (answered != null) {
-                            answered.complete(System.nanoTime());
+                        PendingPing pending = pings.remove(pong.id());
+                        if (pending != null) {
+                            pending.answered().complete(System.nanoTime());
                         }
                     }
                     default -> receiver.received(peer, message);
@@ -455,6 +464,9 @@ final class Transport implements AutoCloseable {
                 }
             }
             if (channels.compareAndSet(place, ctx.channel(), null)) {
+                pings.values().removeIf(p -> p.place() == place && p.answered().completeExceptionally(
+                        new PlaceConnectionException("place " + names.get(place) + " was lost before it answered a"
+                                + " ping: " + why)));
                 receiver.lost(place, why);
             }
         }

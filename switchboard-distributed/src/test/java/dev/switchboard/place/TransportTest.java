@@ -242,8 +242,22 @@ class TransportTest {
         List<Transport> t = places(in, Transport.Settings.DEFAULTS);
         t.get(0).send(1, "before");
         assertThat(in.get(1).next()[1]).isEqualTo("before");
+        t.get(1).readFrom(0, false);                          // p1 will not answer this ping
+        java.util.concurrent.CompletableFuture<Throwable> ping = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        t.get(0).ping(1, Duration.ofMinutes(1));
+                        return null;
+                    } catch (Throwable e) {
+                        return e;
+                    }
+                });
+        waitUntil("the ping is out", () -> t.get(0).pendingPings() == 1);
         t.get(1).cut(0);
         waitUntil("p0 sees the cut", () -> !t.get(0).isConnected(1));
+        // the ping fails with the loss (or, had the cut come first, at its send), not after its minute
+        assertThat(ping.get(30, TimeUnit.SECONDS)).isInstanceOf(PlaceConnectionException.class)
+                .hasMessageContaining("p1").hasMessageContaining("lost");
         assertThatThrownBy(() -> t.get(0).send(1, "after")).isInstanceOf(PlaceConnectionException.class)
                 .hasMessage("cannot send to place p1: its connection was lost (the connection closed)");
         assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: the connection closed");
