@@ -5,7 +5,6 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.Pool;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -47,20 +46,6 @@ final class MessageCodec {
                 return newKryo();
             }
         };
-    }
-
-    /** The codec of {@code config}: its message classes, loaded with {@code classes}. */
-    static MessageCodec of(PlacesConfig config, ClassLoader classes) {
-        List<Class<?>> loaded = new ArrayList<>();
-        for (String name : config.messageClasses()) {
-            try {
-                loaded.add(Class.forName(name, false, classes));
-            } catch (ClassNotFoundException | LinkageError e) {
-                throw new PlacesConfigException(config.origin() + ": message class " + name + " is not on the class"
-                        + " path", e);
-            }
-        }
-        return new MessageCodec(loaded, config.origin());
     }
 
     private Kryo newKryo() {

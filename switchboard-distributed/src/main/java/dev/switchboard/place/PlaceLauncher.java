@@ -32,7 +32,6 @@ import java.util.stream.Stream;
  * ended.
  */
 final class PlaceLauncher implements AutoCloseable {
-    private final String program;
     private final List<String> names;
     private final Transport transport;
     private final List<Child> children;
@@ -43,9 +42,7 @@ final class PlaceLauncher implements AutoCloseable {
                          Path errors) {
     }
 
-    private PlaceLauncher(String program, List<String> names, Transport transport, List<Child> children,
-                          Thread hook) {
-        this.program = program;
+    private PlaceLauncher(List<String> names, Transport transport, List<Child> children, Thread hook) {
         this.names = names;
         this.transport = transport;
         this.children = children;
@@ -76,7 +73,7 @@ final class PlaceLauncher implements AutoCloseable {
         List<Child> children = new java.util.concurrent.CopyOnWriteArrayList<>();   // the hook reads it
         Thread hook = new Thread(() -> children.forEach(c -> c.process().destroyForcibly()), "place-launcher-hook");
         Runtime.getRuntime().addShutdownHook(hook);
-        PlaceLauncher launcher = new PlaceLauncher(program, names, transport, children, hook);
+        PlaceLauncher launcher = new PlaceLauncher(names, transport, children, hook);
         try {
             InetSocketAddress self = transport.bind(new InetSocketAddress("127.0.0.1", 0));
             for (int i = 1; i < places; i++) {
@@ -189,11 +186,6 @@ final class PlaceLauncher implements AutoCloseable {
     /** The places' names, by index. */
     List<String> names() {
         return names;
-    }
-
-    /** The run's id, which every place's handshake checks. */
-    String program() {
-        return program;
     }
 
     /** Asks every child to exit, waits for them (at most 10 s, then ends them), and closes this place. */
