@@ -73,6 +73,9 @@ final class Transport implements AutoCloseable {
         static final Settings DEFAULTS = new Settings(16 << 20, 256 << 10, 1 << 20, Duration.ofSeconds(10));
     }
 
+    /** How long a place waits before it tries again to reach a place that is not listening yet. */
+    private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
     private final int self;
     private final String program;
     private final List<String> names;
@@ -93,6 +96,9 @@ final class Transport implements AutoCloseable {
     private final java.util.concurrent.ConcurrentHashMap<Long, PendingPing> pings =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong pingIds = new java.util.concurrent.atomic.AtomicLong();
+    /** Attempts to reach a place that was not listening yet (for tests). */
+    private final java.util.concurrent.atomic.AtomicInteger failedConnects =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * @param self    this place's index
@@ -127,7 +133,8 @@ final class Transport implements AutoCloseable {
 
     /**
      * Connects to every place above this one ({@code addresses}, by index) and waits until every other place is
-     * connected, both ways, within {@code timeout}.
+     * connected, both ways, within {@code timeout}. Places may start in any order: a place that is not listening
+     * yet is tried again every 50 ms until then.
      *
      * @throws PlaceConnectionException if a place refuses, cannot be reached or does not connect in time
      */
@@ -141,10 +148,16 @@ final class Transport implements AutoCloseable {
                     .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                             new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
                     .handler(pipeline(place));
-            var future = b.connect(addresses.get(place)).await();
-            if (!future.isSuccess()) {
-                throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
-                        + names.get(place) + " at " + addresses.get(place) + ": " + future.cause(), future.cause());
+            // places start in any order: one not listening yet is tried again until the deadline
+            for (var future = b.connect(addresses.get(place)).await(); !future.isSuccess();
+                    future = b.connect(addresses.get(place)).await()) {
+                if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
+                    throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
+                            + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
+                            + " ms: " + future.cause(), future.cause());
+                }
+                failedConnects.incrementAndGet();
+                TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
             }
         }
         boolean all = false;
@@ -274,6 +287,11 @@ final class Transport implements AutoCloseable {
         } finally {
             pings.remove(id);
         }
+    }
+
+    /** For tests: how often {@link #connect} found a place not listening yet and tried again. */
+    int failedConnects() {
+        return failedConnects.get();
     }
 
     /** For tests: pings sent and not answered or failed yet. */

@@ -321,4 +321,45 @@ class TransportTest {
                 .hasMessage("cannot send to place p1: its connection was lost (place p1 closed the connection: a"
                         + " Hello after the handshake)");
     }
+
+    @Test
+    void placesMayStartInAnyOrderAndOneThatNeverComesIsNamed() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();                   // free now; p1 listens on it later
+        }
+        List<String> two = List.of("p0", "p1");
+        Inbox at1 = new Inbox();
+        Transport p0 = new Transport(0, "run-1", two, codec(), new Inbox(), Transport.Settings.DEFAULTS);
+        Transport p1 = new Transport(1, "run-1", two, codec(), at1, Transport.Settings.DEFAULTS);
+        open.add(p0);
+        open.add(p1);
+        InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
+        List<InetSocketAddress> addresses = List.of(a0, new InetSocketAddress("127.0.0.1", port));
+        java.util.concurrent.CompletableFuture<Throwable> early = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        p0.connect(addresses, Duration.ofSeconds(30));   // p1 is not listening yet
+                        return null;
+                    } catch (Throwable e) {
+                        return e;
+                    }
+                });
+        waitUntil("p0 has found p1 not listening", () -> p0.failedConnects() > 0);
+        p1.bind(addresses.get(1));
+        p1.connect(addresses, Duration.ofSeconds(30));
+        assertThat(early.get(30, TimeUnit.SECONDS)).isNull();
+        p0.send(1, "late but connected");
+        assertThat(at1.next()).containsExactly(0, "late but connected");
+
+        Transport alone = new Transport(0, "run-2", two, codec(), new Inbox(), Transport.Settings.DEFAULTS);
+        open.add(alone);
+        InetSocketAddress nobody;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            nobody = new InetSocketAddress("127.0.0.1", probe.getLocalPort());
+        }
+        assertThatThrownBy(() -> alone.connect(List.of(a0, nobody), Duration.ofMillis(300)))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageStartingWith("place p0 cannot reach place p1 at " + nobody + " within 300 ms:");
+    }
 }
