@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -70,7 +71,7 @@ final class PlaceLauncher implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         Transport transport = new Transport(0, program, names, new MessageCodec(List.of(), "the launcher"), receiver,
                 Transport.Settings.DEFAULTS);
-        List<Child> children = new java.util.concurrent.CopyOnWriteArrayList<>();   // the hook reads it
+        List<Child> children = new CopyOnWriteArrayList<>();   // the hook reads it
         Thread hook = new Thread(() -> children.forEach(c -> c.process().destroyForcibly()), "place-launcher-hook");
         Runtime.getRuntime().addShutdownHook(hook);
         PlaceLauncher launcher = new PlaceLauncher(names, transport, children, hook);

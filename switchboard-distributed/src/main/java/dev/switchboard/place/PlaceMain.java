@@ -1,6 +1,7 @@
 package dev.switchboard.place;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The entry point of a place JVM that a {@link PlaceLauncher} starts on this host. It talks to its launcher over
@@ -49,7 +52,7 @@ public final class PlaceMain {
             throw new IllegalArgumentException("usage: --program <run id> --place <index> --names <name,name,...>,"
                     + " got " + String.join(" ", args));
         }
-        java.util.concurrent.BlockingQueue<String> in = watchLauncher();
+        BlockingQueue<String> in = watchLauncher();
         try (Transport transport = new Transport(place, program, names, new MessageCodec(List.of(), "the launcher"),
                 (from, message) -> { }, Transport.Settings.DEFAULTS)) {
             InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -79,15 +82,15 @@ public final class PlaceMain {
      * Reads the launcher's lines for the whole run, on a thread of their own, and halts this JVM as soon as they
      * end (the launcher is gone), whatever the place is doing then (connecting, say).
      */
-    private static java.util.concurrent.BlockingQueue<String> watchLauncher() {
-        java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+    private static BlockingQueue<String> watchLauncher() {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread watcher = new Thread(() -> {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             try {
                 for (String line; (line = in.readLine()) != null; ) {
                     lines.add(line.trim());
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // the launcher's end of the pipe is gone too
             }
             Runtime.getRuntime().halt(ORPHANED);

@@ -26,8 +26,14 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -89,16 +95,16 @@ final class Transport implements AutoCloseable {
     private volatile Channel server;
     private volatile String refused;
     /** A ping sent and not answered yet: completed with the time of the answer, or failed when the place is lost. */
-    private record PendingPing(int place, java.util.concurrent.CompletableFuture<Long> answered) {
+    private record PendingPing(int place, CompletableFuture<Long> answered) {
     }
 
     /** Pings sent and not answered yet, by id. */
-    private final java.util.concurrent.ConcurrentHashMap<Long, PendingPing> pings =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicLong pingIds = new java.util.concurrent.atomic.AtomicLong();
+    private final ConcurrentHashMap<Long, PendingPing> pings =
+            new ConcurrentHashMap<>();
+    private final AtomicLong pingIds = new AtomicLong();
     /** Attempts to reach a place that was not listening yet (for tests). */
-    private final java.util.concurrent.atomic.AtomicInteger failedConnects =
-            new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger failedConnects =
+            new AtomicInteger();
 
     /**
      * @param self    this place's index
@@ -273,16 +279,16 @@ final class Transport implements AutoCloseable {
      */
     Duration ping(int place, Duration timeout) throws InterruptedException {
         long id = pingIds.incrementAndGet();
-        java.util.concurrent.CompletableFuture<Long> answered = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Long> answered = new CompletableFuture<>();
         pings.put(id, new PendingPing(place, answered));
         long sent = System.nanoTime();
         try {
             send(place, new Handshake.Ping(id));
             return Duration.ofNanos(answered.get(timeout.toNanos(), TimeUnit.NANOSECONDS) - sent);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new PlaceConnectionException("place " + names.get(place) + " did not answer a ping within "
                     + timeout.toMillis() + " ms", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw (PlaceConnectionException) e.getCause();   // failed only when the place was lost
         } finally {
             pings.remove(id);
