@@ -119,23 +119,19 @@ final class SwitchboardTxList {
         // The periods every list actor recorded: the actors exit one by one, so the last periods of some are
         // missing from the others' histories, and a sum over fewer actors would read as a drop.
         int periods = histories.stream().mapToInt(java.util.List::size).min().orElse(0);
-        java.util.List<long[]> perPeriod = new java.util.ArrayList<>();   // {commits, rollbacks, threads} per period
-        for (int i = 0; i < periods; i++) {
-            long[] sums = new long[3];
-            for (java.util.List<TransactionalActor.Sample> h : histories) {
-                sums[0] += h.get(i).commits();
-                sums[1] += h.get(i).rollbacks();
-                sums[2] += h.get(i).transactionalThreads();
+        long[] commitsPerPeriod = new long[periods];
+        long[] rollbacksPerPeriod = new long[periods];
+        long[] threadsPerPeriod = new long[periods];
+        for (java.util.List<TransactionalActor.Sample> h : histories) {
+            for (int i = 0; i < periods; i++) {
+                commitsPerPeriod[i] += h.get(i).commits();
+                rollbacksPerPeriod[i] += h.get(i).rollbacks();
+                threadsPerPeriod[i] += h.get(i).transactionalThreads();
             }
-            perPeriod.add(sums);
         }
         RunStats stats = serial ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
-                column(perPeriod, 0), column(perPeriod, 1), column(perPeriod, 2));
+                commitsPerPeriod, rollbacksPerPeriod, threadsPerPeriod);
         return new Outcome(TxList.checksum(p, initial, counts, digest), stats);
-    }
-
-    private static long[] column(java.util.List<long[]> rows, int c) {
-        return rows.stream().mapToLong(row -> row[c]).toArray();
     }
 
     /** A list actor of either kind: its values in list order, read after the run. */
