@@ -7,10 +7,12 @@ import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.internal.TimerService;
 import dev.switchboard.spi.DispatchPolicy;
+import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.task.TaskRuntime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -1369,6 +1371,32 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
 
         @Override
+        public ActorRef<?> remoteRef(long id, String name, int mailboxes, RemoteRoute route) {
+            return RemoteRef.of(id, name, mailboxes, route);
+        }
+
+        @Override
+        public void presetId(ActorCore<?> actor, long id) {
+            actor.self.presetId(id);
+        }
+
+        @Override
+        public void usePlaceBits(long bits) {
+            LocalRef.usePlaceBits(bits);
+        }
+
+        @Override
+        public boolean isRemote(ActorRef<?> ref) {
+            return ref instanceof RemoteRef<?>;
+        }
+
+        @Override
+        public List<Class<?>> referenceClasses() {
+            return List.of(LocalRef.OfActor.class, LocalRef.OfSelector.class, RemoteRef.OfActor.class,
+                    RemoteRef.OfSelector.class);
+        }
+
+        @Override
         public void replyNow(ReplyTo<?> replyTo, Object reply, Throwable failure) {
             replyTo.answerNow(reply, failure);
         }
@@ -1376,6 +1404,10 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         @Override
         @SuppressWarnings({"unchecked", "rawtypes"})
         public void sendNow(ActorRef<?> to, int mailbox, Object message) {
+            if (to instanceof RemoteRef<?> remote) {
+                remote.sendUnintercepted(mailbox, message);
+                return;
+            }
             LocalRef r = (LocalRef) to;
             if (mailbox < 0) {
                 r.sendUnintercepted(message);

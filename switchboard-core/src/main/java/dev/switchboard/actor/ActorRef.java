@@ -22,11 +22,13 @@ import java.util.function.Function;
  *
  * <p>An actor has one reference: {@code start()} returns it and the actor's own {@code self()} gives it. Two
  * references are equal when they have the same {@linkplain #id() id}, so they work as keys of hash maps and
- * sets.
+ * sets. In a program on several places a reference is location-transparent: sent in a message to another place
+ * it arrives as a reference to the same actor (equal to the original), through which that place sends as to a
+ * local one; requests ({@code ask}, {@code awaitReply}) reach only the actors of the sender's own place.
  *
  * @param <M> the type of message the actor accepts
  */
-public sealed interface ActorRef<M> permits LocalRef, SelectorRef {
+public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
     /**
      * Sends {@code message} asynchronously.
      *
@@ -65,8 +67,10 @@ public sealed interface ActorRef<M> permits LocalRef, SelectorRef {
     <R> CompletableFuture<R> ask(Function<? super ReplyTo<R>, ? extends M> request, Duration timeout);
 
     /**
-     * The actor's id: unique among the actors of this JVM, and the same for the actor's whole life. Its top 16
-     * bits are reserved for the number of the place (JVM) the actor was created on, and are 0.
+     * The actor's id: the same for the actor's whole life, and unique among the actors of this JVM and, in a
+     * program on several places (JVMs), of every place. Its top 24 bits are the place the actor was created from
+     * (12 bits) and the place it lives on (12 bits), both 0 outside a program on several places; the 40 bits below
+     * are a sequence number.
      */
     long id();
 

@@ -62,6 +62,9 @@ final class AwaitedReplies {
         }
         requester.requireNoPolicy("awaitReply()", "send the reply as a message, or ask() and handle the future");
         requester.scheduler().requireOpen("awaitReply");
+        if (to instanceof RemoteRef<?> remote) {
+            throw remote.requestRefused("awaitReply()");
+        }
         ActorCore<Q> target = ((LocalRef<Q>) to).actor;
         ReplyTo<R> replyTo = new ReplyTo<>(pending, to);
         Q message = replyTo.build(request, target, "awaitReply");

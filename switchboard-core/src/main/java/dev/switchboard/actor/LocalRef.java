@@ -32,9 +32,14 @@ import java.util.function.Function;
  * {@code SendInterception}); only then does it look for one on this thread.
  */
 abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActor, LocalRef.OfSelector {
-    /** The bits of an id below the place number. */
-    static final int SEQUENCE_BITS = 48;
+    /** The bits of an id below the places' numbers (ActorRef.id()). */
+    static final int SEQUENCE_BITS = 40;
     private static final AtomicLong IDS = new AtomicLong();
+    /**
+     * The places' bits of every id this JVM takes from {@link #IDS}: 0, unless this JVM is a place of a program on
+     * several places, which sets them before any id is taken ({@link #usePlaceBits}).
+     */
+    private static volatile long placeBits;
     private static final VarHandle ID;
 
     static {
@@ -80,11 +85,41 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
         if (i == 0) {
             long fresh = IDS.incrementAndGet();
             if (fresh >>> SEQUENCE_BITS != 0) {
-                throw new IllegalStateException("more than 2^48 actor ids taken in this JVM");
+                throw new IllegalStateException("more than 2^40 actor ids taken in this JVM");
             }
+            fresh |= placeBits;
             i = ID.compareAndSet(this, 0L, fresh) ? fresh : id;
         }
         return i;
+    }
+
+    /**
+     * Gives this reference {@code id} (an id the places module allocated for an actor created from another place).
+     *
+     * @throws IllegalStateException if the reference has an id already
+     */
+    final void presetId(long id) {
+        if (id == 0 || !ID.compareAndSet(this, 0L, id)) {
+            throw new IllegalStateException(this + " has an id already; the id " + id + " cannot be given to it");
+        }
+    }
+
+    /**
+     * Sets the places' bits of the ids this JVM takes from now on.
+     *
+     * @throws IllegalStateException if they are set already, or an id was taken already
+     * @throws IllegalArgumentException if {@code bits} has bits below the top 24
+     */
+    static synchronized void usePlaceBits(long bits) {
+        if (bits << (64 - SEQUENCE_BITS) != 0) {
+            throw new IllegalArgumentException("place bits " + Long.toHexString(bits) + " have bits below the top "
+                    + (64 - SEQUENCE_BITS));
+        }
+        if (placeBits != 0 || IDS.get() != 0) {
+            throw new IllegalStateException("the places' bits of this JVM's actor ids are set once, before any actor"
+                    + " has an id (" + IDS.get() + " ids taken, bits " + Long.toHexString(placeBits) + ")");
+        }
+        placeBits = bits;
     }
 
     @Override
@@ -118,7 +153,7 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
     @Override
     public final boolean equals(Object o) {
-        return o == this || o instanceof LocalRef<?> r && r.id() == id();
+        return o == this || o instanceof ActorRef<?> r && r.id() == id();
     }
 
     @Override

@@ -19,7 +19,7 @@ import java.util.function.Function;
  * @param <M> the type of message the selector accepts
  * @param <B> the enum naming the selector's mailboxes ({@link Selector.Numbered} when they only have numbers)
  */
-public sealed interface SelectorRef<M, B extends Enum<B>> extends ActorRef<M> permits LocalRef.OfSelector {
+public sealed interface SelectorRef<M, B extends Enum<B>> extends ActorRef<M> permits LocalRef.OfSelector, RemoteRef.OfSelector {
     /**
      * Sends {@code message} into mailbox {@code mailbox} (0-based).
      *

@@ -39,6 +39,21 @@ public abstract class ActorAccess {
     /** Sends {@code message} to {@code to} (into {@code mailbox}, or routed if -1) without interception. */
     public abstract void sendNow(ActorRef<?> to, int mailbox, Object message);
 
+    /** A reference to an actor of another JVM ({@code mailboxes} -1: not a selector). */
+    public abstract ActorRef<?> remoteRef(long id, String name, int mailboxes, dev.switchboard.spi.RemoteRoute route);
+
+    /** Gives an actor whose reference has no id yet the id {@code id}. */
+    public abstract void presetId(ActorCore<?> actor, long id);
+
+    /** Sets the places' bits of this JVM's actor ids. */
+    public abstract void usePlaceBits(long bits);
+
+    /** Whether {@code ref} is the reference of an actor of another JVM. */
+    public abstract boolean isRemote(ActorRef<?> ref);
+
+    /** The classes of references, local and remote. */
+    public abstract java.util.List<Class<?>> referenceClasses();
+
     /** Answers {@code replyTo} without interception. */
     public abstract void replyNow(dev.switchboard.actor.ReplyTo<?> replyTo, Object reply, Throwable failure);
 }

@@ -323,6 +323,11 @@ public final class Scheduler {
         return global;
     }
 
+    /** The actors and tasks of the global scope that have not ended (a snapshot). */
+    public int openUnscoped() {
+        return global.getPendingCount();          // the global scope's body never ends (Scope.openItems)
+    }
+
     // ---------------------------------------------------------------- scheduling
 
     /** The node new work attaches to on this thread: the current node, or this runtime's global scope. */

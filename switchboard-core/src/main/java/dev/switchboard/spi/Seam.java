@@ -3,7 +3,10 @@ package dev.switchboard.spi;
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.internal.ActorAccess;
+import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.SendInterception;
+import dev.switchboard.task.TaskRuntime;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -70,6 +73,71 @@ public final class Seam {
      */
     public static void replyNow(dev.switchboard.actor.ReplyTo<?> replyTo, Object reply, Throwable failure) {
         ActorAccess.get().replyNow(Objects.requireNonNull(replyTo, "replyTo"), reply, failure);
+    }
+
+    // ------------------------------------------------------------------------------------ places
+
+    /**
+     * A reference to an actor of another JVM: sends through it go to {@code route}. Equal to every reference with
+     * the same id, local or remote.
+     *
+     * @param mailboxes the number of mailboxes of the selector it names (a {@code SelectorRef}), or -1 for an
+     *                  actor (an {@code ActorRef})
+     * @throws IllegalArgumentException if {@code mailboxes} is 0 or below -1
+     */
+    public static ActorRef<?> remoteRef(long id, String name, int mailboxes, RemoteRoute route) {
+        if (mailboxes == 0 || mailboxes < -1) {
+            throw new IllegalArgumentException("mailboxes is -1 (an actor) or at least 1 (a selector), not "
+                    + mailboxes);
+        }
+        return ActorAccess.get().remoteRef(id, Objects.requireNonNull(name, "name"), mailboxes,
+                Objects.requireNonNull(route, "route"));
+    }
+
+    /** Whether {@code ref} is a reference to an actor of another JVM ({@link #remoteRef}). */
+    public static boolean isRemote(ActorRef<?> ref) {
+        return ActorAccess.get().isRemote(Objects.requireNonNull(ref, "ref"));
+    }
+
+    /**
+     * Gives {@code actor}, which nobody has asked for its id yet, the id {@code id}: the one the place that created
+     * it allocated. Call it before the actor starts (it may hand out its reference in {@code onStart}).
+     *
+     * @throws IllegalStateException if the actor's reference has an id already
+     */
+    public static void presetId(ActorCore<?> actor, long id) {
+        ActorAccess.get().presetId(Objects.requireNonNull(actor, "actor"), id);
+    }
+
+    /**
+     * Sets the top 24 bits of every actor id this JVM takes from now on: the place's number as place of creation
+     * and of residence ({@code ActorRef.id()}).
+     *
+     * @throws IllegalStateException    if they were set already, or an actor already has an id
+     * @throws IllegalArgumentException if {@code bits} has bits below the top 24
+     */
+    public static void usePlaceBits(long bits) {
+        ActorAccess.get().usePlaceBits(bits);
+    }
+
+    /** The classes of references, local and remote, which a serializer registers. */
+    public static List<Class<?>> referenceClasses() {
+        return ActorAccess.get().referenceClasses();
+    }
+
+    /**
+     * Runs {@code action} on this thread in {@code runtime}'s global scope: the actors it starts and the tasks it
+     * spawns belong to no finish, and their failures go to the runtime's unscoped-failure handler, as does one
+     * {@code action} throws.
+     */
+    public static void runUnscoped(TaskRuntime runtime, Runnable action) {
+        RuntimeAccess.scheduler(Objects.requireNonNull(runtime, "runtime"))
+                .runInGlobalScope(Objects.requireNonNull(action, "action"));
+    }
+
+    /** How many actors and tasks of {@code runtime}'s global scope have not ended (a snapshot). */
+    public static int openUnscopedWork(TaskRuntime runtime) {
+        return RuntimeAccess.scheduler(Objects.requireNonNull(runtime, "runtime")).openUnscoped();
     }
 
     /** An installed {@link SendInterceptor}; closing it uninstalls it. */

@@ -1,0 +1,19 @@
+package dev.switchboard.spi;
+
+import dev.switchboard.actor.ActorRef;
+
+/**
+ * Where the sends to a reference of an actor in another JVM go ({@link Seam#remoteRef}): the places module
+ * implements it, encoding the message and writing it to the connection of the actor's place.
+ */
+@FunctionalInterface
+public interface RemoteRoute {
+    /**
+     * Sends {@code message} to {@code to} (a remote reference this route made), into {@code mailbox}, or, if
+     * {@code mailbox} is -1, wherever the actor routes it. Called on the sender's thread; must not block for long.
+     *
+     * @throws RuntimeException if the message cannot be sent (its class cannot be encoded, say): the send fails
+     *         at the sender with it
+     */
+    void send(ActorRef<?> to, int mailbox, Object message);
+}
