@@ -2,9 +2,12 @@ package dev.switchboard.place;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.Pool;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.spi.Seam;
 import java.util.List;
 import java.util.Objects;
 
@@ -27,19 +30,36 @@ final class MessageCodec {
             Handshake.Hello.class, Handshake.Welcome.class, Handshake.Refused.class, Handshake.Ping.class,
             Handshake.Pong.class, GlobalId.class,
             byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
-            String[].class);
+            String[].class,
+            Frames.Create.class, Frames.Deliver.class, Frames.Failed.class, Frames.Wave.class,
+            Frames.Shutdown.class);
+    /** The id of the first reference class ({@code Seam.referenceClasses()}), after the built-in ones. */
+    private static final int FIRST_REFERENCE_ID = 20 + BUILT_IN.size();
 
     private final String origin;
     private final List<Class<?>> userClasses;
+    private final Serializer<ActorRef<?>> references;
     private final Pool<Kryo> kryos;
 
     /**
-     * @param userClasses the message classes, in the configuration's order
-     * @param origin      where they were listed (the configuration file), for errors
+     * A codec for the transport's own messages and {@code userClasses}, without references (the transport's
+     * tests, a launcher's handshakes).
      */
     MessageCodec(List<Class<?>> userClasses, String origin) {
+        this(userClasses, origin, null);
+    }
+
+    /**
+     * @param userClasses the message classes, in the configuration's order
+     * @param origin      how a class is registered, for errors ("list it under selectorSystem.messages in
+     *                    places.conf")
+     * @param references  how references to actors are written and read (as their id, resolved by the place that
+     *                    reads them), or null if messages carry none
+     */
+    MessageCodec(List<Class<?>> userClasses, String origin, Serializer<ActorRef<?>> references) {
         this.origin = origin;
         this.userClasses = List.copyOf(userClasses);
+        this.references = references;
         this.kryos = new Pool<>(true, false, 16) {
             @Override
             protected Kryo create() {
@@ -55,6 +75,12 @@ final class MessageCodec {
         int id = 20;
         for (Class<?> c : BUILT_IN) {
             kryo.register(c, id++);
+        }
+        if (references != null) {
+            id = FIRST_REFERENCE_ID;
+            for (Class<?> c : Seam.referenceClasses()) {
+                kryo.register(c, references, id++);
+            }
         }
         id = FIRST_USER_ID;
         for (Class<?> c : userClasses) {
@@ -106,7 +132,7 @@ final class MessageCodec {
         String what = name.equals(message.getClass().getName()) ? "its class " + name
                 : "the class " + name + " of something it holds";
         return new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to " + to + ": "
-                + what + " is not registered; list it under selectorSystem.messages in " + origin
+                + what + " is not registered; " + origin
                 + " (every place registers the same classes, in that order)", e);
     }
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -54,11 +55,13 @@ final class PlaceLauncher implements AutoCloseable {
      * Starts {@code places} − 1 child places and connects all of them, this JVM being place 0.
      *
      * @param jvmOptions options for the children's JVMs
-     * @param receiver   what this place does with messages from the others
+     * @param childArgs  more arguments for the children's {@link PlaceMain}
+     * @param transports makes place 0's transport, given the run's id and the places' names
      * @throws PlaceConnectionException if a child fails or is not ready within {@code timeout} (every child is
      *         ended then)
      */
-    static PlaceLauncher launch(int places, List<String> jvmOptions, Transport.Receiver receiver, Duration timeout)
+    static PlaceLauncher launch(int places, List<String> jvmOptions, List<String> childArgs,
+                                BiFunction<String, List<String>, Transport> transports, Duration timeout)
             throws IOException, InterruptedException {
         if (places < 1 || places > GlobalId.MAX_PLACES) {
             throw new IllegalArgumentException("places are 1 to " + GlobalId.MAX_PLACES + ", not " + places);
@@ -69,8 +72,7 @@ final class PlaceLauncher implements AutoCloseable {
             names.add("p" + i);
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        Transport transport = new Transport(0, program, names, new MessageCodec(List.of(), "the launcher"), receiver,
-                Transport.Settings.DEFAULTS);
+        Transport transport = transports.apply(program, List.copyOf(names));
         List<Child> children = new CopyOnWriteArrayList<>();   // the hook reads it
         Thread hook = new Thread(() -> children.forEach(c -> c.process().destroyForcibly()), "place-launcher-hook");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -78,7 +80,7 @@ final class PlaceLauncher implements AutoCloseable {
         try {
             InetSocketAddress self = transport.bind(new InetSocketAddress("127.0.0.1", 0));
             for (int i = 1; i < places; i++) {
-                children.add(start(i, program, names, jvmOptions));
+                children.add(start(i, program, names, jvmOptions, childArgs));
             }
             List<String> addresses = new ArrayList<>();
             addresses.add("127.0.0.1:" + self.getPort());
@@ -103,8 +105,8 @@ final class PlaceLauncher implements AutoCloseable {
         }
     }
 
-    private static Child start(int place, String program, List<String> names, List<String> jvmOptions)
-            throws IOException {
+    private static Child start(int place, String program, List<String> names, List<String> jvmOptions,
+                               List<String> childArgs) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (Runtime.version().feature() >= 24) {
@@ -117,6 +119,7 @@ final class PlaceLauncher implements AutoCloseable {
         command.add(PlaceMain.class.getName());
         command.addAll(List.of("--program", program, "--place", String.valueOf(place), "--names",
                 String.join(",", names)));
+        command.addAll(childArgs);
         Path errors = Files.createTempFile("switchboard-place-" + names.get(place) + "-", ".err");
         errors.toFile().deleteOnExit();
         Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
@@ -225,7 +228,9 @@ final class PlaceLauncher implements AutoCloseable {
      */
     public static void main(String[] args) throws Exception {
         int places = args.length == 2 && args[0].equals("--places") ? Integer.parseInt(args[1]) : 3;
-        try (PlaceLauncher launcher = launch(places, List.of(), (from, m) -> { }, Duration.ofSeconds(60))) {
+        try (PlaceLauncher launcher = launch(places, List.of(), List.of(), (run, names) -> new Transport(0, run, names,
+                new MessageCodec(List.of(), "the launcher"), (from, m) -> { }, Transport.Settings.DEFAULTS),
+                Duration.ofSeconds(60))) {
             System.out.println("switchboard-launcher children " + launcher.children().stream()
                     .map(h -> String.valueOf(h.pid())).collect(Collectors.joining(" ")));
             System.out.flush();

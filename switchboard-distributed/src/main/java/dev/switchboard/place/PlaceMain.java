@@ -19,12 +19,14 @@ import java.util.concurrent.LinkedBlockingQueue;
  *   <li>it listens on a free loopback port and prints {@code switchboard-place ready <index> <port>};</li>
  *   <li>it reads {@code addresses <host:port>,<host:port>,...} (every place's, by index), connects to every other
  *       place (the full mesh, handshakes done) and prints {@code switchboard-place connected <index>};</li>
- *   <li>it reads {@code exit}, closes its connections and exits with status 0.</li>
+ *   <li>it runs its place ({@link PlaceRuntime}) until place 0 says the program has ended, or the launcher sends
+ *       {@code exit}; then it closes its connections and exits with status 0.</li>
  * </ol>
  * <b>It never outlives its launcher</b>: a thread reads its standard input for the whole run, and when that ends
  * (the launcher's process is gone, however it ended: killed, crashed, or Ctrl-C) it halts at once with status
  * {@value #ORPHANED}, whatever step it is at. Arguments:
- * {@code --program <run id> --place <index> --names <name,name,...>}.
+ * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>}
+ * and {@code --messages <class,class,...>} (the message classes, in every place's order).
  */
 public final class PlaceMain {
     /** The exit status of a place whose launcher went away. */
@@ -39,11 +41,21 @@ public final class PlaceMain {
         String program = null;
         int place = -1;
         List<String> names = null;
+        int workers = Runtime.getRuntime().availableProcessors();
+        List<Class<?>> messages = new ArrayList<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--program" -> program = args[i + 1];
                 case "--place" -> place = Integer.parseInt(args[i + 1]);
                 case "--names" -> names = Arrays.asList(args[i + 1].split(","));
+                case "--workers" -> workers = Integer.parseInt(args[i + 1]);
+                case "--messages" -> {
+                    for (String c : args[i + 1].split(",")) {
+                        if (!c.isBlank()) {
+                            messages.add(Class.forName(c.trim(), false, PlaceMain.class.getClassLoader()));
+                        }
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (usage: --program <run id> --place <index> --names <name,name,...>)");
             }
@@ -53,8 +65,11 @@ public final class PlaceMain {
                     + " got " + String.join(" ", args));
         }
         BlockingQueue<String> in = watchLauncher();
-        try (Transport transport = new Transport(place, program, names, new MessageCodec(List.of(), "the launcher"),
-                (from, message) -> { }, Transport.Settings.DEFAULTS)) {
+        try (PlaceRuntime runtime = new PlaceRuntime(place, names, workers, messages,
+                "pass it to Places.builder().messages(...)");
+             Transport transport = new Transport(place, program, names, runtime.codec, runtime,
+                     Transport.Settings.DEFAULTS)) {
+            runtime.attach(transport);
             InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));
             System.out.println(READY + " " + place + " " + at.getPort());
             System.out.flush();
@@ -71,9 +86,20 @@ public final class PlaceMain {
             transport.connect(addresses, Duration.ofSeconds(60));   // the launcher's own timeout ends it sooner
             System.out.println(CONNECTED + " " + place);
             System.out.flush();
-            while (!in.take().equals("exit")) {
-                // nothing else is asked of a place yet
-            }
+            Places.install(new Places(runtime));
+            Thread exit = new Thread(() -> {
+                try {
+                    while (!in.take().equals("exit")) {
+                        // nothing else is asked of a place
+                    }
+                    runtime.shutdown.countDown();
+                } catch (InterruptedException e) {
+                    // the place is ending
+                }
+            }, "place-launcher-exit");
+            exit.setDaemon(true);
+            exit.start();
+            runtime.awaitShutdown();
         }
         System.exit(0);
     }

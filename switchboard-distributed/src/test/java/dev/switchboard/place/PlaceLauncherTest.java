@@ -28,7 +28,7 @@ class PlaceLauncherTest {
     @Test
     void placesStartConnectAnswerAndEnd() throws Exception {
         List<ProcessHandle> children;
-        try (PlaceLauncher launcher = PlaceLauncher.launch(3, List.of("-Xmx64m"), (from, m) -> { },
+        try (PlaceLauncher launcher = PlaceLauncher.launch(3, List.of("-Xmx64m"), List.of(), PlaceLauncherTest::transport,
                 Duration.ofSeconds(60))) {
             children = launcher.children();
             assertThat(children).hasSize(2).allSatisfy(h -> assertThat(h.isAlive()).isTrue());
@@ -98,9 +98,16 @@ class PlaceLauncherTest {
 
     @Test
     void aChildThatCannotStartFailsTheLaunchSayingWhy() {
-        assertThatThrownBy(() -> PlaceLauncher.launch(2, List.of("-XX:+NoSuchSwitchboardOption"), (f, m) -> { },
+        assertThatThrownBy(() -> PlaceLauncher.launch(2, List.of("-XX:+NoSuchSwitchboardOption"), List.of(),
+                PlaceLauncherTest::transport,
                 Duration.ofSeconds(60))).isInstanceOf(PlaceConnectionException.class)
                 .hasMessageMatching("(?s)place p1 \\(pid \\d+\\) exited with status 1 before 'switchboard-place"
                         + " ready 1'.*NoSuchSwitchboardOption.*");
+    }
+
+    /** Place 0's transport for a launch that sends nothing. */
+    private static Transport transport(String run, List<String> names) {
+        return new Transport(0, run, names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { },
+                Transport.Settings.DEFAULTS);
     }
 }

@@ -69,7 +69,8 @@ class TransportTest {
     }
 
     private static MessageCodec codec() {
-        return new MessageCodec(List.of(Ping.class, Colour.class, Holder.class), "test.conf");
+        return new MessageCodec(List.of(Ping.class, Colour.class, Holder.class),
+                "list it under selectorSystem.messages in test.conf");
     }
 
     /** Three places with these inboxes and settings, connected. */

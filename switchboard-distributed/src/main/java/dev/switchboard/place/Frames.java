@@ -1,0 +1,34 @@
+package dev.switchboard.place;
+
+/**
+ * What places send each other once connected, besides the {@link Handshake}. {@link Create}, {@link Deliver} and
+ * {@link Failed} are the program's traffic: each place counts those it sends and receives, and global termination
+ * compares the sums ({@link PlaceRuntime}). {@link Wave} and {@link Shutdown} are termination's own.
+ */
+final class Frames {
+    private Frames() {
+    }
+
+    /** Create the actor {@code recipe} makes, with the id {@code id} and the name {@code name}, and start it. */
+    record Create(long id, String name, Object recipe) {
+    }
+
+    /** A message for the actor {@code to}: into {@code mailbox}, or routed if -1. */
+    record Deliver(long to, int mailbox, Object message) {
+    }
+
+    /** A failure on place {@code place}, for the program's finish on place 0. */
+    record Failed(int place, String exceptionClass, String message, String stackTrace) {
+    }
+
+    /**
+     * The termination ring's token: sent by place 0 to place 1, passed on to the next place, back to place 0. Each
+     * place adds whether it was idle when the token passed, what it has sent and received, and its dead letters.
+     */
+    record Wave(int round, boolean idle, long sent, long received, long[] deadLetters) {
+    }
+
+    /** From place 0 when the program has ended everywhere: close and exit. */
+    record Shutdown() {
+    }
+}

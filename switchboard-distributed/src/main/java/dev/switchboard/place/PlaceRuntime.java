@@ -1,0 +1,426 @@
+package dev.switchboard.place;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import dev.switchboard.actor.ActorCore;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.SelectorRef;
+import dev.switchboard.spi.RemoteRoute;
+import dev.switchboard.spi.Seam;
+import dev.switchboard.task.TaskRuntime;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One place of a program: its task runtime, its connections to the other places, the actors other places know,
+ * and its part in global termination.
+ *
+ * <h2>Overview</h2>
+ * <b>References.</b> A reference in a message is written as the actor's global id, name and mailbox count
+ * ({@link References}). The place that reads it gets the actor's own local reference if the actor lives here, and
+ * otherwise a remote reference ({@code Seam.remoteRef}) whose sends come to {@link #send}, which writes a
+ * {@link Frames.Deliver} to the actor's place. A local actor whose reference is written is <em>exported</em>: kept
+ * in {@link #actors} by id, so that the deliveries for it find it.
+ * <p>
+ * <b>Creation.</b> {@code Places.start(place, recipe)} on another place allocates the id here (this place as the
+ * place of creation, the target as the place of residence), sends a {@link Frames.Create} and returns the
+ * reference at once, as a local {@code start()} does. The target creates the actor, gives it that id, starts it in
+ * its runtime's global scope and exports it. A message for an id that is not exported yet is <em>waiting</em>:
+ * kept, in order, until the actor's creation arrives (paper 003 §4.3: a third place may hold the reference, and
+ * send to it, before the creation reaches the target), then delivered before any later message; a creation that
+ * fails makes its waiting and later messages dead letters.
+ * <p>
+ * <b>Global termination.</b> Every place counts the program's frames it has sent ({@link Frames.Create},
+ * {@link Frames.Deliver}, {@link Frames.Failed}) and received, and is <em>idle</em> when nothing of its runtime's
+ * global scope is open (every actor created here exited, every task ended) and nothing waits for a creation. Once
+ * the program's body has ended on place 0 (its finish), place 0 sends a {@link Frames.Wave} around the ring of
+ * places; each place adds its idleness and counts. The program has ended when two consecutive waves find every
+ * place idle and the same totals, sent equal to received (the four-counter method). Then no frame is in flight:
+ * a place idle at both of its visits received nothing in between (its count did not change), so it stayed idle and
+ * sent nothing; at the start of the second wave every place was idle and every frame sent had been received.
+ * Place 0 then sends {@link Frames.Shutdown} to every place.
+ *
+ * <h2>Implementation notes</h2>
+ * The transport hands every received frame to {@link #received} on its one I/O thread, so creations, deliveries and
+ * the wave's visit of this place happen one after the other. Deliveries to an id that is not exported and the
+ * creation that exports it are ordered by {@link #waiting}'s lock: the creation delivers the waiting messages and
+ * only then exports the actor, so a sender that finds it exported sends after them.
+ */
+final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(PlaceRuntime.class.getName());
+
+    final int here;
+    final List<String> names;
+    final TaskRuntime runtime;
+    final MessageCodec codec;
+    private final GlobalId.Allocator ids;
+    private volatile Transport transport;
+    /** The actors of this place that other places may name, by global id. */
+    private final ConcurrentHashMap<Long, ActorRef<?>> actors = new ConcurrentHashMap<>();
+    /** Messages for actors not created yet, by id, in arrival order; the lock orders creation and delivery. */
+    private final Map<Long, List<Frames.Deliver>> waiting = new HashMap<>();
+    /** Ids whose creation failed here: their messages are dead letters. */
+    private final Map<Long, String> failedCreations = new ConcurrentHashMap<>();
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong received = new AtomicLong();
+    /** Messages for actors that do not exist here (their creation failed). */
+    private final AtomicLong lostDeliveries = new AtomicLong();
+    /** Place 0: failures of every place, in the order they arrived. */
+    final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    /** Place 0: the token of the wave under way, when it comes back. */
+    private final SynchronousQueue<Frames.Wave> waveBack = new SynchronousQueue<>();
+    /** Counted down when place 0 says the program has ended. */
+    final CountDownLatch shutdown = new CountDownLatch(1);
+
+    /**
+     * @param messages the message classes, in every place's order
+     * @param register how a class is registered, for errors
+     */
+    PlaceRuntime(int here, List<String> names, int workers, List<Class<?>> messages, String register) {
+        this.here = here;
+        this.names = List.copyOf(names);
+        if (here != 0) {
+            Seam.usePlaceBits(GlobalId.of(here, here, 0).bits());
+        }
+        this.ids = new GlobalId.Allocator(here);
+        this.codec = new MessageCodec(messages, register, new References());
+        this.runtime = TaskRuntime.builder().name("place-" + names.get(here)).workers(workers)
+                .onUnscopedFailure(this::failed).build();
+    }
+
+    /** The transport, connected or about to be: this place is its receiver. */
+    void attach(Transport t) {
+        this.transport = t;
+    }
+
+    int count() {
+        return names.size();
+    }
+
+    // ------------------------------------------------------------------------------------------ creation
+
+    /** Starts the actor {@code recipe} makes at {@code place}: here directly, elsewhere by a creation frame. */
+    @SuppressWarnings("unchecked")
+    <M> ActorRef<M> start(int place, String name, Object recipe, int mailboxes) {
+        Objects.requireNonNull(recipe, "recipe");
+        if (place < 0 || place >= names.size()) {
+            throw new IllegalArgumentException("no place " + place + " to start a " + name + " at: the places are 0"
+                    + " to " + (names.size() - 1));
+        }
+        if (place == here) {
+            ActorCore<M> actor = create(recipe);
+            return name == null ? actor.start() : actor.start(name);
+        }
+        long id = ids.next(place).bits();
+        String shown = name != null ? name : recipeName(recipe);
+        ActorRef<M> ref = (ActorRef<M>) Seam.remoteRef(id, shown, mailboxes, this);
+        sendFrame(place, new Frames.Create(id, shown, recipe));
+        return ref;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M> ActorCore<M> create(Object recipe) {
+        ActorCore<?> actor = switch (recipe) {
+            case ActorRecipe<?> r -> r.create();
+            case SelectorRecipe<?, ?> r -> r.create();
+            default -> throw new IllegalArgumentException("not a recipe: " + recipe);
+        };
+        return (ActorCore<M>) Objects.requireNonNull(actor, () -> recipe + ".create() returned null");
+    }
+
+    /** The name an actor made by {@code recipe} shows until it has one: the recipe's class's simple name. */
+    private static String recipeName(Object recipe) {
+        String s = recipe.getClass().getSimpleName();
+        return s.isEmpty() ? "Actor" : s;
+    }
+
+    /** A creation from another place (the I/O thread). */
+    private void create(int from, Frames.Create c) {
+        Seam.runUnscoped(runtime, () -> {
+            ActorRef<?> ref;
+            try {
+                ActorCore<?> actor = create(c.recipe());
+                Seam.presetId(actor, c.id());
+                ref = actor.start(c.name());
+            } catch (RuntimeException | Error e) {
+                String why = "its creation from place " + names.get(from) + " failed: " + e;
+                synchronized (waiting) {
+                    failedCreations.put(c.id(), why);
+                    List<Frames.Deliver> lost = waiting.remove(c.id());
+                    if (lost != null) {
+                        lostDeliveries.addAndGet(lost.size());
+                    }
+                }
+                throw new IllegalStateException("place " + names.get(here) + " could not create " + c.name() + "@"
+                        + c.id() + " for place " + names.get(from) + ": " + e, e);
+            }
+            synchronized (waiting) {
+                List<Frames.Deliver> held = waiting.remove(c.id());
+                if (held != null) {
+                    for (Frames.Deliver d : held) {
+                        Seam.sendNow(ref, d.mailbox(), d.message());
+                    }
+                }
+                actors.put(c.id(), ref);
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------ messages
+
+    /** A send through a remote reference this place made: to the actor's place, or here if it lives here. */
+    @Override
+    public void send(ActorRef<?> to, int mailbox, Object message) {
+        long id = to.id();
+        int place = GlobalId.of(id).residencePlace();
+        if (place == here) {
+            deliver(id, mailbox, message);
+        } else {
+            sendFrame(place, new Frames.Deliver(id, mailbox, message));
+        }
+    }
+
+    /** Sends a frame of the program's traffic, counted as sent before it goes (a failed send uncounts it). */
+    private void sendFrame(int place, Object frame) {
+        Transport t = transport;
+        if (t == null) {
+            throw new IllegalStateException("place " + names.get(here) + " is not connected to the other places");
+        }
+        sent.incrementAndGet();
+        try {
+            t.send(place, frame);
+        } catch (RuntimeException e) {
+            sent.decrementAndGet();
+            throw e;
+        }
+    }
+
+    /** Delivers a message to the actor {@code id} of this place, or keeps it until the actor is created. */
+    private void deliver(long id, int mailbox, Object message) {
+        ActorRef<?> ref = actors.get(id);
+        if (ref == null) {
+            synchronized (waiting) {
+                ref = actors.get(id);
+                if (ref == null) {
+                    if (failedCreations.containsKey(id)) {
+                        lostDeliveries.incrementAndGet();
+                        LOG.log(System.Logger.Level.WARNING, () -> "place " + names.get(here) + ": a "
+                                + message.getClass().getName() + " for actor " + id + " is a dead letter: "
+                                + failedCreations.get(id));
+                    } else {
+                        waiting.computeIfAbsent(id, k -> new ArrayList<>()).add(new Frames.Deliver(id, mailbox,
+                                message));
+                    }
+                    return;
+                }
+            }
+        }
+        Seam.sendNow(ref, mailbox, message);
+    }
+
+    @Override
+    public void received(int from, Object message) {
+        switch (message) {
+            case Frames.Deliver d -> {
+                received.incrementAndGet();
+                deliver(d.to(), d.mailbox(), d.message());
+            }
+            case Frames.Create c -> {
+                received.incrementAndGet();
+                create(from, c);
+            }
+            case Frames.Failed f -> {
+                received.incrementAndGet();
+                failures.add(new PlaceFailureException(names.get(f.place()), f.exceptionClass(), f.message(),
+                        f.stackTrace()));
+            }
+            case Frames.Wave w -> passOn(w);
+            case Frames.Shutdown s -> shutdown.countDown();
+            default -> throw new IllegalStateException("place " + names.get(here) + " got an unknown frame from place "
+                    + names.get(from) + ": " + message.getClass().getName());
+        }
+    }
+
+    @Override
+    public void lost(int place, String why) {
+        if (shutdown.getCount() == 0) {
+            return;                                     // the places are closing
+        }
+        failed(new PlaceConnectionException("place " + names.get(here) + " lost its connection to place "
+                + names.get(place) + ": " + why));
+    }
+
+    // ------------------------------------------------------------------------------------------ failures
+
+    /** A failure on this place outside every finish: to place 0's list, with this place named. */
+    void failed(Throwable failure) {
+        StringWriter trace = new StringWriter();
+        failure.printStackTrace(new PrintWriter(trace));
+        if (here == 0) {
+            failures.add(failure);
+            return;
+        }
+        try {
+            sendFrame(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(),
+                    trace.toString()));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + " could not report a failure to place "
+                    + names.get(0) + " (" + e + "): " + trace);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ termination
+
+    /** Whether nothing runs here and nothing waits for a creation. */
+    private boolean idle() {
+        if (Seam.openUnscopedWork(runtime) != 0) {
+            return false;
+        }
+        synchronized (waiting) {
+            return waiting.isEmpty();
+        }
+    }
+
+    private long deadLetters() {
+        return runtime.deadLetterCount() + lostDeliveries.get();
+    }
+
+    /** The wave's visit of this place (not place 0): adds this place and passes the token on. */
+    private void passOn(Frames.Wave w) {
+        if (here == 0) {
+            if (!waveBack.offer(w)) {
+                LOG.log(System.Logger.Level.WARNING, "place 0 got a termination wave nobody waits for: " + w);
+            }
+            return;
+        }
+        boolean idle = idle();                           // before the counts: what it sent while busy is counted
+        long[] dead = w.deadLetters().clone();
+        dead[here] = deadLetters();
+        Frames.Wave on = new Frames.Wave(w.round(), w.idle() && idle, w.sent() + sent.get(),
+                w.received() + received.get(), dead);
+        transport.send((here + 1) % names.size(), on);
+    }
+
+    /**
+     * Place 0, once the program's body has ended: runs waves until two in a row find every place idle with the same
+     * totals, sent equal to received. Returns the dead letters of every place, by index.
+     */
+    long[] awaitTermination() throws InterruptedException {
+        long lastSent = -1;
+        long lastReceived = -1;
+        long pauseNanos = 0;
+        for (int round = 1; ; round++) {
+            boolean idle = idle();
+            long[] dead = new long[names.size()];
+            dead[0] = deadLetters();
+            Frames.Wave w = new Frames.Wave(round, idle, sent.get(), received.get(), dead);
+            if (names.size() > 1) {
+                transport.send(1, w);
+                do {
+                    w = waveBack.take();
+                } while (w.round() != round);
+            }
+            if (w.idle() && w.sent() == w.received()) {
+                if (w.sent() == lastSent && w.received() == lastReceived) {
+                    return w.deadLetters();
+                }
+                lastSent = w.sent();
+                lastReceived = w.received();
+                pauseNanos = 0;                          // the confirming wave goes at once
+            } else {
+                lastSent = -1;
+                lastReceived = -1;
+                pauseNanos = Math.min(Math.max(pauseNanos * 2, 50_000), 2_000_000);
+                LockSupport.parkNanos(pauseNanos);       // a pause between polls, growing to 2 ms
+            }
+        }
+    }
+
+    /** Place 0: tells every other place that the program has ended. */
+    void shutDownOthers() {
+        for (int p = 1; p < names.size(); p++) {
+            try {
+                transport.send(p, new Frames.Shutdown());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "place " + names.get(p) + " could not be told to shut down: "
+                        + e);
+            }
+        }
+    }
+
+    /** Waits until place 0 says the program has ended. */
+    void awaitShutdown() throws InterruptedException {
+        shutdown.await();
+    }
+
+    @Override
+    public void close() {
+        shutdown.countDown();
+        runtime.close();
+    }
+
+    /** For tests: messages waiting for their actor's creation. */
+    int waitingMessages() {
+        synchronized (waiting) {
+            return waiting.values().stream().mapToInt(List::size).sum();
+        }
+    }
+
+    /** For tests and the report: the program's frames this place has sent and received. */
+    long sentFrames() {
+        return sent.get();
+    }
+
+    long receivedFrames() {
+        return received.get();
+    }
+
+    /**
+     * Writes a reference as its actor's id, name and mailbox count (-1: not a selector), exporting a local actor;
+     * reads one as the local reference of an actor of this place, or a remote reference.
+     */
+    private final class References extends Serializer<ActorRef<?>> {
+        References() {
+            super(false, true);                          // no nulls written by Kryo for us; immutable
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, ActorRef<?> ref) {
+            long id = ref.id();
+            if (!Seam.isRemote(ref)) {
+                actors.putIfAbsent(id, ref);             // exported: deliveries for it find it
+            }
+            output.writeLong(id);
+            output.writeString(ref.name());
+            output.writeInt(ref instanceof SelectorRef<?, ?> s ? s.mailboxCount() : -1, true);
+        }
+
+        @Override
+        public ActorRef<?> read(Kryo kryo, Input input, Class<? extends ActorRef<?>> type) {
+            long id = input.readLong();
+            String name = input.readString();
+            int mailboxes = input.readInt(true);
+            if (GlobalId.of(id).residencePlace() == here) {
+                ActorRef<?> local = actors.get(id);
+                if (local != null) {
+                    return local;
+                }
+            }
+            return Seam.remoteRef(id, name, mailboxes, PlaceRuntime.this);
+        }
+    }
+}

@@ -1,0 +1,386 @@
+package dev.switchboard.place;
+
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.SelectorRef;
+import dev.switchboard.task.MultiException;
+import dev.switchboard.task.TaskRuntime;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The places of a running program, as its code sees them: how many there are, which one this is, and how to start
+ * an actor or selector at any of them. The same program runs on one place or on several, unchanged: where the
+ * places are is the launch's business ({@link Builder}), not the program's.
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     PlacesReport report = Places.builder()
+ *             .messages(Ping.class, Pong.class, NewPonger.class)  // every class a message between places carries
+ *             .args(args)                                        // --places 4, or --config places.conf --place p2
+ *             .run(places -> {                                   // on place 0, inside the program's finish
+ *                 ActorRef<Ping> ponger = places.start(places.count() - 1, new NewPonger());
+ *                 new Pinger(ponger, 1_000).start().send(new Go());
+ *             });                                                // returns when every place has ended
+ * }
+ * }</pre>
+ *
+ * <p><b>What a program can rely on.</b> A reference is location-transparent: it may be sent in messages to any
+ * place, where it names the same actor and is equal to the original. Messages from one sender to one mailbox
+ * arrive in the order they were sent, wherever sender and receiver are; a message for an actor whose creation is
+ * still on its way waits for it, never dropped. {@link #start} returns at once, as a local {@code start()} does.
+ * The program's top-level finish ({@link Builder#run}) ends when the body has ended, every actor on every place
+ * has exited and no message is in flight anywhere; a failure on any place reaches it, naming the place
+ * ({@link PlaceFailureException}). A {@code finish} inside the program waits for the work of its own place: an
+ * actor started at another place belongs to the top-level finish only. Requests ({@code ask}, {@code awaitReply})
+ * reach the actors of the requester's place only: across places, send a reference to answer to.
+ */
+public final class Places {
+    private static volatile Places current;
+
+    private final PlaceRuntime place;
+
+    Places(PlaceRuntime place) {
+        this.place = place;
+    }
+
+    /**
+     * The places of the program this JVM runs a place of: for actors and tasks anywhere, which are not handed the
+     * {@code Places} the program's body is.
+     *
+     * @throws IllegalStateException if this JVM runs no place
+     */
+    public static Places current() {
+        Places p = current;
+        if (p == null) {
+            throw new IllegalStateException("this JVM runs no place: Places.current() is for the code of a program"
+                    + " that Places.builder()...run(...) runs");
+        }
+        return p;
+    }
+
+    static void install(Places places) {
+        current = places;
+    }
+
+    /** A launch of a program on places. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The number of places. */
+    public int count() {
+        return place.count();
+    }
+
+    /** This place's index: 0 for the place that runs the program's body (the master). */
+    public int here() {
+        return place.here;
+    }
+
+    /** The name of place {@code index} ({@code p0}, {@code p1}, ... unless a configuration names them). */
+    public String name(int index) {
+        Objects.checkIndex(index, count());
+        return place.names.get(index);
+    }
+
+    /** This place's task runtime. */
+    public TaskRuntime runtime() {
+        return place.runtime;
+    }
+
+    /**
+     * Starts the actor {@code recipe} makes at place {@code index} and returns its reference at once; the actor is
+     * created there (its constructor runs there) and belongs to the program's top-level finish. At this place, it
+     * is a plain {@code start()} in the current finish.
+     *
+     * @throws IllegalArgumentException if there is no such place, or the recipe's class is not registered
+     * @throws PlaceConnectionException if the place cannot be reached
+     */
+    public <M> ActorRef<M> start(int index, ActorRecipe<M> recipe) {
+        return place.start(index, null, Objects.requireNonNull(recipe, "recipe"), -1);
+    }
+
+    /** {@link #start(int, ActorRecipe)} with a name, as {@code start(name)}. */
+    public <M> ActorRef<M> start(int index, String name, ActorRecipe<M> recipe) {
+        return place.start(index, Objects.requireNonNull(name, "name"), Objects.requireNonNull(recipe, "recipe"), -1);
+    }
+
+    /** Starts the selector {@code recipe} makes at place {@code index}, as {@link #start(int, ActorRecipe)}. */
+    public <M, B extends Enum<B>> SelectorRef<M, B> start(int index, SelectorRecipe<M, B> recipe) {
+        return start(index, null, recipe);
+    }
+
+    /** {@link #start(int, SelectorRecipe)} with a name. */
+    public <M, B extends Enum<B>> SelectorRef<M, B> start(int index, String name, SelectorRecipe<M, B> recipe) {
+        Objects.requireNonNull(recipe, "recipe");
+        int mailboxes = Objects.requireNonNull(recipe.mailboxes(), () -> recipe + ".mailboxes() is null")
+                .getEnumConstants().length;
+        return (SelectorRef<M, B>) place.<M>start(index, name, recipe, mailboxes);
+    }
+
+    @Override
+    public String toString() {
+        return "place " + place.names.get(place.here) + " of " + count();
+    }
+
+    /** The program's body: runs on place 0, inside the program's top-level finish. */
+    @FunctionalInterface
+    public interface Program {
+        void run(Places places) throws Exception;
+    }
+
+    /**
+     * How a program is launched on its places. Either embedded — {@link #places(int)} places on this host, this JVM
+     * place 0 and the others child JVMs it starts and ends — or from a configuration file, each place a JVM started
+     * by any process manager with the file and its place's name ({@link #config}, {@link #place}).
+     * {@link #args} reads both from the command line.
+     */
+    public static final class Builder {
+        private final List<Class<?>> messages = new ArrayList<>();
+        private int places = 1;
+        private Path config;
+        private String placeName;
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private final List<String> jvmOptions = new ArrayList<>();
+        private Duration bootstrapTimeout = Duration.ofSeconds(60);
+
+        private Builder() {
+        }
+
+        /**
+         * The classes messages between places carry (records, enums, their fields' classes), recipes included.
+         * Every place registers the same classes in the same order; a class not registered fails at the sender.
+         */
+        public Builder messages(Class<?>... classes) {
+            for (Class<?> c : classes) {
+                messages.add(Objects.requireNonNull(c, "a message class is null"));
+            }
+            return this;
+        }
+
+        /**
+         * Runs on {@code count} places on this host: this JVM is place 0 and starts the others as child JVMs on
+         * 127.0.0.1 (default: 1, this JVM alone).
+         */
+        public Builder places(int count) {
+            if (count < 1 || count > GlobalId.MAX_PLACES) {
+                throw new IllegalArgumentException("places are 1 to " + GlobalId.MAX_PLACES + ", not " + count);
+            }
+            this.places = count;
+            return this;
+        }
+
+        /** Runs as a place of the program {@code file} describes ({@link PlacesConfig}); with {@link #place}. */
+        public Builder config(Path file) {
+            this.config = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /** This JVM's place in the {@link #config} file (default: the master, its {@code init}). */
+        public Builder place(String name) {
+            this.placeName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** Worker threads of each place's runtime (default: the processors; a configuration's {@code workers}). */
+        public Builder workers(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("workers must be at least 1, not " + count);
+            }
+            this.workers = count;
+            return this;
+        }
+
+        /** Options for the child JVMs of an embedded launch ({@code -Xmx1g}, say). */
+        public Builder jvmOptions(String... options) {
+            jvmOptions.addAll(Arrays.asList(options));
+            return this;
+        }
+
+        /** How long the places may take to start and connect (default 60 s). */
+        public Builder bootstrapTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("the bootstrap timeout must be positive, not " + timeout);
+            }
+            this.bootstrapTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Reads the launch from command-line arguments, then from system properties for what they do not say:
+         * {@code --places N} ({@code switchboard.places}), {@code --config FILE} ({@code switchboard.config}),
+         * {@code --place NAME} ({@code switchboard.place}), {@code --workers N} ({@code switchboard.workers}).
+         * Other arguments are left to the program.
+         *
+         * @throws IllegalArgumentException if one of these has no value or a bad one
+         */
+        public Builder args(String... args) {
+            String p = System.getProperty("switchboard.places");
+            String c = System.getProperty("switchboard.config");
+            String n = System.getProperty("switchboard.place");
+            String w = System.getProperty("switchboard.workers");
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("--places") || a.equals("--config") || a.equals("--place") || a.equals("--workers")) {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException(a + " needs a value");
+                    }
+                    String v = args[++i];
+                    switch (a) {
+                        case "--places" -> p = v;
+                        case "--config" -> c = v;
+                        case "--place" -> n = v;
+                        default -> w = v;
+                    }
+                }
+            }
+            if (p != null) {
+                places(number(p, "--places"));
+            }
+            if (c != null) {
+                config(Path.of(c));
+            }
+            if (n != null) {
+                place(n);
+            }
+            if (w != null) {
+                workers(number(w, "--workers"));
+            }
+            return this;
+        }
+
+        private static int number(String value, String what) {
+            try {
+                return Integer.parseInt(value.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(what + " takes a number, not '" + value + "'");
+            }
+        }
+
+        /**
+         * Starts the places, runs {@code program} on place 0 inside the program's top-level finish, waits for global
+         * termination and ends the places. On the other places of a configuration's launch it serves until place 0
+         * ends the program, and returns then.
+         *
+         * @return what the run did: the places, dead letters per place, the times of bootstrap and termination
+         * @throws MultiException           with every failure of every place (those of other places as
+         *                                  {@link PlaceFailureException}s), after every place has ended
+         * @throws PlacesConfigException    if the configuration is missing or wrong, before anything starts
+         * @throws PlaceConnectionException if the places cannot be started or connected
+         */
+        public PlacesReport run(Program program) throws InterruptedException {
+            Objects.requireNonNull(program, "program");
+            if (config != null) {
+                return runConfigured(program);
+            }
+            long t0 = System.nanoTime();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < places; i++) {
+                names.add("p" + i);
+            }
+            try (PlaceRuntime master = new PlaceRuntime(0, names, workers, messages,
+                    "pass it to Places.builder().messages(...)")) {
+                if (places == 1) {
+                    return runMaster(master, program, t0);
+                }
+                List<String> childArgs = List.of("--workers", String.valueOf(workers), "--messages",
+                        messages.stream().map(Class::getName).collect(Collectors.joining(",")));
+                PlaceLauncher launcher;
+                try {
+                    launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all) -> {
+                        Transport t = new Transport(0, run, all, master.codec, master, Transport.Settings.DEFAULTS);
+                        master.attach(t);
+                        return t;
+                    }, bootstrapTimeout);
+                } catch (java.io.IOException e) {
+                    throw new PlaceConnectionException("cannot start the places' JVMs: " + e, e);
+                }
+                try (launcher) {
+                    return runMaster(master, program, t0);
+                }
+            }
+        }
+
+        private PlacesReport runConfigured(Program program) throws InterruptedException {
+            PlacesConfig cfg = PlacesConfig.load(config);
+            PlacesConfig.Place self = placeName == null ? cfg.master() : cfg.place(placeName);
+            List<String> names = cfg.places().stream().map(PlacesConfig.Place::name).toList();
+            List<Class<?>> all = new ArrayList<>(cfg.messageClasses().stream().map(Builder::load).toList());
+            for (Class<?> c : messages) {
+                if (!all.contains(c)) {
+                    all.add(c);
+                }
+            }
+            String run;
+            try {
+                run = "config-" + UUID.nameUUIDFromBytes((Files.readString(config, StandardCharsets.UTF_8)
+                        + String.join(",", new LinkedHashSet<>(all.stream().map(Class::getName).toList())))
+                        .getBytes(StandardCharsets.UTF_8));
+            } catch (java.io.IOException e) {
+                throw new PlacesConfigException(config + ": cannot be read: " + e, e);
+            }
+            long t0 = System.nanoTime();
+            int threads = cfg.workers() > 0 ? cfg.workers() : workers;
+            try (PlaceRuntime place = new PlaceRuntime(self.index(), names, threads, all,
+                    "list it under selectorSystem.messages in " + cfg.origin());
+                 Transport t = new Transport(self.index(), run, names, place.codec, place,
+                         Transport.Settings.DEFAULTS)) {
+                place.attach(t);
+                t.bind(new InetSocketAddress(self.hostname(), self.port()));
+                t.connect(cfg.places().stream().map(p -> new InetSocketAddress(p.hostname(), p.port())).toList(),
+                        bootstrapTimeout);
+                if (self.index() == 0) {
+                    return runMaster(place, program, t0);
+                }
+                Places.install(new Places(place));
+                place.awaitShutdown();
+                return new PlacesReport(names, Duration.ofNanos(System.nanoTime() - t0), Duration.ZERO,
+                        Duration.ZERO, new long[names.size()], place.sentFrames());
+            }
+        }
+
+        private static Class<?> load(String name) {
+            try {
+                return Class.forName(name, false, Builder.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new PlacesConfigException("message class " + name + " is not on the class path", e);
+            }
+        }
+
+        /** Place 0: the body in the program's finish, then global termination, then the report or the failures. */
+        private static PlacesReport runMaster(PlaceRuntime master, Program program, long t0)
+                throws InterruptedException {
+            Places places = new Places(master);
+            Places.install(places);
+            long started = System.nanoTime();
+            List<Throwable> failures = new ArrayList<>();
+            try {
+                master.runtime.finish(() -> program.run(places));
+            } catch (MultiException e) {
+                failures.addAll(e.failures());
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+            long bodyEnded = System.nanoTime();
+            long[] deadLetters = master.awaitTermination();
+            long ended = System.nanoTime();
+            master.shutDownOthers();
+            failures.addAll(master.failures);
+            if (!failures.isEmpty()) {
+                throw new MultiException(failures);
+            }
+            return new PlacesReport(master.names, Duration.ofNanos(started - t0), Duration.ofNanos(bodyEnded - started),
+                    Duration.ofNanos(ended - bodyEnded), deadLetters, master.sentFrames());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.switchboard.place;
+
+import dev.switchboard.actor.Selector;
+
+/**
+ * How to make a selector at a place: as {@link ActorRecipe}, for a {@link Selector}. The reference
+ * {@link Places#start(int, SelectorRecipe)} returns names the selector's mailboxes by number and by the enum's
+ * constants, which must be the selector's own ({@link #mailboxes}).
+ *
+ * <pre>{@code
+ * record NewBuffer(int capacity) implements SelectorRecipe<BufferMsg, Box> {
+ *     public Selector<BufferMsg, Box> create() { return new BoundedBuffer(capacity); }
+ *     public Class<Box> mailboxes() { return Box.class; }
+ * }
+ * }</pre>
+ *
+ * @param <M> the messages the selector takes
+ * @param <B> the enum naming its mailboxes
+ */
+public interface SelectorRecipe<M, B extends Enum<B>> {
+    /** A new, unstarted selector; called once, on the place the selector lives on. */
+    Selector<M, B> create();
+
+    /** The enum of the selector's mailboxes: the reference's mailbox count is the number of its constants. */
+    Class<B> mailboxes();
+}

@@ -1,0 +1,263 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.task.MultiException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Programs on places, with real child JVMs on loopback: the same program on 1 and on 3 places, references sent
+ * between places, remote creation, global termination while messages are in flight between idle places, and
+ * failures on other places reaching the program's finish.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PlacesTest {
+    // ---------------------------------------------------------------------------------- ping-pong across places
+
+    record Ping(ActorRef<Pong> from, int left) {
+    }
+
+    record Pong(int left, int place) {
+    }
+
+    record NewPonger() implements ActorRecipe<Ping> {
+        @Override
+        public Actor<Ping> create() {
+            return new Ponger();
+        }
+    }
+
+    static final class Ponger extends Actor<Ping> {
+        @Override
+        protected void process(Ping p) {
+            p.from().send(new Pong(p.left(), Places.current().here()));
+            if (p.left() == 0) {
+                exit();
+            }
+        }
+    }
+
+    static final class Pinger extends Actor<Pong> {
+        private final ActorRef<Ping> ponger;
+        final ConcurrentHashMap<Integer, Integer> placesThatAnswered = new ConcurrentHashMap<>();
+        int pongs;
+        int expected;
+
+        Pinger(ActorRef<Ping> ponger, int rounds) {
+            this.ponger = ponger;
+            this.expected = rounds;
+        }
+
+        @Override
+        protected void onStart() {
+            ponger.send(new Ping(self(), expected));
+        }
+
+        @Override
+        protected void process(Pong p) {
+            assertThat(p.left()).isEqualTo(expected - pongs);       // in order
+            pongs++;
+            placesThatAnswered.merge(p.place(), 1, Integer::sum);
+            if (p.left() == 0) {
+                exit();
+            } else {
+                ponger.send(new Ping(self(), p.left() - 1));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} places")
+    @ValueSource(ints = {1, 3})
+    void theSameProgramRunsOnOnePlaceAndOnSeveral(int count) throws Exception {
+        Pinger[] pinger = new Pinger[1];
+        PlacesReport report = Places.builder().places(count).workers(2).messages(Ping.class, Pong.class,
+                NewPonger.class).run(places -> {
+                    ActorRef<Ping> ponger = places.start(places.count() - 1, new NewPonger());
+                    pinger[0] = new Pinger(ponger, 500);
+                    pinger[0].start();
+                });
+        assertThat(pinger[0].pongs).isEqualTo(501);
+        assertThat(pinger[0].placesThatAnswered).containsOnlyKeys(count - 1);
+        assertThat(report.places()).hasSize(count);
+        assertThat(report.totalDeadLetters()).isZero();
+    }
+
+    // ----------------------------------------------------- termination while only messages in flight keep it going
+
+    record Token(int hops) {
+    }
+
+    record Done(int chain) {
+    }
+
+    record NewCounter(int chains) implements ActorRecipe<Done> {
+        @Override
+        public Actor<Done> create() {
+            return new Counter(chains);
+        }
+    }
+
+    /** Lives on place 0 but was created from another place: it belongs to no finish of place 0's program body. */
+    static final class Counter extends Actor<Done> {
+        static final AtomicLong DONE = new AtomicLong();
+        private int left;
+
+        Counter(int chains) {
+            this.left = chains;
+        }
+
+        @Override
+        protected void process(Done d) {
+            DONE.incrementAndGet();
+            if (--left == 0) {
+                exit();
+            }
+        }
+    }
+
+    /** One hop of a chain: takes one token, creates the next hop at the next place, sends it on, and exits. */
+    record NewHop(int chain, int left, ActorRef<Done> counter) implements ActorRecipe<Token> {
+        @Override
+        public Actor<Token> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Token t) {
+                    if (left == 0) {
+                        counter.send(new Done(chain));
+                    } else {
+                        Places places = Places.current();
+                        ActorRef<Token> next = places.start(against(places),
+                                new NewHop(chain, left - 1, counter));
+                        next.send(new Token(t.hops() + 1));
+                    }
+                    exit();
+                }
+            };
+        }
+    }
+
+    /**
+     * The place before this one: the chains go against the termination ring's direction, so a wave's token can
+     * pass a place before a frame on its way there arrives (a token going the chains' way would travel behind their
+     * frames on the same connections).
+     */
+    static int against(Places places) {
+        return (places.here() + places.count() - 1) % places.count();
+    }
+
+    record NewSpawner(int chains, int length) implements ActorRecipe<Boolean> {
+        @Override
+        public Actor<Boolean> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Boolean go) {
+                    Places places = Places.current();
+                    ActorRef<Done> counter = places.start(0, new NewCounter(chains));
+                    for (int c = 0; c < chains; c++) {
+                        places.start(against(places), new NewHop(c, length, counter))
+                                .send(new Token(0));
+                    }
+                    exit();
+                }
+            };
+        }
+    }
+
+    /**
+     * Chains of actors that each exit right after sending: at most moments every place is idle and only frames in
+     * flight keep the program going. The program's body ends at once; termination must wait for every chain.
+     */
+    @ParameterizedTest(name = "{0} places")
+    @ValueSource(ints = {1, 3})
+    void terminationWaitsForMessagesInFlightBetweenIdlePlaces(int count) throws Exception {
+        Counter.DONE.set(0);
+        int chains = 40;
+        PlacesReport report = Places.builder().places(count).workers(2).messages(Token.class, Done.class,
+                NewCounter.class, NewHop.class, NewSpawner.class).run(places -> places.start(1 % places.count(),
+                        new NewSpawner(chains, 30)).send(true));
+        assertThat(Counter.DONE.get()).isEqualTo(chains);
+        assertThat(report.totalDeadLetters()).isZero();
+    }
+
+    // ---------------------------------------------------------------------------------------------- failures
+
+    record Boom(String why) {
+    }
+
+    record NewBomb() implements ActorRecipe<Boom> {
+        @Override
+        public Actor<Boom> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Boom b) {
+                    throw new IllegalStateException(b.why());
+                }
+            };
+        }
+    }
+
+    @Test
+    void aFailureOnAnotherPlaceReachesTheProgramsFinishNamingThePlace() {
+        assertThatThrownBy(() -> Places.builder().places(2).workers(1).messages(Boom.class, NewBomb.class)
+                .run(places -> places.start(1, "bomb", new NewBomb()).send(new Boom("the fuse was short"))))
+                .isInstanceOfSatisfying(MultiException.class, e -> assertThat(e.failures()).singleElement()
+                        .isInstanceOfSatisfying(PlaceFailureException.class, f -> {
+                            assertThat(f.place()).isEqualTo("p1");
+                            assertThat(f.exceptionClass()).isEqualTo(IllegalStateException.class.getName());
+                            assertThat(f).hasMessageContaining("on place p1")
+                                    .hasMessageContaining("the fuse was short");
+                            assertThat(f.remoteStackTrace()).contains("bomb@");
+                        }));
+    }
+
+    record Unlisted(int x) {
+    }
+
+    record NewQuitter() implements ActorRecipe<Object> {
+        @Override
+        public Actor<Object> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Object m) {
+                    exit();
+                }
+            };
+        }
+    }
+
+    @Test
+    void anUnregisteredMessageFailsAtTheSenderNamingItsClass() {
+        assertThatThrownBy(() -> Places.builder().places(2).workers(1).messages(NewQuitter.class)
+                .run(places -> {
+                    ActorRef<Object> far = places.start(1, new NewQuitter());
+                    try {
+                        far.send(new Unlisted(1));
+                    } finally {
+                        far.send("quit");                    // Strings are built in
+                    }
+                }))
+                .isInstanceOf(MultiException.class)
+                .satisfies(e -> assertThat(((MultiException) e).failures()).anySatisfy(f -> assertThat(f)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining(Unlisted.class.getName())
+                        .hasMessageContaining("Places.builder().messages(...)")));
+    }
+
+    @Test
+    void placesOutOfRangeAreRefusedNamingTheRange() {
+        assertThatThrownBy(() -> Places.builder().places(1).workers(1)
+                .run(places -> places.start(3, new NewPonger())))
+                .isInstanceOf(MultiException.class)
+                .satisfies(e -> assertThat(((MultiException) e).failures()).singleElement().satisfies(f ->
+                        assertThat(f).hasMessageContaining("no place 3").hasMessageContaining("0 to 0")));
+    }
+}
