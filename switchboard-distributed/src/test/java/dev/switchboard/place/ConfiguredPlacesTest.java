@@ -1,0 +1,148 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The paper's "manually start up each place": every place a JVM started by some process manager (here: this test)
+ * with the configuration file and its place's name, all running the same {@code main}. Place 0 runs the program's
+ * body; the others serve until global termination, then their {@code main} returns and their JVM ends.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ConfiguredPlacesTest {
+    record Hop(int left, ActorRef<Hop> back) {
+    }
+
+    record NewBouncer() implements ActorRecipe<Hop> {
+        @Override
+        public Actor<Hop> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Hop h) {
+                    h.back().send(new Hop(h.left(), self()));
+                    if (h.left() == 0) {
+                        exit();
+                    }
+                }
+            };
+        }
+    }
+
+    /** Place 0's side: bounces a hop off an actor at every other place, {@code rounds} times each. */
+    static final class Thrower extends Actor<Hop> {
+        int answers;
+        private int open;
+
+        Thrower(List<ActorRef<Hop>> bouncers, int rounds) {
+            this.open = bouncers.size();
+            for (ActorRef<Hop> b : bouncers) {
+                b.send(new Hop(rounds, self()));
+            }
+        }
+
+        @Override
+        protected void process(Hop h) {
+            answers++;
+            if (h.left() > 0) {
+                h.back().send(new Hop(h.left() - 1, self()));
+            } else if (--open == 0) {
+                exit();
+            }
+        }
+    }
+
+    static Thrower thrower;
+
+    /** The program every place runs; the places' arguments say which place this JVM is. */
+    public static void main(String[] args) throws Exception {
+        PlacesReport report = launch(args);
+        System.out.println("served: " + report.places());
+    }
+
+    static PlacesReport launch(String... args) throws InterruptedException {
+        return Places.builder().workers(1).messages(Hop.class, NewBouncer.class).args(args).run(places -> {
+            List<ActorRef<Hop>> bouncers = new ArrayList<>();
+            for (int p = 1; p < places.count(); p++) {
+                bouncers.add(places.start(p, new NewBouncer()));
+            }
+            thrower = new Thrower(bouncers, 100);
+            thrower.start();
+        });
+    }
+
+    @Test
+    void placesStartedOneByOneFromTheFileRunTheProgramAndEndAtGlobalTermination(@TempDir Path dir)
+            throws Exception {
+        int[] ports = freePorts(3);
+        Path conf = dir.resolve("places.conf");
+        Files.writeString(conf, """
+                selectorSystem {
+                  init { place: master, hostname: "127.0.0.1", port: %d }
+                  remote: [
+                    { place: left, hostname: "127.0.0.1", port: %d },
+                    { place: right, hostname: "127.0.0.1", port: %d }
+                  ]
+                }
+                """.formatted(ports[0], ports[1], ports[2]));
+        List<Process> others = new ArrayList<>();
+        try {
+            for (String name : List.of("right", "left")) {          // any order: each waits for the others
+                others.add(new ProcessBuilder(java(), "-cp", classPath(), ConfiguredPlacesTest.class.getName(),
+                        "--config", conf.toString(), "--place", name).redirectErrorStream(true)
+                        .redirectOutput(dir.resolve(name + ".out").toFile()).start());
+            }
+            PlacesReport report = launch("--config", conf.toString());
+            assertThat(report.places()).containsExactly("master", "left", "right");
+            assertThat(thrower.answers).isEqualTo(2 * 101);
+            assertThat(report.totalDeadLetters()).isZero();
+            for (Process p : others) {
+                assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("a served place's JVM ends").isTrue();
+                assertThat(p.exitValue()).isZero();
+            }
+            assertThat(Files.readString(dir.resolve("left.out"))).contains("served: [master, left, right]");
+        } finally {
+            others.forEach(Process::destroyForcibly);
+        }
+    }
+
+    private static int[] freePorts(int n) throws IOException {
+        int[] ports = new int[n];
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0);
+                held.add(s);
+                ports[i] = s.getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                s.close();
+            }
+        }
+        return ports;
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static String classPath() {
+        return Stream.of(System.getProperty("java.class.path"), System.getProperty("jdk.module.path"))
+                .filter(p -> p != null && !p.isEmpty()).collect(Collectors.joining(File.pathSeparator));
+    }
+}

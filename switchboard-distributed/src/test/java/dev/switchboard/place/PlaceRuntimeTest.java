@@ -1,0 +1,132 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.SelectorRef;
+import dev.switchboard.spi.Seam;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * One place's routing, without other JVMs: this test plays place 1 by handing frames to place 0's runtime as its
+ * transport would. Messages that arrive before their actor's creation wait for it, in order; a failed creation
+ * makes them dead letters; references are written as ids and read back as the same actor.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class PlaceRuntimeTest {
+    static final List<String> SEEN = new CopyOnWriteArrayList<>();
+    static volatile CountDownLatch ended = new CountDownLatch(1);
+
+    record NewRecorder() implements ActorRecipe<String> {
+        @Override
+        public Actor<String> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    SEEN.add(m);
+                    if (m.equals("last")) {
+                        exit();
+                        ended.countDown();
+                    }
+                }
+            };
+        }
+    }
+
+    record NewFaulty() implements ActorRecipe<String> {
+        @Override
+        public Actor<String> create() {
+            throw new IllegalArgumentException("no such recorder");
+        }
+    }
+
+    private final PlaceRuntime place = new PlaceRuntime(0, List.of("p0", "p1"), 1,
+            List.of(NewRecorder.class, NewFaulty.class), "register it");
+
+    @AfterEach
+    void close() {
+        place.close();
+    }
+
+    @Test
+    void messagesThatArriveBeforeTheirActorsCreationWaitForItInOrder() throws Exception {
+        SEEN.clear();
+        ended = new CountDownLatch(1);
+        long id = GlobalId.of(1, 0, 7).bits();               // created from place 1, to live here
+        place.received(1, new Frames.Deliver(id, -1, "first"));
+        place.received(1, new Frames.Deliver(id, -1, "second"));
+        assertThat(place.waitingMessages()).isEqualTo(2);
+        place.received(1, new Frames.Create(id, "recorder", new NewRecorder()));
+        place.received(1, new Frames.Deliver(id, -1, "last"));
+        assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(SEEN).containsExactly("first", "second", "last");
+        assertThat(place.waitingMessages()).isZero();
+        assertThat(place.receivedFrames()).isEqualTo(4);
+    }
+
+    @Test
+    void messagesForAnActorWhoseCreationFailedAreDeadLettersAndTheFailureIsReported() {
+        long id = GlobalId.of(1, 0, 8).bits();
+        place.received(1, new Frames.Deliver(id, -1, "early"));
+        place.received(1, new Frames.Create(id, "faulty", new NewFaulty()));
+        place.received(1, new Frames.Deliver(id, -1, "late"));
+        assertThat(place.waitingMessages()).isZero();
+        assertThat(place.failures).singleElement().satisfies(f -> assertThat(f)
+                .hasMessageContaining("could not create faulty@" + id).hasMessageContaining("place p1")
+                .hasMessageContaining("no such recorder"));
+    }
+
+    enum Box { IN, OUT }
+
+    static final class Pair extends Selector<String, Box> {
+        Pair() {
+            super(Box.class);
+        }
+
+        @Override
+        protected void process(String m) {
+            exit();
+        }
+    }
+
+    @Test
+    void aReferenceIsWrittenAsItsIdAndReadBackAsTheSameActor() throws Exception {
+        ActorRef<?>[] local = new ActorRef<?>[1];
+        place.runtime.finish(() -> {
+            SelectorRef<String, Box> pair = new Pair().start();
+            local[0] = pair;
+            // a local reference, written (exported) and read back: the same reference
+            Object back = place.codec.decode(place.codec.encode(pair, "a test"));
+            assertThat(back).isSameAs(pair);
+            pair.send("end");
+        });
+        // the reference of an actor of place 1 comes back as a remote reference to it
+        long farId = GlobalId.of(1, 1, 3).bits();
+        ActorRef<?> far = (ActorRef<?>) Seam.remoteRef(farId, "far", 2, place);
+        Object read = place.codec.decode(place.codec.encode(far, "a test"));
+        assertThat(read).isEqualTo(far).isInstanceOfSatisfying(SelectorRef.class,
+                s -> assertThat(s.mailboxCount()).isEqualTo(2));
+        assertThat(read).hasToString("far@" + farId);
+        assertThat(Seam.isRemote((ActorRef<?>) read)).isTrue();
+        assertThat(local[0].id() >>> 40).as("place 0's ids carry place 0 twice: zero bits").isZero();
+    }
+
+    @Test
+    void sendingToAnUnconnectedPlaceFailsAtTheSender() {
+        ActorRef<?> far = Seam.remoteRef(GlobalId.of(1, 1, 4).bits(), "far", -1, place);
+        @SuppressWarnings("unchecked")
+        ActorRef<String> typed = (ActorRef<String>) far;
+        assertThatThrownBy(() -> typed.send("x")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not connected");
+        assertThat(place.sentFrames()).isZero();
+    }
+}
