@@ -198,7 +198,7 @@ final class PlaceLauncher implements AutoCloseable {
         for (Child c : children) {
             try {
                 c.stdin().write("exit\n");
-                c.stdin().flush();
+                c.stdin().close();                        // the child's reader ends, so its JVM exits at once
             } catch (IOException e) {
                 // gone already
             }

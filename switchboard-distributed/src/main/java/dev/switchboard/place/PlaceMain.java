@@ -106,20 +106,26 @@ public final class PlaceMain {
 
     /**
      * Reads the launcher's lines for the whole run, on a thread of their own, and halts this JVM as soon as they
-     * end (the launcher is gone), whatever the place is doing then (connecting, say).
+     * end (the launcher is gone), whatever the place is doing then (connecting, say) — unless the launcher said
+     * {@code exit} first: it closes the pipe right after, so that this thread is not left reading in native code,
+     * which would hold up the JVM's exit by 300 ms.
      */
     private static BlockingQueue<String> watchLauncher() {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread watcher = new Thread(() -> {
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            boolean exit = false;
             try {
                 for (String line; (line = in.readLine()) != null; ) {
                     lines.add(line.trim());
+                    exit |= line.trim().equals("exit");
                 }
             } catch (IOException e) {
                 // the launcher's end of the pipe is gone too
             }
-            Runtime.getRuntime().halt(ORPHANED);
+            if (!exit) {
+                Runtime.getRuntime().halt(ORPHANED);
+            }
         }, "place-launcher-watch");
         watcher.setDaemon(true);
         watcher.start();
