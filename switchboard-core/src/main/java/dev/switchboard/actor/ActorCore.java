@@ -1386,6 +1386,14 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
 
         @Override
+        public boolean hasTerminated(ActorRef<?> ref) {
+            if (!(ref instanceof LocalRef<?> local)) {
+                throw new IllegalArgumentException(ref + " is not the reference of an actor of this JVM");
+            }
+            return local.actor.state() == ActorState.TERMINATED;
+        }
+
+        @Override
         public boolean isRemote(ActorRef<?> ref) {
             return ref instanceof RemoteRef<?>;
         }

@@ -48,6 +48,9 @@ public abstract class ActorAccess {
     /** Sets the places' bits of this JVM's actor ids. */
     public abstract void usePlaceBits(long bits);
 
+    /** Whether {@code ref}, a reference of this JVM, names an actor that has terminated. */
+    public abstract boolean hasTerminated(ActorRef<?> ref);
+
     /** Whether {@code ref} is the reference of an actor of another JVM. */
     public abstract boolean isRemote(ActorRef<?> ref);
 

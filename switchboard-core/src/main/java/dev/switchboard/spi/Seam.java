@@ -94,6 +94,16 @@ public final class Seam {
                 Objects.requireNonNull(route, "route"));
     }
 
+    /**
+     * Whether the actor of this JVM that {@code ref} names has terminated (a snapshot: an actor that has not may
+     * terminate at any moment; one that has stays so).
+     *
+     * @throws IllegalArgumentException if {@code ref} is a reference to an actor of another JVM
+     */
+    public static boolean hasTerminated(ActorRef<?> ref) {
+        return ActorAccess.get().hasTerminated(Objects.requireNonNull(ref, "ref"));
+    }
+
     /** Whether {@code ref} is a reference to an actor of another JVM ({@link #remoteRef}). */
     public static boolean isRemote(ActorRef<?> ref) {
         return ActorAccess.get().isRemote(Objects.requireNonNull(ref, "ref"));

@@ -12,6 +12,7 @@ import dev.switchboard.spi.Seam;
 import dev.switchboard.task.TaskRuntime;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -75,6 +76,15 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     private final Map<Long, List<Frames.Deliver>> waiting = new HashMap<>();
     /** Ids whose creation failed here: their messages are dead letters. */
     private final Map<Long, String> failedCreations = new ConcurrentHashMap<>();
+    /**
+     * Actors created here for other places that have terminated and left {@link #actors}: later messages for them
+     * are dead letters, not messages waiting for a creation. (An id this place allocated itself needs no entry: it
+     * was exported once, so an absent one has terminated.)
+     */
+    private final Map<Long, Boolean> gone = new ConcurrentHashMap<>();
+    /** The size of {@link #actors} at which terminated actors are swept out of it next. */
+    private volatile int sweepAt = SWEEP_MIN;
+    private static final int SWEEP_MIN = 1024;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
     /** Messages for actors that do not exist here (their creation failed). */
@@ -83,6 +93,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     /** Place 0: the token of the wave under way, when it comes back. */
     private final SynchronousQueue<Frames.Wave> waveBack = new SynchronousQueue<>();
+    /** Place 0: set when a connection to another place was lost while the program ran. */
+    private volatile PlaceConnectionException lostPlace;
     /** Counted down when place 0 says the program has ended. */
     final CountDownLatch shutdown = new CountDownLatch(1);
 
@@ -192,6 +204,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 }
                 actors.put(c.id(), ref);
             }
+            sweepIfLarge();
         });
     }
 
@@ -224,6 +237,48 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    /** Exports a local actor: deliveries for its id find it. */
+    private void export(long id, ActorRef<?> ref) {
+        if (actors.putIfAbsent(id, ref) == null) {
+            sweepIfLarge();
+        }
+    }
+
+    /**
+     * Once the table of exported actors has doubled since the last sweep, removes the actors that have terminated,
+     * so that a long program does not keep every actor it ever exported.
+     */
+    private void sweepIfLarge() {
+        if (actors.size() < sweepAt) {
+            return;
+        }
+        synchronized (waiting) {
+            if (actors.size() < sweepAt) {
+                return;
+            }
+            actors.entrySet().removeIf(e -> {
+                if (!Seam.hasTerminated(e.getValue())) {
+                    return false;
+                }
+                if (GlobalId.of(e.getKey()).creationPlace() != here) {
+                    gone.put(e.getKey(), Boolean.TRUE);
+                }
+                return true;
+            });
+            sweepAt = Math.max(SWEEP_MIN, 2 * actors.size());
+        }
+    }
+
+    /** For tests: the dead letters of this place. */
+    long deadLetterCountForTests() {
+        return deadLetters();
+    }
+
+    /** For tests: the actors this place has exported and not swept out. */
+    int exportedActors() {
+        return actors.size();
+    }
+
     /** Delivers a message to the actor {@code id} of this place, or keeps it until the actor is created. */
     private void deliver(long id, int mailbox, Object message) {
         ActorRef<?> ref = actors.get(id);
@@ -236,6 +291,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                         LOG.log(System.Logger.Level.WARNING, () -> "place " + names.get(here) + ": a "
                                 + message.getClass().getName() + " for actor " + id + " is a dead letter: "
                                 + failedCreations.get(id));
+                    } else if (GlobalId.of(id).creationPlace() == here || gone.containsKey(id)) {
+                        lostDeliveries.incrementAndGet();   // an actor that terminated and was swept out
                     } else {
                         waiting.computeIfAbsent(id, k -> new ArrayList<>()).add(new Frames.Deliver(id, mailbox,
                                 message));
@@ -270,13 +327,32 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    /**
+     * A connection lost while the program runs: the program cannot end as written (a message or a wave may be lost
+     * with it), so it fails. Place 0 records the failure and closes its runtime, which ends the program's finish
+     * with what was open; another place that loses place 0 ends itself, and one that loses another place reports
+     * it to place 0.
+     */
     @Override
     public void lost(int place, String why) {
         if (shutdown.getCount() == 0) {
             return;                                     // the places are closing
         }
-        failed(new PlaceConnectionException("place " + names.get(here) + " lost its connection to place "
-                + names.get(place) + ": " + why));
+        PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost its"
+                + " connection to place " + names.get(place) + " while the program ran: " + why);
+        if (here == 0) {
+            lostPlace = e;
+            failures.add(e);
+            Thread closer = new Thread(() -> runtime.close(Duration.ofSeconds(1)), "place-" + names.get(here)
+                    + "-close");
+            closer.setDaemon(true);
+            closer.start();                             // not on the transport's thread: close waits for tasks
+        } else if (place == 0) {
+            LOG.log(System.Logger.Level.ERROR, e.getMessage() + "; this place ends");
+            shutdown.countDown();
+        } else {
+            failed(e);
+        }
     }
 
     // ------------------------------------------------------------------------------------------ failures
@@ -345,9 +421,15 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             Frames.Wave w = new Frames.Wave(round, idle, sent.get(), received.get(), dead);
             if (names.size() > 1) {
                 transport.send(1, w);
+                Frames.Wave back;
                 do {
-                    w = waveBack.take();
-                } while (w.round() != round);
+                    back = waveBack.poll(100, TimeUnit.MILLISECONDS);
+                    PlaceConnectionException lost = lostPlace;
+                    if (lost != null) {
+                        throw lost;                      // the wave may have gone with the place
+                    }
+                } while (back == null || back.round() != round);
+                w = back;
             }
             if (w.idle() && w.sent() == w.received()) {
                 if (w.sent() == lastSent && w.received() == lastReceived) {
@@ -417,7 +499,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         public void write(Kryo kryo, Output output, ActorRef<?> ref) {
             long id = ref.id();
             if (!Seam.isRemote(ref)) {
-                actors.putIfAbsent(id, ref);             // exported: deliveries for it find it
+                export(id, ref);                         // deliveries for it find it
             }
             output.writeLong(id);
             output.writeString(ref.name());

@@ -372,7 +372,14 @@ public final class Places {
                 failures.add(e);
             }
             long bodyEnded = System.nanoTime();
-            long[] deadLetters = master.awaitTermination();
+            long[] deadLetters = null;
+            try {
+                deadLetters = master.awaitTermination();
+            } catch (PlaceConnectionException lost) {
+                if (!master.failures.contains(lost)) {
+                    failures.add(lost);
+                }
+            }
             long ended = System.nanoTime();
             master.shutDownOthers();
             failures.addAll(master.failures);

@@ -120,6 +120,31 @@ class PlaceRuntimeTest {
         assertThat(local[0].id() >>> 40).as("place 0's ids carry place 0 twice: zero bits").isZero();
     }
 
+    /**
+     * The table of exported actors does not keep every actor a long program exported: once it has doubled, the
+     * terminated ones leave it, and a message that comes for one of them later is a dead letter, not a message
+     * waiting for a creation.
+     */
+    @Test
+    void terminatedActorsLeaveTheExportTableAndTheirLateMessagesAreDeadLetters() throws Exception {
+        List<ActorRef<String>> refs = new java.util.ArrayList<>();
+        place.runtime.finish(() -> {
+            for (int i = 0; i < 1500; i++) {
+                ActorRef<String> r = new Pair().start();
+                refs.add(r);
+                r.send("end");                               // each exits on its first message
+            }
+        });
+        for (ActorRef<String> r : refs) {
+            place.codec.encode(r, "a test");                 // exported, as when sent to another place
+        }
+        assertThat(place.exportedActors()).isLessThan(1024);
+        long dead = place.deadLetterCountForTests();
+        place.received(1, new Frames.Deliver(refs.get(0).id(), -1, "late"));
+        assertThat(place.waitingMessages()).isZero();
+        assertThat(place.deadLetterCountForTests()).isEqualTo(dead + 1);
+    }
+
     @Test
     void sendingToAnUnconnectedPlaceFailsAtTheSender() {
         ActorRef<?> far = Seam.remoteRef(GlobalId.of(1, 1, 4).bits(), "far", -1, place);

@@ -219,6 +219,40 @@ class PlacesTest {
                         }));
     }
 
+    record NewCrasher() implements ActorRecipe<Boolean> {
+        @Override
+        public Actor<Boolean> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Boolean crash) {
+                    Runtime.getRuntime().halt(1);           // the place's JVM dies, as a crash or a kill would end it
+                }
+            };
+        }
+    }
+
+    /** Waits for an answer that a place which dies will never send. */
+    static final class Waiter extends Actor<Boolean> {
+        @Override
+        protected void process(Boolean answer) {
+            exit();
+        }
+    }
+
+    /**
+     * A place dies while the program's body waits for it: the program fails, naming the place, instead of waiting
+     * for ever.
+     */
+    @Test
+    void aPlaceThatDiesFailsTheProgramNamingItInsteadOfHangingIt() {
+        assertThatThrownBy(() -> Places.builder().places(3).workers(1).messages(NewCrasher.class).run(places -> {
+            new Waiter().start();                             // never answered
+            places.start(2, new NewCrasher()).send(true);
+        })).isInstanceOfSatisfying(MultiException.class, e -> assertThat(e.failures())
+                .anySatisfy(f -> assertThat(f).isInstanceOf(PlaceConnectionException.class)
+                        .hasMessageContaining("lost its connection to place p2")));
+    }
+
     record Unlisted(int x) {
     }
 
