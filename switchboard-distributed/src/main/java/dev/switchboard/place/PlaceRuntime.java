@@ -21,7 +21,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -91,10 +91,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     private final AtomicLong lostDeliveries = new AtomicLong();
     /** Place 0: failures of every place, in the order they arrived. */
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-    /** Place 0: the token of the wave under way, when it comes back. */
-    private final SynchronousQueue<Frames.Wave> waveBack = new SynchronousQueue<>();
+    /** Place 0: the tokens of waves that came back (a queue: the transport's thread must never wait to hand one). */
+    private final LinkedBlockingQueue<Frames.Wave> waveBack = new LinkedBlockingQueue<>();
+    /** Place 0: termination waves started so far (for tests). */
+    private volatile int wavesRun;
     /** Place 0: set when a connection to another place was lost while the program ran. */
-    private volatile PlaceConnectionException lostPlace;
+    private volatile RuntimeException lostPlace;
     /** Counted down when place 0 says the program has ended. */
     final CountDownLatch shutdown = new CountDownLatch(1);
 
@@ -269,6 +271,16 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    /** For tests: the termination waves place 0 has started. */
+    int wavesRun() {
+        return wavesRun;
+    }
+
+    /** For tests: this place's transport. */
+    Transport transport() {
+        return transport;
+    }
+
     /** For tests: the dead letters of this place. */
     long deadLetterCountForTests() {
         return deadLetters();
@@ -317,8 +329,13 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             }
             case Frames.Failed f -> {
                 received.incrementAndGet();
-                failures.add(new PlaceFailureException(names.get(f.place()), f.exceptionClass(), f.message(),
-                        f.stackTrace()));
+                PlaceFailureException e = new PlaceFailureException(names.get(f.place()), f.exceptionClass(),
+                        f.message(), f.stackTrace());
+                if (f.exceptionClass().equals(PlaceConnectionException.class.getName())) {
+                    programLost(e);                      // a connection between two other places
+                } else {
+                    failures.add(e);
+                }
             }
             case Frames.Wave w -> passOn(w);
             case Frames.Shutdown s -> shutdown.countDown();
@@ -341,18 +358,29 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost its"
                 + " connection to place " + names.get(place) + " while the program ran: " + why);
         if (here == 0) {
-            lostPlace = e;
-            failures.add(e);
-            Thread closer = new Thread(() -> runtime.close(Duration.ofSeconds(1)), "place-" + names.get(here)
-                    + "-close");
-            closer.setDaemon(true);
-            closer.start();                             // not on the transport's thread: close waits for tasks
+            programLost(e);
         } else if (place == 0) {
             LOG.log(System.Logger.Level.ERROR, e.getMessage() + "; this place ends");
             shutdown.countDown();
         } else {
             failed(e);
         }
+    }
+
+    /**
+     * Place 0: the program cannot end as written, since a message or a termination wave may have been lost with a
+     * connection: records why, stops waiting for waves and closes this place's runtime, which ends the program's
+     * finish with what was still open.
+     */
+    private void programLost(RuntimeException why) {
+        failures.add(why);
+        if (lostPlace != null) {
+            return;
+        }
+        lostPlace = why;
+        Thread closer = new Thread(() -> runtime.close(Duration.ofSeconds(1)), "place-" + names.get(here) + "-close");
+        closer.setDaemon(true);
+        closer.start();                                 // not on the transport's thread: close waits for tasks
     }
 
     // ------------------------------------------------------------------------------------------ failures
@@ -393,9 +421,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     /** The wave's visit of this place (not place 0): adds this place and passes the token on. */
     private void passOn(Frames.Wave w) {
         if (here == 0) {
-            if (!waveBack.offer(w)) {
-                LOG.log(System.Logger.Level.WARNING, "place 0 got a termination wave nobody waits for: " + w);
-            }
+            waveBack.add(w);
             return;
         }
         boolean idle = idle();                           // before the counts: what it sent while busy is counted
@@ -403,28 +429,36 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         dead[here] = deadLetters();
         Frames.Wave on = new Frames.Wave(w.round(), w.idle() && idle, w.sent() + sent.get(),
                 w.received() + received.get(), dead);
-        transport.send((here + 1) % names.size(), on);
+        try {
+            transport.sendControl((here + 1) % names.size(), on);
+        } catch (RuntimeException e) {
+            failed(e);                                   // place 0 hears of it, and the wave is not waited for
+        }
     }
 
     /**
      * Place 0, once the program's body has ended: runs waves until two in a row find every place idle with the same
      * totals, sent equal to received. Returns the dead letters of every place, by index.
+     *
+     * @throws RuntimeException why the program cannot end, if a connection between places was lost meanwhile (a
+     *         {@code PlaceConnectionException}, or a {@code PlaceFailureException} reporting one)
      */
     long[] awaitTermination() throws InterruptedException {
         long lastSent = -1;
         long lastReceived = -1;
         long pauseNanos = 0;
         for (int round = 1; ; round++) {
+            wavesRun = round;
             boolean idle = idle();
             long[] dead = new long[names.size()];
             dead[0] = deadLetters();
             Frames.Wave w = new Frames.Wave(round, idle, sent.get(), received.get(), dead);
             if (names.size() > 1) {
-                transport.send(1, w);
+                transport.sendControl(1, w);
                 Frames.Wave back;
                 do {
                     back = waveBack.poll(100, TimeUnit.MILLISECONDS);
-                    PlaceConnectionException lost = lostPlace;
+                    RuntimeException lost = lostPlace;
                     if (lost != null) {
                         throw lost;                      // the wave may have gone with the place
                     }
@@ -451,7 +485,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     void shutDownOthers() {
         for (int p = 1; p < names.size(); p++) {
             try {
-                transport.send(p, new Frames.Shutdown());
+                transport.sendControl(p, new Frames.Shutdown());
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "place " + names.get(p) + " could not be told to shut down: "
                         + e);

@@ -128,6 +128,11 @@ public final class Places {
         return (SelectorRef<M, B>) place.<M>start(index, name, recipe, mailboxes);
     }
 
+    /** This place's runtime (for tests of this package). */
+    PlaceRuntime place() {
+        return place;
+    }
+
     @Override
     public String toString() {
         return "place " + place.names.get(place.here) + " of " + count();
@@ -375,7 +380,7 @@ public final class Places {
             long[] deadLetters = null;
             try {
                 deadLetters = master.awaitTermination();
-            } catch (PlaceConnectionException lost) {
+            } catch (PlaceConnectionException | PlaceFailureException lost) {
                 if (!master.failures.contains(lost)) {
                     failures.add(lost);
                 }

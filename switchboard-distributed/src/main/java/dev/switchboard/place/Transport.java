@@ -207,6 +207,22 @@ final class Transport implements AutoCloseable {
      *         stayed full for {@link Settings#overload()}
      */
     void send(int place, Object message) {
+        send(place, message, false);
+    }
+
+    /**
+     * Sends a frame of the places' own protocol (a termination wave, a shutdown) to place {@code place}: written even
+     * when the connection's outbound buffer is above its high-water mark, so that the transport's I/O thread can
+     * pass it on and program traffic filling a buffer cannot hold it up. Such frames are few (one wave at a time)
+     * and small.
+     *
+     * @throws PlaceConnectionException if the place is not connected or its connection was lost
+     */
+    void sendControl(int place, Object message) {
+        send(place, message, true);
+    }
+
+    private void send(int place, Object message, boolean control) {
         if (place == self || place < 0 || place >= names.size()) {
             throw new IllegalArgumentException("place " + names.get(self) + " cannot send to place index " + place
                     + " (places: 0 to " + (names.size() - 1) + ", itself excluded)");
@@ -221,7 +237,7 @@ final class Transport implements AutoCloseable {
         if (ch == null || !ch.isActive()) {
             throw notConnected(place);
         }
-        if (!ch.isWritable()) {
+        if (!control && !ch.isWritable()) {
             if (ch.eventLoop().inEventLoop()) {
                 throw new PlaceConnectionException("place " + names.get(place) + " is not taking messages fast"
                         + " enough, and a send from the transport's own I/O thread cannot wait for it; the message"

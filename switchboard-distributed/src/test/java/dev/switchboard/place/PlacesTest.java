@@ -188,6 +188,69 @@ class PlacesTest {
         assertThat(report.totalDeadLetters()).isZero();
     }
 
+    /** Records that it was created and got its token, then exits. */
+    record NewLateArrival() implements ActorRecipe<Token> {
+        static final AtomicLong GOT = new AtomicLong();
+
+        @Override
+        public Actor<Token> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Token t) {
+                    GOT.incrementAndGet();
+                    exit();
+                }
+            };
+        }
+    }
+
+    /** At place 1: creates an actor at place 0, sends it a token, and exits. */
+    record NewLateSender() implements ActorRecipe<Boolean> {
+        @Override
+        public Actor<Boolean> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Boolean go) {
+                    Places.current().start(0, new NewLateArrival()).send(new Token(1));
+                    exit();
+                }
+            };
+        }
+    }
+
+    /**
+     * The case a detection that trusts idleness alone gets wrong, made certain: place 0 stops reading what place 1
+     * sends, place 1 creates an actor at place 0, sends it a token and exits. Now every place is idle, and the
+     * creation and the token are on the wire (in the connection's buffers). Waves run meanwhile (they go from place
+     * 2 to place 0, not through the blocked direction) and must not end the program: place 1 counts two frames sent
+     * that nobody received. After five waves place 0 reads again, and the program ends with the token delivered.
+     */
+    @Test
+    void framesHeldOnTheWireWhileEveryPlaceIsIdleKeepTheProgramGoing() throws Exception {
+        NewLateArrival.GOT.set(0);
+        Thread[] resume = new Thread[1];
+        AtomicLong wavesWhileHeld = new AtomicLong();
+        PlacesReport report = Places.builder().places(3).workers(1).messages(Token.class, NewLateArrival.class,
+                NewLateSender.class).run(places -> {
+                    PlaceRuntime zero = places.place();
+                    zero.transport().readFrom(1, false);
+                    resume[0] = new Thread(() -> {
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                        while (zero.wavesRun() < 5 && System.nanoTime() < deadline) {
+                            Thread.onSpinWait();
+                        }
+                        wavesWhileHeld.set(zero.wavesRun());
+                        zero.transport().readFrom(1, true);
+                    });
+                    resume[0].start();
+                    places.start(1, new NewLateSender()).send(true);
+                });
+        resume[0].join();
+        assertThat(wavesWhileHeld.get()).as("waves run while the frames were held").isGreaterThanOrEqualTo(5);
+        assertThat(NewLateArrival.GOT.get()).as("the token reached its actor before the program ended").isOne();
+        assertThat(report.totalDeadLetters()).isZero();
+    }
+
     // ---------------------------------------------------------------------------------------------- failures
 
     record Boom(String why) {
