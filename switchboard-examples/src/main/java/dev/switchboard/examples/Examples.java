@@ -1,5 +1,13 @@
 package dev.switchboard.examples;
 
+import dev.switchboard.examples.places.NQueensFirstK;
+import dev.switchboard.examples.places.PiPrecision;
+import dev.switchboard.examples.places.PlacesBoundedBuffer;
+import dev.switchboard.examples.places.PlacesJoin;
+import dev.switchboard.examples.places.PlacesRequestReply;
+import dev.switchboard.examples.places.Trapezoid;
+import dev.switchboard.place.Places;
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -56,6 +64,35 @@ public final class Examples {
                 dev.switchboard.examples.stm.TransactionalBank::new));
         ALL.put("SortedList", new Entry("004 §5.1", "a sorted linked list of TRefs: concurrent inserts and removes, a relaxed sum",
                 dev.switchboard.examples.stm.SortedList::new));
+        ALL.put("PlacesRequestReply", new Entry("003 Fig. 3", "request-reply between selectors of different places",
+                onOnePlace(out -> PlacesRequestReply.run(Places.builder(), out))));
+        ALL.put("PlacesJoin", new Entry("003 Fig. 5", "joins in any order and round robin, the sources on other places",
+                onOnePlace(out -> PlacesJoin.run(Places.builder(), out))));
+        ALL.put("PlacesBoundedBuffer", new Entry("003 Fig. 6", "a guarded bounded buffer, producers and consumers on every place",
+                onOnePlace(out -> PlacesBoundedBuffer.run(Places.builder(), out))));
+        ALL.put("Trapezoid", new Entry("003 §5, Fig. 12", "trapezoidal integration by workers on every place",
+                onOnePlace(out -> Trapezoid.run(Places.builder(), out))));
+        ALL.put("PiPrecision", new Entry("003 §5, Fig. 13", "pi to 1,000 digits, terms handed out to workers on every place",
+                onOnePlace(out -> PiPrecision.run(Places.builder(), out))));
+        ALL.put("NQueensFirstK", new Entry("003 §5, Fig. 14", "the first k N-queens solutions, priorities as mailboxes",
+                onOnePlace(out -> NQueensFirstK.run(Places.builder(), out))));
+    }
+
+    /** An example of places as the catalogue runs it: on one place, this JVM (its main takes --places N). */
+    @FunctionalInterface
+    private interface OnPlaces {
+        void run(PrintStream out) throws InterruptedException;
+    }
+
+    private static Supplier<Example> onOnePlace(OnPlaces example) {
+        return () -> out -> {
+            try {
+                example.run(out);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        };
     }
 
     private Examples() {
@@ -64,7 +101,7 @@ public final class Examples {
     public static void main(String[] args) {
         if (args.length == 0) {
             System.out.println("Examples (run one with ./switchboard examples NAME, or all with ./switchboard examples all):");
-            ALL.forEach((name, e) -> System.out.printf("  %-18s %-15s %s%n", name, e.figure(), e.summary()));
+            ALL.forEach((name, e) -> System.out.printf("  %-19s %-15s %s%n", name, e.figure(), e.summary()));
             return;
         }
         for (String arg : args) {
