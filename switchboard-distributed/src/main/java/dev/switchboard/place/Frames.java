@@ -9,8 +9,11 @@ final class Frames {
     private Frames() {
     }
 
-    /** Create the actor {@code recipe} makes, with the id {@code id} and the name {@code name}, and start it. */
-    record Create(long id, String name, Object recipe) {
+    /**
+     * Create the actor {@code recipe} makes, with the id {@code id} and the name {@code name}, and start it; a
+     * selector of {@code mailboxes} mailboxes (-1: an actor).
+     */
+    record Create(long id, String name, Object recipe, int mailboxes) {
     }
 
     /** A message for the actor {@code to}: into {@code mailbox}, or routed if -1. */

@@ -108,6 +108,21 @@ final class MessageCodec {
         }
     }
 
+    /** Whether {@code type} is registered (built in, or a message class). */
+    boolean isRegistered(Class<?> type) {
+        Kryo kryo = kryos.obtain();
+        try {
+            return kryo.getClassResolver().getRegistration(type) != null;
+        } finally {
+            kryos.free(kryo);
+        }
+    }
+
+    /** How a class is registered, for errors. */
+    String origin() {
+        return origin;
+    }
+
     /**
      * The message {@code bytes} hold.
      *

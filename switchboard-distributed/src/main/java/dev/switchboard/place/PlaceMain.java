@@ -70,6 +70,7 @@ public final class PlaceMain {
              Transport transport = new Transport(place, program, names, runtime.codec, runtime,
                      Transport.Settings.DEFAULTS)) {
             runtime.attach(transport);
+            Places.install(new Places(runtime));              // before the others can send it a creation
             InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));
             System.out.println(READY + " " + place + " " + at.getPort());
             System.out.flush();
@@ -86,7 +87,6 @@ public final class PlaceMain {
             transport.connect(addresses, Duration.ofSeconds(60));   // the launcher's own timeout ends it sooner
             System.out.println(CONNECTED + " " + place);
             System.out.flush();
-            Places.install(new Places(runtime));
             Thread exit = new Thread(() -> {
                 try {
                     while (!in.take().equals("exit")) {

@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.Selector;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.spi.Seam;
@@ -150,14 +151,20 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             throw new IllegalArgumentException("no place " + place + " to start a " + name + " at: the places are 0"
                     + " to " + (names.size() - 1));
         }
+        if (!codec.isRegistered(recipe.getClass())) {
+            throw new IllegalArgumentException("cannot start a " + recipe.getClass().getName() + " at place "
+                    + names.get(place) + ": the recipe's class is not registered; " + codec.origin()
+                    + " (every place registers the same classes, in that order)");
+        }
         if (place == here) {
             ActorCore<M> actor = create(recipe);
+            checkMailboxes(actor, mailboxes, recipe);
             return name == null ? actor.start() : actor.start(name);
         }
         long id = ids.next(place).bits();
         String shown = name != null ? name : recipeName(recipe);
         ActorRef<M> ref = (ActorRef<M>) Seam.remoteRef(id, shown, mailboxes, this);
-        sendFrame(place, new Frames.Create(id, shown, recipe));
+        sendFrame(place, new Frames.Create(id, shown, recipe, mailboxes));
         return ref;
     }
 
@@ -169,6 +176,14 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             default -> throw new IllegalArgumentException("not a recipe: " + recipe);
         };
         return (ActorCore<M>) Objects.requireNonNull(actor, () -> recipe + ".create() returned null");
+    }
+
+    /** Checks that a selector has as many mailboxes as its recipe said (its remote references allow that many). */
+    private static void checkMailboxes(ActorCore<?> actor, int mailboxes, Object recipe) {
+        if (mailboxes >= 0 && actor instanceof Selector<?, ?> s && s.mailboxCount() != mailboxes) {
+            throw new IllegalArgumentException(recipe + " made a selector of " + s.mailboxCount()
+                    + " mailboxes, but says " + mailboxes + " (SelectorRecipe.mailboxCount())");
+        }
     }
 
     /** The name an actor made by {@code recipe} shows until it has one: the recipe's class's simple name. */
@@ -183,6 +198,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             ActorRef<?> ref;
             try {
                 ActorCore<?> actor = create(c.recipe());
+                checkMailboxes(actor, c.mailboxes(), c.recipe());
                 Seam.presetId(actor, c.id());
                 ref = actor.start(c.name());
             } catch (RuntimeException | Error e) {

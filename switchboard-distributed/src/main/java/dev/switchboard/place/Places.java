@@ -123,8 +123,13 @@ public final class Places {
     /** {@link #start(int, SelectorRecipe)} with a name. */
     public <M, B extends Enum<B>> SelectorRef<M, B> start(int index, String name, SelectorRecipe<M, B> recipe) {
         Objects.requireNonNull(recipe, "recipe");
-        int mailboxes = Objects.requireNonNull(recipe.mailboxes(), () -> recipe + ".mailboxes() is null")
-                .getEnumConstants().length;
+        Objects.requireNonNull(recipe.mailboxes(), () -> recipe + ".mailboxes() is null");
+        int mailboxes = recipe.mailboxCount();
+        if (mailboxes < 1) {
+            throw new IllegalArgumentException(recipe + " makes a selector of " + mailboxes + " mailboxes: a"
+                    + " SelectorRecipe of a selector whose mailboxes have numbers only (Selector.Numbered) says how"
+                    + " many in mailboxCount()");
+        }
         return (SelectorRef<M, B>) place.<M>start(index, name, recipe, mailboxes);
     }
 
@@ -151,11 +156,12 @@ public final class Places {
      * {@link #args} reads both from the command line.
      */
     public static final class Builder {
-        private final List<Class<?>> messages = new ArrayList<>();
+        private final LinkedHashSet<Class<?>> messages = new LinkedHashSet<>();
         private int places = 1;
         private Path config;
         private String placeName;
-        private int workers = Runtime.getRuntime().availableProcessors();
+        /** 0 until set: the default depends on the launch ({@link #workers(int)}). */
+        private int workers;
         private final List<String> jvmOptions = new ArrayList<>();
         private Duration bootstrapTimeout = Duration.ofSeconds(60);
 
@@ -164,7 +170,9 @@ public final class Places {
 
         /**
          * The classes messages between places carry (records, enums, their fields' classes), recipes included.
-         * Every place registers the same classes in the same order; a class not registered fails at the sender.
+         * Every place registers the same classes in the same order (a class given twice counts once); a class not
+         * registered fails at the sender, and a recipe's class is checked even when it is started at its own
+         * place, so that a program that runs on one place does not fail on several for a missing registration.
          */
         public Builder messages(Class<?>... classes) {
             for (Class<?> c : classes) {
@@ -197,7 +205,11 @@ public final class Places {
             return this;
         }
 
-        /** Worker threads of each place's runtime (default: the processors; a configuration's {@code workers}). */
+        /**
+         * Worker threads of each place's runtime. Default: with {@link #places(int)}, the processors shared out
+         * among the places on this host (at least 1 each); with a configuration, its {@code workers}, else the
+         * processors.
+         */
         public Builder workers(int count) {
             if (count < 1) {
                 throw new IllegalArgumentException("workers must be at least 1, not " + count);
@@ -293,13 +305,16 @@ public final class Places {
             for (int i = 0; i < places; i++) {
                 names.add("p" + i);
             }
-            try (PlaceRuntime master = new PlaceRuntime(0, names, workers, messages,
+            int threads = workers > 0 ? workers
+                    : Math.max(1, Runtime.getRuntime().availableProcessors() / places);
+            List<Class<?>> registered = List.copyOf(messages);
+            try (PlaceRuntime master = new PlaceRuntime(0, names, threads, registered,
                     "pass it to Places.builder().messages(...)")) {
                 if (places == 1) {
                     return runMaster(master, program, t0);
                 }
-                List<String> childArgs = List.of("--workers", String.valueOf(workers), "--messages",
-                        messages.stream().map(Class::getName).collect(Collectors.joining(",")));
+                List<String> childArgs = List.of("--workers", String.valueOf(threads), "--messages",
+                        registered.stream().map(Class::getName).collect(Collectors.joining(",")));
                 PlaceLauncher launcher;
                 try {
                     launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all) -> {
@@ -335,19 +350,22 @@ public final class Places {
                 throw new PlacesConfigException(config + ": cannot be read: " + e, e);
             }
             long t0 = System.nanoTime();
-            int threads = cfg.workers() > 0 ? cfg.workers() : workers;
+            int threads = workers > 0 ? workers
+                    : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
             try (PlaceRuntime place = new PlaceRuntime(self.index(), names, threads, all,
                     "list it under selectorSystem.messages in " + cfg.origin());
                  Transport t = new Transport(self.index(), run, names, place.codec, place,
                          Transport.Settings.DEFAULTS)) {
                 place.attach(t);
+                if (self.index() != 0) {
+                    Places.install(new Places(place));         // before the others can send it a creation
+                }
                 t.bind(new InetSocketAddress(self.hostname(), self.port()));
                 t.connect(cfg.places().stream().map(p -> new InetSocketAddress(p.hostname(), p.port())).toList(),
                         bootstrapTimeout);
                 if (self.index() == 0) {
                     return runMaster(place, program, t0);
                 }
-                Places.install(new Places(place));
                 place.awaitShutdown();
                 return new PlacesReport(names, Duration.ofNanos(System.nanoTime() - t0), Duration.ZERO,
                         Duration.ZERO, new long[names.size()], place.sentFrames());

@@ -45,7 +45,8 @@ public record PlacesReport(List<String> places, Duration bootstrap, Duration bod
 
     @Override
     public String toString() {
-        return places.size() + " places: bootstrap " + bootstrap.toMillis() + " ms, body " + body.toMillis()
+        return places.size() + (places.size() == 1 ? " place" : " places") + ": bootstrap " + bootstrap.toMillis()
+                + " ms, body " + body.toMillis()
                 + " ms, termination " + String.format("%.1f", termination.toNanos() / 1e6) + " ms, dead letters "
                 + Arrays.toString(deadLetters) + ", frames sent from place 0 " + framesSent;
     }

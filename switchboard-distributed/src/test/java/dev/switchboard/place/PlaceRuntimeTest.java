@@ -65,7 +65,7 @@ class PlaceRuntimeTest {
         place.received(1, new Frames.Deliver(id, -1, "first"));
         place.received(1, new Frames.Deliver(id, -1, "second"));
         assertThat(place.waitingMessages()).isEqualTo(2);
-        place.received(1, new Frames.Create(id, "recorder", new NewRecorder()));
+        place.received(1, new Frames.Create(id, "recorder", new NewRecorder(), -1));
         place.received(1, new Frames.Deliver(id, -1, "last"));
         assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
         assertThat(SEEN).containsExactly("first", "second", "last");
@@ -77,7 +77,7 @@ class PlaceRuntimeTest {
     void messagesForAnActorWhoseCreationFailedAreDeadLettersAndTheFailureIsReported() {
         long id = GlobalId.of(1, 0, 8).bits();
         place.received(1, new Frames.Deliver(id, -1, "early"));
-        place.received(1, new Frames.Create(id, "faulty", new NewFaulty()));
+        place.received(1, new Frames.Create(id, "faulty", new NewFaulty(), -1));
         place.received(1, new Frames.Deliver(id, -1, "late"));
         assertThat(place.waitingMessages()).isZero();
         assertThat(place.failures).singleElement().satisfies(f -> assertThat(f)

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.task.MultiException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -347,6 +349,72 @@ class PlacesTest {
                         .isInstanceOf(IllegalArgumentException.class)
                         .hasMessageContaining(Unlisted.class.getName())
                         .hasMessageContaining("Places.builder().messages(...)")));
+    }
+
+    /** A join over numbered mailboxes: takes one item from each of its mailboxes, sends the sum, exits. */
+    record NewNumberedJoin(int inputs, ActorRef<Long> sum) implements SelectorRecipe<String, Selector.Numbered> {
+        @Override
+        public Selector<String, Selector.Numbered> create() {
+            return new Selector<>(inputs) {
+                private int left = inputs;
+                private long total;
+
+                @Override
+                protected void process(String item) {
+                    total += Long.parseLong(item);
+                    if (--left == 0) {
+                        sum.send(total);
+                        exit();
+                    }
+                }
+            };
+        }
+
+        @Override
+        public Class<Selector.Numbered> mailboxes() {
+            return Selector.Numbered.class;
+        }
+
+        @Override
+        public int mailboxCount() {
+            return inputs;
+        }
+    }
+
+    @ParameterizedTest(name = "{0} places")
+    @ValueSource(ints = {1, 2})
+    void aSelectorWithNumberedMailboxesStartsAtAnyPlace(int count) throws Exception {
+        AtomicLong joined = new AtomicLong();
+        Places.builder().places(count).workers(1).messages(NewNumberedJoin.class).run(places -> {
+            ActorRef<Long> sum = new Actor<Long>() {
+                @Override
+                protected void process(Long total) {
+                    joined.set(total);
+                    exit();
+                }
+            }.start();
+            SelectorRef<String, Selector.Numbered> join = places.start(places.count() - 1,
+                    new NewNumberedJoin(3, sum));
+            assertThat(join.mailboxCount()).isEqualTo(3);
+            for (int i = 0; i < 3; i++) {
+                join.send(i, String.valueOf(i + 1));
+            }
+            assertThatThrownBy(() -> join.send(3, "4")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("mailbox 3");
+        });
+        assertThat(joined).hasValue(6);
+    }
+
+    /** A recipe not registered fails on one place as on several: a program that runs on one runs on N. */
+    @Test
+    void aRecipeThatIsNotRegisteredFailsEvenAtItsOwnPlace() {
+        assertThatThrownBy(() -> Places.builder().places(1).workers(1)
+                .run(places -> places.start(0, new NewPonger())))
+                .isInstanceOf(MultiException.class)
+                .satisfies(e -> assertThat(((MultiException) e).failures()).singleElement().satisfies(f ->
+                        assertThat(f).isInstanceOf(IllegalArgumentException.class)
+                                .hasMessageContaining(NewPonger.class.getName())
+                                .hasMessageContaining("Places.builder().messages(...)")));
     }
 
     @Test
