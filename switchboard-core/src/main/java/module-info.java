@@ -11,8 +11,8 @@ module dev.switchboard.core {
     exports dev.switchboard.task;
     exports dev.switchboard.actor;
     exports dev.switchboard.monitor;
-    // The seam for actor kinds outside the core. Its users are meant to be the modules dev.switchboard.stm and
-    // dev.switchboard.distributed, and the export should become qualified to them ("exports ... to ..."); they do
-    // not exist yet, and a qualified export to a module that is not there only warns, so for now it is open to all.
+    // The seam for actor kinds outside the core: the monitors, switchboard-stm and switchboard-distributed. Those
+    // two run on the class path (Scala, Netty and Kryo are not all modules), where a qualified export ("exports ...
+    // to ...") would not reach them, so the export is open to all; Seam's Javadoc says applications do not need it.
     exports dev.switchboard.spi;
 }
