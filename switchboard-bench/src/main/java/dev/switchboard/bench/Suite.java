@@ -7,6 +7,8 @@ import dev.switchboard.bench.counting.Counting;
 import dev.switchboard.bench.fjcreation.ForkJoinCreation;
 import dev.switchboard.bench.fjthroughput.ForkJoinThroughput;
 import dev.switchboard.bench.pingpong.PingPong;
+import dev.switchboard.bench.remote.RemotePingPong;
+import dev.switchboard.bench.remote.RemoteThroughput;
 import dev.switchboard.bench.threadring.ThreadRing;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +47,16 @@ public final class Suite {
     }
 
     /**
+     * Benchmarks that run only when {@code --only} names them, not in the default run: the remote ones start a
+     * second JVM per side (Switchboard's places against Pekko's Artery TCP) and keep them for all of their runs.
+     */
+    public static List<Benchmark> optional() {
+        return List.of(
+                new RemoteThroughput(),
+                new RemotePingPong());
+    }
+
+    /**
      * Switchboard-only variants that {@code --compare} can name besides the benchmarks of {@link #all()}: they
      * take a measured difference apart and are not part of the main run.
      */
@@ -57,22 +69,28 @@ public final class Suite {
     /** The benchmark or comparison variant called {@code name} (case-insensitive). */
     public static Benchmark forCompare(String name) {
         List<Benchmark> known = new java.util.ArrayList<>(all());
+        known.addAll(optional());
         known.addAll(compareVariants());
         return known.stream().filter(b -> b.name().equalsIgnoreCase(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown benchmark " + name + " for --compare;"
                         + " known: " + known.stream().map(Benchmark::name).toList()));
     }
 
-    /** The benchmarks named in {@code only} (case-insensitive), or all of them if it is null. */
+    /**
+     * The benchmarks named in {@code only} (case-insensitive), of {@link #all()} and {@link #optional()}, in report
+     * order; or those of {@link #all()} if it is null.
+     */
     public static List<Benchmark> select(Set<String> only) {
         if (only == null) {
             return all();
         }
-        List<Benchmark> chosen = all().stream()
+        List<Benchmark> known = new java.util.ArrayList<>(all());
+        known.addAll(optional());
+        List<Benchmark> chosen = known.stream()
                 .filter(b -> only.contains(b.name().toLowerCase(Locale.ROOT))).toList();
         if (chosen.size() != only.size()) {
             throw new IllegalArgumentException("unknown benchmark in " + only + "; known: "
-                    + all().stream().map(Benchmark::name).toList());
+                    + known.stream().map(Benchmark::name).toList());
         }
         return chosen;
     }

@@ -56,4 +56,12 @@ public interface Benchmark {
     default List<Series> lastRunSeries() {
         return List.of();
     }
+
+    /**
+     * Releases what the benchmark keeps between its runs (the remote benchmarks keep child JVMs for all of their
+     * runs); nothing for most. The harness calls it once, after the benchmark's last run, whether its runs
+     * succeeded or not. A benchmark that starts such resources lazily starts them again if it is run again.
+     */
+    default void close() throws Exception {
+    }
 }

@@ -67,6 +67,10 @@ final class Comparison {
                 round(runtime, r, ms);
                 out.print('.');
             }
+        } finally {
+            for (Benchmark b : variants) {
+                b.close();
+            }
         }
         out.println();
         List<Row> rows = new ArrayList<>();

@@ -77,6 +77,11 @@ public final class Harness {
                 System.out.printf("%-28s %s%n", b.name(), b.description());
             }
             System.out.println();
+            System.out.println("only when --only names them (they start a second JVM per side):");
+            for (Benchmark b : Suite.optional()) {
+                System.out.printf("%-28s %s%n", b.name(), b.description());
+            }
+            System.out.println();
             System.out.println("for --compare only (Switchboard variants, not in the main run):");
             for (Benchmark b : Suite.compareVariants()) {
                 System.out.printf("%-28s %s%n", b.name(), b.description());
@@ -290,6 +295,13 @@ public final class Harness {
         } catch (Throwable t) {
             failure = t.toString();
         }
+        try {
+            b.close();                      // a remote benchmark ends its child JVMs here
+        } catch (Throwable t) {
+            if (failure == null) {
+                failure = "closing it failed: " + t;
+            }
+        }
         progress.done();
         System.gc();
         if (failure != null) {
@@ -446,7 +458,9 @@ public final class Harness {
         static final String USAGE = """
                 usage: ./switchboard bench [options]
                   --quick            fewer iterations (the whole suite in a few minutes)
-                  --only a,b         run only these benchmarks (names as in --list, case-insensitive)
+                  --only a,b         run only these benchmarks (names as in --list, case-insensitive);
+                                     the remote ones (RemoteThroughput, RemotePingPong: a second JVM per
+                                     side) run only when named here
                   --json FILE        write the results as JSON
                   --html DIR         write an HTML report with charts into DIR
                   --workers N        worker threads for both runtimes (default: available processors)

@@ -1,0 +1,78 @@
+package dev.switchboard.bench.remote;
+
+import dev.switchboard.bench.harness.PekkoSettings;
+import dev.switchboard.bench.remote.Remote.Kind;
+import dev.switchboard.task.TaskRuntime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.ActorSystem;
+
+/**
+ * Both sides' second JVMs and what talks to them: Switchboard's places ({@link SwitchboardRemote}) and one Pekko
+ * pair of systems per Pekko configuration the harness runs ({@link PekkoRemote}). Each starts at its first run
+ * and stays until {@link #close}; a run after the close starts it again. Benchmarks may share one (a test runs
+ * both remote benchmarks on one pair of child JVMs per side); the harness runs one benchmark at a time.
+ */
+public final class RemoteSides implements AutoCloseable {
+    private SwitchboardRemote switchboard;
+    /** By the systems' workers and throughput. */
+    private final Map<String, PekkoRemote> pekko = new LinkedHashMap<>();
+
+    /**
+     * Runs {@code count} messages or round trips of {@code kind} on places with the worker count of
+     * {@code runtime} (and Switchboard's default budget, the places' own runtimes).
+     */
+    long runSwitchboard(TaskRuntime runtime, Kind kind, int count) throws Exception {
+        if (switchboard != null && switchboard.workers() != runtime.workers()) {
+            switchboard.close();
+            switchboard = null;
+        }
+        if (switchboard == null) {
+            switchboard = new SwitchboardRemote(runtime.workers());
+        }
+        return switchboard.run(kind, count);
+    }
+
+    /** Runs them on Artery TCP, between systems with the dispatcher settings of {@code system}. */
+    long runPekko(ActorSystem system, Kind kind, int count) throws Exception {
+        var config = system.settings().config();
+        int workers = config.getInt("pekko.actor.default-dispatcher.fork-join-executor.parallelism-max");
+        int throughput = PekkoSettings.throughput(config);
+        String key = workers + "/" + throughput;
+        PekkoRemote remote = pekko.get(key);
+        if (remote == null) {
+            remote = new PekkoRemote(workers, throughput);
+            pekko.put(key, remote);
+        }
+        return remote.run(kind, count);
+    }
+
+    /** Ends every second JVM (and this JVM's part of it); waits for them to exit. */
+    @Override
+    public void close() throws Exception {
+        List<Exception> failures = new ArrayList<>();
+        if (switchboard != null) {
+            try {
+                switchboard.close();
+            } catch (Exception e) {
+                failures.add(e);
+            }
+            switchboard = null;
+        }
+        for (PekkoRemote remote : pekko.values()) {
+            try {
+                remote.close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        pekko.clear();
+        if (!failures.isEmpty()) {
+            Exception e = failures.get(0);
+            failures.subList(1, failures.size()).forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+}
