@@ -115,7 +115,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         this.codec = new MessageCodec(messages, register, new References());
         this.runtime = TaskRuntime.builder().name("place-" + names.get(here)).workers(workers)
                 .onUnscopedFailure(this::failed).build();
-        warmUp();
+        if (names.size() > 1) {
+            warmUp();                                   // one place alone sends nothing
+        }
     }
 
     /**
