@@ -72,16 +72,23 @@ final class PlaceLauncher implements AutoCloseable {
             names.add("p" + i);
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        Transport transport = transports.apply(program, List.copyOf(names));
         List<Child> children = new CopyOnWriteArrayList<>();   // the hook reads it
         Thread hook = new Thread(() -> children.forEach(c -> c.process().destroyForcibly()), "place-launcher-hook");
         Runtime.getRuntime().addShutdownHook(hook);
+        Transport transport;
+        try {
+            for (int i = 1; i < places; i++) {                // they start while this place sets itself up
+                children.add(start(i, program, names, jvmOptions, childArgs));
+            }
+            transport = transports.apply(program, List.copyOf(names));
+        } catch (IOException | RuntimeException | Error e) {
+            children.forEach(c -> c.process().destroyForcibly());
+            Runtime.getRuntime().removeShutdownHook(hook);
+            throw e;
+        }
         PlaceLauncher launcher = new PlaceLauncher(names, transport, children, hook);
         try {
             InetSocketAddress self = transport.bind(new InetSocketAddress("127.0.0.1", 0));
-            for (int i = 1; i < places; i++) {
-                children.add(start(i, program, names, jvmOptions, childArgs));
-            }
             List<String> addresses = new ArrayList<>();
             addresses.add("127.0.0.1:" + self.getPort());
             for (Child c : children) {

@@ -74,6 +74,7 @@ public final class PlaceMain {
             InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));
             System.out.println(READY + " " + place + " " + at.getPort());
             System.out.flush();
+            runtime.warmUp();                                 // while the launcher waits for the others
             String line = in.take();
             if (!line.startsWith("addresses ")) {
                 throw new IllegalStateException("place " + names.get(place) + " expected the addresses of the places,"

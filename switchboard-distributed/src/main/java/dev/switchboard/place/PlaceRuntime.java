@@ -115,17 +115,15 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         this.codec = new MessageCodec(messages, register, new References());
         this.runtime = TaskRuntime.builder().name("place-" + names.get(here)).workers(workers)
                 .onUnscopedFailure(this::failed).build();
-        if (names.size() > 1) {
-            warmUp();                                   // one place alone sends nothing
-        }
     }
 
     /**
      * Encodes and decodes one of each frame the places exchange before any is sent: Kryo makes a class's serializer
      * the first time it meets the class, and the JIT compiles the paths, so a place's first handshake and first
-     * termination wave would otherwise take tens of milliseconds on a fresh JVM.
+     * termination wave would otherwise take tens of milliseconds on a fresh JVM. A launch calls it while it waits
+     * for the other places (one place alone sends nothing, and does not).
      */
-    private void warmUp() {
+    void warmUp() {
         for (Object frame : List.of(new Handshake.Hello("warm-up", here), new Handshake.Welcome(here),
                 new Handshake.Ping(0), new Handshake.Pong(0), new Frames.Deliver(0, -1, "warm-up"),
                 new Frames.Failed(here, "", "", ""), new Frames.Shutdown(),

@@ -308,26 +308,40 @@ public final class Places {
             int threads = workers > 0 ? workers
                     : Math.max(1, Runtime.getRuntime().availableProcessors() / places);
             List<Class<?>> registered = List.copyOf(messages);
-            try (PlaceRuntime master = new PlaceRuntime(0, names, threads, registered,
-                    "pass it to Places.builder().messages(...)")) {
-                if (places == 1) {
-                    return runMaster(master, program, t0);
+            String register = "pass it to Places.builder().messages(...)";
+            if (places == 1) {
+                try (PlaceRuntime alone = new PlaceRuntime(0, names, threads, registered, register)) {
+                    return runMaster(alone, program, t0);
                 }
-                List<String> childArgs = List.of("--workers", String.valueOf(threads), "--messages",
-                        registered.stream().map(Class::getName).collect(Collectors.joining(",")));
-                PlaceLauncher launcher;
-                try {
-                    launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all) -> {
-                        Transport t = new Transport(0, run, all, master.codec, master, Transport.Settings.DEFAULTS);
-                        master.attach(t);
-                        return t;
-                    }, bootstrapTimeout);
-                } catch (java.io.IOException e) {
-                    throw new PlaceConnectionException("cannot start the places' JVMs: " + e, e);
-                }
-                try (launcher) {
-                    return runMaster(master, program, t0);
-                }
+            }
+            List<String> childArgs = List.of("--workers", String.valueOf(threads), "--messages",
+                    registered.stream().map(Class::getName).collect(Collectors.joining(",")));
+            PlaceRuntime[] master = new PlaceRuntime[1];
+            PlaceLauncher launcher;
+            try {
+                // this place is built once the children are starting, and warms up while they do
+                launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all) -> {
+                    master[0] = new PlaceRuntime(0, all, threads, registered, register);
+                    Transport t = new Transport(0, run, all, master[0].codec, master[0], Transport.Settings.DEFAULTS);
+                    master[0].attach(t);
+                    master[0].warmUp();
+                    return t;
+                }, bootstrapTimeout);
+            } catch (java.io.IOException e) {
+                closeQuietly(master[0]);
+                throw new PlaceConnectionException("cannot start the places' JVMs: " + e, e);
+            } catch (InterruptedException | RuntimeException | Error e) {
+                closeQuietly(master[0]);
+                throw e;
+            }
+            try (PlaceRuntime place = master[0]; launcher) {
+                return runMaster(place, program, t0);
+            }
+        }
+
+        private static void closeQuietly(PlaceRuntime place) {
+            if (place != null) {
+                place.close();
             }
         }
 
@@ -361,6 +375,7 @@ public final class Places {
                     Places.install(new Places(place));         // before the others can send it a creation
                 }
                 t.bind(new InetSocketAddress(self.hostname(), self.port()));
+                place.warmUp();
                 t.connect(cfg.places().stream().map(p -> new InetSocketAddress(p.hostname(), p.port())).toList(),
                         bootstrapTimeout);
                 if (self.index() == 0) {
