@@ -1,5 +1,6 @@
 package dev.switchboard.place;
 
+import dev.switchboard.task.TaskRuntime;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,7 +26,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <b>It never outlives its launcher</b>: a thread reads its standard input for the whole run, and when that ends
  * (the launcher's process is gone, however it ended: killed, crashed, or Ctrl-C) it halts at once with status
  * {@value #ORPHANED}, whatever step it is at. Arguments:
- * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>}
+ * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>}, {@code --throughput <n>}
  * and {@code --messages <class,class,...>} (the message classes, in every place's order).
  */
 public final class PlaceMain {
@@ -42,6 +43,7 @@ public final class PlaceMain {
         int place = -1;
         List<String> names = null;
         int workers = Runtime.getRuntime().availableProcessors();
+        int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         List<Class<?>> messages = new ArrayList<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
@@ -49,6 +51,7 @@ public final class PlaceMain {
                 case "--place" -> place = Integer.parseInt(args[i + 1]);
                 case "--names" -> names = Arrays.asList(args[i + 1].split(","));
                 case "--workers" -> workers = Integer.parseInt(args[i + 1]);
+                case "--throughput" -> throughput = Integer.parseInt(args[i + 1]);
                 case "--messages" -> {
                     for (String c : args[i + 1].split(",")) {
                         if (!c.isBlank()) {
@@ -65,7 +68,7 @@ public final class PlaceMain {
                     + " got " + String.join(" ", args));
         }
         BlockingQueue<String> in = watchLauncher();
-        try (PlaceRuntime runtime = new PlaceRuntime(place, names, workers, messages,
+        try (PlaceRuntime runtime = new PlaceRuntime(place, names, workers, throughput, messages,
                 "pass it to Places.builder().messages(...)");
              Transport transport = new Transport(place, program, names, runtime.codec, runtime,
                      Transport.Settings.DEFAULTS)) {

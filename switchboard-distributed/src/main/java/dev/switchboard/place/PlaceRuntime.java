@@ -106,6 +106,16 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * @param register how a class is registered, for errors
      */
     PlaceRuntime(int here, List<String> names, int workers, List<Class<?>> messages, String register) {
+        this(here, names, workers, TaskRuntime.DEFAULT_THROUGHPUT, messages, register);
+    }
+
+    /**
+     * @param throughput the runtime's budget of messages per activation
+     * @param messages   the message classes, in every place's order
+     * @param register   how a class is registered, for errors
+     */
+    PlaceRuntime(int here, List<String> names, int workers, int throughput, List<Class<?>> messages,
+                 String register) {
         this.here = here;
         this.names = List.copyOf(names);
         if (here != 0) {
@@ -113,7 +123,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
         this.ids = new GlobalId.Allocator(here);
         this.codec = new MessageCodec(messages, register, new References());
-        this.runtime = TaskRuntime.builder().name("place-" + names.get(here)).workers(workers)
+        this.runtime = TaskRuntime.builder().name("place-" + names.get(here)).workers(workers).throughput(throughput)
                 .onUnscopedFailure(this::failed).build();
     }
 

@@ -162,6 +162,7 @@ public final class Places {
         private String placeName;
         /** 0 until set: the default depends on the launch ({@link #workers(int)}). */
         private int workers;
+        private int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         private final List<String> jvmOptions = new ArrayList<>();
         private Duration bootstrapTimeout = Duration.ofSeconds(60);
 
@@ -215,6 +216,18 @@ public final class Places {
                 throw new IllegalArgumentException("workers must be at least 1, not " + count);
             }
             this.workers = count;
+            return this;
+        }
+
+        /**
+         * Each place's runtime's budget of messages an actor processes per activation
+         * ({@code TaskRuntime.Builder.throughput}; default {@value TaskRuntime#DEFAULT_THROUGHPUT}).
+         */
+        public Builder throughput(int messages) {
+            if (messages < 1) {
+                throw new IllegalArgumentException("throughput must be at least 1, not " + messages);
+            }
+            this.throughput = messages;
             return this;
         }
 
@@ -310,18 +323,19 @@ public final class Places {
             List<Class<?>> registered = List.copyOf(messages);
             String register = "pass it to Places.builder().messages(...)";
             if (places == 1) {
-                try (PlaceRuntime alone = new PlaceRuntime(0, names, threads, registered, register)) {
+                try (PlaceRuntime alone = new PlaceRuntime(0, names, threads, throughput, registered, register)) {
                     return runMaster(alone, program, t0);
                 }
             }
-            List<String> childArgs = List.of("--workers", String.valueOf(threads), "--messages",
+            List<String> childArgs = List.of("--workers", String.valueOf(threads), "--throughput",
+                    String.valueOf(throughput), "--messages",
                     registered.stream().map(Class::getName).collect(Collectors.joining(",")));
             PlaceRuntime[] master = new PlaceRuntime[1];
             PlaceLauncher launcher;
             try {
                 // this place is built once the children are starting, and warms up while they do
                 launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all) -> {
-                    master[0] = new PlaceRuntime(0, all, threads, registered, register);
+                    master[0] = new PlaceRuntime(0, all, threads, throughput, registered, register);
                     Transport t = new Transport(0, run, all, master[0].codec, master[0], Transport.Settings.DEFAULTS);
                     master[0].attach(t);
                     master[0].warmUp();
@@ -366,7 +380,7 @@ public final class Places {
             long t0 = System.nanoTime();
             int threads = workers > 0 ? workers
                     : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
-            try (PlaceRuntime place = new PlaceRuntime(self.index(), names, threads, all,
+            try (PlaceRuntime place = new PlaceRuntime(self.index(), names, threads, throughput, all,
                     "list it under selectorSystem.messages in " + cfg.origin());
                  Transport t = new Transport(self.index(), run, names, place.codec, place,
                          Transport.Settings.DEFAULTS)) {

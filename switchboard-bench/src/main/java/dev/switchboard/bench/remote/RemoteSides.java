@@ -21,16 +21,17 @@ public final class RemoteSides implements AutoCloseable {
     private final Map<String, PekkoRemote> pekko = new LinkedHashMap<>();
 
     /**
-     * Runs {@code count} messages or round trips of {@code kind} on places with the worker count of
-     * {@code runtime} (and Switchboard's default budget, the places' own runtimes).
+     * Runs {@code count} messages or round trips of {@code kind} on places with the worker count and the budget of
+     * {@code runtime}.
      */
     long runSwitchboard(TaskRuntime runtime, Kind kind, int count) throws Exception {
-        if (switchboard != null && switchboard.workers() != runtime.workers()) {
+        if (switchboard != null && (switchboard.workers() != runtime.workers()
+                || switchboard.throughput() != runtime.throughput())) {
             switchboard.close();
             switchboard = null;
         }
         if (switchboard == null) {
-            switchboard = new SwitchboardRemote(runtime.workers());
+            switchboard = new SwitchboardRemote(runtime.workers(), runtime.throughput());
         }
         return switchboard.run(kind, count);
     }

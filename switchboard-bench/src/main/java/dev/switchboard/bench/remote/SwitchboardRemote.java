@@ -56,6 +56,7 @@ final class SwitchboardRemote implements AutoCloseable {
     }
 
     private final int workers;
+    private final int throughput;
     private final BlockingQueue<Object> commands = new LinkedBlockingQueue<>();
     /** Completed when the body has started its actors; failed if the program could not start. */
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -64,8 +65,9 @@ final class SwitchboardRemote implements AutoCloseable {
     private final Thread program;
 
     /** Starts the program with {@code workers} workers on each place; returns when its actors are started. */
-    SwitchboardRemote(int workers) throws Exception {
+    SwitchboardRemote(int workers, int throughput) throws Exception {
         this.workers = workers;
+        this.throughput = throughput;
         this.program = new Thread(this::runProgram, "remote-bench-places");
         program.setDaemon(true);
         program.start();
@@ -75,6 +77,10 @@ final class SwitchboardRemote implements AutoCloseable {
             close();
             throw new IllegalStateException("the places of the remote benchmark did not start: " + e, e);
         }
+    }
+
+    int throughput() {
+        return throughput;
     }
 
     int workers() {
@@ -96,7 +102,7 @@ final class SwitchboardRemote implements AutoCloseable {
 
     private void runProgram() {
         try {
-            Places.builder().places(2).workers(workers).messages(MESSAGES.toArray(Class<?>[]::new))
+            Places.builder().places(2).workers(workers).throughput(throughput).messages(MESSAGES.toArray(Class<?>[]::new))
                     .jvmOptions(Remote.childJvmOptions().toArray(String[]::new))
                     .run(this::body);
             ended.complete(null);
