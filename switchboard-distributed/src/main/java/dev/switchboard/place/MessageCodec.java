@@ -3,13 +3,16 @@ package dev.switchboard.place;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.ByteBufferInput;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import com.esotericsoftware.kryo.util.Pool;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.spi.Seam;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Turns the messages places exchange into bytes and back, with Kryo and class registration required: a class
@@ -19,7 +22,8 @@ import java.util.Objects;
  * <p>Every place registers the same classes with the same ids: the built-in ones (Kryo's own primitives and
  * {@code String}, then the transport's control messages, {@link GlobalId} and primitive arrays) and then the
  * configuration's message classes in the file's order, from id {@value #FIRST_USER_ID}. Kryo instances are not
- * thread-safe: a pool lends one per call, so any thread may encode and decode.
+ * thread-safe: each thread has its own, and its own output buffer, so any thread may encode and decode without a
+ * lock.
  */
 final class MessageCodec {
     /** The id of the configuration's first message class; the built-in ones stay below. */
@@ -39,7 +43,14 @@ final class MessageCodec {
     private final String origin;
     private final List<Class<?>> userClasses;
     private final Serializer<ActorRef<?>> references;
-    private final Pool<Kryo> kryos;
+    /** One Kryo per thread (Kryo is not thread-safe): senders encode on their own threads, without a lock. */
+    private final ThreadLocal<Kryo> kryos = ThreadLocal.withInitial(this::newKryo);
+    /** Each thread's output buffer, reused from one message to the next. */
+    private final ThreadLocal<Output> outputs = ThreadLocal.withInitial(() -> new Output(OUTPUT_BYTES, -1));
+    private final ThreadLocal<ByteBufferInput> inputs = ThreadLocal.withInitial(ByteBufferInput::new);
+    /** A thread's output buffer starts this large; one that grew past {@link #KEPT_OUTPUT_BYTES} is not kept. */
+    private static final int OUTPUT_BYTES = 512;
+    private static final int KEPT_OUTPUT_BYTES = 1 << 20;
 
     /**
      * A codec for the transport's own messages and {@code userClasses}, without references (the transport's
@@ -60,12 +71,6 @@ final class MessageCodec {
         this.origin = origin;
         this.userClasses = List.copyOf(userClasses);
         this.references = references;
-        this.kryos = new Pool<>(true, false, 16) {
-            @Override
-            protected Kryo create() {
-                return newKryo();
-            }
-        };
     }
 
     private Kryo newKryo() {
@@ -74,7 +79,11 @@ final class MessageCodec {
         kryo.setReferences(false);
         int id = 20;
         for (Class<?> c : BUILT_IN) {
-            kryo.register(c, id++);
+            if (c == Frames.Deliver.class) {
+                kryo.register(c, new DeliverSerializer(), id++);
+            } else {
+                kryo.register(c, id++);
+            }
         }
         if (references != null) {
             id = FIRST_REFERENCE_ID;
@@ -96,26 +105,66 @@ final class MessageCodec {
      * @throws IllegalArgumentException if its class, or the class of something it holds, is not registered
      */
     byte[] encode(Object message, String to) {
-        Objects.requireNonNull(message, "message");
-        Kryo kryo = kryos.obtain();
-        try (Output output = new Output(256, -1)) {
-            kryo.writeClassAndObject(output, message);
+        Output output = write(message, to);
+        try {
             return output.toBytes();
-        } catch (IllegalArgumentException | KryoException e) {
-            throw unregistered(message, to, e);
         } finally {
-            kryos.free(kryo);
+            release(output);
+        }
+    }
+
+    /**
+     * {@code message} as a frame: its length (4 bytes) and its bytes, in one buffer from {@code allocator}.
+     *
+     * @param to       the place it goes to, for the error
+     * @param maxBytes the largest message a frame may carry
+     * @throws IllegalArgumentException if its class, or the class of something it holds, is not registered, or it
+     *         is longer than {@code maxBytes}
+     */
+    ByteBuf frame(Object message, Supplier<String> to, int maxBytes, ByteBufAllocator allocator) {
+        Output output = write(message, to);
+        try {
+            int length = output.position();
+            if (length > maxBytes) {
+                throw new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to "
+                        + to.get() + ": it is " + length + " bytes serialized, more than the " + maxBytes
+                        + " a message between places may have");
+            }
+            ByteBuf frame = allocator.directBuffer(4 + length);
+            frame.writeInt(length);
+            frame.writeBytes(output.getBuffer(), 0, length);
+            return frame;
+        } finally {
+            release(output);
+        }
+    }
+
+    private Output write(Object message, Object to) {
+        Objects.requireNonNull(message, "message");
+        Kryo kryo = kryos.get();
+        Output output = outputs.get();
+        output.reset();
+        try {
+            kryo.writeClassAndObject(output, message);
+            return output;
+        } catch (IllegalArgumentException | KryoException e) {
+            kryo.reset();
+            release(output);
+            throw unregistered(message, to instanceof Supplier<?> s ? String.valueOf(s.get()) : String.valueOf(to),
+                    e);
+        }
+    }
+
+    /** Drops a thread's output buffer that a large message grew, so that it does not stay that large. */
+    private void release(Output output) {
+        if (output.getBuffer().length > KEPT_OUTPUT_BYTES) {
+            outputs.remove();
         }
     }
 
     /** Whether {@code type} is registered (built in, or a message class). */
     boolean isRegistered(Class<?> type) {
-        Kryo kryo = kryos.obtain();
-        try {
-            return kryo.getClassResolver().getRegistration(type) != null;
-        } finally {
-            kryos.free(kryo);
-        }
+        return kryos.get().getClassResolver().getRegistration(type) != null;
     }
 
     /** How a class is registered, for errors. */
@@ -129,11 +178,60 @@ final class MessageCodec {
      * @throws KryoException if they are not a message of registered classes
      */
     Object decode(byte[] bytes) {
-        Kryo kryo = kryos.obtain();
         try (Input input = new Input(bytes)) {
-            return kryo.readClassAndObject(input);
+            return read(input);
+        }
+    }
+
+    /**
+     * The message a frame's bytes hold (the frame's readable bytes, its length already taken off), read in place.
+     *
+     * @throws KryoException if they are not a message of registered classes
+     */
+    Object decode(ByteBuf frame) {
+        ByteBufferInput input = inputs.get();
+        input.setBuffer(frame.nioBuffer());
+        try {
+            return read(input);
         } finally {
-            kryos.free(kryo);
+            input.setBuffer(EMPTY);
+        }
+    }
+
+    private static final java.nio.ByteBuffer EMPTY = java.nio.ByteBuffer.allocate(0);
+
+    private Object read(Input input) {
+        Kryo kryo = kryos.get();
+        try {
+            return kryo.readClassAndObject(input);
+        } catch (RuntimeException e) {
+            kryo.reset();
+            throw e;
+        }
+    }
+
+    /**
+     * {@link Frames.Deliver}, the frame of every message, written by hand: the id, the mailbox (a variable-length
+     * int, -1 stored as 0) and the message with its class. Kryo's record serializer would find the fields and call
+     * the constructor reflectively for each message.
+     */
+    private static final class DeliverSerializer extends Serializer<Frames.Deliver> {
+        DeliverSerializer() {
+            super(false, true);
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, Frames.Deliver d) {
+            output.writeLong(d.to());
+            output.writeVarInt(d.mailbox() + 1, true);
+            kryo.writeClassAndObject(output, d.message());
+        }
+
+        @Override
+        public Frames.Deliver read(Kryo kryo, Input input, Class<? extends Frames.Deliver> type) {
+            long to = input.readLong();
+            int mailbox = input.readVarInt(true) - 1;
+            return new Frames.Deliver(to, mailbox, kryo.readClassAndObject(input));
         }
     }
 

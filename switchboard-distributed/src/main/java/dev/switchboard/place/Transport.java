@@ -3,8 +3,6 @@ package dev.switchboard.place;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,7 +17,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
@@ -193,7 +190,6 @@ final class Transport implements AutoCloseable {
             protected void initChannel(SocketChannel ch) {
                 ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
                         new LengthFieldBasedFrameDecoder(settings.maxFrameBytes(), 0, 4, 0, 4),
-                        new LengthFieldPrepender(4),
                         new Connection(expected));
             }
         };
@@ -227,25 +223,27 @@ final class Transport implements AutoCloseable {
             throw new IllegalArgumentException("place " + names.get(self) + " cannot send to place index " + place
                     + " (places: 0 to " + (names.size() - 1) + ", itself excluded)");
         }
-        byte[] bytes = codec.encode(message, "place " + names.get(place));
-        if (bytes.length > settings.maxFrameBytes()) {
-            throw new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to place "
-                    + names.get(place) + ": it is " + bytes.length + " bytes serialized, more than the "
-                    + settings.maxFrameBytes() + " a message between places may have");
-        }
         Channel ch = channels.get(place);
         if (ch == null || !ch.isActive()) {
+            codec.encode(message, "place " + names.get(place));         // an unregistered class says so first
             throw notConnected(place);
         }
+        ByteBuf frame = codec.frame(message, () -> "place " + names.get(place), settings.maxFrameBytes(),
+                ch.alloc());
         if (!control && !ch.isWritable()) {
-            if (ch.eventLoop().inEventLoop()) {
-                throw new PlaceConnectionException("place " + names.get(place) + " is not taking messages fast"
-                        + " enough, and a send from the transport's own I/O thread cannot wait for it; the message"
-                        + " was not sent");
+            try {
+                if (ch.eventLoop().inEventLoop()) {
+                    throw new PlaceConnectionException("place " + names.get(place) + " is not taking messages fast"
+                            + " enough, and a send from the transport's own I/O thread cannot wait for it; the"
+                            + " message was not sent");
+                }
+                awaitWritable(ch, place);
+            } catch (RuntimeException e) {
+                frame.release();
+                throw e;
             }
-            awaitWritable(ch, place);
         }
-        ch.writeAndFlush(Unpooled.wrappedBuffer(bytes), ch.voidPromise());
+        ch.writeAndFlush(frame, ch.voidPromise());
     }
 
     private PlaceConnectionException notConnected(int place) {
@@ -382,7 +380,7 @@ final class Transport implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
             Object message;
             try {
-                message = codec.decode(ByteBufUtil.getBytes(frame));
+                message = codec.decode(frame);
             } catch (RuntimeException e) {
                 refuse(ctx, "a frame that is not a message of this program: " + e.getMessage());
                 return;
@@ -445,15 +443,15 @@ final class Transport implements AutoCloseable {
             System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING,
                     "place " + names.get(self) + " closes a connection from " + ctx.channel().remoteAddress()
                             + ": " + reason);
-            ByteBuf bytes = Unpooled.wrappedBuffer(codec.encode(new Handshake.Refused(reason), "the peer"));
-            ctx.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(codec.frame(new Handshake.Refused(reason), () -> "the peer", settings.maxFrameBytes(),
+                    ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
             if (peer >= 0) {
                 lose(ctx, reason);
             }
         }
 
         private void write(ChannelHandlerContext ctx, Object message) {
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(codec.encode(message, "the peer")));
+            ctx.writeAndFlush(codec.frame(message, () -> "the peer", settings.maxFrameBytes(), ctx.alloc()));
         }
 
         @Override
