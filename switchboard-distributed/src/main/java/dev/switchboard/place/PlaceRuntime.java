@@ -347,7 +347,14 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         switch (message) {
             case Frames.Deliver d -> {
                 received.incrementAndGet();
-                deliver(d.to(), d.mailbox(), d.message());
+                try {
+                    deliver(d.to(), d.mailbox(), d.message());
+                } catch (RuntimeException e) {             // a full bounded mailbox that fails its senders, say
+                    lostDeliveries.incrementAndGet();
+                    failed(new IllegalStateException("place " + names.get(here) + " could not deliver a "
+                            + d.message().getClass().getName() + " from place " + names.get(from) + " to actor "
+                            + d.to() + ": " + e, e));
+                }
             }
             case Frames.Create c -> {
                 received.incrementAndGet();

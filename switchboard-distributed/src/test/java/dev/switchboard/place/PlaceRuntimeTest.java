@@ -145,6 +145,24 @@ class PlaceRuntimeTest {
         assertThat(place.deadLetterCountForTests()).isEqualTo(dead + 1);
     }
 
+    /** A message the local actor cannot take is reported, counted, and does not close the connection it came on. */
+    @Test
+    void aDeliveryThatFailsIsReportedAndCountedWithoutEscapingTheTransportsThread() throws Exception {
+        long[] id = new long[1];
+        place.runtime.finish(() -> {
+            ActorRef<String> pair = new Pair().start();
+            place.codec.encode(pair, "a test");               // exported
+            id[0] = pair.id();
+            long dead = place.deadLetterCountForTests();
+            place.received(1, new Frames.Deliver(pair.id(), 7, "into a mailbox it does not have"));
+            assertThat(place.deadLetterCountForTests()).isEqualTo(dead + 1);
+            pair.send("end");
+        });
+        assertThat(place.failures).singleElement().satisfies(f -> assertThat(f)
+                .hasMessageContaining("could not deliver a java.lang.String from place p1 to actor " + id[0])
+                .hasMessageContaining("mailbox 7"));
+    }
+
     @Test
     void sendingToAnUnconnectedPlaceFailsAtTheSender() {
         ActorRef<?> far = Seam.remoteRef(GlobalId.of(1, 1, 4).bits(), "far", -1, place);
