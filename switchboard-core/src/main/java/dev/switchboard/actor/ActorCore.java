@@ -1386,6 +1386,11 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         }
 
         @Override
+        public ActorRef<?> referenceOf(ActorCore<?> actor) {
+            return actor.self;
+        }
+
+        @Override
         public boolean hasTerminated(ActorRef<?> ref) {
             if (!(ref instanceof LocalRef<?> local)) {
                 throw new IllegalArgumentException(ref + " is not the reference of an actor of this JVM");

@@ -48,6 +48,9 @@ public abstract class ActorAccess {
     /** Sets the places' bits of this JVM's actor ids. */
     public abstract void usePlaceBits(long bits);
 
+    /** The reference of {@code actor}, started or not. */
+    public abstract ActorRef<?> referenceOf(ActorCore<?> actor);
+
     /** Whether {@code ref}, a reference of this JVM, names an actor that has terminated. */
     public abstract boolean hasTerminated(ActorRef<?> ref);
 

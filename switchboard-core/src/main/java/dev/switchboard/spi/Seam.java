@@ -95,6 +95,14 @@ public final class Seam {
     }
 
     /**
+     * The reference of {@code actor}, the one its {@code self()} gives, before or after it started: messages sent to
+     * it before the start wait in its mailbox.
+     */
+    public static ActorRef<?> referenceOf(ActorCore<?> actor) {
+        return ActorAccess.get().referenceOf(Objects.requireNonNull(actor, "actor"));
+    }
+
+    /**
      * Whether the actor of this JVM that {@code ref} names has terminated (a snapshot: an actor that has not may
      * terminate at any moment; one that has stays so).
      *

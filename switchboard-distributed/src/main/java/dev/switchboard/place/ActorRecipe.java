@@ -5,7 +5,8 @@ import dev.switchboard.actor.Actor;
 /**
  * How to make an actor at a place: a record of the constructor's arguments whose {@link #create} calls the
  * constructor. It travels to the place in a message, so it must be registered like every message class
- * ({@link Places.Builder#messages}); it is never a class name looked up by reflection.
+ * ({@link Places.Builder#messages}); it is never a class name looked up by reflection. A lambda is not a recipe:
+ * its class cannot be registered.
  *
  * <pre>{@code
  * record NewCounter(int start) implements ActorRecipe<CounterMsg> {
@@ -17,7 +18,6 @@ import dev.switchboard.actor.Actor;
  *
  * @param <M> the messages the actor takes
  */
-@FunctionalInterface
 public interface ActorRecipe<M> {
     /** A new, unstarted actor; called once, on the place the actor lives on. */
     Actor<M> create();

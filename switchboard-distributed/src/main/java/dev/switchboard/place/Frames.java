@@ -20,8 +20,11 @@ final class Frames {
     record Deliver(long to, int mailbox, Object message) {
     }
 
-    /** A failure on place {@code place}, for the program's finish on place 0. */
-    record Failed(int place, String exceptionClass, String message, String stackTrace) {
+    /**
+     * A failure on place {@code place}, for the program's finish on place 0; {@code lostConnection}: that place lost
+     * its connection to another, and the program cannot end as written.
+     */
+    record Failed(int place, String exceptionClass, String message, String stackTrace, boolean lostConnection) {
     }
 
     /**

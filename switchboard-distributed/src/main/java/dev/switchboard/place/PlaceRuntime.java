@@ -11,6 +11,8 @@ import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.spi.Seam;
 import dev.switchboard.task.TaskRuntime;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -88,12 +90,19 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     private static final int SWEEP_MIN = 1024;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong received = new AtomicLong();
-    /** Messages for actors that do not exist here (their creation failed). */
+    /**
+     * Messages that reached this place and no actor: their actor's creation failed, it terminated and left the
+     * export table, or its mailbox refused them.
+     */
     private final AtomicLong lostDeliveries = new AtomicLong();
     /** Place 0: failures of every place, in the order they arrived. */
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     /** Place 0: the tokens of waves that came back (a queue: the transport's thread must never wait to hand one). */
     private final LinkedBlockingQueue<Frames.Wave> waveBack = new LinkedBlockingQueue<>();
+    /** Place 0: set once global termination is detected; later losses of connections are the places ending. */
+    private volatile boolean terminated;
+    /** Another place: set when the connection to place 0 was lost while the program ran. */
+    private volatile PlaceConnectionException lostMaster;
     /** Place 0: termination waves started so far (for tests). */
     private volatile int wavesRun;
     /** Place 0: set when a connection to another place was lost while the program ran. */
@@ -134,11 +143,24 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * for the other places (one place alone sends nothing, and does not).
      */
     void warmUp() {
+        warmUpThisThread();
+        Transport t = transport;
+        if (t != null) {
+            t.onIoThread(this::warmUpThisThread);   // the thread that decodes every frame has a Kryo of its own
+        }
+    }
+
+    private void warmUpThisThread() {
         for (Object frame : List.of(new Handshake.Hello("warm-up", here), new Handshake.Welcome(here),
                 new Handshake.Ping(0), new Handshake.Pong(0), new Frames.Deliver(0, -1, "warm-up"),
-                new Frames.Failed(here, "", "", ""), new Frames.Shutdown(),
+                new Frames.Failed(here, "", "", "", false), new Frames.Shutdown(),
                 new Frames.Wave(0, true, 0, 0, new long[names.size()]))) {
-            codec.decode(codec.encode(frame, "this place"));
+            ByteBuf encoded = codec.frame(frame, () -> "this place", Integer.MAX_VALUE, ByteBufAllocator.DEFAULT);
+            try {
+                codec.decode(encoded.skipBytes(4));
+            } finally {
+                encoded.release();
+            }
         }
     }
 
@@ -202,15 +224,19 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         return s.isEmpty() ? "Actor" : s;
     }
 
-    /** A creation from another place (the I/O thread). */
+    /**
+     * A creation from another place (the I/O thread). The actor is made and given its id; then, under the lock of
+     * {@link #waiting}, the messages that waited for it go into its mailbox and it is exported, so that a sender
+     * that finds it exported sends after them; then it starts (messages sent before a start wait for it). An actor
+     * that hands out its reference in {@code onStart} is exported by then.
+     */
     private void create(int from, Frames.Create c) {
         Seam.runUnscoped(runtime, () -> {
-            ActorRef<?> ref;
+            ActorCore<?> actor;
             try {
-                ActorCore<?> actor = create(c.recipe());
+                actor = create(c.recipe());
                 checkMailboxes(actor, c.mailboxes(), c.recipe());
                 Seam.presetId(actor, c.id());
-                ref = actor.start(c.name());
             } catch (RuntimeException | Error e) {
                 String why = "its creation from place " + names.get(from) + " failed: " + e;
                 synchronized (waiting) {
@@ -223,17 +249,38 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 throw new IllegalStateException("place " + names.get(here) + " could not create " + c.name() + "@"
                         + c.id() + " for place " + names.get(from) + ": " + e, e);
             }
+            ActorRef<?> ref = Seam.referenceOf(actor);
             synchronized (waiting) {
                 List<Frames.Deliver> held = waiting.remove(c.id());
-                if (held != null) {
-                    for (Frames.Deliver d : held) {
-                        Seam.sendNow(ref, d.mailbox(), d.message());
+                try {
+                    if (held != null) {
+                        for (Frames.Deliver d : held) {
+                            handOn(ref, d, from);
+                        }
                     }
+                } finally {
+                    actors.put(c.id(), ref);
                 }
-                actors.put(c.id(), ref);
             }
+            actor.start(c.name());
             sweepIfLarge();
         });
+    }
+
+    /**
+     * Puts a message from place {@code from} into a local actor's mailbox; one it cannot take (a mailbox it does not
+     * have, a full bounded mailbox that fails its senders) is counted and reported, never thrown at the transport's
+     * thread, where it would close the connection.
+     */
+    private void handOn(ActorRef<?> ref, Frames.Deliver d, int from) {
+        try {
+            Seam.sendNow(ref, d.mailbox(), d.message());
+        } catch (RuntimeException e) {
+            lostDeliveries.incrementAndGet();
+            failed(new IllegalStateException("place " + names.get(here) + " could not deliver a "
+                    + d.message().getClass().getName() + " from place " + names.get(from) + " to actor " + d.to()
+                    + ": " + e, e));
+        }
     }
 
     // ------------------------------------------------------------------------------------------ messages
@@ -244,7 +291,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         long id = to.id();
         int place = GlobalId.of(id).residencePlace();
         if (place == here) {
-            deliver(id, mailbox, message);
+            deliver(new Frames.Deliver(id, mailbox, message), here);
         } else {
             sendFrame(place, new Frames.Deliver(id, mailbox, message));
         }
@@ -317,8 +364,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         return actors.size();
     }
 
-    /** Delivers a message to the actor {@code id} of this place, or keeps it until the actor is created. */
-    private void deliver(long id, int mailbox, Object message) {
+    /**
+     * Delivers a message from place {@code from} to its actor of this place, or keeps it until the actor is
+     * created; one for an actor that is gone is a dead letter.
+     */
+    private void deliver(Frames.Deliver d, int from) {
+        long id = d.to();
         ActorRef<?> ref = actors.get(id);
         if (ref == null) {
             synchronized (waiting) {
@@ -327,19 +378,18 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                     if (failedCreations.containsKey(id)) {
                         lostDeliveries.incrementAndGet();
                         LOG.log(System.Logger.Level.WARNING, () -> "place " + names.get(here) + ": a "
-                                + message.getClass().getName() + " for actor " + id + " is a dead letter: "
+                                + d.message().getClass().getName() + " for actor " + id + " is a dead letter: "
                                 + failedCreations.get(id));
                     } else if (GlobalId.of(id).creationPlace() == here || gone.containsKey(id)) {
                         lostDeliveries.incrementAndGet();   // an actor that terminated and was swept out
                     } else {
-                        waiting.computeIfAbsent(id, k -> new ArrayList<>()).add(new Frames.Deliver(id, mailbox,
-                                message));
+                        waiting.computeIfAbsent(id, k -> new ArrayList<>()).add(d);
                     }
                     return;
                 }
             }
         }
-        Seam.sendNow(ref, mailbox, message);
+        handOn(ref, d, from);
     }
 
     @Override
@@ -347,14 +397,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         switch (message) {
             case Frames.Deliver d -> {
                 received.incrementAndGet();
-                try {
-                    deliver(d.to(), d.mailbox(), d.message());
-                } catch (RuntimeException e) {             // a full bounded mailbox that fails its senders, say
-                    lostDeliveries.incrementAndGet();
-                    failed(new IllegalStateException("place " + names.get(here) + " could not deliver a "
-                            + d.message().getClass().getName() + " from place " + names.get(from) + " to actor "
-                            + d.to() + ": " + e, e));
-                }
+                deliver(d, from);
             }
             case Frames.Create c -> {
                 received.incrementAndGet();
@@ -364,7 +407,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 received.incrementAndGet();
                 PlaceFailureException e = new PlaceFailureException(names.get(f.place()), f.exceptionClass(),
                         f.message(), f.stackTrace());
-                if (f.exceptionClass().equals(PlaceConnectionException.class.getName())) {
+                if (terminated) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "after the program ended: " + e.getMessage());
+                } else if (f.lostConnection()) {
                     programLost(e);                      // a connection between two other places
                 } else {
                     failures.add(e);
@@ -385,7 +430,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      */
     @Override
     public void lost(int place, String why) {
-        if (shutdown.getCount() == 0) {
+        if (shutdown.getCount() == 0 || terminated) {
             return;                                     // the places are closing
         }
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost its"
@@ -394,9 +439,10 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             programLost(e);
         } else if (place == 0) {
             LOG.log(System.Logger.Level.ERROR, e.getMessage() + "; this place ends");
+            lostMaster = e;
             shutdown.countDown();
         } else {
-            failed(e);
+            report(e, true);
         }
     }
 
@@ -420,15 +466,34 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** A failure on this place outside every finish: to place 0's list, with this place named. */
     void failed(Throwable failure) {
-        StringWriter trace = new StringWriter();
-        failure.printStackTrace(new PrintWriter(trace));
+        report(failure, false);
+    }
+
+    /**
+     * Reports {@code failure} to place 0 ({@code lostConnection}: a connection to another place was lost), as a
+     * control frame, which a full buffer does not hold up (it may be sent from the transport's thread); counted
+     * as the program's traffic.
+     */
+    private void report(Throwable failure, boolean lostConnection) {
         if (here == 0) {
             failures.add(failure);
             return;
         }
+        StringWriter trace = new StringWriter();
+        failure.printStackTrace(new PrintWriter(trace));
+        Transport t = transport;
         try {
-            sendFrame(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(),
-                    trace.toString()));
+            if (t == null) {
+                throw new IllegalStateException("not connected");
+            }
+            sent.incrementAndGet();
+            try {
+                t.sendControl(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(),
+                        trace.toString(), lostConnection));
+            } catch (RuntimeException e) {
+                sent.decrementAndGet();
+                throw e;
+            }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + " could not report a failure to place "
                     + names.get(0) + " (" + e + "): " + trace);
@@ -465,7 +530,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         try {
             transport.sendControl((here + 1) % names.size(), on);
         } catch (RuntimeException e) {
-            failed(e);                                   // place 0 hears of it, and the wave is not waited for
+            report(e, true);                              // place 0 stops waiting for the wave (if the report
+                                                          // cannot reach it either, it hears of the lost connection)
         }
     }
 
@@ -500,6 +566,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             }
             if (w.idle() && w.sent() == w.received()) {
                 if (w.sent() == lastSent && w.received() == lastReceived) {
+                    terminated = true;
                     return w.deadLetters();
                 }
                 lastSent = w.sent();
@@ -526,9 +593,17 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
-    /** Waits until place 0 says the program has ended. */
+    /**
+     * Waits until place 0 says the program has ended.
+     *
+     * @throws PlaceConnectionException if the connection to place 0 was lost first
+     */
     void awaitShutdown() throws InterruptedException {
         shutdown.await();
+        PlaceConnectionException lost = lostMaster;
+        if (lost != null) {
+            throw lost;
+        }
     }
 
     @Override

@@ -306,7 +306,8 @@ public final class Places {
          * @throws MultiException           with every failure of every place (those of other places as
          *                                  {@link PlaceFailureException}s), after every place has ended
          * @throws PlacesConfigException    if the configuration is missing or wrong, before anything starts
-         * @throws PlaceConnectionException if the places cannot be started or connected
+         * @throws PlaceConnectionException if the places cannot be started or connected, or (on a place other than
+         *                                  place 0) if the connection to place 0 is lost before the program ends
          */
         public PlacesReport run(Program program) throws InterruptedException {
             Objects.requireNonNull(program, "program");
@@ -337,8 +338,13 @@ public final class Places {
                 launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all) -> {
                     master[0] = new PlaceRuntime(0, all, threads, throughput, registered, register);
                     Transport t = new Transport(0, run, all, master[0].codec, master[0], Transport.Settings.DEFAULTS);
-                    master[0].attach(t);
-                    master[0].warmUp();
+                    try {
+                        master[0].attach(t);
+                        master[0].warmUp();
+                    } catch (RuntimeException | Error e) {
+                        t.close();
+                        throw e;
+                    }
                     return t;
                 }, bootstrapTimeout);
             } catch (java.io.IOException e) {
@@ -395,7 +401,11 @@ public final class Places {
                 if (self.index() == 0) {
                     return runMaster(place, program, t0);
                 }
-                place.awaitShutdown();
+                try {
+                    place.awaitShutdown();
+                } finally {
+                    Places.install(null);
+                }
                 return new PlacesReport(names, Duration.ofNanos(System.nanoTime() - t0), Duration.ZERO,
                         Duration.ZERO, new long[names.size()], place.sentFrames());
             }
@@ -431,6 +441,8 @@ public final class Places {
                 if (!master.failures.contains(lost)) {
                     failures.add(lost);
                 }
+            } finally {
+                Places.install(null);                  // the program's code has ended on every place
             }
             long ended = System.nanoTime();
             master.shutDownOthers();

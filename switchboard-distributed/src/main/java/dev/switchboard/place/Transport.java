@@ -309,6 +309,11 @@ final class Transport implements AutoCloseable {
         }
     }
 
+    /** Runs {@code task} on the transport's I/O thread (the one that decodes every frame). */
+    void onIoThread(Runnable task) {
+        group.execute(task);
+    }
+
     /** For tests: how often {@link #connect} found a place not listening yet and tried again. */
     int failedConnects() {
         return failedConnects.get();

@@ -49,8 +49,28 @@ class PlaceRuntimeTest {
         }
     }
 
+    /** An actor whose mailbox holds one message and refuses more; exits on "last". */
+    record NewNarrow() implements ActorRecipe<String> {
+        @Override
+        public Actor<String> create() {
+            return new Actor<>(dev.switchboard.actor.BoundedMailbox.failing(1)) {
+                @Override
+                protected void process(String m) {
+                    SEEN.add(m);
+                    taken.countDown();
+                    if (m.equals("last")) {
+                        exit();
+                        ended.countDown();
+                    }
+                }
+            };
+        }
+    }
+
+    static volatile CountDownLatch taken = new CountDownLatch(1);
+
     private final PlaceRuntime place = new PlaceRuntime(0, List.of("p0", "p1"), 1,
-            List.of(NewRecorder.class, NewFaulty.class), "register it");
+            List.of(NewRecorder.class, NewFaulty.class, NewNarrow.class), "register it");
 
     @AfterEach
     void close() {
@@ -71,6 +91,30 @@ class PlaceRuntimeTest {
         assertThat(SEEN).containsExactly("first", "second", "last");
         assertThat(place.waitingMessages()).isZero();
         assertThat(place.receivedFrames()).isEqualTo(4);
+    }
+
+    /**
+     * Messages that waited for a creation and that the new actor's mailbox refuses are counted and reported; the
+     * actor is exported all the same, so later messages reach it instead of waiting for ever.
+     */
+    @Test
+    void waitingMessagesTheNewActorRefusesAreCountedAndTheActorIsStillExported() throws Exception {
+        SEEN.clear();
+        ended = new CountDownLatch(1);
+        taken = new CountDownLatch(1);
+        long id = GlobalId.of(1, 0, 9).bits();
+        long dead = place.deadLetterCountForTests();
+        for (String m : List.of("a", "b", "c")) {
+            place.received(1, new Frames.Deliver(id, -1, m));
+        }
+        place.received(1, new Frames.Create(id, "narrow", new NewNarrow(), -1));
+        assertThat(place.waitingMessages()).isZero();
+        assertThat(place.deadLetterCountForTests()).isEqualTo(dead + 2);    // its mailbox held one of three
+        assertThat(place.failures).hasSize(2).allSatisfy(f -> assertThat(f).hasMessageContaining("could not deliver"));
+        assertThat(taken.await(20, TimeUnit.SECONDS)).as("the message its mailbox held was processed").isTrue();
+        place.received(1, new Frames.Deliver(id, -1, "last"));
+        assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(SEEN).containsExactly("a", "last");
     }
 
     @Test
