@@ -61,8 +61,9 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Implementation notes</h2>
  * The transport hands every received frame to {@link #received} on its one I/O thread, so creations, deliveries and
  * the wave's visit of this place happen one after the other. Deliveries to an id that is not exported and the
- * creation that exports it are ordered by {@link #waiting}'s lock: the creation delivers the waiting messages and
- * only then exports the actor, so a sender that finds it exported sends after them.
+ * creation that exports it are ordered by {@link #waiting}'s lock: the creation puts the waiting messages into the
+ * new actor's mailbox and exports the actor under it, before the actor starts, so a sender that finds it exported
+ * (even through a reference the actor sent in its {@code onStart}) sends after them.
  */
 final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PlaceRuntime.class.getName());
