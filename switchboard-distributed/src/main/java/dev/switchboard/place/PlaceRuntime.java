@@ -140,14 +140,16 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     /**
      * Encodes and decodes one of each frame the places exchange before any is sent: Kryo makes a class's serializer
      * the first time it meets the class, and the JIT compiles the paths, so a place's first handshake and first
-     * termination wave would otherwise take tens of milliseconds on a fresh JVM. A launch calls it while it waits
-     * for the other places (one place alone sends nothing, and does not).
+     * termination wave would otherwise take tens of milliseconds on a fresh JVM. Each thread has its own Kryo: this
+     * warms the transport's I/O thread's (the compiled code is everyone's), without holding up the caller. A launch
+     * calls it while it waits for the other places (one place alone sends nothing, and does not).
      */
     void warmUp() {
-        warmUpThisThread();
         Transport t = transport;
         if (t != null) {
-            t.onIoThread(this::warmUpThisThread);   // the thread that decodes every frame has a Kryo of its own
+            t.onIoThread(this::warmUpThisThread);   // the thread that reads every frame and writes the handshakes
+        } else {
+            warmUpThisThread();
         }
     }
 
