@@ -112,14 +112,6 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     final CountDownLatch shutdown = new CountDownLatch(1);
 
     /**
-     * @param messages the message classes, in every place's order
-     * @param register how a class is registered, for errors
-     */
-    PlaceRuntime(int here, List<String> names, int workers, List<Class<?>> messages, String register) {
-        this(here, names, workers, TaskRuntime.DEFAULT_THROUGHPUT, messages, register);
-    }
-
-    /**
      * @param throughput the runtime's budget of messages per activation
      * @param messages   the message classes, in every place's order
      * @param register   how a class is registered, for errors

@@ -8,6 +8,7 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.spi.Seam;
+import dev.switchboard.task.TaskRuntime;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -69,7 +70,7 @@ class PlaceRuntimeTest {
 
     static volatile CountDownLatch taken = new CountDownLatch(1);
 
-    private final PlaceRuntime place = new PlaceRuntime(0, List.of("p0", "p1"), 1,
+    private final PlaceRuntime place = new PlaceRuntime(0, List.of("p0", "p1"), 1, TaskRuntime.DEFAULT_THROUGHPUT,
             List.of(NewRecorder.class, NewFaulty.class, NewNarrow.class), "register it");
 
     @AfterEach

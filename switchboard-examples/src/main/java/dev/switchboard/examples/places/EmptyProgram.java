@@ -3,7 +3,6 @@ package dev.switchboard.examples.places;
 import dev.switchboard.place.Places;
 import dev.switchboard.place.PlacesReport;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -39,13 +38,7 @@ public final class EmptyProgram {
                     + " after the body ended%n", r, report.places().size(), wall, report.bootstrap().toMillis(),
                     termination);
         }
-        System.out.printf("median of %d: wall %.0f ms, termination %.2f ms%n", repeat, median(walls),
-                median(terminations));
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
+        System.out.printf("median of %d: wall %.0f ms, termination %.2f ms%n", repeat, Medians.of(walls),
+                Medians.of(terminations));
     }
 }

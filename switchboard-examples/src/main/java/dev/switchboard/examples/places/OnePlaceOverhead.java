@@ -5,7 +5,6 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.place.Places;
 import dev.switchboard.task.TaskRuntime;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -79,15 +78,9 @@ public final class OnePlaceOverhead {
                 onePlace.add(o);
             }
         }
-        double mp = median(plain);
-        double mo = median(onePlace);
+        double mp = Medians.of(plain);
+        double mo = Medians.of(onePlace);
         System.out.printf("%d pairs x %,d passes, %d workers, %d rounds: plain core %.1f ms, one place %.1f ms"
                 + " (medians); one place / plain = %.3f%n", pairs, passes, workers, rounds, mp, mo, mo / mp);
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
     }
 }

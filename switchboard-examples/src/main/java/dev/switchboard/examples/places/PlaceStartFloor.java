@@ -5,7 +5,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -38,8 +37,8 @@ public final class PlaceStartFloor {
                     System.getProperty("java.class.path"), "dev.switchboard.place.PlaceMain", "--program", "floor",
                     "--place", String.valueOf(i), "--names", "p0,p1,p2,p3"), true));
         }
-        System.out.printf("three java -version at once: median %.0f ms %s%n", median(trivial), trivial);
-        System.out.printf("three place JVMs at once, until each is ready: median %.0f ms %s%n", median(places),
+        System.out.printf("three java -version at once: median %.0f ms %s%n", Medians.of(trivial), trivial);
+        System.out.printf("three place JVMs at once, until each is ready: median %.0f ms %s%n", Medians.of(places),
                 places);
     }
 
@@ -68,11 +67,5 @@ public final class PlaceStartFloor {
         } finally {
             processes.forEach(Process::destroyForcibly);
         }
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
     }
 }

@@ -5,7 +5,6 @@ import dev.switchboard.place.PlacesReport;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -54,8 +53,7 @@ public final class PlacesScaling {
                         times.add(report.body().toNanos() / 1e6 + report.termination().toNanos() / 1e6);
                     }
                 }
-                Collections.sort(times);
-                row.append(String.format(" %12.0f", times.get(times.size() / 2)));
+                row.append(String.format(" %12.0f", Medians.of(times)));
             }
             System.out.println(row);
         }
