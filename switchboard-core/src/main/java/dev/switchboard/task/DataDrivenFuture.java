@@ -5,6 +5,7 @@ import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.ProducingTask;
 import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.SendInterception;
 import dev.switchboard.internal.Worker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -176,7 +177,9 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     public T get() {
         Object v = value;
         if (v == UNSET) {
-            dev.switchboard.internal.SendInterception.requireMayBlock("get() on " + this);
+            if (SendInterception.used()) {     // describing this future costs more than the wait it precedes
+                SendInterception.requireMayBlock("get() on " + this);
+            }
             v = waitForValue();
         }
         return valueOf(v);
@@ -202,7 +205,9 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
         Object v = value;
         if (v == UNSET && nanos > 0) {
-            dev.switchboard.internal.SendInterception.requireMayBlock("get(Duration) on " + this);
+            if (SendInterception.used()) {     // describing this future costs more than the wait it precedes
+                SendInterception.requireMayBlock("get(Duration) on " + this);
+            }
             v = block(System.nanoTime() + nanos);
         }
         if (v == UNSET) {
