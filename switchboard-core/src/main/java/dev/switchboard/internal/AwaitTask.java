@@ -8,10 +8,10 @@ import java.util.concurrent.TimeUnit;
  * The task of an {@code asyncAwait}: counted by its finish from the moment it is created, scheduled once all of
  * its inputs are available.
  *
- * <p>Each input calls {@link #inputReady()} once. The last one schedules the task as a sent message schedules an
- * idle actor ({@link Scheduler#activate}): on a worker, into its handoff buffer, so the task runs as soon as the
- * producer's task ends, on the same warm core, or on an idle worker when spreading pays; from any other thread, in
- * the shared queue. It never runs inline on the producer's stack, so a chain of data-driven tasks cannot grow a
+ * <p>Each input calls {@link #inputReady()} once. The last one schedules the task ({@link Scheduler#activateNext}):
+ * on a worker, at the front of its handoff buffer, so the task runs as soon as the producer's turn ends, on the
+ * same warm core, before what was buffered earlier (newest first, as a work-stealing pool runs its newest fork),
+ * or on an idle worker when spreading pays; from any other thread, in the shared queue. It never runs inline on the producer's stack, so a chain of data-driven tasks cannot grow a
  * thread's stack.
  *
  * <p>As for every {@link AsyncTask}, a subclass in the spawning package holds the body and runs it.
@@ -47,7 +47,7 @@ public abstract class AwaitTask extends AsyncTask {
     public final void inputReady() {
         // getAndAdd is a full fence: the producers' writes of the values happen-before the task runs.
         if ((int) REMAINING.getAndAdd(this, -1) == 1) {
-            scheduler.activate(this);
+            scheduler.activateNext(this);
         }
     }
 

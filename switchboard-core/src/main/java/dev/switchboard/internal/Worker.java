@@ -35,7 +35,11 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * started nothing since its last look (see docs/decisions/004-hot-server.md).
  * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
- * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}).
+ * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}). Handed-off
+ * activations run oldest first; a data-driven task made ready here runs next, before them, newest first (it reads
+ * what was just written, and a wavefront of such tasks then walks its data in the order it was laid out, as on a
+ * work-stealing pool's own deque). So that tasks put in front cannot keep the others waiting, every
+ * {@link Scheduler#handoffLimit()} turns in a row the entry about to run goes behind the rest of the buffer.
  *
  * <h2>Implementation notes</h2>
  * The buffer is invisible to the pool's thieves, so it must not hold work while this thread cannot run it: it
@@ -87,7 +91,11 @@ public final class Worker extends ForkJoinWorkerThread {
     final Scheduler scheduler;
     /** The node new work attaches to; see {@link Context}. */
     Node current;
-    /** The hidden handoff buffer: a FIFO ring of activations to run after the current node. */
+    /**
+     * The hidden handoff buffer: a ring of activations to run after the current node, in the order they run from
+     * {@code head} (next) to {@code tail} (last). Activations join at the tail ({@link #handoff}), data-driven tasks
+     * at the head ({@link #handoffNext}).
+     */
     private final Node[] handoffs = new Node[HANDOFF_CAPACITY];
     private int head;
     private int tail;
@@ -179,6 +187,15 @@ public final class Worker extends ForkJoinWorkerThread {
                             break;
                         }
                         hops = scheduler.handoffLimit();
+                        if (head != tail) {
+                            // entries put to run next (handoffNext) may have kept older ones waiting: this one
+                            // goes behind them
+                            handoff(h);
+                            h = take();
+                            if (h == null) {
+                                break;            // the watchdog took them all meanwhile
+                            }
+                        }
                     }
                 }
                 n = h;
@@ -226,6 +243,41 @@ public final class Worker extends ForkJoinWorkerThread {
             }
         }
         SLOTS.setRelease(handoffs, tail++ & (HANDOFF_CAPACITY - 1), activation);
+    }
+
+    /**
+     * Schedules a data-driven task through the handoff buffer so that it runs <em>next</em>, before the activations
+     * already buffered: the newest first, as a work-stealing pool runs its newest fork, because it reads what the
+     * task that made it ready just wrote. When the buffer is full, or an idle worker could run buffered work now
+     * ({@link #spreadNow}), the entry that would run <em>last</em> here is made stealable instead (the one a thief
+     * of a work-stealing deque takes: the oldest, with the most work behind it). {@link #runChain} keeps this from
+     * starving what is buffered behind: after {@link Scheduler#handoffLimit()} turns in a row it moves the entry
+     * about to run behind the others.
+     */
+    void handoffNext(Node task) {
+        if (blocking != 0) {
+            scheduler.share(task, true);          // as in handoff: the buffer is unused while this thread waits
+            return;
+        }
+        int size = tail - head;
+        if (size != 0 && (size == HANDOFF_CAPACITY || spreadNow())) {
+            Node last = takeLast();
+            if (last != null) {
+                scheduler.fork(last, size == HANDOFF_CAPACITY ? null : this);
+            }
+        }
+        SLOTS.setRelease(handoffs, --head & (HANDOFF_CAPACITY - 1), task);
+    }
+
+    /** The buffered activation that would run last, skipping slots the watchdog emptied; null if none. */
+    private Node takeLast() {
+        while (head != tail) {
+            Node n = (Node) SLOTS.getAndSet(handoffs, --tail & (HANDOFF_CAPACITY - 1), (Node) null);
+            if (n != null) {
+                return n;
+            }
+        }
+        return null;
     }
 
     /**
