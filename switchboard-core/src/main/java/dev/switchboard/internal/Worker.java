@@ -221,8 +221,9 @@ public final class Worker extends ForkJoinWorkerThread {
     }
 
     /**
-     * Schedules an activation through the handoff buffer. The buffer holds more than one activation only while
-     * no worker is idle; otherwise the oldest is forked to the deque, where an idle worker can steal it. While this
+     * Schedules an activation through the handoff buffer, to run after what it holds. The buffer holds more than
+     * one entry only while no worker is idle; otherwise the one that would run next (the oldest activation, unless
+     * a data-driven task was put in front) is forked to the deque, where an idle worker can steal it. While this
      * thread waits in a finish (and helps it), activations go to the shared queue instead.
      */
     void handoff(Node activation) {
@@ -236,9 +237,9 @@ public final class Worker extends ForkJoinWorkerThread {
         if (size != 0) {
             boolean full = size == HANDOFF_CAPACITY;
             if (full || spreadNow()) {
-                Node oldest = take();
-                if (oldest != null) {
-                    scheduler.fork(oldest, full ? null : this);
+                Node next = take();
+                if (next != null) {
+                    scheduler.fork(next, full ? null : this);
                 }
             }
         }
@@ -300,8 +301,8 @@ public final class Worker extends ForkJoinWorkerThread {
         return false;
     }
 
-    /** The oldest buffered activation, skipping slots the watchdog emptied; null if none. */
-    private Node take() {
+    /** The buffered entry to run next, skipping slots the watchdog emptied; null if none. */
+    Node take() {
         while (head != tail) {
             Node n = (Node) SLOTS.getAndSet(handoffs, head++ & (HANDOFF_CAPACITY - 1), (Node) null);
             if (n != null) {
