@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Each input calls {@link #inputReady()} once. The last one schedules the task ({@link Scheduler#activateNext}):
  * on a worker, at the front of its handoff buffer, so the task runs as soon as the producer's turn ends, on the
  * same warm core, before what was buffered earlier (newest first, as a work-stealing pool runs its newest fork),
- * or on an idle worker when spreading pays; from any other thread, in the shared queue. It never runs inline on the producer's stack, so a chain of data-driven tasks cannot grow a
- * thread's stack.
+ * or on an idle worker when spreading pays; from any other thread, in the shared queue. It never runs inline on
+ * the producer's stack, so a chain of data-driven tasks cannot grow a thread's stack.
  *
  * <p>As for every {@link AsyncTask}, a subclass in the spawning package holds the body and runs it.
  */

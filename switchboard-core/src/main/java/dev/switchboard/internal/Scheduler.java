@@ -354,27 +354,26 @@ public final class Scheduler {
     }
 
     /**
-     * Schedules an actor activation, or a data-driven task whose inputs are all there, through the current worker's
-     * handoff buffer when there is one: it runs when the current task ends, on this warm core.
+     * Schedules an actor activation through the current worker's handoff buffer when there is one: it runs after
+     * what the buffer holds, on this warm core. From any other thread, in the shared queue.
      */
+    public void activate(Node activation) {
+        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
+            w.handoff(activation);
+        } else {
+            share(activation, false);
+        }
+    }
+
     /**
      * Schedules a data-driven task that has just become ready: on a worker of this runtime, to run next there,
-     * before the activations already in its handoff buffer ({@link Worker#handoffNext}); from any other thread, in
-     * the shared queue.
+     * before what its handoff buffer holds ({@link Worker#handoffNext}); from any other thread, in the shared queue.
      */
     public void activateNext(Node task) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
             w.handoffNext(task);
         } else {
             share(task, false);
-        }
-    }
-
-    public void activate(Node activation) {
-        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
-            w.handoff(activation);
-        } else {
-            share(activation, false);
         }
     }
 

@@ -261,16 +261,19 @@ public final class Worker extends ForkJoinWorkerThread {
             return;
         }
         int size = tail - head;
-        if (size != 0 && (size == HANDOFF_CAPACITY || spreadNow())) {
-            Node last = takeLast();
-            if (last != null) {
-                scheduler.fork(last, size == HANDOFF_CAPACITY ? null : this);
+        if (size != 0) {
+            boolean full = size == HANDOFF_CAPACITY;
+            if (full || spreadNow()) {
+                Node last = takeLast();
+                if (last != null) {
+                    scheduler.fork(last, full ? null : this);
+                }
             }
         }
         SLOTS.setRelease(handoffs, --head & (HANDOFF_CAPACITY - 1), task);
     }
 
-    /** The buffered activation that would run last, skipping slots the watchdog emptied; null if none. */
+    /** The buffered entry that would run last, skipping slots the watchdog emptied; null if none. */
     private Node takeLast() {
         while (head != tail) {
             Node n = (Node) SLOTS.getAndSet(handoffs, --tail & (HANDOFF_CAPACITY - 1), (Node) null);
