@@ -28,11 +28,12 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * costs its waker a system call, and every message between the two workers afterwards moves cache lines between
  * cores: a client of a busy server, stolen to run one short turn whose request goes straight back to the
  * server's worker, costs more than it saves, while a branch of a pipeline, stolen with the stages behind it, keeps
- * the other core busy. Short turns that do not pay stay here, except one chance in {@value #PROBE_PERIOD}, which
- * spreads anyway so the average keeps learning. Both averages start high, so a program's first fan-out spreads
- * at once. A turn that is long when the recent ones were short holds the buffer up to about a millisecond: the
- * watchdog looks that often while a worker holds back ({@link #holding}) and moves the buffer of a worker that
- * started nothing since its last look (see docs/decisions/004-hot-server.md).
+ * the other core busy. Short turns that do not pay stay here, except for probes, which spread anyway so the
+ * average keeps learning: the first after {@value #PROBE_PERIOD} chances, each next one after twice as many as the
+ * one before, up to {@value #MAX_PROBE_PERIOD}, until spreading pays again. Both averages start high, so a
+ * program's first fan-out spreads at once. A turn that is long when the recent ones were short holds the buffer
+ * up to about a millisecond: the watchdog looks that often while a worker holds back ({@link #holding}) and moves
+ * the buffer of a worker that started nothing since its last look (see docs/decisions/004-hot-server.md).
  * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
  * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}). Handed-off
@@ -75,8 +76,13 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int SAMPLE_PERIOD = 256;
     /** Turns that take less than this on average are not worth waking another worker for. */
     static final long SPREAD_TURN_NANOS = 2_000;
-    /** Short turns are spread anyway once in this many chances, so the scheduler keeps learning whether it pays. */
+    /**
+     * Short turns are spread anyway once in this many chances, so the scheduler keeps learning whether it pays;
+     * each such probe doubles the period of the next one, up to {@value #MAX_PROBE_PERIOD}, until spreading pays.
+     */
     static final int PROBE_PERIOD = 32;
+    /** The longest period between probes: a probe publishes the buffer and wakes a parked worker. */
+    static final int MAX_PROBE_PERIOD = 1024;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
 
@@ -112,6 +118,8 @@ public final class Worker extends ForkJoinWorkerThread {
     private long turnNanos = SPREAD_TURN_NANOS * 2;
     /** Chances to spread short turns since the last spread ({@link #PROBE_PERIOD}). */
     private int probes;
+    /** Chances between two probes now: {@link #PROBE_PERIOD}, doubled by each probe, reset when spreading pays. */
+    private int probePeriod = PROBE_PERIOD;
     /**
      * Set by this worker when it keeps activations in its buffer although a worker is idle; cleared by the
      * watchdog at each look. A hint only (plain accesses): while it is set the watchdog looks every
@@ -286,22 +294,43 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Whether buffered activations should be made stealable now: some worker is idle, and spreading pays (this
-     * worker's turns are long, or spread activations lately started long chains where they went), or it is this
-     * chance in {@value #PROBE_PERIOD} to try. Otherwise the activations stay (they will run here in a moment), and
+     * worker's turns are long, or spread activations lately started long chains where they went), or this chance
+     * is a {@linkplain #probe probe}. Otherwise the activations stay (they will run here in a moment), and
      * the watchdog is told to look more often ({@link #holding}), in case the turn now running is a long one.
      */
     private boolean spreadNow() {
         if (!scheduler.idleWorkers()) {
             return false;
         }
-        if (turnNanos >= SPREAD_TURN_NANOS || scheduler.spreadingPays() || ++probes >= PROBE_PERIOD) {
+        if (turnNanos >= SPREAD_TURN_NANOS || scheduler.spreadingPays()) {
             probes = 0;
+            probePeriod = PROBE_PERIOD;
+            return true;
+        }
+        if (probe()) {
             return true;
         }
         if (!holding) {
             holding = true;
         }
         return false;
+    }
+
+    /**
+     * Counts a chance to spread short turns that do not pay; returns whether it is a probe, which doubles the
+     * period of the next one (up to {@value #MAX_PROBE_PERIOD}): each probe publishes the buffer and wakes a parked
+     * worker, which for the clients of a busy server never pays, so a workload that keeps not paying is probed
+     * ever more rarely.
+     */
+    boolean probe() {
+        if (++probes < probePeriod) {
+            return false;
+        }
+        probes = 0;
+        if (probePeriod < MAX_PROBE_PERIOD) {
+            probePeriod <<= 1;
+        }
+        return true;
     }
 
     /** The buffered entry to run next, skipping slots the watchdog emptied; null if none. */

@@ -7,6 +7,8 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
 import dev.switchboard.task.RuntimeInternals;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -97,6 +99,32 @@ class HandoffSpreadingTest {
             }
             assertThat(fewest).as("activations taken by another worker, of %d requests (fewest of up to 3 runs)",
                     requests).isLessThan(requests / 4);
+        }
+    }
+
+    /**
+     * Short turns that do not pay are still spread now and then, as probes, so the worker learns when they start
+     * to pay; each probe wakes a parked worker, so they back off: the first after {@link Worker#PROBE_PERIOD}
+     * chances, each next one after twice as many as the one before, up to {@link Worker#MAX_PROBE_PERIOD}.
+     */
+    @Test
+    void probesBackOffWhileSpreadingDoesNotPay() {
+        try (TaskRuntime rt = Runtimes.workers(1)) {
+            List<Integer> gaps = rt.future(() -> {
+                Worker w = (Worker) Thread.currentThread();      // the worker's probe state is its own
+                List<Integer> found = new ArrayList<>();
+                int since = 0;
+                while (found.size() < 8) {
+                    since++;
+                    if (w.probe()) {
+                        found.add(since);
+                        since = 0;
+                    }
+                }
+                return found;
+            }).get();
+            assertThat(gaps).as("chances between probes").containsExactly(
+                    32, 64, 128, 256, 512, 1024, 1024, 1024);
         }
     }
 
