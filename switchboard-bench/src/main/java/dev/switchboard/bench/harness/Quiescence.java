@@ -6,17 +6,27 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.dispatch.MessageDispatcher;
 
 /**
  * Waits, between timed runs, until no runtime has work left over: Pekko detaches a stopped actor from its
  * dispatcher a little after {@code postStop}, and with two cores any leftover work would be charged to the next
- * run, whichever side it is. Gives up after ten seconds (the next run then starts anyway).
+ * run, whichever side it is. A runtime still busy after ten seconds is stuck (a Pekko side that timed out leaves
+ * its actors, and maybe a spinning pool thread, behind): every figure measured beside it would be disturbed, so
+ * the wait fails, naming it, and the benchmark fails instead of reporting such figures.
  */
 final class Quiescence {
+    /** How long a runtime may stay busy after a run before it counts as stuck. */
+    static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Spins before the wait starts to park between looks (most runtimes are quiescent within microseconds). */
+    private static final int SPINS = 1_000;
+    private static final long PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
     private final TaskRuntime switchboard;
     private final ForkJoinPool pool;
+    private final List<String> names = new ArrayList<>();
     private final List<MessageDispatcher> dispatchers = new ArrayList<>();
     /** Per dispatcher, how many (system) actors it has when no benchmark's actor is left. */
     private final List<Long> baselines = new ArrayList<>();
@@ -27,24 +37,51 @@ final class Quiescence {
         this.pool = pool;
         for (ActorSystem system : systems) {
             MessageDispatcher d = (MessageDispatcher) system.dispatcher();
+            names.add("the Pekko system " + system.name());
             dispatchers.add(d);
             baselines.add(d.inhabitants());
         }
     }
 
-    void await() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline && !quiescent()) {
-            Thread.onSpinWait();
+    /**
+     * Waits until every runtime is quiescent.
+     *
+     * @throws IllegalStateException naming what is still busy, if something still is after {@code limitNanos}
+     */
+    void await(long limitNanos) {
+        long deadline = System.nanoTime() + limitNanos;
+        for (int looks = 0; busy() != null; looks++) {
+            if (System.nanoTime() - deadline >= 0) {
+                String busy = busy();
+                if (busy != null) {
+                    throw new IllegalStateException(busy + " still had work " + limitNanos / 1_000_000
+                            + " ms after the run ended: it is stuck, and what runs beside it would be measured"
+                            + " on a machine it shares");
+                }
+                return;
+            }
+            if (looks < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(PARK_NANOS);      // not a core of the two the runtimes need
+            }
         }
     }
 
-    private boolean quiescent() {
+    /** What still has work left over, or null if nothing has. */
+    private String busy() {
         for (int i = 0; i < dispatchers.size(); i++) {
-            if (dispatchers.get(i).inhabitants() > baselines.get(i)) {
-                return false;
+            long extra = dispatchers.get(i).inhabitants() - baselines.get(i);
+            if (extra > 0) {
+                return names.get(i) + " (" + extra + " actors of the run not yet detached)";
             }
         }
-        return switchboard.isQuiescent() && pool.isQuiescent();
+        if (!switchboard.isQuiescent()) {
+            return "the Switchboard runtime";
+        }
+        if (!pool.isQuiescent()) {
+            return "the ForkJoinPool";
+        }
+        return null;
     }
 }

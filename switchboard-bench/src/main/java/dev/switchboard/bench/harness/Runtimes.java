@@ -56,9 +56,13 @@ final class Runtimes implements AutoCloseable {
         };
     }
 
-    /** Waits until no runtime has work left over from a run (at most ten seconds). */
+    /**
+     * Waits until no runtime has work left over from a run.
+     *
+     * @throws IllegalStateException naming the runtime, if one is still busy after ten seconds (it is stuck)
+     */
     void awaitQuiescence() {
-        quiescence.await();
+        quiescence.await(Quiescence.LIMIT_NANOS);
     }
 
     @Override

@@ -1,0 +1,89 @@
+package dev.switchboard.bench.harness;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.task.TaskRuntime;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.AbstractActor;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.PoisonPill;
+import org.apache.pekko.actor.Props;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The wait between timed runs: it returns once every runtime is quiescent, and fails, naming it, on a stuck one. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class QuiescenceTest {
+
+    @Test
+    void aRuntimeStillBusyAfterTheLimitFailsTheWaitNamingIt() throws Exception {
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).noHangReports().build()) {
+            ForkJoinPool pool = new ForkJoinPool(1);
+            try {
+                Quiescence quiescence = new Quiescence(rt, List.of(), pool);
+                CountDownLatch release = new CountDownLatch(1);
+                CountDownLatch started = new CountDownLatch(1);
+                Thread waiter = Thread.ofPlatform().start(() -> rt.finish(() -> rt.async(() -> {
+                    started.countDown();
+                    release.await();                   // a task still running after "the run"
+                })));
+                started.await();
+                assertThatThrownBy(() -> quiescence.await(TimeUnit.MILLISECONDS.toNanos(50)))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("the Switchboard runtime")
+                        .hasMessageContaining("still had work 50 ms after the run ended");
+                release.countDown();
+                waiter.join();
+                assertThatCode(() -> quiescence.await(Quiescence.LIMIT_NANOS)).doesNotThrowAnyException();
+
+                CountDownLatch poolRelease = new CountDownLatch(1);
+                pool.execute(() -> {
+                    try {
+                        poolRelease.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                assertThatThrownBy(() -> quiescence.await(TimeUnit.MILLISECONDS.toNanos(50)))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("the ForkJoinPool");
+                poolRelease.countDown();
+                assertThatCode(() -> quiescence.await(Quiescence.LIMIT_NANOS)).doesNotThrowAnyException();
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** An actor that stays until stopped: a benchmark actor a stuck run left behind. */
+    static final class Idle extends AbstractActor {
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder().build();
+        }
+    }
+
+    @Test
+    void aPekkoSystemWithActorsOfTheRunLeftIsNamed() throws Exception {
+        ActorSystem system = ActorSystem.create("quiescence-test");
+        ForkJoinPool pool = new ForkJoinPool(1);
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).noHangReports().build()) {
+            Quiescence quiescence = new Quiescence(rt, List.of(system), pool);
+            ActorRef left = system.actorOf(Props.create(Idle.class, Idle::new));
+            assertThatThrownBy(() -> quiescence.await(TimeUnit.MILLISECONDS.toNanos(200)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("the Pekko system quiescence-test (1 actors of the run not yet detached)");
+            left.tell(PoisonPill.getInstance(), ActorRef.noSender());
+            assertThatCode(() -> quiescence.await(Quiescence.LIMIT_NANOS)).doesNotThrowAnyException();
+        } finally {
+            pool.shutdownNow();
+            system.terminate();
+            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+}
