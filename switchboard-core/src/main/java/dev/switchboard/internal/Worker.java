@@ -81,7 +81,7 @@ public final class Worker extends ForkJoinWorkerThread {
      * each such probe doubles the period of the next one, up to {@value #MAX_PROBE_PERIOD}, until spreading pays.
      */
     static final int PROBE_PERIOD = 32;
-    /** The longest period between probes: a probe publishes the buffer and wakes a parked worker. */
+    /** The longest period between probes: a probe makes buffered activations stealable and wakes a parked worker. */
     static final int MAX_PROBE_PERIOD = 1024;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
@@ -116,7 +116,7 @@ public final class Worker extends ForkJoinWorkerThread {
      * counted as at most twice {@link #SPREAD_TURN_NANOS}. Starts at that cap, so a new worker spreads.
      */
     private long turnNanos = SPREAD_TURN_NANOS * 2;
-    /** Chances to spread short turns since the last spread ({@link #PROBE_PERIOD}). */
+    /** Chances to spread short turns since the last probe or spread, counted against {@link #probePeriod}. */
     private int probes;
     /** Chances between two probes now: {@link #PROBE_PERIOD}, doubled by each probe, reset when spreading pays. */
     private int probePeriod = PROBE_PERIOD;
@@ -303,8 +303,7 @@ public final class Worker extends ForkJoinWorkerThread {
             return false;
         }
         if (turnNanos >= SPREAD_TURN_NANOS || scheduler.spreadingPays()) {
-            probes = 0;
-            probePeriod = PROBE_PERIOD;
+            spreadingPaid();
             return true;
         }
         if (probe()) {
@@ -318,9 +317,9 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Counts a chance to spread short turns that do not pay; returns whether it is a probe, which doubles the
-     * period of the next one (up to {@value #MAX_PROBE_PERIOD}): each probe publishes the buffer and wakes a parked
-     * worker, which for the clients of a busy server never pays, so a workload that keeps not paying is probed
-     * ever more rarely.
+     * period of the next one (up to {@value #MAX_PROBE_PERIOD}): each probe makes buffered activations stealable
+     * and wakes a parked worker, which for the clients of a busy server never pays, so a workload that keeps not
+     * paying is probed ever more rarely.
      */
     boolean probe() {
         if (++probes < probePeriod) {
@@ -331,6 +330,12 @@ public final class Worker extends ForkJoinWorkerThread {
             probePeriod <<= 1;
         }
         return true;
+    }
+
+    /** Spreading pays again: probing, when it stops paying, starts over at {@value #PROBE_PERIOD} chances. */
+    void spreadingPaid() {
+        probes = 0;
+        probePeriod = PROBE_PERIOD;
     }
 
     /** The buffered entry to run next, skipping slots the watchdog emptied; null if none. */

@@ -105,7 +105,8 @@ class HandoffSpreadingTest {
     /**
      * Short turns that do not pay are still spread now and then, as probes, so the worker learns when they start
      * to pay; each probe wakes a parked worker, so they back off: the first after {@link Worker#PROBE_PERIOD}
-     * chances, each next one after twice as many as the one before, up to {@link Worker#MAX_PROBE_PERIOD}.
+     * chances, each next one after twice as many as the one before, up to {@link Worker#MAX_PROBE_PERIOD}; once
+     * spreading pays, probing starts over.
      */
     @Test
     void probesBackOffWhileSpreadingDoesNotPay() {
@@ -114,17 +115,20 @@ class HandoffSpreadingTest {
                 Worker w = (Worker) Thread.currentThread();      // the worker's probe state is its own
                 List<Integer> found = new ArrayList<>();
                 int since = 0;
-                while (found.size() < 8) {
+                while (found.size() < 10) {
                     since++;
                     if (w.probe()) {
                         found.add(since);
                         since = 0;
+                        if (found.size() == 8) {
+                            w.spreadingPaid();
+                        }
                     }
                 }
                 return found;
             }).get();
-            assertThat(gaps).as("chances between probes").containsExactly(
-                    32, 64, 128, 256, 512, 1024, 1024, 1024);
+            assertThat(gaps).as("chances between probes, spreading paying after the eighth").containsExactly(
+                    32, 64, 128, 256, 512, 1024, 1024, 1024, 32, 64);
         }
     }
 

@@ -58,13 +58,14 @@ final class Comparison {
                 workers, throughput, warmupRounds, warmupSeconds, rounds);
         try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers)
                 .throughput(throughput).build()) {
+            Quiescence quiescence = new Quiescence(runtime, List.of(), null);
             long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos((long) (warmupSeconds * 1000));
             for (int r = 0; r < warmupRounds || System.nanoTime() < warmupEnd; r++) {
-                round(runtime, r, null);
+                round(runtime, quiescence, r, null);
                 out.print('w');
             }
             for (int r = 0; r < rounds; r++) {
-                round(runtime, r, ms);
+                round(runtime, quiescence, r, ms);
                 out.print('.');
             }
         } finally {
@@ -95,7 +96,7 @@ final class Comparison {
     }
 
     /** Runs every variant once, forwards in even rounds and backwards in odd ones; records times if asked. */
-    private void round(TaskRuntime runtime, int r, double[][] ms) throws Exception {
+    private void round(TaskRuntime runtime, Quiescence quiescence, int r, double[][] ms) throws Exception {
         int n = variants.size();
         for (int j = 0; j < n; j++) {
             int i = r % 2 == 0 ? j : n - 1 - j;
@@ -109,14 +110,8 @@ final class Comparison {
             if (ms != null) {
                 ms[i][r] = took / 1e6;
             }
-            awaitQuiescence(runtime);
-        }
-    }
-
-    private static void awaitQuiescence(TaskRuntime runtime) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline && !runtime.isQuiescent()) {
-            Thread.onSpinWait();
+            // untimed; a runtime still busy after ten seconds is stuck, and the comparison fails naming it
+            quiescence.await(Quiescence.LIMIT_NANOS);
         }
     }
 

@@ -346,11 +346,11 @@ public final class Harness {
         long t0 = System.nanoTime();
         long checksum = runtimes.run(b, side);
         long t = System.nanoTime() - t0;
-        runtimes.awaitQuiescence();        // untimed: nothing of this run may bleed into the next
         if (checksum != b.expected()) {
             throw new IllegalStateException(b.name() + " on " + side.label() + " returned checksum " + checksum
                     + ", expected " + b.expected());
         }
+        runtimes.awaitQuiescence();        // untimed: nothing of this run may bleed into the next
         return t;
     }
 

@@ -31,7 +31,10 @@ final class Quiescence {
     /** Per dispatcher, how many (system) actors it has when no benchmark's actor is left. */
     private final List<Long> baselines = new ArrayList<>();
 
-    /** Records the baselines of {@code systems}: create it when none of their benchmark actors exist. */
+    /**
+     * Records the baselines of {@code systems}: create it when none of their benchmark actors exist. {@code pool}
+     * may be null (no ForkJoinPool side).
+     */
     Quiescence(TaskRuntime switchboard, Collection<ActorSystem> systems, ForkJoinPool pool) {
         this.switchboard = switchboard;
         this.pool = pool;
@@ -73,13 +76,14 @@ final class Quiescence {
         for (int i = 0; i < dispatchers.size(); i++) {
             long extra = dispatchers.get(i).inhabitants() - baselines.get(i);
             if (extra > 0) {
-                return names.get(i) + " (" + extra + " actors of the run not yet detached)";
+                return names.get(i) + " (" + extra + (extra == 1 ? " actor" : " actors")
+                        + " of the run not yet detached)";
             }
         }
         if (!switchboard.isQuiescent()) {
             return "the Switchboard runtime";
         }
-        if (!pool.isQuiescent()) {
+        if (pool != null && !pool.isQuiescent()) {
             return "the ForkJoinPool";
         }
         return null;

@@ -77,7 +77,7 @@ class QuiescenceTest {
             ActorRef left = system.actorOf(Props.create(Idle.class, Idle::new));
             assertThatThrownBy(() -> quiescence.await(TimeUnit.MILLISECONDS.toNanos(200)))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("the Pekko system quiescence-test (1 actors of the run not yet detached)");
+                    .hasMessageContaining("the Pekko system quiescence-test (1 actor of the run not yet detached)");
             left.tell(PoisonPill.getInstance(), ActorRef.noSender());
             assertThatCode(() -> quiescence.await(Quiescence.LIMIT_NANOS)).doesNotThrowAnyException();
         } finally {
