@@ -42,13 +42,16 @@ class QuiescenceTest {
                 assertThatCode(() -> quiescence.await(Quiescence.LIMIT_NANOS)).doesNotThrowAnyException();
 
                 CountDownLatch poolRelease = new CountDownLatch(1);
+                CountDownLatch poolStarted = new CountDownLatch(1);
                 pool.execute(() -> {
+                    poolStarted.countDown();
                     try {
                         poolRelease.await();
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
                 });
+                poolStarted.await();
                 assertThatThrownBy(() -> quiescence.await(TimeUnit.MILLISECONDS.toNanos(50)))
                         .isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("the ForkJoinPool");
@@ -60,21 +63,38 @@ class QuiescenceTest {
         }
     }
 
-    /** An actor that stays until stopped: a benchmark actor a stuck run left behind. */
+    /** An actor that stays until stopped: a benchmark actor a stuck run left behind. Counts down when started. */
     static final class Idle extends AbstractActor {
+        private final CountDownLatch started;
+
+        Idle(CountDownLatch started) {
+            this.started = started;
+        }
+
+        @Override
+        public void preStart() {
+            started.countDown();
+        }
+
         @Override
         public Receive createReceive() {
             return receiveBuilder().build();
         }
     }
 
+    /**
+     * An actor of a run still attached to a Pekko dispatcher. {@code system.actorOf} creates it asynchronously,
+     * through the guardian, so the test waits until it has started (and is attached) before it looks.
+     */
     @Test
     void aPekkoSystemWithActorsOfTheRunLeftIsNamed() throws Exception {
         ActorSystem system = ActorSystem.create("quiescence-test");
         ForkJoinPool pool = new ForkJoinPool(1);
         try (TaskRuntime rt = TaskRuntime.builder().workers(1).noHangReports().build()) {
             Quiescence quiescence = new Quiescence(rt, List.of(system), pool);
-            ActorRef left = system.actorOf(Props.create(Idle.class, Idle::new));
+            CountDownLatch started = new CountDownLatch(1);
+            ActorRef left = system.actorOf(Props.create(Idle.class, () -> new Idle(started)));
+            started.await();
             assertThatThrownBy(() -> quiescence.await(TimeUnit.MILLISECONDS.toNanos(200)))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("the Pekko system quiescence-test (1 actor of the run not yet detached)");
