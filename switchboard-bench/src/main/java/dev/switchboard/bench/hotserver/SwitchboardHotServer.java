@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with {@code awaitReply}, the server answering the request's {@code ReplyTo}.
  */
 final class SwitchboardHotServer {
-    sealed interface Request permits Read, Write, Asked {
+    sealed interface Request permits Read, Write, Asked, Stop {
     }
 
     record Read(ActorRef<Reply> client, int key) implements Request {
@@ -28,6 +28,10 @@ final class SwitchboardHotServer {
 
     /** A read, or a write of the key's value, asked with {@code awaitReply}: the answer goes to {@code replyTo}. */
     record Asked(int key, boolean write, ReplyTo<Integer> replyTo) implements Request {
+    }
+
+    /** From the last client to finish: the server exits (as on Pekko's side). */
+    record Stop() implements Request {
     }
 
     sealed interface Reply permits Start, Result {
@@ -47,15 +51,17 @@ final class SwitchboardHotServer {
 
     static long run(TaskRuntime runtime, Params p, HotServer.Variant variant, HashMap<Integer, Integer> map) {
         Client[] clients = new Client[p.clients()];
+        AtomicInteger running = new AtomicInteger(p.clients());
         runtime.finish(() -> {
-            Server server = new Server(map, p, p.clients() * p.requestsPerClient());
+            Server server = new Server(map, p);
             if (variant == HotServer.Variant.READERS_WRITER) {
                 new ReadersWriterMonitor(READS, WRITES).bind(server);
             }
             ActorRef<Request> serverRef = server.start();
             for (int c = 0; c < clients.length; c++) {
-                clients[c] = variant == HotServer.Variant.AWAIT_REPLY ? new AskingClient(serverRef, new Requests(c, p))
-                        : new Client(serverRef, new Requests(c, p));
+                clients[c] = variant == HotServer.Variant.AWAIT_REPLY
+                        ? new AskingClient(serverRef, new Requests(c, p), running)
+                        : new Client(serverRef, new Requests(c, p), running);
                 clients[c].start().send(new Start());
             }
         });
@@ -66,17 +72,15 @@ final class SwitchboardHotServer {
         return sum;
     }
 
-    /** Serves reads and writes; exits after the last request. */
+    /** Serves reads and writes; exits when the last client says it is done. */
     static final class Server extends Actor<Request> {
         private final HashMap<Integer, Integer> map;
         private final Params p;
-        private final AtomicInteger left;
         private long served;
 
-        Server(HashMap<Integer, Integer> map, Params p, int requests) {
+        Server(HashMap<Integer, Integer> map, Params p) {
             this.map = map;
             this.p = p;
-            this.left = new AtomicInteger(requests);
         }
 
         @Override
@@ -86,9 +90,7 @@ final class SwitchboardHotServer {
                 case Write w -> w.client().send(new Result(p.reply(write(w.key(), w.value()))));
                 case Asked a -> a.replyTo().reply(p.reply(a.write() ? write(a.key(), HotServer.valueOf(a.key()))
                         : read(a.key())));
-            }
-            if (left.decrementAndGet() == 0) {
-                exit();
+                case Stop s -> exit();
             }
         }
 
@@ -111,15 +113,25 @@ final class SwitchboardHotServer {
         }
     }
 
-    /** Sends a request, waits for its reply, sends the next. */
+    /** Sends a request, waits for its reply, sends the next; the last client to finish stops the server. */
     static class Client extends Actor<Reply> {
         final ActorRef<Request> server;
         final Requests requests;
+        private final AtomicInteger running;
         long checksum;
 
-        Client(ActorRef<Request> server, Requests requests) {
+        Client(ActorRef<Request> server, Requests requests, AtomicInteger running) {
             this.server = server;
             this.requests = requests;
+            this.running = running;
+        }
+
+        /** This client has sent its last request and had its reply. */
+        final void done() {
+            if (running.decrementAndGet() == 0) {
+                server.send(new Stop());
+            }
+            exit();
         }
 
         @Override
@@ -131,7 +143,7 @@ final class SwitchboardHotServer {
                 int key = requests.key;
                 server.send(requests.write ? new Write(self(), key, HotServer.valueOf(key)) : new Read(self(), key));
             } else {
-                exit();
+                done();
             }
         }
     }
@@ -141,8 +153,8 @@ final class SwitchboardHotServer {
      * handles the answer in the handler, which asks again; no reply message, no message after the start.
      */
     static final class AskingClient extends Client {
-        AskingClient(ActorRef<Request> server, Requests requests) {
-            super(server, requests);
+        AskingClient(ActorRef<Request> server, Requests requests, AtomicInteger running) {
+            super(server, requests, running);
         }
 
         @Override
@@ -152,7 +164,7 @@ final class SwitchboardHotServer {
 
         private void askNext() {
             if (!requests.next()) {
-                exit();
+                done();
                 return;
             }
             int key = requests.key;
