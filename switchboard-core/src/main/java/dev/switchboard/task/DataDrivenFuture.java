@@ -177,9 +177,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     public T get() {
         Object v = value;
         if (v == UNSET) {
-            if (SendInterception.used()) {     // describing this future costs more than the wait it precedes
-                SendInterception.requireMayBlock("get() on " + this);
-            }
+            requireMayBlock("get()");
             v = waitForValue();
         }
         return valueOf(v);
@@ -205,15 +203,23 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
         Object v = value;
         if (v == UNSET && nanos > 0) {
-            if (SendInterception.used()) {     // describing this future costs more than the wait it precedes
-                SendInterception.requireMayBlock("get(Duration) on " + this);
-            }
+            requireMayBlock("get(Duration)");
             v = block(System.nanoTime() + nanos);
         }
         if (v == UNSET) {
             throw new TimeoutException(this + " was not put within " + timeout.toMillis() + " ms");
         }
         return valueOf(v);
+    }
+
+    /**
+     * Fails if the calling thread may not block here (a transaction forbids it); this future is described for the
+     * message only when an interceptor is installed, since describing it costs more than the wait it precedes.
+     */
+    private void requireMayBlock(String op) {
+        if (SendInterception.used()) {
+            SendInterception.requireMayBlock(op + " on " + this);
+        }
     }
 
     @Override

@@ -53,15 +53,15 @@ final class Quiescence {
      */
     void await(long limitNanos) {
         long deadline = System.nanoTime() + limitNanos;
-        for (int looks = 0; busy() != null; looks++) {
-            if (System.nanoTime() - deadline >= 0) {
-                String busy = busy();
-                if (busy != null) {
-                    throw new IllegalStateException(busy + " still had work " + limitNanos / 1_000_000
-                            + " ms after the run ended: it is stuck, and what runs beside it would be measured"
-                            + " on a machine it shares");
-                }
+        for (int looks = 0; ; looks++) {
+            String busy = busy();
+            if (busy == null) {
                 return;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IllegalStateException(busy + " still had work " + limitNanos / 1_000_000
+                        + " ms after the run ended: it is stuck, and what runs beside it would be measured"
+                        + " on a machine it shares");
             }
             if (looks < SPINS) {
                 Thread.onSpinWait();
