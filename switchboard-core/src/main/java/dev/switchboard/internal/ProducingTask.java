@@ -75,6 +75,7 @@ public abstract class ProducingTask extends Node {
                 Failures.lastResort(scope(), t);
             }
             super.refused(cause);
+            quietlyComplete();                  // the future failed: a waiter's join (Scheduler#helpProduce) ends
         }
     }
 

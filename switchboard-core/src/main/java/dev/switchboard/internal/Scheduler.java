@@ -490,13 +490,14 @@ public final class Scheduler {
      * if no thread has started the producer, runs it here; otherwise helps with the queued tasks the producer
      * spawned, in any worker's deque (its subtree: what its value may depend on, never unrelated work), as
      * {@code ForkJoinTask.join} helps, and, while there are none, waits for up to {@link #STEP_ASIDE_NANOS}.
-     * Returns when {@code done} holds or when that time has passed without work to help; the caller then blocks,
+     * Returns when the producer is done (it marks itself done once the value is there, or once it was refused) or
+     * when that time has passed without work to help; the caller then blocks,
      * and the pool may add a thread for the wait. A divide-and-conquer recursion on futures therefore runs on the
      * workers it has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no quick end costs
      * a thread.
      * Past {@link Worker#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
      */
-    public void helpProduce(ProducingTask producer, java.util.function.BooleanSupplier done) {
+    public void helpProduce(ProducingTask producer) {
         Worker w = (Worker) Thread.currentThread();
         if (w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
             return;
@@ -504,10 +505,11 @@ public final class Scheduler {
         w.enterBlocking();
         try {
             if (!producer.isClaimed()) {
+                producer.tryUnfork();              // usually the newest task of this deque: leave no stale entry
                 w.runChain(producer);              // runs it unless another thread claims it first (run())
             }
             long idleSince = 0;
-            while (!done.getAsBoolean()) {
+            while (!producer.isDone()) {
                 long before = w.progress();
                 // Runs queued tasks of the producer's subtree from any worker's deque, then waits, for one slice at
                 // most, for the producer to mark itself done, which it does once its value is there.

@@ -63,7 +63,8 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     /**
      * Who created this future, for hang reports, in a form that keeps nothing alive (not the task, whose spawn
      * tree a long-lived future would otherwise hold): see {@link Node#origin()}, or the creating thread's name
-     * outside every task and finish.
+     * outside every task and finish; null for a future that a {@linkplain #producer producer} computes, which
+     * names that task instead.
      */
     private final Object creator;
     /**
@@ -76,6 +77,12 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     public DataDrivenFuture() {
         Node n = Context.current();
         this.creator = n != null ? n.origin() : new OutsideEveryFinish(Thread.currentThread().getName());
+    }
+
+    /** An empty future whose value {@code producer} will compute ({@link TaskRuntime#future}). */
+    DataDrivenFuture(ProducingTask producer) {
+        this.creator = null;
+        this.producer = producer;
     }
 
     /**
@@ -109,6 +116,10 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
 
     /** Who created this future, for diagnostics: "created by task running Main (lambda)", say. */
     private String origin() {
+        if (creator == null) {
+            ProducingTask p = producer;
+            return "computed by " + (p != null ? p.describe() : "a task");
+        }
         return creator instanceof OutsideEveryFinish o ? "created by thread '" + o.thread() + "' outside every finish"
                 : "created by " + Node.describeOrigin(creator);
     }
@@ -259,15 +270,10 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
     }
 
-    /** Names the task that will put this future's value; before the future is handed to anyone. */
-    void producedBy(ProducingTask task) {
-        this.producer = task;
-    }
-
     private Object waitForValue() {
         ProducingTask p = producer;           // a stale read is harmless: a finished task is no longer helped
         if (p != null && Thread.currentThread() instanceof Worker w && w.scheduler() == p.scheduler()) {
-            w.scheduler().helpProduce(p, this::isDone);
+            w.scheduler().helpProduce(p);
             if (value != UNSET) {
                 return value;
             }

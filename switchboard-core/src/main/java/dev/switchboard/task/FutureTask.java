@@ -13,10 +13,15 @@ final class FutureTask<T> extends ProducingTask {
     private final Computation<? extends T> computation;
     private final DataDrivenFuture<T> result;
 
-    FutureTask(Scheduler scheduler, Computation<? extends T> computation, DataDrivenFuture<T> result) {
+    FutureTask(Scheduler scheduler, Computation<? extends T> computation) {
         super(scheduler);
         this.computation = computation;
-        this.result = result;
+        this.result = new DataDrivenFuture<>(this);
+    }
+
+    /** The future this task computes. */
+    DataDrivenFuture<T> result() {
+        return result;
     }
 
     @Override

@@ -279,11 +279,9 @@ public final class TaskRuntime implements AutoCloseable {
         SendInterception.requireMayBlock("future");
         Objects.requireNonNull(computation, "computation");
         scheduler.requireOpen("future");
-        DataDrivenFuture<T> result = new DataDrivenFuture<>();
-        FutureTask<T> task = new FutureTask<>(scheduler, computation, result);
-        result.producedBy(task);
+        FutureTask<T> task = new FutureTask<>(scheduler, computation);
         scheduler.submit(task);
-        return result;
+        return task.result();
     }
 
     /**

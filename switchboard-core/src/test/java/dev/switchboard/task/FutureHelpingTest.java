@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.testing.Runtimes;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,24 @@ class FutureHelpingTest {
             }));
             assertThat(producer.get()).isSameAs(caller.get());
             assertThat(rt.scheduler().pool().getPoolSize()).as("threads of a 1-worker runtime").isEqualTo(1);
+        }
+    }
+
+    /**
+     * A future run by its getter is taken out of the worker's deque first, as {@code ForkJoinTask.join} takes its
+     * task: nothing stays queued behind it for the worker to pop and skip later.
+     */
+    @Test
+    void aFutureRunByItsGetterLeavesNothingQueued() {
+        try (TaskRuntime rt = Runtimes.workers(1)) {
+            int[] queued = new int[2];
+            rt.finish(() -> async(() -> {
+                TaskFuture<Integer> f = future(() -> 7);
+                queued[0] = ForkJoinTask.getQueuedTaskCount();
+                f.get();
+                queued[1] = ForkJoinTask.getQueuedTaskCount();
+            }));
+            assertThat(queued).as("tasks in the worker's deque before and after get()").containsExactly(1, 0);
         }
     }
 

@@ -135,6 +135,26 @@ class HangDiagnosticTest {
     }
 
     @Test
+    void aFutureNamesTheTaskThatComputesIt() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DataDrivenFuture<Integer> gate = new DataDrivenFuture<>();
+            java.util.concurrent.atomic.AtomicReference<TaskFuture<Integer>> computed =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<String> described =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            rt.finish(() -> rt.async(() -> {
+                TaskFuture<Integer> f = rt.future(() -> gate.get() + 1);   // cannot end before the gate is put
+                computed.set(f);
+                described.set(f.toString());
+                gate.put(1);
+            }));
+            assertThat(described.get()).contains("not put; computed by task running HangDiagnosticTest (lambda)");
+            assertThat(computed.get().toString()).endsWith("(put)");
+            assertThat(computed.get().get()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void aFutureCreatedByAnActorSaysSo() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             java.util.concurrent.atomic.AtomicReference<DataDrivenFuture<Integer>> made =
