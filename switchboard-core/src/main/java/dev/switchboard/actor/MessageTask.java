@@ -107,6 +107,8 @@ final class MessageTask extends Node implements MessageProcessing {
             for (;;) {
                 Object result = null;
                 Throwable failure = null;
+                boolean timed = policy.timesNextMessage();
+                long startedAt = timed ? System.nanoTime() : 0;
                 try {
                     result = policy.policy.process(this);
                 } catch (Throwable t) {
@@ -116,6 +118,9 @@ final class MessageTask extends Node implements MessageProcessing {
                         actor.requestFailed(r, t);
                     }
                 } finally {
+                    if (timed) {
+                        policy.letterTook(System.nanoTime() - startedAt);
+                    }
                     actor.processedInTask();
                 }
                 reporting = true;                         // a turn run by this report may continue with this task

@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
 import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.spi.Dispatcher;
 import java.time.Duration;
@@ -38,9 +39,17 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * queue and no wake-up, so a policy that starts one message at a time (a mutex) runs a stream of messages like
      * an actor's activation runs its messages, within the same throughput budget. Any other message is a task of
      * its own: on a worker it goes through the handoff buffer, running after the current turn unless an idle
-     * worker can take it; when this thread already has a message to continue with, it is forked instead, so an
-     * idle worker can steal it at once rather than find it hidden behind the continuation.
+     * worker can take it (the worker's spreading rule decides). When this thread already has a message to
+     * continue with and the actor's messages are long, it is forked instead, so an idle worker can steal it at
+     * once rather than find it hidden behind the continuation. Long means: one message in LETTER_SAMPLE_PERIOD
+     * is timed, and the moving average (weight 1/4, each time capped at twice the threshold so that one
+     * pre-empted message does not count as many) is at least Scheduler.SPREAD_WORTH_NANOS, the threshold below
+     * which the workers do not wake each other for activations either: forking a short message wakes an idle
+     * worker to run less work than the wake-up and the handover cost. The average is a hint written by the
+     * message tasks without synchronisation; it starts at the threshold, so that forking is tried first.
      */
+    /** One message in this many is timed for {@link #letterNanos}. */
+    static final int LETTER_SAMPLE_PERIOD = 16;
     final DispatchPolicy policy;
     private final ActorCore<?> actor;
     /** Finished messages not yet reported to the policy: tickets, or {@link Finished} records. */
@@ -54,6 +63,10 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     private boolean inTurn;
     /** Whether the policy has been told that its actor terminated (it is told once). */
     private boolean terminatedReported;
+    /** How long the started messages take, on average (see the implementation notes); racy on purpose. */
+    private long letterNanos = Scheduler.SPREAD_WORTH_NANOS;
+    /** Messages processed since the last timed one; racy on purpose. */
+    private int lettersSinceSample;
 
     /** A finished message that came with a result or a failure. */
     private record Finished(Object ticket, Object result, Throwable failure) {
@@ -221,11 +234,31 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             }
         }
         MessageTask task = new MessageTask(actor.activation(), envelope, this, ticket);
-        if (continuing) {
+        if (continuing && forksStartedMessages()) {
             task.scheduler().submit(task);
         } else {
             task.scheduler().activate(task);
         }
+    }
+
+    /** Whether a message started beside a continuation is forked (the messages are long), see the notes. */
+    boolean forksStartedMessages() {
+        return letterNanos >= Scheduler.SPREAD_WORTH_NANOS;
+    }
+
+    /** Whether the message about to be processed is one to time ({@link #letterTook}). */
+    boolean timesNextMessage() {
+        if (++lettersSinceSample < LETTER_SAMPLE_PERIOD) {
+            return false;
+        }
+        lettersSinceSample = 0;
+        return true;
+    }
+
+    /** A timed message took {@code nanos} to process. */
+    void letterTook(long nanos) {
+        long t = Math.min(nanos, 2 * Scheduler.SPREAD_WORTH_NANOS);
+        letterNanos += (t - letterNanos) >> 2;
     }
 
     @Override

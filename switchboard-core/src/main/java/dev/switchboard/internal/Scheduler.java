@@ -304,6 +304,12 @@ public final class Scheduler {
         return parallelism;
     }
 
+    /**
+     * Work that takes less than this, on average, is not worth waking another worker for: the threshold of the
+     * workers' spreading rule ({@link Worker}), also used for the messages a dispatch policy starts.
+     */
+    public static final long SPREAD_WORTH_NANOS = Worker.SPREAD_TURN_NANOS;
+
     /** Messages an actor processes per activation before it yields its worker. */
     public int budget() {
         return budget;

@@ -1,0 +1,126 @@
+package dev.switchboard.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Runtimes;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Where the letters a monitor starts together go when the thread that finished the last letter continues with
+ * the first of them: the others are forked (stealable at once by an idle worker) while the actor's letters are
+ * long on average, and go through the worker's handoff buffer, as activations do, once they are short, since
+ * waking a worker for less work than the wake-up costs does not pay. One worker, so nothing is stolen and what
+ * the continuing letter sees in its worker's deque is exactly what was forked.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StartedLettersPlacementTest {
+    static final int ROUNDS = 40;
+    static final int PROBES = 8;
+
+    /** Starts every waiting letter, but only while none is running: a burst's probes are started together. */
+    static final class Batches extends Monitor {
+        private int running;
+
+        @Override
+        protected void schedule() {
+            if (running == 0) {
+                running += startAll(LetterFilter.ANY);
+            }
+        }
+
+        @Override
+        protected void leave(Letter letter) {
+            running--;
+        }
+    }
+
+    sealed interface Msg {
+    }
+
+    /** Sends {@link #PROBES} probes to its own actor, which the monitor holds until this letter has finished. */
+    record Burst() implements Msg {
+    }
+
+    /** Spins for {@code nanos}; the first probe of a round records how many tasks its worker's deque holds. */
+    record Probe(long nanos) implements Msg {
+    }
+
+    /** Runs {@link #ROUNDS} bursts one after the other, then exits. */
+    static final class Prober extends Actor<Msg> {
+        final long probeNanos;
+        final List<Integer> queuedSeenFirst = new CopyOnWriteArrayList<>();
+        private final AtomicInteger probesThisRound = new AtomicInteger();
+        private final AtomicInteger rounds = new AtomicInteger();
+
+        Prober(long probeNanos) {
+            this.probeNanos = probeNanos;
+        }
+
+        @Override
+        protected void process(Msg m) {
+            switch (m) {
+                case Burst b -> {
+                    for (int i = 0; i < PROBES; i++) {
+                        self().send(new Probe(probeNanos));
+                    }
+                }
+                case Probe p -> {
+                    long until = System.nanoTime() + p.nanos();
+                    while (System.nanoTime() - until < 0) {
+                        Thread.onSpinWait();
+                    }
+                    int n = probesThisRound.incrementAndGet();
+                    if (n == 1) {
+                        queuedSeenFirst.add(ForkJoinTask.getQueuedTaskCount());
+                    }
+                    if (n == PROBES) {
+                        probesThisRound.set(0);
+                        if (rounds.incrementAndGet() == ROUNDS) {
+                            exit();
+                        } else {
+                            self().send(new Burst());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<Integer> run(long probeNanos) {
+        try (TaskRuntime rt = Runtimes.workers(1)) {
+            Prober prober = new Prober(probeNanos);
+            new Batches().bind(prober);
+            rt.finish(() -> prober.start().send(new Burst()));
+            assertThat(prober.queuedSeenFirst).hasSize(ROUNDS);
+            return prober.queuedSeenFirst;
+        }
+    }
+
+    @Test
+    void longLettersStartedBesideAContinuationAreForked() {
+        // every probe spins 50 us, far above the threshold: the seven probes started beside the one the
+        // finishing thread continues with wait in its deque, stealable, in every round
+        assertThat(run(50_000)).containsOnly(PROBES - 1);
+    }
+
+    @Test
+    void shortLettersStartedBesideAContinuationStayInTheHandoffBuffer() {
+        // the average starts at the threshold, so the first rounds fork; it falls below within a few sampled
+        // letters. A sampled letter the OS pre-empts counts as at most twice the threshold, so on a busy machine
+        // a round may fork now and then; most rounds after the first ten leave the deque empty
+        List<Integer> seen = run(0);
+        List<Integer> later = seen.subList(10, ROUNDS);
+        assertThat(later.stream().filter(q -> q == 0).count()).as("rounds of %s with nothing forked", later)
+                .isGreaterThanOrEqualTo(later.size() * 3L / 4);
+        assertThat(seen.get(0)).as("the first round, before any letter was timed").isEqualTo(PROBES - 1);
+        assertThat(seen).allMatch(q -> q == 0 || q == PROBES - 1, "all or none of the seven forked");
+    }
+}
