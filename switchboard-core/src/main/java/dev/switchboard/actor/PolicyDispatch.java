@@ -63,8 +63,11 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     private boolean inTurn;
     /** Whether the policy has been told that its actor terminated (it is told once). */
     private boolean terminatedReported;
-    /** How long the started messages take, on average (see the implementation notes); racy on purpose. */
-    private long letterNanos = Scheduler.SPREAD_WORTH_NANOS;
+    /**
+     * How long the started messages take, on average, in nanoseconds (see the implementation notes); racy on
+     * purpose, and an int so that a racy write is never torn (a sample is capped far below its range).
+     */
+    private int letterNanos = (int) Scheduler.SPREAD_WORTH_NANOS;
     /** Messages processed since the last timed one; racy on purpose. */
     private int lettersSinceSample;
 
@@ -257,8 +260,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
 
     /** A timed message took {@code nanos} to process. */
     void letterTook(long nanos) {
-        long t = Math.min(nanos, 2 * Scheduler.SPREAD_WORTH_NANOS);
-        letterNanos += (t - letterNanos) >> 2;
+        int t = (int) Math.min(nanos, 2 * Scheduler.SPREAD_WORTH_NANOS);
+        int average = letterNanos;
+        letterNanos = average + ((t - average) >> 2);
     }
 
     @Override
