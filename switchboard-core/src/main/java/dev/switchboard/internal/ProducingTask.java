@@ -37,6 +37,9 @@ public abstract class ProducingTask extends Node {
     /** The runtime refused to run this task (it was closed): the future fails with {@code cause}. */
     protected abstract void neverRun(Throwable cause);
 
+    /** Whether the future this task computes has its value (or failure). */
+    protected abstract boolean valueReady();
+
     /** Whether some thread has started (or refused) this task. */
     boolean isClaimed() {
         return claimed;
@@ -75,7 +78,7 @@ public abstract class ProducingTask extends Node {
                 Failures.lastResort(scope(), t);
             }
             super.refused(cause);
-            quietlyComplete();                  // the future failed: a waiter's join (Scheduler#helpProduce) ends
+            quietlyComplete();                  // the future failed: ends a waiter's join (Scheduler#helpProduce)
         }
     }
 

@@ -79,10 +79,18 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         this.creator = n != null ? n.origin() : new OutsideEveryFinish(Thread.currentThread().getName());
     }
 
-    /** An empty future whose value {@code producer} will compute ({@link TaskRuntime#future}). */
-    DataDrivenFuture(ProducingTask producer) {
+    private DataDrivenFuture(Void computed) {
         this.creator = null;
-        this.producer = producer;
+    }
+
+    /** An empty future whose value a task will compute ({@link TaskRuntime#future}): see {@link #producedBy}. */
+    static <T> DataDrivenFuture<T> computed() {
+        return new DataDrivenFuture<>((Void) null);
+    }
+
+    /** Names the task that will put this future's value; before the future is handed to anyone. */
+    void producedBy(ProducingTask task) {
+        this.producer = task;
     }
 
     /**

@@ -13,15 +13,17 @@ final class FutureTask<T> extends ProducingTask {
     private final Computation<? extends T> computation;
     private final DataDrivenFuture<T> result;
 
-    FutureTask(Scheduler scheduler, Computation<? extends T> computation) {
+    /** @param result a future made with {@link DataDrivenFuture#computed()}, before this task counts in its finish */
+    FutureTask(Scheduler scheduler, Computation<? extends T> computation, DataDrivenFuture<T> result) {
         super(scheduler);
         this.computation = computation;
-        this.result = new DataDrivenFuture<>(this);
+        this.result = result;
+        result.producedBy(this);
     }
 
-    /** The future this task computes. */
-    DataDrivenFuture<T> result() {
-        return result;
+    @Override
+    protected boolean valueReady() {
+        return result.isDone();
     }
 
     @Override

@@ -279,9 +279,11 @@ public final class TaskRuntime implements AutoCloseable {
         SendInterception.requireMayBlock("future");
         Objects.requireNonNull(computation, "computation");
         scheduler.requireOpen("future");
-        FutureTask<T> task = new FutureTask<>(scheduler, computation);
-        scheduler.submit(task);
-        return task.result();
+        // the future first: once the task is made it counts in the finish, and an allocation that fails after
+        // that would leave the finish waiting for a task nobody holds
+        DataDrivenFuture<T> result = DataDrivenFuture.computed();
+        scheduler.submit(new FutureTask<>(scheduler, computation, result));
+        return result;
     }
 
     /**

@@ -43,6 +43,11 @@ public class ProducingTaskClaimTest {
         protected void neverRun(Throwable cause) {
             neverRun++;
         }
+
+        @Override
+        protected boolean valueReady() {
+            return produced + neverRun > 0;
+        }
     }
 
     @Actor
