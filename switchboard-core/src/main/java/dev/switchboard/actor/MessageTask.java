@@ -107,7 +107,7 @@ final class MessageTask extends Node implements MessageProcessing {
             for (;;) {
                 Object result = null;
                 Throwable failure = null;
-                boolean timed = policy.timesNextMessage();
+                boolean timed = PolicyDispatch.timesNextMessage();
                 long startedAt = timed ? System.nanoTime() : 0;
                 try {
                     result = policy.policy.process(this);

@@ -8,6 +8,7 @@ import dev.switchboard.spi.Dispatcher;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The dispatch of an actor bound to a {@link DispatchPolicy}: instead of an activation loop that processes
@@ -38,17 +39,23 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * starts becomes that task's next message: it runs right after the turn, on this warm core, with no task, no
      * queue and no wake-up, so a policy that starts one message at a time (a mutex) runs a stream of messages like
      * an actor's activation runs its messages, within the same throughput budget. Any other message is a task of
-     * its own: on a worker it goes through the handoff buffer, running after the current turn unless an idle
-     * worker can take it (the worker's spreading rule decides). When this thread already has a message to
+     * its own: on a worker it goes through the handoff buffer, after the current turn (the worker's spreading
+     * rule decides whether an idle worker takes it instead). When this thread already has a message to
      * continue with and the actor's messages are long, it is forked instead, so an idle worker can steal it at
-     * once rather than find it hidden behind the continuation. Long means: one message in LETTER_SAMPLE_PERIOD
-     * is timed, and the moving average (weight 1/4, each time capped at twice the threshold so that one
-     * pre-empted message does not count as many) is at least Scheduler.SPREAD_WORTH_NANOS, the threshold below
-     * which the workers do not wake each other for activations either: forking a short message wakes an idle
-     * worker to run less work than the wake-up and the handover cost. The average is a hint written by the
-     * message tasks without synchronisation; it starts at the threshold, so that forking is tried first.
+     * once rather than find it hidden behind the continuation. Long means: about one message in
+     * LETTER_SAMPLE_PERIOD is timed (chosen by the thread's own random numbers, so that parallel messages do
+     * not all write one counter), and the moving average (weight 1/4, each time capped at twice the threshold
+     * so that one pre-empted message does not count as many) is at least Scheduler.SPREAD_WORTH_NANOS, the
+     * threshold below which the workers do not wake each other for activations either: forking a short message
+     * wakes an idle worker to run less work than the wake-up and the handover cost. A short one goes behind the
+     * continuation with the watchdog told to look often (Scheduler.activateBehind): if the continuation turns
+     * out long after all, the message waits as an activation held behind a long turn does, until the watchdog's
+     * next looks (every millisecond while a worker holds work back and another is idle; the first may come a
+     * period of 10 ms later), not until the continuation's chain ends. The
+     * average is a hint written by the message tasks without synchronisation; it starts at the threshold, so
+     * that forking is tried first.
      */
-    /** One message in this many is timed for {@link #letterNanos}. */
+    /** About one message in this many is timed for {@link #letterNanos}. */
     static final int LETTER_SAMPLE_PERIOD = 16;
     final DispatchPolicy policy;
     private final ActorCore<?> actor;
@@ -68,8 +75,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * purpose, and an int so that a racy write is never torn (a sample is capped far below its range).
      */
     private int letterNanos = (int) Scheduler.SPREAD_WORTH_NANOS;
-    /** Messages processed since the last timed one; racy on purpose. */
-    private int lettersSinceSample;
 
     /** A finished message that came with a result or a failure. */
     private record Finished(Object ticket, Object result, Throwable failure) {
@@ -237,10 +242,12 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             }
         }
         MessageTask task = new MessageTask(actor.activation(), envelope, this, ticket);
-        if (continuing && forksStartedMessages()) {
+        if (!continuing) {
+            task.scheduler().activate(task);
+        } else if (forksStartedMessages()) {
             task.scheduler().submit(task);
         } else {
-            task.scheduler().activate(task);
+            task.scheduler().activateBehind(task);
         }
     }
 
@@ -249,13 +256,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         return letterNanos >= Scheduler.SPREAD_WORTH_NANOS;
     }
 
-    /** Whether the message about to be processed is one to time ({@link #letterTook}). */
-    boolean timesNextMessage() {
-        if (++lettersSinceSample < LETTER_SAMPLE_PERIOD) {
-            return false;
-        }
-        lettersSinceSample = 0;
-        return true;
+    /** Whether the message about to be processed is one to time ({@link #letterTook}): about one in the period. */
+    static boolean timesNextMessage() {
+        return ThreadLocalRandom.current().nextInt(LETTER_SAMPLE_PERIOD) == 0;
     }
 
     /** A timed message took {@code nanos} to process. */

@@ -372,6 +372,23 @@ public final class Scheduler {
     }
 
     /**
+     * Like {@link #activate}, for work that waits behind something this thread runs first and that may turn out
+     * long (the message a monitor's turn continues with): while another worker is idle, the watchdog is told to
+     * look every {@value #HOLDING_WATCHDOG_PERIOD_NANOS} ns ({@link Worker#holding}), and takes the work to the
+     * shared queue if this worker makes no progress meanwhile.
+     */
+    public void activateBehind(Node activation) {
+        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
+            w.handoff(activation);
+            if (!w.holding && idleWorkers()) {
+                w.holding = true;
+            }
+        } else {
+            share(activation, false);
+        }
+    }
+
+    /**
      * Schedules a data-driven task that has just become ready: on a worker of this runtime, to run next there,
      * before what its handoff buffer holds ({@link Worker#handoffNext}); from any other thread, in the shared queue.
      */
@@ -496,8 +513,8 @@ public final class Scheduler {
      * if no thread has started the producer, runs it here; otherwise helps with the queued tasks the producer
      * spawned, in any worker's deque (its subtree: what its value may depend on, never unrelated work), as
      * {@code ForkJoinTask.join} helps, and, while there are none, waits for up to {@link #STEP_ASIDE_NANOS}.
-     * Returns when the producer is done (it marks itself done once the value is there, or once it was refused) or
-     * when that time has passed without work to help; the caller then blocks,
+     * Returns when the value (or failure) is there or when that time has passed without work to help; the caller
+     * then blocks,
      * and the pool may add a thread for the wait. A divide-and-conquer recursion on futures therefore runs on the
      * workers it has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no quick end costs
      * a thread.
@@ -515,7 +532,7 @@ public final class Scheduler {
                 w.runChain(producer);              // runs it unless another thread claims it first (run())
             }
             long idleSince = 0;
-            while (!producer.isDone()) {
+            while (!producer.valueReady()) {
                 long before = w.progress();
                 // Runs queued tasks of the producer's subtree from any worker's deque, then waits, for one slice at
                 // most, for the producer to mark itself done, which it does once its value is there.
