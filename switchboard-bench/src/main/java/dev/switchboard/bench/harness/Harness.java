@@ -54,7 +54,22 @@ public final class Harness {
         this.out = out;
     }
 
-    public static void main(String[] args) throws Exception {
+    /**
+     * Runs the harness and ends the JVM with its exit code, also when it fails: a stuck peer (a Pekko pool thread
+     * that never parks again) keeps non-daemon threads alive, and a JVM whose main thread merely ended would then
+     * never exit, and a series of runs ({@code --runs}) would wait for it forever.
+     */
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void run(String[] args) throws Exception {
         Options options;
         try {
             options = Options.parse(args);
