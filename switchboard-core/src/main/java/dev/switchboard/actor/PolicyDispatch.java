@@ -51,9 +51,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * continuation with the watchdog told to look often (Scheduler.activateBehind): if the continuation turns
      * out long after all, the message waits as an activation held behind a long turn does, until the watchdog's
      * next looks (every millisecond while a worker holds work back and another is idle; the first may come a
-     * period of 10 ms later), not until the continuation's chain ends. The
-     * average is a hint written by the message tasks without synchronisation; it starts at the threshold, so
-     * that forking is tried first.
+     * period of 10 ms later), not until the continuation's chain ends. The average is a hint written by the
+     * message tasks without synchronisation; it starts at the threshold, so that forking is tried first.
      */
     /** About one message in this many is timed for {@link #letterNanos}. */
     static final int LETTER_SAMPLE_PERIOD = 16;

@@ -514,10 +514,9 @@ public final class Scheduler {
      * spawned, in any worker's deque (its subtree: what its value may depend on, never unrelated work), as
      * {@code ForkJoinTask.join} helps, and, while there are none, waits for up to {@link #STEP_ASIDE_NANOS}.
      * Returns when the value (or failure) is there or when that time has passed without work to help; the caller
-     * then blocks,
-     * and the pool may add a thread for the wait. A divide-and-conquer recursion on futures therefore runs on the
-     * workers it has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no quick end costs
-     * a thread.
+     * then blocks, and the pool may add a thread for the wait. A divide-and-conquer recursion on futures therefore
+     * runs on the workers it has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no
+     * quick end costs a thread.
      * Past {@link Worker#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
      */
     public void helpProduce(ProducingTask producer) {
