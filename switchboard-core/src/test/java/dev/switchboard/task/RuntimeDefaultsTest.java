@@ -98,12 +98,14 @@ class RuntimeDefaultsTest {
     @Test
     void aFinishWhoseWorkKeepsProgressingIsNotReported() {
         List<String> reports = new CopyOnWriteArrayList<>();
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
+        // The period is long enough that a busy machine taking the chain's worker away for a moment (a tenth of
+        // a second is not rare there) does not make the progressing chain look stuck.
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(400))
                 .hangReporter(reports::add).build()) {
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
-            rt.finish(() -> chain(rt, end));                  // short tasks, one after another, for 0.8 s
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1600);
+            rt.finish(() -> chain(rt, end));                  // short tasks, one after another, for four periods
             assertThat(reports).isEmpty();
-            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(600), () -> new Idle().start()));
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(1200), () -> new Idle().start()));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
             assertThat(reports).hasSize(1);                   // then nothing moves: reported, once
         }
