@@ -263,15 +263,20 @@ class AwaitReplyTest {
         }
     }
 
-    /** Asks {@code server} once per "ask:request" message with a 300 ms timeout and logs what its handler got. */
+    /**
+     * Asks {@code server} once per "ask:request" message with the given timeout and logs what its handler got. A
+     * reply expected in time gets a timeout no busy machine reaches (30 s); one that never comes, 300 ms.
+     */
     static final class TimedAsker extends Actor<String> {
         final ActorRef<Object> server;
         final List<String> log = new CopyOnWriteArrayList<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final DataDrivenFuture<Boolean> handled = new DataDrivenFuture<>();
+        private final Duration timeout;
 
-        TimedAsker(ActorRef<Object> server) {
+        TimedAsker(ActorRef<Object> server, Duration timeout) {
             this.server = server;
+            this.timeout = timeout;
         }
 
         /** Put when the first handler has run. */
@@ -282,7 +287,7 @@ class AwaitReplyTest {
         @Override
         protected void process(String m) {
             if (m.startsWith("ask:")) {
-                awaitReply(server, r -> new Q(m.substring(4), r), Duration.ofMillis(300), (String reply, Throwable f) -> {
+                awaitReply(server, r -> new Q(m.substring(4), r), timeout, (String reply, Throwable f) -> {
                     if (f != null) {
                         failure.set(f);
                         log.add("failed");
@@ -306,7 +311,7 @@ class AwaitReplyTest {
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {
                 ActorRef<Object> s = server.start("server");
-                asker.set(new TimedAsker(s));
+                asker.set(new TimedAsker(s, Duration.ofSeconds(30)));
                 ActorRef<String> a = asker.get().start("asker");
                 a.send("ask:q");
                 a.send("next");
@@ -325,7 +330,7 @@ class AwaitReplyTest {
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {
                 ActorRef<Object> s = server.start("server");
-                asker.set(new TimedAsker(s));
+                asker.set(new TimedAsker(s, Duration.ofMillis(300)));
                 ActorRef<String> a = asker.get().start("asker");
                 a.send("ask:hold:q");                       // the server answers only once released
                 a.send("next");
@@ -352,7 +357,7 @@ class AwaitReplyTest {
             AtomicReference<TimedAsker> asker = new AtomicReference<>();
             rt.finish(() -> {
                 ActorRef<Object> s = server.start("server");
-                asker.set(new TimedAsker(s));
+                asker.set(new TimedAsker(s, Duration.ofMillis(300)));
                 ActorRef<String> a = asker.get().start("asker");
                 a.send("ask:hold:q");
                 rt.asyncAwait(asker.get().handled(), () -> {
@@ -380,7 +385,7 @@ class AwaitReplyTest {
             rt.finish(() -> {
                 ActorRef<Object> s = server.start("server");
                 s.send("stop");
-                asker.set(new TimedAsker(s));
+                asker.set(new TimedAsker(s, Duration.ofSeconds(30)));
                 rt.asyncAwait(server.exited(), () -> {
                     ActorRef<String> a = asker.get().start("asker");
                     a.send("ask:q");
