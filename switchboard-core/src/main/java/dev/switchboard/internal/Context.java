@@ -31,7 +31,7 @@ public final class Context {
     public static Node current() {
         Thread t = Thread.currentThread();
         if (t instanceof Worker w) {
-            return w.current;
+            return w.current();
         }
         Recent r = recent;
         return r != null && r.thread == t ? r.node : FOREIGN.get();
@@ -40,8 +40,8 @@ public final class Context {
     /** Installs {@code node} as the current node and returns the previous one (for {@link #restore}). */
     public static Node enter(Thread thread, Node node) {
         if (thread instanceof Worker w) {
-            Node previous = w.current;
-            w.current = node;
+            Node previous = w.current();
+            w.setCurrent(node);
             return previous;
         }
         Node previous = FOREIGN.get();
@@ -52,7 +52,7 @@ public final class Context {
 
     public static void restore(Thread thread, Node previous) {
         if (thread instanceof Worker w) {
-            w.current = previous;
+            w.setCurrent(previous);
         } else if (previous == null) {
             FOREIGN.remove();
             Recent r = recent;

@@ -55,6 +55,15 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
  * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
  * but the slots, {@code progress}, {@code watchdogSeen} and the {@code holding} hint are confined to this thread.
+ * <p>
+ * <b>Card isolation.</b> Under a card-marking collector (Parallel, Serial) a store of a reference into an object
+ * writes the card-table byte that covers the object's 512-byte card, without reading it first unless the JVM runs
+ * with {@code -XX:+UseCondCardMark}. One 64-byte line of the card table covers 32 KB of heap, and a runtime's
+ * workers are made together, so their objects lie within one such stretch: the store of the current node on
+ * every turn and of a handoff slot on every handoff wrote the same line from every core. The references a worker
+ * stores on every turn are therefore kept in the middle of {@link #cells}, an array of its own with 32 KB on
+ * either side of them, so the card-table line they dirty covers no other object, wherever the collector moves it
+ * (docs/decisions/005-task-parallel-overheads.md, "Card marks").
  */
 public final class Worker extends ForkJoinWorkerThread {
     /** Capacity of the handoff buffer (a power of two). */
@@ -83,6 +92,13 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int PROBE_PERIOD = 32;
     /** The longest period between probes: a probe makes buffered activations stealable and wakes a parked worker. */
     static final int MAX_PROBE_PERIOD = 1024;
+    /** Elements of {@link #cells} on either side of the ones written: 32 KB, or 64 KB with 8-byte references. */
+    private static final int CARD_GUARD = 8192;
+    /** Where in {@link #cells} the current node is. */
+    private static final int CURRENT = CARD_GUARD;
+    /** Where in {@link #cells} the handoff buffer's first slot is. */
+    private static final int FIRST_SLOT = CURRENT + 1;
+    private static final int CELLS = FIRST_SLOT + HANDOFF_CAPACITY + CARD_GUARD;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
 
@@ -95,14 +111,14 @@ public final class Worker extends ForkJoinWorkerThread {
     }
 
     final Scheduler scheduler;
-    /** The node new work attaches to; see {@link Context}. */
-    Node current;
     /**
-     * The hidden handoff buffer: a ring of activations to run after the current node, in the order they run from
+     * The references this worker stores on every turn, away from every other object's card (see "Card isolation"
+     * above): at {@link #CURRENT} the node new work attaches to (see {@link Context}); from {@link #FIRST_SLOT} the
+     * hidden handoff buffer, a ring of activations to run after the current node, in the order they run from
      * {@code head} (next) to {@code tail} (last). Activations join at the tail ({@link #handoff}), data-driven tasks
      * at the head ({@link #handoffNext}).
      */
-    private final Node[] handoffs = new Node[HANDOFF_CAPACITY];
+    private final Node[] cells = new Node[CELLS];
     private int head;
     private int tail;
     /** Greater than zero while this thread waits (finish, blocking get); the buffer is unused then. */
@@ -135,6 +151,20 @@ public final class Worker extends ForkJoinWorkerThread {
         this.scheduler = scheduler;
     }
 
+    /** The node new work attaches to: the one this worker runs, or the finish whose body it runs. */
+    Node current() {
+        return cells[CURRENT];
+    }
+
+    void setCurrent(Node node) {
+        cells[CURRENT] = node;
+    }
+
+    /** The index in {@link #cells} of the handoff slot at ring position {@code position}. */
+    private static int slot(int position) {
+        return FIRST_SLOT + (position & (HANDOFF_CAPACITY - 1));
+    }
+
     /**
      * Runs {@code first}, then the activations handed off to this worker while it ran, and every
      * {@value #SHARED_PERIOD} turns the oldest entry of the shared queue, or, if it is empty and tasks wait in this
@@ -147,13 +177,13 @@ public final class Worker extends ForkJoinWorkerThread {
      * tasks, so no unrelated work ends up under the waiting frame.
      */
     int runChain(Node first) {
-        Node saved = current;
+        Node saved = current();
         Node n = first;
         int hops = scheduler.handoffLimit();
         int ran = 0;
         try {
             for (;;) {
-                current = n;
+                setCurrent(n);
                 ran++;
                 long p = progress + 1;
                 PROGRESS.setOpaque(this, p);
@@ -209,7 +239,7 @@ public final class Worker extends ForkJoinWorkerThread {
                 n = h;
             }
         } finally {
-            current = saved;
+            setCurrent(saved);
         }
         return ran;
     }
@@ -251,7 +281,7 @@ public final class Worker extends ForkJoinWorkerThread {
                 }
             }
         }
-        SLOTS.setRelease(handoffs, tail++ & (HANDOFF_CAPACITY - 1), activation);
+        SLOTS.setRelease(cells, slot(tail++), activation);
     }
 
     /**
@@ -278,13 +308,13 @@ public final class Worker extends ForkJoinWorkerThread {
                 }
             }
         }
-        SLOTS.setRelease(handoffs, --head & (HANDOFF_CAPACITY - 1), task);
+        SLOTS.setRelease(cells, slot(--head), task);
     }
 
     /** The buffered entry that would run last, skipping slots the watchdog emptied; null if none. */
     private Node takeLast() {
         while (head != tail) {
-            Node n = (Node) SLOTS.getAndSet(handoffs, --tail & (HANDOFF_CAPACITY - 1), (Node) null);
+            Node n = (Node) SLOTS.getAndSet(cells, slot(--tail), (Node) null);
             if (n != null) {
                 return n;
             }
@@ -341,7 +371,7 @@ public final class Worker extends ForkJoinWorkerThread {
     /** The buffered entry to run next, skipping slots the watchdog emptied; null if none. */
     Node take() {
         while (head != tail) {
-            Node n = (Node) SLOTS.getAndSet(handoffs, head++ & (HANDOFF_CAPACITY - 1), (Node) null);
+            Node n = (Node) SLOTS.getAndSet(cells, slot(head++), (Node) null);
             if (n != null) {
                 return n;
             }
@@ -403,7 +433,7 @@ public final class Worker extends ForkJoinWorkerThread {
     /** For the watchdog: whether an activation sits in the buffer. */
     boolean hasBuffered() {
         for (int i = 0; i < HANDOFF_CAPACITY; i++) {
-            if (SLOTS.getAcquire(handoffs, i) != null) {
+            if (SLOTS.getAcquire(cells, FIRST_SLOT + i) != null) {
                 return true;
             }
         }
@@ -414,7 +444,7 @@ public final class Worker extends ForkJoinWorkerThread {
     int stealBuffered() {
         int stolen = 0;
         for (int i = 0; i < HANDOFF_CAPACITY; i++) {
-            Node n = (Node) SLOTS.getAndSet(handoffs, i, (Node) null);
+            Node n = (Node) SLOTS.getAndSet(cells, FIRST_SLOT + i, (Node) null);
             if (n != null) {
                 scheduler.share(n, false);
                 stolen++;
