@@ -11,7 +11,8 @@ import java.util.concurrent.ForkJoinTask;
  * scope is a {@link CountedCompleter} whose completer is the node that spawned it, so termination is counted
  * along the spawn tree: a node's pending count is the number of its live children, and a node completes into
  * its parent only when its own body has ended ({@link #tryComplete()}) and all its children have completed.
- * The root of every tree is a {@link Scope}; its completion ends the {@code finish}.
+ * A {@link Scope}'s completion ends its {@code finish}; a finish opened inside another is a child of the node that
+ * opened it, so the root of every tree is an outermost finish (or a runtime's global scope).
  *
  * <p>Under divide and conquer each counter sees a handful of writers. Flat fan-out (one body spawning thousands
  * of asyncs) would make the spawner's counter one contended word, so after {@value #DIRECT_CHILDREN} direct
@@ -19,9 +20,10 @@ import java.util.concurrent.ForkJoinTask;
  * the youngest tasks and thieves steal the oldest, so concurrently completing children mostly decrement
  * different groups.
  *
- * <p>Because every node is a CountedCompleter rooted at its scope, a worker waiting in {@code finish} can use
- * {@link #helpComplete(int)} to run exactly the queued tasks that belong to that finish, never an unrelated
- * task that could create a dependency the program did not have.
+ * <p>Because every node is a CountedCompleter below the scopes it belongs to, a worker waiting in {@code finish}
+ * can use {@link #helpComplete(int)} (its own deque) and {@code quietlyJoin} (every worker's) to run exactly the
+ * queued tasks that belong to that finish, those of finishes nested in it included, never an unrelated task that
+ * could create a dependency the program did not have.
  *
  * <h2>Implementation notes</h2>
  * {@link #attachChild()} and {@link #sealSpawns()} are not thread-safe: they are called only by the thread that

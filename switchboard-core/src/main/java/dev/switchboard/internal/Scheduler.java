@@ -27,10 +27,12 @@ import java.util.function.Consumer;
  * RunQueue).
  *
  * <p>{@link #runFinish} runs a finish body with a fresh {@link Scope} as the current node, then waits for the
- * scope. A waiting worker first helps: it runs queued tasks of this finish from its own deque
- * ({@link Node#helpComplete(int)}), never unrelated ones. Only then does it block, through
- * {@link ForkJoinPool#managedBlock}, which lets the pool add a compensating worker, so nested finishes cannot
- * deadlock the pool even with one worker.
+ * scope. A waiting worker first helps, never with unrelated work: it runs the queued tasks of this finish from its
+ * own deque ({@link Node#helpComplete(int)}), then those in any worker's deque, the tasks of finishes nested in it
+ * included (a nested scope is a child of the node that opened it), by joining the scope in slices
+ * ({@link #JOIN_SLICE_NANOS}). Only when it has found nothing to run for {@link #STEP_ASIDE_NANOS} does it block,
+ * through {@link ForkJoinPool#managedBlock}, which lets the pool add a compensating worker, so nested finishes
+ * cannot deadlock the pool even with one worker.
  */
 public final class Scheduler {
     private static final AtomicInteger RUNTIME_IDS = new AtomicInteger();
@@ -94,7 +96,7 @@ public final class Scheduler {
         }, (thread, failure) -> workerDied(failure), true);
         this.watchdog = Thread.ofPlatform().daemon().name(this.name + "-watchdog").unstarted(this::watch);
         this.runQueue = new RunQueue(this);
-        this.global = new Scope(this, null, true, 0);
+        this.global = new Scope(null, this, null, true, 0);
         trackingScopes.add(global);
         this.unscopedFailureHandler = this::logUnscopedFailure;
         this.hangReporter = Scheduler::logHangReport;
@@ -107,7 +109,8 @@ public final class Scheduler {
     static final int HELP_BITE = 64;
     /**
      * How long a worker waiting in a finish steps aside (blocks, so the pool activates or adds a worker) when work
-     * waits in the shared queue, before it helps its finish again.
+     * waits in the shared queue, before it helps its finish again; and how long it looks for the finish's tasks in
+     * other workers' deques, finding none, before it blocks.
      */
     static final long STEP_ASIDE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -119,8 +122,9 @@ public final class Scheduler {
     public static final int MAX_FINISH_DEPTH = 100_000;
 
     /**
-     * How long a worker waiting for a future's value waits in one go for its producer to finish before it looks
-     * again for tasks of the producer's subtree to help with ({@link #helpProduce}).
+     * How long a worker waiting for a future's value, or in a finish whose tasks run elsewhere, waits in one go for
+     * the producer (the finish) to end before it looks again for tasks of its subtree to help with
+     * ({@link #helpProduce}, {@link #runFinish}).
      */
     static final long JOIN_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
@@ -582,7 +586,10 @@ public final class Scheduler {
                     + " levels a runtime supports (each level beyond " + Worker.MAX_HELPING_DEPTH
                     + " on one thread makes the pool add a thread); is a recursion missing its base case?");
         }
-        Scope scope = new Scope(this, outer != null ? outer.owner() : null, false, depth);
+        // A nested finish is a child of the node that opens it: one spawn tree, so a worker waiting for the outer
+        // finish can help with the tasks of finishes nested below it (on another worker, say).
+        Scope scope = outer != null ? new Scope(outer.attachChild(), this, outer.owner(), false, depth)
+                : new Scope(null, this, null, false, depth);
         Node previous = Context.enter(thread, scope);
         try {
             runner.run(body);
@@ -596,8 +603,7 @@ public final class Scheduler {
         if (!scope.isEnded() && !helpedToEnd(scope, thread)) {
             await(scope, thread, timeoutNanos);
             if (!scope.isEnded()) {
-                Node adopter = outer != null ? outer : global;
-                scope.adoptInto(adopter.attachChild());
+                scope.adoptInto(outer != null ? outer : global.attachChild());
             }
         }
         return scope;
@@ -634,6 +640,7 @@ public final class Scheduler {
             w.enterBlocking();
         }
         try {
+            long idleSince = 0;
             while (!scope.isEnded() && scope.stopped() == null) {
                 if (closed) {                    // after add: close() either sees this scope or we see closed
                     scope.stop(closedWhileWaiting(scope));
@@ -645,7 +652,7 @@ public final class Scheduler {
                     // only the finish's own tasks, so while work waits in the shared queue it blocks for a moment
                     // and the pool lets another worker run it (the finish's tasks may never end: endless chains).
                     long before = w.progress();
-                    scope.helpComplete(deadline == 0 ? HELP_BITE : 8);
+                    scope.helpComplete(deadline == 0 ? HELP_BITE : 8);          // this deque's
                     if (scope.isEnded() || scope.stopped() != null) {
                         break;
                     }
@@ -653,7 +660,24 @@ public final class Scheduler {
                         long soon = System.nanoTime() + STEP_ASIDE_NANOS;
                         deadline = deadline == 0 ? soon : earliest(deadline, soon);
                     } else if (w.progress() != before && (deadline == 0 || System.nanoTime() - deadline < 0)) {
+                        idleSince = 0;
                         continue;                   // it ran tasks, and may find more: keep helping
+                    } else {
+                        // Nothing of this finish here: its tasks (and those of the finishes nested in it) may wait
+                        // in other workers' deques. Run those, as a join of a stolen task helps its thief, waiting
+                        // one slice at most for the finish to end; block only after a while of finding none.
+                        scope.quietlyJoinUninterruptibly(JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
+                        long now = System.nanoTime();
+                        if (w.progress() != before) {
+                            idleSince = 0;
+                        } else if (idleSince == 0) {
+                            idleSince = now;
+                        }
+                        if ((idleSince == 0 || now - idleSince < STEP_ASIDE_NANOS)
+                                && (deadline == 0 || now - deadline < 0)) {
+                            continue;
+                        }
+                        idleSince = 0;
                     }
                 }
                 scope.deadline(deadline);

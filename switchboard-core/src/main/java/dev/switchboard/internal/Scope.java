@@ -9,14 +9,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The root of a spawn tree: one {@code finish}.
+ * One {@code finish}: the root of its spawn tree, which is itself a child of the node that opened the finish
+ * when finishes nest.
  *
  * <h2>Overview</h2>
  * The finish body runs with this scope as its current node; everything it spawns (and everything those spawn)
  * completes into this scope through the spawn tree (see {@link Node}). The body's own end is the scope's
  * {@link #tryComplete()}; when that and all children have happened, {@link #onCompletion} marks the scope done
- * and wakes the waiting thread. Failures of any task or actor in the tree are collected here and rethrown by
- * the finish.
+ * and wakes the waiting thread, and a nested scope then completes into the node that opened it. Failures of any
+ * task or actor in the tree, up to the next nested finish, are collected here and rethrown by the finish.
  *
  * <p>For the hang diagnostic the scope keeps a list of the actors started in it and the asyncAwait tasks created
  * in it ({@link #track}); a report lists those still open.
@@ -92,8 +93,12 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private int pushesSincePrune;     // racy on purpose: only a heuristic for when to prune
     private int liveAfterPrune;
 
-    Scope(Scheduler scheduler, Object owner, boolean global, int depth) {
-        super(null, scheduler);
+    /**
+     * @param parent the node this scope counts in as a child (attached for it by the thread opening the finish), or
+     *        null for a root: the global scope, or a finish opened outside every finish
+     */
+    Scope(Node parent, Scheduler scheduler, Object owner, boolean global, int depth) {
+        super(parent, scheduler);
         this.global = global;
         this.depth = depth;
         this.deathsAtOpen = scheduler.workerDeaths();
@@ -150,15 +155,23 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         if (w != null) {
             LockSupport.unpark(w);
         }
-        if (adoptedBy != null) {
-            releaseAdoption();
+        if (getCompleter() == null) {
+            if (adoptedBy != null) {
+                releaseAdoption();
+            }
+        } else {
+            // A nested scope completes into its parent, which is not done with it: mark it done here, which ends
+            // a helper's helpComplete on it at once (the pool marks only roots).
+            quietlyComplete();
+            super.onCompletion(caller);
         }
     }
 
     /**
-     * Hands this scope's outstanding work to {@code parent} (a child slot already attached to the enclosing
-     * context) when its finish stops waiting: the enclosing finish then waits for that work, and failures it
-     * reports from now on go to the enclosing finish. Returns the failures collected so far.
+     * Hands this scope's outstanding work to {@code parent} when its finish stops waiting: the enclosing finish then
+     * waits for that work, and failures it reports from now on go to the enclosing finish. A nested scope counts in
+     * its parent already and names it; a root scope is given a child slot attached to the global scope, which it
+     * completes when it ends. Returns the failures collected so far.
      */
     List<Throwable> adoptInto(Node parent) {
         List<Throwable> before;
@@ -166,7 +179,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             adoptedBy = parent;                 // written before reading done; onCompletion does the reverse
             before = failures == null ? List.of() : List.copyOf(failures);
         }
-        if (done) {
+        if (done && getCompleter() == null) {
             releaseAdoption();
         }
         return before;

@@ -20,7 +20,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "the scope did not end, or its count went wrong")
 @State
 public class FinishCounterTest {
-    final Scope scope = new Scope(Leaf.SCHEDULER, null, false, 1);
+    final Scope scope = new Scope(null, Leaf.SCHEDULER, null, false, 1);
     final Leaf a = new Leaf(scope.attachChild());
     final Leaf b = new Leaf(scope.attachChild());
 

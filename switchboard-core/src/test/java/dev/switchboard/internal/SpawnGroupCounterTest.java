@@ -22,7 +22,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 public class SpawnGroupCounterTest {
     static final int CHILDREN = Node.DIRECT_CHILDREN + Node.GROUP_SIZE + 5;
 
-    final Scope scope = new Scope(Leaf.SCHEDULER, null, false, 1);
+    final Scope scope = new Scope(null, Leaf.SCHEDULER, null, false, 1);
     final Leaf spawner = new Leaf(scope.attachChild());
     final Leaf[] children = new Leaf[CHILDREN];
     volatile boolean spawnerEnded;

@@ -3,6 +3,7 @@ package dev.switchboard.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.switchboard.testing.Await;
 import dev.switchboard.testing.Runtimes;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -151,6 +153,54 @@ class NestedFinishTest {
             assertThat(timedOut).isTrue();
             assertThat(innerDone).as("the outer finish waited for the inner work").isTrue();
             assertThat(t).as("the late failure reached the outer finish").hasMessage("late failure");
+        }
+    }
+
+    /**
+     * A worker waiting in a finish whose task another worker took helps with that task's work, the tasks of a finish
+     * nested in it included, as a join of a stolen task helps its thief: the nested task runs on the waiting
+     * worker, not on a thread the pool adds while the waiter blocks.
+     */
+    @Test
+    void aWaitingFinishHelpsWithTheFinishesNestedInItsStolenTask() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            AtomicReference<Thread> waiter = new AtomicReference<>();
+            AtomicReference<Thread> thief = new AtomicReference<>();
+            AtomicReference<Thread> nestedRanOn = new AtomicReference<>();
+            AtomicBoolean nestedQueued = new AtomicBoolean();
+            rt.finish(() -> rt.async(() -> {
+                waiter.set(Thread.currentThread());
+                rt.finish(() -> {
+                    rt.async(() -> {                            // taken by the other worker
+                        thief.set(Thread.currentThread());
+                        rt.finish(() -> {
+                            rt.async(() -> nestedRanOn.compareAndSet(null, Thread.currentThread()));
+                            nestedQueued.set(true);
+                            // this worker does not run it: only a helper from outside can
+                            Await.until("the nested task to run elsewhere", () -> nestedRanOn.get() != null);
+                        });
+                    });
+                    Await.until("the other worker to queue the nested task", nestedQueued::get);
+                });
+            }));
+            assertThat(thief.get()).as("the task was taken by the other worker").isNotSameAs(waiter.get());
+            assertThat(nestedRanOn.get()).as("the thread that ran the nested task").isSameAs(waiter.get());
+        }
+    }
+
+    /**
+     * Recursive Fibonacci with a finish per call, five runs on 2 workers: waiting finishes help (their own tasks,
+     * and those of the finishes nested in them on other workers), so the pool never grows beyond the workers and
+     * the few spare threads it may add for waits with nothing to help (docs/architecture.md).
+     */
+    @Test
+    void aRecursionOnNestedFinishesRunsOnTheWorkers() {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            for (int run = 0; run < 5; run++) {
+                assertThat(FinishTest.fib(rt, 22)).isEqualTo(17711);
+            }
+            assertThat(rt.scheduler().pool().getPoolSize()).as("threads of a 2-worker runtime after 5 runs of fib(22)")
+                    .isLessThanOrEqualTo(2 + FutureHelpingTest.SPARE_THREADS);
         }
     }
 }
