@@ -204,8 +204,15 @@ class StartedLettersPlacementTest {
     @Test
     void longLettersStartedBesideAContinuationAreForked() {
         // every probe spins 50 us, far above the threshold: the seven probes started beside the one the
-        // finishing thread continues with wait in its deque, stealable, in every round
-        assertThat(run(50_000)).containsOnly(PROBES - 1);
+        // finishing thread continues with wait in its deque, stealable. The average is of sampled letters, one in
+        // 16 at random, and the Burst letter of each round is short: a few Bursts sampled in a row (or first) take
+        // the average below the threshold until the next sampled probe, so a round may keep its probes now and
+        // then; most rounds fork all seven
+        List<Integer> seen = run(50_000);
+        assertThat(seen.stream().filter(q -> q == PROBES - 1).count()).as("rounds of %s with all seven forked", seen)
+                .isGreaterThanOrEqualTo(seen.size() * 3L / 4);
+        assertThat(seen.get(0)).as("the first round, before any letter was timed").isEqualTo(PROBES - 1);
+        assertThat(seen).allMatch(q -> q == 0 || q == PROBES - 1, "all or none of the seven forked");
     }
 
     @Test
