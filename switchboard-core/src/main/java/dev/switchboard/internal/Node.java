@@ -96,7 +96,7 @@ public abstract class Node extends CountedCompleter<Void> {
         }
     }
 
-    /** The finish scope this node counts toward (the root of its spawn tree). */
+    /** The finish scope this node counts toward: the nearest enclosing one. */
     public Scope scope() {
         Node n = this;
         while (!(n instanceof Scope s)) {

@@ -358,6 +358,11 @@ public final class Scheduler {
         }
     }
 
+    /** Whether entries wait in the shared queue. */
+    boolean sharedWorkWaits() {
+        return !runQueue.isEmpty();
+    }
+
     /** Whether the calling thread is a worker of this runtime. */
     public boolean onWorker() {
         return Thread.currentThread() instanceof Worker w && w.scheduler == this;
@@ -588,18 +593,33 @@ public final class Scheduler {
         }
         // A nested finish is a child of the node that opens it: one spawn tree, so a worker waiting for the outer
         // finish can help with the tasks of finishes nested below it (on another worker, say).
-        Scope scope = outer != null ? new Scope(outer.attachChild(), this, outer.owner(), false, depth)
-                : new Scope(null, this, null, false, depth);
-        Node previous = Context.enter(thread, scope);
-        try {
-            runner.run(body);
-        } catch (Throwable t) {
-            scope.addFailure(t);
-        } finally {
-            scope.sealSpawns();
-            Context.restore(thread, previous);
+        Scope scope;
+        if (outer == null) {
+            scope = new Scope(null, this, null, false, depth);
+        } else {
+            Node parent = outer.attachChild();
+            try {
+                scope = new Scope(parent, this, outer.owner(), false, depth);
+            } catch (Throwable t) {          // no memory, no stack: the child never existed
+                parent.addToPendingCount(-1);
+                throw t;
+            }
         }
-        scope.tryComplete();                 // the body has ended
+        try {
+            Node previous = Context.enter(thread, scope);
+            try {
+                runner.run(body);
+            } catch (Throwable t) {
+                scope.addFailure(t);
+            } finally {
+                scope.sealSpawns();
+                Context.restore(thread, previous);
+            }
+        } finally {
+            // the body has ended, even if something above threw (a StackOverflowError, say): a nested scope is
+            // counted in its parent, which would otherwise wait for it forever
+            scope.tryComplete();
+        }
         if (!scope.isEnded() && !helpedToEnd(scope, thread)) {
             await(scope, thread, timeoutNanos);
             if (!scope.isEnded()) {
@@ -662,11 +682,13 @@ public final class Scheduler {
                     } else if (w.progress() != before && (deadline == 0 || System.nanoTime() - deadline < 0)) {
                         idleSince = 0;
                         continue;                   // it ran tasks, and may find more: keep helping
-                    } else {
+                    } else if (deadline == 0 || System.nanoTime() - deadline < 0) {
                         // Nothing of this finish here: its tasks (and those of the finishes nested in it) may wait
                         // in other workers' deques. Run those, as a join of a stolen task helps its thief, waiting
-                        // one slice at most for the finish to end; block only after a while of finding none.
-                        scope.quietlyJoinUninterruptibly(JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
+                        // one slice at most for the finish to end; block only after a while of finding none. The
+                        // pool's join runs every task of the finish it finds before it returns: the worker stops
+                        // it when the finish stops or times out, or other work waits (Worker#helpThrough).
+                        w.helpThrough(scope, failAt);
                         long now = System.nanoTime();
                         if (w.progress() != before) {
                             idleSince = 0;

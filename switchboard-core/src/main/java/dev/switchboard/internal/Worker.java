@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A worker thread of a Switchboard runtime.
@@ -75,6 +76,8 @@ public final class Worker extends ForkJoinWorkerThread {
      * a stack.
      */
     static final int MAX_HELPING_DEPTH = 128;
+    /** While a worker helps a finish through the pool, it looks whether to stop once in this many nodes. */
+    static final int HELP_CHECK_PERIOD = 16;
     /** A busy worker takes the oldest entry of the shared queue at least once every this many turns. */
     static final int SHARED_PERIOD = 8;
     /**
@@ -143,6 +146,14 @@ public final class Worker extends ForkJoinWorkerThread {
      * long wait about that long before another worker takes them.
      */
     boolean holding;
+    /** The finish this thread helps through the pool's join ({@link #helpThrough}), or null. */
+    private Scope helping;
+    /** When that finish times out ({@code System.nanoTime()}), or 0. */
+    private long helpingFailAt;
+    /** Set once helping that finish must stop: the nodes the join hands this thread go to the shared queue. */
+    private boolean helpingStopped;
+    /** Nodes started while helping, to look at the clock and the finish one node in {@value #HELP_CHECK_PERIOD}. */
+    private int helpingChecks;
     /** The watchdog's own: {@link #progress} at its previous look. */
     long watchdogSeen = -1;
 
@@ -177,6 +188,10 @@ public final class Worker extends ForkJoinWorkerThread {
      * tasks, so no unrelated work ends up under the waiting frame.
      */
     int runChain(Node first) {
+        if (helping != null && helpingOver()) {
+            scheduler.share(first, false);       // see helpThrough
+            return 0;
+        }
         Node saved = current();
         Node n = first;
         int hops = scheduler.handoffLimit();
@@ -418,6 +433,40 @@ public final class Worker extends ForkJoinWorkerThread {
 
     void exitBlocking() {
         blocking--;
+    }
+
+    /**
+     * Runs the queued tasks of {@code scope}'s tree from any worker's deque, those of finishes nested in it included
+     * (the pool's join of a completer scans them all), then waits for the scope to end, one
+     * {@link Scheduler#JOIN_SLICE_NANOS} slice at most. The pool's join runs every such task it finds before it
+     * returns, so this thread bounds it: once the finish has stopped, the runtime is closed, work waits in the
+     * shared queue or {@code failAt} (if not 0) has passed, every node the join hands it goes to the shared queue
+     * instead of running here, and the join soon finds nothing more. Called by the thread waiting in the finish;
+     * nests (a task it runs may wait in a finish of its own).
+     */
+    void helpThrough(Scope scope, long failAt) {
+        Scope outerScope = helping;
+        long outerFailAt = helpingFailAt;
+        boolean outerStopped = helpingStopped;
+        helping = scope;
+        helpingFailAt = failAt;
+        helpingStopped = false;
+        try {
+            scope.quietlyJoinUninterruptibly(Scheduler.JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
+        } finally {
+            helping = outerScope;
+            helpingFailAt = outerFailAt;
+            helpingStopped = outerStopped;
+        }
+    }
+
+    private boolean helpingOver() {
+        if (!helpingStopped && (++helpingChecks & (HELP_CHECK_PERIOD - 1)) == 0
+                && (helping.stopped() != null || scheduler.isClosed() || scheduler.sharedWorkWaits()
+                        || helpingFailAt != 0 && System.nanoTime() - helpingFailAt >= 0)) {
+            helpingStopped = true;
+        }
+        return helpingStopped;
     }
 
     /** How many waits (finish, blocking get) this thread is nested in, the current one included. */
