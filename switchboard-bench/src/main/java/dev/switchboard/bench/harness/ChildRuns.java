@@ -16,8 +16,11 @@ import java.util.stream.Stream;
  * Runs the harness several times ({@code --runs N}), each run in a child JVM started like this one: the same java
  * executable, JVM flags and class path, and the same arguments without {@code --runs}, {@code --json} and
  * {@code --html}, plus {@code --json} to a temporary file. The runs go one after the other, their output copied
- * to this JVM's as it comes; the results are read back from the files. A child that exits with anything but 0 ends
- * the series with a {@link Failure} that names the run and its exit code.
+ * to this JVM's as it comes; the results are read back from the files. A child that exits with anything but 0 (or
+ * writes no readable report) is a {@link Failure} that names the run and its exit code; the series goes on with the
+ * next run, and the runs that completed are merged (a peer that ends its JVM in one run, as Pekko does on a fatal
+ * error, costs that run, not the series). A usage error ends the series at once, since every run would fail the
+ * same way, and so does a series none of whose runs completed, with its first failure.
  */
 final class ChildRuns {
     /** A child run that did not succeed. */
@@ -41,6 +44,19 @@ final class ChildRuns {
             return exitCode;
         }
     }
+
+    /**
+     * What a series gave: the results of the runs that completed, in run order, and the failures of the others.
+     */
+    record Outcome(List<List<Result>> results, List<Failure> failures) {
+        Outcome {
+            results = List.copyOf(results);
+            failures = List.copyOf(failures);
+        }
+    }
+
+    /** The exit code of a child that was given arguments it does not take. */
+    static final int USAGE_ERROR = 2;
 
     /** Options the parent handles itself: each is followed by its value. */
     private static final Set<String> PARENT_ONLY = Set.of("--runs", "--json", "--html");
@@ -96,8 +112,13 @@ final class ChildRuns {
         return kept;
     }
 
-    /** Runs the children one after the other; returns each one's results, in run order. */
-    List<List<Result>> run() throws IOException {
+    /**
+     * Runs the children one after the other; returns the results of those that completed and the failures of the
+     * others.
+     *
+     * @throws Failure on a usage error (at once), or when no run completed (the first failure)
+     */
+    Outcome run() throws IOException {
         Path dir = Files.createTempDirectory("switchboard-bench-runs");
         Thread stopChild = new Thread(() -> {
             Process p = current;
@@ -108,10 +129,22 @@ final class ChildRuns {
         Runtime.getRuntime().addShutdownHook(stopChild);
         try {
             List<List<Result>> results = new ArrayList<>();
+            List<Failure> failures = new ArrayList<>();
             for (int i = 1; i <= runs; i++) {
-                results.add(runOne(i, dir.resolve("run-" + i + ".json")));
+                try {
+                    results.add(runOne(i, dir.resolve("run-" + i + ".json")));
+                } catch (Failure f) {
+                    if (f.exitCode() == USAGE_ERROR) {
+                        throw f;
+                    }
+                    out.println("bench: " + f.getMessage() + (i < runs ? "; going on with the next run" : ""));
+                    failures.add(f);
+                }
             }
-            return results;
+            if (results.isEmpty()) {
+                throw failures.get(0);
+            }
+            return new Outcome(results, failures);
         } finally {
             current = null;
             try {
@@ -146,7 +179,7 @@ final class ChildRuns {
         if (exit != 0) {
             throw new Failure(run, runs, exit, "its JVM exited with code " + exit + switch (exit) {
                 case 1 -> " (a benchmark failed or returned a wrong checksum; see its output above)";
-                case 2 -> " (a usage error; see its output above)";
+                case USAGE_ERROR -> " (a usage error; see its output above)";
                 default -> " (see its output above)";
             });
         }

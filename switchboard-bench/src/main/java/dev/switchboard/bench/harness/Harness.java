@@ -35,7 +35,8 @@ import java.util.stream.Collectors;
  * returns a checksum that must equal the benchmark's expected value. Per side it reports the median, minimum
  * and maximum wall time, and per peer side {@code ratio = peer_median / switchboard_median} (above 1:
  * Switchboard faster). With {@code --runs N} it runs all that N times, each in its own JVM ({@link ChildRuns}),
- * and reports every ratio's median and spread over the runs ({@link Runs}).
+ * and reports every ratio's median and spread over the runs ({@link Runs}); a run whose JVM fails is named and
+ * left out of the merge.
  *
  * <pre>
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
@@ -48,6 +49,7 @@ public final class Harness {
     private static final int MAX_WARMUP = 200;
     private final Options options;
     private final PrintStream out;
+    private List<ChildRuns.Failure> failedRuns = List.of();
 
     Harness(Options options, PrintStream out) {
         this.options = options;
@@ -124,8 +126,9 @@ public final class Harness {
         }
         if (options.runs > 1) {
             try {
-                Runs runs = new Harness(options, System.out).runInChildren(chosen);
-                System.exit(runs.verified() ? 0 : 1);
+                Harness harness = new Harness(options, System.out);
+                Runs runs = harness.runInChildren(chosen);
+                System.exit(runs.verified() && harness.failedRuns().isEmpty() ? 0 : 1);
             } catch (ChildRuns.Failure e) {
                 System.err.println("bench: " + e.getMessage());
                 System.exit(1);
@@ -195,20 +198,36 @@ public final class Harness {
      * Runs the harness {@code --runs} times, each in its own JVM ({@link ChildRuns}), one after the other, then
      * prints and writes the merged results ({@link Runs}).
      *
-     * @throws ChildRuns.Failure if a run fails (its JVM exits with anything but 0)
+     * <p>A run that fails (its JVM exits with anything but 0) is reported and left out: the others are merged, the
+     * table's heading and both reports name the failed runs ({@link #failedRuns()}).
+     *
+     * @throws ChildRuns.Failure on a usage error, or if no run completed
      */
     Runs runInChildren(List<Benchmark> benchmarks) throws IOException {
         OffsetDateTime started = RunInfo.now();
         String commit = RunInfo.currentCommit();
         Map<String, Object> config = configuration(benchmarks);
         out.printf(Locale.ROOT, "%d runs of the harness, each in its own JVM, one after the other%n", options.runs);
-        Runs runs = new Runs(new ChildRuns(ChildRuns.thisJvm(commit), ChildRuns.childArguments(options.arguments),
-                options.runs, out).run());
-        out.printf("%n=== the %d runs merged ===%n", options.runs);
+        ChildRuns.Outcome outcome = new ChildRuns(ChildRuns.thisJvm(commit),
+                ChildRuns.childArguments(options.arguments), options.runs, out).run();
+        failedRuns = outcome.failures();
+        Runs runs = new Runs(outcome.results());
+        List<String> failed = failedRuns.stream().map(Throwable::getMessage).toList();
+        if (failed.isEmpty()) {
+            out.printf("%n=== the %d runs merged ===%n", options.runs);
+        } else {
+            out.printf(Locale.ROOT, "%n=== the %d runs that completed, of %d, merged (%s) ===%n", runs.count(),
+                    options.runs, String.join("; ", failed));
+            config.put("failed_runs", failed);
+        }
         out.print(TableReport.render(runs));
         Map<String, Object> machine = Machine.describe();
         boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
-        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments, settings(machine, pool));
+        Map<String, String> settings = settings(machine, pool);
+        if (!failed.isEmpty()) {
+            settings.put("failed runs", String.join("; ", failed) + " (left out of the merge)");
+        }
+        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments, settings);
         if (options.json != null) {
             JsonReport.writeRuns(options.json, run, machine, config, runs);
             out.println("JSON report: " + options.json.toAbsolutePath());
@@ -218,6 +237,11 @@ public final class Harness {
             out.println("HTML report: " + page.toAbsolutePath());
         }
         return runs;
+    }
+
+    /** The runs of the last {@link #runInChildren} series that failed and were left out of its merge. */
+    List<ChildRuns.Failure> failedRuns() {
+        return failedRuns;
     }
 
     /** The settings of this run in words, for the HTML page. */
@@ -489,7 +513,7 @@ public final class Harness {
                                      Switchboard's pool runs in for fairness; shows what that order costs)
                   --runs N           run the harness N times, each in its own JVM (same flags), one after
                                      the other, and report the spread of every ratio over the runs
-                                     (default 1)
+                                     (default 1); a run whose JVM fails is named and left out
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)

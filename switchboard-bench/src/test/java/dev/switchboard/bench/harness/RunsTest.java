@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -216,6 +217,43 @@ class RunsTest {
         });
         assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("=== run 1 of 2")
                 .contains("bench: --iterations must be at least 1, got 0").doesNotContain("run 2 of 2");
+    }
+
+    @Test
+    void aFailedRunIsReportedAndTheSeriesGoesOnUntilNoRunCompleted() {
+        // a "JVM" that exits with 3 every time, as Pekko's fatal-error handler ends one with 255
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ChildRuns children = new ChildRuns(List.of("sh", "-c", "exit 3", "sh"), List.of(), 2,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertThatThrownBy(children::run).isInstanceOfSatisfying(ChildRuns.Failure.class, f -> {
+            assertThat(f.run()).as("the first failure is thrown").isEqualTo(1);
+            assertThat(f.exitCode()).isEqualTo(3);
+        });
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("run 1 of 2 failed: its JVM exited with code 3")
+                .contains("going on with the next run").contains("=== run 2 of 2")
+                .contains("run 2 of 2 failed: its JVM exited with code 3");
+    }
+
+    @Test
+    void theRunsThatCompletedAreMergedWhenOneFailed(@TempDir Path dir) throws Exception {
+        // the first run fails; the second is a real run of the harness
+        Path mark = dir.resolve("first-run-failed");
+        List<String> jvm = new ArrayList<>(List.of("sh", "-c",
+                "if [ -e \"" + mark + "\" ]; then exec \"$@\"; else touch \"" + mark + "\"; exit 3; fi", "sh"));
+        jvm.addAll(ChildRuns.thisJvm("test"));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ChildRuns children = new ChildRuns(jvm, List.of("--only", "PingPong", "--iterations", "1", "--warmup", "0",
+                "--warmup-seconds", "0", "--workers", "2"), 2, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        ChildRuns.Outcome outcome = children.run();
+        assertThat(outcome.failures()).singleElement().satisfies(f -> {
+            assertThat(f.run()).isEqualTo(1);
+            assertThat(f.exitCode()).isEqualTo(3);
+        });
+        assertThat(outcome.results()).singleElement().satisfies(results ->
+                assertThat(results).extracting(Result::name).contains("PingPong"));
+        Runs runs = new Runs(outcome.results());
+        assertThat(runs.count()).isEqualTo(1);
+        assertThat(runs.verified()).isTrue();
     }
 
     @Test
