@@ -679,10 +679,11 @@ public final class Scheduler {
                     if (!runQueue.isEmpty()) {
                         long soon = System.nanoTime() + STEP_ASIDE_NANOS;
                         deadline = deadline == 0 ? soon : earliest(deadline, soon);
-                    } else if (w.progress() != before && (deadline == 0 || System.nanoTime() - deadline < 0)) {
-                        idleSince = 0;
-                        continue;                   // it ran tasks, and may find more: keep helping
                     } else if (deadline == 0 || System.nanoTime() - deadline < 0) {
+                        if (w.progress() != before) {
+                            idleSince = 0;
+                            continue;               // it ran tasks, and may find more: keep helping
+                        }
                         // Nothing of this finish here: its tasks (and those of the finishes nested in it) may wait
                         // in other workers' deques. Run those, as a join of a stolen task helps its thief, waiting
                         // one slice at most for the finish to end; block only after a while of finding none. The
