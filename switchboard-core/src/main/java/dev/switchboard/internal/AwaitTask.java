@@ -28,18 +28,21 @@ public abstract class AwaitTask extends AsyncTask {
     }
 
     private final Object[] inputs;
-    private final String createdBy;
+    /** Who created this task, see {@link Node#origin()}. */
+    private final Object createdBy;
     private final long createdAtNanos;
     private volatile int remaining;
 
     /**
-     * @param inputs the awaited objects, kept only to describe this task in a hang report
+     * @param creator the node that creates this task (a finish body, a task, an actor's activation)
+     * @param inputs the awaited objects; they and {@code creator} are kept only to describe this task in a hang
+     *        report
      */
-    protected AwaitTask(Node completer, Scheduler scheduler, Object[] inputs) {
+    protected AwaitTask(Node completer, Scheduler scheduler, Node creator, Object[] inputs) {
         super(completer, scheduler);
         this.inputs = inputs;
         this.remaining = inputs.length;
-        this.createdBy = Thread.currentThread().getName();
+        this.createdBy = creator.origin();
         this.createdAtNanos = scheduler.roughNanoTime();
     }
 
@@ -62,7 +65,8 @@ public abstract class AwaitTask extends AsyncTask {
         if (r <= 0) {
             return null;
         }
-        StringBuilder sb = new StringBuilder("asyncAwait task created by thread '").append(createdBy).append("' ")
+        StringBuilder sb = new StringBuilder("asyncAwait task created by ").append(describeOrigin(createdBy))
+                .append(' ')
                 .append(Durations.ago(TimeUnit.NANOSECONDS.toMillis(nowNanos - createdAtNanos)))
                 .append(", still waiting for ").append(r).append(" of ").append(inputs.length).append(':');
         for (Object in : inputs) {

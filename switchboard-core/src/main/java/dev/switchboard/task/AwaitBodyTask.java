@@ -9,10 +9,11 @@ final class AwaitBodyTask extends AwaitTask {
     private final TaskBody body;
 
     /**
-     * @param inputs the awaited objects, kept only to describe this task in a hang report
+     * @param creator the node that creates the task, and {@code inputs} the awaited objects: both only to describe
+     *        the task in a hang report
      */
-    AwaitBodyTask(Node completer, Scheduler scheduler, TaskBody body, Object[] inputs) {
-        super(completer, scheduler, inputs);
+    AwaitBodyTask(Node completer, Scheduler scheduler, Node creator, TaskBody body, Object[] inputs) {
+        super(completer, scheduler, creator, inputs);
         this.body = body;
     }
 

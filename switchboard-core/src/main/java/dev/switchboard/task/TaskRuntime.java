@@ -323,7 +323,7 @@ public final class TaskRuntime implements AutoCloseable {
             scheduler.submit(new BodyTask(context.attachChild(), scheduler, body));
             return;
         }
-        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, body, inputs);
+        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, context, body, inputs);
         context.scope().track(task);
         for (TaskFuture<?> in : inputs) {
             ((DataDrivenFuture<?>) in).whenDone(task);

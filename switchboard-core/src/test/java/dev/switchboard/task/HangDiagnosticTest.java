@@ -66,6 +66,28 @@ class HangDiagnosticTest {
         }
     }
 
+    /** The report names what created the awaiting task (here a task's body), not the worker thread it ran on. */
+    @Test
+    void awaitingTaskCreatedByATaskNamesThatTask() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200),
+                    () -> rt.async(new AwaitsNever(rt, never))));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
+                    .hasMessageContaining("asyncAwait task created by task running HangDiagnosticTest$AwaitsNever")
+                    .hasMessageContaining("still waiting for 1 of 1")
+                    .hasMessageNotContaining("created by thread 'switchboard");
+            never.put(1);
+        }
+    }
+
+    private record AwaitsNever(TaskRuntime rt, DataDrivenFuture<Integer> never) implements TaskBody {
+        @Override
+        public void run() {
+            rt.asyncAwait(never, () -> { });
+        }
+    }
+
     @Test
     void hangReportAfterReportsOnceAndTheFinishStillCompletes() {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
