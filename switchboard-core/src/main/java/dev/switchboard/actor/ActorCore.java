@@ -8,6 +8,7 @@ import dev.switchboard.internal.SendInterception;
 import dev.switchboard.internal.TimerService;
 import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.spi.RemoteRoute;
+import dev.switchboard.spi.SendInterceptor;
 import dev.switchboard.task.TaskRuntime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -327,7 +328,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (status != 0 || activation != null) {
             throw new IllegalStateException(this + " was already started (state " + state() + ")");
         }
-        if (SendInterception.used() && SendInterception.interceptSpawn(this::startInScope)) {
+        SendInterceptor held = SendInterception.interceptor();
+        if (held != null && held.interceptSpawn(this::startInScope)) {
             return;                                  // held (a transaction starts it when it commits)
         }
         Node context = Context.current();

@@ -50,13 +50,13 @@ public final class SendInterception {
         return i != null && i.interceptReply(replyTo, reply, failure);
     }
 
-    /** Whether an interceptor on this thread holds {@code spawn} (an actor's start, an async). */
-    public static boolean interceptSpawn(Runnable spawn) {
-        if (!used) {
-            return false;
-        }
-        SendInterceptor i = CURRENT.get();
-        return i != null && i.interceptSpawn(spawn);
+    /**
+     * The interceptor of this thread, or null; reads the thread-local only once one was ever installed. A spawn
+     * asks this before it makes the action to hand over ({@code interceptSpawn}), so a spawn on a thread without
+     * an interceptor allocates nothing for it.
+     */
+    public static SendInterceptor interceptor() {
+        return used ? CURRENT.get() : null;
     }
 
     /**
@@ -65,13 +65,23 @@ public final class SendInterception {
      * @throws IllegalStateException with the interceptor's reason
      */
     public static void requireMayBlock(String op) {
+        requireMayBlock(op, null);
+    }
+
+    /**
+     * Fails {@code op} on {@code subject} (a blocking get on a future) if an interceptor on this thread forbids
+     * waiting; the subject is described only then, since describing it costs more than the wait it precedes.
+     *
+     * @throws IllegalStateException with the interceptor's reason
+     */
+    public static void requireMayBlock(String op, Object subject) {
         if (!used) {
             return;
         }
         SendInterceptor i = CURRENT.get();
         String reason = i == null ? null : i.blockingForbidden();
         if (reason != null) {
-            throw new IllegalStateException(op + " was called " + reason);
+            throw new IllegalStateException(op + (subject != null ? " on " + subject : "") + " was called " + reason);
         }
     }
 

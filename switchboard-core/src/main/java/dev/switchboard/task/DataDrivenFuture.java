@@ -231,14 +231,9 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         return valueOf(v);
     }
 
-    /**
-     * Fails if the calling thread may not block here (a transaction forbids it); this future is described for the
-     * message only when an interceptor is installed, since describing it costs more than the wait it precedes.
-     */
+    /** Fails if the calling thread may not block here (a transaction forbids it). */
     private void requireMayBlock(String op) {
-        if (SendInterception.used()) {
-            SendInterception.requireMayBlock(op + " on " + this);
-        }
+        SendInterception.requireMayBlock(op, this);
     }
 
     @Override

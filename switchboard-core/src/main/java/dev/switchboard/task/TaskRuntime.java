@@ -7,6 +7,7 @@ import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 import dev.switchboard.internal.SendInterception;
+import dev.switchboard.spi.SendInterceptor;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -252,7 +253,8 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public void async(TaskBody body) {
         Objects.requireNonNull(body, "body");
-        if (SendInterception.used() && SendInterception.interceptSpawn(() -> spawn(body))) {
+        SendInterceptor held = SendInterception.interceptor();
+        if (held != null && held.interceptSpawn(() -> spawn(body))) {
             return;                                // held (a transaction spawns when it commits)
         }
         spawn(body);
@@ -311,7 +313,8 @@ public final class TaskRuntime implements AutoCloseable {
 
     private void awaitAll(TaskFuture<?>[] inputs, TaskBody body) {
         Objects.requireNonNull(body, "body");
-        if (SendInterception.used() && SendInterception.interceptSpawn(() -> awaitAll(inputs, body))) {
+        SendInterceptor held = SendInterception.interceptor();
+        if (held != null && held.interceptSpawn(() -> awaitAll(inputs, body))) {
             return;                                // held (a transaction spawns when it commits)
         }
         scheduler.requireOpen("asyncAwait");

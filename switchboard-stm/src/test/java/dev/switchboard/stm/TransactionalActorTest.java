@@ -129,6 +129,10 @@ class TransactionalActorTest {
     record Waits() implements Op {
     }
 
+    /** Waits for a future's value: not allowed in a transaction. */
+    record WaitsOn(dev.switchboard.task.DataDrivenFuture<Integer> future) implements Op {
+    }
+
     /** Answers with the attempt it ran in; the first attempt is made to conflict. */
     record Which(ReplyTo<Integer> replyTo) implements Op {
     }
@@ -169,6 +173,7 @@ class TransactionalActorTest {
                 case SneakyWrite w -> written.set(-1);
                 case Work w -> { }
                 case Waits w -> TaskRuntime.current().finish(() -> { });
+                case WaitsOn o -> o.future().get();
                 case Spawning s -> {
                     int attempt = noisyAttempts.incrementAndGet();
                     int seen = contended.get();
@@ -311,6 +316,19 @@ class TransactionalActorTest {
             assertThat(thrown).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("finish was called inside a transaction of worker@")
                     .hasMessageContaining("must not wait");
+        }
+    }
+
+    @Test
+    void waitingOnAFutureInsideATransactionFailsNamingTheFuture() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            dev.switchboard.task.DataDrivenFuture<Integer> never = new dev.switchboard.task.DataDrivenFuture<>();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start("worker").send(new WaitsOn(never))));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("get() on " + never + " was called inside a transaction of worker@")
+                    .hasMessageContaining("must not wait");
+            never.put(1);
         }
     }
 
