@@ -17,10 +17,11 @@ import java.util.stream.Stream;
  * executable, JVM flags and class path, and the same arguments without {@code --runs}, {@code --json} and
  * {@code --html}, plus {@code --json} to a temporary file. The runs go one after the other, their output copied
  * to this JVM's as it comes; the results are read back from the files. A child that exits with anything but 0 (or
- * writes no readable report) is a {@link Failure} that names the run and its exit code; the series goes on with the
- * next run, and the runs that completed are merged (a peer that ends its JVM in one run, as Pekko does on a fatal
- * error, costs that run, not the series). A usage error ends the series at once, since every run would fail the
- * same way, and so does a series none of whose runs completed, with its first failure.
+ * writes no readable report) is a {@link Failure} that names the run and its exit code; that run is tried once more
+ * in a new JVM, the series goes on, and the runs that completed are merged (a peer that ends its JVM now and then,
+ * as Pekko does on a fatal error, costs an attempt, not the series or one of its runs). Every failure is kept and
+ * reported. A usage error ends the series at once, since every run would fail the same way, and so does a series
+ * none of whose runs completed, with its first failure.
  */
 final class ChildRuns {
     /** A child run that did not succeed. */
@@ -28,8 +29,8 @@ final class ChildRuns {
         private final int run;
         private final int exitCode;
 
-        Failure(int run, int runs, int exitCode, String why) {
-            super("run " + run + " of " + runs + " failed: " + why);
+        Failure(int run, int runs, int attempt, int exitCode, String why) {
+            super("run " + run + " of " + runs + (attempt > 1 ? " (attempt " + attempt + ")" : "") + " failed: " + why);
             this.run = run;
             this.exitCode = exitCode;
         }
@@ -54,6 +55,9 @@ final class ChildRuns {
             failures = List.copyOf(failures);
         }
     }
+
+    /** How many times a run is tried before it is left out. */
+    static final int ATTEMPTS = 2;
 
     /** The exit code of a child that was given arguments it does not take. */
     static final int USAGE_ERROR = 2;
@@ -131,14 +135,18 @@ final class ChildRuns {
             List<List<Result>> results = new ArrayList<>();
             List<Failure> failures = new ArrayList<>();
             for (int i = 1; i <= runs; i++) {
-                try {
-                    results.add(runOne(i, dir.resolve("run-" + i + ".json")));
-                } catch (Failure f) {
-                    if (f.exitCode() == USAGE_ERROR) {
-                        throw f;
+                for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+                    try {
+                        results.add(runOne(i, attempt, dir.resolve("run-" + i + "-" + attempt + ".json")));
+                        break;
+                    } catch (Failure f) {
+                        if (f.exitCode() == USAGE_ERROR) {
+                            throw f;
+                        }
+                        out.println("bench: " + f.getMessage() + (attempt < ATTEMPTS ? "; trying it again"
+                                : i < runs ? "; going on with the next run" : ""));
+                        failures.add(f);
                     }
-                    out.println("bench: " + f.getMessage() + (i < runs ? "; going on with the next run" : ""));
-                    failures.add(f);
                 }
             }
             if (results.isEmpty()) {
@@ -156,12 +164,12 @@ final class ChildRuns {
         }
     }
 
-    private List<Result> runOne(int run, Path json) throws IOException {
+    private List<Result> runOne(int run, int attempt, Path json) throws IOException {
         List<String> command = new ArrayList<>(jvm);
         command.addAll(arguments);
         command.add("--json");
         command.add(json.toString());
-        out.printf("%n=== run %d of %d (its own JVM) ===%n", run, runs);
+        out.printf("%n=== run %d of %d%s (its own JVM) ===%n", run, runs, attempt > 1 ? ", attempt " + attempt : "");
         out.flush();
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         current = p;
@@ -177,19 +185,19 @@ final class ChildRuns {
         }
         current = null;
         if (exit != 0) {
-            throw new Failure(run, runs, exit, "its JVM exited with code " + exit + switch (exit) {
+            throw new Failure(run, runs, attempt, exit, "its JVM exited with code " + exit + switch (exit) {
                 case 1 -> " (a benchmark failed or returned a wrong checksum; see its output above)";
                 case USAGE_ERROR -> " (a usage error; see its output above)";
                 default -> " (see its output above)";
             });
         }
         if (!Files.exists(json)) {
-            throw new Failure(run, runs, -1, "it exited with code 0 but wrote no report to " + json);
+            throw new Failure(run, runs, attempt, -1, "it exited with code 0 but wrote no report to " + json);
         }
         try {
             return JsonReport.parseResults(Files.readString(json));
         } catch (IllegalArgumentException e) {
-            throw new Failure(run, runs, -1, "its report " + json + " cannot be read: " + e.getMessage());
+            throw new Failure(run, runs, attempt, -1, "its report " + json + " cannot be read: " + e.getMessage());
         }
     }
 

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  * and maximum wall time, and per peer side {@code ratio = peer_median / switchboard_median} (above 1:
  * Switchboard faster). With {@code --runs N} it runs all that N times, each in its own JVM ({@link ChildRuns}),
  * and reports every ratio's median and spread over the runs ({@link Runs}); a run whose JVM fails is named and
- * left out of the merge.
+ * tried once more, and left out of the merge if it fails again.
  *
  * <pre>
  * ./switchboard bench [--quick] [--only a,b] [--json FILE] [--html DIR] [--workers N] [--throughput N]
@@ -198,8 +198,9 @@ public final class Harness {
      * Runs the harness {@code --runs} times, each in its own JVM ({@link ChildRuns}), one after the other, then
      * prints and writes the merged results ({@link Runs}).
      *
-     * <p>A run that fails (its JVM exits with anything but 0) is reported and left out: the others are merged, the
-     * table's heading and both reports name the failed runs ({@link #failedRuns()}).
+     * <p>A run that fails (its JVM exits with anything but 0) is reported and tried once more; one that fails twice
+     * is left out and the others are merged. The table's heading and both reports name every failed attempt
+     * ({@link #failedRuns()}).
      *
      * @throws ChildRuns.Failure on a usage error, or if no run completed
      */
@@ -215,6 +216,10 @@ public final class Harness {
         List<String> failed = failedRuns.stream().map(Throwable::getMessage).toList();
         if (failed.isEmpty()) {
             out.printf("%n=== the %d runs merged ===%n", options.runs);
+        } else if (runs.count() == options.runs) {
+            out.printf(Locale.ROOT, "%n=== the %d runs merged (each completed; failed attempts: %s) ===%n",
+                    options.runs, String.join("; ", failed));
+            config.put("failed_runs", failed);
         } else {
             out.printf(Locale.ROOT, "%n=== the %d runs that completed, of %d, merged (%s) ===%n", runs.count(),
                     options.runs, String.join("; ", failed));
@@ -225,7 +230,8 @@ public final class Harness {
         boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
         Map<String, String> settings = settings(machine, pool);
         if (!failed.isEmpty()) {
-            settings.put("failed runs", String.join("; ", failed) + " (left out of the merge)");
+            settings.put("failed runs", String.join("; ", failed) + " (left out of the merge; a run that failed once"
+                    + " was tried again)");
         }
         RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments, settings);
         if (options.json != null) {
@@ -239,7 +245,7 @@ public final class Harness {
         return runs;
     }
 
-    /** The runs of the last {@link #runInChildren} series that failed and were left out of its merge. */
+    /** The failed attempts of the last {@link #runInChildren} series (a run's second attempt may have completed). */
     List<ChildRuns.Failure> failedRuns() {
         return failedRuns;
     }
@@ -513,7 +519,8 @@ public final class Harness {
                                      Switchboard's pool runs in for fairness; shows what that order costs)
                   --runs N           run the harness N times, each in its own JVM (same flags), one after
                                      the other, and report the spread of every ratio over the runs
-                                     (default 1); a run whose JVM fails is named and left out
+                                     (default 1); a run whose JVM fails is named and tried once
+                                     more, and left out if it fails again
                   --iterations N     measured iterations per side
                   --warmup N         minimum warm-up iterations per side
                   --warmup-seconds S minimum warm-up time per benchmark (default 5, quick 2)

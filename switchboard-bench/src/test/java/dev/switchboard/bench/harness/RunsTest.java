@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -220,7 +221,7 @@ class RunsTest {
     }
 
     @Test
-    void aFailedRunIsReportedAndTheSeriesGoesOnUntilNoRunCompleted() {
+    void aFailedRunIsReportedAndTriedOnceMoreAndTheSeriesGoesOnUntilNoRunCompleted() {
         // a "JVM" that exits with 3 every time, as Pekko's fatal-error handler ends one with 255
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ChildRuns children = new ChildRuns(List.of("sh", "-c", "exit 3", "sh"), List.of(), 2,
@@ -229,31 +230,55 @@ class RunsTest {
             assertThat(f.run()).as("the first failure is thrown").isEqualTo(1);
             assertThat(f.exitCode()).isEqualTo(3);
         });
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("run 1 of 2 failed: its JVM exited with code 3")
-                .contains("going on with the next run").contains("=== run 2 of 2")
-                .contains("run 2 of 2 failed: its JVM exited with code 3");
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .contains("run 1 of 2 failed: its JVM exited with code 3 (see its output above); trying it again")
+                .contains("=== run 1 of 2, attempt 2")
+                .contains("run 1 of 2 (attempt 2) failed: its JVM exited with code 3 (see its output above); going on"
+                        + " with the next run")
+                .contains("=== run 2 of 2 (its own JVM)").contains("run 2 of 2 (attempt 2) failed")
+                .doesNotContain("attempt 3");
     }
 
     @Test
-    void theRunsThatCompletedAreMergedWhenOneFailed(@TempDir Path dir) throws Exception {
-        // the first run fails; the second is a real run of the harness
-        Path mark = dir.resolve("first-run-failed");
-        List<String> jvm = new ArrayList<>(List.of("sh", "-c",
-                "if [ -e \"" + mark + "\" ]; then exec \"$@\"; else touch \"" + mark + "\"; exit 3; fi", "sh"));
-        jvm.addAll(ChildRuns.thisJvm("test"));
+    void aRunThatFailsOnceIsTriedAgainAndTheSeriesKeepsAllItsRuns(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ChildRuns children = new ChildRuns(jvm, List.of("--only", "PingPong", "--iterations", "1", "--warmup", "0",
-                "--warmup-seconds", "0", "--workers", "2"), 2, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        ChildRuns.Outcome outcome = children.run();
+        ChildRuns.Outcome outcome = twoTinyRunsWhoseFirstAttemptsFail(1, dir, bytes);
         assertThat(outcome.failures()).singleElement().satisfies(f -> {
             assertThat(f.run()).isEqualTo(1);
             assertThat(f.exitCode()).isEqualTo(3);
         });
-        assertThat(outcome.results()).singleElement().satisfies(results ->
-                assertThat(results).extracting(Result::name).contains("PingPong"));
-        Runs runs = new Runs(outcome.results());
-        assertThat(runs.count()).isEqualTo(1);
-        assertThat(runs.verified()).isTrue();
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("=== run 1 of 2, attempt 2");
+        assertThat(new Runs(outcome.results()).count()).isEqualTo(2);
+    }
+
+    @Test
+    void aRunThatFailsTwiceIsLeftOutAndTheOthersAreMerged(@TempDir Path dir) throws Exception {
+        ChildRuns.Outcome outcome = twoTinyRunsWhoseFirstAttemptsFail(2, dir, new ByteArrayOutputStream());
+        assertThat(outcome.failures()).hasSize(2).allSatisfy(f -> {
+            assertThat(f.run()).isEqualTo(1);
+            assertThat(f.exitCode()).isEqualTo(3);
+        });
+        assertThat(new Runs(outcome.results()).count()).isEqualTo(1);
+    }
+
+    /**
+     * Two runs of PingPong (one iteration each) in child JVMs, whose first {@code failing} attempts exit with 3
+     * before they start (as Pekko's fatal-error handler ends a JVM with 255); every run that completes is checked.
+     */
+    private static ChildRuns.Outcome twoTinyRunsWhoseFirstAttemptsFail(int failing, Path dir,
+            ByteArrayOutputStream bytes) throws IOException {
+        Path attempts = dir.resolve("attempts");
+        List<String> jvm = new ArrayList<>(List.of("sh", "-c", "n=$(cat \"" + attempts + "\" 2>/dev/null || echo 0); "
+                + "echo $((n + 1)) > \"" + attempts + "\"; if [ \"$n\" -lt " + failing + " ]; then exit 3; fi; "
+                + "exec \"$@\"", "sh"));
+        jvm.addAll(ChildRuns.thisJvm("test"));
+        ChildRuns children = new ChildRuns(jvm, List.of("--only", "PingPong", "--iterations", "1", "--warmup", "0",
+                "--warmup-seconds", "0", "--workers", "2"), 2, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        ChildRuns.Outcome outcome = children.run();
+        assertThat(outcome.results()).allSatisfy(results ->
+                assertThat(results).extracting(Result::name).containsExactly("PingPong"));
+        assertThat(new Runs(outcome.results()).verified()).isTrue();
+        return outcome;
     }
 
     @Test
