@@ -69,6 +69,14 @@ final class Activation extends Node {
         actor.runActivation();
     }
 
+    /** The messages this turn processed (at least one): read plainly, as the holder of the actor's token. */
+    @Override
+    protected int runTurn() {
+        long before = processed;
+        actor.runActivation();
+        return (int) Math.max(1, Math.min(processed - before, Integer.MAX_VALUE));
+    }
+
     /** The activation loop let something escape, with the actor's token held: the actor fails with it. */
     @Override
     protected void escaped(Throwable failure) {

@@ -289,6 +289,16 @@ public abstract class Node extends CountedCompleter<Void> {
     protected abstract void run();
 
     /**
+     * Runs this node's work as a worker's turn and returns how much work the turn did, in the unit
+     * {@link SpreadingTrials} compares: one for a task, the messages processed for an actor's activation (at
+     * least one).
+     */
+    protected int runTurn() {
+        run();
+        return 1;
+    }
+
+    /**
      * Called when something escaped {@link #run()} after all (an error inside the runtime's own code: an
      * OutOfMemoryError while recording a failure, say). Reports it to this node's finish; a node that must also
      * put its own bookkeeping right (an actor's activation) overrides this. Never throws.

@@ -65,6 +65,8 @@ public final class Scheduler {
     private final Object closing = new Object();
     private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
+    /** Whether short turns are spread at all, decided by the watchdog ({@link SpreadingTrials}). */
+    private final SpreadingTrials spreadingTrials = new SpreadingTrials();
     private volatile Object facade;
     private final TimerService timers;
 
@@ -131,8 +133,9 @@ public final class Scheduler {
     /** How often the watchdog looks for workers holding hidden handoffs while making no progress. */
     static final long WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /**
-     * How often it looks while some worker keeps activations in its buffer although another worker is idle
-     * ({@link Worker#holding}): those are the activations that wait if the turn running now is a long one.
+     * How often it looks while some worker has short turns it could spread to an idle worker
+     * ({@link Worker#sawShortTurnChance}): activations held back wait for it if the turn running now is a long one,
+     * and its looks time {@link SpreadingTrials}.
      */
     static final long HOLDING_WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -152,22 +155,25 @@ public final class Scheduler {
 
     /**
      * The watchdog: every period ({@value #WATCHDOG_PERIOD_NANOS} ns; {@value #HOLDING_WATCHDOG_PERIOD_NANOS} ns
-     * while a worker keeps activations in its buffer although another worker is idle, see {@link Worker#holding}),
-     * it advances {@link #roughNanoTime()}, and any worker that has activations in its handoff buffer and has
+     * while a worker has short turns it could spread to an idle worker, see {@link Worker#sawShortTurnChance}), it
+     * advances {@link #roughNanoTime()}, and any worker that has activations in its handoff buffer and has
      * started no node since the previous look (it is blocked in user code, or running one long message) loses them
-     * to the shared queue, where the other workers pick them up. Bounds how long a handed-off message can wait
-     * behind a busy or blocked worker, and rules out deadlock when a worker blocks waiting for work it handed to
-     * itself. With one worker, and no thread the pool added while another waits, there is nobody else to run them,
-     * so it leaves the buffers alone. It also submits a pump for the shared queue when entries wait and none is
-     * pending (the pool refused the last one). It allocates nothing per look unless it submits a pump, and survives
-     * any failure of its own (an OutOfMemoryError, say): it must outlive the program's troubles to be of use.
+     * to the shared queue, where the other workers pick them up. Each look also tells {@link SpreadingTrials} how
+     * much work the workers have done, which decides whether short turns are spread. Bounds how long a handed-off
+     * message can wait behind a busy or blocked worker, and rules out deadlock when a worker blocks waiting for
+     * work it handed to itself. With one worker, and no thread the pool added while another waits, there is nobody
+     * else to run them, so it leaves the buffers alone. It also submits a pump for the shared queue when entries
+     * wait and none is pending (the pool refused the last one). It allocates nothing per look unless it submits a
+     * pump, and survives any failure of its own (an OutOfMemoryError, say): it must outlive the program's troubles
+     * to be of use.
      */
     private void watch() {
-        boolean holding = false;
+        boolean chances = false;
         while (!pool.isShutdown()) {
-            LockSupport.parkNanos(this, holding ? HOLDING_WATCHDOG_PERIOD_NANOS : WATCHDOG_PERIOD_NANOS);
-            roughNanos = System.nanoTime();
-            holding = false;
+            LockSupport.parkNanos(this, chances ? HOLDING_WATCHDOG_PERIOD_NANOS : WATCHDOG_PERIOD_NANOS);
+            long now = System.nanoTime();
+            roughNanos = now;
+            chances = false;
             try {
                 if (!runQueue.isEmpty()) {
                     runQueue.signal(false);       // a pump the pool refused (out of memory) is submitted again
@@ -179,17 +185,20 @@ public final class Scheduler {
                 continue;                         // nobody else to run them (the pool may add threads later)
             }
             try {
+                long work = 0;
                 for (Worker w : workers) {
                     long p = w.progress();
                     if (w.watchdogSeen == p && w.hasBuffered()) {
                         w.stealBuffered();
                     }
                     w.watchdogSeen = p;
-                    if (w.holding) {
-                        w.holding = false;
-                        holding = true;
+                    work += w.work();
+                    if (w.sawShortTurnChance) {
+                        w.sawShortTurnChance = false;
+                        chances = true;
                     }
                 }
+                spreadingTrials.look(now, work, chances);
             } catch (Throwable t) {
                 // keep watching; what failed (an allocation, most likely) is retried at the next look
             }
@@ -383,14 +392,14 @@ public final class Scheduler {
     /**
      * Like {@link #activate}, for work that waits behind something this thread runs first and that may turn out
      * long (the message a monitor's turn continues with): while another worker is idle, the watchdog is told to
-     * look every {@value #HOLDING_WATCHDOG_PERIOD_NANOS} ns ({@link Worker#holding}), and takes the work to the
-     * shared queue if this worker makes no progress meanwhile.
+     * look every {@value #HOLDING_WATCHDOG_PERIOD_NANOS} ns ({@link Worker#sawShortTurnChance}), and takes the work
+     * to the shared queue if this worker makes no progress meanwhile.
      */
     public void activateBehind(Node activation) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
             w.handoff(activation);
-            if (!w.holding && idleWorkers()) {
-                w.holding = true;
+            if (!w.sawShortTurnChance && idleWorkers()) {
+                w.sawShortTurnChance = true;
             }
         } else {
             share(activation, false);
@@ -510,6 +519,16 @@ public final class Scheduler {
      */
     public boolean othersWaiting() {
         return ForkJoinTask.getQueuedTaskCount() > 0 || !runQueue.isEmpty();
+    }
+
+    /** The trials that decide whether short turns are spread (for tests). */
+    SpreadingTrials spreadingTrials() {
+        return spreadingTrials;
+    }
+
+    /** Whether short turns stay on their worker now instead of going to idle workers ({@link SpreadingTrials}). */
+    boolean holdsShortTurns() {
+        return spreadingTrials.holdsShortTurns();
     }
 
     /** Whether some worker is idle (parked or about to park), so that work made stealable now would run sooner. */

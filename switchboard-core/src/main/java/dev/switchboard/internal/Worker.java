@@ -23,18 +23,23 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * <b>When buffered work is spread.</b> Buffered activations are invisible to idle workers. They are made
  * stealable (forked to the deque, which wakes an idle worker) when the buffer is full, and, while a worker is
- * idle, when spreading pays: this worker's turns are long (a moving average of one turn in
- * {@value #SAMPLE_PERIOD}, against {@value #SPREAD_TURN_NANOS} ns), or the activations spread lately started
- * chains of several turns on the workers that took them ({@link Scheduler#spreadingPays}). Waking a parked worker
- * costs its waker a system call, and every message between the two workers afterwards moves cache lines between
- * cores: a client of a busy server, stolen to run one short turn whose request goes straight back to the
- * server's worker, costs more than it saves, while a branch of a pipeline, stolen with the stages behind it, keeps
- * the other core busy. Short turns that do not pay stay here, except for probes, which spread anyway so the
- * average keeps learning: the first after {@value #PROBE_PERIOD} chances, each next one after twice as many as the
- * one before, up to {@value #MAX_PROBE_PERIOD}, until spreading pays again. Both averages start high, so a
- * program's first fan-out spreads at once. A turn that is long when the recent ones were short holds the buffer
- * up to about a millisecond: the watchdog looks that often while a worker holds back ({@link #holding}) and moves
- * the buffer of a worker that started nothing since its last look (see docs/decisions/004-hot-server.md).
+ * idle, when this worker's turns are long (a moving average of one turn in {@value #SAMPLE_PERIOD}, against
+ * {@value #SPREAD_TURN_NANOS} ns) or, for short turns, when the runtime spreads short turns at all and spreading
+ * pays. Waking a parked worker costs its waker a system call, and every message between the two workers afterwards
+ * moves cache lines between cores: a client of a busy server, stolen to run one short turn whose request goes
+ * straight back to the server's worker, costs more than it saves, while a branch of a pipeline, stolen with the
+ * stages behind it, keeps the other core busy. Whether short turns are spread at all is decided by trial
+ * ({@link SpreadingTrials}): the watchdog compares the work the workers do per millisecond with short turns spread
+ * and with short turns kept where they are, and keeps the better (data-driven tasks are left out of the trials: see
+ * {@link #spreadNow}). While they are spread, they are spread when the
+ * activations spread lately started chains of several turns on the workers that took them
+ * ({@link Scheduler#spreadingPays}), and otherwise by probes, which spread anyway so that estimate keeps learning:
+ * the first after {@value #PROBE_PERIOD} chances, each next one after twice as many as the one before, up to
+ * {@value #MAX_PROBE_PERIOD}, until spreading pays again. Both estimates start high, so a program's first fan-out
+ * spreads at once. A turn that is long when the recent ones were short holds the buffer up to about a
+ * millisecond: the watchdog looks that often while a worker has chances to spread short turns
+ * ({@link #sawShortTurnChance}) and moves the buffer of a worker that started nothing since its last look (see
+ * docs/decisions/004-hot-server.md).
  * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
  * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}). Handed-off
@@ -55,7 +60,8 @@ import java.util.concurrent.TimeUnit;
  * {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
  * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
  * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
- * but the slots, {@code progress}, {@code watchdogSeen} and the {@code holding} hint are confined to this thread.
+ * but the slots, {@code progress}, {@code work}, {@code watchdogSeen} and the {@code sawShortTurnChance} hint are
+ * confined to this thread.
  * <p>
  * <b>Card isolation.</b> Under a card-marking collector (Parallel, Serial) a store of a reference into an object
  * writes the card-table byte that covers the object's 512-byte card, without reading it first unless the JVM runs
@@ -104,10 +110,13 @@ public final class Worker extends ForkJoinWorkerThread {
     private static final int CELLS = FIRST_SLOT + HANDOFF_CAPACITY + CARD_GUARD;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
+    private static final VarHandle WORK;
 
     static {
         try {
-            PROGRESS = MethodHandles.lookup().findVarHandle(Worker.class, "progress", long.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            PROGRESS = l.findVarHandle(Worker.class, "progress", long.class);
+            WORK = l.findVarHandle(Worker.class, "work", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -128,6 +137,11 @@ public final class Worker extends ForkJoinWorkerThread {
     private int blocking;
     /** Nodes this worker has started; read by the watchdog (written only here, with opaque stores). */
     private long progress;
+    /**
+     * Work done so far: tasks run and messages processed ({@link Node#runTurn}); read by the watchdog for
+     * {@link SpreadingTrials} (written only here, with opaque stores).
+     */
+    private long work;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
     /**
@@ -140,12 +154,14 @@ public final class Worker extends ForkJoinWorkerThread {
     /** Chances between two probes now: {@link #PROBE_PERIOD}, doubled by each probe, reset when spreading pays. */
     private int probePeriod = PROBE_PERIOD;
     /**
-     * Set by this worker when it keeps activations in its buffer although a worker is idle; cleared by the
-     * watchdog at each look. A hint only (plain accesses): while it is set the watchdog looks every
+     * Set by this worker when it had a chance to spread short turns (a worker was idle while activations waited
+     * here, and this worker's turns are short), whether it spread them or not; cleared by the watchdog at each
+     * look. A hint only (plain accesses): while it is set the watchdog looks every
      * {@link Scheduler#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
-     * long wait about that long before another worker takes them.
+     * long wait about that long before another worker takes them, and the looks time the modes that
+     * {@link SpreadingTrials} compares.
      */
-    boolean holding;
+    boolean sawShortTurnChance;
     /** The finish this thread helps through the pool's join ({@link #helpThrough}), or null. */
     private Scope helping;
     /** When that finish times out ({@code System.nanoTime()}), or 0. */
@@ -202,15 +218,17 @@ public final class Worker extends ForkJoinWorkerThread {
                 ran++;
                 long p = progress + 1;
                 PROGRESS.setOpaque(this, p);
+                int units;
                 if ((p & (SAMPLE_PERIOD - 1)) != 0) {
-                    runGuarded(n);
+                    units = runGuarded(n);
                 } else {
                     long t0 = System.nanoTime();
-                    runGuarded(n);
+                    units = runGuarded(n);
                     // capped: one turn the OS pre-empted must not make short turns look long
                     long t = Math.min(System.nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
                     turnNanos += (t - turnNanos) >> 2;
                 }
+                WORK.setOpaque(this, work + units);
                 Node h = null;
                 if (++turns >= SHARED_PERIOD && blocking == 0) {
                     turns = 0;
@@ -230,7 +248,7 @@ public final class Worker extends ForkJoinWorkerThread {
                     if (h == null) {
                         break;
                     }
-                    if (head != tail && spreadNow()) {
+                    if (head != tail && spreadNow(!(h instanceof AwaitTask))) {
                         publish(this);               // an idle worker could run these now
                     }
                     if (--hops <= 0) {
@@ -265,11 +283,12 @@ public final class Worker extends ForkJoinWorkerThread {
      * node's finish rather than left to the pool, which would complete the spawn tree exceptionally, leave the
      * finish waiting forever and, if it escaped the pool's own handler too, end this thread.
      */
-    private static void runGuarded(Node n) {
+    private static int runGuarded(Node n) {
         try {
-            n.run();
+            return n.runTurn();
         } catch (Throwable t) {
             n.escaped(t);
+            return 1;
         }
     }
 
@@ -289,7 +308,7 @@ public final class Worker extends ForkJoinWorkerThread {
         int size = tail - head;
         if (size != 0) {
             boolean full = size == HANDOFF_CAPACITY;
-            if (full || spreadNow()) {
+            if (full || spreadNow(true)) {
                 Node next = take();
                 if (next != null) {
                     scheduler.fork(next, full ? null : this);
@@ -316,7 +335,7 @@ public final class Worker extends ForkJoinWorkerThread {
         int size = tail - head;
         if (size != 0) {
             boolean full = size == HANDOFF_CAPACITY;
-            if (full || spreadNow()) {
+            if (full || spreadNow(false)) {
                 Node last = takeLast();
                 if (last != null) {
                     scheduler.fork(last, full ? null : this);
@@ -338,24 +357,44 @@ public final class Worker extends ForkJoinWorkerThread {
     }
 
     /**
-     * Whether buffered activations should be made stealable now: some worker is idle, and spreading pays (this
-     * worker's turns are long, or spread activations lately started long chains where they went), or this chance
-     * is a {@linkplain #probe probe}. Otherwise the activations stay (they will run here in a moment), and
-     * the watchdog is told to look more often ({@link #holding}), in case the turn now running is a long one.
+     * Whether buffered activations should be made stealable now: some worker is idle, and this worker's turns are
+     * long, or short turns are spread now ({@link Scheduler#holdsShortTurns}; not asked for data-driven tasks, see
+     * below) and either spread activations lately started long chains where they went or this chance is a
+     * {@linkplain #probe probe}. A chance with short turns tells the watchdog to look more often
+     * ({@link #sawShortTurnChance}): activations held back wait for it if the turn now running turns out long, and
+     * its looks time the trials of {@link SpreadingTrials}.
+     * <p>
+     * {@code actors} is false when the chance comes from a data-driven task ({@link #handoffNext}, or one about to
+     * run): a wavefront of such tasks is short (milliseconds), shares its two cores with the thread still building
+     * it, and gains the other worker through spread tasks whose chains are long, so it keeps that rule alone; a
+     * trial, a few milliseconds in the other mode, and the watchdog's every-millisecond looks would be a large part
+     * of its run. Such a chance tells the watchdog only when it holds activations back.
      */
-    private boolean spreadNow() {
+    private boolean spreadNow(boolean actors) {
         if (!scheduler.idleWorkers()) {
             return false;
         }
-        if (turnNanos >= SPREAD_TURN_NANOS || scheduler.spreadingPays()) {
+        if (turnNanos >= SPREAD_TURN_NANOS) {
+            spreadingPaid();
+            return true;
+        }
+        if (actors) {
+            if (!sawShortTurnChance) {
+                sawShortTurnChance = true;
+            }
+            if (scheduler.holdsShortTurns()) {
+                return false;
+            }
+        }
+        if (scheduler.spreadingPays()) {
             spreadingPaid();
             return true;
         }
         if (probe()) {
             return true;
         }
-        if (!holding) {
-            holding = true;
+        if (!sawShortTurnChance) {
+            sawShortTurnChance = true;
         }
         return false;
     }
@@ -477,6 +516,11 @@ public final class Worker extends ForkJoinWorkerThread {
     /** For the watchdog: nodes started so far. */
     long progress() {
         return (long) PROGRESS.getOpaque(this);
+    }
+
+    /** For the watchdog: tasks run and messages processed so far. */
+    long work() {
+        return (long) WORK.getOpaque(this);
     }
 
     /** For the watchdog: whether an activation sits in the buffer. */

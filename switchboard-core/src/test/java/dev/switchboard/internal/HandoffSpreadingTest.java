@@ -103,6 +103,26 @@ class HandoffSpreadingTest {
     }
 
     /**
+     * While a program gives its workers chances to spread short turns, the watchdog times it with short turns
+     * spread and with short turns kept where they are ({@link SpreadingTrials}). Which mode wins depends on the
+     * machine and its load (the unit test of {@link SpreadingTrials} checks the verdicts); here, that the trials
+     * run at all, and that the answers stay right whatever they decided.
+     */
+    @Test
+    void theWatchdogTriesBothModesWhileAServerRuns() {
+        int clients = 20;
+        int perClient = 2_000;
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            SpreadingTrials trials = RuntimeInternals.schedulerOf(rt).spreadingTrials();
+            for (int run = 0; run < 200 && trials.trials() == 0; run++) {
+                assertThat(run(rt, clients, perClient)).isEqualTo(clients * (long) perClient * (perClient + 1) / 2);
+            }
+            assertThat(trials.trials()).as("trials in up to 200 runs of %d requests", clients * perClient)
+                    .isPositive();
+        }
+    }
+
+    /**
      * Short turns that do not pay are still spread now and then, as probes, so the worker learns when they start
      * to pay; each probe wakes a parked worker, so they back off: the first after {@link Worker#PROBE_PERIOD}
      * chances, each next one after twice as many as the one before, up to {@link Worker#MAX_PROBE_PERIOD}; once

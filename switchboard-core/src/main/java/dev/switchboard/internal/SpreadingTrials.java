@@ -1,0 +1,177 @@
+package dev.switchboard.internal;
+
+/**
+ * Decides, by trial, whether the workers spread short turns to idle workers at all, or keep them where they are.
+ *
+ * <h2>Overview</h2>
+ * Whether it pays to move short turns to an idle worker depends on the program more than on the turns. The clients
+ * of one busy server lose by it: a stolen client runs one short turn, its request goes back to the server's worker,
+ * and every such move costs a wake-up and cross-core transfers while the server's work stays serial. The branches
+ * of a split-join pipeline gain the second core by it. The workers' own rule ({@link Worker}, "When buffered work
+ * is spread") estimates from the turns how far a spread activation gets, and that estimate tells the two apart
+ * only roughly (docs/decisions/004-hot-server.md). This class measures what the choice is for: the work the
+ * runtime's workers do per unit of time (tasks run and messages processed), with short turns spread by that rule
+ * ({@code SPREAD}) and with short turns kept on their worker ({@code HOLD}: on two workers, about what one worker
+ * does), and keeps the mode that did more.
+ *
+ * <p>The watchdog calls {@link #look} at each of its looks, every millisecond while workers have chances to spread
+ * short turns ({@link Worker#sawShortTurnChance}). A program starts spreading, as the workers' rule does (its
+ * first fan-out spreads at once), and the mode then goes through three phases:
+ * <pre>
+ *   STAY    stay looks in the current mode; the last TRIAL_LOOKS intervals are the baseline
+ *   SETTLE  SETTLE_LOOKS looks in the other mode, not measured (the work moves between the workers)
+ *   TRIAL   TRIAL_LOOKS looks in the other mode, then the verdict:
+ *             the trial's best interval did more than MARGIN more work a nanosecond than the baseline's best:
+ *               the other mode stays, and the next stay is MIN_STAY looks
+ *             otherwise: the mode before the trial returns, and the next stay is twice as long, up to MAX_STAY
+ *               (MAX_HELD_STAY if the mode is HOLD)
+ * </pre>
+ * So a program that settles in SPREAD tries holding once in about {@value #MAX_STAY} looks, one that settles in
+ * HOLD tries spreading once in about {@value #MAX_HELD_STAY}, and a trial that loses costs
+ * {@code SETTLE_LOOKS + TRIAL_LOOKS} looks in the worse mode. The stays are uneven because the losses are: a
+ * program that needs both workers runs two or three times slower held, while a server's clients spread run about a
+ * fifth slower than held; and a held program can give way to one that needs both workers (a program's phases, or
+ * another program on the same runtime), which then gets the second worker within {@value #MAX_HELD_STAY} looks.
+ * An interval in which no worker had such a chance, or that was longer than {@value #MAX_INTERVAL_NANOS} ns (the
+ * watchdog was not looking at the short period), says nothing about the modes (the program paused, ended, or does other work now): it empties the
+ * baseline, and ends a trial in progress with the mode before it.
+ * <p>
+ * The best interval of each side is compared, not their sums: what disturbs an interval (a garbage collection, the
+ * host taking the CPU away, another program on the machine) only ever makes it slower, so the fastest of a few is
+ * the one nearest what the mode can do, and a pause in the baseline does not make a trial look better.
+ *
+ * <h2>Implementation notes</h2>
+ * Everything but {@link #hold} is confined to the watchdog thread. {@link #hold} is volatile so that a worker
+ * reads a mode the watchdog set within a turn or two; a worker reads it only when it has a chance to spread short
+ * turns, and on x86 a volatile read costs what a plain one does. The unit of work is a task or a message
+ * ({@link Node#runTurn}), not a turn: an actor's turn processes what its mailbox holds, up to the throughput
+ * budget, and how much that is depends on the mode (kept on one worker, a pipeline's stages take one message a
+ * turn; spread, their mailboxes fill while they wait for a core, and a turn takes many), so turns would count
+ * the same work differently in the two modes.
+ */
+final class SpreadingTrials {
+    /** Looks in a mode before the first trial of the other, and after a trial that changed the mode. */
+    static final int MIN_STAY = 4;
+    /**
+     * The longest stay between trials: a trial that loses costs {@code SETTLE_LOOKS + TRIAL_LOOKS} looks in the
+     * worse mode.
+     */
+    static final int MAX_STAY = 128;
+    /**
+     * The longest stay while short turns are held: a program that needs both workers, coming after one that was
+     * kept on one, gets the second within about this many looks.
+     */
+    static final int MAX_HELD_STAY = 32;
+    /** Looks after a change of mode that are not measured: the work takes a while to move between the workers. */
+    static final int SETTLE_LOOKS = 1;
+    /** Intervals measured on each side of a trial. */
+    static final int TRIAL_LOOKS = 3;
+    /** How much faster a trial must run to change the mode: one sixteenth, above the noise of a few looks. */
+    static final int MARGIN_SHIFT = 4;
+    /** An interval longer than this was not one of the watchdog's short looks and says nothing. */
+    static final long MAX_INTERVAL_NANOS = 4 * Scheduler.HOLDING_WATCHDOG_PERIOD_NANOS;
+
+    private static final int STAY = 0;
+    private static final int SETTLE = 1;
+    private static final int TRIAL = 2;
+
+    /** Whether workers keep short turns on their own worker now (HOLD) instead of spreading them (SPREAD). */
+    private volatile boolean hold;
+
+    private int phase = STAY;
+    /** Looks left in the phase. */
+    private int left = MIN_STAY;
+    /** The current length of a stay: {@link #MIN_STAY}, doubled by each trial that loses, up to {@link #MAX_STAY}. */
+    private int stay = MIN_STAY;
+    /** The work rates (per nanosecond) of the last looks of the stay, a ring of {@link #TRIAL_LOOKS}. */
+    private final double[] baseRates = new double[TRIAL_LOOKS];
+    private int baseCount;
+    /** The best work rate of the trial's looks so far. */
+    private double trialBest;
+    /** The workers' work and the clock at the previous look; {@code lastNanos == 0} before the first. */
+    private long lastWork;
+    private long lastNanos;
+    /** Trials run and trials that changed the mode, for tests and diagnostics (written by the watchdog only). */
+    private volatile long trials;
+    private volatile long changes;
+
+    /** Whether workers keep short turns where they are (read by the workers at each chance to spread them). */
+    boolean holdsShortTurns() {
+        return hold;
+    }
+
+    /**
+     * The watchdog looks: at {@code nanos} the workers have done {@code work} in all, and {@code chances} says
+     * whether any of them had a chance to spread short turns since the previous look.
+     */
+    void look(long nanos, long work, boolean chances) {
+        long dt = nanos - lastNanos;
+        long dwork = work - lastWork;
+        boolean first = lastNanos == 0;
+        lastNanos = nanos;
+        lastWork = work;
+        if (first || !chances || dt <= 0 || dt > MAX_INTERVAL_NANOS || dwork < 0) {
+            if (phase != STAY) {
+                hold = !hold;                 // a trial that cannot be judged: the mode before it returns
+                phase = STAY;
+                left = stay;
+            }
+            baseCount = 0;
+            return;
+        }
+        double rate = (double) dwork / dt;
+        switch (phase) {
+            case STAY -> {
+                baseRates[baseCount++ % TRIAL_LOOKS] = rate;
+                if (--left <= 0 && baseCount >= TRIAL_LOOKS) {
+                    hold = !hold;
+                    phase = SETTLE;
+                    left = SETTLE_LOOKS;
+                    trials++;
+                }
+            }
+            case SETTLE -> {
+                if (--left <= 0) {
+                    phase = TRIAL;
+                    left = TRIAL_LOOKS;
+                    trialBest = 0;
+                }
+            }
+            default -> {
+                trialBest = Math.max(trialBest, rate);
+                if (--left > 0) {
+                    return;
+                }
+                double baseBest = 0;
+                for (double r : baseRates) {
+                    baseBest = Math.max(baseBest, r);
+                }
+                if (faster(trialBest, baseBest)) {
+                    changes++;
+                    stay = MIN_STAY;
+                } else {
+                    hold = !hold;
+                    stay = Math.min(stay << 1, hold ? MAX_HELD_STAY : MAX_STAY);
+                }
+                phase = STAY;
+                left = stay;
+                baseCount = 0;
+            }
+        }
+    }
+
+    /** Whether the work rate {@code rate} beats {@code base} by more than the margin. */
+    static boolean faster(double rate, double base) {
+        return rate > base + base / (1 << MARGIN_SHIFT);
+    }
+
+    /** Trials run so far. */
+    long trials() {
+        return trials;
+    }
+
+    /** Trials that changed the mode. */
+    long changes() {
+        return changes;
+    }
+}

@@ -1,0 +1,174 @@
+package dev.switchboard.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link SpreadingTrials} fed with looks of a simulated program whose work rate depends on the mode: the verdicts,
+ * how often trials run, and what an interval that says nothing does. One look is a millisecond, as the watchdog
+ * looks while workers have chances to spread short turns.
+ */
+class SpreadingTrialsTest {
+    static final long LOOK = 1_000_000;
+
+    /** Drives a {@link SpreadingTrials} with a rate (work per millisecond) for each mode. */
+    static final class Program {
+        final SpreadingTrials trials = new SpreadingTrials();
+        long now = 1;
+        long work;
+        double spreadRate;
+        double holdRate;
+        int looksHeld;
+
+        Program(double spreadRate, double holdRate) {
+            this.spreadRate = spreadRate;
+            this.holdRate = holdRate;
+            trials.look(now, work, true);        // the first look only sets the clock
+        }
+
+        /** One look {@code nanos} after the last, the workers having done {@code done} more work meanwhile. */
+        void look(long nanos, long done, boolean chances) {
+            now += nanos;
+            work += done;
+            trials.look(now, work, chances);
+        }
+
+        /** {@code looks} looks a millisecond apart, {@code done} work each, with chances. */
+        void looks(int looks, long done) {
+            for (int i = 0; i < looks; i++) {
+                look(LOOK, done, true);
+            }
+        }
+
+        void run(int looks) {
+            for (int i = 0; i < looks; i++) {
+                boolean hold = trials.holdsShortTurns();
+                if (hold) {
+                    looksHeld++;
+                }
+                now += LOOK;
+                work += (long) (hold ? holdRate : spreadRate);
+                trials.look(now, work, true);
+            }
+        }
+    }
+
+    @Test
+    void startsBySpreading() {
+        assertThat(new SpreadingTrials().holdsShortTurns()).isFalse();
+    }
+
+    @Test
+    void aProgramThatRunsFasterHeldIsHeldAndTriesSpreadingLessOften() {
+        // the clients of one busy server: a fifth faster with short turns kept where they are
+        Program p = new Program(1_000, 1_200);
+        p.run(20);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        assertThat(p.trials.changes()).isEqualTo(1);
+        long trials = p.trials.trials();
+        p.run(10_000);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        assertThat(p.trials.changes()).isEqualTo(1);
+        // once the stays reach their longest, one trial per MAX_HELD_STAY + SETTLE_LOOKS + TRIAL_LOOKS looks
+        long perTrial = SpreadingTrials.MAX_HELD_STAY + SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS;
+        assertThat(p.trials.trials() - trials).isBetween(10_000 / perTrial, 10_000 / perTrial + 4);
+        // the looks spent spreading are the trials' (settle and measure): one in nine
+        assertThat(10_000 + 20 - p.looksHeld).isLessThan(10_000 * 12 / 100);
+    }
+
+    @Test
+    void aProgramThatRunsFasterSpreadKeepsSpreading() {
+        // the branches of a split-join pipeline: three times faster with the second core
+        Program p = new Program(3_000, 1_000);
+        p.run(10_000);
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        assertThat(p.trials.changes()).isZero();
+        assertThat(p.looksHeld).isLessThan(10_000 * 35 / 1_000);
+    }
+
+    @Test
+    void modesWithinTheMarginDoNotFlap() {
+        Program p = new Program(1_000, 1_040);   // 4 %: below the margin of one sixteenth
+        p.run(5_000);
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        assertThat(p.trials.changes()).isZero();
+    }
+
+    @Test
+    void aProgramThatChangesIsFollowedWithinTheLongestStay() {
+        Program p = new Program(1_000, 1_300);
+        p.run(2_000);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        p.spreadRate = 3_000;                    // now spreading pays: tried within the longest held stay
+        p.run(SpreadingTrials.MAX_HELD_STAY + SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS);
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        p.run(5_000);
+        p.holdRate = 5_000;                      // and now holding does: tried within the longest stay
+        p.run(SpreadingTrials.MAX_STAY + SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+    }
+
+    @Test
+    void anIntervalWithoutChancesEndsATrial() {
+        Program p = new Program(0, 0);
+        p.looks(SpreadingTrials.MIN_STAY, 1_000);
+        SpreadingTrials t = p.trials;
+        assertThat(t.holdsShortTurns()).as("the first trial holds").isTrue();
+        assertThat(t.trials()).isEqualTo(1);
+        // the program stops deciding about short turns (its workers are all busy, or it ended)
+        p.look(LOOK, 5_000, false);
+        assertThat(t.holdsShortTurns()).isFalse();
+        assertThat(t.changes()).isZero();
+        // and a trial starts again only after a full stay, with a fresh baseline
+        p.looks(SpreadingTrials.MIN_STAY - 1, 1_000);
+        assertThat(t.trials()).isEqualTo(1);
+        p.looks(1, 1_000);
+        assertThat(t.trials()).isEqualTo(2);
+    }
+
+    @Test
+    void intervalsWithoutChancesDoNotShortenTheStay() {
+        Program p = new Program(3_000, 1_000);
+        p.run(2_000);
+        long trials = p.trials.trials();
+        for (int i = 0; i < 100; i++) {                 // a look without chances in every ten
+            p.run(9);
+            p.trials.look(p.now += LOOK, p.work += 3_000, false);
+        }
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        assertThat(p.trials.trials() - trials).as("trials in 1,000 looks").isLessThan(1_000 / 64);
+    }
+
+    @Test
+    void aLongIntervalSaysNothing() {
+        Program p = new Program(0, 0);
+        p.looks(SpreadingTrials.MIN_STAY + SpreadingTrials.SETTLE_LOOKS, 1_000);
+        assertThat(p.trials.trials()).isEqualTo(1);
+        // the trial's measured look comes 10 ms later (the program paused): not judged, the mode returns
+        p.look(10 * LOOK, 100_000, true);
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        assertThat(p.trials.changes()).isZero();
+    }
+
+    @Test
+    void aPauseInTheBaselineDoesNotMakeATrialWin() {
+        Program p = new Program(0, 0);
+        // the stay: its last look but one is half as fast (a collection paused the workers)
+        p.looks(SpreadingTrials.MIN_STAY - 2, 1_000);
+        p.looks(1, 500);
+        p.looks(1, 1_000);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        p.looks(SpreadingTrials.SETTLE_LOOKS, 1_000);
+        p.looks(SpreadingTrials.TRIAL_LOOKS, 1_050);         // held: 5 % faster, within the margin
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        assertThat(p.trials.changes()).isZero();
+    }
+
+    @Test
+    void theMarginIsOneSixteenth() {
+        assertThat(SpreadingTrials.faster(1.063, 1.0)).isTrue();
+        assertThat(SpreadingTrials.faster(1.062, 1.0)).isFalse();
+        assertThat(SpreadingTrials.faster(0, 0)).isFalse();   // nothing on either side: keep
+    }
+}
