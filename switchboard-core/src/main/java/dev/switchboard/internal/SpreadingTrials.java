@@ -81,7 +81,10 @@ final class SpreadingTrials {
     private int phase = STAY;
     /** Looks left in the phase. */
     private int left = MIN_STAY;
-    /** The current length of a stay: {@link #MIN_STAY}, doubled by each trial that loses, up to {@link #MAX_STAY}. */
+    /**
+     * The current length of a stay: {@link #MIN_STAY}, doubled by each trial that loses, up to {@link #MAX_STAY}
+     * ({@link #MAX_HELD_STAY} while short turns are held).
+     */
     private int stay = MIN_STAY;
     /** The work rates (per nanosecond) of the last looks of the stay, a ring of {@link #TRIAL_LOOKS}. */
     private final double[] baseRates = new double[TRIAL_LOOKS];
