@@ -33,8 +33,8 @@ package dev.switchboard.internal;
  * fifth slower than held; and a held program can give way to one that needs both workers (a program's phases, or
  * another program on the same runtime), which then gets the second worker within {@value #MAX_HELD_STAY} looks.
  * An interval in which no worker had such a chance, or that was longer than {@value #MAX_INTERVAL_NANOS} ns (the
- * watchdog was not looking at the short period), says nothing about the modes (the program paused, ended, or does other work now): it empties the
- * baseline, and ends a trial in progress with the mode before it.
+ * watchdog was not looking at the short period), says nothing about the modes (the program paused, ended, or does
+ * other work now): it empties the baseline, and ends a trial in progress with the mode before it.
  * <p>
  * The best interval of each side is compared, not their sums: what disturbs an interval (a garbage collection, the
  * host taking the CPU away, another program on the machine) only ever makes it slower, so the fastest of a few is

@@ -31,15 +31,14 @@ import java.util.concurrent.TimeUnit;
  * stages behind it, keeps the other core busy. Whether short turns are spread at all is decided by trial
  * ({@link SpreadingTrials}): the watchdog compares the work the workers do per millisecond with short turns spread
  * and with short turns kept where they are, and keeps the better (data-driven tasks are left out of the trials: see
- * {@link #spreadNow}). While they are spread, they are spread when the
- * activations spread lately started chains of several turns on the workers that took them
- * ({@link Scheduler#spreadingPays}), and otherwise by probes, which spread anyway so that estimate keeps learning:
- * the first after {@value #PROBE_PERIOD} chances, each next one after twice as many as the one before, up to
- * {@value #MAX_PROBE_PERIOD}, until spreading pays again. Both estimates start high, so a program's first fan-out
- * spreads at once. A turn that is long when the recent ones were short holds the buffer up to about a
- * millisecond: the watchdog looks that often while a worker has chances to spread short turns
- * ({@link #sawShortTurnChance}) and moves the buffer of a worker that started nothing since its last look (see
- * docs/decisions/004-hot-server.md).
+ * {@link #spreadNow}). While they are spread, they are spread when the activations spread lately started chains of
+ * several turns on the workers that took them ({@link Scheduler#spreadingPays}), and otherwise by probes, which
+ * spread anyway so that estimate keeps learning: the first after {@value #PROBE_PERIOD} chances, each next one
+ * after twice as many as the one before, up to {@value #MAX_PROBE_PERIOD}, until spreading pays again. Both
+ * estimates start high, so a program's first fan-out spreads at once. A turn that is long when the recent ones were
+ * short holds the buffer up to about a millisecond: the watchdog looks that often while a worker has chances to
+ * spread short turns ({@link #sawShortTurnChance}) and moves the buffer of a worker that started nothing since its
+ * last look (see docs/decisions/004-hot-server.md).
  * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
  * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}). Handed-off
