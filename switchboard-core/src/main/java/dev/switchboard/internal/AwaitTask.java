@@ -15,6 +15,14 @@ import java.util.concurrent.TimeUnit;
  * the producer's stack, so a chain of data-driven tasks cannot grow a thread's stack.
  *
  * <p>As for every {@link AsyncTask}, a subclass in the spawning package holds the body and runs it.
+ *
+ * <h2>Implementation notes</h2>
+ * The first two inputs are kept in fields and the rest in an array, so that the common one- and two-input
+ * awaits allocate no array. The task is itself the entry of the waiter stacks of its first two (distinct) inputs:
+ * {@link #nextWaiter} and {@link #linkWaiter} are its links in those stacks, one per input, so registering with
+ * them allocates nothing (a data-driven future's stack holds such tasks and its own waiter records, see
+ * {@code DataDrivenFuture}). A link is written before the registering CAS publishes the task and read after the
+ * producer's {@code getAndSet} took the stack, as any Treiber stack's next field is.
  */
 public abstract class AwaitTask extends AsyncTask {
     private static final VarHandle REMAINING;
@@ -27,7 +35,13 @@ public abstract class AwaitTask extends AsyncTask {
         }
     }
 
-    private final Object[] inputs;
+    /** The first input; the second, or null; the third and later ones, or null: described in a hang report. */
+    private final Object input0;
+    private final Object input1;
+    private final Object[] more;
+    /** Links in the waiter stacks of {@link #input0} and {@link #input1}, see the implementation notes. */
+    private Object next0;
+    private Object next1;
     /** Who created this task, see {@link Node#origin()}. */
     private final Object createdBy;
     private final long createdAtNanos;
@@ -35,13 +49,18 @@ public abstract class AwaitTask extends AsyncTask {
 
     /**
      * @param creator the node that creates this task (a finish body, a task, an actor's activation)
-     * @param inputs the awaited objects; they and {@code creator} are kept only to describe this task in a hang
-     *        report
+     * @param count the number of inputs (at least 1); each calls {@link #inputReady()} once
+     * @param input0 the first awaited object, {@code input1} the second (null if {@code count} is 1), {@code more}
+     *        the others (null if {@code count} is at most 2); they and {@code creator} are kept only to describe
+     *        this task in a hang report
      */
-    protected AwaitTask(Node completer, Scheduler scheduler, Node creator, Object[] inputs) {
+    protected AwaitTask(Node completer, Scheduler scheduler, Node creator, int count, Object input0, Object input1,
+            Object[] more) {
         super(completer, scheduler);
-        this.inputs = inputs;
-        this.remaining = inputs.length;
+        this.input0 = input0;
+        this.input1 = input1;
+        this.more = more;
+        this.remaining = count;
         this.createdBy = creator.origin();
         this.createdAtNanos = scheduler.roughNanoTime();
     }
@@ -51,6 +70,24 @@ public abstract class AwaitTask extends AsyncTask {
         // getAndAdd is a full fence: the producers' writes of the values happen-before the task runs.
         if ((int) REMAINING.getAndAdd(this, -1) == 1) {
             scheduler.activateNext(this);
+        }
+    }
+
+    /**
+     * This task's link in the waiter stack of {@code waiters}: its first input, or its second one when that is not
+     * also its first (a registration with any other input, or a second one with the first, needs a record of its
+     * own).
+     */
+    public final Object nextWaiter(Object waiters) {
+        return waiters == input0 ? next0 : next1;
+    }
+
+    /** Sets this task's link in the waiter stack of {@code waiters} (see {@link #nextWaiter}). */
+    public final void linkWaiter(Object waiters, Object next) {
+        if (waiters == input0) {
+            next0 = next;
+        } else {
+            next1 = next;
         }
     }
 
@@ -68,9 +105,16 @@ public abstract class AwaitTask extends AsyncTask {
         StringBuilder sb = new StringBuilder("asyncAwait task created by ").append(describeOrigin(createdBy))
                 .append(' ')
                 .append(Durations.ago(TimeUnit.NANOSECONDS.toMillis(nowNanos - createdAtNanos)))
-                .append(", still waiting for ").append(r).append(" of ").append(inputs.length).append(':');
-        for (Object in : inputs) {
-            sb.append(' ').append(in).append(';');
+                .append(", still waiting for ").append(r).append(" of ")
+                .append(input1 == null ? 1 : more == null ? 2 : 2 + more.length).append(':');
+        sb.append(' ').append(input0).append(';');
+        if (input1 != null) {
+            sb.append(' ').append(input1).append(';');
+        }
+        if (more != null) {
+            for (Object in : more) {
+                sb.append(' ').append(in).append(';');
+            }
         }
         sb.setLength(sb.length() - 1);
         return sb.toString();

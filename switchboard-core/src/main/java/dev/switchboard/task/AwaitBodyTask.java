@@ -9,11 +9,12 @@ final class AwaitBodyTask extends AwaitTask {
     private final TaskBody body;
 
     /**
-     * @param creator the node that creates the task, and {@code inputs} the awaited objects: both only to describe
-     *        the task in a hang report
+     * @param creator the node that creates the task, and the inputs the awaited objects (see {@link AwaitTask}):
+     *        only to describe the task in a hang report
      */
-    AwaitBodyTask(Node completer, Scheduler scheduler, Node creator, TaskBody body, Object[] inputs) {
-        super(completer, scheduler, creator, inputs);
+    AwaitBodyTask(Node completer, Scheduler scheduler, Node creator, TaskBody body, int count, Object input0,
+            Object input1, Object[] more) {
+        super(completer, scheduler, creator, count, input0, input1, more);
         this.body = body;
     }
 

@@ -36,7 +36,10 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Implementation notes</h2>
  * The value is published with a CAS from {@code UNSET}; the waiters form a Treiber stack that the producer
  * closes with one {@code getAndSet} after publishing the value. A waiter that finds the stack closed knows the
- * value is visible, so no waiter is lost and none fires twice. A waiting task is scheduled when its last input
+ * value is visible, so no waiter is lost and none fires twice. An entry of the stack is a {@link Waiter} record
+ * (a blocked thread, a copy, an awaiting task's third input), or the awaiting task itself for its first two
+ * inputs: it carries one link per input ({@link AwaitTask#nextWaiter}), so an {@code asyncAwait} of one or two
+ * futures registers without allocating. A waiting task is scheduled when its last input
  * is there (as a sent message schedules an actor), never run on the producer's stack.
  *
  * @param <T> the type of the value
@@ -52,14 +55,15 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             VALUE = l.findVarHandle(DataDrivenFuture.class, "value", Object.class);
-            WAITERS = l.findVarHandle(DataDrivenFuture.class, "waiters", Waiter.class);
+            WAITERS = l.findVarHandle(DataDrivenFuture.class, "waiters", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private volatile Object value = UNSET;
-    private volatile Waiter waiters;
+    /** The top entry of the waiter stack: a {@link Waiter} or an {@link AwaitTask}; {@link #CLOSED} once done. */
+    private volatile Object waiters;
     /**
      * Who created this future, for hang reports, in a form that keeps nothing alive (not the task, whose spawn
      * tree a long-lived future would otherwise hold): see {@link Node#origin()}, or the creating thread's name
@@ -175,9 +179,11 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         if (producer != null) {
             producer = null;                  // a kept future must not keep the task's spawn tree alive
         }
-        Waiter w = (Waiter) WAITERS.getAndSet(this, CLOSED);
-        for (; w != null; w = w.next) {
-            w.fire(this);
+        Object w = WAITERS.getAndSet(this, CLOSED);
+        while (w != null) {
+            Object next = next(w);
+            fire(w);
+            w = next;
         }
         return true;
     }
@@ -254,22 +260,43 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
     }
 
-    /** Registers {@code task} to be told (once) when this future is done. */
-    void whenDone(AwaitTask task) {
-        register(new Waiter(task));
+    /**
+     * Registers {@code task} to be told (once) when this future is done: as its own entry of the stack when
+     * {@code asItsOwnEntry} (this future is its first input, or its second and not also its first), otherwise
+     * through a record.
+     */
+    void whenDone(AwaitTask task, boolean asItsOwnEntry) {
+        register(asItsOwnEntry ? task : new Waiter(task));
     }
 
-    private void register(Waiter w) {
+    private void register(Object entry) {
         for (;;) {
-            Waiter h = waiters;
+            Object h = waiters;
             if (h == CLOSED) {
-                w.fire(this);
+                fire(entry);
                 return;
             }
-            w.next = h;
-            if (WAITERS.compareAndSet(this, h, w)) {
+            if (entry instanceof AwaitTask t) {
+                t.linkWaiter(this, h);
+            } else {
+                ((Waiter) entry).next = h;
+            }
+            if (WAITERS.compareAndSet(this, h, entry)) {
                 return;
             }
+        }
+    }
+
+    /** The entry below {@code entry} in the waiter stack. */
+    private Object next(Object entry) {
+        return entry instanceof AwaitTask t ? t.nextWaiter(this) : ((Waiter) entry).next;
+    }
+
+    private void fire(Object entry) {
+        if (entry instanceof AwaitTask t) {
+            t.inputReady();
+        } else {
+            ((Waiter) entry).fire(this);
         }
     }
 
@@ -362,7 +389,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     /** A registration: an awaiting task to notify, a thread to unpark, or a CompletableFuture to complete. */
     private static final class Waiter {
         final Object target;
-        Waiter next;
+        Object next;
 
         Waiter(Object target) {
             this.target = target;

@@ -9,6 +9,7 @@ import dev.switchboard.internal.Scope;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.spi.SendInterceptor;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -293,44 +294,69 @@ public final class TaskRuntime implements AutoCloseable {
      * body throws, checked or not, is rethrown by that finish.
      */
     public void asyncAwait(TaskFuture<?> input, TaskBody body) {
-        awaitAll(new TaskFuture<?>[] {input}, body);
+        awaitAll(1, input, null, null, body);
     }
 
     /** Runs {@code body} as a task once both inputs are done. */
     public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskBody body) {
-        awaitAll(new TaskFuture<?>[] {first, second}, body);
+        awaitAll(2, first, second, null, body);
     }
 
     /** Runs {@code body} as a task once all three inputs are done. */
     public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?> third, TaskBody body) {
-        awaitAll(new TaskFuture<?>[] {first, second, third}, body);
+        awaitAll(3, first, second, new TaskFuture<?>[] {third}, body);
     }
 
     /** Runs {@code body} as a task once every input is done (immediately if there are none). */
     public void asyncAwait(Collection<? extends TaskFuture<?>> inputs, TaskBody body) {
-        awaitAll(inputs.toArray(new TaskFuture<?>[0]), body);
+        TaskFuture<?>[] all = inputs.toArray(new TaskFuture<?>[0]);
+        int n = all.length;
+        awaitAll(n, n > 0 ? all[0] : null, n > 1 ? all[1] : null, n > 2 ? Arrays.copyOfRange(all, 2, n) : null,
+                body);
     }
 
-    private void awaitAll(TaskFuture<?>[] inputs, TaskBody body) {
+    /** {@code count} inputs: {@code first}, {@code second} (when at least 2) and {@code more} (when more than 2). */
+    private void awaitAll(int count, TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?>[] more,
+            TaskBody body) {
         Objects.requireNonNull(body, "body");
         SendInterceptor held = SendInterception.interceptor();
-        if (held != null && held.interceptSpawn(() -> awaitAll(inputs, body))) {
+        if (held != null && held.interceptSpawn(() -> awaitAll(count, first, second, more, body))) {
             return;                                // held (a transaction spawns when it commits)
         }
         scheduler.requireOpen("asyncAwait");
-        for (int i = 0; i < inputs.length; i++) {
-            Objects.requireNonNull(inputs[i], () -> "asyncAwait input is null");
+        if (count >= 1) {
+            requireInput(first);
+        }
+        if (count >= 2) {
+            requireInput(second);
+        }
+        if (more != null) {
+            for (TaskFuture<?> in : more) {
+                requireInput(in);
+            }
         }
         Node context = scheduler.spawnContext();
-        if (inputs.length == 0) {
+        if (count == 0) {
             scheduler.submit(new BodyTask(context.attachChild(), scheduler, body));
             return;
         }
-        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, context, body, inputs);
+        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, context, body, count, first, second,
+                more);
         context.scope().track(task);
-        for (TaskFuture<?> in : inputs) {
-            ((DataDrivenFuture<?>) in).whenDone(task);
+        // the task is itself the waiter entry of its first input, and of its second unless it is the first
+        ((DataDrivenFuture<?>) first).whenDone(task, true);
+        if (second != null) {
+            ((DataDrivenFuture<?>) second).whenDone(task, second != first);
         }
+        if (more != null) {
+            for (TaskFuture<?> in : more) {
+                ((DataDrivenFuture<?>) in).whenDone(task, false);
+            }
+        }
+    }
+
+    private static void requireInput(TaskFuture<?> input) {
+        Objects.requireNonNull(input, "asyncAwait input is null");
     }
 
     // ------------------------------------------------------------------------------------------ loops

@@ -167,6 +167,60 @@ class DataDrivenFutureTest {
     }
 
     @Test
+    void anInputRepeatedAmongTheInputsIsAwaitedOnceForEachTime() {
+        DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+        DataDrivenFuture<Integer> g = new DataDrivenFuture<>();
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger sum = new AtomicInteger();
+        rt.finish(() -> {
+            rt.asyncAwait(f, f, () -> {
+                runs.incrementAndGet();
+                sum.addAndGet(f.get() * 2);
+            });
+            rt.asyncAwait(f, g, f, () -> {
+                runs.incrementAndGet();
+                sum.addAndGet(f.get() + g.get() + f.get());
+            });
+            rt.asyncAwait(List.of(g, f, g, f), () -> {
+                runs.incrementAndGet();
+                sum.addAndGet(g.get() + f.get() + g.get() + f.get());
+            });
+            rt.async(() -> f.put(10));
+            rt.async(() -> g.put(100));
+        });
+        assertThat(runs.get()).isEqualTo(3);
+        assertThat(sum.get()).isEqualTo(20 + 120 + 220);
+    }
+
+    /**
+     * One future's waiter stack holds awaiting tasks as their own entries (this future their first or second
+     * input) and records (a third input, a blocked thread, a CompletableFuture copy): every one is told once.
+     */
+    @Test
+    @Timeout(30)
+    void everyKindOfWaiterOnOneFutureIsToldOnce() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+            DataDrivenFuture<Integer> other = new DataDrivenFuture<>();
+            other.put(1);
+            AtomicInteger fired = new AtomicInteger();
+            CompletableFuture<Integer> copy = f.toCompletableFuture();
+            CompletableFuture<Integer> blocked = CompletableFuture.supplyAsync(f::get);
+            rt.finish(() -> {
+                rt.asyncAwait(f, fired::incrementAndGet);                    // first input
+                rt.asyncAwait(other, f, fired::incrementAndGet);             // second input
+                rt.asyncAwait(other, other, f, fired::incrementAndGet);      // third: a record
+                rt.async(() -> rt.asyncAwait(f, other, fired::incrementAndGet));
+                rt.async(() -> f.put(7));
+                rt.async(() -> rt.asyncAwait(other, f, fired::incrementAndGet));
+            });
+            assertThat(fired.get()).isEqualTo(5);
+            assertThat(copy.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+            assertThat(blocked.get(10, TimeUnit.SECONDS)).isEqualTo(7);
+        }
+    }
+
+    @Test
     void racingPutsAndRegistrationsFireEveryWaiterExactlyOnce() {
         for (int round = 0; round < 500; round++) {
             DataDrivenFuture<Integer> f = new DataDrivenFuture<>();

@@ -41,4 +41,20 @@ public class DdfBenchmark {
             }
         });
     }
+
+    /** Per awaiting task of two inputs (a wavefront's cell): register, two puts, schedule, run. */
+    @Benchmark
+    @OperationsPerInvocation(AWAITS)
+    public void asyncAwaitTwoThenPut(TwoWorkers s) {
+        TaskRuntime runtime = s.runtime;
+        runtime.finish(() -> {
+            for (int i = 0; i < AWAITS; i++) {
+                DataDrivenFuture<Integer> a = new DataDrivenFuture<>();
+                DataDrivenFuture<Integer> b = new DataDrivenFuture<>();
+                runtime.asyncAwait(a, b, () -> a.get().compareTo(b.get()));
+                a.put(i);
+                b.put(i);
+            }
+        });
+    }
 }
