@@ -4,9 +4,12 @@ import dev.switchboard.task.TaskRuntime;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * Compares Switchboard variants of one workload with each other: the Switchboard sides of several benchmarks,
@@ -22,30 +25,65 @@ import java.util.concurrent.TimeUnit;
  *
  * Reports per variant the median and quartiles of its wall time and {@code vs first = median / first median}
  * (above 1: slower than the first). Every run's checksum is checked.
+ *
+ * <p>With several worker counts ({@code --compare-workers 1,2}), every benchmark runs on a runtime of each count,
+ * all of them open in this JVM, in the same rounds: the question "is this program slower on two workers than on
+ * one" is then answered within one JVM, on the same data in the same memory and the same compiled code, where
+ * runs in separate JVMs add the difference between two JVMs to it. Each row then also gives
+ * {@code vs 1st count = median / median of the same benchmark on the first count}.
+ *
+ * <pre>
+ * ./switchboard bench --compare HotServer20Map,FilterBankAnyOrder --compare-workers 1,2
+ * </pre>
  */
 final class Comparison {
-    /** One variant's result: its wall times in milliseconds, and its median relative to the first variant's. */
-    record Row(String name, double medianMs, double q1Ms, double q3Ms, double vsFirst) {
+    /**
+     * One variant's result: its wall times in milliseconds, its median relative to the first variant's, and
+     * relative to the same benchmark's on the first worker count (1 with one count).
+     */
+    record Row(String name, int workers, double medianMs, double q1Ms, double q3Ms, double vsFirst,
+               double vsFirstWorkers) {
     }
 
-    private final List<Benchmark> variants;
+    /** A benchmark on the runtime of one worker count. */
+    private record Variant(Benchmark benchmark, int workers) {
+    }
+
+    private final List<Benchmark> benchmarks;
+    private final List<Integer> workerCounts;
+    private final List<Variant> variants = new ArrayList<>();
     private final int rounds;
     private final int warmupRounds;
     private final double warmupSeconds;
-    private final int workers;
     private final int throughput;
     private final PrintStream out;
 
-    Comparison(List<Benchmark> variants, int rounds, int warmupRounds, double warmupSeconds, int workers,
+    Comparison(List<Benchmark> benchmarks, int rounds, int warmupRounds, double warmupSeconds, int workers,
                int throughput, PrintStream out) {
-        if (variants.size() < 2) {
-            throw new IllegalArgumentException("--compare needs at least two benchmarks, got " + variants.size());
+        this(benchmarks, rounds, warmupRounds, warmupSeconds, List.of(workers), throughput, out);
+    }
+
+    /** Every benchmark on a runtime of each of {@code workerCounts} (distinct, positive), benchmark by benchmark. */
+    Comparison(List<Benchmark> benchmarks, int rounds, int warmupRounds, double warmupSeconds,
+               List<Integer> workerCounts, int throughput, PrintStream out) {
+        if (workerCounts.isEmpty() || workerCounts.stream().anyMatch(w -> w < 1)
+                || workerCounts.stream().distinct().count() != workerCounts.size()) {
+            throw new IllegalArgumentException("--compare needs distinct positive worker counts, got " + workerCounts);
         }
-        this.variants = variants;
+        if (benchmarks.size() * workerCounts.size() < 2) {
+            throw new IllegalArgumentException("--compare needs at least two benchmarks, or one on two worker counts,"
+                    + " got " + benchmarks.size() + " on " + workerCounts);
+        }
+        this.benchmarks = benchmarks;
+        this.workerCounts = List.copyOf(workerCounts);
+        for (Benchmark b : benchmarks) {
+            for (int w : workerCounts) {
+                variants.add(new Variant(b, w));
+            }
+        }
         this.rounds = rounds;
         this.warmupRounds = warmupRounds;
         this.warmupSeconds = warmupSeconds;
-        this.workers = workers;
         this.throughput = throughput;
         this.out = out;
     }
@@ -53,29 +91,42 @@ final class Comparison {
     List<Row> run() throws Exception {
         int n = variants.size();
         double[][] ms = new double[n][rounds];
-        out.printf(Locale.ROOT, "Switchboard variants, %d workers, throughput %d: warm-up >= %d rounds and >= %.0f s,"
-                + " then %d rounds, each running every variant once (order reversed every round)%n",
-                workers, throughput, warmupRounds, warmupSeconds, rounds);
-        try (TaskRuntime runtime = TaskRuntime.builder().name("switchboard").workers(workers)
-                .throughput(throughput).build()) {
-            Quiescence quiescence = new Quiescence(runtime, List.of(), null);
+        boolean counts = workerCounts.size() > 1;
+        String workers = workerCounts.stream().map(String::valueOf).collect(Collectors.joining(" and "));
+        out.printf(Locale.ROOT, "Switchboard variants, %s workers%s, throughput %d: warm-up >= %d rounds and >= %.0f"
+                + " s, then %d rounds, each running every variant once (order reversed every round)%n",
+                workers, counts ? " (a runtime of each, in this JVM)" : "", throughput, warmupRounds, warmupSeconds,
+                rounds);
+        Map<Integer, TaskRuntime> runtimes = new LinkedHashMap<>();
+        Map<Integer, Quiescence> quiescence = new LinkedHashMap<>();
+        try {
+            for (int w : workerCounts) {
+                TaskRuntime runtime = TaskRuntime.builder().name(counts ? "switchboard-" + w + "w" : "switchboard")
+                        .workers(w).throughput(throughput).build();
+                runtimes.put(w, runtime);
+                quiescence.put(w, new Quiescence(runtime, List.of(), null));
+            }
             long warmupEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos((long) (warmupSeconds * 1000));
             for (int r = 0; r < warmupRounds || System.nanoTime() < warmupEnd; r++) {
-                round(runtime, quiescence, r, null);
+                round(runtimes, quiescence, r, null);
                 out.print('w');
             }
             for (int r = 0; r < rounds; r++) {
-                round(runtime, quiescence, r, ms);
+                round(runtimes, quiescence, r, ms);
                 out.print('.');
             }
         } finally {
-            for (Benchmark b : variants) {
+            for (TaskRuntime runtime : runtimes.values()) {
+                runtime.close();
+            }
+            for (Benchmark b : benchmarks) {
                 b.close();
             }
         }
         out.println();
         List<Row> rows = new ArrayList<>();
         double first = 0;
+        double firstCount = 0;
         for (int i = 0; i < n; i++) {
             double[] sorted = ms[i].clone();
             Arrays.sort(sorted);
@@ -83,35 +134,52 @@ final class Comparison {
             if (i == 0) {
                 first = median;
             }
-            rows.add(new Row(variants.get(i).name(), median, quantile(sorted, 0.25), quantile(sorted, 0.75),
-                    median / first));
+            if (i % workerCounts.size() == 0) {
+                firstCount = median;                 // the same benchmark on the first worker count
+            }
+            Variant v = variants.get(i);
+            rows.add(new Row(v.benchmark().name(), v.workers(), median, quantile(sorted, 0.25),
+                    quantile(sorted, 0.75), median / first, median / firstCount));
         }
-        out.printf("%-40s %10s %10s %10s %9s%n", "benchmark (Switchboard side)", "median", "q1", "q3", "vs first");
+        String count = "vs " + workerCounts.get(0) + (workerCounts.get(0) == 1 ? " worker" : " workers");
+        out.printf("%-40s %10s %10s %10s %9s%s%n", "benchmark (Switchboard side)", "median", "q1", "q3", "vs first",
+                counts ? String.format("%12s", count) : "");
         for (Row row : rows) {
-            out.printf(Locale.ROOT, "%-40s %10.2f %10.2f %10.2f %9.3f%n", row.name(), row.medianMs(), row.q1Ms(),
-                    row.q3Ms(), row.vsFirst());
+            String name = counts ? row.name() + " (" + row.workers() + (row.workers() == 1 ? " worker)" : " workers)")
+                    : row.name();
+            out.printf(Locale.ROOT, "%-40s %10.2f %10.2f %10.2f %9.3f%s%n", name, row.medianMs(), row.q1Ms(),
+                    row.q3Ms(), row.vsFirst(), counts ? String.format(Locale.ROOT, "%12.3f", row.vsFirstWorkers())
+                            : "");
         }
-        out.println("(times in ms; vs first = median / median of " + variants.get(0).name() + ")");
+        out.println("(times in ms; vs first = median / median of " + rows.get(0).name()
+                + (counts ? " on " + workerCounts.get(0) + "; " + count + " = median / median of the same benchmark"
+                        + " on " + workerCounts.get(0) : "") + ")");
         return rows;
     }
 
-    /** Runs every variant once, forwards in even rounds and backwards in odd ones; records times if asked. */
-    private void round(TaskRuntime runtime, Quiescence quiescence, int r, double[][] ms) throws Exception {
+    /**
+     * Runs every variant once, forwards in even rounds and backwards in odd ones, each on the runtime of its worker
+     * count; records times if asked.
+     */
+    private void round(Map<Integer, TaskRuntime> runtimes, Map<Integer, Quiescence> quiescence, int r,
+                       double[][] ms) throws Exception {
         int n = variants.size();
         for (int j = 0; j < n; j++) {
             int i = r % 2 == 0 ? j : n - 1 - j;
-            Benchmark b = variants.get(i);
+            Variant v = variants.get(i);
+            Benchmark b = v.benchmark();
             long start = System.nanoTime();
-            long checksum = b.runSwitchboard(runtime);
+            long checksum = b.runSwitchboard(runtimes.get(v.workers()));
             long took = System.nanoTime() - start;
             if (checksum != b.expected()) {
-                throw new IllegalStateException(b.name() + " computed " + checksum + ", expected " + b.expected());
+                throw new IllegalStateException(b.name() + " on " + v.workers() + " workers computed " + checksum
+                        + ", expected " + b.expected());
             }
             if (ms != null) {
                 ms[i][r] = took / 1e6;
             }
             // untimed; a runtime still busy after ten seconds is stuck, and the comparison fails naming it
-            quiescence.await(Quiescence.LIMIT_NANOS);
+            quiescence.get(v.workers()).await(Quiescence.LIMIT_NANOS);
         }
     }
 

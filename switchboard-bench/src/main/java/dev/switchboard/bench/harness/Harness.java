@@ -111,7 +111,8 @@ public final class Harness {
             if (options.compare != null) {
                 chosen = options.compare.stream().map(Suite::forCompare).toList();
                 comparison = new Comparison(chosen, options.iterations, options.warmup, options.warmupSeconds,
-                        options.workers, options.throughput, System.out);
+                        options.compareWorkers != null ? options.compareWorkers : List.of(options.workers),
+                        options.throughput, System.out);
             } else {
                 chosen = Suite.select(options.only);
             }
@@ -529,6 +530,11 @@ public final class Harness {
                                      rounds, each relative to the first (e.g. an actor and its selector or
                                      monitor variants); uses --iterations as rounds (default 30, quick 15);
                                      also takes the variants --list shows for it
+                  --compare-workers 1,2
+                                     with --compare: run every listed benchmark on a runtime of each
+                                     of these worker counts, all in this JVM, in the same rounds, and
+                                     relate each to the same benchmark on the first count (instead of
+                                     --workers; one benchmark is enough)
                   --probe-latency    instead of the benchmarks: the latency of a probe message while N actor
                                      chains keep the workers busy forever, one table row per N; takes
                                      --workers (default 2), --throughput, --json and:
@@ -547,7 +553,8 @@ public final class Harness {
                 "--probe-warmup", "--probe-bound-ms", "--probe-source");
         /** Options of the benchmark runs that mean nothing to --probe-latency. */
         private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
-                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs", "--pool-mode");
+                "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs", "--pool-mode",
+                "--compare-workers");
         /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
         private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs", "--pool-mode");
 
@@ -559,6 +566,8 @@ public final class Harness {
         Set<String> only;
         /** Benchmarks to compare with the first, in order; null unless --compare. */
         List<String> compare;
+        /** With --compare: the worker counts to run every benchmark on, one runtime each; null for --workers. */
+        List<Integer> compareWorkers;
         Path json;
         Path html;
         int workers = -1;
@@ -597,6 +606,7 @@ public final class Harness {
                     case "--json" -> o.json = Path.of(value(args, ++i, a));
                     case "--html" -> o.html = Path.of(value(args, ++i, a));
                     case "--workers" -> o.workers = positive(value(args, ++i, a), a);
+                    case "--compare-workers" -> o.compareWorkers = workerCounts(value(args, ++i, a));
                     case "--throughput" -> o.throughput = positive(value(args, ++i, a), a);
                     case "--peer-config" -> o.peerConfigs = peerConfigs(value(args, ++i, a));
                     case "--runs" -> o.runs = positive(value(args, ++i, a), a);
@@ -624,6 +634,12 @@ public final class Harness {
                 if (o.compare != null && MAIN_RUN_OPTIONS.contains(a)) {
                     throw new IllegalArgumentException(a + " does not go with --compare");
                 }
+            }
+            if (o.compareWorkers != null && o.compare == null) {
+                throw new IllegalArgumentException("--compare-workers needs --compare");
+            }
+            if (o.compareWorkers != null && given.contains("--workers")) {
+                throw new IllegalArgumentException("--compare-workers replaces --workers; give one of them");
             }
             if (o.workers < 0) {
                 o.workers = o.probeLatency ? 2 : Runtime.getRuntime().availableProcessors();
@@ -702,6 +718,19 @@ public final class Harness {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(option + " takes a whole number, got '" + v + "'");
             }
+        }
+
+        /** Distinct positive worker counts, as given: "1,2". */
+        private static List<Integer> workerCounts(String value) {
+            List<Integer> counts = new ArrayList<>();
+            for (String v : value.split(",")) {
+                int n = positive(v.trim(), "--compare-workers");
+                if (counts.contains(n)) {
+                    throw new IllegalArgumentException("--compare-workers lists " + n + " twice: " + value);
+                }
+                counts.add(n);
+            }
+            return List.copyOf(counts);
         }
 
         private static int positive(String v, String option) {

@@ -357,4 +357,42 @@ class HarnessTest {
         assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--throughput", "0"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--throughput");
     }
+
+    @Test
+    void aComparisonOnSeveralWorkerCountsRunsEachBenchmarkOnARuntimeOfEach() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Comparison.Row> rows = new Comparison(List.of(new PingPong(1_000), new PingPong(2_000)), 3, 1, 0,
+                List.of(1, 2), 64, new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
+        assertThat(rows).extracting(Comparison.Row::workers).containsExactly(1, 2, 1, 2);
+        assertThat(rows.get(0).vsFirstWorkers()).isEqualTo(1.0);
+        assertThat(rows.get(1).vsFirstWorkers()).isEqualTo(rows.get(1).medianMs() / rows.get(0).medianMs());
+        assertThat(rows.get(2).vsFirstWorkers()).isEqualTo(1.0);
+        assertThat(rows.get(3).vsFirstWorkers()).isEqualTo(rows.get(3).medianMs() / rows.get(2).medianMs());
+        assertThat(rows.get(3).vsFirst()).isEqualTo(rows.get(3).medianMs() / rows.get(0).medianMs());
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("1 and 2 workers (a runtime of each")
+                .contains("PingPong (1 worker)").contains("PingPong (2 workers)").contains("vs 1 worker");
+
+        // one benchmark is enough when it runs on two counts
+        assertThat(new Comparison(List.of(new PingPong(500)), 2, 0, 0, List.of(2, 1), 64,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run())
+                .extracting(Comparison.Row::workers).containsExactly(2, 1);
+        assertThatThrownBy(() -> new Comparison(List.of(new PingPong(10)), 1, 0, 0, List.of(2), 64, System.out))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least two");
+        assertThatThrownBy(() -> new Comparison(List.of(new PingPong(10)), 1, 0, 0, List.of(2, 2), 64, System.out))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("distinct");
+
+        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers", "1,2"})
+                .compareWorkers).containsExactly(1, 2);
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare-workers", "1,2"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs --compare");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
+                "1,2", "--workers", "2"})).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("replaces --workers");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
+                "2,1,2"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
+                "0,1"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--compare-workers", "1,2"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not go with --probe-latency");
+    }
 }
