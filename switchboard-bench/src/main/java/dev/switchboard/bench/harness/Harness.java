@@ -352,6 +352,15 @@ public final class Harness {
         System.gc();
         if (failure != null) {
             out.printf("  %s FAILED: %s%n", b.name(), failure);
+            try {
+                List<String> replaced = runtimes.recover(Quiescence.LIMIT_NANOS);
+                if (!replaced.isEmpty()) {
+                    out.printf("  (%s left stuck by it: terminated and replaced by a new one for the benchmarks"
+                            + " after it)%n", String.join(" and ", replaced));
+                }
+            } catch (RuntimeException stuck) {
+                out.printf("  (and it left a runtime stuck, which the benchmarks after it will meet: %s)%n", stuck);
+            }
             return Result.failed(b, headline(b), failure);
         }
         Map<Side, Stats> peers = new EnumMap<>(Side.class);

@@ -27,6 +27,7 @@ final class Quiescence {
     private final TaskRuntime switchboard;
     private final ForkJoinPool pool;
     private final List<String> names = new ArrayList<>();
+    private final List<ActorSystem> systems = new ArrayList<>();
     private final List<MessageDispatcher> dispatchers = new ArrayList<>();
     /** Per dispatcher, how many (system) actors it has when no benchmark's actor is left. */
     private final List<Long> baselines = new ArrayList<>();
@@ -41,6 +42,7 @@ final class Quiescence {
         for (ActorSystem system : systems) {
             MessageDispatcher d = (MessageDispatcher) system.dispatcher();
             names.add("the Pekko system " + system.name());
+            this.systems.add(system);
             dispatchers.add(d);
             baselines.add(d.inhabitants());
         }
@@ -69,6 +71,17 @@ final class Quiescence {
                 LockSupport.parkNanos(PARK_NANOS);      // not a core of the two the runtimes need
             }
         }
+    }
+
+    /** The Pekko systems that still have actors of a run (a side that timed out leaves them behind). */
+    List<ActorSystem> busyPekkoSystems() {
+        List<ActorSystem> busy = new ArrayList<>();
+        for (int i = 0; i < dispatchers.size(); i++) {
+            if (dispatchers.get(i).inhabitants() > baselines.get(i)) {
+                busy.add(systems.get(i));
+            }
+        }
+        return busy;
     }
 
     /** What still has work left over, or null if nothing has. */

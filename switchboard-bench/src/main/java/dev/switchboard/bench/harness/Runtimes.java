@@ -16,10 +16,15 @@ import scala.concurrent.Await;
  * of workers. Runs a benchmark once on one side, and waits, untimed, until none of them has work left over.
  */
 final class Runtimes implements AutoCloseable {
+    /** How long a stuck Pekko system's threads get to end once it has terminated, before it counts as lost. */
+    static final long THREADS_END_NANOS = TimeUnit.SECONDS.toNanos(5);
+
     private final TaskRuntime switchboard;
     private final Map<Side, ActorSystem> pekko = new EnumMap<>(Side.class);
     private final ForkJoinPool pool;
-    private final Quiescence quiescence;
+    private final int workers;
+    private final int budget;
+    private Quiescence quiescence;
 
     /**
      * Starts the runtimes: Switchboard with {@code workers} workers and throughput budget {@code budget}, and a
@@ -27,6 +32,8 @@ final class Runtimes implements AutoCloseable {
      * {@code workers} (it starts its threads when first used), in FIFO mode if {@code poolFifo}.
      */
     Runtimes(int workers, int budget, List<Side> pekkoSides, boolean poolFifo) {
+        this.workers = workers;
+        this.budget = budget;
         switchboard = TaskRuntime.builder().name("switchboard").workers(workers).throughput(budget).build();
         pool = poolFifo ? new ForkJoinPool(workers, ForkJoinPool.defaultForkJoinWorkerThreadFactory, null, true)
                 : new ForkJoinPool(workers);
@@ -39,6 +46,16 @@ final class Runtimes implements AutoCloseable {
             throw e;
         }
         quiescence = new Quiescence(switchboard, pekko.values(), pool);
+    }
+
+    /** The Switchboard runtime. */
+    TaskRuntime switchboard() {
+        return switchboard;
+    }
+
+    /** The Pekko system of {@code side}, or null if it was not asked for. */
+    ActorSystem pekko(Side side) {
+        return pekko.get(side);
     }
 
     /** Runs {@code b} once on {@code side} and returns its checksum; does not wait for quiescence. */
@@ -63,6 +80,74 @@ final class Runtimes implements AutoCloseable {
      */
     void awaitQuiescence() {
         quiescence.await(Quiescence.LIMIT_NANOS);
+    }
+
+    /**
+     * After a benchmark failed: waits for quiescence once more, and replaces each Pekko system still busy with
+     * actors of the run (a side that timed out leaves them behind) by a new one of the same configuration, once the
+     * old one has terminated and its threads have ended, so that the benchmarks after it run beside nothing left
+     * over. Returns the names of the systems replaced (empty if every runtime was quiescent).
+     *
+     * @throws IllegalStateException naming what is stuck, if the Switchboard runtime or the pool is still busy, or a
+     *         Pekko system does not terminate or keeps a thread running: the benchmarks after it then fail too
+     */
+    List<String> recover(long limitNanos) {
+        try {
+            quiescence.await(limitNanos);
+            return List.of();
+        } catch (IllegalStateException stuck) {
+            List<ActorSystem> busy = quiescence.busyPekkoSystems();
+            if (busy.isEmpty()) {
+                throw stuck;                    // Switchboard or the pool: nothing to replace
+            }
+            List<String> replaced = new ArrayList<>();
+            for (Map.Entry<Side, ActorSystem> e : pekko.entrySet()) {
+                ActorSystem old = e.getValue();
+                if (!busy.contains(old)) {
+                    continue;
+                }
+                old.terminate();
+                try {
+                    Await.result(old.whenTerminated(), scala.concurrent.duration.Duration.apply(30, TimeUnit.SECONDS));
+                } catch (Exception failed) {
+                    throw new IllegalStateException("the stuck Pekko system " + old.name() + " did not terminate"
+                            + " in 30 s", failed);
+                }
+                awaitThreadsEnded(old.name());
+                e.setValue(ActorSystem.create(old.name(), PekkoSettings.of(e.getKey(), workers, budget)));
+                replaced.add(old.name());
+            }
+            quiescence = new Quiescence(switchboard, pekko.values(), pool);
+            quiescence.await(limitNanos);      // the rest must be quiescent too
+            return replaced;
+        }
+    }
+
+    /** Waits until no thread of the terminated system {@code name} is alive; throws naming one that still is. */
+    private static void awaitThreadsEnded(String name) {
+        long deadline = System.nanoTime() + THREADS_END_NANOS;
+        for (;;) {
+            Thread alive = null;
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.isAlive() && t.getName().startsWith(name + "-")) {
+                    alive = t;
+                    break;
+                }
+            }
+            if (alive == null) {
+                return;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IllegalStateException("the stuck Pekko system " + name + " terminated, but its thread '"
+                        + alive.getName() + "' still runs (" + alive.getState() + ")");
+            }
+            try {
+                alive.join(TimeUnit.NANOSECONDS.toMillis(THREADS_END_NANOS) / 10 + 1);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + name + "'s threads", ie);
+            }
+        }
     }
 
     @Override

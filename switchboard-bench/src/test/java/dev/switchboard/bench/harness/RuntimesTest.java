@@ -1,0 +1,68 @@
+package dev.switchboard.bench.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.bench.pingpong.PingPong;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.Props;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * After a benchmark fails, the harness's runtimes recover: a Pekko system left stuck with actors of the run is
+ * terminated and replaced, so the benchmarks after it run beside nothing left over instead of all failing.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RuntimesTest {
+    private static final long SHORT = TimeUnit.MILLISECONDS.toNanos(100);
+
+    @Test
+    void aPekkoSystemLeftWithActorsOfAFailedRunIsReplacedByANewOne() throws Exception {
+        try (Runtimes runtimes = new Runtimes(1, 64, List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED), false)) {
+            assertThat(runtimes.recover(SHORT)).as("quiescent: nothing to replace").isEmpty();
+            ActorSystem stuck = runtimes.pekko(Side.PEKKO_MATCHED);
+            ActorSystem other = runtimes.pekko(Side.PEKKO_DEFAULT);
+            CountDownLatch started = new CountDownLatch(1);
+            stuck.actorOf(Props.create(QuiescenceTest.Idle.class, () -> new QuiescenceTest.Idle(started)));
+            started.await();
+
+            assertThat(runtimes.recover(SHORT)).containsExactly("pekko-matched");
+
+            assertThat(stuck.whenTerminated().isCompleted()).isTrue();
+            ActorSystem fresh = runtimes.pekko(Side.PEKKO_MATCHED);
+            assertThat(fresh).isNotSameAs(stuck);
+            assertThat(fresh.name()).isEqualTo("pekko-matched");
+            assertThat(runtimes.pekko(Side.PEKKO_DEFAULT)).as("a quiescent system is kept").isSameAs(other);
+            PingPong b = new PingPong(1_000);
+            for (Side side : List.of(Side.PEKKO_MATCHED, Side.PEKKO_DEFAULT, Side.SWITCHBOARD)) {
+                assertThat(runtimes.run(b, side)).isEqualTo(b.expected());
+                runtimes.awaitQuiescence();
+            }
+        }
+    }
+
+    @Test
+    void aBusySwitchboardRuntimeIsNotReplacedAndTheFailureNamesIt() throws Exception {
+        try (Runtimes runtimes = new Runtimes(1, 64, List.of(Side.PEKKO_DEFAULT), false)) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch started = new CountDownLatch(1);
+            Thread waiter = Thread.ofPlatform().start(() -> runtimes.switchboard().finish(
+                    () -> runtimes.switchboard().async(() -> {
+                        started.countDown();
+                        release.await();
+                    })));
+            started.await();
+            ActorSystem pekko = runtimes.pekko(Side.PEKKO_DEFAULT);
+            assertThatThrownBy(() -> runtimes.recover(SHORT)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("the Switchboard runtime");
+            assertThat(runtimes.pekko(Side.PEKKO_DEFAULT)).isSameAs(pekko);
+            release.countDown();
+            waiter.join();
+            assertThat(runtimes.recover(SHORT)).isEmpty();
+        }
+    }
+}
