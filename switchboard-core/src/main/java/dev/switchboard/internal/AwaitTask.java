@@ -49,18 +49,17 @@ public abstract class AwaitTask extends AsyncTask {
 
     /**
      * @param creator the node that creates this task (a finish body, a task, an actor's activation)
-     * @param count the number of inputs (at least 1); each calls {@link #inputReady()} once
-     * @param input0 the first awaited object, {@code input1} the second (null if {@code count} is 1), {@code more}
-     *        the others (null if {@code count} is at most 2); they and {@code creator} are kept only to describe
-     *        this task in a hang report
+     * @param input0 the first awaited object, {@code input1} the second (null if there is one), {@code more} the
+     *        others (null if there are at most two); each calls {@link #inputReady()} once, and they and
+     *        {@code creator} are kept only to describe this task in a hang report
      */
-    protected AwaitTask(Node completer, Scheduler scheduler, Node creator, int count, Object input0, Object input1,
+    protected AwaitTask(Node completer, Scheduler scheduler, Node creator, Object input0, Object input1,
             Object[] more) {
         super(completer, scheduler);
         this.input0 = input0;
         this.input1 = input1;
         this.more = more;
-        this.remaining = count;
+        this.remaining = inputCount();
         this.createdBy = creator.origin();
         this.createdAtNanos = scheduler.roughNanoTime();
     }
@@ -71,6 +70,10 @@ public abstract class AwaitTask extends AsyncTask {
         if ((int) REMAINING.getAndAdd(this, -1) == 1) {
             scheduler.activateNext(this);
         }
+    }
+
+    private int inputCount() {
+        return input1 == null ? 1 : more == null ? 2 : 2 + more.length;
     }
 
     /**
@@ -106,8 +109,8 @@ public abstract class AwaitTask extends AsyncTask {
                 .append(' ')
                 .append(Durations.ago(TimeUnit.NANOSECONDS.toMillis(nowNanos - createdAtNanos)))
                 .append(", still waiting for ").append(r).append(" of ")
-                .append(input1 == null ? 1 : more == null ? 2 : 2 + more.length).append(':');
-        sb.append(' ').append(input0).append(';');
+                .append(inputCount()).append(':')
+                .append(' ').append(input0).append(';');
         if (input1 != null) {
             sb.append(' ').append(input1).append(';');
         }

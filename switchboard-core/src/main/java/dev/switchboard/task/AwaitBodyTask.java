@@ -12,9 +12,9 @@ final class AwaitBodyTask extends AwaitTask {
      * @param creator the node that creates the task, and the inputs the awaited objects (see {@link AwaitTask}):
      *        only to describe the task in a hang report
      */
-    AwaitBodyTask(Node completer, Scheduler scheduler, Node creator, TaskBody body, int count, Object input0,
-            Object input1, Object[] more) {
-        super(completer, scheduler, creator, count, input0, input1, more);
+    AwaitBodyTask(Node completer, Scheduler scheduler, Node creator, TaskBody body, Object input0, Object input1,
+            Object[] more) {
+        super(completer, scheduler, creator, input0, input1, more);
         this.body = body;
     }
 

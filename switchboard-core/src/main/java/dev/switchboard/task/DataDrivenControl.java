@@ -110,7 +110,7 @@ public final class DataDrivenControl<T> {
         if (mode == Mode.ASYNCHRONOUS) {
             Scheduler s = TaskRuntime.current().scheduler();
             Node context = s.spawnContext();
-            AwaitTask t = new AwaitBodyTask(context.attachChild(), s, context, this::runBody, 1, this, null, null);
+            AwaitTask t = new AwaitBodyTask(context.attachChild(), s, context, this::runBody, this, null, null);
             context.scope().track(t);
             task = t;
         }

@@ -340,8 +340,7 @@ public final class TaskRuntime implements AutoCloseable {
             scheduler.submit(new BodyTask(context.attachChild(), scheduler, body));
             return;
         }
-        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, context, body, count, first, second,
-                more);
+        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, context, body, first, second, more);
         context.scope().track(task);
         // the task is itself the waiter entry of its first input, and of its second unless it is the first
         ((DataDrivenFuture<?>) first).whenDone(task, true);
