@@ -182,6 +182,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         Object w = WAITERS.getAndSet(this, CLOSED);
         while (w != null) {
             Object next = next(w);
+            unlink(w);
             fire(w);
             w = next;
         }
@@ -273,6 +274,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         for (;;) {
             Object h = waiters;
             if (h == CLOSED) {
+                unlink(entry);                // a failed CAS may have linked it to an earlier head
                 fire(entry);
                 return;
             }
@@ -284,6 +286,19 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             if (WAITERS.compareAndSet(this, h, entry)) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Clears {@code entry}'s link in this future's stack once the entry is off it (only the thread that took it
+     * touches the link then): a task outlives its registration (a hang report's list holds it until pruned), and
+     * its link would keep the entries below it, with their futures and values, reachable.
+     */
+    private void unlink(Object entry) {
+        if (entry instanceof AwaitTask t) {
+            t.linkWaiter(this, null);
+        } else {
+            ((Waiter) entry).next = null;
         }
     }
 

@@ -3,6 +3,9 @@ package dev.switchboard.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
 import dev.switchboard.testing.Runtimes;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -218,6 +221,28 @@ class DataDrivenFutureTest {
             assertThat(copy.get(10, TimeUnit.SECONDS)).isEqualTo(7);
             assertThat(blocked.get(10, TimeUnit.SECONDS)).isEqualTo(7);
         }
+    }
+
+    /**
+     * Once a put has taken the waiter stack, a task keeps no link to the entries that were below it: a task stays
+     * reachable after it ran (a hang report's list holds it until pruned), and a link would keep the tasks below
+     * it, their bodies and their futures alive with it.
+     */
+    @Test
+    void aTaskTakenOffTheWaiterStackKeepsNoLinkToTheEntriesBelowIt() throws Exception {
+        Scheduler scheduler = rt.scheduler();
+        Node global = scheduler.globalScope();
+        DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+        CountDownLatch ran = new CountDownLatch(2);
+        AwaitTask below = new AwaitBodyTask(global.attachChild(), scheduler, global, ran::countDown, f, null, null);
+        AwaitTask above = new AwaitBodyTask(global.attachChild(), scheduler, global, ran::countDown, f, null, null);
+        f.whenDone(below, true);
+        f.whenDone(above, true);
+        assertThat(above.nextWaiter(f)).isSameAs(below);
+        f.put(1);                        // this thread takes the stack and tells both tasks
+        assertThat(above.nextWaiter(f)).isNull();
+        assertThat(below.nextWaiter(f)).isNull();
+        assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test

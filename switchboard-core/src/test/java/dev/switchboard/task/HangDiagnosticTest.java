@@ -66,6 +66,27 @@ class HangDiagnosticTest {
         }
     }
 
+    /** An input given twice counts twice, and every input of a long list is named, each time it was given. */
+    @Test
+    void awaitingTasksWithRepeatedAndManyInputsAreReportedWithEveryInput() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+            DataDrivenFuture<Integer> g = new DataDrivenFuture<>();
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> {
+                rt.asyncAwait(f, f, () -> { });
+                rt.asyncAwait(List.of(g, f, g, f), () -> { });
+            }));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
+            List<String> items = ((FinishTimeoutException) thrown).openItems();
+            assertThat(items).hasSize(2);
+            assertThat(items).anySatisfy(i -> assertThat(i).contains("still waiting for 2 of 2: " + f + "; " + f));
+            assertThat(items).anySatisfy(i -> assertThat(i)
+                    .contains("still waiting for 4 of 4: " + g + "; " + f + "; " + g + "; " + f));
+            f.put(1);
+            g.put(2);
+        }
+    }
+
     /** The report names what created the awaiting task (here a task's body), not the worker thread it ran on. */
     @Test
     void awaitingTaskCreatedByATaskNamesThatTask() {
