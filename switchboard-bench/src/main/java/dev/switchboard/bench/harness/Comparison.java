@@ -4,6 +4,7 @@ import dev.switchboard.task.TaskRuntime;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -88,6 +89,33 @@ final class Comparison {
         this.out = out;
     }
 
+    /**
+     * Closes the runtimes and every benchmark (a remote one ends its child JVMs), each whatever the others do. A
+     * failure to close is added to {@code failed}, the run's own failure, if there is one, and thrown otherwise.
+     */
+    private void closeAll(Collection<TaskRuntime> runtimes, Throwable failed) throws Exception {
+        Exception closing = null;
+        for (TaskRuntime runtime : runtimes) {
+            runtime.close();
+        }
+        for (Benchmark b : benchmarks) {
+            try {
+                b.close();
+            } catch (Exception e) {
+                if (failed != null) {
+                    failed.addSuppressed(e);
+                } else if (closing == null) {
+                    closing = e;
+                } else {
+                    closing.addSuppressed(e);
+                }
+            }
+        }
+        if (closing != null) {
+            throw closing;
+        }
+    }
+
     List<Row> run() throws Exception {
         int n = variants.size();
         double[][] ms = new double[n][rounds];
@@ -99,6 +127,7 @@ final class Comparison {
                 rounds);
         Map<Integer, TaskRuntime> runtimes = new LinkedHashMap<>();
         Map<Integer, Quiescence> quiescence = new LinkedHashMap<>();
+        Throwable failed = null;
         try {
             for (int w : workerCounts) {
                 TaskRuntime runtime = TaskRuntime.builder().name(counts ? "switchboard-" + w + "w" : "switchboard")
@@ -115,13 +144,11 @@ final class Comparison {
                 round(runtimes, quiescence, r, ms);
                 out.print('.');
             }
+        } catch (Throwable t) {
+            failed = t;
+            throw t;
         } finally {
-            for (TaskRuntime runtime : runtimes.values()) {
-                runtime.close();
-            }
-            for (Benchmark b : benchmarks) {
-                b.close();
-            }
+            closeAll(runtimes.values(), failed);
         }
         out.println();
         List<Row> rows = new ArrayList<>();

@@ -18,6 +18,8 @@ import scala.concurrent.Await;
 final class Runtimes implements AutoCloseable {
     /** How long a stuck Pekko system's threads get to end once it has terminated, before it counts as lost. */
     static final long THREADS_END_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How long a stuck Pekko system gets to terminate before it counts as lost (shorter in tests). */
+    long terminateNanos = TimeUnit.SECONDS.toNanos(30);
 
     private final TaskRuntime switchboard;
     private final Map<Side, ActorSystem> pekko = new EnumMap<>(Side.class);
@@ -25,6 +27,12 @@ final class Runtimes implements AutoCloseable {
     private final int workers;
     private final int budget;
     private Quiescence quiescence;
+    /**
+     * Why a stuck Pekko system could not be replaced (it did not terminate, a thread of it kept running, or its
+     * replacement could not be created), or null. Once set, every later wait fails with it: a terminated system
+     * no longer counts as busy, so the wait alone would not see what it left running.
+     */
+    private IllegalStateException lost;
 
     /**
      * Starts the runtimes: Switchboard with {@code workers} workers and throughput budget {@code budget}, and a
@@ -79,7 +87,15 @@ final class Runtimes implements AutoCloseable {
      * @throws IllegalStateException naming the runtime, if one is still busy after ten seconds (it is stuck)
      */
     void awaitQuiescence() {
+        requireNothingLost();
         quiescence.await(Quiescence.LIMIT_NANOS);
+    }
+
+    private void requireNothingLost() {
+        if (lost != null) {
+            throw new IllegalStateException("an earlier benchmark left a Pekko system stuck that could not be"
+                    + " replaced: " + lost.getMessage(), lost);
+        }
     }
 
     /**
@@ -89,9 +105,11 @@ final class Runtimes implements AutoCloseable {
      * over. Returns the names of the systems replaced (empty if every runtime was quiescent).
      *
      * @throws IllegalStateException naming what is stuck, if the Switchboard runtime or the pool is still busy, or a
-     *         Pekko system does not terminate or keeps a thread running: the benchmarks after it then fail too
+     *         Pekko system does not terminate or keeps a thread running (then this and every later wait and
+     *         recovery fail with it, so the benchmarks after it fail too)
      */
     List<String> recover(long limitNanos) {
+        requireNothingLost();
         try {
             quiescence.await(limitNanos);
             return List.of();
@@ -101,26 +119,39 @@ final class Runtimes implements AutoCloseable {
                 throw stuck;                    // Switchboard or the pool: nothing to replace
             }
             List<String> replaced = new ArrayList<>();
-            for (Map.Entry<Side, ActorSystem> e : pekko.entrySet()) {
-                ActorSystem old = e.getValue();
-                if (!busy.contains(old)) {
-                    continue;
+            try {
+                for (Map.Entry<Side, ActorSystem> e : pekko.entrySet()) {
+                    ActorSystem old = e.getValue();
+                    if (!busy.contains(old)) {
+                        continue;
+                    }
+                    replace(e);
+                    replaced.add(old.name());
                 }
-                old.terminate();
-                try {
-                    Await.result(old.whenTerminated(), scala.concurrent.duration.Duration.apply(30, TimeUnit.SECONDS));
-                } catch (Exception failed) {
-                    throw new IllegalStateException("the stuck Pekko system " + old.name() + " did not terminate"
-                            + " in 30 s", failed);
-                }
-                awaitThreadsEnded(old.name());
-                e.setValue(ActorSystem.create(old.name(), PekkoSettings.of(e.getKey(), workers, budget)));
-                replaced.add(old.name());
+            } catch (RuntimeException failed) {
+                lost = failed instanceof IllegalStateException ise ? ise
+                        : new IllegalStateException("replacing a stuck Pekko system failed: " + failed, failed);
+                throw lost;
+            } finally {
+                quiescence = new Quiescence(switchboard, pekko.values(), pool);   // the systems there are now
             }
-            quiescence = new Quiescence(switchboard, pekko.values(), pool);
             quiescence.await(limitNanos);      // the rest must be quiescent too
             return replaced;
         }
+    }
+
+    /** Terminates the system of {@code e}, waits for its threads to end, and puts a new one in its place. */
+    private void replace(Map.Entry<Side, ActorSystem> e) {
+        ActorSystem old = e.getValue();
+        old.terminate();
+        try {
+            Await.result(old.whenTerminated(), scala.concurrent.duration.Duration.fromNanos(terminateNanos));
+        } catch (Exception failed) {
+            throw new IllegalStateException("the stuck Pekko system " + old.name() + " did not terminate in "
+                    + TimeUnit.NANOSECONDS.toSeconds(terminateNanos) + " s", failed);
+        }
+        awaitThreadsEnded(old.name());
+        e.setValue(ActorSystem.create(old.name(), PekkoSettings.of(e.getKey(), workers, budget)));
     }
 
     /** Waits until no thread of the terminated system {@code name} is alive; throws naming one that still is. */

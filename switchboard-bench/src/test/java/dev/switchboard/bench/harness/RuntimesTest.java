@@ -7,6 +7,7 @@ import dev.switchboard.bench.pingpong.PingPong;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,42 @@ class RuntimesTest {
             for (Side side : List.of(Side.PEKKO_MATCHED, Side.PEKKO_DEFAULT, Side.SWITCHBOARD)) {
                 assertThat(runtimes.run(b, side)).isEqualTo(b.expected());
                 runtimes.awaitQuiescence();
+            }
+        }
+    }
+
+    /**
+     * A stuck system that a task of the run keeps running (its dispatcher never ends it) cannot be replaced: the
+     * recovery fails, and so does every later wait, instead of the benchmarks after it running beside the leftover
+     * thread.
+     */
+    @Test
+    void aPekkoSystemKeptRunningByATaskIsLostAndEveryLaterWaitFails() throws Exception {
+        try (Runtimes runtimes = new Runtimes(1, 64, List.of(Side.PEKKO_MATCHED), false)) {
+            runtimes.terminateNanos = TimeUnit.SECONDS.toNanos(2);
+            ActorSystem stuck = runtimes.pekko(Side.PEKKO_MATCHED);
+            CountDownLatch started = new CountDownLatch(1);
+            stuck.actorOf(Props.create(QuiescenceTest.Idle.class, () -> new QuiescenceTest.Idle(started)));
+            started.await();
+            CountDownLatch spinning = new CountDownLatch(1);
+            AtomicBoolean release = new AtomicBoolean();
+            stuck.dispatcher().execute(() -> {          // a task on its dispatcher that termination cannot end
+                spinning.countDown();
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+            spinning.await();
+            try {
+                assertThatThrownBy(() -> runtimes.recover(SHORT)).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("the stuck Pekko system pekko-matched")
+                        .hasMessageContaining("did not terminate in 2 s");
+                assertThatThrownBy(runtimes::awaitQuiescence).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("could not be replaced").hasMessageContaining("pekko-matched");
+                assertThatThrownBy(() -> runtimes.recover(SHORT)).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("could not be replaced");
+            } finally {
+                release.set(true);
             }
         }
     }
