@@ -29,8 +29,8 @@ package dev.switchboard.actor;
  * }</pre>
  *
  * <p>What an actor can do while it processes a message is documented on {@link ActorCore}: {@code exit},
- * {@code pause}/{@code resume}, {@code become}/{@code unbecome}, {@code awaitReply}/{@code reply}, and any
- * task-parallel construct.
+ * {@code pause}/{@code resume}, {@code become}/{@code unbecome}, {@code awaitReply} (a request answered
+ * through its {@link ReplyTo}), and any task-parallel construct.
  *
  * <p>An actor is a {@link Selector} with one always-enabled mailbox: both are the same dispatch core
  * ({@link ActorCore}) and, for one mailbox, the same mailbox class ({@link SingleMailbox}); an actor pays one

@@ -1351,7 +1351,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             throw new IllegalStateException(this + "." + op + "() may only be called while " + this
                     + " processes a message or from a task it spawned (called from "
                     + (n == null ? "thread '" + Thread.currentThread().getName() + "' outside every task"
-                    : n.owner() != null ? "the context of " + n.owner() : "a task that is not " + this + "'s")
+                    : n.owner() != null ? "the context of " + n.owner() : n.describe() + ", not " + this + "'s")
                     + ")");
         }
     }

@@ -44,12 +44,7 @@ final class ActorDiagnostics {
               .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));
             if (p.target instanceof LocalRef<?> r) {
                 ActorCore<?> t = r.actor;
-                ActorState ts = t.state();
-                if (ts == ActorState.NEW) {
-                    sb.append(" (").append(t).append(" was never started: the request waits in its mailbox)");
-                } else if (ts == ActorState.TERMINATED) {
-                    sb.append(" (").append(t).append(" has exited)");
-                }
+                sb.append(whyNoReply(p.target));
                 String cycle = awaitCycle(actor, t);
                 if (cycle != null) {
                     sb.append("; a deadlock: ").append(cycle);
@@ -60,6 +55,22 @@ final class ActorDiagnostics {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * Why a local actor asked for a reply may not be answering, as a note to append (with its leading space), or
+     * "" if its state says nothing: it was never started (the request waits in its mailbox), or it has exited.
+     */
+    static String whyNoReply(ActorRef<?> target) {
+        if (target instanceof LocalRef<?> r) {
+            ActorState ts = r.actor.state();
+            if (ts == ActorState.NEW) {
+                return " (" + r.actor + " was never started: the request waits in its mailbox)";
+            } else if (ts == ActorState.TERMINATED) {
+                return " (" + r.actor + " has exited)";
+            }
+        }
+        return "";
     }
 
     /**

@@ -6,7 +6,8 @@ import java.time.Duration;
 /**
  * No reply came within the timeout of an {@link ActorRef#ask} or an {@code awaitReply}: what the future fails
  * with, or the handler receives, instead of a reply. The message names the actor asked, the request, the timeout
- * and who asked (an actor, or the thread outside every actor). A reply that arrives later is a
+ * and who asked (an actor, or the thread outside every actor), and says so when the actor asked was never started
+ * (the request still waits in its mailbox) or has exited. A reply that arrives later is a
  * {@linkplain DeadLetter.Reason#REPLY_TOO_LATE dead letter}.
  */
 public final class ReplyTimeoutException extends RuntimeException {
@@ -20,7 +21,8 @@ public final class ReplyTimeoutException extends RuntimeException {
     /** {@code thread} names the thread that asked when {@code requester} is null. */
     ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, String request, Duration timeout) {
         super(target + " did not reply to " + request + " within " + timeout.toMillis() + " ms (asked by "
-                + (requester != null ? requester : "thread '" + thread + "'") + ")");
+                + (requester != null ? requester : "thread '" + thread + "'") + ")"
+                + ActorDiagnostics.whyNoReply(target));
         this.requester = requester;
         this.target = target;
         this.timeout = timeout;

@@ -154,11 +154,11 @@ public final class ReplyTo<R> {
     }
 
     /**
-     * {@code replyTo(bank@3)}: the actor the request went to (not the request, which holds this object and
-     * would print it in turn).
+     * {@code replyTo(request to bank@3)}: the actor the request went to, which answers it (not the request, which
+     * holds this object and would print it in turn).
      */
     @Override
     public String toString() {
-        return "replyTo(" + target + ")";
+        return "replyTo(request to " + target + ")";
     }
 }

@@ -1124,9 +1124,11 @@ public final class Scheduler {
             s.stop(closedWhileWaiting(s));
         }
         for (Scope s : trackingScopes) {
-            if (!s.isGlobal()) {
+            if (!s.isGlobal() && !s.gaveUpWaiting()) {
                 // a finish whose body has ended but whose thread has not begun to wait yet: told the same way,
-                // before its actors are terminated (which could otherwise end it as if its work had succeeded)
+                // before its actors are terminated (which could otherwise end it as if its work had succeeded).
+                // A finish that timed out has thrown already: nobody waits to be told, and what it left running
+                // ends below with its messages counted as dead letters.
                 s.stop(closedWhileWaiting(s));
             }
         }

@@ -185,6 +185,11 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return before;
     }
 
+    /** Whether this scope's finish stopped waiting (it timed out) and handed its work on ({@link #adoptInto}). */
+    boolean gaveUpWaiting() {
+        return adoptedBy != null;
+    }
+
     private void releaseAdoption() {
         if (ADOPTION_RELEASED.compareAndSet(this, 0, 1)) {
             adoptedBy.tryComplete();

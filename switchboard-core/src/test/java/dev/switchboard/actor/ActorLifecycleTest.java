@@ -170,7 +170,9 @@ class ActorLifecycleTest {
         rt.finish(() -> {
             ActorRef<Runnable> ref = p.start();
             assertThatThrownBy(p::exitFromOutside).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("may only be called while " + p);
+                    .hasMessageContaining("may only be called while " + p)
+                    .hasMessageContaining("(called from the body of a finish opened by thread '"
+                            + Thread.currentThread().getName() + "', not " + p + "'s)");
             ref.send(p::exitFromOutside);
         });
         assertThat(p.state()).isEqualTo(ActorState.TERMINATED);

@@ -173,6 +173,44 @@ class AskTest {
         }
     }
 
+    /** A request's reply channel prints the actor the request went to, as the one that answers it. */
+    @Test
+    void aReplyToPrintsTheActorTheRequestWentTo() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            AtomicReference<String> printed = new AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<BankMsg> bank = new Bank().start("bank");
+                bank.ask((ReplyTo<Long> r) -> {
+                    printed.set(r.toString());
+                    return new Ignored(r);
+                }, Duration.ofMillis(10));
+                bank.send(new Close());
+            });
+            assertThat(printed.get()).matches("replyTo\\(request to bank@\\d+\\)");
+        }
+    }
+
+    /** The timeout says why no reply came when the actor asked was never started: the request waits for it. */
+    @Test
+    void aTimeoutOfAnAskToAnActorNeverStartedSaysSo() {
+        final class NeverStarted extends Actor<BankMsg> {
+            ActorRef<BankMsg> ref() {
+                return self();
+            }
+
+            @Override
+            protected void process(BankMsg m) {
+            }
+        }
+        NeverStarted actor = new NeverStarted();
+        CompletableFuture<Long> answer = actor.ref().ask(Ignored::new, Duration.ofMillis(100));
+        assertThat(catchThrowable(answer::join)).isInstanceOf(CompletionException.class)
+                .cause().isInstanceOf(ReplyTimeoutException.class)
+                .hasMessageContaining("did not reply to Ignored within 100 ms")
+                .hasMessageEndingWith("(" + actor + " was never started: the request waits in its mailbox)");
+        assertThat(actor.mailboxSize()).isEqualTo(1);
+    }
+
     @Test
     void aTimeoutOfAnAskFromAnActorNamesTheActor() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {

@@ -209,6 +209,26 @@ class FailureReportingTest {
         }
     }
 
+    /**
+     * A finish that timed out has thrown its timeout: closing the runtime afterwards reports nothing more for it
+     * (no "failure outside every finish"), and the actor it left running is terminated by the close.
+     */
+    @Test
+    void closingAfterAFinishTimedOutReportsNoFailureForIt() {
+        List<Throwable> unscoped = new CopyOnWriteArrayList<>();
+        Actor<String> forgotten = new Actor<>() {
+            @Override
+            protected void process(String m) {
+            }
+        };
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).onUnscopedFailure(unscoped::add).build()) {
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(100), () -> forgotten.start()));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
+        }
+        assertThat(unscoped).isEmpty();
+        assertThat(forgotten.state()).isEqualTo(ActorState.TERMINATED);
+    }
+
     @Test
     void aReplyAwaitedBeforeExitIsADeadLetter() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
