@@ -860,7 +860,32 @@ public final class Scheduler {
         for (String item : items) {
             sb.append("\n  - ").append(item);
         }
+        if (scope.anyFailure()) {
+            appendFailuresSoFar(sb, scope.failed());
+        }
         return sb.append("\n  ").append(poolState()).toString();
+    }
+
+    /** Failures a report shows by name; the rest are counted. */
+    private static final int REPORTED_FAILURES = 3;
+
+    /**
+     * The failures a waiting finish has collected so far (the body's own, or its tasks' and actors'), which it
+     * rethrows only once all of its work has ended: a report says so, since they often explain why it waits.
+     */
+    private static void appendFailuresSoFar(StringBuilder sb, Scope.Failed failed) {
+        if (failed.count() == 0) {
+            return;                       // forwarded to the finish that adopted this one's work
+        }
+        sb.append("\n  ").append(failed.count()).append(failed.count() == 1 ? " failure" : " failures")
+          .append(" so far, rethrown when the finish ends:");
+        int shown = Math.min(REPORTED_FAILURES, failed.kept().size());
+        for (int i = 0; i < shown; i++) {
+            sb.append("\n  - ").append(failed.kept().get(i));
+        }
+        if (failed.count() > shown) {
+            sb.append("\n  - and ").append(failed.count() - shown).append(" more");
+        }
     }
 
     /**

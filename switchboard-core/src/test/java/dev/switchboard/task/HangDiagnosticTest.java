@@ -138,6 +138,44 @@ class HangDiagnosticTest {
         }
     }
 
+    /**
+     * A finish rethrows its failures only once its work has ended; while it waits, a hang report lists the ones it
+     * has so far (here the body's own, thrown after it started an actor that never exits), since they often say why.
+     */
+    @Test
+    void aHangReportListsTheFailuresTheFinishHasSoFar() {
+        ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
+        CountDownLatch reported = new CountDownLatch(1);
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
+                .hangReporter(r -> {
+                    reports.add(r);
+                    reported.countDown();
+                }).build()) {
+            PongActor waiting = new PongActor();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                ActorRef<String> ref = waiting.start();
+                rt.async(() -> {
+                    reported.await(30, TimeUnit.SECONDS);       // exit only after the report was made
+                    ref.send("stop");
+                });
+                for (int i = 1; i <= 5; i++) {
+                    int n = i;
+                    rt.async(() -> {
+                        throw new IllegalStateException("task " + n + " failed");
+                    });
+                }
+                throw new IllegalArgumentException("the body failed after starting " + ref);
+            }));
+            assertThat(thrown).isInstanceOf(MultiException.class);
+            assertThat(reports).hasSize(1);
+            assertThat(reports.peek()).contains("actor " + waiting).contains("never exited")
+                    .contains("6 failures so far, rethrown when the finish ends:")
+                    .containsPattern("\\n  - and 3 more\\n  pool: ");
+            assertThat(reports.peek().split("IllegalStateException: task \\d failed|IllegalArgumentException: the body"
+                    + " failed", -1)).hasSize(4);           // three of the six named
+        }
+    }
+
     @Test
     void diagnoseOnDemandWhileAFinishWaits() throws Exception {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
