@@ -3,6 +3,7 @@ package dev.switchboard.internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -864,6 +865,61 @@ public final class Scheduler {
             appendFailuresSoFar(sb, scope.failed());
         }
         return sb.append("\n  ").append(poolState()).toString();
+    }
+
+    /**
+     * If a worker is running {@code node} now (an actor's turn, a task's body): which, in what thread state, and
+     * where in the program's own code, from its stack; otherwise null. A hang report then shows where an actor or
+     * task waits inside its own code (a blocking call, a lock) instead of only that it has not ended.
+     */
+    String runningNow(Node node) {
+        for (Worker w : workers) {
+            if (w.current() == node) {
+                return "running now on thread '" + w.getName() + "' (" + w.getState() + ")"
+                        + programSite(w.getStackTrace());
+            }
+        }
+        return null;
+    }
+
+    /** {@code ", in Demo.process(Demo.java:12), calling java.util.concurrent.CountDownLatch.await(...)"}, or "". */
+    private String programSite(StackTraceElement[] frames) {
+        for (int i = 0; i < frames.length; i++) {
+            if (isProgramFrame(frames[i])) {
+                return ", in " + site(frames[i]) + (i > 0 ? ", calling " + site(frames[i - 1]) : "");
+            }
+        }
+        return "";
+    }
+
+    /** {@code Demo.process(Demo.java:12)}: a frame without its module and class loader. */
+    private static String site(StackTraceElement f) {
+        String where = f.isNativeMethod() ? "native" : f.getFileName() == null ? "unknown source"
+                : f.getLineNumber() >= 0 ? f.getFileName() + ":" + f.getLineNumber() : f.getFileName();
+        return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
+    }
+
+    /** Per class name: whether it is the program's (neither the JDK's nor this library's). */
+    private final Map<String, Boolean> programClasses = new ConcurrentHashMap<>();
+
+    private boolean isProgramFrame(StackTraceElement frame) {
+        String c = frame.getClassName();
+        if (c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("com.sun.")) {
+            return false;
+        }
+        return programClasses.computeIfAbsent(c, name -> {
+            try {
+                Class<?> k = Class.forName(name, false, Scheduler.class.getClassLoader());
+                return !Objects.equals(codeLocation(k), codeLocation(Scheduler.class));
+            } catch (ClassNotFoundException | LinkageError | SecurityException notOurs) {
+                return true;             // not visible from this library: the program's
+            }
+        });
+    }
+
+    private static Object codeLocation(Class<?> k) {
+        java.security.CodeSource source = k.getProtectionDomain().getCodeSource();
+        return source == null ? null : source.getLocation();
     }
 
     /** Failures a report shows by name; the rest are counted. */

@@ -438,7 +438,8 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         for (Node n = tracked; n != null; n = n.nextTracked) {
             String d = n.describeIfOpen(now);
             if (d != null) {
-                items.add(d);
+                String running = scheduler.runningNow(n);
+                items.add(running == null ? d : d + "; " + running);
             }
         }
         return items;

@@ -176,6 +176,45 @@ class HangDiagnosticTest {
         }
     }
 
+    /** An actor that waits inside its own process(): the report says on which thread and where in its code. */
+    @Test
+    void aHangReportShowsWhereAnActorWaitsInsideProcess() {
+        ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
+        CountDownLatch reported = new CountDownLatch(1);
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
+                .hangReporter(r -> {
+                    reports.add(r);
+                    reported.countDown();
+                }).build()) {
+            WaitsInProcess waits = new WaitsInProcess(reported);
+            rt.finish(() -> waits.start().send("wait"));
+            assertThat(reports).hasSize(1);
+            assertThat(reports.peek()).contains("actor " + waits)
+                    .containsPattern("running now on thread '[^']+-worker-\\d' \\((WAITING|TIMED_WAITING)\\), in "
+                            + Pattern.quote(WaitsInProcess.class.getName()) + "\\.process\\(HangDiagnosticTest\\.java:"
+                            + "\\d+\\), calling java\\.util\\.concurrent\\.CountDownLatch\\.await");
+        }
+    }
+
+    /** Blocks in process() until the hang report has been made, then exits. */
+    static final class WaitsInProcess extends Actor<String> {
+        private final CountDownLatch reported;
+
+        WaitsInProcess(CountDownLatch reported) {
+            this.reported = reported;
+        }
+
+        @Override
+        protected void process(String m) {
+            try {
+                reported.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exit();
+        }
+    }
+
     @Test
     void diagnoseOnDemandWhileAFinishWaits() throws Exception {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
