@@ -30,7 +30,9 @@ import java.util.function.Function;
  *   <li>{@link #onStart()} runs before the first message, {@link #onExit()} once the actor has terminated.</li>
  *   <li>While it processes a message the actor may {@link #exit()}, {@link #pause()} and {@link #resume()},
  *       {@link #become} and {@link #unbecome}, ask another actor and wait for the reply without blocking a thread
- *       with {@link #awaitReply}, and use any task-parallel construct: {@code async}, {@code finish}, futures.</li>
+ *       with {@link #awaitReply}, send itself messages later with timers ({@link #startSingleTimer},
+ *       {@link #startTimerAtFixedRate}, {@link #cancelTimer}), and use any task-parallel construct: {@code async},
+ *       {@code finish}, futures.</li>
  *   <li>An exception escaping {@link #process} terminates the actor and is rethrown by its finish, with a note
  *       naming the actor. Messages sent to a terminated actor are dead letters: counted, never silently lost.</li>
  *   <li>{@link #state()}, {@link #processedCount()}, {@link #deadLetterCount()} and {@link #mailboxSize()}
@@ -485,6 +487,135 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             throw new IllegalStateException(this + ".unbecome() without a matching become()");
         }
         behavior = x.become.pop();
+    }
+
+    // ------------------------------------------------------------------------------------------ timers
+
+    /**
+     * Sends {@code message} to this actor once, after {@code delay}, as {@code self().send(message)} would (a
+     * selector: to the mailbox such a send picks). A timer started before with the same {@code key} is cancelled
+     * first; {@link #cancelTimer} cancels this one, and so does this actor's termination, whatever ends it.
+     * Cancelling stops the send, not a message already sent, which stays in the mailbox.
+     *
+     * <pre>{@code
+     * protected void onStart() { startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }
+     * protected void process(Msg m) {
+     *     switch (m) {
+     *         case Work w -> { handle(w); startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }
+     *         case Idle i -> exit();                 // 30 s without work
+     *     }
+     * }
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code delay} is negative
+     * @throws IllegalStateException if not called while this started actor processes a message, a reply or its
+     *         {@code onStart()} (a task it spawned may not: it could run beside the next message), or if the actor is
+     *         bound to a dispatch policy
+     */
+    protected final void startSingleTimer(Object key, M message, Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("startSingleTimer() of " + this + " needs a delay of zero or more, got "
+                    + delay);
+        }
+        startTimer("startSingleTimer", key, message, nanos(delay), 0);
+    }
+
+    /**
+     * Sends {@code message} to this actor every {@code period}, the first time one period from now, until
+     * {@link #cancelTimer} with the same {@code key}, another timer started with that key, or this actor's
+     * termination. The sends keep their rate whatever the actor does meanwhile: an actor slower than the period
+     * finds several in its mailbox.
+     *
+     * @throws IllegalArgumentException if {@code period} is not positive
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerAtFixedRate(Object key, M message, Duration period) {
+        Objects.requireNonNull(period, "period");
+        if (period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException("startTimerAtFixedRate() of " + this + " needs a positive period, got "
+                    + period);
+        }
+        long nanos = nanos(period);
+        startTimer("startTimerAtFixedRate", key, message, nanos, nanos);
+    }
+
+    /**
+     * Cancels the timer started with {@code key}, if one is active; returns whether one was. A message it sent
+     * already stays in the mailbox.
+     *
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final boolean cancelTimer(Object key) {
+        Objects.requireNonNull(key, "key");
+        requireTimerContext("cancelTimer");
+        ActorExtras x = extras;
+        ActorExtras.Timer t = x == null || x.timers == null ? null : x.timers.remove(key);
+        return t != null && t.cancel();
+    }
+
+    /**
+     * Whether the timer started with {@code key} will still send: a single timer until it has sent, a periodic one
+     * until cancelled.
+     *
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final boolean isTimerActive(Object key) {
+        Objects.requireNonNull(key, "key");
+        requireTimerContext("isTimerActive");
+        ActorExtras x = extras;
+        ActorExtras.Timer t = x == null || x.timers == null ? null : x.timers.get(key);
+        return t != null && t.isActive();
+    }
+
+    private void startTimer(String op, Object key, M message, long delayNanos, long periodNanos) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(message, () -> "null message for a timer of " + this);
+        requireTimerContext(op);
+        ActorRef<M> to = self;
+        ActorExtras.Timer t = new ActorExtras.Timer(() -> to.send(message), periodNanos == 0);
+        TimerService timers = scheduler.timers();
+        t.future = periodNanos == 0 ? timers.schedule(delayNanos, t)
+                : timers.scheduleAtFixedRate(delayNanos, periodNanos, t);
+        ActorExtras.Timer replaced = extras().timers().put(key, t);
+        if (replaced != null) {
+            replaced.cancel();
+        }
+    }
+
+    /** The timers this actor keeps (active or not yet dropped); for tests. */
+    final int timerCount() {
+        ActorExtras x = extras;
+        return x == null || x.timers == null ? 0 : x.timers.size();
+    }
+
+    /** Timers belong to the holder of the token: a started actor's own processing, not a task it spawned. */
+    private void requireTimerContext(String op) {
+        if (status == 0) {
+            throw new IllegalStateException(this + "." + op + "() needs " + this + " started: start timers in"
+                    + " onStart() or process()");
+        }
+        requireNoPolicy(op + "()", "schedule with the policy's Dispatcher instead");
+        if (dispatch == Dispatch.PARALLEL && Context.current() != activation) {
+            throw new IllegalStateException(this + "." + op + "() from a message of a stateless actor, whose"
+                    + " messages run in parallel: start its timers in onStart()");
+        }
+        requireProcessingOnceStarted(op);
+        if (isTerminated()) {
+            throw new IllegalStateException(this + "." + op + "() after " + this + " terminated: its timers have"
+                    + " been cancelled");
+        }
+    }
+
+    /** The actor terminated (with the token held): no timer of it sends again. */
+    private void cancelTimers() {
+        ActorExtras x = extras;
+        if (x != null && x.timers != null) {
+            for (ActorExtras.Timer t : x.timers.values()) {
+                t.cancel();
+            }
+            x.timers.clear();
+        }
     }
 
     // ------------------------------------------------------------------------------------------ sending
@@ -1074,6 +1205,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 d.terminated();
             }
             if ((status & RELEASED) == 0) {
+                cancelTimers();
                 runExitHook();
                 holdAwaitedReplies();             // before RELEASED: if it throws, drainOrRelease still releases
                 STATUS.getAndBitwiseOr(this, RELEASED);

@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The state of an actor that only some actors need, created the first time an actor needs any of it (see
  * {@link ActorCore}'s notes on memory): a name, a pending {@code onStart()}, dead-letter counts, the replies it
- * awaits and the behaviors {@code become} saved.
+ * awaits, the behaviors {@code become} saved and its timers.
  */
 final class ActorExtras {
     static final VarHandle DEAD_LETTERS;
@@ -39,6 +39,66 @@ final class ActorExtras {
     volatile AwaitedReplies replies;
     /** The behaviors become() saved; confined to the holder of the token. */
     BecomeStack become;
+    /** The timers by key (see {@code ActorCore.startSingleTimer}), or null; confined to the holder of the token. */
+    TimerMap timers;
+
+    /** The actor's timers, created by the first. */
+    TimerMap timers() {
+        if (timers == null) {
+            timers = new TimerMap();
+        }
+        return timers;
+    }
+
+    /**
+     * One timer of the actor: the send it schedules, and whether a single timer has sent (set before its send, so
+     * that the actor processing the message sees the timer no longer active).
+     */
+    static final class Timer implements Runnable {
+        private final Runnable send;
+        private final boolean single;
+        private volatile boolean sent;
+        java.util.concurrent.ScheduledFuture<?> future;   // set right after scheduling, by the token holder
+
+        Timer(Runnable send, boolean single) {
+            this.send = send;
+            this.single = single;
+        }
+
+        @Override
+        public void run() {
+            if (single) {
+                sent = true;
+            }
+            send.run();
+        }
+
+        boolean isActive() {
+            return !sent && !future.isDone();
+        }
+
+        boolean cancel() {
+            return future.cancel(false) && !sent;
+        }
+    }
+
+    /**
+     * Timers by key. Single timers that have sent stay until their key is used again, so a put drops the ones no
+     * longer active once the map has doubled since it last did (an actor that keys its timers by request does not
+     * keep every request's).
+     */
+    static final class TimerMap extends java.util.HashMap<Object, Timer> {
+        private int pruneAt = 16;
+
+        @Override
+        public Timer put(Object key, Timer t) {
+            if (size() >= pruneAt) {
+                values().removeIf(old -> !old.isActive());
+                pruneAt = Math.max(16, 2 * size());
+            }
+            return super.put(key, t);
+        }
+    }
 
     /** The actor's {@link AwaitedReplies}, created by the first call. */
     AwaitedReplies replies() {

@@ -1,0 +1,248 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An actor's timers: a single timer sends once, a periodic one until cancelled, a key names one timer (starting
+ * another with it replaces it), and the actor's termination cancels them all. Every test waits for messages, not
+ * for time, so a slow machine only makes it slower.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ActorTimerTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = TaskRuntime.create(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    sealed interface Msg permits Tick, Tock, Stop {
+    }
+
+    record Tick(int n) implements Msg {
+    }
+
+    record Tock() implements Msg {
+    }
+
+    record Stop() implements Msg {
+    }
+
+    @Test
+    void aSingleTimerSendsOnceAndIsThenNoLongerActive() {
+        List<Object> seen = new CopyOnWriteArrayList<>();
+        rt.finish(() -> new Actor<Msg>() {
+            @Override
+            protected void onStart() {
+                startSingleTimer("once", new Tick(1), Duration.ofMillis(1));
+                seen.add(isTimerActive("once"));
+            }
+
+            @Override
+            protected void process(Msg m) {
+                seen.add(m);
+                seen.add(isTimerActive("once"));
+                exit();
+            }
+        }.start());
+        assertThat(seen).containsExactly(true, new Tick(1), false);
+    }
+
+    @Test
+    void aPeriodicTimerSendsUntilCancelled() {
+        List<Msg> seen = new CopyOnWriteArrayList<>();
+        AtomicReference<Boolean> cancelled = new AtomicReference<>();
+        Actor<Msg> counter = new Actor<>() {
+            @Override
+            protected void onStart() {
+                startTimerAtFixedRate("tick", new Tick(0), Duration.ofMillis(1));
+            }
+
+            @Override
+            protected void process(Msg m) {
+                seen.add(m);
+                if (seen.size() == 5) {
+                    cancelled.set(cancelTimer("tick"));
+                    exit();
+                }
+            }
+        };
+        rt.finish(() -> {
+            counter.start();
+        });
+        assertThat(cancelled.get()).isTrue();
+        assertThat(seen).containsExactly(new Tick(0), new Tick(0), new Tick(0), new Tick(0), new Tick(0));
+        long deadLetters = counter.deadLetterCount();          // ticks sent before the cancel, left in the mailbox
+        timerPassed(Duration.ofMillis(20));
+        assertThat(counter.deadLetterCount()).as("no tick sent after the cancel").isEqualTo(deadLetters);
+    }
+
+    @Test
+    void startingATimerWithAKeyInUseReplacesIt() {
+        List<Msg> seen = new CopyOnWriteArrayList<>();
+        rt.finish(() -> new Actor<Msg>() {
+            @Override
+            protected void onStart() {
+                startSingleTimer("k", new Tick(1), Duration.ofMinutes(10));
+                startSingleTimer("k", new Tick(2), Duration.ZERO);       // replaces the first
+                startSingleTimer("other", new Tock(), Duration.ofMinutes(10));
+            }
+
+            @Override
+            protected void process(Msg m) {
+                seen.add(m);
+                assertThat(isTimerActive("other")).isTrue();
+                exit();                                                   // cancels "other"
+            }
+        }.start());
+        assertThat(seen).containsExactly(new Tick(2));
+    }
+
+    /** However it ends (here by a failure), an actor's timers stop: nothing more is sent, no dead letter comes. */
+    @Test
+    void terminationCancelsEveryTimer() {
+        AtomicReference<Actor<Msg>> failing = new AtomicReference<>();
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            Actor<Msg> a = new Actor<>() {
+                @Override
+                protected void onStart() {
+                    startTimerAtFixedRate("tick", new Tick(0), Duration.ofMillis(1));
+                    startSingleTimer("later", new Tock(), Duration.ofMillis(10));
+                }
+
+                @Override
+                protected void process(Msg m) {
+                    throw new IllegalStateException("failed at " + m);
+                }
+            };
+            failing.set(a);
+            a.start();
+        }));
+        assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("failed at Tick[n=0]");
+        assertThat(failing.get().state()).isEqualTo(ActorState.TERMINATED);
+        long deadLetters = failing.get().deadLetterCount();   // ticks sent while it failed
+        timerPassed(Duration.ofMillis(20));
+        assertThat(failing.get().deadLetterCount()).as("nothing sent after the termination").isEqualTo(deadLetters);
+    }
+
+    /**
+     * Returns once a single timer started now with {@code delay} has sent: the runtime's timer runs its actions in
+     * the order they are due, so every action of another timer due before it has run by then.
+     */
+    private static void timerPassed(Duration delay) {
+        rt.finish(() -> new Actor<Msg>() {
+            @Override
+            protected void onStart() {
+                startSingleTimer("marker", new Tock(), delay);
+            }
+
+            @Override
+            protected void process(Msg m) {
+                exit();
+            }
+        }.start());
+    }
+
+    @Test
+    void timersBelongToTheActorsOwnProcessing() {
+        Actor<Msg> notStarted = new Actor<>() {
+            @Override
+            protected void process(Msg m) {
+            }
+        };
+        assertThatThrownBy(() -> notStarted.startSingleTimer("k", new Tock(), Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("needs " + notStarted + " started: start timers in onStart() or process()");
+        AtomicReference<Throwable> fromTask = new AtomicReference<>();
+        AtomicReference<Throwable> badPeriod = new AtomicReference<>();
+        AtomicReference<Throwable> badDelay = new AtomicReference<>();
+        rt.finish(() -> new Actor<Msg>() {
+            @Override
+            protected void process(Msg m) {
+                rt.finish(() -> rt.async(() -> fromTask.set(catchThrowable(
+                        () -> startSingleTimer("k", new Tock(), Duration.ofSeconds(1))))));
+                badPeriod.set(catchThrowable(() -> startTimerAtFixedRate("k", new Tock(), Duration.ZERO)));
+                badDelay.set(catchThrowable(() -> startSingleTimer("k", new Tock(), Duration.ofMillis(-1))));
+                exit();
+            }
+        }.start().send(new Tock()));
+        assertThat(fromTask.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not from a task it spawned");
+        assertThat(badPeriod.get()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs a positive period, got PT0S");
+        assertThat(badDelay.get()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs a delay of zero or more, got PT-0.001S");
+    }
+
+    /** A stateless actor's messages run in parallel: its timers are started in onStart(), where they are its own. */
+    @Test
+    void aStatelessActorStartsItsTimersInOnStart() {
+        List<Msg> seen = new CopyOnWriteArrayList<>();
+        AtomicReference<Throwable> fromMessage = new AtomicReference<>();
+        StatelessActor<Msg> stateless = new StatelessActor<>() {
+            @Override
+            protected void onStart() {
+                startSingleTimer("once", new Tick(1), Duration.ZERO);
+            }
+
+            @Override
+            protected void process(Msg m) {
+                seen.add(m);
+                fromMessage.set(catchThrowable(() -> startSingleTimer("again", new Tock(), Duration.ZERO)));
+                exit();
+            }
+        };
+        rt.finish(() -> {
+            stateless.start();
+        });
+        assertThat(seen).containsExactly(new Tick(1));
+        assertThat(fromMessage.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("from a message of a stateless actor, whose messages run in parallel");
+    }
+
+    /** Timers keyed by request do not pile up: those that have sent are dropped as new ones are started. */
+    @Test
+    void singleTimersThatHaveSentDoNotAccumulate() {
+        AtomicReference<Integer> kept = new AtomicReference<>();
+        rt.finish(() -> new Actor<Msg>() {
+            int received;
+
+            @Override
+            protected void onStart() {
+                for (int i = 0; i < 100; i++) {
+                    startSingleTimer(i, new Tick(i), Duration.ZERO);
+                }
+            }
+
+            @Override
+            protected void process(Msg m) {
+                if (++received == 100) {
+                    for (int i = 100; i < 200; i++) {
+                        startSingleTimer(i, new Tick(i), Duration.ofMinutes(10));
+                    }
+                    kept.set(timerCount());
+                    exit();
+                }
+            }
+        }.start());
+        assertThat(kept.get()).isLessThan(200).isGreaterThanOrEqualTo(100);
+    }
+}
