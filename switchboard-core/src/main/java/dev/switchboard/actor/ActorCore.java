@@ -1044,8 +1044,32 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /** Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. */
     final void fail(Throwable failure, String what) {
+        keepFailure(failure);
         report(failure, what);
         terminate(0);
+    }
+
+    /** Keeps the first failure that terminates this actor, for {@link #failure()}; never throws. */
+    private void keepFailure(Throwable failure) {
+        try {
+            ActorExtras x = extras();
+            if (x.failure == null) {
+                x.failure = failure;              // published to onExit() by the status change that terminates
+            }
+        } catch (Throwable noMemory) {
+            // failure() then says null; the failure itself is still reported to the finish
+        }
+    }
+
+    /**
+     * Why this actor terminated, for {@link #onExit()} (a parent that restarts a failed child, a resource released
+     * differently): the exception that escaped {@link #process}, {@link #onStart()}, a reply handler or the
+     * runtime's scheduling of it; null if it called {@link #exit()}, its runtime closed, or it has not terminated.
+     * The same exception reaches the actor's finish.
+     */
+    protected final Throwable failure() {
+        ActorExtras x = extras;
+        return x == null ? null : x.failure;
     }
 
     /**
@@ -1114,6 +1138,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (scheduler.isClosed()) {
             also = BY_CLOSE;
         } else {
+            keepFailure(cause);
             report(cause, "the runtime could not schedule it");
         }
         STATUS.getAndBitwiseOr(this, TERMINATED | also);

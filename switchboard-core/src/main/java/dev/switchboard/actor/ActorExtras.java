@@ -39,6 +39,8 @@ final class ActorExtras {
     volatile AwaitedReplies replies;
     /** The behaviors become() saved; confined to the holder of the token. */
     BecomeStack become;
+    /** The failure that terminated the actor, or null (see {@code ActorCore.failure()}). */
+    volatile Throwable failure;
     /** The timers by key (see {@code ActorCore.startSingleTimer}), or null; confined to the holder of the token. */
     TimerMap timers;
 

@@ -209,6 +209,42 @@ class FailureReportingTest {
         }
     }
 
+    /** onExit() can tell a failure from an exit(): failure() is what escaped process, or null after exit(). */
+    @Test
+    void onExitSeesTheFailureThatTerminatedTheActor() {
+        AtomicReference<Throwable> afterFailure = new AtomicReference<>();
+        AtomicReference<Throwable> afterExit = new AtomicReference<>(new AssertionError("onExit did not run"));
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                new Actor<String>() {
+                    @Override
+                    protected void process(String m) {
+                        throw new IllegalStateException("cannot " + m);
+                    }
+
+                    @Override
+                    protected void onExit() {
+                        afterFailure.set(failure());
+                    }
+                }.start().send("work");
+                new Actor<String>() {
+                    @Override
+                    protected void process(String m) {
+                        exit();
+                    }
+
+                    @Override
+                    protected void onExit() {
+                        afterExit.set(failure());
+                    }
+                }.start().send("stop");
+            }));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("cannot work");
+            assertThat(afterFailure.get()).isSameAs(thrown);
+            assertThat(afterExit.get()).isNull();
+        }
+    }
+
     /**
      * A finish that timed out has thrown its timeout: closing the runtime afterwards reports nothing more for it
      * (no "failure outside every finish"), and the actor it left running is terminated by the close.
