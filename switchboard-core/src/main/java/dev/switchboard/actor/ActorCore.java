@@ -493,16 +493,18 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /**
      * Sends {@code message} to this actor once, after {@code delay}, as {@code self().send(message)} would (a
-     * selector: to the mailbox such a send picks). A timer started before with the same {@code key} is cancelled
-     * first; {@link #cancelTimer} cancels this one, and so does this actor's termination, whatever ends it.
-     * Cancelling stops the send, not a message already sent, which stays in the mailbox.
+     * selector: to the mailbox such a send picks), except that a full bounded mailbox makes it a dead letter
+     * instead of waiting or throwing. A timer started before with the same {@code key} is cancelled first;
+     * {@link #cancelTimer} cancels this one, and so does this actor's termination, whatever ends it. Once a cancel
+     * has returned the timer sends nothing more; a message it sent before stays in the mailbox (unlike Pekko's
+     * timers, which drop it). After this actor has terminated, starting a timer does nothing.
      *
      * <pre>{@code
-     * protected void onStart() { startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }
+     * protected void onStart() { startSingleTimer("deadline", new GiveUp(), Duration.ofSeconds(30)); }
      * protected void process(Msg m) {
      *     switch (m) {
-     *         case Work w -> { handle(w); startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }
-     *         case Idle i -> exit();                 // 30 s without work
+     *         case Result r -> { use(r); cancelTimer("deadline"); exit(); }
+     *         case GiveUp g -> exit();                  // no result within 30 s
      *     }
      * }
      * }</pre>
@@ -541,28 +543,33 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     }
 
     /**
-     * Cancels the timer started with {@code key}, if one is active; returns whether one was. A message it sent
-     * already stays in the mailbox.
+     * Cancels the timer started with {@code key}, if one is active; returns whether one was. When it returns, the
+     * timer sends nothing more; a message it sent already stays in the mailbox. After this actor has terminated it
+     * returns false (termination cancelled every timer).
      *
      * @throws IllegalStateException as for {@link #startSingleTimer}
      */
     protected final boolean cancelTimer(Object key) {
         Objects.requireNonNull(key, "key");
-        requireTimerContext("cancelTimer");
+        if (!timerContext("cancelTimer")) {
+            return false;                     // terminated: its timers were cancelled
+        }
         ActorExtras x = extras;
         ActorExtras.Timer t = x == null || x.timers == null ? null : x.timers.remove(key);
         return t != null && t.cancel();
     }
 
     /**
-     * Whether the timer started with {@code key} will still send: a single timer until it has sent, a periodic one
-     * until cancelled.
+     * Whether the timer started with {@code key} will still send: a single timer until it has sent (so, unlike
+     * Pekko's, it is no longer active while its message waits in the mailbox), a periodic one until cancelled.
      *
      * @throws IllegalStateException as for {@link #startSingleTimer}
      */
     protected final boolean isTimerActive(Object key) {
         Objects.requireNonNull(key, "key");
-        requireTimerContext("isTimerActive");
+        if (!timerContext("isTimerActive")) {
+            return false;
+        }
         ActorExtras x = extras;
         ActorExtras.Timer t = x == null || x.timers == null ? null : x.timers.get(key);
         return t != null && t.isActive();
@@ -571,9 +578,10 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     private void startTimer(String op, Object key, M message, long delayNanos, long periodNanos) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(message, () -> "null message for a timer of " + this);
-        requireTimerContext(op);
-        ActorRef<M> to = self;
-        ActorExtras.Timer t = new ActorExtras.Timer(() -> to.send(message), periodNanos == 0);
+        if (!timerContext(op)) {
+            return;                           // terminated (an exit() earlier in this message, a close): no timer
+        }
+        ActorExtras.Timer t = new ActorExtras.Timer(() -> timerSend(message), periodNanos == 0);
         TimerService timers = scheduler.timers();
         t.future = periodNanos == 0 ? timers.schedule(delayNanos, t)
                 : timers.scheduleAtFixedRate(delayNanos, periodNanos, t);
@@ -589,32 +597,45 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         return x == null || x.timers == null ? 0 : x.timers.size();
     }
 
-    /** Timers belong to the holder of the token: a started actor's own processing, not a task it spawned. */
-    private void requireTimerContext(String op) {
+    /**
+     * Timers belong to the holder of the token: a started actor's own processing, not a task it spawned. Returns
+     * false once the actor has terminated (its timers are cancelled; starting one does nothing).
+     */
+    private boolean timerContext(String op) {
         if (status == 0) {
             throw new IllegalStateException(this + "." + op + "() needs " + this + " started: start timers in"
                     + " onStart() or process()");
         }
-        requireNoPolicy(op + "()", "schedule with the policy's Dispatcher instead");
+        requireNoPolicy(op + "()", "its policy decides when its messages run, and timers are not offered there");
         if (dispatch == Dispatch.PARALLEL && Context.current() != activation) {
             throw new IllegalStateException(this + "." + op + "() from a message of a stateless actor, whose"
                     + " messages run in parallel: start its timers in onStart()");
         }
         requireProcessingOnceStarted(op);
-        if (isTerminated()) {
-            throw new IllegalStateException(this + "." + op + "() after " + this + " terminated: its timers have"
-                    + " been cancelled");
-        }
+        return !isTerminated();
+    }
+
+    /**
+     * A timer's send: as {@code self().send(message)}, except that a full bounded mailbox makes the message a
+     * {@code MAILBOX_FULL} dead letter instead of waiting or throwing, whatever the mailbox's overflow: the timer
+     * thread serves every timer and reply timeout of the runtime, and must never wait for one actor.
+     */
+    private void timerSend(M message) {
+        enqueue(mailbox, message, routeOf(message), true);
     }
 
     /** The actor terminated (with the token held): no timer of it sends again. */
     private void cancelTimers() {
-        ActorExtras x = extras;
-        if (x != null && x.timers != null) {
-            for (ActorExtras.Timer t : x.timers.values()) {
-                t.cancel();
+        try {
+            ActorExtras x = extras;
+            if (x != null && x.timers != null) {
+                for (ActorExtras.Timer t : x.timers.values()) {
+                    t.cancel();
+                }
+                x.timers.clear();
             }
-            x.timers.clear();
+        } catch (Throwable t) {
+            addFailure(t);                    // a cancel cannot fail short of an internal error; report it
         }
     }
 
@@ -648,10 +669,15 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * instead of the mailbox after the actor: {@code box} is that mailbox.
      */
     final void enqueue(Mailbox box, Object envelope, int index) {
+        enqueue(box, envelope, index, false);
+    }
+
+    /** {@link #enqueue}; a full bounded mailbox drops the envelope as a dead letter if {@code dropWhenFull}. */
+    private void enqueue(Mailbox box, Object envelope, int index, boolean dropWhenFull) {
         MailboxLimit l = limit;
         if ((status & TERMINATED) != 0) {
             deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
-        } else if (l != null && !l.tryReserve(index) && !overflow(envelope, index, l)) {
+        } else if (l != null && !l.tryReserve(index) && !overflow(envelope, index, l, dropWhenFull)) {
             return;                                       // dropped, or the sender gets an exception
         } else if (!box.offer(envelope, index)) {
             if (l != null) {
@@ -667,9 +693,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * Mailbox {@code index} is full. Returns true once a place has been reserved after all (a sender outside the
      * runtime waited for it); otherwise the message was dropped as a dead letter, or this throws.
      */
-    private boolean overflow(Object envelope, int index, MailboxLimit l) {
+    private boolean overflow(Object envelope, int index, MailboxLimit l, boolean drop) {
         BoundedMailbox b = l.bound;
-        switch (b.whenFull()) {
+        switch (drop ? BoundedMailbox.Overflow.DROP : b.whenFull()) {
             case DROP -> {
                 deadLetter(envelope, DeadLetter.Reason.MAILBOX_FULL);
                 return false;
@@ -794,6 +820,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /** Like {@link #fail}, for the holder of a token taken by {@link #holdIdle()}: the holder drains the mailbox. */
     final void failHeld(Throwable failure, String what) {
+        keepFailure(failure);
         report(failure, what);
         STATUS.getAndBitwiseOr(this, TERMINATED);
         drainOrRelease();
@@ -1052,10 +1079,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /** Keeps the first failure that terminates this actor, for {@link #failure()}; never throws. */
     private void keepFailure(Throwable failure) {
         try {
-            ActorExtras x = extras();
-            if (x.failure == null) {
-                x.failure = failure;              // published to onExit() by the status change that terminates
-            }
+            // the first one (a stateless actor's messages may fail at once); published to onExit() by the status
+            // change that terminates
+            ActorExtras.FAILURE.compareAndSet(extras(), (Throwable) null, failure);
         } catch (Throwable noMemory) {
             // failure() then says null; the failure itself is still reported to the finish
         }
@@ -1063,9 +1089,10 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /**
      * Why this actor terminated, for {@link #onExit()} (a parent that restarts a failed child, a resource released
-     * differently): the exception that escaped {@link #process}, {@link #onStart()}, a reply handler or the
-     * runtime's scheduling of it; null if it called {@link #exit()}, its runtime closed, or it has not terminated.
-     * The same exception reaches the actor's finish.
+     * differently): the first exception that escaped {@link #process}, {@link #onStart()}, a reply handler, a
+     * guard or selection policy, or the runtime's handling of it; null if none did (it called {@link #exit()} and
+     * nothing escaped after, or its runtime closed), or if it has not terminated. The same exception reaches the
+     * actor's finish.
      */
     protected final Throwable failure() {
         ActorExtras x = extras;
@@ -1151,6 +1178,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * fails with it and is drained, or at least released, so that its finish is not left waiting.
      */
     final void crashed(Throwable failure) {
+        keepFailure(failure);
         try {
             report(failure, "it failed outside process(): in its mailbox, its selection policy or the runtime itself");
         } catch (Throwable t) {
@@ -1184,6 +1212,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         } catch (Throwable t) {
             addFailure(t);
             if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
+                cancelTimers();
                 try {
                     holdAwaitedReplies();
                 } catch (Throwable again) {              // the finish then may not wait for those answers
@@ -1208,6 +1237,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * give the token up, and repeat while messages keep arriving.
      */
     private void drainTerminated() {
+        if ((status & RELEASED) == 0) {
+            cancelTimers();                       // first: nothing below can keep a timer sending
+        }
         do {
             Object envelope;
             while ((envelope = mailbox.pollAny()) != null) {
@@ -1230,7 +1262,6 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 d.terminated();
             }
             if ((status & RELEASED) == 0) {
-                cancelTimers();
                 runExitHook();
                 holdAwaitedReplies();             // before RELEASED: if it throws, drainOrRelease still releases
                 STATUS.getAndBitwiseOr(this, RELEASED);

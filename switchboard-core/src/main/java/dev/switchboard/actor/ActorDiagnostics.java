@@ -62,12 +62,12 @@ final class ActorDiagnostics {
      * "" if its state says nothing: it was never started (the request waits in its mailbox), or it has exited.
      */
     static String whyNoReply(ActorRef<?> target) {
-        if (target instanceof LocalRef<?> r) {
+        if (target instanceof LocalRef<?> r) {         // printed as the reference: its toString is ours
             ActorState ts = r.actor.state();
             if (ts == ActorState.NEW) {
-                return " (" + r.actor + " was never started: the request waits in its mailbox)";
+                return " (" + r + " was never started: the request waits in its mailbox)";
             } else if (ts == ActorState.TERMINATED) {
-                return " (" + r.actor + " has exited)";
+                return " (" + r + " has exited)";
             }
         }
         return "";

@@ -12,6 +12,7 @@ final class ActorExtras {
     static final VarHandle DEAD_LETTERS;
     static final VarHandle EARLY_DEAD_LETTERS;
     private static final VarHandle REPLIES;
+    static final VarHandle FAILURE;
 
     static {
         try {
@@ -19,6 +20,7 @@ final class ActorExtras {
             DEAD_LETTERS = l.findVarHandle(ActorExtras.class, "deadLetters", long.class);
             EARLY_DEAD_LETTERS = l.findVarHandle(ActorExtras.class, "earlyDeadLetters", long.class);
             REPLIES = l.findVarHandle(ActorExtras.class, "replies", AwaitedReplies.class);
+            FAILURE = l.findVarHandle(ActorExtras.class, "failure", Throwable.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -39,7 +41,7 @@ final class ActorExtras {
     volatile AwaitedReplies replies;
     /** The behaviors become() saved; confined to the holder of the token. */
     BecomeStack become;
-    /** The failure that terminated the actor, or null (see {@code ActorCore.failure()}). */
+    /** The failure that terminated the actor, or null (see {@code ActorCore.failure()}); set once, with a CAS. */
     volatile Throwable failure;
     /** The timers by key (see {@code ActorCore.startSingleTimer}), or null; confined to the holder of the token. */
     TimerMap timers;
@@ -53,13 +55,15 @@ final class ActorExtras {
     }
 
     /**
-     * One timer of the actor: the send it schedules, and whether a single timer has sent (set before its send, so
-     * that the actor processing the message sees the timer no longer active).
+     * One timer of the actor: the send it schedules, guarded so that a cancel and a send exclude each other: once
+     * {@link #cancel} has returned, this timer sends nothing more, and a single timer that has sent is no longer
+     * active when the actor processes its message.
      */
     static final class Timer implements Runnable {
         private final Runnable send;
         private final boolean single;
-        private volatile boolean sent;
+        private boolean sent;                  // guarded by this
+        private boolean cancelled;             // guarded by this
         java.util.concurrent.ScheduledFuture<?> future;   // set right after scheduling, by the token holder
 
         Timer(Runnable send, boolean single) {
@@ -69,18 +73,31 @@ final class ActorExtras {
 
         @Override
         public void run() {
-            if (single) {
-                sent = true;
+            synchronized (this) {              // the send never blocks (ActorCore.timerSend): a cancel waits briefly
+                if (cancelled) {
+                    return;
+                }
+                if (single) {
+                    sent = true;
+                }
+                send.run();
             }
-            send.run();
         }
 
-        boolean isActive() {
-            return !sent && !future.isDone();
+        /** Whether it will still send: a single timer until it has sent, a periodic one until cancelled. */
+        synchronized boolean isActive() {
+            return !cancelled && !sent && !future.isDone();
         }
 
+        /** Stops it; returns whether it was active. */
         boolean cancel() {
-            return future.cancel(false) && !sent;
+            boolean wasActive;
+            synchronized (this) {
+                wasActive = !cancelled && !sent && !future.isDone();
+                cancelled = true;
+            }
+            future.cancel(false);
+            return wasActive;
         }
     }
 

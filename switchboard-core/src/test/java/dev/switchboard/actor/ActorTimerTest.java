@@ -8,6 +8,7 @@ import dev.switchboard.task.TaskRuntime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -216,6 +217,111 @@ class ActorTimerTest {
         assertThat(seen).containsExactly(new Tick(1));
         assertThat(fromMessage.get()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("from a message of a stateless actor, whose messages run in parallel");
+    }
+
+    /**
+     * What cancelTimer answers is what happens: true, and the message never comes; false, and it has come or
+     * comes. Single timers due at once, cancelled at once, race their sends in every round.
+     */
+    @Test
+    void aCancelThatSaysItStoppedTheTimerMeansNoMessageComes() {
+        for (int round = 0; round < 200; round++) {
+            List<Msg> seen = new CopyOnWriteArrayList<>();
+            AtomicReference<Boolean> cancelled = new AtomicReference<>();
+            Actor<Msg> racer = new Actor<>() {
+                @Override
+                protected void onStart() {
+                    startSingleTimer("race", new Tick(1), Duration.ZERO);
+                    cancelled.set(cancelTimer("race"));
+                    startSingleTimer("end", new Stop(), Duration.ofMillis(2));   // due after the race's send
+                }
+
+                @Override
+                protected void process(Msg m) {
+                    seen.add(m);
+                    if (m instanceof Stop) {
+                        exit();
+                    }
+                }
+            };
+            rt.finish(() -> {
+                racer.start();
+            });
+            if (cancelled.get()) {
+                assertThat(seen).as("round %d: cancelled, yet sent", round).containsExactly(new Stop());
+            } else {
+                assertThat(seen).as("round %d: not cancelled, yet not sent", round)
+                        .containsExactly(new Tick(1), new Stop());
+            }
+        }
+    }
+
+    /**
+     * The timer thread serves every timer and reply timeout of the runtime: a timer's send into a full bounded
+     * mailbox (one that would make a sender wait) is a dead letter instead, and another actor's timer still comes.
+     */
+    @Test
+    void aTimerIntoAFullBoundedMailboxMakesDeadLettersAndHoldsNoOtherTimerUp() {
+        List<Throwable> unscoped = new CopyOnWriteArrayList<>();
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        try (TaskRuntime own = TaskRuntime.builder().workers(2).onUnscopedFailure(unscoped::add).build()) {
+            DeadLetter.subscribe(own, dead::add);
+            Actor<Msg> full = new Actor<>(BoundedMailbox.waiting(1, Duration.ofMinutes(10))) {
+                @Override
+                protected void onStart() {
+                    startTimerAtFixedRate("tick", new Tick(0), Duration.ofMillis(1));
+                }
+
+                @Override
+                protected void process(Msg m) {
+                    try {
+                        release.await(30, TimeUnit.SECONDS);    // holds its mailbox full meanwhile
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    exit();
+                }
+            };
+            own.finish(() -> {
+                full.start();
+                new Actor<Msg>() {
+                    @Override
+                    protected void onStart() {
+                        startSingleTimer("later", new Tock(), Duration.ofMillis(50));
+                    }
+
+                    @Override
+                    protected void process(Msg m) {
+                        dev.switchboard.testing.Await.until("a full mailbox's dead letter", () -> !dead.isEmpty());
+                        release.countDown();                     // came although the other's sends found no room
+                        exit();
+                    }
+                }.start();
+            });
+        }
+        assertThat(dead).isNotEmpty().allSatisfy(d -> assertThat(d.reason()).isIn(DeadLetter.Reason.MAILBOX_FULL,
+                DeadLetter.Reason.UNPROCESSED_AT_EXIT, DeadLetter.Reason.RECIPIENT_TERMINATED));
+        assertThat(dead).anySatisfy(d -> assertThat(d.reason()).isEqualTo(DeadLetter.Reason.MAILBOX_FULL));
+        assertThat(unscoped).isEmpty();
+    }
+
+    /** Once the actor has terminated (an exit() earlier in the same message), timers are a no-op, not a failure. */
+    @Test
+    void timerCallsAfterTheActorTerminatedDoNothing() {
+        AtomicReference<List<Object>> after = new AtomicReference<>();
+        Actor<Msg> exiting = new Actor<>() {
+            @Override
+            protected void process(Msg m) {
+                startSingleTimer("k", new Tock(), Duration.ofMinutes(1));
+                exit();
+                startSingleTimer("late", new Tock(), Duration.ZERO);
+                after.set(List.of(isTimerActive("k"), isTimerActive("late"), cancelTimer("k")));
+            }
+        };
+        rt.finish(() -> exiting.start().send(new Tock()));
+        assertThat(after.get()).containsExactly(false, false, false);
+        assertThat(exiting.deadLetterCount()).isZero();
     }
 
     /** Timers keyed by request do not pile up: those that have sent are dropped as new ones are started. */

@@ -211,6 +211,28 @@ class AskTest {
         assertThat(actor.mailboxSize()).isEqualTo(1);
     }
 
+    /** An actor whose toString throws still lets an ask to it time out: the runtime describes it by its reference. */
+    @Test
+    void anAskToAnActorWhoseToStringThrowsStillTimesOut() {
+        final class Unprintable extends Actor<BankMsg> {
+            ActorRef<BankMsg> ref() {
+                return self();
+            }
+
+            @Override
+            protected void process(BankMsg m) {
+            }
+
+            @Override
+            public String toString() {
+                throw new IllegalStateException("not printable");
+            }
+        }
+        CompletableFuture<Long> answer = new Unprintable().ref().ask(Ignored::new, Duration.ofMillis(50));
+        assertThat(catchThrowable(answer::join)).isInstanceOf(CompletionException.class)
+                .cause().isInstanceOf(ReplyTimeoutException.class).hasMessageContaining("was never started");
+    }
+
     @Test
     void aTimeoutOfAnAskFromAnActorNamesTheActor() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {

@@ -398,6 +398,30 @@ class SelectorTest {
         }
     }
 
+    /** A stall terminates the selector with a failure, and its onExit() sees that failure. */
+    @Test
+    void onExitOfAStalledSelectorSeesTheStall() {
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        Selector<String, Selector.Numbered> s = new Selector<>(2) {
+            {
+                disableAll();
+            }
+
+            @Override
+            protected void process(String m) {
+            }
+
+            @Override
+            protected void onExit() {
+                seen.set(failure());
+            }
+        };
+        s.self().send(0, "waiting");
+        Throwable thrown = catchThrowable(() -> rt.finish(java.time.Duration.ofSeconds(20), s::start));
+        assertThat(thrown).isInstanceOf(StalledSelectorException.class);
+        assertThat(seen.get()).isSameAs(thrown);
+    }
+
     /** A selector whose stall report cannot even be written (its toString throws) still fails and gives up its token. */
     @Test
     void aStallThatCannotBeDescribedStillFailsTheSelector() {
