@@ -3,7 +3,6 @@ package dev.switchboard.internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -750,7 +749,12 @@ public final class Scheduler {
                         reportAt = 0;
                         Consumer<String> reporter = hangReporter;
                         if (reporter != null) {
-                            reporter.accept("Switchboard hang diagnostic: " + report(scope));
+                            try {
+                                reporter.accept("Switchboard hang diagnostic: " + report(scope));
+                            } catch (Throwable reporterFailed) {
+                                // the reporter is the program's: its failure must not end the wait it reports on
+                                reportUnscopedFailure(reporterFailed);
+                            }
                         }
                     }
                 }
@@ -842,8 +846,23 @@ public final class Scheduler {
         blockedGets.remove(b);
     }
 
-    /** What keeps {@code scope} open, as a multi-line report. */
+    /**
+     * What keeps {@code scope} open, as a multi-line report. Never throws: a report is made while something waits
+     * (a finish, a close), and describing the program's objects runs the program's code ({@code toString}).
+     */
     public String report(Scope scope) {
+        try {
+            return buildReport(scope);
+        } catch (Throwable t) {
+            try {
+                return scope + " (the report of what keeps it open failed: " + t + ")";
+            } catch (Throwable again) {
+                return "a finish (its report failed)";
+            }
+        }
+    }
+
+    private String buildReport(Scope scope) {
         long now = System.nanoTime();
         StringBuilder sb = new StringBuilder(scope.describe(now));
         List<String> items = scope.openItems(now);
@@ -861,7 +880,7 @@ public final class Scheduler {
         for (String item : items) {
             sb.append("\n  - ").append(item);
         }
-        if (scope.anyFailure()) {
+        if (scope.anyFailure() && !scope.isGlobal()) {   // the global scope's go to the unscoped-failure handler
             appendFailuresSoFar(sb, scope.failed());
         }
         return sb.append("\n  ").append(poolState()).toString();
@@ -875,15 +894,19 @@ public final class Scheduler {
     String runningNow(Node node) {
         for (Worker w : workers) {
             if (w.current() == node) {
-                return "running now on thread '" + w.getName() + "' (" + w.getState() + ")"
-                        + programSite(w.getStackTrace());
+                Thread.State state = w.getState();
+                StackTraceElement[] frames = w.getStackTrace();
+                if (w.current() != node) {
+                    return null;                  // it moved on meanwhile: the stack may be another node's
+                }
+                return "running now on thread '" + w.getName() + "' (" + state + ")" + programSite(frames);
             }
         }
         return null;
     }
 
     /** {@code ", in Demo.process(Demo.java:12), calling java.util.concurrent.CountDownLatch.await(...)"}, or "". */
-    private String programSite(StackTraceElement[] frames) {
+    private static String programSite(StackTraceElement[] frames) {
         for (int i = 0; i < frames.length; i++) {
             if (isProgramFrame(frames[i])) {
                 return ", in " + site(frames[i]) + (i > 0 ? ", calling " + site(frames[i - 1]) : "");
@@ -899,42 +922,37 @@ public final class Scheduler {
         return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
     }
 
-    /** Per class name: whether it is the program's (neither the JDK's nor this library's). */
-    private final Map<String, Boolean> programClasses = new ConcurrentHashMap<>();
+    /** The packages of this library and of its modules: their frames are not the program's. */
+    private static final Set<String> LIBRARY_PACKAGES = Set.of("dev.switchboard", "dev.switchboard.actor",
+            "dev.switchboard.internal", "dev.switchboard.monitor", "dev.switchboard.spi", "dev.switchboard.task",
+            "dev.switchboard.stm", "dev.switchboard.place");
 
-    private boolean isProgramFrame(StackTraceElement frame) {
+    /**
+     * Whether a frame is the program's: neither the JDK's nor this library's, told from the class name alone (a
+     * report loads no class: it may run while a stuck thread holds a class loader's lock).
+     */
+    private static boolean isProgramFrame(StackTraceElement frame) {
         String c = frame.getClassName();
         if (c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("com.sun.")) {
             return false;
         }
-        return programClasses.computeIfAbsent(c, name -> {
-            try {
-                Class<?> k = Class.forName(name, false, Scheduler.class.getClassLoader());
-                return !Objects.equals(codeLocation(k), codeLocation(Scheduler.class));
-            } catch (ClassNotFoundException | LinkageError | SecurityException notOurs) {
-                return true;             // not visible from this library: the program's
-            }
-        });
-    }
-
-    private static Object codeLocation(Class<?> k) {
-        java.security.CodeSource source = k.getProtectionDomain().getCodeSource();
-        return source == null ? null : source.getLocation();
+        int dot = c.lastIndexOf('.');
+        return !LIBRARY_PACKAGES.contains(dot < 0 ? "" : c.substring(0, dot));
     }
 
     /** Failures a report shows by name; the rest are counted. */
     private static final int REPORTED_FAILURES = 3;
 
     /**
-     * The failures a waiting finish has collected so far (the body's own, or its tasks' and actors'), which it
-     * rethrows only once all of its work has ended: a report says so, since they often explain why it waits.
+     * The failures a waiting finish has collected so far (the body's own, or its tasks' and actors'): it rethrows
+     * them only once all of its work has ended, and they often explain why it still waits.
      */
     private static void appendFailuresSoFar(StringBuilder sb, Scope.Failed failed) {
         if (failed.count() == 0) {
             return;                       // forwarded to the finish that adopted this one's work
         }
         sb.append("\n  ").append(failed.count()).append(failed.count() == 1 ? " failure" : " failures")
-          .append(" so far, rethrown when the finish ends:");
+          .append(" so far:");
         int shown = Math.min(REPORTED_FAILURES, failed.kept().size());
         for (int i = 0; i < shown; i++) {
             sb.append("\n  - ").append(failed.kept().get(i));
@@ -1205,11 +1223,12 @@ public final class Scheduler {
             s.stop(closedWhileWaiting(s));
         }
         for (Scope s : trackingScopes) {
-            if (!s.isGlobal() && !s.gaveUpWaiting()) {
+            if (!s.isGlobal() && !s.handedToNoFinish()) {
                 // a finish whose body has ended but whose thread has not begun to wait yet: told the same way,
-                // before its actors are terminated (which could otherwise end it as if its work had succeeded).
-                // A finish that timed out has thrown already: nobody waits to be told, and what it left running
-                // ends below with its messages counted as dead letters.
+                // before its actors are terminated (which could otherwise end it as if its work had succeeded);
+                // a nested finish that timed out tells the finish that took its work over. A finish that timed
+                // out with no finish around it has thrown already: nobody waits to be told, and what it left
+                // running ends below with its messages counted as dead letters.
                 s.stop(closedWhileWaiting(s));
             }
         }

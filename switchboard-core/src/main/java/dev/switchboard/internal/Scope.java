@@ -185,9 +185,13 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return before;
     }
 
-    /** Whether this scope's finish stopped waiting (it timed out) and handed its work on ({@link #adoptInto}). */
-    boolean gaveUpWaiting() {
-        return adoptedBy != null;
+    /**
+     * Whether this scope's finish stopped waiting (it timed out) and handed its work to no finish
+     * ({@link #adoptInto}: the global scope, or a node of it): nobody waits for that work any more.
+     */
+    boolean handedToNoFinish() {
+        Node a = adoptedBy;
+        return a != null && a.scope().isGlobal();
     }
 
     private void releaseAdoption() {
@@ -436,10 +440,14 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     public List<String> openItems(long now) {
         List<String> items = new ArrayList<>();
         for (Node n = tracked; n != null; n = n.nextTracked) {
-            String d = n.describeIfOpen(now);
-            if (d != null) {
-                String running = scheduler.runningNow(n);
-                items.add(running == null ? d : d + "; " + running);
+            try {
+                String d = n.describeIfOpen(now);
+                if (d != null) {
+                    String running = scheduler.runningNow(n);
+                    items.add(running == null ? d : d + "; " + running);
+                }
+            } catch (Throwable t) {      // a description runs the program's toString: one failure loses one item
+                items.add(n.getClass().getSimpleName() + " (its description failed: " + t + ")");
             }
         }
         return items;

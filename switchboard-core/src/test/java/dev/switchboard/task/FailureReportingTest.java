@@ -265,6 +265,29 @@ class FailureReportingTest {
         assertThat(forgotten.state()).isEqualTo(ActorState.TERMINATED);
     }
 
+    /**
+     * A nested finish that timed out hands its work to the finish around it; closing the runtime then fails that
+     * finish (its work was cut short), instead of letting it end as if the work had succeeded.
+     */
+    @Test
+    void closingAfterANestedFinishTimedOutFailsTheFinishAroundIt() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().workers(2).build();
+        Actor<String> forgotten = new Actor<>() {
+            @Override
+            protected void process(String m) {
+            }
+        };
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            Throwable inner = catchThrowable(() -> rt.finish(Duration.ofMillis(100), () -> forgotten.start()));
+            assertThat(inner).isInstanceOf(FinishTimeoutException.class);
+            Thread closer = new Thread(rt::close);
+            closer.start();
+            closer.join();
+        }));
+        assertThat(thrown).isInstanceOf(RuntimeClosedException.class).hasMessageContaining("was closed");
+        assertThat(forgotten.state()).isEqualTo(ActorState.TERMINATED);
+    }
+
     @Test
     void aReplyAwaitedBeforeExitIsADeadLetter() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.testing.Await;
+import dev.switchboard.testing.BlockedActor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -169,7 +170,7 @@ class HangDiagnosticTest {
             assertThat(thrown).isInstanceOf(MultiException.class);
             assertThat(reports).hasSize(1);
             assertThat(reports.peek()).contains("actor " + waiting).contains("never exited")
-                    .contains("6 failures so far, rethrown when the finish ends:")
+                    .contains("6 failures so far:")
                     .containsPattern("\\n  - and 3 more\\n  pool: ");
             assertThat(reports.peek().split("IllegalStateException: task \\d failed|IllegalArgumentException: the body"
                     + " failed", -1)).hasSize(4);           // three of the six named
@@ -186,33 +187,31 @@ class HangDiagnosticTest {
                     reports.add(r);
                     reported.countDown();
                 }).build()) {
-            WaitsInProcess waits = new WaitsInProcess(reported);
+            BlockedActor waits = new BlockedActor(reported);
             rt.finish(() -> waits.start().send("wait"));
             assertThat(reports).hasSize(1);
             assertThat(reports.peek()).contains("actor " + waits)
                     .containsPattern("running now on thread '[^']+-worker-\\d' \\((WAITING|TIMED_WAITING)\\), in "
-                            + Pattern.quote(WaitsInProcess.class.getName()) + "\\.process\\(HangDiagnosticTest\\.java:"
+                            + Pattern.quote(BlockedActor.class.getName()) + "\\.process\\(BlockedActor\\.java:"
                             + "\\d+\\), calling java\\.util\\.concurrent\\.CountDownLatch\\.await");
         }
     }
 
-    /** Blocks in process() until the hang report has been made, then exits. */
-    static final class WaitsInProcess extends Actor<String> {
-        private final CountDownLatch reported;
-
-        WaitsInProcess(CountDownLatch reported) {
-            this.reported = reported;
+    /** A hang reporter that throws does not end the wait it reports on: the finish ends as its work does. */
+    @Test
+    void aHangReporterThatThrowsLeavesTheFinishWaitingForItsWork() {
+        List<Throwable> unscoped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch reported = new CountDownLatch(1);
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
+                .onUnscopedFailure(unscoped::add).hangReporter(r -> {
+                    reported.countDown();
+                    throw new IllegalStateException("the reporter failed");
+                }).build()) {
+            BlockedActor blocked = new BlockedActor(reported);
+            rt.finish(() -> blocked.start().send("wait"));
+            assertThat(blocked.state()).isEqualTo(dev.switchboard.actor.ActorState.TERMINATED);
         }
-
-        @Override
-        protected void process(String m) {
-            try {
-                reported.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            exit();
-        }
+        assertThat(unscoped).singleElement().satisfies(t -> assertThat(t).hasMessage("the reporter failed"));
     }
 
     @Test
