@@ -493,11 +493,12 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /**
      * Sends {@code message} to this actor once, after {@code delay}, as {@code self().send(message)} would (a
-     * selector: to the mailbox such a send picks), except that a full bounded mailbox makes it a dead letter
-     * instead of waiting or throwing. A timer started before with the same {@code key} is cancelled first;
-     * {@link #cancelTimer} cancels this one, and so does this actor's termination, whatever ends it. Once a cancel
-     * has returned the timer sends nothing more; a message it sent before stays in the mailbox (unlike Pekko's
-     * timers, which drop it). After this actor has terminated, starting a timer does nothing.
+     * selector: to the mailbox its {@code route} picks for the message when the timer starts), except that a full
+     * bounded mailbox makes it a dead letter instead of waiting or throwing. A timer started before with the same
+     * {@code key} is cancelled first; {@link #cancelTimer} cancels this one, and so does this actor's termination,
+     * whatever ends it. Once a cancel has returned the timer sends nothing more; a message it sent before stays in
+     * the mailbox (unlike Pekko's timers, which drop it). After this actor has terminated, starting a timer does
+     * nothing.
      *
      * <pre>{@code
      * protected void onStart() { startSingleTimer("deadline", new GiveUp(), Duration.ofSeconds(30)); }
@@ -581,7 +582,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (!timerContext(op)) {
             return;                           // terminated (an exit() earlier in this message, a close): no timer
         }
-        ActorExtras.Timer t = new ActorExtras.Timer(() -> timerSend(message), periodNanos == 0);
+        int index = routeOf(message);         // here, so that a selector's route() failing fails the caller
+        ActorExtras.Timer t = new ActorExtras.Timer(() -> timerSend(message, index), periodNanos == 0);
         TimerService timers = scheduler.timers();
         t.future = periodNanos == 0 ? timers.schedule(delayNanos, t)
                 : timers.scheduleAtFixedRate(delayNanos, periodNanos, t);
@@ -620,8 +622,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * {@code MAILBOX_FULL} dead letter instead of waiting or throwing, whatever the mailbox's overflow: the timer
      * thread serves every timer and reply timeout of the runtime, and must never wait for one actor.
      */
-    private void timerSend(M message) {
-        enqueue(mailbox, message, routeOf(message), true);
+    private void timerSend(M message, int index) {
+        enqueue(mailbox, message, index, true);
     }
 
     /** The actor terminated (with the token held): no timer of it sends again. */

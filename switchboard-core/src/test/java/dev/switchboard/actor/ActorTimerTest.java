@@ -324,6 +324,39 @@ class ActorTimerTest {
         assertThat(exiting.deadLetterCount()).isZero();
     }
 
+    enum Box { REGULAR, TICKS }
+
+    /** A selector's timer message goes to the mailbox its route() picks, and a route() that throws fails the start. */
+    @Test
+    void aSelectorsTimerGoesWhereItsRoutePutsTheMessage() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        AtomicReference<Throwable> badRoute = new AtomicReference<>();
+        rt.finish(() -> new Selector<Msg, Box>(Box.class) {
+            @Override
+            protected int route(Msg m) {
+                return switch (m) {
+                    case Tick t -> Box.TICKS.ordinal();
+                    case Tock t -> Box.REGULAR.ordinal();
+                    case Stop s -> throw new IllegalArgumentException("no mailbox for " + s);
+                };
+            }
+
+            @Override
+            protected void onStart() {
+                startSingleTimer("tick", new Tick(1), Duration.ZERO);
+                badRoute.set(catchThrowable(() -> startSingleTimer("stop", new Stop(), Duration.ZERO)));
+            }
+
+            @Override
+            protected void process(Msg m) {
+                seen.add(m + " in " + Box.values()[currentMailbox()]);
+                exit();
+            }
+        }.start());
+        assertThat(seen).containsExactly("Tick[n=1] in TICKS");
+        assertThat(badRoute.get()).isInstanceOf(IllegalArgumentException.class).hasMessage("no mailbox for Stop[]");
+    }
+
     /** Timers keyed by request do not pile up: those that have sent are dropped as new ones are started. */
     @Test
     void singleTimersThatHaveSentDoNotAccumulate() {
