@@ -492,23 +492,30 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     // ------------------------------------------------------------------------------------------ timers
 
     /**
+     * The shortest period of a periodic timer: the runtime's one timer thread also times every ask and awaitReply,
+     * and a period it can never keep up with would hold their timeouts back.
+     */
+    static final Duration MIN_TIMER_PERIOD = Duration.ofMillis(1);
+
+    /**
      * Sends {@code message} to this actor once, after {@code delay}, as {@code self().send(message)} would (a
      * selector: to the mailbox its {@code route} picks for the message when the timer starts), except that a full
      * bounded mailbox makes it a dead letter instead of waiting or throwing. A timer started before with the same
      * {@code key} is cancelled first; {@link #cancelTimer} cancels this one, and so does this actor's termination,
-     * whatever ends it. Once a cancel has returned the timer sends nothing more; a message it sent before stays in
-     * the mailbox (unlike Pekko's timers, which drop it). After this actor has terminated, starting a timer does
-     * nothing.
+     * whatever ends it. Once a timer has been cancelled or replaced, none of its messages is processed, not even
+     * one it sent before and that waits in the mailbox (it is dropped when its turn comes, counted as processed).
+     * After this actor has terminated, starting a timer does nothing.
      *
      * <pre>{@code
-     * protected void onStart() { startSingleTimer("deadline", new GiveUp(), Duration.ofSeconds(30)); }
+     * protected void onStart() { startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }
      * protected void process(Msg m) {
      *     switch (m) {
-     *         case Result r -> { use(r); cancelTimer("deadline"); exit(); }
-     *         case GiveUp g -> exit();                  // no result within 30 s
+     *         case Work w -> { handle(w); startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }  // restarts it
+     *         case Idle i -> exit();                    // 30 s without work: an Idle from before the restart never comes
      *     }
      * }
      * }</pre>
+
      *
      * @throws IllegalArgumentException if {@code delay} is negative
      * @throws IllegalStateException if not called while this started actor processes a message, a reply or its
@@ -530,23 +537,24 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * termination. The sends keep their rate whatever the actor does meanwhile: an actor slower than the period
      * finds several in its mailbox.
      *
-     * @throws IllegalArgumentException if {@code period} is not positive
+     * @throws IllegalArgumentException if {@code period} is shorter than a millisecond
      * @throws IllegalStateException as for {@link #startSingleTimer}
      */
     protected final void startTimerAtFixedRate(Object key, M message, Duration period) {
         Objects.requireNonNull(period, "period");
-        if (period.isNegative() || period.isZero()) {
-            throw new IllegalArgumentException("startTimerAtFixedRate() of " + this + " needs a positive period, got "
-                    + period);
+        if (period.compareTo(MIN_TIMER_PERIOD) < 0) {
+            throw new IllegalArgumentException("startTimerAtFixedRate() of " + this + " needs a period of at least "
+                    + MIN_TIMER_PERIOD.toMillis() + " ms, got " + period + " (the runtime's one timer thread also"
+                    + " times every ask and awaitReply)");
         }
         long nanos = nanos(period);
         startTimer("startTimerAtFixedRate", key, message, nanos, nanos);
     }
 
     /**
-     * Cancels the timer started with {@code key}, if one is active; returns whether one was. When it returns, the
-     * timer sends nothing more; a message it sent already stays in the mailbox. After this actor has terminated it
-     * returns false (termination cancelled every timer).
+     * Cancels the timer started with {@code key}, if one is active; returns whether one was. Once it has returned,
+     * none of the timer's messages is processed, not even one already in the mailbox. After this actor has
+     * terminated it returns false (termination cancelled every timer).
      *
      * @throws IllegalStateException as for {@link #startSingleTimer}
      */
@@ -561,8 +569,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     }
 
     /**
-     * Whether the timer started with {@code key} will still send: a single timer until it has sent (so, unlike
-     * Pekko's, it is no longer active while its message waits in the mailbox), a periodic one until cancelled.
+     * Whether the timer started with {@code key} is active: a single timer until this actor takes its message, a
+     * periodic one until cancelled.
      *
      * @throws IllegalStateException as for {@link #startSingleTimer}
      */
@@ -583,7 +591,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             return;                           // terminated (an exit() earlier in this message, a close): no timer
         }
         int index = routeOf(message);         // here, so that a selector's route() failing fails the caller
-        ActorExtras.Timer t = new ActorExtras.Timer(() -> timerSend(message, index), periodNanos == 0);
+        ActorExtras.Timer t = new ActorExtras.Timer(this, message, index, periodNanos == 0);
         TimerService timers = scheduler.timers();
         t.future = periodNanos == 0 ? timers.schedule(delayNanos, t)
                 : timers.scheduleAtFixedRate(delayNanos, periodNanos, t);
@@ -591,6 +599,12 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (replaced != null) {
             replaced.cancel();
         }
+    }
+
+    /** The timers this actor keeps, or null if it never started one (for diagnostics: read without the token). */
+    final ActorExtras.TimerMap timersOrNull() {
+        ActorExtras x = extras;
+        return x == null ? null : x.timers;
     }
 
     /** The timers this actor keeps (active or not yet dropped); for tests. */
@@ -611,18 +625,18 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         requireNoPolicy(op + "()", "its policy decides when its messages run, and timers are not offered there");
         if (dispatch == Dispatch.PARALLEL && Context.current() != activation) {
             throw new IllegalStateException(this + "." + op + "() from a message of a stateless actor, whose"
-                    + " messages run in parallel: start its timers in onStart()");
+                    + " messages run in parallel: its timers are started in onStart() and end with it");
         }
         requireProcessingOnceStarted(op);
         return !isTerminated();
     }
 
     /**
-     * A timer's send: as {@code self().send(message)}, except that a full bounded mailbox makes the message a
+     * A timer's send into mailbox {@code index}: as a send, except that a full bounded mailbox makes the message a
      * {@code MAILBOX_FULL} dead letter instead of waiting or throwing, whatever the mailbox's overflow: the timer
      * thread serves every timer and reply timeout of the runtime, and must never wait for one actor.
      */
-    private void timerSend(M message, int index) {
+    final void timerSend(ActorExtras.TimerMessage message, int index) {
         enqueue(mailbox, message, index, true);
     }
 
@@ -678,7 +692,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     private void enqueue(Mailbox box, Object envelope, int index, boolean dropWhenFull) {
         MailboxLimit l = limit;
         if ((status & TERMINATED) != 0) {
-            deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
+            if (!(envelope instanceof ActorExtras.TimerMessage)) {   // a timer's: cancelled by the termination
+                deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
+            }
         } else if (l != null && !l.tryReserve(index) && !overflow(envelope, index, l, dropWhenFull)) {
             return;                                       // dropped, or the sender gets an exception
         } else if (!box.offer(envelope, index)) {
@@ -994,13 +1010,21 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}).
      */
     final void processEnvelope(Object envelope, boolean serial) {
-        Object message = messageOf(envelope);
+        Object message = envelope;
         try {
+            if (envelope instanceof Request r) {
+                message = r.message();
+            } else if (envelope instanceof ActorExtras.TimerMessage t) {
+                if (!t.timer().deliver()) {
+                    return;                       // its timer was cancelled or replaced since it sent this
+                }
+                message = t.message();
+            }
             invoke(message);
         } catch (Throwable t) {
             fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")");
-            if (envelope != message) {
-                requestFailed((Request) envelope, t);
+            if (envelope instanceof Request r) {
+                requestFailed(r, t);
             }
         } finally {
             if (serial) {
@@ -1246,7 +1270,9 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             Object envelope;
             while ((envelope = mailbox.pollAny()) != null) {
                 released();
-                deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+                if (!(envelope instanceof ActorExtras.TimerMessage)) {   // a timer's: cancelled above, dropped
+                    deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+                }
             }
             if (limit != null) {
                 limit.wakeAll();                   // waiting senders see the exit and dead-letter their messages
@@ -1284,9 +1310,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 || reason == DeadLetter.Reason.UNPROCESSED_AT_EXIT)) {
             reason = DeadLetter.Reason.RUNTIME_CLOSED;    // a message the close kept from the actor; replies keep theirs
         }
-        Object message = envelope;
+        Object message = messageOf(envelope);
         if (envelope instanceof Request r) {
-            message = r.message();
             r.replyTo().failUnanswered(new NoReplyException(this + (byClose
                     ? " was terminated by the close of its runtime before processing the request "
                     : reason == DeadLetter.Reason.MAILBOX_FULL ? "'s mailbox was full: it dropped the request "
@@ -1528,10 +1553,14 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     private void requireProcessingOnceStarted(String op) {
         if (status != 0 && Context.current() != activation) {
-            requireOwnContext(op);                  // the message for a foreign thread
+            Node n = Context.current();
+            if (n == null || n.owner() != this) {      // a foreign thread or context
+                throw new IllegalStateException(this + "." + op + "() may only be called while " + this
+                        + " processes a message or a reply (called from " + calledFrom(n) + ")");
+            }
             throw new IllegalStateException(this + "." + op + "() may only be called while " + this
-                    + " processes a message or a reply, not from a task it spawned (which may run beside its next"
-                    + " message)");
+                    + " processes a message or a reply, not from a task it spawned or a finish inside its"
+                    + " processing (whose tasks may run beside it)");
         }
     }
 
@@ -1539,16 +1568,23 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         Node n = Context.current();
         if (n == null || n.owner() != this) {
             throw new IllegalStateException(this + "." + op + "() may only be called while " + this
-                    + " processes a message or from a task it spawned (called from "
-                    + (n == null ? "thread '" + Thread.currentThread().getName() + "' outside every task"
-                    : n.owner() != null ? "the context of " + n.owner() : n.describe() + ", not " + this + "'s")
-                    + ")");
+                    + " processes a message or from a task it spawned (called from " + calledFrom(n) + ")");
         }
     }
 
-    /** The message an envelope carries, as the actor's {@code process} will see it (a request is wrapped). */
+    /** Where a call from the context {@code n} (null: none) came from, for the errors above. */
+    private String calledFrom(Node n) {
+        return n == null ? "thread '" + Thread.currentThread().getName() + "' outside every task"
+                : n.owner() != null ? "the context of " + n.owner() : n.describe() + ", not " + this + "'s";
+    }
+
+    /**
+     * The message an envelope carries, as the actor's {@code process} will see it (a request, and a timer's
+     * message, are wrapped).
+     */
     static Object messageOf(Object envelope) {
-        return envelope instanceof Request r ? r.message() : envelope;
+        return envelope instanceof Request r ? r.message()
+                : envelope instanceof ActorExtras.TimerMessage t ? t.message() : envelope;
     }
 
     /** The operations {@code dev.switchboard.spi} exposes, installed when this class is initialized. */

@@ -1,6 +1,8 @@
 package dev.switchboard.actor;
 
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -23,7 +25,28 @@ final class ActorDiagnostics {
                 : "never exited";
         String activity = (s & ActorCore.SCHEDULED) != 0 ? "running or scheduled" : "idle";
         return "actor " + actor + " started by thread '" + startedBy + "' " + ageMillis(ageNanos) + ": " + what
-                + " (" + activity + ", " + actor.queueReport() + ", " + actor.processedCount() + " processed)";
+                + " (" + activity + ", " + actor.queueReport() + ", " + actor.processedCount() + " processed"
+                + (what.startsWith("never exited") ? activeTimers(actor) : "") + ")";
+    }
+
+    /**
+     * {@code ", timers: 'deadline' (once), 'tick' (periodic)"} for the actor's active timers, or "": an actor
+     * waiting for its own timer is not stuck, and one that a periodic timer keeps busy never ends by itself. Read
+     * without the actor's token (a report's look; at worst a timer started or cancelled meanwhile is missed).
+     */
+    private static String activeTimers(ActorCore<?> actor) {
+        ActorExtras.TimerMap timers = actor.timersOrNull();
+        if (timers == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<Object, ActorExtras.Timer> e : List.copyOf(timers.entrySet())) {
+            if (e.getValue().isActive()) {
+                sb.append(sb.isEmpty() ? ", timers: " : ", ").append('\'').append(e.getKey()).append("' (")
+                  .append(e.getValue().isSingle() ? "once" : "periodic").append(')');
+            }
+        }
+        return sb.toString();
     }
 
     /**

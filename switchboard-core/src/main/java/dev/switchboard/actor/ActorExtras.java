@@ -43,8 +43,11 @@ final class ActorExtras {
     BecomeStack become;
     /** The failure that terminated the actor, or null (see {@code ActorCore.failure()}); set once, with a CAS. */
     volatile Throwable failure;
-    /** The timers by key (see {@code ActorCore.startSingleTimer}), or null; confined to the holder of the token. */
-    TimerMap timers;
+    /**
+     * The timers by key (see {@code ActorCore.startSingleTimer}), or null; changed only by the holder of the token
+     * (a hang report reads it without, see {@code ActorDiagnostics}).
+     */
+    volatile TimerMap timers;
 
     /** The actor's timers, created by the first. */
     TimerMap timers() {
@@ -55,50 +58,73 @@ final class ActorExtras {
     }
 
     /**
-     * One timer of the actor: the send it schedules, guarded so that a cancel and a send exclude each other: once
-     * {@link #cancel} has returned, this timer sends nothing more, and a single timer that has sent is no longer
-     * active when the actor processes its message.
+     * One timer of the actor. Its sends put a {@link TimerMessage} in the mailbox, which the actor takes only if the
+     * timer is still wanted when the message's turn comes ({@link #deliver}): a cancel, a replacement or a send
+     * exclude each other under this timer's monitor, so once {@link #cancel} has returned nothing more of this timer
+     * is sent or processed, even what it sent before.
      */
     static final class Timer implements Runnable {
-        private final Runnable send;
+        private final ActorCore<?> actor;
+        private final Object message;
+        private final int mailbox;
         private final boolean single;
-        private boolean sent;                  // guarded by this
+        private boolean delivered;             // guarded by this; a single timer's message has been taken
         private boolean cancelled;             // guarded by this
         java.util.concurrent.ScheduledFuture<?> future;   // set right after scheduling, by the token holder
 
-        Timer(Runnable send, boolean single) {
-            this.send = send;
+        Timer(ActorCore<?> actor, Object message, int mailbox, boolean single) {
+            this.actor = actor;
+            this.message = message;
+            this.mailbox = mailbox;
             this.single = single;
         }
 
         @Override
         public void run() {
             synchronized (this) {              // the send never blocks (ActorCore.timerSend): a cancel waits briefly
-                if (cancelled) {
-                    return;
+                if (!cancelled) {
+                    actor.timerSend(new TimerMessage(this, message), mailbox);
                 }
-                if (single) {
-                    sent = true;
-                }
-                send.run();
             }
         }
 
-        /** Whether it will still send: a single timer until it has sent, a periodic one until cancelled. */
-        synchronized boolean isActive() {
-            return !cancelled && !sent && !future.isDone();
+        boolean isSingle() {
+            return single;
         }
 
-        /** Stops it; returns whether it was active. */
+        /** Called when the actor takes one of this timer's messages: whether to process it. */
+        synchronized boolean deliver() {
+            if (cancelled) {
+                return false;
+            }
+            if (single) {
+                delivered = true;
+            }
+            return true;
+        }
+
+        /**
+         * Whether it will still send or its message is still to be processed: a single timer until the actor takes
+         * its message, a periodic one until cancelled.
+         */
+        synchronized boolean isActive() {
+            return !cancelled && !delivered && (single || !future.isDone());
+        }
+
+        /** Stops it, and its messages still in the mailbox; returns whether it was active. */
         boolean cancel() {
             boolean wasActive;
             synchronized (this) {
-                wasActive = !cancelled && !sent && !future.isDone();
+                wasActive = isActive();
                 cancelled = true;
             }
             future.cancel(false);
             return wasActive;
         }
+    }
+
+    /** A timer's message in the mailbox: processed only if its timer still wants it ({@link Timer#deliver}). */
+    record TimerMessage(Timer timer, Object message) {
     }
 
     /**

@@ -214,6 +214,37 @@ class HangDiagnosticTest {
         assertThat(unscoped).singleElement().satisfies(t -> assertThat(t).hasMessage("the reporter failed"));
     }
 
+    /** An actor that waits for its own timer is shown with its active timers. */
+    @Test
+    void aHangReportListsAnActorsActiveTimers() {
+        ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
+        CountDownLatch reported = new CountDownLatch(1);
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
+                .hangReporter(r -> {
+                    reports.add(r);
+                    reported.countDown();
+                }).build()) {
+            Actor<String> waiting = new Actor<>() {
+                @Override
+                protected void onStart() {
+                    startSingleTimer("deadline", "give up", Duration.ofMinutes(10));
+                    rt.async(() -> {                        // ends it once the report has been made
+                        reported.await(30, TimeUnit.SECONDS);
+                        self().send("give up");
+                    });
+                }
+
+                @Override
+                protected void process(String m) {
+                    exit();
+                }
+            };
+            rt.finish(() -> waiting.start());
+            assertThat(reports.peek()).contains("actor " + waiting)
+                    .containsPattern("never exited \\(idle, .*processed, timers: 'deadline' \\(once\\)\\)");
+        }
+    }
+
     @Test
     void diagnoseOnDemandWhileAFinishWaits() throws Exception {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
