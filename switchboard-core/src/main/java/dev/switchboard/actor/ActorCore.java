@@ -31,8 +31,8 @@ import java.util.function.Function;
  *   <li>While it processes a message the actor may {@link #exit()}, {@link #pause()} and {@link #resume()},
  *       {@link #become} and {@link #unbecome}, ask another actor and wait for the reply without blocking a thread
  *       with {@link #awaitReply}, send itself messages later with timers ({@link #startSingleTimer},
- *       {@link #startTimerAtFixedRate}, {@link #cancelTimer}), and use any task-parallel construct: {@code async},
- *       {@code finish}, futures.</li>
+ *       {@link #startTimerWithFixedDelay}, {@link #startTimerAtFixedRate}, {@link #cancelTimer}), and use any
+ *       task-parallel construct: {@code async}, {@code finish}, futures.</li>
  *   <li>An exception escaping {@link #process} terminates the actor and is rethrown by its finish, with a note
  *       naming the actor. Messages sent to a terminated actor are dead letters: counted, never silently lost.</li>
  *   <li>{@link #state()}, {@link #processedCount()}, {@link #deadLetterCount()} and {@link #mailboxSize()}
@@ -492,8 +492,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     // ------------------------------------------------------------------------------------------ timers
 
     /**
-     * The shortest period of a periodic timer: the runtime's one timer thread also times every ask and awaitReply,
-     * and a period it can never keep up with would hold their timeouts back.
+     * The shortest period (or delay) of a periodic timer: the runtime's one timer thread also times every ask and
+     * awaitReply, and a period it can never keep up with would hold their timeouts back.
      */
     static final Duration MIN_TIMER_PERIOD = Duration.ofMillis(1);
 
@@ -528,7 +528,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
             throw new IllegalArgumentException("startSingleTimer() of " + this + " needs a delay of zero or more, got "
                     + delay);
         }
-        startTimer("startSingleTimer", key, message, nanos(delay), 0);
+        startTimer("startSingleTimer", key, message, nanos(delay), 0, false);
     }
 
     /**
@@ -542,13 +542,32 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      */
     protected final void startTimerAtFixedRate(Object key, M message, Duration period) {
         Objects.requireNonNull(period, "period");
+        requireTimerPeriod("startTimerAtFixedRate", period);
+        long nanos = nanos(period);
+        startTimer("startTimerAtFixedRate", key, message, nanos, nanos, false);
+    }
+
+    /**
+     * Sends {@code message} to this actor every {@code delay}, the first time one delay from now, each send
+     * {@code delay} after the one before: unlike {@link #startTimerAtFixedRate}, a timer thread held up does not
+     * make up for lost sends in a burst. Ends as the other timers do (see {@link #startSingleTimer}).
+     *
+     * @throws IllegalArgumentException if {@code delay} is shorter than a millisecond
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerWithFixedDelay(Object key, M message, Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        requireTimerPeriod("startTimerWithFixedDelay", delay);
+        long nanos = nanos(delay);
+        startTimer("startTimerWithFixedDelay", key, message, nanos, nanos, true);
+    }
+
+    private void requireTimerPeriod(String op, Duration period) {
         if (period.compareTo(MIN_TIMER_PERIOD) < 0) {
-            throw new IllegalArgumentException("startTimerAtFixedRate() of " + this + " needs a period of at least "
+            throw new IllegalArgumentException(op + "() of " + this + " needs a period of at least "
                     + MIN_TIMER_PERIOD.toMillis() + " ms, got " + period + " (the runtime's one timer thread also"
                     + " times every ask and awaitReply)");
         }
-        long nanos = nanos(period);
-        startTimer("startTimerAtFixedRate", key, message, nanos, nanos);
     }
 
     /**
@@ -584,7 +603,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         return t != null && t.isActive();
     }
 
-    private void startTimer(String op, Object key, M message, long delayNanos, long periodNanos) {
+    private void startTimer(String op, Object key, M message, long delayNanos, long periodNanos,
+            boolean fixedDelay) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(message, () -> "null message for a timer of " + this);
         if (!timerContext(op)) {
@@ -594,6 +614,7 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         ActorExtras.Timer t = new ActorExtras.Timer(this, message, index, periodNanos == 0);
         TimerService timers = scheduler.timers();
         t.future = periodNanos == 0 ? timers.schedule(delayNanos, t)
+                : fixedDelay ? timers.scheduleWithFixedDelay(delayNanos, periodNanos, t)
                 : timers.scheduleAtFixedRate(delayNanos, periodNanos, t);
         ActorExtras.Timer replaced = extras().timers().put(key, t);
         if (replaced != null) {

@@ -62,6 +62,17 @@ public final class TimerService {
         return executor().scheduleAtFixedRate(reported(action), initialDelayNanos, periodNanos, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Runs {@code action} first after {@code initialDelayNanos}, then {@code delayNanos} after each run ends, until
+     * the returned future is cancelled or the runtime closes.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the runtime was closed
+     */
+    public ScheduledFuture<?> scheduleWithFixedDelay(long initialDelayNanos, long delayNanos, Runnable action) {
+        return executor().scheduleWithFixedDelay(reported(action), initialDelayNanos, delayNanos,
+                TimeUnit.NANOSECONDS);
+    }
+
     private Runnable reported(Runnable action) {
         return () -> {
             try {

@@ -131,6 +131,37 @@ class ActorTimerTest {
     }
 
     @Test
+    void aFixedDelayTimerSendsUntilCancelled() {
+        List<Msg> seen = new CopyOnWriteArrayList<>();
+        AtomicReference<Throwable> tooShort = new AtomicReference<>();
+        Actor<Msg> counter = new Actor<>() {
+            @Override
+            protected void onStart() {
+                tooShort.set(catchThrowable(() -> startTimerWithFixedDelay("fast", new Tock(), Duration.ZERO)));
+                startTimerWithFixedDelay("tick", new Tick(0), Duration.ofMillis(1));
+            }
+
+            @Override
+            protected void process(Msg m) {
+                seen.add(m);
+                if (seen.size() == 3) {
+                    assertThat(isTimerActive("tick")).isTrue();
+                    cancelTimer("tick");
+                    exit();
+                }
+            }
+        };
+        rt.finish(() -> {
+            counter.start();
+        });
+        assertThat(seen).containsExactly(new Tick(0), new Tick(0), new Tick(0));
+        assertThat(tooShort.get()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("startTimerWithFixedDelay() of " + counter + " needs a period of at least 1 ms");
+        timerPassed(Duration.ofMillis(20));
+        assertThat(counter.deadLetterCount()).isZero();
+    }
+
+    @Test
     void startingATimerWithAKeyInUseReplacesIt() {
         List<Msg> seen = new CopyOnWriteArrayList<>();
         rt.finish(() -> new Actor<Msg>() {
