@@ -507,15 +507,14 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
      * After this actor has terminated, starting a timer does nothing.
      *
      * <pre>{@code
-     * protected void onStart() { startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }
+     * protected void onStart() { startSingleTimer("idle", new Idle(), IDLE); }
      * protected void process(Msg m) {
      *     switch (m) {
-     *         case Work w -> { handle(w); startSingleTimer("idle", new Idle(), Duration.ofSeconds(30)); }  // restarts it
-     *         case Idle i -> exit();                    // 30 s without work: an Idle from before the restart never comes
+     *         case Work w -> { handle(w); startSingleTimer("idle", new Idle(), IDLE); }   // restarts it
+     *         case Idle i -> exit();    // IDLE without work: an Idle sent before the restart never comes
      *     }
      * }
      * }</pre>
-
      *
      * @throws IllegalArgumentException if {@code delay} is negative
      * @throws IllegalStateException if not called while this started actor processes a message, a reply or its
