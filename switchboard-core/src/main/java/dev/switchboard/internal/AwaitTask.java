@@ -59,7 +59,9 @@ public abstract class AwaitTask extends AsyncTask {
         this.input0 = input0;
         this.input1 = input1;
         this.more = more;
-        this.remaining = inputCount();
+        // a plain store: the task reaches other threads only through a CAS (its inputs' waiter stacks, a queue),
+        // which publishes it; a volatile store here would be a full fence per task
+        REMAINING.set(this, inputCount());
         this.createdBy = creator.origin();
         this.createdAtNanos = scheduler.roughNanoTime();
     }

@@ -34,7 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  *
  * <h2>Implementation notes</h2>
- * The value is published with a CAS from {@code UNSET}; the waiters form a Treiber stack that the producer
+ * The value is published with a CAS from null (unset: a new future writes no field, so creating one costs no
+ * store fence; a put of null stores {@code NULL}); the waiters form a Treiber stack that the producer
  * closes with one {@code getAndSet} after publishing the value. A waiter that finds the stack closed knows the
  * value is visible, so no waiter is lost and none fires twice. An entry of the stack is a {@link Waiter} record
  * (a blocked thread, a copy, an awaiting task's third input), or the awaiting task itself for its first two
@@ -45,7 +46,8 @@ import java.util.concurrent.locks.LockSupport;
  * @param <T> the type of the value
  */
 public final class DataDrivenFuture<T> implements TaskFuture<T> {
-    private static final Object UNSET = new Object();
+    /** The value of a future not yet put: the field's default, so that the constructor stores nothing. */
+    private static final Object UNSET = null;
     private static final Object NULL = new Object();
     private static final Waiter CLOSED = new Waiter(null);
     private static final VarHandle VALUE;
@@ -61,7 +63,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
     }
 
-    private volatile Object value = UNSET;
+    private volatile Object value;           // UNSET (null) until put
     /** The top entry of the waiter stack: a {@link Waiter} or an {@link AwaitTask}; {@link #CLOSED} once done. */
     private volatile Object waiters;
     /**
