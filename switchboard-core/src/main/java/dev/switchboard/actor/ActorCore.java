@@ -581,8 +581,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (!timerContext("cancelTimer")) {
             return false;                     // terminated: its timers were cancelled
         }
-        ActorExtras x = extras;
-        ActorExtras.Timer t = x == null || x.timers == null ? null : x.timers.remove(key);
+        ActorExtras.TimerMap timers = timersOrNull();
+        ActorExtras.Timer t = timers == null ? null : timers.remove(key);
         return t != null && t.cancel();
     }
 
@@ -597,8 +597,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
         if (!timerContext("isTimerActive")) {
             return false;
         }
-        ActorExtras x = extras;
-        ActorExtras.Timer t = x == null || x.timers == null ? null : x.timers.get(key);
+        ActorExtras.TimerMap timers = timersOrNull();
+        ActorExtras.Timer t = timers == null ? null : timers.get(key);
         return t != null && t.isActive();
     }
 
@@ -629,8 +629,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
 
     /** The timers this actor keeps (active or not yet dropped); for tests. */
     final int timerCount() {
-        ActorExtras x = extras;
-        return x == null || x.timers == null ? 0 : x.timers.size();
+        ActorExtras.TimerMap timers = timersOrNull();
+        return timers == null ? 0 : timers.size();
     }
 
     /**
@@ -663,12 +663,12 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
     /** The actor terminated (with the token held): no timer of it sends again. */
     private void cancelTimers() {
         try {
-            ActorExtras x = extras;
-            if (x != null && x.timers != null) {
-                for (ActorExtras.Timer t : x.timers.values()) {
+            ActorExtras.TimerMap timers = timersOrNull();
+            if (timers != null) {
+                for (ActorExtras.Timer t : timers.values()) {
                     t.cancel();
                 }
-                x.timers.clear();
+                timers.clear();
             }
         } catch (Throwable t) {
             addFailure(t);                    // a cancel cannot fail short of an internal error; report it

@@ -26,7 +26,7 @@ final class ActorDiagnostics {
         String activity = (s & ActorCore.SCHEDULED) != 0 ? "running or scheduled" : "idle";
         return "actor " + actor + " started by thread '" + startedBy + "' " + ageMillis(ageNanos) + ": " + what
                 + " (" + activity + ", " + actor.queueReport() + ", " + actor.processedCount() + " processed"
-                + (what.startsWith("never exited") ? activeTimers(actor) : "") + ")";
+                + ((s & ActorCore.TERMINATED) == 0 ? activeTimers(actor) : "") + ")";
     }
 
     /**
