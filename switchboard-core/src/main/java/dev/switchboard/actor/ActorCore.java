@@ -939,7 +939,8 @@ public abstract sealed class ActorCore<M> permits Actor, Selector {
                 if (((s & TERMINATED) != 0 || runnable(s)) && scheduler.yieldIfOthersWaiting(activation)) {
                     return;                               // the token stays with the re-queued activation
                 }
-                budget = scheduler.budget();               // nobody is waiting for this worker: go on
+                scheduler.turnGoesOn(activation);          // nobody is waiting for this worker: go on
+                budget = scheduler.budget();
                 continue;
             }
             if (!releaseAndReacquire()) {                 // release, then re-check

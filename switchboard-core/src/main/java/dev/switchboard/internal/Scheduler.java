@@ -65,6 +65,14 @@ public final class Scheduler {
     private final Object closing = new Object();
     private final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
+    /**
+     * The watchdog's looks so far (written by the watchdog only): a worker closes its window of votes
+     * ({@link Worker#vote}) at its first vote after this changes, so that each window covers about one look.
+     * Volatile so that a worker sees a new look within a vote or two; a vote reads it once per
+     * {@value Worker#VOTE_PERIOD} turns, and on x86 a volatile read costs what a plain one does.
+     */
+    private volatile int lookEpoch;
+
     /** Whether short turns are spread at all, decided by the watchdog ({@link SpreadingTrials}). */
     private final SpreadingTrials spreadingTrials = new SpreadingTrials();
     private volatile Object facade;
@@ -173,6 +181,7 @@ public final class Scheduler {
             LockSupport.parkNanos(this, chances ? HOLDING_WATCHDOG_PERIOD_NANOS : WATCHDOG_PERIOD_NANOS);
             long now = System.nanoTime();
             roughNanos = now;
+            lookEpoch++;                          // the only writer: the workers' windows of votes close
             chances = false;
             try {
                 if (!runQueue.isEmpty()) {
@@ -186,6 +195,8 @@ public final class Scheduler {
             }
             try {
                 long work = 0;
+                long voted = 0;
+                long leading = 0;
                 for (Worker w : workers) {
                     long p = w.progress();
                     if (w.watchdogSeen == p && w.hasBuffered()) {
@@ -193,12 +204,14 @@ public final class Scheduler {
                     }
                     w.watchdogSeen = p;
                     work += w.work();
+                    voted += w.votedWork();
+                    leading += w.leadingWork();
                     if (w.sawShortTurnChance) {
                         w.sawShortTurnChance = false;
                         chances = true;
                     }
                 }
-                spreadingTrials.look(now, work, chances);
+                spreadingTrials.look(now, work, chances, voted, leading);
             } catch (Throwable t) {
                 // keep watching; what failed (an allocation, most likely) is retried at the next look
             }
@@ -498,7 +511,7 @@ public final class Scheduler {
      * it behind that work: behind the shared queue ({@link #yieldTurn}) or, when what waits is activations handed
      * off to this worker, behind them in the handoff buffer, so they run now, on this warm core, instead of
      * waiting for the task's queue to empty or for the watchdog. Returns false, re-queueing nothing, when nothing
-     * waits: the caller goes on.
+     * waits: the caller goes on ({@link #turnGoesOn}).
      */
     public boolean yieldIfOthersWaiting(Node task) {
         if (othersWaiting()) {
@@ -513,12 +526,44 @@ public final class Scheduler {
     }
 
     /**
+     * The turn of {@code task}, which has used up its budget, goes on (nothing waits for this thread, or the task
+     * has nothing left that another turn would run sooner): its work so far counts as a turn's
+     * ({@link Worker#turnGoesOn}).
+     */
+    public void turnGoesOn(Node task) {
+        if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
+            w.turnGoesOn(task, budget);
+        }
+    }
+
+    /**
      * Whether other work waits for the current worker: tasks in its own deque, or entries in the shared queue.
      * When nothing does, work that used up its turn may simply go on; yielding would only cost a queue round
      * trip and wake an idle worker for nothing.
      */
     public boolean othersWaiting() {
         return ForkJoinTask.getQueuedTaskCount() > 0 || !runQueue.isEmpty();
+    }
+
+    /**
+     * For tests: the work the workers have counted so far ({@link Worker#work}), the work of their votes in the
+     * windows they closed ({@link Worker#vote}), and the part of it that each window's leading node did.
+     */
+    long[] workCounts() {
+        long work = 0;
+        long voted = 0;
+        long leading = 0;
+        for (Worker w : workers) {
+            work += w.work();
+            voted += w.votedWork();
+            leading += w.leadingWork();
+        }
+        return new long[] {work, voted, leading};
+    }
+
+    /** The watchdog's looks so far (see {@link #lookEpoch}). */
+    int lookEpoch() {
+        return lookEpoch;
     }
 
     /** The trials that decide whether short turns are spread (for tests). */

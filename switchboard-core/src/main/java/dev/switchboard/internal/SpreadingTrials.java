@@ -27,7 +27,8 @@ package dev.switchboard.internal;
  *               (MAX_HELD_STAY if the mode is HOLD)
  * </pre>
  * So a program that settles in SPREAD tries holding once in about {@value #MAX_STAY} looks, one that settles in
- * HOLD tries spreading once in about {@value #MAX_HELD_STAY}, and a trial that loses costs
+ * HOLD tries spreading once in about {@value #MAX_HELD_STAY} (or {@value #MAX_CENTRAL_HELD_STAY}, below), and a
+ * trial that loses costs
  * {@code SETTLE_LOOKS + TRIAL_LOOKS} looks in the worse mode. The stays are uneven because the losses are: a
  * program that needs both workers runs two or three times slower held, while a server's clients spread run about a
  * fifth slower than held; and a held program can give way to one that needs both workers (a program's phases, or
@@ -39,6 +40,28 @@ package dev.switchboard.internal;
  * The best interval of each side is compared, not their sums: what disturbs an interval (a garbage collection, the
  * host taking the CPU away, another program on the machine) only ever makes it slower, so the fastest of a few is
  * the one nearest what the mode can do, and a pause in the baseline does not make a trial look better.
+ *
+ * <h2>Programs with a central actor</h2>
+ * While short turns are held, the watchdog also learns whether one node (an actor, nearly always) does a large part
+ * of the work: the workers' turns vote for the node they ran, one turn in {@value Worker#VOTE_PERIOD}, weighted by
+ * the work they did ({@link Worker#vote}), and the watchdog compares the work of each look's leading node with the
+ * work of all votes, over the last {@value #CENTRAL_LOOKS} looks. A program is <em>central</em> once that share
+ * reaches a quarter, and stays so until it falls below an eighth: a server and its request-reply clients (the
+ * server does half of the messages), a broker and the creatures it pairs, an adder that joins its sources. Short
+ * turns of such a program gain little from a second worker, since everything waits for that one actor, and moving
+ * its partners' turns between the cores costs every message a transfer: its trials of spreading keep losing, and
+ * each costs a few looks spread. So while a central program is held,
+ * <ul>
+ *   <li>its stays between trials of spreading grow up to {@value #MAX_CENTRAL_HELD_STAY} looks instead of
+ *       {@value #MAX_HELD_STAY}, and</li>
+ *   <li>a trial of spreading must do a quarter more work to win ({@link #CENTRAL_MARGIN_SHIFT}), not a sixteenth:
+ *       a few looks of a server's clients spread sometimes run a tenth faster by noise;</li>
+ * </ul>
+ * and once the held program is no longer central (a pipeline started after the server, say), the stay ends within
+ * {@value #MIN_STAY} looks, so that a program that needs both workers does not wait out a server's long stay.
+ * The share is measured only while short turns are held: then one worker runs nearly everything, and its votes
+ * see the whole program; spread, each worker sees its part (a pipeline's sink, alone on one worker while it
+ * drains, would look central).
  *
  * <h2>Implementation notes</h2>
  * Everything but {@link #hold} is confined to the watchdog thread. {@link #hold} is volatile so that a worker
@@ -68,6 +91,21 @@ final class SpreadingTrials {
     static final int TRIAL_LOOKS = 3;
     /** How much faster a trial must run to change the mode: one sixteenth, above the noise of a few looks. */
     static final int MARGIN_SHIFT = 4;
+    /**
+     * The longest stay while short turns are held in a {@linkplain #central central} program: a server's clients
+     * lose every trial of spreading, and each trial costs them a few looks spread.
+     */
+    static final int MAX_CENTRAL_HELD_STAY = 256;
+    /** How much faster a trial of spreading must run to change the mode of a central program: a quarter. */
+    static final int CENTRAL_MARGIN_SHIFT = 2;
+    /** Looks over which the leading node's share of the work is measured. */
+    static final int CENTRAL_LOOKS = 4;
+    /** Voted work those looks need before the share decides anything. */
+    static final long CENTRAL_MIN_WORK = 64;
+    /** A program becomes central when the leading node does at least this share: a quarter. */
+    static final int CENTRAL_SHIFT = 2;
+    /** A central program stops being central when that share falls below an eighth. */
+    static final int NOT_CENTRAL_SHIFT = 3;
     /** An interval longer than this was not one of the watchdog's short looks and says nothing. */
     static final long MAX_INTERVAL_NANOS = 4 * Scheduler.HOLDING_WATCHDOG_PERIOD_NANOS;
 
@@ -94,6 +132,15 @@ final class SpreadingTrials {
     /** The workers' work and the clock at the previous look; {@code lastNanos == 0} before the first. */
     private long lastWork;
     private long lastNanos;
+    /** The workers' voted work and the leading nodes' part of it at the previous look. */
+    private long lastVoted;
+    private long lastLeading;
+    /** Both of the last {@link #CENTRAL_LOOKS} intervals (while held), in rings. */
+    private final long[] votedRing = new long[CENTRAL_LOOKS];
+    private final long[] leadingRing = new long[CENTRAL_LOOKS];
+    private int ringCount;
+    /** Whether the program has a central node (see {@link #central()}). */
+    private boolean central;
     /** Trials run and trials that changed the mode, for tests and diagnostics (written by the watchdog only). */
     private volatile long trials;
     private volatile long changes;
@@ -108,11 +155,24 @@ final class SpreadingTrials {
      * whether any of them had a chance to spread short turns since the previous look.
      */
     void look(long nanos, long work, boolean chances) {
+        look(nanos, work, chances, lastVoted, lastLeading);
+    }
+
+    /**
+     * The watchdog looks, as {@link #look(long, long, boolean)}; the workers' votes so far did {@code voted} work,
+     * of which the node leading each window of votes did {@code leading} ({@link Worker#votedWork},
+     * {@link Worker#leadingWork}).
+     */
+    void look(long nanos, long work, boolean chances, long voted, long leading) {
         long dt = nanos - lastNanos;
         long dwork = work - lastWork;
+        long dvoted = voted - lastVoted;
+        long dleading = leading - lastLeading;
         boolean first = lastNanos == 0;
         lastNanos = nanos;
         lastWork = work;
+        lastVoted = voted;
+        lastLeading = leading;
         if (first || !chances || dt <= 0 || dt > MAX_INTERVAL_NANOS || dwork < 0) {
             if (phase != STAY) {
                 hold = !hold;                 // a trial that cannot be judged: the mode before it returns
@@ -120,7 +180,13 @@ final class SpreadingTrials {
                 left = stay;
             }
             baseCount = 0;
+            ringCount = 0;
             return;
+        }
+        if (hold && phase == STAY) {
+            judgeCentral(dvoted, dleading);
+        } else {
+            ringCount = 0;                    // measured only while held (see the class comment)
         }
         double rate = (double) dwork / dt;
         switch (phase) {
@@ -149,18 +215,63 @@ final class SpreadingTrials {
                 for (double r : baseRates) {
                     baseBest = Math.max(baseBest, r);
                 }
-                if (faster(trialBest, baseBest)) {
+                boolean won = hold || !central ? faster(trialBest, baseBest)
+                        : trialBest > baseBest + baseBest / (1 << CENTRAL_MARGIN_SHIFT);
+                if (won) {
                     changes++;
                     stay = MIN_STAY;
                 } else {
                     hold = !hold;
-                    stay = Math.min(stay << 1, hold ? MAX_HELD_STAY : MAX_STAY);
+                    stay = Math.min(stay << 1, !hold ? MAX_STAY : central ? MAX_CENTRAL_HELD_STAY : MAX_HELD_STAY);
                 }
                 phase = STAY;
                 left = stay;
                 baseCount = 0;
             }
         }
+    }
+
+    /**
+     * A look while held, whose votes did {@code voted} work and whose leading nodes {@code leading}: updates
+     * {@link #central} from the last {@link #CENTRAL_LOOKS} such looks, and ends the stay within
+     * {@link #MIN_STAY} looks when the program stops being central.
+     */
+    private void judgeCentral(long voted, long leading) {
+        if (voted < 0 || leading < 0) {
+            ringCount = 0;                    // a worker ended, and its counts left the sums: start over
+            return;
+        }
+        int i = ringCount++ % CENTRAL_LOOKS;
+        votedRing[i] = voted;
+        leadingRing[i] = leading;
+        if (ringCount < CENTRAL_LOOKS) {
+            return;                           // after a trial, what the other worker ran meanwhile still counts
+        }
+        long v = 0;
+        long l = 0;
+        for (int k = 0; k < CENTRAL_LOOKS; k++) {
+            v += votedRing[k];
+            l += leadingRing[k];
+        }
+        if (v < CENTRAL_MIN_WORK) {
+            return;
+        }
+        boolean now = l >= v >> (central ? NOT_CENTRAL_SHIFT : CENTRAL_SHIFT);
+        if (now != central) {
+            central = now;
+            if (!now) {
+                stay = MIN_STAY;              // most likely another program now: try spreading soon
+                left = Math.min(left, MIN_STAY);
+            }
+        }
+    }
+
+    /**
+     * Whether the program held lately has a central node (see the class comment): one that did at least a quarter
+     * of the voted work, until its share fell below an eighth.
+     */
+    boolean central() {
+        return central;
     }
 
     /** Whether the work rate {@code rate} beats {@code base} by more than the margin. */

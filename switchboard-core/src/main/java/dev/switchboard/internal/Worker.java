@@ -100,6 +100,10 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int PROBE_PERIOD = 32;
     /** The longest period between probes: a probe makes buffered activations stealable and wakes a parked worker. */
     static final int MAX_PROBE_PERIOD = 1024;
+    /** About one turn in this many votes for the node that does the most work ({@link #vote}): a power of two. */
+    static final int VOTE_PERIOD = 64;
+    /** Nodes a window of votes keeps count of (space-saving: the least counted gives its slot to a new one). */
+    static final int VOTE_SLOTS = 4;
     /** Elements of {@link #cells} on either side of the ones written: 32 KB, or 64 KB with 8-byte references. */
     private static final int CARD_GUARD = 8192;
     /** Where in {@link #cells} the current node is. */
@@ -110,12 +114,16 @@ public final class Worker extends ForkJoinWorkerThread {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
     private static final VarHandle WORK;
+    private static final VarHandle VOTED_WORK;
+    private static final VarHandle LEADING_WORK;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             PROGRESS = l.findVarHandle(Worker.class, "progress", long.class);
             WORK = l.findVarHandle(Worker.class, "work", long.class);
+            VOTED_WORK = l.findVarHandle(Worker.class, "votedWork", long.class);
+            LEADING_WORK = l.findVarHandle(Worker.class, "leadingWork", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -141,6 +149,40 @@ public final class Worker extends ForkJoinWorkerThread {
      * {@link SpreadingTrials} (written only here, with opaque stores).
      */
     private long work;
+    /**
+     * The work of the turns that voted ({@link #vote}), in all, and the part of it done by the node that led each
+     * window of votes, summed over the windows this worker closed. Read by the watchdog for
+     * {@link SpreadingTrials#central()} (written only here, with opaque stores).
+     */
+    private long votedWork;
+    private long leadingWork;
+    /**
+     * The open window of votes: the nodes counted (by identity hash, so that an ended actor is not kept
+     * reachable), their work, and the work their slot already had when they took it over (space-saving's
+     * overestimate: a node's own work in the window is at least {@code voteCounts[i] - voteErrors[i]}).
+     */
+    private final int[] voteIds = new int[VOTE_SLOTS];
+    private final long[] voteCounts = new long[VOTE_SLOTS];
+    private final long[] voteErrors = new long[VOTE_SLOTS];
+    /** The work of the open window's votes. */
+    private long windowWork;
+    /** The watchdog's look that the open window belongs to ({@link Scheduler#lookEpoch()}). */
+    private int windowEpoch;
+    /**
+     * Work of the turn running now that {@link #turnGoesOn} has counted already (confined); {@link #runChain}
+     * counts the rest when the turn ends.
+     */
+    private long countedUnits;
+    /**
+     * Turns until the next vote: drawn at random around {@link #VOTE_PERIOD}, not every VOTE_PERIOD-th turn, since
+     * a program's turns can repeat with a period that divides it (a server and 15 clients: every 16th turn is the
+     * server's), and counted votes would then see the server always or never.
+     */
+    private int voteCountdown = VOTE_PERIOD;
+    /** The state of the generator of {@link #voteCountdown} (xorshift; never zero). */
+    private int voteSeed = (int) System.nanoTime() | 1;
+    /** Work of turns that went on ({@link #turnGoesOn}) that has not voted yet: less than VOTE_PERIOD. */
+    private int goneOnUnits;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
     /**
@@ -217,15 +259,22 @@ public final class Worker extends ForkJoinWorkerThread {
                 ran++;
                 long p = progress + 1;
                 PROGRESS.setOpaque(this, p);
-                int units;
+                long counted = countedUnits;      // a chain nested in this turn counts its own
+                int turnUnits;
                 if ((p & (SAMPLE_PERIOD - 1)) != 0) {
-                    units = runGuarded(n);
+                    turnUnits = runGuarded(n);
                 } else {
                     long t0 = System.nanoTime();
-                    units = runGuarded(n);
+                    turnUnits = runGuarded(n);
                     // capped: one turn the OS pre-empted must not make short turns look long
                     long t = Math.min(System.nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
                     turnNanos += (t - turnNanos) >> 2;
+                }
+                int units = (int) Math.max(0, turnUnits - (countedUnits - counted));  // what turnGoesOn did not count
+                countedUnits = counted;
+                if (--voteCountdown == 0) {
+                    voteCountdown = nextVoteGap();
+                    vote(n, units);
                 }
                 WORK.setOpaque(this, work + units);
                 Node h = null;
@@ -520,6 +569,95 @@ public final class Worker extends ForkJoinWorkerThread {
     /** For the watchdog: tasks run and messages processed so far. */
     long work() {
         return (long) WORK.getOpaque(this);
+    }
+
+    /**
+     * A turn of {@code n} that did {@code units} of work votes for it. The votes of one watchdog look form a
+     * window that counts the work of each node in it (at most {@value #VOTE_SLOTS} nodes: the space-saving
+     * algorithm of Metwally, Agrawal and El Abbadi, which never loses a node that does more than a
+     * {@value #VOTE_SLOTS}th of the window's work); when the look changes, the window closes and publishes its
+     * work and a lower bound of its leading node's, which is what the watchdog compares.
+     */
+    private void vote(Node n, int units) {
+        int epoch = scheduler.lookEpoch();
+        if (epoch != windowEpoch) {
+            windowEpoch = epoch;
+            closeWindow();
+        }
+        int id = System.identityHashCode(n);
+        int[] ids = voteIds;
+        long[] counts = voteCounts;
+        int slot = -1;
+        for (int i = 0; i < VOTE_SLOTS; i++) {
+            if (ids[i] == id && counts[i] != 0) {
+                slot = i;
+                break;
+            }
+        }
+        if (slot < 0) {
+            slot = 0;
+            for (int i = 1; i < VOTE_SLOTS; i++) {
+                if (counts[i] < counts[slot]) {
+                    slot = i;
+                }
+            }
+            ids[slot] = id;
+            voteErrors[slot] = counts[slot];
+        }
+        counts[slot] += units;
+        windowWork += units;
+    }
+
+    /**
+     * The turn of {@code n}, which has just used up its budget of {@code units}, goes on because nothing else
+     * waits for this worker (an actor whose mailbox its senders on other workers keep full): its work so far
+     * counts now, for the trials' rates and the votes, as if the turn had ended, so that one endless turn does
+     * not hide its work from the watchdog.
+     */
+    void turnGoesOn(Node n, int units) {
+        countedUnits += units;
+        WORK.setOpaque(this, work + units);
+        // A turn votes once in VOTE_PERIOD turns with all its work; a turn that goes on votes every time it does
+        // (it may never end), with its work divided by that period, so that both weigh the same per unit.
+        goneOnUnits += units;
+        if (goneOnUnits >= VOTE_PERIOD) {
+            vote(n, goneOnUnits / VOTE_PERIOD);
+            goneOnUnits %= VOTE_PERIOD;
+        }
+    }
+
+    /** Turns from one vote to the next: uniform from 1 to twice {@link #VOTE_PERIOD}. */
+    private int nextVoteGap() {
+        int x = voteSeed;
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        voteSeed = x;
+        return 1 + (x & (2 * VOTE_PERIOD - 1));
+    }
+
+    /** Publishes the open window of votes (its work, and its leader's at least) and starts an empty one. */
+    private void closeWindow() {
+        long leading = 0;
+        long[] counts = voteCounts;
+        for (int i = 0; i < VOTE_SLOTS; i++) {
+            leading = Math.max(leading, counts[i] - voteErrors[i]);
+            counts[i] = 0;
+            voteErrors[i] = 0;
+        }
+        LEADING_WORK.setOpaque(this, leadingWork + leading);
+        VOTED_WORK.setOpaque(this, votedWork + windowWork);
+        windowWork = 0;
+    }
+
+    /** For the watchdog: the work of the votes in the windows closed so far. */
+    long votedWork() {
+        return (long) VOTED_WORK.getOpaque(this);
+    }
+
+    /** For the watchdog: of {@link #votedWork}, what each window's leading node did (at least). */
+    long leadingWork() {
+        return (long) LEADING_WORK.getOpaque(this);
     }
 
     /** For the watchdog: whether an activation sits in the buffer. */

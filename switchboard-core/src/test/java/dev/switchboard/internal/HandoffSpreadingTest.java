@@ -152,6 +152,126 @@ class HandoffSpreadingTest {
         }
     }
 
+    /**
+     * The workers' turns vote for the node they ran ({@link Worker#vote}), and {@link SpreadingTrials} calls a
+     * program central when one node does at least a quarter of the voted work. A server with 15 request-reply
+     * clients processes half of all messages: the votes find it, and weigh it about right, although on one worker
+     * its turns come back every 16th turn exactly (votes taken every 64th turn would see it always or never). 40
+     * pairs of actors that ping-pong among themselves have no such node: each does about 1/80 of the work. One
+     * worker, so that every vote sees the whole program; what the votes count is messages, whatever the schedule.
+     */
+    @Test
+    void theVotesFindTheServerOfManyClientsAndNoLeaderAmongIndependentPairs() {
+        try (TaskRuntime rt = Runtimes.workers(1)) {
+            Scheduler scheduler = RuntimeInternals.schedulerOf(rt);
+            // runs of 300,000 requests: much longer than a window of votes (a look: 10 ms on one worker), which
+            // would otherwise hold the servers of several runs, each a node of its own
+            long[] server = votesWhile(scheduler, () -> run(rt, 15, 20_000));
+            assertThat(server[1]).as("the leading node's work of %d voted, a server and its clients", server[0])
+                    .isBetween(server[0] >> SpreadingTrials.CENTRAL_SHIFT, server[0] * 3 / 4);
+            long[] pairs = votesWhile(scheduler, () -> runPairs(rt, 40, 10_000));
+            assertThat(pairs[1]).as("the leading node's work of %d voted, 40 independent pairs", pairs[0])
+                    .isLessThan(pairs[0] >> SpreadingTrials.NOT_CENTRAL_SHIFT);
+        }
+    }
+
+    /**
+     * Runs {@code program} until the workers' closed windows of votes hold at least 20,000 units of work (the
+     * windows close at the watchdog's looks, every few milliseconds), at most 500 times; returns the votes'
+     * work and the leading nodes' part over those runs.
+     */
+    private static long[] votesWhile(Scheduler scheduler, Runnable program) {
+        long[] before = scheduler.workCounts();
+        long[] now = before;
+        for (int run = 0; run < 500 && now[1] - before[1] < 20_000; run++) {
+            program.run();
+            now = scheduler.workCounts();
+        }
+        assertThat(now[1] - before[1]).as("work voted in up to 500 runs").isGreaterThanOrEqualTo(20_000);
+        return new long[] {now[1] - before[1], now[2] - before[2]};
+    }
+
+    /**
+     * Sends itself {@code messages} messages at the first one it gets, and reads the work the runtime's workers
+     * have counted so far at the first of those and at the last.
+     */
+    static final class Stream extends Actor<Integer> {
+        private final Scheduler scheduler;
+        private final int messages;
+        private int seen;
+        long workAtFirst = -1;
+        long workAtLast = -1;
+
+        Stream(Scheduler scheduler, int messages) {
+            this.scheduler = scheduler;
+            this.messages = messages;
+        }
+
+        @Override
+        protected void process(Integer m) {
+            if (m < 0) {
+                for (int i = 0; i < messages; i++) {
+                    self().send(i);
+                }
+                return;
+            }
+            if (seen++ == 0) {
+                workAtFirst = scheduler.workCounts()[0];
+            }
+            if (seen == messages) {
+                workAtLast = scheduler.workCounts()[0];
+                exit();
+            }
+        }
+    }
+
+    /**
+     * An actor with 64,000 messages in its mailbox processes them in one turn on one worker (nothing else waits
+     * for that worker, so each used-up budget goes on): the work counted for the watchdog's trials grows with
+     * every budget ({@link Worker#turnGoesOn}), not only when the turn ends, so one endless turn does not hide its
+     * work from them.
+     */
+    @Test
+    void aTurnThatGoesOnPastItsBudgetCountsItsWorkAsItGoes() {
+        int messages = 64_000;
+        try (TaskRuntime rt = Runtimes.workers(1)) {
+            Scheduler scheduler = RuntimeInternals.schedulerOf(rt);
+            Stream stream = new Stream(scheduler, messages);
+            rt.finish(() -> stream.start().send(-1));
+            assertThat(stream.workAtLast - stream.workAtFirst).as("work counted during the turn")
+                    .isGreaterThanOrEqualTo(messages - 2L * rt.throughput());
+        }
+    }
+
+    /** One of a pair: answers every ball with the next, until the rally is over. */
+    static final class Player extends Actor<Integer> {
+        ActorRef<Integer> other;
+
+        @Override
+        protected void process(Integer ball) {
+            if (ball > 0) {
+                other.send(ball - 1);
+            }
+            if (ball <= 1) {
+                exit();
+            }
+        }
+    }
+
+    private static void runPairs(TaskRuntime rt, int pairs, int hops) {
+        rt.finish(() -> {
+            for (int i = 0; i < pairs; i++) {
+                Player a = new Player();
+                Player b = new Player();
+                ActorRef<Integer> ra = a.start();
+                ActorRef<Integer> rb = b.start();
+                a.other = rb;
+                b.other = ra;
+                ra.send(hops);
+            }
+        });
+    }
+
     private static long run(TaskRuntime rt, int clients, int perClient) {
         Client[] cs = new Client[clients];
         rt.finish(() -> {

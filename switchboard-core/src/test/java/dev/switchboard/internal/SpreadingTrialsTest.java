@@ -2,6 +2,7 @@ package dev.switchboard.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,10 +22,21 @@ class SpreadingTrialsTest {
         double holdRate;
         int looksHeld;
 
+        /** The share of the voted work that the leading node does ({@link SpreadingTrials#central()}). */
+        double leadingShare;
+        long voted;
+        long leading;
+
         Program(double spreadRate, double holdRate) {
             this.spreadRate = spreadRate;
             this.holdRate = holdRate;
             trials.look(now, work, true);        // the first look only sets the clock
+        }
+
+        /** A program whose leading node does {@code leadingShare} of the work. */
+        Program(double spreadRate, double holdRate, double leadingShare) {
+            this(spreadRate, holdRate);
+            this.leadingShare = leadingShare;
         }
 
         /** One look {@code nanos} after the last, the workers having done {@code done} more work meanwhile. */
@@ -49,8 +61,21 @@ class SpreadingTrialsTest {
                 }
                 now += LOOK;
                 work += (long) (hold ? holdRate : spreadRate);
-                trials.look(now, work, true);
+                voted += 1_000;
+                leading += (long) (1_000 * leadingShare);
+                trials.look(now, work, true, voted, leading);
             }
+        }
+
+        /** Runs until a trial starts or {@code limit} looks have passed; returns the looks run. */
+        int runUntilATrial(int limit) {
+            long before = trials.trials();
+            int looks = 0;
+            while (trials.trials() == before && looks < limit) {
+                run(1);
+                looks++;
+            }
+            return looks;
         }
     }
 
@@ -163,6 +188,90 @@ class SpreadingTrialsTest {
         p.looks(SpreadingTrials.TRIAL_LOOKS, 1_050);         // held: 5 % faster, within the margin
         assertThat(p.trials.holdsShortTurns()).isFalse();
         assertThat(p.trials.changes()).isZero();
+    }
+
+    @Test
+    void aCentralProgramHeldTriesSpreadingOnceInTheLongestCentralStay() {
+        // a server whose clients are a fifth faster held, the server doing half of the work
+        Program p = new Program(1_000, 1_200, 0.5);
+        p.run(20);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        p.run(3_000);                            // the stays grow to their longest
+        assertThat(p.trials.central()).isTrue();
+        long trials = p.trials.trials();
+        int held = p.looksHeld;
+        p.run(20_000);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        assertThat(p.trials.changes()).isEqualTo(1);
+        long perTrial = SpreadingTrials.MAX_CENTRAL_HELD_STAY + SpreadingTrials.SETTLE_LOOKS
+                + SpreadingTrials.TRIAL_LOOKS;
+        assertThat(p.trials.trials() - trials).isBetween(20_000 / perTrial, 20_000 / perTrial + 2);
+        // the looks spent spreading: about one in 65, against one in nine without a central node
+        assertThat(20_000 - (p.looksHeld - held)).isLessThan(20_000 * 2 / 100);
+    }
+
+    @Test
+    void aTrialOfSpreadingInACentralProgramMustWinByAQuarter() {
+        Program central = new Program(1_000, 1_200, 0.5);
+        Program plain = new Program(1_000, 1_200, 0.02);
+        for (Program p : List.of(central, plain)) {
+            p.run(3_000);
+            assertThat(p.trials.holdsShortTurns()).isTrue();
+            p.spreadRate = 1_200 * 1.15;         // spreading now does 15 % more work
+            p.run(2 * (SpreadingTrials.MAX_CENTRAL_HELD_STAY + SpreadingTrials.SETTLE_LOOKS
+                    + SpreadingTrials.TRIAL_LOOKS));
+        }
+        assertThat(central.trials.holdsShortTurns()).as("central: 15 % is below the margin").isTrue();
+        assertThat(plain.trials.holdsShortTurns()).as("not central: 15 % is above the margin").isFalse();
+        central.spreadRate = 1_200 * 1.3;        // a third more: spreading wins the next trial
+        central.run(SpreadingTrials.MAX_CENTRAL_HELD_STAY + SpreadingTrials.SETTLE_LOOKS
+                + SpreadingTrials.TRIAL_LOOKS);
+        assertThat(central.trials.holdsShortTurns()).isFalse();
+    }
+
+    @Test
+    void aHeldProgramThatStopsBeingCentralTriesSpreadingWithinAFewLooks() {
+        Program p = new Program(1_000, 1_200, 0.5);
+        p.run(5_000);                            // held, with the longest central stays
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        p.runUntilATrial(1_000);                 // a trial of spreading has just lost: a full stay starts
+        p.run(SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        // now a pipeline runs: no node leads, and it is three times faster spread
+        p.leadingShare = 0.02;
+        p.spreadRate = 3_600;
+        int looks = p.runUntilATrial(1_000);
+        assertThat(looks).as("looks until spreading is tried").isLessThanOrEqualTo(
+                SpreadingTrials.CENTRAL_LOOKS + SpreadingTrials.MIN_STAY);
+        assertThat(p.trials.central()).isFalse();
+        p.run(SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS);
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+    }
+
+    @Test
+    void aProgramIsCentralFromAQuarterUntilItsShareFallsBelowAnEighth() {
+        Program p = new Program(1_000, 1_200, 0.2);
+        p.run(200);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        assertThat(p.trials.central()).as("a fifth").isFalse();
+        p.leadingShare = 0.3;
+        p.run(200);
+        assertThat(p.trials.central()).as("three tenths").isTrue();
+        p.leadingShare = 0.15;
+        p.run(200);
+        assertThat(p.trials.central()).as("three twentieths, after three tenths").isTrue();
+        p.leadingShare = 0.1;
+        p.run(200);
+        assertThat(p.trials.central()).as("a tenth").isFalse();
+    }
+
+    @Test
+    void theShareIsNotMeasuredWhileShortTurnsAreSpread() {
+        // a pipeline whose sink, alone on one worker while it drains, does all of that worker's voted work
+        Program p = new Program(3_000, 1_000, 1.0);
+        p.run(2_000);
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        assertThat(p.trials.central()).isFalse();
     }
 
     @Test
