@@ -67,7 +67,8 @@ public final class Scheduler {
     private final Thread watchdog;
     /**
      * The watchdog's looks so far (written by the watchdog only): a worker closes its window of votes
-     * ({@link Worker#vote}) at its first vote after this changes, so that each window covers about one look.
+     * ({@link Worker#vote}) at its first vote after this changes, and publishes it only if it is of the look
+     * before, so that the windows the watchdog sums cover about one look each.
      * Volatile so that a worker sees a new look within a vote or two; a vote reads it once per
      * {@value Worker#VOTE_PERIOD} turns, and on x86 a volatile read costs what a plain one does.
      */
@@ -204,8 +205,8 @@ public final class Scheduler {
                     }
                     w.watchdogSeen = p;
                     work += w.work();
+                    leading += w.leadingWork();   // first: see Worker#votedWork
                     voted += w.votedWork();
-                    leading += w.leadingWork();
                     if (w.sawShortTurnChance) {
                         w.sawShortTurnChance = false;
                         chances = true;
@@ -555,8 +556,8 @@ public final class Scheduler {
         long leading = 0;
         for (Worker w : workers) {
             work += w.work();
-            voted += w.votedWork();
             leading += w.leadingWork();
+            voted += w.votedWork();
         }
         return new long[] {work, voted, leading};
     }

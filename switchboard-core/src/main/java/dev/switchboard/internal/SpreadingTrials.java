@@ -23,8 +23,9 @@ package dev.switchboard.internal;
  *   TRIAL   TRIAL_LOOKS looks in the other mode, then the verdict:
  *             the trial's best interval did more than MARGIN more work a nanosecond than the baseline's best:
  *               the other mode stays, and the next stay is MIN_STAY looks
+ *             (a central program held: more than a quarter more, CENTRAL_MARGIN_SHIFT)
  *             otherwise: the mode before the trial returns, and the next stay is twice as long, up to MAX_STAY
- *               (MAX_HELD_STAY if the mode is HOLD)
+ *               (MAX_HELD_STAY if the mode is HOLD; MAX_CENTRAL_HELD_STAY if the held program is central)
  * </pre>
  * So a program that settles in SPREAD tries holding once in about {@value #MAX_STAY} looks, one that settles in
  * HOLD tries spreading once in about {@value #MAX_HELD_STAY} (or {@value #MAX_CENTRAL_HELD_STAY}, below), and a
@@ -32,7 +33,8 @@ package dev.switchboard.internal;
  * {@code SETTLE_LOOKS + TRIAL_LOOKS} looks in the worse mode. The stays are uneven because the losses are: a
  * program that needs both workers runs two or three times slower held, while a server's clients spread run about a
  * fifth slower than held; and a held program can give way to one that needs both workers (a program's phases, or
- * another program on the same runtime), which then gets the second worker within {@value #MAX_HELD_STAY} looks.
+ * another program on the same runtime), which then gets the second worker within {@value #MAX_HELD_STAY} looks
+ * (within about {@code CENTRAL_LOOKS + MIN_STAY} looks after a central program, below).
  * An interval in which no worker had such a chance, or that was longer than {@value #MAX_INTERVAL_NANOS} ns (the
  * watchdog was not looking at the short period), says nothing about the modes (the program paused, ended, or does
  * other work now): it empties the baseline, and ends a trial in progress with the mode before it.
@@ -43,11 +45,13 @@ package dev.switchboard.internal;
  *
  * <h2>Programs with a central actor</h2>
  * While short turns are held, the watchdog also learns whether one node (an actor, nearly always) does a large part
- * of the work: the workers' turns vote for the node they ran, one turn in {@value Worker#VOTE_PERIOD}, weighted by
- * the work they did ({@link Worker#vote}), and the watchdog compares the work of each look's leading node with the
- * work of all votes, over the last {@value #CENTRAL_LOOKS} looks. A program is <em>central</em> once that share
- * reaches a quarter, and stays so until it falls below an eighth: a server and its request-reply clients (the
- * server does half of the messages), a broker and the creatures it pairs, an adder that joins its sources. Short
+ * of the work: the workers' turns vote for the node they ran, about one turn in {@value Worker#VOTE_PERIOD},
+ * weighted by the work they did ({@link Worker#vote}), and the watchdog compares the work of each look's clear
+ * leader (one with at least twice the work of the next) with the work of all votes, over the last
+ * {@value #CENTRAL_LOOKS} looks. A program is <em>central</em> once that share reaches a quarter, and stays so
+ * until it falls below an eighth, or until those looks have too few votes to tell: a server and its request-reply
+ * clients (the server does half of the messages), a broker and the creatures it pairs, an adder that joins its
+ * sources. Short
  * turns of such a program gain little from a second worker, since everything waits for that one actor, and moving
  * its partners' turns between the cores costs every message a transfer: its trials of spreading keep losing, and
  * each costs a few looks spread. So while a central program is held,
@@ -58,10 +62,10 @@ package dev.switchboard.internal;
  *       a few looks of a server's clients spread sometimes run a tenth faster by noise;</li>
  * </ul>
  * and once the held program is no longer central (a pipeline started after the server, say), the stay ends within
- * {@value #MIN_STAY} looks, so that a program that needs both workers does not wait out a server's long stay.
- * The share is measured only while short turns are held: then one worker runs nearly everything, and its votes
- * see the whole program; spread, each worker sees its part (a pipeline's sink, alone on one worker while it
- * drains, would look central).
+ * {@value #MIN_STAY} more looks, so that a program that needs both workers does not wait out a server's long
+ * stay. The share is judged only from looks while short turns are held: then one worker runs nearly everything,
+ * and its votes see the whole program; spread, each worker sees its part (a pipeline's sink, alone on one worker
+ * while it drains, would look central).
  *
  * <h2>Implementation notes</h2>
  * Everything but {@link #hold} is confined to the watchdog thread. {@link #hold} is volatile so that a worker
@@ -121,7 +125,7 @@ final class SpreadingTrials {
     private int left = MIN_STAY;
     /**
      * The current length of a stay: {@link #MIN_STAY}, doubled by each trial that loses, up to {@link #MAX_STAY}
-     * ({@link #MAX_HELD_STAY} while short turns are held).
+     * ({@link #MAX_HELD_STAY} while short turns are held, {@link #MAX_CENTRAL_HELD_STAY} in a central program).
      */
     private int stay = MIN_STAY;
     /** The work rates (per nanosecond) of the last looks of the stay, a ring of {@link #TRIAL_LOOKS}. */
@@ -253,10 +257,8 @@ final class SpreadingTrials {
             v += votedRing[k];
             l += leadingRing[k];
         }
-        if (v < CENTRAL_MIN_WORK) {
-            return;
-        }
-        boolean now = l >= v >> (central ? NOT_CENTRAL_SHIFT : CENTRAL_SHIFT);
+        // too few votes to tell (turns long enough to be few, yet short): not central, the rule without votes
+        boolean now = v >= CENTRAL_MIN_WORK && l >= v >> (central ? NOT_CENTRAL_SHIFT : CENTRAL_SHIFT);
         if (now != central) {
             central = now;
             if (!now) {
@@ -267,8 +269,8 @@ final class SpreadingTrials {
     }
 
     /**
-     * Whether the program held lately has a central node (see the class comment): one that did at least a quarter
-     * of the voted work, until its share fell below an eighth.
+     * Whether the program held lately has a central node (see the class comment): one that clearly led the votes
+     * with at least a quarter of their work, until its share fell below an eighth.
      */
     boolean central() {
         return central;

@@ -59,8 +59,8 @@ import java.util.concurrent.TimeUnit;
  * {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
  * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
  * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
- * but the slots, {@code progress}, {@code work}, {@code watchdogSeen} and the {@code sawShortTurnChance} hint are
- * confined to this thread.
+ * but the slots, {@code progress}, {@code work}, {@code votedWork}, {@code leadingWork}, {@code watchdogSeen} and
+ * the {@code sawShortTurnChance} hint are confined to this thread.
  * <p>
  * <b>Card isolation.</b> Under a card-marking collector (Parallel, Serial) a store of a reference into an object
  * writes the card-table byte that covers the object's 512-byte card, without reading it first unless the JVM runs
@@ -100,10 +100,12 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int PROBE_PERIOD = 32;
     /** The longest period between probes: a probe makes buffered activations stealable and wakes a parked worker. */
     static final int MAX_PROBE_PERIOD = 1024;
-    /** About one turn in this many votes for the node that does the most work ({@link #vote}): a power of two. */
+    /** About one turn in this many votes for the node it ran ({@link #vote}): a power of two. */
     static final int VOTE_PERIOD = 64;
     /** Nodes a window of votes keeps count of (space-saving: the least counted gives its slot to a new one). */
     static final int VOTE_SLOTS = 4;
+    /** A window's leader counts only with at least this many times the work of the next ({@link #closeWindow}). */
+    static final int CLEAR_LEAD = 2;
     /** Elements of {@link #cells} on either side of the ones written: 32 KB, or 64 KB with 8-byte references. */
     private static final int CARD_GUARD = 8192;
     /** Where in {@link #cells} the current node is. */
@@ -151,8 +153,10 @@ public final class Worker extends ForkJoinWorkerThread {
     private long work;
     /**
      * The work of the turns that voted ({@link #vote}), in all, and the part of it done by the node that led each
-     * window of votes, summed over the windows this worker closed. Read by the watchdog for
-     * {@link SpreadingTrials#central()} (written only here, with opaque stores).
+     * window of votes clearly (see {@link #closeWindow}), summed over the windows this worker closed. Read by the
+     * watchdog for {@link SpreadingTrials#central()}, leading first (written only here: votedWork with an opaque
+     * store, then leadingWork with a release store, so a watchdog that reads leadingWork with acquire and then
+     * votedWork sees all the voted work of the windows whose leaders it counted, and never a share too high).
      */
     private long votedWork;
     private long leadingWork;
@@ -274,7 +278,9 @@ public final class Worker extends ForkJoinWorkerThread {
                 countedUnits = counted;
                 if (--voteCountdown == 0) {
                     voteCountdown = nextVoteGap();
-                    vote(n, units);
+                    if (units > 0) {
+                        vote(n, units);
+                    }
                 }
                 WORK.setOpaque(this, work + units);
                 Node h = null;
@@ -576,13 +582,16 @@ public final class Worker extends ForkJoinWorkerThread {
      * window that counts the work of each node in it (at most {@value #VOTE_SLOTS} nodes: the space-saving
      * algorithm of Metwally, Agrawal and El Abbadi, which never loses a node that does more than a
      * {@value #VOTE_SLOTS}th of the window's work); when the look changes, the window closes and publishes its
-     * work and a lower bound of its leading node's, which is what the watchdog compares.
+     * work and a lower bound of its leading node's, which is what the watchdog compares. Turns vote in either
+     * mode; the watchdog uses the votes only while short turns are held.
      */
     private void vote(Node n, int units) {
         int epoch = scheduler.lookEpoch();
         if (epoch != windowEpoch) {
+            // a window older than the last look (this worker was idle, or in one long turn) is not published:
+            // it would count work of another time, perhaps of the other mode, in the looks that come now
+            closeWindow(epoch - windowEpoch == 1);
             windowEpoch = epoch;
-            closeWindow();
         }
         int id = System.identityHashCode(n);
         int[] ids = voteIds;
@@ -636,17 +645,31 @@ public final class Worker extends ForkJoinWorkerThread {
         return 1 + (x & (2 * VOTE_PERIOD - 1));
     }
 
-    /** Publishes the open window of votes (its work, and its leader's at least) and starts an empty one. */
-    private void closeWindow() {
-        long leading = 0;
+    /**
+     * Publishes the open window of votes if {@code publish}, and starts an empty one. The window's leader counts
+     * (with the lower bound of its work) only if it leads clearly, with at least {@link #CLEAR_LEAD} times the work
+     * of the next: in a program of two to four equally busy actors (a short pipeline), each does a quarter or more
+     * of the work, but none is a node the others wait for.
+     */
+    private void closeWindow(boolean publish) {
+        long first = 0;
+        long second = 0;
         long[] counts = voteCounts;
         for (int i = 0; i < VOTE_SLOTS; i++) {
-            leading = Math.max(leading, counts[i] - voteErrors[i]);
+            long least = counts[i] - voteErrors[i];
+            if (least > first) {
+                second = first;
+                first = least;
+            } else if (least > second) {
+                second = least;
+            }
             counts[i] = 0;
             voteErrors[i] = 0;
         }
-        LEADING_WORK.setOpaque(this, leadingWork + leading);
-        VOTED_WORK.setOpaque(this, votedWork + windowWork);
+        if (publish && windowWork > 0) {
+            VOTED_WORK.setOpaque(this, votedWork + windowWork);
+            LEADING_WORK.setRelease(this, leadingWork + (first >= CLEAR_LEAD * second ? first : 0));
+        }
         windowWork = 0;
     }
 
@@ -655,9 +678,9 @@ public final class Worker extends ForkJoinWorkerThread {
         return (long) VOTED_WORK.getOpaque(this);
     }
 
-    /** For the watchdog: of {@link #votedWork}, what each window's leading node did (at least). */
+    /** For the watchdog, read before {@link #votedWork}: what each window's clear leader did (at least). */
     long leadingWork() {
-        return (long) LEADING_WORK.getOpaque(this);
+        return (long) LEADING_WORK.getAcquire(this);
     }
 
     /** For the watchdog: whether an activation sits in the buffer. */

@@ -157,7 +157,8 @@ class HandoffSpreadingTest {
      * program central when one node does at least a quarter of the voted work. A server with 15 request-reply
      * clients processes half of all messages: the votes find it, and weigh it about right, although on one worker
      * its turns come back every 16th turn exactly (votes taken every 64th turn would see it always or never). 40
-     * pairs of actors that ping-pong among themselves have no such node: each does about 1/80 of the work. One
+     * pairs of actors that ping-pong among themselves have no such node: each does about 1/80 of the work; nor
+     * has one pair, whose two actors do half each and neither leads the other. One
      * worker, so that every vote sees the whole program; what the votes count is messages, whatever the schedule.
      */
     @Test
@@ -172,6 +173,10 @@ class HandoffSpreadingTest {
             long[] pairs = votesWhile(scheduler, () -> runPairs(rt, 40, 10_000));
             assertThat(pairs[1]).as("the leading node's work of %d voted, 40 independent pairs", pairs[0])
                     .isLessThan(pairs[0] >> SpreadingTrials.NOT_CENTRAL_SHIFT);
+            // one pair: each of the two does half of the work, and neither leads clearly
+            long[] pair = votesWhile(scheduler, () -> runPairs(rt, 1, 400_000));
+            assertThat(pair[1]).as("the leading node's work of %d voted, one pair", pair[0])
+                    .isLessThan(pair[0] >> SpreadingTrials.NOT_CENTRAL_SHIFT);
         }
     }
 
