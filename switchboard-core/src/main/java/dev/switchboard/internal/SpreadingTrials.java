@@ -156,16 +156,9 @@ final class SpreadingTrials {
 
     /**
      * The watchdog looks: at {@code nanos} the workers have done {@code work} in all, and {@code chances} says
-     * whether any of them had a chance to spread short turns since the previous look.
-     */
-    void look(long nanos, long work, boolean chances) {
-        look(nanos, work, chances, lastVoted, lastLeading);
-    }
-
-    /**
-     * The watchdog looks, as {@link #look(long, long, boolean)}; the workers' votes so far did {@code voted} work,
-     * of which the node leading each window of votes did {@code leading} ({@link Worker#votedWork},
-     * {@link Worker#leadingWork}).
+     * whether any of them had a chance to spread short turns since the previous look; their votes so far did
+     * {@code voted} work, of which the node leading each window of votes did {@code leading}
+     * ({@link Worker#votedWork}, {@link Worker#leadingWork}).
      */
     void look(long nanos, long work, boolean chances, long voted, long leading) {
         long dt = nanos - lastNanos;
@@ -219,9 +212,7 @@ final class SpreadingTrials {
                 for (double r : baseRates) {
                     baseBest = Math.max(baseBest, r);
                 }
-                boolean won = hold || !central ? faster(trialBest, baseBest)
-                        : trialBest > baseBest + baseBest / (1 << CENTRAL_MARGIN_SHIFT);
-                if (won) {
+                if (faster(trialBest, baseBest, hold || !central ? MARGIN_SHIFT : CENTRAL_MARGIN_SHIFT)) {
                     changes++;
                     stay = MIN_STAY;
                 } else {
@@ -278,7 +269,12 @@ final class SpreadingTrials {
 
     /** Whether the work rate {@code rate} beats {@code base} by more than the margin. */
     static boolean faster(double rate, double base) {
-        return rate > base + base / (1 << MARGIN_SHIFT);
+        return faster(rate, base, MARGIN_SHIFT);
+    }
+
+    /** Whether the work rate {@code rate} beats {@code base} by more than {@code 1 / 2^shift} of it. */
+    private static boolean faster(double rate, double base, int shift) {
+        return rate > base + base / (1 << shift);
     }
 
     /** Trials run so far. */

@@ -32,7 +32,7 @@ class SpreadingTrialsTest {
         Program(double spreadRate, double holdRate) {
             this.spreadRate = spreadRate;
             this.holdRate = holdRate;
-            trials.look(now, work, true);        // the first look only sets the clock
+            trials.look(now, work, true, voted, leading);    // the first look only sets the clock
         }
 
         /** A program whose leading node does {@code leadingShare} of the work. */
@@ -45,7 +45,7 @@ class SpreadingTrialsTest {
         void look(long nanos, long done, boolean chances) {
             now += nanos;
             work += done;
-            trials.look(now, work, chances);
+            trials.look(now, work, chances, voted, leading);
         }
 
         /** {@code looks} looks a millisecond apart, {@code done} work each, with chances. */
@@ -161,7 +161,7 @@ class SpreadingTrialsTest {
         long trials = p.trials.trials();
         for (int i = 0; i < 100; i++) {                 // a look without chances in every ten
             p.run(9);
-            p.trials.look(p.now += LOOK, p.work += 3_000, false);
+            p.trials.look(p.now += LOOK, p.work += 3_000, false, p.voted, p.leading);
         }
         assertThat(p.trials.holdsShortTurns()).isFalse();
         assertThat(p.trials.trials() - trials).as("trials in 1,000 looks").isLessThan(1_000 / 64);
