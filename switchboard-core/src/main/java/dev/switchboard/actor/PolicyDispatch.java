@@ -47,7 +47,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * not all write one counter), and the moving average (weight 1/4, each time capped at twice the threshold
      * so that one pre-empted message does not count as many) is at least Scheduler.SPREAD_WORTH_NANOS, the
      * threshold below which the workers do not wake each other for activations either: forking a short message
-     * wakes an idle worker to run less work than the wake-up and the handover cost. A short one goes behind the
+     * wakes an idle worker to run less work than the wake-up and the handover cost. In a runtime whose idle workers
+     * spin for work (Scheduler.spinsWhenIdle) a fork wakes nobody and is taken within microseconds, so there the
+     * threshold is half as long (a message of about 1 µs and more is forked). A short one goes behind the
      * continuation with the watchdog told to look often (Scheduler.activateBehind): if the continuation turns
      * out long after all, the message waits as an activation held behind a long turn does, until the watchdog's
      * next looks (every millisecond while a worker holds work back and another is idle; the first may come a
@@ -252,7 +254,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
 
     /** Whether a message started beside a continuation is forked (the messages are long), see the notes. */
     boolean forksStartedMessages() {
-        return letterNanos >= Scheduler.SPREAD_WORTH_NANOS;
+        int t = letterNanos;
+        return t >= Scheduler.SPREAD_WORTH_NANOS
+                || (t >= Scheduler.SPREAD_WORTH_NANOS / 2 && actor.scheduler().spinsWhenIdle());
     }
 
     /** Whether the message about to be processed is one to time ({@link #letterTook}): about one in the period. */

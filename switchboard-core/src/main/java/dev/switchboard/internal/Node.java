@@ -276,6 +276,7 @@ public abstract class Node extends CountedCompleter<Void> {
                     if (w != spreader) {
                         node.scheduler.spreadChainEnded(turns);
                     }
+                    w.spinForWork();
                 } else {
                     node.compute();
                 }
@@ -283,6 +284,11 @@ public abstract class Node extends CountedCompleter<Void> {
                 Failures.lastResort(node.scope(), t);
             }
         }
+    }
+
+    /** {@link ForkJoinTask#pollTask} for a worker: its own next task, or one stolen from another worker. */
+    static ForkJoinTask<?> pollAnyTask() {
+        return pollTask();
     }
 
     /** Runs this node's work. Implementations catch everything: a node never completes abnormally. */
@@ -338,6 +344,7 @@ public abstract class Node extends CountedCompleter<Void> {
         try {
             if (Thread.currentThread() instanceof Worker w) {
                 w.runChain(this);
+                w.spinForWork();
             } else {
                 Context.runOnForeignThread(this);
             }

@@ -56,6 +56,12 @@ public final class Scheduler {
     private volatile Consumer<Throwable> unscopedFailureHandler;
 
     private final long hangReportAfterNanos;
+    /** How long a worker out of work looks for more before it parks (0: not at all); see {@link Worker#spinForWork}. */
+    final long idleSpinNanos;
+    /** Workers looking for work in {@link Worker#spinForWork} now: idle for the spreading rules, active for the pool. */
+    private final AtomicInteger spinning = new AtomicInteger();
+    /** Times a spinning worker found work, for tests and diagnostics. */
+    private final LongAdder spinFinds = new LongAdder();
     private volatile Consumer<String> hangReporter;
     private final Set<Scope> waitingScopes = ConcurrentHashMap.newKeySet();
     private final Set<Scope> trackingScopes = ConcurrentHashMap.newKeySet();
@@ -80,6 +86,15 @@ public final class Scheduler {
     private final TimerService timers;
 
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos) {
+        this(name, parallelism, budget, handoffLimit, hangReportAfterNanos, 0);
+    }
+
+    /**
+     * @param idleSpinNanos how long a worker that ran out of work keeps looking for more before it returns to the
+     *                      pool, which parks it ({@link Worker#spinForWork}); 0 for not at all
+     */
+    public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos,
+                     long idleSpinNanos) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("a runtime needs at least one worker, got " + parallelism);
         }
@@ -91,6 +106,10 @@ public final class Scheduler {
         this.budget = budget;
         this.handoffLimit = Math.max(1, handoffLimit);
         this.hangReportAfterNanos = hangReportAfterNanos;
+        if (idleSpinNanos < 0) {
+            throw new IllegalArgumentException("the idle spin must not be negative, got " + idleSpinNanos + " ns");
+        }
+        this.idleSpinNanos = idleSpinNanos;
         AtomicInteger workerIds = new AtomicInteger();
         this.pool = new ForkJoinPool(parallelism, p -> {
             // Never throws: the pool rethrows a factory's exception into whichever thread asked for a worker,
@@ -577,9 +596,48 @@ public final class Scheduler {
         return spreadingTrials.holdsShortTurns();
     }
 
-    /** Whether some worker is idle (parked or about to park), so that work made stealable now would run sooner. */
+    /**
+     * Whether some worker is idle (parked, about to park, or spinning for work), so that work made stealable now
+     * would run sooner.
+     */
     boolean idleWorkers() {
-        return pool.getActiveThreadCount() < parallelism;
+        int active = pool.getActiveThreadCount();
+        return active < parallelism || (idleSpinNanos != 0 && active - spinning.get() < parallelism);
+    }
+
+    /**
+     * Whether workers that run out of work spin for more before they park ({@code TaskRuntime.Builder.idleSpin}):
+     * work made stealable then is taken within microseconds, without a wake-up.
+     */
+    public boolean spinsWhenIdle() {
+        return idleSpinNanos != 0;
+    }
+
+    /** How long an idle worker spins for work before it parks, in nanoseconds (0: not at all). */
+    public long idleSpinNanos() {
+        return idleSpinNanos;
+    }
+
+    void spinStarted() {
+        spinning.incrementAndGet();
+    }
+
+    void spinEnded() {
+        spinning.decrementAndGet();
+    }
+
+    void spinFound() {
+        spinFinds.increment();
+    }
+
+    /** Workers spinning for work now (for tests and diagnostics). */
+    public int spinningWorkers() {
+        return spinning.get();
+    }
+
+    /** Times a spinning worker found work so far (for tests and diagnostics). */
+    public long spinFinds() {
+        return spinFinds.sum();
     }
 
     /**

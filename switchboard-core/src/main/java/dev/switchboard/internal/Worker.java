@@ -2,6 +2,7 @@ package dev.switchboard.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CountedCompleter;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -187,6 +188,8 @@ public final class Worker extends ForkJoinWorkerThread {
     private int voteSeed = (int) System.nanoTime() | 1;
     /** Work of turns that went on ({@link #turnGoesOn}) that has not voted yet: less than VOTE_PERIOD. */
     private int goneOnUnits;
+    /** Whether this thread is in {@link #spinForWork}. */
+    private boolean spinning;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
     /**
@@ -235,6 +238,55 @@ public final class Worker extends ForkJoinWorkerThread {
     /** The index in {@link #cells} of the handoff slot at ring position {@code position}. */
     private static int slot(int position) {
         return FIRST_SLOT + (position & (HANDOFF_CAPACITY - 1));
+    }
+
+    /**
+     * Called when a task the pool gave this worker has ended, before the worker returns to the pool: if the runtime
+     * spins when idle ({@link Scheduler#idleSpinNanos}), looks for work — the shared queue, then any worker's deque
+     * — until that long has passed without finding any, and runs what it finds. Meanwhile the pool counts this
+     * worker as active (a fork does not try to wake it) and the spreading rules count it as idle (they make work
+     * stealable for it). Not while this thread waits in a finish or is spinning already.
+     */
+    void spinForWork() {
+        long spin = scheduler.idleSpinNanos;
+        if (spin == 0 || spinning || blocking != 0 || helping != null) {
+            return;
+        }
+        spinning = true;
+        scheduler.spinStarted();
+        try {
+            long deadline = System.nanoTime() + spin;
+            while (!scheduler.isClosed()) {
+                Node h = scheduler.pollShared();
+                ForkJoinTask<?> t = h == null ? Node.pollAnyTask() : null;
+                if (h == null && t == null) {
+                    if (System.nanoTime() - deadline >= 0) {
+                        return;
+                    }
+                    Thread.onSpinWait();
+                    continue;
+                }
+                scheduler.spinFound();
+                if (!(h != null || t instanceof CountedCompleter<?>)) {
+                    t.fork();                    // not one of the runtime's tasks: the pool runs it
+                    return;
+                }
+                scheduler.spinEnded();           // busy while it runs what it found
+                try {
+                    if (h != null) {
+                        runChain(h);
+                    } else {
+                        ((CountedCompleter<?>) t).compute();   // the runtime's own tasks catch everything
+                    }
+                } finally {
+                    scheduler.spinStarted();
+                }
+                deadline = System.nanoTime() + spin;
+            }
+        } finally {
+            scheduler.spinEnded();
+            spinning = false;
+        }
     }
 
     /**

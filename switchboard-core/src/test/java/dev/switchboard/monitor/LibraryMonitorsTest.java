@@ -140,6 +140,19 @@ class LibraryMonitorsTest {
 
     @RepeatedTest(3)
     void readersWriterUnderAConcurrentStreamNeverOverlapsAWrite() {
+        concurrentStream(rt);
+    }
+
+    @RepeatedTest(3)
+    void readersWriterOnARuntimeWhoseIdleWorkersSpinNeverOverlapsAWrite() {
+        // idle workers that spin take the letters forked for them at once (and letters count as long sooner)
+        try (TaskRuntime spinning = TaskRuntime.builder().name("test-2w-spin").workers(2)
+                .idleSpin(java.time.Duration.ofMillis(1)).build()) {
+            concurrentStream(spinning);
+        }
+    }
+
+    private static void concurrentStream(TaskRuntime rt) {
         for (ReadersWriterMonitor.Policy policy : ReadersWriterMonitor.Policy.values()) {
             int clients = 4;
             int perClient = 150;

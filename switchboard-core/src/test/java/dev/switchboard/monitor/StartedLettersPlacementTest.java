@@ -192,7 +192,11 @@ class StartedLettersPlacementTest {
     }
 
     private static List<Integer> run(long probeNanos) {
-        try (TaskRuntime rt = Runtimes.workers(1)) {
+        return run(probeNanos, Runtimes.workers(1));
+    }
+
+    private static List<Integer> run(long probeNanos, TaskRuntime runtime) {
+        try (TaskRuntime rt = runtime) {
             Prober prober = new Prober(probeNanos);
             new Batches().bind(prober);
             rt.finish(() -> prober.start().send(new Burst()));
@@ -231,5 +235,23 @@ class StartedLettersPlacementTest {
                 .isGreaterThanOrEqualTo(later.size() * 3L / 4);
         assertThat(seen.get(0)).as("the first round, before any letter was timed").isEqualTo(PROBES - 1);
         assertThat(seen).allMatch(q -> q == 0 || q == PROBES - 1, "all or none of the seven forked");
+    }
+
+    @Test
+    void lettersOfAboutAMicrosecondAreForkedWhereIdleWorkersSpin() {
+        // 1.4 us a probe: below the 2 us that pays for waking a parked worker, above the 1 us that pays for handing
+        // a letter to one that spins for work. With idle spin, most rounds fork all seven probes (a few Bursts
+        // sampled in a row may take the average down for a round, as above); without it, 1.4 us counts as short
+        for (int i = 0; i < 3; i++) {
+            run(1_400, spinning());
+        }
+        List<Integer> seen = run(1_400, spinning());
+        assertThat(seen.stream().filter(q -> q == PROBES - 1).count()).as("rounds of %s with all seven forked", seen)
+                .isGreaterThanOrEqualTo(seen.size() * 3L / 4);
+        assertThat(seen).allMatch(q -> q == 0 || q == PROBES - 1, "all or none of the seven forked");
+    }
+
+    private static TaskRuntime spinning() {
+        return TaskRuntime.builder().name("test-1w-spin").workers(1).idleSpin(java.time.Duration.ofNanos(50_000)).build();
     }
 }

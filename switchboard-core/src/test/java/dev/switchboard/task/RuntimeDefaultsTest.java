@@ -183,10 +183,32 @@ class RuntimeDefaultsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workers must be between 1 and");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "10")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("system property switchboard.hangReportAfter must be a duration such as 10s, 500ms or 2m,"
+                .hasMessage("system property switchboard.hangReportAfter must be a duration such as 10s, 500ms, 50us or 2m,"
                         + " or off; got \"10\"");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "0s")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.idleSpin", "50")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("system property switchboard.idleSpin must be a duration such as");
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.idleSpin", "11ms")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("idleSpin must be between 0 and 10 ms, got PT0.011S");
+    }
+
+    @Test
+    void idleSpinComesFromTheBuilderOrASystemProperty() {
+        assertThatThrownBy(() -> TaskRuntime.builder().idleSpin(Duration.ofNanos(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("idleSpin must be between 0 and");
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).systemProperties(props("switchboard.idleSpin", "50us"))
+                .build()) {
+            assertThat(rt.idleSpin()).isEqualTo(Duration.ofNanos(50_000));
+            assertThat(rt.toString()).endsWith(", idle spin PT0.00005S]");
+        }
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).idleSpin(Duration.ofMillis(1))
+                .systemProperties(props("switchboard.idleSpin", "off")).build()) {
+            assertThat(rt.idleSpin()).isZero();
+            assertThat(rt.toString()).doesNotContain("idle spin");
+        }
     }
 
     private static Properties props(String key, String value) {

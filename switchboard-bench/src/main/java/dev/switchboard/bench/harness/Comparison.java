@@ -2,6 +2,7 @@ package dev.switchboard.bench.harness;
 
 import dev.switchboard.task.TaskRuntime;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -58,6 +59,7 @@ final class Comparison {
     private final double warmupSeconds;
     private final int throughput;
     private final PrintStream out;
+    private Duration idleSpin = Duration.ZERO;
 
     Comparison(List<Benchmark> benchmarks, int rounds, int warmupRounds, double warmupSeconds, int workers,
                int throughput, PrintStream out) {
@@ -87,6 +89,12 @@ final class Comparison {
         this.warmupSeconds = warmupSeconds;
         this.throughput = throughput;
         this.out = out;
+    }
+
+    /** Runs the benchmarks on runtimes whose idle workers spin for {@code spin} before they park. */
+    Comparison idleSpin(Duration spin) {
+        this.idleSpin = spin;
+        return this;
     }
 
     /**
@@ -121,17 +129,17 @@ final class Comparison {
         double[][] ms = new double[n][rounds];
         boolean counts = workerCounts.size() > 1;
         String workers = workerCounts.stream().map(String::valueOf).collect(Collectors.joining(" and "));
-        out.printf(Locale.ROOT, "Switchboard variants, %s workers%s, throughput %d: warm-up >= %d rounds and >= %.0f"
-                + " s, then %d rounds, each running every variant once (order reversed every round)%n",
-                workers, counts ? " (a runtime of each, in this JVM)" : "", throughput, warmupRounds, warmupSeconds,
-                rounds);
+        out.printf(Locale.ROOT, "Switchboard variants, %s workers%s, throughput %d%s: warm-up >= %d rounds and >="
+                + " %.0f s, then %d rounds, each running every variant once (order reversed every round)%n",
+                workers, counts ? " (a runtime of each, in this JVM)" : "", throughput,
+                Harness.describeIdleSpin(idleSpin), warmupRounds, warmupSeconds, rounds);
         Map<Integer, TaskRuntime> runtimes = new LinkedHashMap<>();
         Map<Integer, Quiescence> quiescence = new LinkedHashMap<>();
         Throwable failed = null;
         try {
             for (int w : workerCounts) {
                 TaskRuntime runtime = TaskRuntime.builder().name(counts ? "switchboard-" + w + "w" : "switchboard")
-                        .workers(w).throughput(throughput).build();
+                        .workers(w).throughput(throughput).idleSpin(idleSpin).build();
                 runtimes.put(w, runtime);
                 quiescence.put(w, new Quiescence(runtime, List.of(), null));
             }

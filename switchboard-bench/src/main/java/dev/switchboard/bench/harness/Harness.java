@@ -112,7 +112,7 @@ public final class Harness {
                 chosen = options.compare.stream().map(Suite::forCompare).toList();
                 comparison = new Comparison(chosen, options.iterations, options.warmup, options.warmupSeconds,
                         options.compareWorkers != null ? options.compareWorkers : List.of(options.workers),
-                        options.throughput, System.out);
+                        options.throughput, System.out).idleSpin(options.idleSpin);
             } else {
                 chosen = Suite.select(options.only);
             }
@@ -162,13 +162,15 @@ public final class Harness {
         int budget = options.throughput;
         Map<String, Object> config = configuration(benchmarks);
         boolean pool = benchmarks.stream().anyMatch(b -> b.peer() == Benchmark.Peer.FORK_JOIN_POOL);
-        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s%s - %d workers each; Switchboard budget %d; %s;"
+        out.printf(Locale.ROOT, "Switchboard vs Apache Pekko %s%s - %d workers each; Switchboard budget %d%s; %s;"
                         + " warm-up >= %d iterations and >= %.0f s, then %d measured iterations per side%n",
                 pekkoVersion(), pool ? " and ForkJoinPool" + (options.poolFifo ? " (FIFO mode)" : "") : "", workers,
-                budget, describePekko(), options.warmup, options.warmupSeconds, options.iterations);
+                budget, describeIdleSpin(options.idleSpin), describePekko(), options.warmup, options.warmupSeconds,
+                options.iterations);
         List<Result> results = new ArrayList<>();
         long start = System.nanoTime();
-        try (Runtimes runtimes = new Runtimes(workers, budget, options.peerConfigs, options.poolFifo)) {
+        try (Runtimes runtimes = new Runtimes(workers, budget, options.idleSpin, options.peerConfigs,
+                options.poolFifo)) {
             int index = 0;
             for (Benchmark b : benchmarks) {
                 index++;
@@ -409,11 +411,17 @@ public final class Harness {
         return t;
     }
 
+    /** ", idle spin 50 us" for a runtime whose idle workers spin, else nothing. */
+    static String describeIdleSpin(Duration spin) {
+        return spin.isZero() ? "" : String.format(Locale.ROOT, ", idle spin %d us", spin.toNanos() / 1_000);
+    }
+
     private Map<String, Object> configuration(List<Benchmark> benchmarks) {
         Map<String, Object> sb = new LinkedHashMap<>();
         sb.put("workers", options.workers);
         sb.put("throughput", options.throughput);
         sb.put("handoff_limit", TaskRuntime.DEFAULT_HANDOFF_LIMIT);
+        sb.put("idle_spin_us", options.idleSpin.toNanos() / 1_000);
         sb.put("scheduler", "ForkJoinPool (FIFO mode) with a per-worker handoff slot");
         Map<String, Object> configs = new LinkedHashMap<>();
         for (Side side : options.peerConfigs) {
@@ -521,6 +529,8 @@ public final class Harness {
                   --workers N        worker threads for both runtimes (default: available processors)
                   --throughput N     Switchboard's budget: messages an actor processes per turn (default
                                      64); also the throughput of the matched Pekko configuration
+                  --idle-spin D      how long Switchboard's idle workers spin for work before they park,
+                                     e.g. 50us or 1ms (TaskRuntime.Builder.idleSpin; default 0: they park)
                   --peer-config C    the Pekko configurations to run: default (Pekko's default dispatcher
                                      settings, throughput 5: the headline), matched (throughput = the
                                      Switchboard budget) or both (default); both run in this one JVM
@@ -563,7 +573,7 @@ public final class Harness {
         /** Options of the benchmark runs that mean nothing to --probe-latency. */
         private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
                 "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs", "--pool-mode",
-                "--compare-workers");
+                "--compare-workers", "--idle-spin");
         /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
         private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs", "--pool-mode");
 
@@ -581,6 +591,8 @@ public final class Harness {
         Path html;
         int workers = -1;
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
+        /** Switchboard's idle spin ({@code TaskRuntime.Builder.idleSpin}). */
+        Duration idleSpin = Duration.ZERO;
         /** The Pekko configurations to run, in {@link Side} order: the first is the headline. */
         List<Side> peerConfigs = List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
         /** Whether the ForkJoinPool peer runs in FIFO (async) mode instead of its default LIFO order. */
@@ -617,6 +629,7 @@ public final class Harness {
                     case "--workers" -> o.workers = positive(value(args, ++i, a), a);
                     case "--compare-workers" -> o.compareWorkers = workerCounts(value(args, ++i, a));
                     case "--throughput" -> o.throughput = positive(value(args, ++i, a), a);
+                    case "--idle-spin" -> o.idleSpin = idleSpin(value(args, ++i, a));
                     case "--peer-config" -> o.peerConfigs = peerConfigs(value(args, ++i, a));
                     case "--runs" -> o.runs = positive(value(args, ++i, a), a);
                     case "--pool-mode" -> o.poolFifo = poolFifo(value(args, ++i, a));
@@ -678,6 +691,22 @@ public final class Harness {
                 default -> throw new IllegalArgumentException("--peer-config takes default, matched or both, got '"
                         + v + "'");
             };
+        }
+
+        /** A duration of whole microseconds or milliseconds: 50us, 1ms; 0 for none. */
+        private static Duration idleSpin(String v) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(us|ms)?").matcher(v.strip());
+            if (!m.matches() || (m.group(2) == null && !m.group(1).equals("0"))) {
+                throw new IllegalArgumentException("--idle-spin takes a duration such as 50us or 1ms, got '" + v
+                        + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            Duration d = "ms".equals(m.group(2)) ? Duration.ofMillis(n) : Duration.ofNanos(n * 1_000);
+            if (d.compareTo(TaskRuntime.Builder.MAX_IDLE_SPIN) > 0) {
+                throw new IllegalArgumentException("--idle-spin is at most " + TaskRuntime.Builder.MAX_IDLE_SPIN.toMillis()
+                        + "ms, got '" + v + "'");
+            }
+            return d;
         }
 
         private static boolean poolFifo(String v) {

@@ -1,6 +1,7 @@
 package dev.switchboard.bench.harness;
 
 import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -40,9 +41,15 @@ final class Runtimes implements AutoCloseable {
      * {@code workers} (it starts its threads when first used), in FIFO mode if {@code poolFifo}.
      */
     Runtimes(int workers, int budget, List<Side> pekkoSides, boolean poolFifo) {
+        this(workers, budget, Duration.ZERO, pekkoSides, poolFifo);
+    }
+
+    /** As above, with Switchboard's idle workers spinning for {@code idleSpin} before they park. */
+    Runtimes(int workers, int budget, Duration idleSpin, List<Side> pekkoSides, boolean poolFifo) {
         this.workers = workers;
         this.budget = budget;
-        switchboard = TaskRuntime.builder().name("switchboard").workers(workers).throughput(budget).build();
+        switchboard = TaskRuntime.builder().name("switchboard").workers(workers).throughput(budget)
+                .idleSpin(idleSpin).build();
         pool = poolFifo ? new ForkJoinPool(workers, ForkJoinPool.defaultForkJoinWorkerThreadFactory, null, true)
                 : new ForkJoinPool(workers);
         try {

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -276,6 +277,26 @@ class HarnessTest {
         assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--json"}))
                 .hasMessageContaining("--json needs a value");
         assertThatThrownBy(() -> Suite.select(Set.of("nope"))).hasMessageContaining("unknown benchmark");
+    }
+
+    @Test
+    void idleSpinIsParsedCheckedAndReported() throws Exception {
+        assertThat(Harness.Options.parse(new String[] {}).idleSpin).isZero();
+        assertThat(Harness.Options.parse(new String[] {"--idle-spin", "50us"}).idleSpin)
+                .isEqualTo(Duration.ofNanos(50_000));
+        assertThat(Harness.Options.parse(new String[] {"--idle-spin", "1ms"}).idleSpin).isEqualTo(Duration.ofMillis(1));
+        assertThat(Harness.Options.parse(new String[] {"--idle-spin", "0"}).idleSpin).isZero();
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--idle-spin", "50"}))
+                .hasMessage("--idle-spin takes a duration such as 50us or 1ms, got '50'");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--idle-spin", "11ms"}))
+                .hasMessage("--idle-spin is at most 10ms, got '11ms'");
+        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--idle-spin", "50us"}))
+                .hasMessageContaining("--idle-spin does not go with --probe-latency");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<Comparison.Row> rows = new Comparison(List.of(new PingPong(1_000), new PingPong(2_000)), 2, 0, 0, 2, 64,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8)).idleSpin(Duration.ofNanos(50_000)).run();
+        assertThat(rows).hasSize(2);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("throughput 64, idle spin 50 us");
     }
 
     @Test
