@@ -41,6 +41,12 @@ import java.util.concurrent.TimeUnit;
  * spread short turns ({@link #sawShortTurnChance}) and moves the buffer of a worker that started nothing since its
  * last look (see docs/decisions/004-hot-server.md).
  * <p>
+ * <b>Idle spin.</b> A worker that runs out of work returns to the pool, which parks it after a spin of a few
+ * microseconds; waking it again takes tens of microseconds. A runtime built with an idle spin
+ * ({@link Scheduler#spinsWhenIdle}) has the worker look for work for that long first ({@link #spinForWork}), so
+ * that work made stealable meanwhile is taken at once: the pool counts such a worker as active (a fork does not try
+ * to wake it), the spreading rules as idle.
+ * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
  * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}). Handed-off
  * activations run oldest first; a data-driven task made ready here runs next, before them, newest first (it reads
