@@ -58,7 +58,7 @@ public final class Scheduler {
     private final long hangReportAfterNanos;
     /** How long a worker out of work looks for more before it parks (0: not at all); see {@link Worker#spinForWork}. */
     final long idleSpinNanos;
-    /** Workers looking for work in {@link Worker#spinForWork} now: idle for the spreading rules, active for the pool. */
+    /** Workers in {@link Worker#spinForWork} now: idle for the spreading rules, active for the pool. */
     private final AtomicInteger spinning = new AtomicInteger();
     /** Times a spinning worker found work, for tests and diagnostics. */
     private final LongAdder spinFinds = new LongAdder();

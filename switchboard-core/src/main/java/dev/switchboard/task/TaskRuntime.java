@@ -611,7 +611,7 @@ public final class TaskRuntime implements AutoCloseable {
          * ran on); a spinning worker takes work made stealable for it within a few, and its waker makes no system
          * call. That pays for programs that go from one busy worker to several many thousand times a second and
          * whose parallel stretches are short: a readers-writer monitor whose batches of reads are cut by frequent
-         * writes, say (docs/guide.md, "Parallel actor monitors"). The price is CPU: after every stretch of work
+         * writes, say (docs/guide.md, "Where a readers-writer monitor pays"). The price is CPU: after every stretch of work
          * each idle worker keeps a core busy for this long, which other processes on the machine do not get.
          *
          * <pre>{@code

@@ -252,6 +252,7 @@ class StartedLettersPlacementTest {
     }
 
     private static TaskRuntime spinning() {
-        return TaskRuntime.builder().name("test-1w-spin").workers(1).idleSpin(java.time.Duration.ofNanos(50_000)).build();
+        return TaskRuntime.builder().name("test-1w-spin").workers(1).idleSpin(java.time.Duration.ofNanos(50_000))
+                .build();
     }
 }

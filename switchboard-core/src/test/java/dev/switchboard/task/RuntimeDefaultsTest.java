@@ -183,8 +183,8 @@ class RuntimeDefaultsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workers must be between 1 and");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "10")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("system property switchboard.hangReportAfter must be a duration such as 10s, 500ms, 50us or 2m,"
-                        + " or off; got \"10\"");
+                .hasMessage("system property switchboard.hangReportAfter must be a duration such as 10s, 500ms, 50us"
+                        + " or 2m, or off; got \"10\"");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "0s")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.idleSpin", "50")))

@@ -703,8 +703,8 @@ public final class Harness {
             long n = Long.parseLong(m.group(1));
             Duration d = "ms".equals(m.group(2)) ? Duration.ofMillis(n) : Duration.ofNanos(n * 1_000);
             if (d.compareTo(TaskRuntime.Builder.MAX_IDLE_SPIN) > 0) {
-                throw new IllegalArgumentException("--idle-spin is at most " + TaskRuntime.Builder.MAX_IDLE_SPIN.toMillis()
-                        + "ms, got '" + v + "'");
+                throw new IllegalArgumentException("--idle-spin is at most "
+                        + TaskRuntime.Builder.MAX_IDLE_SPIN.toMillis() + "ms, got '" + v + "'");
             }
             return d;
         }
