@@ -273,7 +273,7 @@ public final class Worker extends ForkJoinWorkerThread {
                     continue;
                 }
                 scheduler.spinFound();
-                if (!(h != null || t instanceof CountedCompleter<?>)) {
+                if (h == null && !(t instanceof CountedCompleter<?>)) {
                     t.fork();                    // not one of the runtime's tasks: the pool runs it
                     return;
                 }

@@ -36,15 +36,11 @@ final class Runtimes implements AutoCloseable {
     private IllegalStateException lost;
 
     /**
-     * Starts the runtimes: Switchboard with {@code workers} workers and throughput budget {@code budget}, and a
-     * Pekko system for each of {@code pekkoSides} ({@link PekkoSettings#of}), and a pool of parallelism
-     * {@code workers} (it starts its threads when first used), in FIFO mode if {@code poolFifo}.
+     * Starts the runtimes: Switchboard with {@code workers} workers, throughput budget {@code budget} and idle
+     * spin {@code idleSpin}, and a Pekko system for each of {@code pekkoSides} ({@link PekkoSettings#of}), and a
+     * pool of parallelism {@code workers} (it starts its threads when first used), in FIFO mode if
+     * {@code poolFifo}.
      */
-    Runtimes(int workers, int budget, List<Side> pekkoSides, boolean poolFifo) {
-        this(workers, budget, Duration.ZERO, pekkoSides, poolFifo);
-    }
-
-    /** As above, with Switchboard's idle workers spinning for {@code idleSpin} before they park. */
     Runtimes(int workers, int budget, Duration idleSpin, List<Side> pekkoSides, boolean poolFifo) {
         this.workers = workers;
         this.budget = budget;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.bench.pingpong.PingPong;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,8 @@ class RuntimesTest {
 
     @Test
     void aPekkoSystemLeftWithActorsOfAFailedRunIsReplacedByANewOne() throws Exception {
-        try (Runtimes runtimes = new Runtimes(1, 64, List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED), false)) {
+        try (Runtimes runtimes = new Runtimes(1, 64, Duration.ZERO, List.of(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED),
+                false)) {
             assertThat(runtimes.recover(SHORT)).as("quiescent: nothing to replace").isEmpty();
             ActorSystem stuck = runtimes.pekko(Side.PEKKO_MATCHED);
             ActorSystem other = runtimes.pekko(Side.PEKKO_DEFAULT);
@@ -53,7 +55,7 @@ class RuntimesTest {
      */
     @Test
     void aPekkoSystemKeptRunningByATaskIsLostAndEveryLaterWaitFails() throws Exception {
-        try (Runtimes runtimes = new Runtimes(1, 64, List.of(Side.PEKKO_MATCHED), false)) {
+        try (Runtimes runtimes = new Runtimes(1, 64, Duration.ZERO, List.of(Side.PEKKO_MATCHED), false)) {
             runtimes.terminateNanos = TimeUnit.SECONDS.toNanos(2);
             ActorSystem stuck = runtimes.pekko(Side.PEKKO_MATCHED);
             CountDownLatch started = new CountDownLatch(1);
@@ -84,7 +86,7 @@ class RuntimesTest {
 
     @Test
     void aBusySwitchboardRuntimeIsNotReplacedAndTheFailureNamesIt() throws Exception {
-        try (Runtimes runtimes = new Runtimes(1, 64, List.of(Side.PEKKO_DEFAULT), false)) {
+        try (Runtimes runtimes = new Runtimes(1, 64, Duration.ZERO, List.of(Side.PEKKO_DEFAULT), false)) {
             CountDownLatch release = new CountDownLatch(1);
             CountDownLatch started = new CountDownLatch(1);
             Thread waiter = Thread.ofPlatform().start(() -> runtimes.switchboard().finish(
