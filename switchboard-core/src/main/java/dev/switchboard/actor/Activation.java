@@ -80,13 +80,13 @@ final class Activation extends Node {
     /** The activation loop let something escape, with the actor's token held: the actor fails with it. */
     @Override
     protected void escaped(Throwable failure) {
-        actor.crashed(failure);
+        ActorFailures.crashed(actor, failure);
     }
 
     /** The pool would not queue this activation, whose actor holds its token: the actor is terminated. */
     @Override
     protected void refused(Throwable cause) {
-        actor.schedulingRefused(cause);
+        ActorFailures.schedulingRefused(actor, cause);
     }
 
     @Override
@@ -166,6 +166,6 @@ final class Activation extends Node {
 
     @Override
     public String describeIfOpen(long nowNanos) {
-        return actor.describeIfOpen(nowNanos - startedAtNanos, startedBy);
+        return ActorDiagnostics.describeIfOpen(actor, actor.status(), nowNanos - startedAtNanos, startedBy);
     }
 }

@@ -35,12 +35,12 @@ final class ActorDiagnostics {
      * without the actor's token (a report's look; at worst a timer started or cancelled meanwhile is missed).
      */
     private static String activeTimers(ActorCore<?> actor) {
-        ActorExtras.TimerMap timers = actor.timersOrNull();
+        ActorTimers.TimerMap timers = ActorTimers.of(actor);
         if (timers == null) {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<Object, ActorExtras.Timer> e : List.copyOf(timers.entrySet())) {
+        for (Map.Entry<Object, ActorTimers.Timer> e : List.copyOf(timers.entrySet())) {
             if (e.getValue().isActive()) {
                 sb.append(sb.isEmpty() ? ", timers: " : ", ").append('\'').append(e.getKey()).append("' (")
                   .append(e.getValue().isSingle() ? "once" : "periodic").append(')');
@@ -57,7 +57,7 @@ final class ActorDiagnostics {
     private static String describeAwaits(ActorCore<?> actor, int s) {
         int count = (s & ActorCore.AWAIT_MASK) >>> 8;
         StringBuilder sb = new StringBuilder("awaiting ").append(count).append(count == 1 ? " reply" : " replies");
-        AwaitedReplies replies = actor.awaitedReplies();
+        AwaitedReplies replies = AwaitedReplies.of(actor);
         if (replies == null) {
             return sb.toString();
         }
@@ -113,7 +113,7 @@ final class ActorDiagnostics {
             if (!seen.add(at)) {
                 return null;                  // a cycle that does not include this actor
             }
-            AwaitedReplies a = at.awaitedReplies();
+            AwaitedReplies a = AwaitedReplies.of(at);
             at = a == null ? null : a.firstUnansweredTarget();
         }
         return null;

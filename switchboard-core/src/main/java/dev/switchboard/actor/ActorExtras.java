@@ -4,11 +4,23 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The state of an actor that only some actors need, created the first time an actor needs any of it (see
- * {@link ActorCore}'s notes on memory): a name, a pending {@code onStart()}, dead-letter counts, the replies it
+ * The state of an actor that only some actors need, created the first time an actor needs any of it (see the notes
+ * below on memory): a name, a pending {@code onStart()}, dead-letter counts, the replies it
  * awaits, the behaviors {@code become} saved and its timers.
  */
 final class ActorExtras {
+    /*
+     * Implementation notes.
+     *
+     * Memory. An actor is four objects while it is idle: the ActorCore (48 bytes with compressed oops and no
+     * fields of the subclass), its mailbox (SingleMailbox: 24 bytes, its queue created by the first message; see
+     * there), its reference (LocalRef: 32 bytes) and its Activation (88 bytes). Everything only some actors need
+     * is here, created the first time an actor needs it; hot paths test one field for null where they would
+     * test several. `extras` is published with a CAS (compareAndExchange: a volatile write of a fully constructed
+     * object) and read as a volatile field; its own fields keep the access modes and the confinement they would
+     * have as fields of the actor. The runtime's close() marks the actor with the BY_CLOSE bit of the status word,
+     * set with or before TERMINATED, so that a close never has to allocate.
+     */
     static final VarHandle DEAD_LETTERS;
     static final VarHandle EARLY_DEAD_LETTERS;
     private static final VarHandle REPLIES;
@@ -26,6 +38,8 @@ final class ActorExtras {
         }
     }
 
+    /** The instance a cell hosts in its place (see {@link ActorHosting}), or null: the cell itself. */
+    volatile ActorCore<?> instance;
     /** The name given to start(name), or null; written before the start publishes the actor. */
     String name;
     /**
@@ -47,102 +61,14 @@ final class ActorExtras {
      * The timers by key (see {@code ActorCore.startSingleTimer}), or null; changed only by the holder of the token
      * (a hang report reads it without, see {@code ActorDiagnostics}).
      */
-    volatile TimerMap timers;
+    volatile ActorTimers.TimerMap timers;
 
     /** The actor's timers, created by the first. */
-    TimerMap timers() {
+    ActorTimers.TimerMap timers() {
         if (timers == null) {
-            timers = new TimerMap();
+            timers = new ActorTimers.TimerMap();
         }
         return timers;
-    }
-
-    /**
-     * One timer of the actor. Its sends put a {@link TimerMessage} in the mailbox, which the actor takes only if the
-     * timer is still wanted when the message's turn comes ({@link #deliver}): a cancel, a replacement or a send
-     * exclude each other under this timer's monitor, so once {@link #cancel} has returned nothing more of this timer
-     * is sent or processed, even what it sent before.
-     */
-    static final class Timer implements Runnable {
-        private final ActorCore<?> actor;
-        private final Object message;
-        private final int mailbox;
-        private final boolean single;
-        private boolean delivered;             // guarded by this; a single timer's message has been taken
-        private boolean cancelled;             // guarded by this
-        java.util.concurrent.ScheduledFuture<?> future;   // set right after scheduling, by the token holder
-
-        Timer(ActorCore<?> actor, Object message, int mailbox, boolean single) {
-            this.actor = actor;
-            this.message = message;
-            this.mailbox = mailbox;
-            this.single = single;
-        }
-
-        @Override
-        public void run() {
-            synchronized (this) {              // the send never blocks (ActorCore.timerSend): a cancel waits briefly
-                if (!cancelled) {
-                    actor.timerSend(new TimerMessage(this, message), mailbox);
-                }
-            }
-        }
-
-        boolean isSingle() {
-            return single;
-        }
-
-        /** Called when the actor takes one of this timer's messages: whether to process it. */
-        synchronized boolean deliver() {
-            if (cancelled) {
-                return false;
-            }
-            if (single) {
-                delivered = true;
-            }
-            return true;
-        }
-
-        /**
-         * Whether it will still send or its message is still to be processed: a single timer until the actor takes
-         * its message, a periodic one until cancelled.
-         */
-        synchronized boolean isActive() {
-            return !cancelled && !delivered && (single || !future.isDone());
-        }
-
-        /** Stops it, and its messages still in the mailbox; returns whether it was active. */
-        boolean cancel() {
-            boolean wasActive;
-            synchronized (this) {
-                wasActive = isActive();
-                cancelled = true;
-            }
-            future.cancel(false);
-            return wasActive;
-        }
-    }
-
-    /** A timer's message in the mailbox: processed only if its timer still wants it ({@link Timer#deliver}). */
-    record TimerMessage(Timer timer, Object message) {
-    }
-
-    /**
-     * Timers by key. Single timers that have sent stay until their key is used again, so a put drops the ones no
-     * longer active once the map has doubled since it last did (an actor that keys its timers by request does not
-     * keep every request's).
-     */
-    static final class TimerMap extends java.util.HashMap<Object, Timer> {
-        private int pruneAt = 16;
-
-        @Override
-        public Timer put(Object key, Timer t) {
-            if (size() >= pruneAt) {
-                values().removeIf(old -> !old.isActive());
-                pruneAt = Math.max(16, 2 * size());
-            }
-            return super.put(key, t);
-        }
     }
 
     /** The actor's {@link AwaitedReplies}, created by the first call. */

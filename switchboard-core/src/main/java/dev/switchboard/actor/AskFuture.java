@@ -35,11 +35,11 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     static <M, R> CompletableFuture<R> ask(ActorCore<M> target, Function<? super ReplyTo<R>, ? extends M> request,
             Duration timeout, int index) {
         Objects.requireNonNull(request, "request");
-        target.requirePositive(timeout, "ask");
+        ActorTimers.requirePositive(target, timeout, "ask");
         AskFuture<R> future = new AskFuture<>(target);
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
-        target.enqueueRequest(new Request(message, replyTo), message, index);
+        MailboxAdmission.request(target, new Request(message, replyTo), message, index);
         Node n = Context.current();
         future.timeoutAfter(timeout, message, n != null && n.owner() instanceof ActorCore<?> a ? a.self : null);
         return future;
@@ -91,7 +91,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     private void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
         String thread = requester == null ? Thread.currentThread().getName() : null;
         try {
-            ScheduledFuture<?> t = target.timers().schedule(ActorCore.nanos(after), () -> settle(null,
+            ScheduledFuture<?> t = ActorTimers.timers(target).schedule(ActorTimers.nanos(after), () -> settle(null,
                     new ReplyTimeoutException(requester, thread, target.self, ActorDiagnostics.brief(request), after)));
             timeout = t;
             if (isDone()) {

@@ -60,7 +60,7 @@ final class AwaitedReplies {
             throw new IllegalArgumentException(requester + ".awaitReply() to itself would wait forever: it takes no"
                     + " message until the reply, and only it could send the reply");
         }
-        requester.requireNoPolicy("awaitReply()", "send the reply as a message, or ask() and handle the future");
+        OwnerChecks.requireNoPolicy(requester, "awaitReply()", "send the reply as a message, or ask() and handle the future");
         requester.scheduler().requireOpen("awaitReply");
         if (to instanceof RemoteRef<?> remote) {
             throw remote.requestRefused("awaitReply()");
@@ -75,10 +75,10 @@ final class AwaitedReplies {
             // before the reply is listed: a release of the actor running now must find it held already
             pending.holdWith(new ReplyHold(context.attachChild(), context.scheduler(), pending));
         }
-        AwaitedReplies replies = requester.replies();
+        AwaitedReplies replies = requester.extras().replies();
         replies.awaiting(pending);
         try {
-            target.enqueueRequest(new Request(message, replyTo), message, -1);
+            MailboxAdmission.request(target, new Request(message, replyTo), message, -1);
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
             if (pending.withdraw()) {                // else it was answered (given up) first: its handler undoes
                 replies.handled(pending);
@@ -88,6 +88,23 @@ final class AwaitedReplies {
             throw t;
         }
     }
+    /** The replies {@code actor} awaits, or null if it never awaited one. */
+    static AwaitedReplies of(ActorCore<?> actor) {
+        ActorExtras x = actor.extrasOrNull();
+        return x == null ? null : x.replies;
+    }
+
+    /**
+     * On release (the token held, before the activation completes): until now the activation kept the finish open
+     * for the answers the actor's processing awaits; they get holds of their own.
+     */
+    static void holdUnansweredOf(ActorCore<?> actor) {
+        AwaitedReplies r = of(actor);
+        if (r != null) {
+            r.holdUnanswered(actor.activation());
+        }
+    }
+
 
     /**
      * The requester is being released (it has terminated; the token's holder, before its activation completes):

@@ -5,7 +5,8 @@ package dev.switchboard.actor;
  * ({@link #SERIAL} for an {@link Actor} or {@link Selector}, {@link #PARALLEL} for a {@link StatelessActor}), or
  * replaced before start by a bound {@link dev.switchboard.spi.DispatchPolicy} ({@link PolicyDispatch}), whose
  * turns take the place of the activation loop. The loop calls {@link #dispatch} once per message; for plain
- * actors that call site sees one or two classes.
+ * actors that call site sees one or two classes. Whatever the strategy, a message is processed by
+ * {@link #process}: the current behavior (or {@code process}) runs on it, and what escapes fails the actor.
  */
 abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, PolicyDispatch {
     static final Dispatch SERIAL = new Serial();
@@ -25,7 +26,7 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     static final class Serial extends Dispatch {
         @Override
         void dispatch(ActorCore<?> actor, Object envelope) {
-            actor.processEnvelope(envelope, true);
+            process(actor, envelope, true);
         }
 
         @Override
@@ -46,5 +47,92 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
         boolean releasesOnTake() {
             return false;
         }
+    }
+
+    /**
+     * The message an envelope carries, as the actor's {@code process} will see it (a request, and a timer's
+     * message, are wrapped).
+     */
+    static Object messageOf(Object envelope) {
+        return envelope instanceof Request r ? r.message()
+                : envelope instanceof ActorTimers.TimerMessage t ? t.message() : envelope;
+    }
+
+    /**
+     * Processes one envelope on the current thread, catching what escapes: the serial dispatch (on the
+     * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}).
+     */
+    static void process(ActorCore<?> actor, Object envelope, boolean serial) {
+        Object message = envelope;
+        try {
+            if (envelope instanceof Request r) {
+                message = r.message();
+            } else if (envelope instanceof ActorTimers.TimerMessage t) {
+                if (!t.timer().deliver()) {
+                    return;                       // its timer was cancelled or replaced since it sent this
+                }
+                message = t.message();
+            }
+            invoke(actor, message);
+        } catch (Throwable t) {
+            actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")");
+            if (envelope instanceof Request r) {
+                requestFailed(actor, r, t);
+            }
+        } finally {
+            if (serial) {
+                actor.activation().countProcessed(true);
+                Thread.interrupted();  // an interrupt set while processing this message is not seen by the next
+            } else {
+                processedInTask(actor);
+            }
+        }
+    }
+
+    /** Runs the actor's current behavior, or its {@code process}, on {@code message}; exceptions escape. */
+    @SuppressWarnings("unchecked")
+    static <M> void invoke(ActorCore<M> actor, Object message) {
+        Behavior<M> b = actor.behavior;
+        if (b == null) {
+            actor.process((M) message);
+        } else {
+            b.process((M) message);
+        }
+    }
+
+    /**
+     * The processing of a request failed: unless it answered before it failed, no answer can be relied on, and
+     * the requester hears so now (a {@code ReplyTo} handed on before the failure is then answered too late, a dead
+     * letter). A request whose processing ends normally without an answer stays open: its {@code ReplyTo} may
+     * have been handed on.
+     */
+    static void requestFailed(ActorCore<?> actor, Request request, Throwable failure) {
+        if (!request.replyTo().isAnswered()) {
+            NoReplyException e = new NoReplyException(actor + " failed while processing the request "
+                    + ActorDiagnostics.brief(request.message()) + " without answering it: " + failure);
+            e.initCause(failure);
+            request.replyTo().failUnanswered(e);
+        }
+    }
+
+    /** The end of a message processed in a task of its own: counted, its place in a bounded mailbox given back. */
+    static void processedInTask(ActorCore<?> actor) {
+        actor.activation().countProcessed(false);
+        MailboxAdmission.releasedLater(actor);
+        Thread.interrupted();
+    }
+
+    /**
+     * A message started as a task of its own could not be queued: it is a dead letter, and unless the runtime was
+     * closed (which terminates the actor anyway) the actor fails with the cause, since a policy bound to it would
+     * otherwise wait for that message forever.
+     */
+    static void refused(ActorCore<?> actor, Object envelope, Throwable cause) {
+        MailboxAdmission.releasedLater(actor);
+        if (!actor.scheduler().isClosed()) {
+            actor.fail(cause, "the runtime could not start one of its messages");
+        }
+        actor.deadLetter(envelope, actor.scheduler().isClosed() ? DeadLetter.Reason.RUNTIME_CLOSED
+                : DeadLetter.Reason.UNPROCESSED_AT_EXIT);
     }
 }

@@ -63,7 +63,7 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
     @Override
     public final <R> CompletableFuture<R> ask(Function<? super ReplyTo<R>, ? extends M> request, Duration timeout) {
-        return actor.ask(request, timeout, -1);
+        return AskFuture.ask(actor, request, timeout, -1);
     }
 
     /** A send past any interceptor ({@code Seam.sendNow}). */
@@ -124,7 +124,8 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
     @Override
     public final String name() {
-        String n = actor.givenName();
+        ActorExtras x = actor.extrasOrNull();
+        String n = x == null ? null : x.name;
         return n != null ? n : simpleName(actor.getClass());
     }
 
@@ -177,13 +178,13 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
             if (SendInterception.used() && intercepted(-1, message)) {
                 return;
             }
-            actor.tell(mailbox, message);
+            MailboxAdmission.tell(actor, mailbox, message);
         }
 
         @Override
         @SuppressWarnings("unchecked")
         void sendUnintercepted(Object message) {
-            actor.tell(mailbox, (M) message);
+            MailboxAdmission.tell(actor, mailbox, (M) message);
         }
     }
 
@@ -226,7 +227,7 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
         @Override
         public <R> CompletableFuture<R> ask(B name, Function<? super ReplyTo<R>, ? extends M> request,
                 Duration timeout) {
-            return actor.ask(request, timeout, selector().index(name));
+            return AskFuture.ask(actor, request, timeout, selector().index(name));
         }
 
         @Override

@@ -75,7 +75,7 @@ final class MessageTask extends Node implements MessageProcessing {
 
     @Override
     public Object message() {
-        return ActorCore.messageOf(envelope);
+        return Dispatch.messageOf(envelope);
     }
 
     @Override
@@ -85,7 +85,7 @@ final class MessageTask extends Node implements MessageProcessing {
 
     @Override
     public void process() {
-        actor.invoke(message());
+        Dispatch.invoke(actor, message());
     }
 
     // ------------------------------------------------------------------------------------------ running
@@ -93,7 +93,7 @@ final class MessageTask extends Node implements MessageProcessing {
     /** The pool would not queue this message's task: the message is a dead letter (and a failure of the actor). */
     @Override
     protected void refused(Throwable cause) {
-        actor.messageRefused(envelope, cause);
+        Dispatch.refused(actor, envelope, cause);
         super.refused(cause);
     }
 
@@ -101,7 +101,7 @@ final class MessageTask extends Node implements MessageProcessing {
     protected void run() {
         try {
             if (policy == null) {
-                actor.processEnvelope(envelope, false);
+                Dispatch.process(actor, envelope, false);
                 return;
             }
             for (;;) {
@@ -115,13 +115,13 @@ final class MessageTask extends Node implements MessageProcessing {
                     failure = t;
                     actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message()) + ")");
                     if (envelope instanceof Request r) {
-                        actor.requestFailed(r, t);
+                        Dispatch.requestFailed(actor, r, t);
                     }
                 } finally {
                     if (timed) {
                         policy.letterTook(System.nanoTime() - startedAt);
                     }
-                    actor.processedInTask();
+                    Dispatch.processedInTask(actor);
                 }
                 reporting = true;                         // a turn run by this report may continue with this task
                 try {

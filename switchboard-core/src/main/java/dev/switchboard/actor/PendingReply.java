@@ -101,7 +101,7 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
         }
         cancelTimeout();
         try {
-            requester.replies().ready(requester, this);
+            requester.extras().replies().ready(requester, this);
         } finally {
             releaseHold();
         }
@@ -153,7 +153,7 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     /** Runs the handler on the requester (the activation calls this). */
     @Override
     public void run() {
-        requester.replies().run(requester, this);
+        requester.extras().replies().run(requester, this);
     }
 
     /**
@@ -162,7 +162,7 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
      */
     void timeoutAfter(Duration after, TimerService timers) {
         try {
-            ScheduledFuture<?> t = timers.schedule(ActorCore.nanos(after), () -> {
+            ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> {
                 if (!isDone()) {
                     complete(null, new ReplyTimeoutException(requester.self, null, target,
                             ActorDiagnostics.brief(request), after));

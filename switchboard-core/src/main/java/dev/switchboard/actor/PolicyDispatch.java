@@ -81,6 +81,33 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     private record Finished(Object ticket, Object result, Throwable failure) {
     }
 
+    /**
+     * Binds a dispatch policy ({@code dev.switchboard.spi.Seam#bind}) to {@code actor}: from now on every message
+     * becomes the policy's to start. Called before start.
+     */
+    static void bind(ActorCore<?> actor, DispatchPolicy policy) {
+        synchronized (actor) {
+            if (actor.status() != 0 || actor.activation() != null) {
+                throw new IllegalStateException(actor + " was already started: bind " + policy + " before start()");
+            }
+            if (actor.dispatch instanceof PolicyDispatch p) {
+                throw new IllegalStateException(actor + " is already bound to " + p.policy);
+            }
+            if (actor.dispatch == Dispatch.PARALLEL) {
+                throw new IllegalStateException(actor + " is a stateless actor; " + policy + " needs an Actor or"
+                        + " Selector");
+            }
+            if (actor.limit != null && actor.mailbox instanceof SelectorMailboxes m && m.mailboxes() > 1) {
+                throw new IllegalStateException(actor + " has several bounded mailboxes; " + policy + " can be bound"
+                        + " to an actor with a bounded mailbox, or a selector whose mailboxes are unbounded");
+            }
+            PolicyDispatch d = new PolicyDispatch(actor, policy);
+            policy.bound(actor.self, d);
+            actor.extras();                    // runnable() looks for the policy among the extras' cases
+            actor.dispatch = d;                // published to senders by start()'s release of STARTED
+        }
+    }
+
     PolicyDispatch(ActorCore<?> actor, DispatchPolicy policy) {
         this.actor = actor;
         this.policy = policy;
@@ -118,7 +145,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     actor.drainOrRelease();
                     return;
                 }
-                if (actor.runStartHookIfPending()) {
+                if (ActorLifecycle.runStartHookIfPending(actor)) {
                     continue;                             // terminated by it, or on to the messages
                 }
                 continuing = finishing != null && finishing.hasNext();
@@ -169,9 +196,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     /** Hands an arrival to the policy; if the policy throws, the message is a dead letter (and the actor fails). */
     private void arrived(Object envelope, int mailbox) {
         try {
-            policy.arrived(envelope, ActorCore.messageOf(envelope), mailbox);
+            policy.arrived(envelope, Dispatch.messageOf(envelope), mailbox);
         } catch (Throwable t) {
-            actor.releasedLater();
+            MailboxAdmission.releasedLater(actor);
             actor.deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
             throw t;
         }
@@ -208,18 +235,18 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             try {
                 report(f);
             } catch (Throwable t) {
-                actor.report(t, "its dispatch policy " + policy + " threw in finished() after it terminated");
+                ActorFailures.report(actor, t, "its dispatch policy " + policy + " threw in finished() after it terminated");
             }
         }
         if (!terminatedReported) {
             terminatedReported = true;
             try {
                 policy.terminated(e -> {
-                    actor.releasedLater();
+                    MailboxAdmission.releasedLater(actor);
                     actor.deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
                 });
             } catch (Throwable t) {
-                actor.report(t, "its dispatch policy " + policy + " threw in terminated()");
+                ActorFailures.report(actor, t, "its dispatch policy " + policy + " threw in terminated()");
             }
         }
     }
@@ -283,19 +310,19 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     public ScheduledFuture<?> schedule(Duration delay, Runnable action) {
         Objects.requireNonNull(delay, "delay");
         Objects.requireNonNull(action, "action");
-        return actor.startedTimers("schedule").schedule(ActorCore.nanos(delay), action);
+        return ActorTimers.started(actor, "schedule").schedule(ActorTimers.nanos(delay), action);
     }
 
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Duration period, Runnable action) {
         Objects.requireNonNull(period, "period");
         Objects.requireNonNull(action, "action");
-        long nanos = ActorCore.nanos(period);
+        long nanos = ActorTimers.nanos(period);
         if (nanos <= 0) {
             throw new IllegalArgumentException("the period of a timer of " + actor + " must be positive, got "
                     + period);
         }
-        return actor.startedTimers("scheduleAtFixedRate").scheduleAtFixedRate(nanos, nanos, action);
+        return ActorTimers.started(actor, "scheduleAtFixedRate").scheduleAtFixedRate(nanos, nanos, action);
     }
 
     @Override

@@ -13,7 +13,7 @@ final class SeamAccess extends ActorAccess {
 
     @Override
     public void bind(ActorCore<?> actor, DispatchPolicy policy) {
-        actor.bindPolicy(policy);
+        PolicyDispatch.bind(actor, policy);
     }
 
     @Override

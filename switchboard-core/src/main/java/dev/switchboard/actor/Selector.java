@@ -164,19 +164,19 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     /** {@link ActorRef#send} to a selector: {@link #route} picks the mailbox. */
     final void tellRouted(Mailbox box, M message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(box, message, routeOf(message));
+        MailboxAdmission.enqueue(this, box, message, routeOf(message), false);
     }
 
     /** {@link SelectorRef#send(int, Object)}. */
     final void tell(Mailbox box, int mailbox, M message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(box, message, checked(mailbox, "send to"));
+        MailboxAdmission.enqueue(this, box, message, checked(mailbox, "send to"), false);
     }
 
     /** {@link SelectorRef#send(Enum, Object)}. */
     final void tell(Mailbox box, B mailbox, M message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
-        enqueue(box, message, index(mailbox));
+        MailboxAdmission.enqueue(this, box, message, index(mailbox), false);
     }
 
     /** The number of mailboxes. */
@@ -236,13 +236,13 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
      * selector can never process another message: when its processing ends, it is reported as stalled.
      */
     protected final void disableAll() {
-        requireOwnContextOnceStarted("disableAll");
+        OwnerChecks.requireOwnContextOnceStarted(this, "disableAll");
         boxes.setAll(false, -1);
     }
 
     /** Enables every mailbox. */
     protected final void enableAll() {
-        requireOwnContextOnceStarted("enableAll");
+        OwnerChecks.requireOwnContextOnceStarted(this, "enableAll");
         boxes.setAll(true, -1);
         signal();
     }
@@ -250,7 +250,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     /** Disables every mailbox except {@code mailbox}, which is enabled. */
     protected final void disableAllExcept(int mailbox) {
         int i = checked(mailbox, "disableAllExcept");
-        requireOwnContextOnceStarted("disableAllExcept");
+        OwnerChecks.requireOwnContextOnceStarted(this, "disableAllExcept");
         boxes.setAll(false, i);
         signal();
     }
@@ -271,14 +271,14 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     }
 
     private void enabling(int i, boolean enable) {
-        requireOwnContextOnceStarted(enable ? "enable" : "disable");
+        OwnerChecks.requireOwnContextOnceStarted(this, enable ? "enable" : "disable");
         if (boxes.setEnabled(i, enable)) {
             signal();                                  // messages may be waiting there
         }
     }
 
     private void enabling(int[] mailboxes, boolean enable) {
-        requireOwnContextOnceStarted(enable ? "enable" : "disable");
+        OwnerChecks.requireOwnContextOnceStarted(this, enable ? "enable" : "disable");
         if (boxes.setEnabled(mailboxes, enable)) {
             signal();
         }
@@ -382,7 +382,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
         } catch (Throwable t) {
             stall = t;                                 // could not even say so (a toString that throws, no memory)
         }
-        failHeld(stall, "it stalled with every mailbox disabled");
+        ActorFailures.failHeld(this, stall, "it stalled with every mailbox disabled");
     }
 
     @Override

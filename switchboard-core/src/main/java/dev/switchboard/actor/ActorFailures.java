@@ -1,0 +1,106 @@
+package dev.switchboard.actor;
+
+/**
+ * An actor's failure record and its reports: the first failure that terminated it (what {@code failure()}
+ * returns, kept in its {@link ActorExtras}), and how a failure reaches the actor's finish with a note naming the
+ * actor.
+ *
+ * <p>Owns the extras' {@code failure} field. May touch the actor's activation, to add a failure to its finish
+ * scope. Never throws for want of memory: a failure that cannot carry its note is reported as it is.
+ */
+final class ActorFailures {
+    private ActorFailures() {
+    }
+
+    /** Keeps the first failure that terminates {@code actor}, for {@code failure()}; never throws. */
+    static void keep(ActorCore<?> actor, Throwable failure) {
+        try {
+            // the first one (a stateless actor's messages may fail at once); published to onExit() by the status
+            // change that terminates
+            ActorExtras.FAILURE.compareAndSet(actor.extras(), (Throwable) null, failure);
+        } catch (Throwable noMemory) {
+            // failure() then says null; the failure itself is still reported to the finish
+        }
+    }
+
+    /** The failure kept by {@link #keep}, or null. */
+    static Throwable kept(ActorCore<?> actor) {
+        ActorExtras x = actor.extrasOrNull();
+        return x == null ? null : x.failure;
+    }
+
+    /**
+     * Reports {@code failure} to the actor's finish with a note naming the actor: a suppressed
+     * {@link ProcessingFailure}, or, for a throwable that cannot carry suppressed exceptions (the JVM creates some
+     * errors that way, a {@link StackOverflowError} among them), a {@code ProcessingFailure} whose cause is the
+     * failure. Without memory for the note, the failure is reported as it is.
+     */
+    static void report(ActorCore<?> actor, Throwable failure, String what) {
+        reportNote(actor, failure, " was terminated: ", what);
+    }
+
+    /** {@link #report} with the note {@code actor + verb + what} (built here: the actor's toString may throw). */
+    static void reportNote(ActorCore<?> actor, Throwable failure, String verb, String what) {
+        Throwable reported = failure;
+        try {
+            String text = actor + verb + what;
+            Throwable[] suppressed = failure.getSuppressed();
+            if (suppressed.length == 0 || !(suppressed[0] instanceof ProcessingFailure)) {
+                failure.addSuppressed(new ProcessingFailure(text));
+                if (failure.getSuppressed().length == 0) {
+                    reported = new ProcessingFailure(text, failure);
+                }
+            }
+        } catch (Throwable noMemory) {
+            reported = failure;
+        }
+        add(actor, reported);
+    }
+
+    /** Adds a failure to the actor's finish as it is. */
+    static void add(ActorCore<?> actor, Throwable failure) {
+        actor.activation().scope().addFailure(failure);
+    }
+
+    /**
+     * Like {@code fail}, for the holder of a token taken by {@code holdIdle()} (a selector found stuck): the holder
+     * terminates the actor and drains its mailbox.
+     */
+    static void failHeld(ActorCore<?> actor, Throwable failure, String what) {
+        keep(actor, failure);
+        report(actor, failure, what);
+        actor.terminateHeld(0);
+    }
+
+    /**
+     * The pool refused to run the actor's activation (the runtime was closed, or there was no memory to queue
+     * it). Called with the token held: terminates the actor, reporting the cause unless it is the close, and
+     * drains its mailbox here.
+     */
+    static void schedulingRefused(ActorCore<?> actor, Throwable cause) {
+        int also = 0;
+        if (actor.scheduler().isClosed()) {
+            also = ActorCore.BY_CLOSE;
+        } else {
+            keep(actor, cause);
+            report(actor, cause, "the runtime could not schedule it");
+        }
+        actor.terminateHeld(also);
+    }
+
+    /**
+     * Something escaped the activation loop itself (an error inside the runtime's own code, such as an
+     * OutOfMemoryError while turning a message into a dead letter). Called with the token held: the actor
+     * fails with it and is drained, or at least released, so that its finish is not left waiting.
+     */
+    static void crashed(ActorCore<?> actor, Throwable failure) {
+        keep(actor, failure);
+        try {
+            report(actor, failure, "it failed outside process(): in its mailbox, its selection policy or the runtime"
+                    + " itself");
+        } catch (Throwable t) {
+            add(actor, failure);
+        }
+        actor.terminateHeld(0);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.SendInterception;
+import dev.switchboard.spi.SendInterceptor;
+import dev.switchboard.task.TaskRuntime;
+
+/**
+ * An actor's way into a runtime and its two life-cycle hooks: {@code start()} (joining the finish scope, the
+ * activation, the publication of STARTED), a start refused by a closed runtime, and the running of
+ * {@code onStart()} and {@code onExit()} in the actor's context.
+ *
+ * <p>Owns which hooks an actor class overrides ({@link #HOOKS}). May touch the actor's status word only through
+ * the token protocol's own operations on {@link ActorCore} ({@code publish}, {@code installActivation},
+ * {@code claimForRefusal}), and its extras' {@code startPending} and early dead letters.
+ */
+final class ActorLifecycle {
+    /** Bits of {@link #HOOKS}: the class overrides {@code onStart()}, {@code onExit()}. */
+    static final int START_HOOK = 1;
+    static final int EXIT_HOOK = 2;
+    /** Which lifecycle hooks an actor class overrides (looked up once per class). */
+    static final ClassValue<Integer> HOOKS = new ClassValue<>() {
+        @Override
+        protected Integer computeValue(Class<?> type) {
+            int hooks = 0;
+            for (Class<?> c = type; c != null && c != ActorCore.class; c = c.getSuperclass()) {
+                hooks |= declares(c, "onStart") ? START_HOOK : 0;
+                hooks |= declares(c, "onExit") ? EXIT_HOOK : 0;
+            }
+            return hooks;
+        }
+
+        private static boolean declares(Class<?> c, String name) {
+            try {
+                c.getDeclaredMethod(name);
+                return true;
+            } catch (NoSuchMethodException e) {
+                return false;
+            }
+        }
+    };
+
+    private ActorLifecycle() {
+    }
+
+    /** The default runtime's scheduler (creating the default runtime if it is the first to be used). */
+    private static Scheduler defaultScheduler() {
+        Scheduler s = Scheduler.defaultScheduler();
+        if (s == null) {
+            TaskRuntime.defaultRuntime();
+            s = Scheduler.defaultScheduler();
+        }
+        return s;
+    }
+
+    /** {@code start()}: see {@link ActorCore#start()}. */
+    static void start(ActorCore<?> actor) {
+        if (actor.cell() != actor) {
+            throw new IllegalStateException("an instance hosted by " + actor.cell() + " is not started on its own");
+        }
+        if (actor.status() != 0 || actor.activation() != null) {
+            throw new IllegalStateException(actor + " was already started (state " + actor.state() + ")");
+        }
+        SendInterceptor held = SendInterception.interceptor();
+        if (held != null && held.interceptSpawn(() -> start(actor))) {
+            return;                                  // held (a transaction starts it when it commits)
+        }
+        Node context = Context.current();
+        if (context == null) {
+            Scheduler.requireNoRuntimeOpenedHere(actor + ".start()");
+        }
+        Scheduler s = context != null ? context.scheduler() : defaultScheduler();
+        if (s.isClosed()) {
+            refuse(actor, s);
+        }
+        if (context == null) {
+            context = s.globalScope();
+        }
+        int hooks = HOOKS.get(actor.getClass());
+        Activation a = new Activation(context.attachChild(), s, actor, (hooks & EXIT_HOOK) != 0);
+        if (!actor.installActivation(a, s)) {           // lost a race with a concurrent start()
+            a.tryComplete();                             // undo the registration
+            throw new IllegalStateException(actor + " was already started (state " + actor.state() + ")");
+        }
+        DeadLetterRouting.countEarly(actor, s);
+        context.scope().track(a);
+        if ((hooks & START_HOOK) != 0) {
+            actor.extras().startPending = true;      // published with STARTED below
+        }
+        int initial = ActorCore.STARTED;
+        try {
+            actor.beforeStart();
+        } catch (Throwable t) {
+            ActorFailures.report(actor, t, "it failed to start (" + t + ")");
+            initial |= ActorCore.TERMINATED;         // drained and released by the signal below
+        }
+        boolean closedMeanwhile = s.isClosed();     // after track(): close() saw the actor or we see the close
+        if (closedMeanwhile) {
+            initial |= ActorCore.TERMINATED | ActorCore.BY_CLOSE;
+        }
+        actor.publish(initial);                      // publishes activation, scheduler and dispatch to senders
+        actor.signal();
+        if (closedMeanwhile) {
+            s.requireOpen("start " + actor);         // terminated and drained above; the caller learns why
+        }
+        actor.onQuiet();                             // a selector started with every mailbox disabled is stalled
+    }
+
+    /**
+     * {@code start()} on a closed runtime: the actor never runs. It is terminated in that runtime, so the
+     * messages already sent to it and every later one are counted there as dead letters, and start throws.
+     */
+    private static void refuse(ActorCore<?> actor, Scheduler s) {
+        actor.scheduler = s;
+        DeadLetterRouting.countEarly(actor, s);
+        if (actor.claimForRefusal()) {
+            Object envelope;
+            while ((envelope = actor.mailbox.pollAny()) != null) {
+                MailboxAdmission.released(actor);
+                actor.deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
+            }
+            actor.releaseRefused();
+        }
+        s.requireOpen("start " + actor);
+    }
+
+    /** Runs {@code onStart()} if it is pending (with the token held); returns whether it ran. */
+    static boolean runStartHookIfPending(ActorCore<?> actor) {
+        ActorExtras x = actor.extrasOrNull();
+        if (x != null && x.startPending) {
+            runStartHook(actor, x);
+            return true;
+        }
+        return false;
+    }
+
+    /** Runs {@code onStart()} of the instance the actor hosts (with the token held); a failure fails the actor. */
+    static void runStartHook(ActorCore<?> actor, ActorExtras x) {
+        x.startPending = false;
+        try {
+            ActorHosting.instanceOf(actor).onStart();
+        } catch (Throwable t) {
+            actor.fail(t, "this exception escaped onStart()");
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    /**
+     * Runs {@code onExit()} once, on the thread that releases the terminated actor (with the token held), in the
+     * actor's context: unless the class does not override it, or the actor ended before its onStart() ran.
+     */
+    static void runExitHook(ActorCore<?> actor) {
+        ActorExtras x = actor.extrasOrNull();
+        Activation activation = actor.activation();
+        if ((actor.status() & ActorCore.STARTED) == 0 || !activation.exitHook || x != null && x.startPending) {
+            return;
+        }
+        Thread thread = Thread.currentThread();
+        Node previous = Context.enter(thread, activation);
+        try {
+            ActorHosting.instanceOf(actor).onExit();
+        } catch (Throwable t) {
+            ActorFailures.reportNote(actor, t, " failed in onExit() after it terminated", "");
+        } finally {
+            Context.restore(thread, previous);
+            if (actor.scheduler().onWorker()) {
+                Thread.interrupted();
+            }
+        }
+    }
+}

@@ -1,0 +1,392 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.SendInterception;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The members applications use on an actor, as members of {@link ActorCore}, {@link Actor} and {@link Selector}:
+ * starting it ({@link #start()}), the methods it overrides ({@link #process}, {@link #onStart()},
+ * {@link #onExit()}), the operations it calls on itself while it processes a message ({@link #self()},
+ * {@link #exit()}, {@link #pause()}, {@link #resume()}, {@link #become}, the timers, {@link #awaitReply},
+ * {@link #failure()}), and what anyone may observe ({@link #state()} and the counts).
+ *
+ * @param <M> the type of message the actor accepts
+ */
+abstract sealed class ActorOperations<M> permits ActorCore {
+    /*
+     * Implementation notes. This class holds no state and is sealed to ActorCore: the public API's home, kept
+     * apart from the cell's machinery. Every operation acts on the actor's cell (ActorCore.cell(): the actor
+     * whose reference, status word and mailbox it uses; the actor itself, unless it is an instance the cell hosts,
+     * see ActorHosting) and leaves the work to the classes of each job: ActorLifecycle, OwnerChecks (who may call
+     * what), ActorTimers, AwaitedReplies, ActorFailures, and the token protocol of ActorCore.
+     */
+
+    ActorOperations() {
+    }
+
+    /** This actor as the ActorCore it is (the only permitted subclass). */
+    @SuppressWarnings("unchecked")
+    private ActorCore<M> core() {
+        return (ActorCore<M>) this;
+    }
+
+    /** The cell whose reference, status word and mailbox this actor uses. */
+    private ActorCore<M> cell() {
+        return core().cell();
+    }
+
+    /**
+     * Starts this actor in the current finish scope: the finish will not end before this actor has exited.
+     * Messages sent to its reference before {@code start()} (the actor may hand out {@link #self()} from its
+     * constructor) are processed from now on, after {@link #onStart()}. Outside every finish the actor joins the
+     * default runtime's global scope, unless the calling thread created a runtime it has not closed: then
+     * {@code start()} throws, since the actor would not run on that runtime (start it inside its
+     * {@code finish}).
+     *
+     * @return the actor's reference, which senders hold
+     * @throws IllegalStateException if this actor was already started, or if it is started outside every finish
+     *         on a thread that created a runtime it has not closed
+     */
+    public ActorRef<M> start() {
+        ActorLifecycle.start(core());
+        return core().self;
+    }
+
+
+    /**
+     * Starts this actor, as {@link #start()}, with a name: the actor's reference and every diagnostic about it
+     * (errors, hang reports, dead letters) show {@code name@id} instead of the class name. Names need not be
+     * unique; the {@linkplain ActorRef#id() id} is.
+     *
+     * @throws IllegalArgumentException if the name is blank, longer than 200 characters or contains a control
+     *         character
+     * @throws IllegalStateException    if this actor was already started
+     */
+    public ActorRef<M> start(String name) {
+        ActorCore<M> core = core();
+        String checked = LocalRef.checkName(name, core);
+        if (core.status() != 0 || core.activation() != null || cell() != core) {
+            throw new IllegalStateException(this + " was already started (state " + state() + "): it cannot be"
+                    + " named " + checked + " now");
+        }
+        core.extras().name = checked;
+        return start();
+    }
+
+    /**
+     * Processes one message. Runs for one message at a time (unless this is a {@link StatelessActor}); an
+     * exception escaping it terminates the actor and is rethrown by the finish the actor was started in.
+     */
+    protected abstract void process(M message);
+
+    /**
+     * This actor's reference: what to put in a message for others to answer (never {@code this}). Available from
+     * the constructor on.
+     */
+    protected ActorRef<M> self() {
+        return core().self;
+    }
+
+    /**
+     * Runs once on a started actor before its first message, in the actor's context, as if it were a message:
+     * it may send, spawn tasks, {@code become}, {@code exit()}. An exception escaping it terminates the actor and
+     * reaches the actor's finish, as one escaping {@link #process} does. Does nothing unless overridden.
+     */
+    protected void onStart() {
+    }
+
+    /**
+     * Runs once after the actor has terminated, whatever ended it ({@code exit()}, a failure, the close of its
+     * runtime), as the actor's last word: forward an end down a pipeline, release a resource. It runs inside the
+     * actor's finish (tasks it spawns are waited for) and, like a message, with the actor's context; messages
+     * sent to the actor itself are dead letters by now. An exception escaping it reaches the actor's finish. It
+     * does not run if the actor terminated before its {@link #onStart()} could run. Does nothing unless
+     * overridden.
+     */
+    protected void onExit() {
+    }
+
+    /**
+     * Terminates this actor: it processes no further message, the messages still in its mailbox and every
+     * message sent from now on become dead letters, and its finish scope is released once the tasks it spawned
+     * have ended. Idempotent. In a transaction of a transactional actor it takes effect when the transaction
+     * commits.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
+     */
+    protected final void exit() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "exit");
+        if (SendInterception.interceptExit(cell.self)) {
+            return;                                  // held (a transaction's exit waits for its commit)
+        }
+        cell.terminate(0);
+    }
+
+    /**
+     * Stops processing further messages until {@link #resume()}; messages keep arriving (paper 002 §5.1.2).
+     * Does not block.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
+     */
+    protected final void pause() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "pause");
+        OwnerChecks.requireNoPolicy(cell, "pause()", "hold the messages in the policy instead");
+        cell.pauseBit(true);
+    }
+
+    /**
+     * Resumes processing after {@link #pause()}; a no-op if not paused.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
+     */
+    protected final void resume() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "resume");
+        cell.pauseBit(false);
+    }
+
+    /**
+     * Processes the following messages with {@code next} until {@link #unbecome()}.
+     *
+     * @throws IllegalStateException if this actor has been started and this is not called by its processing of a
+     *         message or of a reply (a task it spawned could run beside its next message); before {@code start()} it
+     *         may be called from anywhere, to set the first behavior in the constructor
+     */
+    protected final void become(Behavior<M> next) {
+        Objects.requireNonNull(next, "behavior");
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireProcessingOnceStarted(cell, "become");
+        ActorExtras x = cell.extras();
+        if (x.become == null) {
+            x.become = new BecomeStack();
+        }
+        x.become.push(cell.behavior);
+        cell.behavior = next;
+    }
+
+    /**
+     * Returns to the behavior before the last {@link #become}.
+     *
+     * @throws IllegalStateException if there was no {@code become} to undo, or if called from outside this actor's
+     *         context once it has been started (as for {@link #become})
+     */
+    protected final void unbecome() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireProcessingOnceStarted(cell, "unbecome");
+        ActorExtras x = cell.extrasOrNull();
+        if (x == null || x.become == null || x.become.isEmpty()) {
+            throw new IllegalStateException(cell + ".unbecome() without a matching become()");
+        }
+        cell.behavior = x.become.pop();
+    }
+
+    /**
+     * Sends {@code message} to this actor once, after {@code delay}, as {@code self().send(message)} would (a
+     * selector: to the mailbox its {@code route} picks for the message when the timer starts), except that a full
+     * bounded mailbox makes it a dead letter instead of waiting or throwing. A timer started before with the same
+     * {@code key} is cancelled first; {@link #cancelTimer} cancels this one, and so does this actor's termination,
+     * whatever ends it. Once a timer has been cancelled or replaced, none of its messages is processed, not even
+     * one it sent before and that waits in the mailbox (it is dropped when its turn comes, counted as processed).
+     * After this actor has terminated, starting a timer does nothing.
+     *
+     * <pre>{@code
+     * protected void onStart() { startSingleTimer("idle", new Idle(), IDLE); }
+     * protected void process(Msg m) {
+     *     switch (m) {
+     *         case Work w -> { handle(w); startSingleTimer("idle", new Idle(), IDLE); }   // restarts it
+     *         case Idle i -> exit();    // IDLE without work: an Idle sent before the restart never comes
+     *     }
+     * }
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code delay} is negative
+     * @throws IllegalStateException if not called while this started actor processes a message, a reply or its
+     *         {@code onStart()} (a task it spawned may not: it could run beside the next message), or if the actor is
+     *         bound to a dispatch policy
+     */
+    protected final void startSingleTimer(Object key, M message, Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("startSingleTimer() of " + cell() + " needs a delay of zero or more,"
+                    + " got " + delay);
+        }
+        ActorTimers.start(cell(), "startSingleTimer", key, message, ActorTimers.nanos(delay), 0, false);
+    }
+
+    /**
+     * Sends {@code message} to this actor every {@code period}, the first time one period from now, until
+     * {@link #cancelTimer} with the same {@code key}, another timer started with that key, or this actor's
+     * termination. The sends keep their rate whatever the actor does meanwhile: an actor slower than the period
+     * finds several in its mailbox.
+     *
+     * @throws IllegalArgumentException if {@code period} is shorter than a millisecond
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerAtFixedRate(Object key, M message, Duration period) {
+        ActorTimers.requirePeriod(cell(), "startTimerAtFixedRate", period);
+        long nanos = ActorTimers.nanos(period);
+        ActorTimers.start(cell(), "startTimerAtFixedRate", key, message, nanos, nanos, false);
+    }
+
+    /**
+     * Sends {@code message} to this actor every {@code delay}, the first time one delay from now, each send
+     * {@code delay} after the one before: unlike {@link #startTimerAtFixedRate}, a timer thread held up does not
+     * make up for lost sends in a burst. Ends as the other timers do (see {@link #startSingleTimer}).
+     *
+     * @throws IllegalArgumentException if {@code delay} is shorter than a millisecond
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerWithFixedDelay(Object key, M message, Duration delay) {
+        ActorTimers.requirePeriod(cell(), "startTimerWithFixedDelay", delay);
+        long nanos = ActorTimers.nanos(delay);
+        ActorTimers.start(cell(), "startTimerWithFixedDelay", key, message, nanos, nanos, true);
+    }
+
+    /**
+     * Cancels the timer started with {@code key}, if one is active; returns whether one was. Once it has returned,
+     * none of the timer's messages is processed, not even one already in the mailbox. After this actor has
+     * terminated it returns false (termination cancelled every timer).
+     *
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final boolean cancelTimer(Object key) {
+        return ActorTimers.cancel(cell(), key);
+    }
+
+    /**
+     * Whether the timer started with {@code key} is active: a single timer until this actor takes its message, a
+     * periodic one until cancelled.
+     *
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final boolean isTimerActive(Object key) {
+        return ActorTimers.isActive(cell(), key);
+    }
+
+    // ------------------------------------------------------------------------------------------ replies
+
+    /**
+     * Asks {@code to}, and runs {@code onReply} with the answer when it arrives; until then this actor processes
+     * no further message — a synchronous receive that blocks no thread (paper 002 §5.2, Fig. 11 and 16). The
+     * request is built by {@code request} around the {@link ReplyTo} the answer goes to, so its type says what
+     * the reply is. Call it while processing a message (or from a reply handler, to chain requests).
+     *
+     * <p>The handler runs on this actor, in its processing context, never at the same time as the processing of
+     * a message or another handler: it may touch the actor's state, call {@code awaitReply} again, {@code exit},
+     * and so on. Several outstanding requests are allowed; the next message is processed once every handler
+     * has run. A user {@link #pause()} stays in force independently. If the answer is a failure (the receiver
+     * terminated before processing the request, failed while processing it, or answered with
+     * {@link ReplyTo#fail}), this actor fails with it.
+     * There is no timeout: a receiver that never answers keeps this actor waiting (the runtime's hang report
+     * names the request); use the form with a timeout when that can happen.
+     *
+     * <pre>{@code
+     * record Balance(String account, ReplyTo<Long> replyTo) implements BankMsg {}
+     *
+     * case Start s -> awaitReply(bank, replyTo -> new Balance(s.account(), replyTo), (Long balance) -> log(balance));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code to} is this actor (it would wait for itself)
+     * @throws IllegalStateException    if not called by this actor's processing or a task it spawned, or if the
+     *         actor is bound to a dispatch policy (a monitor)
+     */
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
+            Consumer<? super R> onReply) {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "awaitReply");
+        Objects.requireNonNull(onReply, "onReply");
+        AwaitedReplies.await(cell, to, request, new PendingReply<R>(cell, to, onReply, null,
+                cell.scheduler().roughNanoTime()));
+    }
+
+    /**
+     * {@link #awaitReply(ActorRef, Function, Consumer)} with a deadline, and a handler that hears failures too:
+     * {@code onResult} runs once, on this actor, with {@code (reply, null)} when the reply arrives within
+     * {@code timeout}, or with {@code (null, failure)}: a {@link ReplyTimeoutException} naming this actor,
+     * {@code to} and the request when none came in time, a {@link NoReplyException} when {@code to} cannot
+     * answer, or the failure {@code to} answered with. Either way this actor takes messages again once the handler
+     * has run; a failure does not terminate it (an exception escaping the handler does). A reply sent after the
+     * timeout is a dead letter ({@link DeadLetter.Reason#REPLY_TOO_LATE}), and the actor that sends it is not
+     * disturbed.
+     *
+     * <pre>{@code
+     * case Start s -> awaitReply(bank, replyTo -> new Balance(s.account(), replyTo), Duration.ofMillis(200),
+     *         (Long balance, Throwable f) -> {
+     *             if (f != null) retryLater(); else log(balance);
+     *         });
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
+            Duration timeout, BiConsumer<? super R, ? super Throwable> onResult) {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "awaitReply");
+        Objects.requireNonNull(onResult, "onResult");
+        ActorTimers.requirePositive(cell, timeout, "awaitReply");
+        PendingReply<R> pending = new PendingReply<>(cell, to, null, onResult, cell.scheduler().roughNanoTime());
+        AwaitedReplies.await(cell, to, request, pending);
+        pending.timeoutAfter(timeout, ActorTimers.started(cell, "awaitReply"));
+    }
+
+    /**
+     * Why this actor terminated, for {@link #onExit()} (a parent that restarts a failed child, a resource released
+     * differently): the first exception that escaped {@link #process}, {@link #onStart()}, a reply handler, a
+     * guard or selection policy, or the runtime's handling of it; null if none did (it called {@link #exit()} and
+     * nothing escaped after, or its runtime closed), or if it has not terminated. The same exception reaches the
+     * actor's finish.
+     */
+    protected final Throwable failure() {
+        return ActorFailures.kept(cell());
+    }
+
+    // ------------------------------------------------------------------------------------------ observation
+
+    /** The current life-cycle state. */
+    public final ActorState state() {
+        int s = cell().status();
+        if ((s & ActorCore.TERMINATED) != 0) {
+            return ActorState.TERMINATED;
+        }
+        if ((s & ActorCore.STARTED) == 0) {
+            return ActorState.NEW;
+        }
+        return (s & ActorCore.HELD) != 0 ? ActorState.PAUSED : ActorState.STARTED;
+    }
+
+
+    /** Messages sent to this actor that became dead letters. */
+    public final long deadLetterCount() {
+        ActorExtras x = cell().extrasOrNull();
+        return x == null ? 0 : x.deadLetters;
+    }
+
+
+    /** Messages this actor has processed so far. */
+    public final long processedCount() {
+        Activation a = cell().activation();
+        return a == null ? 0 : a.processed();
+    }
+
+
+    /** Messages waiting in this actor's mailbox(es). */
+    public final int mailboxSize() {
+        return core().mailbox.size();
+    }
+
+
+    /** The runtime this actor was started in, or null before {@link #start()}. */
+    public final TaskRuntime runtime() {
+        ActorCore<M> c = cell();
+        Scheduler s = c.status() != 0 ? c.scheduler() : null;
+        return s == null ? null : (TaskRuntime) s.facade();
+    }
+}

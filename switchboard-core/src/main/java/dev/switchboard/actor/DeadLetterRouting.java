@@ -1,0 +1,60 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.internal.Scheduler;
+import java.util.function.Consumer;
+
+/**
+ * Where an actor's dead letters go: the reason they carry, the requester a dead request fails, the counts (the
+ * actor's, and its runtime's), and the runtime's listener ({@code DeadLetter.subscribe}).
+ *
+ * <p>Owns the extras' dead-letter counts. May touch the actor's status word (read only: whether the close ended
+ * it), its runtime's dead-letter accounting, and a dead request's {@link ReplyTo}. A dead letter of an actor not
+ * started yet is counted by the actor and added to its runtime's count by {@code start()}.
+ */
+final class DeadLetterRouting {
+    private DeadLetterRouting() {
+    }
+
+    /**
+     * Counts a message no one will process and tells the runtime's listener. A request among them fails its
+     * requester at once with a {@link NoReplyException}.
+     */
+    static void route(ActorCore<?> actor, Object envelope, DeadLetter.Reason reason) {
+        boolean byClose = (actor.status() & ActorCore.BY_CLOSE) != 0;
+        if (byClose && (reason == DeadLetter.Reason.RECIPIENT_TERMINATED
+                || reason == DeadLetter.Reason.UNPROCESSED_AT_EXIT)) {
+            reason = DeadLetter.Reason.RUNTIME_CLOSED;    // a message the close kept from the actor; replies keep theirs
+        }
+        Object message = Dispatch.messageOf(envelope);
+        if (envelope instanceof Request r) {
+            r.replyTo().failUnanswered(new NoReplyException(actor + (byClose
+                    ? " was terminated by the close of its runtime before processing the request "
+                    : reason == DeadLetter.Reason.MAILBOX_FULL ? "'s mailbox was full: it dropped the request "
+                    : " terminated before processing the request ") + ActorDiagnostics.brief(message)));
+        }
+        ActorExtras x = actor.extras();
+        ActorExtras.DEAD_LETTERS.getAndAdd(x, 1L);
+        Scheduler s = actor.scheduler();
+        if (s == null) {
+            // Not started yet (a bounded mailbox dropped it): it has no runtime to tell. The actor counts it, and
+            // its runtime adds it to its own count at start(); the listener does not hear of it.
+            ActorExtras.EARLY_DEAD_LETTERS.getAndAdd(x, 1L);
+            return;
+        }
+        s.countDeadLetter();
+        Consumer<Object> listener = s.deadLetterListener();
+        if (listener != null) {
+            DeadLetter letter = new DeadLetter(message, actor.self, reason);
+            // Outside the actor's context: work the listener starts must not attach to a finished actor.
+            s.runInGlobalScope(() -> listener.accept(letter));
+        }
+    }
+
+    /** A runtime takes over the dead letters counted before the actor's start. */
+    static void countEarly(ActorCore<?> actor, Scheduler s) {
+        ActorExtras x = actor.extrasOrNull();
+        if (x != null && x.earlyDeadLetters != 0) {
+            s.countDeadLetters((long) ActorExtras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
+        }
+    }
+}

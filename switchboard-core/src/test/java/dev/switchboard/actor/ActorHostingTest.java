@@ -1,0 +1,186 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The cell seam: a cell hosts a fresh instance of its actor behind the same reference, with the queued messages
+ * kept (what a supervisor's restart builds on).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ActorHostingTest {
+    static TaskRuntime rt;
+    static final Queue<DeadLetter> deadLetters = new ConcurrentLinkedQueue<>();
+
+    @BeforeAll
+    static void start() {
+        rt = TaskRuntime.builder().name("hosting").workers(2).build();
+        DeadLetter.subscribe(rt, deadLetters::add);
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    sealed interface Msg permits Inc, Swap, Stop {}
+
+    record Inc() implements Msg {}
+
+    record Swap() implements Msg {}
+
+    record Stop() implements Msg {}
+
+    /** Counts per generation; Swap hosts the next generation in its cell. */
+    static final class Counter extends Actor<Msg> {
+        final Queue<String> log;
+        final int generation;
+        int count;
+
+        Counter(Queue<String> log, int generation) {
+            this.log = log;
+            this.generation = generation;
+        }
+
+        @Override
+        protected void onStart() {
+            log.add("start " + generation + " as " + self().name());
+        }
+
+        @Override
+        protected void process(Msg msg) {
+            switch (msg) {
+                case Inc i -> log.add(generation + ":" + ++count);
+                case Swap s -> ActorHosting.host(cell(), ActorHosting.create(cell(),
+                        () -> new Counter(log, generation + 1)));
+                case Stop s -> exit();
+            }
+        }
+
+        @Override
+        protected void onExit() {
+            log.add("exit " + generation);
+        }
+    }
+
+    @Test
+    void aFreshInstanceTakesTheQueuedMessagesBehindTheSameReference() {
+        Queue<String> log = new ConcurrentLinkedQueue<>();
+        Counter first = new Counter(log, 0);
+        long deadBefore = deadLetters.size();
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<Msg> ref = first.start("counter");
+            for (int i = 0; i < 3; i++) {
+                ref.send(new Inc());
+            }
+            ref.send(new Swap());
+            for (int i = 0; i < 5; i++) {
+                ref.send(new Inc());
+            }
+            ref.send(new Swap());
+            ref.send(new Inc());
+            ref.send(new Stop());
+        });
+
+        assertThat(List.copyOf(log)).containsExactly("start 0 as counter", "0:1", "0:2", "0:3",
+                "start 1 as counter", "1:1", "1:2", "1:3", "1:4", "1:5",
+                "start 2 as counter", "2:1", "exit 2");
+        assertThat(first.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(first.processedCount()).isEqualTo(12);
+        assertThat(first.deadLetterCount()).isZero();
+        assertThat(deadLetters.size()).isEqualTo(deadBefore);
+    }
+
+    /** Records the instance that processes each message, and what its own operations act on. */
+    static final class Probe extends Actor<String> {
+        final Queue<Object> seen;
+        Probe hosted;
+
+        Probe(Queue<Object> seen) {
+            this.seen = seen;
+        }
+
+        @Override
+        protected void process(String msg) {
+            switch (msg) {
+                case "host" -> {
+                    hosted = ActorHosting.create(cell(), () -> new Probe(seen));
+                    ActorHosting.host(cell(), hosted);
+                }
+                case "who" -> {
+                    seen.add(this);
+                    seen.add(self());
+                    seen.add(state());
+                }
+                case "pause-then-exit" -> {
+                    pause();                       // acts on the cell: the next message waits
+                    exit();
+                }
+                default -> throw new IllegalArgumentException(msg);
+            }
+        }
+    }
+
+    @Test
+    void aHostedInstanceActsOnItsCell() {
+        Queue<Object> seen = new ConcurrentLinkedQueue<>();
+        Probe cell = new Probe(seen);
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<String> ref = cell.start();
+            ref.send("who");
+            ref.send("host");
+            ref.send("who");
+            ref.send("pause-then-exit");
+            ref.send("who");                       // a dead letter: the hosted instance's exit() ended the cell
+        });
+
+        List<Object> s = List.copyOf(seen);
+        assertThat(s).hasSize(6);
+        assertThat(s.get(0)).isSameAs(cell);
+        assertThat(s.get(3)).isSameAs(cell.hosted).isNotSameAs(cell);
+        assertThat(s.get(1)).isSameAs(s.get(4));                     // one reference for both instances
+        assertThat(s.get(5)).isEqualTo(ActorState.STARTED);          // the hosted instance reads the cell's state
+        assertThat(cell.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(cell.hosted.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(cell.deadLetterCount()).isEqualTo(1);
+        assertThat(cell.hosted.processedCount()).isEqualTo(cell.processedCount()).isEqualTo(4);
+
+        assertThatThrownBy(cell.hosted::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is not started on its own");
+    }
+
+    @Test
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void misuseIsRefusedWithAClearError() {
+        Queue<Object> seen = new ConcurrentLinkedQueue<>();
+        Probe cell = new Probe(seen);
+        Probe other = new Probe(seen);
+        assertThatThrownBy(() -> ActorHosting.create(cell, () -> other)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("did not create for it");
+        ActorCore<Object> anyCell = (ActorCore) cell;
+        assertThatThrownBy(() -> ActorHosting.create(anyCell,
+                () -> (ActorCore) new Counter(new ConcurrentLinkedQueue<>(), 0)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("hosts instances of its own class");
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<String> ref = cell.start();
+            Probe fresh = ActorHosting.create(cell, () -> new Probe(seen));
+            assertThatThrownBy(() -> ActorHosting.host(cell, fresh)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("may only be called while");
+            assertThatThrownBy(() -> ActorHosting.host(cell, other)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("was not created for");
+            ref.send("pause-then-exit");
+        });
+        assertThat(cell.state()).isEqualTo(ActorState.TERMINATED);
+    }
+}
