@@ -1,9 +1,13 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.SendInterception;
 import dev.switchboard.task.TaskRuntime;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What every kind of actor can do. Applications extend {@link Actor}, {@link StatelessActor} or {@link Selector};
@@ -26,567 +30,366 @@ import java.lang.invoke.VarHandle;
  *
  * @param <M> the type of message the actor accepts
  */
-public abstract sealed class ActorCore<M> extends ActorOperations<M> permits Actor, Selector {
+public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Selector {
     /*
-     * Implementation notes.
-     *
-     * Overview. An actor has one status word and one schedulable task, its Activation, created by start(). A
-     * send on the actor's reference (LocalRef) enqueues the message, then reads the status: if the actor is
-     * started, not paused and not already scheduled, the sender sets the SCHEDULED bit with one CAS and
-     * schedules the activation (on a worker, through the worker's handoff buffer). Whoever holds SCHEDULED (the
-     * token) is the only consumer of the mailbox. The activation processes up to the runtime's throughput budget
-     * of messages, then re-queues itself behind other work if more messages and other work are waiting; when the
-     * mailbox is empty it clears SCHEDULED and re-checks the mailbox (release-then-recheck). Enqueue-then-check on
-     * the sender side and release-then-recheck on the consumer side are both full fences on different words, so
-     * either the sender sees SCHEDULED cleared or the consumer sees the message: no wake-up is lost. Nothing is
-     * allocated per message.
-     *
-     * The life cycle lives in the same word: STARTED, PAUSED, TERMINATED, and RELEASED (the activation has been
-     * completed into the finish). exit() and failures set TERMINATED; whichever thread holds (or next acquires)
-     * SCHEDULED then turns the remaining mailbox into dead letters, runs onExit() and completes the activation,
-     * which releases the enclosing finish once every task the actor spawned has ended too.
-     *
-     * The status word, bit by bit (all changes are atomic read-modify-writes on it):
-     *
-     *   bit(s)      name        set by                                     cleared by
-     *   0           SCHEDULED   a CAS by whoever finds the actor runnable   its holder, when it gives the token up
-     *                           and untaken: signal(), reacquire(),         (end of the activation loop or of a
-     *                           holdIdle(); a refused start                 policy's turns, after draining,
-     *                                                                       releaseHeld)
-     *   1           PAUSED      pause(), by the processing                  resume()
-     *   2           STARTED     start(), with the publication of the        never
-     *                           activation and scheduler
-     *   3           TERMINATED  exit(), a failure (fail, crashed,           never
-     *                           schedulingRefused), close, a refused start
-     *   4           RELEASED    the holder that first drains the            never
-     *                           terminated actor; a refused start
-     *   5           BY_CLOSE    close(), with or before TERMINATED          never
-     *   8..31       the count   awaitReply(), +AWAIT_UNIT per reply         the reply's handler, or a failed send
-     *               of awaited                                              of the request, -AWAIT_UNIT
-     *               replies
-     *
-     * The parts. This class is the actor's cell, what its reference points at: the status word, the token
-     * protocol, the activation loop and termination. Each other job has a class beside it: the members
-     * applications use (ActorOperations, the superclass), who may call what (OwnerChecks), starting and the
-     * onStart/onExit hooks (ActorLifecycle), sending into the mailbox and a full bounded one (MailboxAdmission),
-     * where messages wait (Mailbox: SingleMailbox, or a selector's GuardedMailboxes; the loop calls the mailbox
-     * object, so those call sites stay monomorphic or bimorphic), processing a taken message (Dispatch: inline,
-     * a task per message for a StatelessActor, or a DispatchPolicy's turns in PolicyDispatch), timers
-     * (ActorTimers), the failure record (ActorFailures), dead letters (DeadLetterRouting), awaited replies
-     * (AwaitedReplies, PendingReply), a fresh instance behind the same reference (ActorHosting), diagnostics
-     * (ActorDiagnostics) and the state only some actors need (ActorExtras, which also says what an actor costs
-     * in memory). Two hooks let a kind keep its own invariants: afterDispatch() (a selector re-evaluates its
-     * declarative guards) and onQuiet() (a selector with nothing left that could enable a mailbox is stuck).
+     * Implementation notes. This class holds the API and no state: the status word, the token protocol, the
+     * activation loop and termination are its superclass's, ActorCell. Every operation acts on the actor's cell
+     * (cell(): the actor whose reference, status word and mailbox it uses; the actor itself, unless it is an
+     * instance the cell hosts, see ActorHosting) and leaves the work to the classes of each job: ActorLifecycle,
+     * OwnerChecks (who may call what), ActorTimers, AwaitedReplies, ActorFailures, and ActorCell's token
+     * protocol.
      */
 
-    static final int SCHEDULED = 1;
-    static final int PAUSED = 2;
-    static final int STARTED = 4;
-    static final int TERMINATED = 8;
-    static final int RELEASED = 16;
-    /**
-     * Set with (or before) TERMINATED when the runtime's close() terminated the actor: its dead letters are then
-     * {@code RUNTIME_CLOSED}. Never set alone on an actor that was not started.
-     */
-    static final int BY_CLOSE = 32;
-    /** The bits above the flags count the replies the actor awaits ({@link #awaitReply}). */
-    static final int AWAIT_UNIT = 1 << 8;
-    static final int AWAIT_MASK = ~(AWAIT_UNIT - 1);
-    /** The most a queue of an actor holds: its mailbox's, and the reply handlers' and finished messages' queues. */
-    static final int MAX_QUEUED = 1 << 30;
-    /** Flags that keep an actor from taking its next message (it still runs reply handlers). */
-    static final int HELD = PAUSED | AWAIT_MASK;
-
-    private static final VarHandle STATUS;
-    private static final VarHandle ACTIVATION;
-    private static final VarHandle EXTRAS;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            STATUS = l.findVarHandle(ActorCore.class, "status", int.class);
-            ACTIVATION = l.findVarHandle(ActorCore.class, "activation", Activation.class);
-            EXTRAS = l.findVarHandle(ActorCore.class, "extras", ActorExtras.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-        SeamAccess.install();
-    }
-
-    /** Where messages wait; see {@link Mailbox}. */
-    final Mailbox mailbox;
-    /** The reference senders hold; see {@link LocalRef}. Its {@code actor} is this actor's cell. */
-    final LocalRef<M> self;
-    /** The bound of a {@link BoundedMailbox}, or null: unbounded. */
-    final MailboxLimit limit;
-    /**
-     * How taken messages are started: set by the constructor, or by {@code PolicyDispatch.bind} before start
-     * (published to the activation with STARTED).
-     */
-    Dispatch dispatch;
-
-    /** The status word: SCHEDULED, PAUSED, STARTED, TERMINATED, RELEASED, BY_CLOSE and the awaited-reply count. */
-    private volatile int status;
-    /** Set by start() before STARTED is published; read by senders after they read STARTED. */
-    private volatile Activation activation;
-    /** Set by start() (or a refused start) before STARTED is published. */
-    Scheduler scheduler;
-    /** Confined to the holder of SCHEDULED (the processing); null while the actor runs {@link #process}. */
-    Behavior<M> behavior;
-    /** What only some actors need, or null: created by the first use ({@link #extras()}). */
-    private volatile ActorExtras extras;
-
-    @SuppressWarnings("unchecked")
     ActorCore(Mailbox mailbox, Dispatch dispatch, BoundedMailbox bound) {
-        ActorCore<M> host = (ActorCore<M>) ActorHosting.hostOfNew();
-        if (host == null) {
-            this.mailbox = mailbox;
-            this.self = newRef();
-            this.dispatch = dispatch;
-            this.limit = bound == null ? null
-                    : new MailboxLimit(bound, mailbox instanceof SelectorMailboxes m ? m.mailboxes() : 1);
-        } else {                               // a fresh instance for a cell: it uses the cell's reference and mailbox
-            ActorHosting.requireSameKind(host, this);
-            this.mailbox = host.mailbox;
-            this.self = host.self;
-            this.dispatch = host.dispatch;
-            this.limit = host.limit;
-        }
-    }
-
-    /** The actor's {@link ActorExtras}, created (and published with a CAS) by the first call. */
-    final ActorExtras extras() {
-        ActorExtras x = extras;
-        if (x == null) {
-            ActorExtras fresh = new ActorExtras();
-            x = (ActorExtras) EXTRAS.compareAndExchange(this, null, fresh);
-            if (x == null) {
-                x = fresh;
-            }
-        }
-        return x;
-    }
-
-    /** The actor's {@link ActorExtras}, or null if it never needed them. */
-    final ActorExtras extrasOrNull() {
-        return extras;
-    }
-
-    /** The cell whose reference, status word and mailbox this actor uses: itself, unless a cell hosts it. */
-    final ActorCore<M> cell() {
-        return self.actor;
-    }
-
-    // ------------------------------------------------------------------------------------------ hooks of the kinds
-
-    
-    /** The reference of this kind of actor; called once, by the constructor. */
-    LocalRef<M> newRef() {
-        return new LocalRef.OfActor<>(this);
-    }
-
-    /** Called by {@code start()} before the actor becomes runnable, on the starting thread. */
-    void beforeStart() {
-    }
-
-    /** Whether the activation counts the tasks this actor spawns (for {@link #onQuiet}). */
-    boolean tracksSpawnedTasks() {
-        return false;
-    }
-
-    /** Called by the activation after each dispatched message, before the next is selected. */
-    void afterDispatch() {
+        super(mailbox, dispatch, bound);
     }
 
     /**
-     * Called when the actor has gone idle (its token released, nothing ready), and again whenever the last task
-     * it spawned has ended: a hook for kinds that can get stuck (a selector with every mailbox disabled).
+     * Starts this actor in the current finish scope: the finish will not end before this actor has exited.
+     * Messages sent to its reference before {@code start()} (the actor may hand out {@link #self()} from its
+     * constructor) are processed from now on, after {@link #onStart()}. Outside every finish the actor joins the
+     * default runtime's global scope, unless the calling thread created a runtime it has not closed: then
+     * {@code start()} throws, since the actor would not run on that runtime (start it inside its
+     * {@code finish}).
+     *
+     * @return the actor's reference, which senders hold
+     * @throws IllegalStateException if this actor was already started, or if it is started outside every finish
+     *         on a thread that created a runtime it has not closed
      */
-    void onQuiet() {
+    public ActorRef<M> start() {
+        ActorLifecycle.start(this);
+        return self;
     }
 
-    /** The activation (non-null once started). */
-    final Activation activation() {
-        return activation;
-    }
-
-    // ------------------------------------------------------------------------------------------ life cycle
-
-    /** Installs the activation of a start (and its runtime); false if another start was first. */
-    final boolean installActivation(Activation a, Scheduler s) {
-        if (!ACTIVATION.compareAndSet(this, null, a)) {
-            return false;
-        }
-        scheduler = s;
-        return true;
-    }
-
-    /** Sets {@code bits} (STARTED, with TERMINATED if the start failed): publishes what start() installed. */
-    final void publish(int bits) {
-        STATUS.getAndBitwiseOr(this, bits);
-    }
-
-    /** A start refused by a closed runtime: takes the token of the new actor, terminated and released at once. */
-    final boolean claimForRefusal() {
-        return STATUS.compareAndSet(this, 0, TERMINATED | RELEASED | SCHEDULED | BY_CLOSE);
-    }
-
-    /** A refused start has drained the mailbox: gives the token up, and drains what raced with it. */
-    final void releaseRefused() {
-        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-        while (reacquire()) {                     // a send raced with the drain
-            drainTerminated();
-        }
-    }
-
-    /** {@code pause()} sets PAUSED; {@code resume()} clears it and runs the actor if it was paused. */
-    final void pauseBit(boolean pause) {
-        if (pause) {
-            STATUS.getAndBitwiseOr(this, PAUSED);
-        } else if ((((int) STATUS.getAndBitwiseAnd(this, ~PAUSED)) & PAUSED) != 0) {
-            signal();
-        }
-    }
-
-    /** The mailbox a message sent without naming one goes to (always 0 for an actor). */
-    int routeOf(M message) {
-        return 0;
-    }
-
-    /** "the mailbox of Foo@3", or for a selector with several, "mailbox 2 of Foo@3". */
-    String mailboxName(int index) {
-        return "the mailbox of " + this;
-    }
-
-    // ------------------------------------------------------------------------------------------ the token
 
     /**
-     * Called after an envelope was enqueued or the actor became runnable: takes the SCHEDULED token if the
-     * actor should run and nobody holds it, then schedules the activation (or, for a terminated actor, turns
-     * the mailbox into dead letters right here).
+     * Starts this actor, as {@link #start()}, with a name: the actor's reference and every diagnostic about it
+     * (errors, hang reports, dead letters) show {@code name@id} instead of the class name. Names need not be
+     * unique; the {@linkplain ActorRef#id() id} is.
+     *
+     * @throws IllegalArgumentException if the name is blank, longer than 200 characters or contains a control
+     *         character
+     * @throws IllegalStateException    if this actor was already started
      */
-    final void signal() {
-        for (;;) {
-            int s = status;
-            if ((s & SCHEDULED) != 0) {
-                return;                                   // the holder will see the message
-            }
-            if ((s & TERMINATED) != 0) {
-                if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
-                    drainOrRelease();
-                    return;
-                }
-            } else if (runnable(s)) {
-                if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
-                    runAcquired();
-                    return;
-                }
-            } else {
-                return;                                   // new, paused or awaiting: the message waits
-            }
+    public ActorRef<M> start(String name) {
+        String checked = LocalRef.checkName(name, this);
+        if (status() != 0 || activation() != null || cell() != this) {
+            throw new IllegalStateException(this + " was already started (state " + state() + "): it cannot be"
+                    + " named " + checked + " now");
         }
+        extras().name = checked;
+        return start();
     }
 
     /**
-     * With the token just taken for work: runs it (a terminated actor's dead letters, a policy's turns) or
-     * schedules the activation.
+     * Processes one message. Runs for one message at a time (unless this is a {@link StatelessActor}); an
+     * exception escaping it terminates the actor and is rethrown by the finish the actor was started in.
      */
-    private void runAcquired() {
-        if ((status & TERMINATED) != 0) {
-            drainOrRelease();
-        } else if (dispatch instanceof PolicyDispatch p && scheduler.onWorker()) {
-            p.runTurns(true);                             // thread-less: on the worker that is already here
-        } else {
-            // An actor's activation; or the turns of a policy whose sender is not a worker (the main thread,
-            // say). Those go to a worker too: there the messages a turn starts are handed off on the same core,
-            // and while the turn waits to run the token is held, so a burst of sends reaches it as one turn.
-            scheduler.activate(activation);
-        }
+    protected abstract void process(M message);
+
+    /**
+     * This actor's reference: what to put in a message for others to answer (never {@code this}). Available from
+     * the constructor on.
+     */
+    protected ActorRef<M> self() {
+        return self;
     }
 
     /**
-     * Takes the token of a started actor that is idle (not scheduled, paused, awaiting a reply or terminated), so
-     * that a check of its quiet state decides on a state nobody changes meanwhile. Returns false if it is not idle.
-     * The caller gives the token back with {@link #releaseHeld()} or {@code ActorFailures.failHeld}.
+     * Runs once on a started actor before its first message, in the actor's context, as if it were a message:
+     * it may send, spawn tasks, {@code become}, {@code exit()}. An exception escaping it terminates the actor and
+     * reaches the actor's finish, as one escaping {@link #process} does. Does nothing unless overridden.
      */
-    final boolean holdIdle() {
-        int s = status;
-        return (s & (SCHEDULED | HELD | TERMINATED)) == 0 && (s & STARTED) != 0
-                && STATUS.compareAndSet(this, s, s | SCHEDULED);
-    }
-
-    /** Gives back a token taken by {@link #holdIdle()}, and runs the actor if work arrived while it was held. */
-    final void releaseHeld() {
-        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-        if (reacquire()) {
-            runAcquired();
-        }
+    protected void onStart() {
     }
 
     /**
-     * With the token held: terminates the actor (setting {@code also} too) and drains it here. What made it
-     * terminate has been recorded by the caller ({@link ActorFailures}).
+     * Runs once after the actor has terminated, whatever ended it ({@code exit()}, a failure, the close of its
+     * runtime), as the actor's last word: forward an end down a pipeline, release a resource. It runs inside the
+     * actor's finish (tasks it spawns are waited for) and, like a message, with the actor's context; messages
+     * sent to the actor itself are dead letters by now. An exception escaping it reaches the actor's finish. It
+     * does not run if the actor terminated before its {@link #onStart()} could run. Does nothing unless
+     * overridden.
      */
-    final void terminateHeld(int also) {
-        STATUS.getAndBitwiseOr(this, TERMINATED | also);
-        drainOrRelease();
-    }
-
-    /** Whether a started, non-terminated actor with status {@code s} has something it may run now. */
-    private boolean runnable(int s) {
-        if ((s & STARTED) == 0) {
-            return false;
-        }
-        ActorExtras x = extras;
-        if (x != null) {                    // a policy's actor always has extras (bindPolicy made them)
-            if (dispatch instanceof PolicyDispatch p) {   // a policy takes every arrival and every finished message
-                return x.startPending || mailbox.hasAny() || p.hasWork();
-            }
-            if (x.startPending || x.hasReadyReplies()) {
-                return true;
-            }
-        }
-        return (s & HELD) == 0 && mailbox.hasReady();
-    }
-
-    /** Whether reply handlers are ready to run. */
-    final boolean hasContinuations() {
-        ActorExtras x = extras;
-        return x != null && x.hasReadyReplies();
+    protected void onExit() {
     }
 
     /**
-     * Takes SCHEDULED again after releasing it, if there is work and nobody else took it. Returns whether the
-     * caller holds the token now.
+     * Terminates this actor: it processes no further message, the messages still in its mailbox and every
+     * message sent from now on become dead letters, and its finish scope is released once the tasks it spawned
+     * have ended. Idempotent. In a transaction of a transactional actor it takes effect when the transaction
+     * commits.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
      */
-    private boolean reacquire() {
-        for (;;) {
-            int s = status;
-            if ((s & SCHEDULED) != 0) {
-                return false;
-            }
-            boolean work = (s & TERMINATED) != 0
-                    ? (s & RELEASED) == 0 || mailbox.hasAny() || hasContinuations()
-                            || dispatch instanceof PolicyDispatch p && p.hasFinished()
-                    : runnable(s);
-            if (!work) {
-                return false;
-            }
-            if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
-                return true;
-            }
+    protected final void exit() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "exit");
+        if (SendInterception.interceptExit(cell.self)) {
+            return;                                  // held (a transaction's exit waits for its commit)
         }
-    }
-
-    /** Gives the token up, then takes it again if work came meanwhile; returns whether it is held again. */
-    final boolean releaseAndReacquire() {
-        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-        return reacquire();
-    }
-
-
-    // ------------------------------------------------------------------------------------------ processing
-
-    /** The activation loop: runs with the SCHEDULED token held, and gives it up (or re-queues) before returning. */
-    final void runActivation() {
-        if (dispatch instanceof PolicyDispatch p) {
-            p.runTurns(false);
-            return;
-        }
-        int budget = scheduler.budget();
-        for (;;) {
-            int s = status;
-            if ((s & TERMINATED) != 0) {
-                drainOrRelease();
-                return;
-            }
-            if (runOne(s)) {
-                if (--budget > 0) {
-                    continue;
-                }
-                s = status;
-                if (((s & TERMINATED) != 0 || runnable(s)) && scheduler.yieldIfOthersWaiting(activation)) {
-                    return;                               // the token stays with the re-queued activation
-                }
-                scheduler.turnGoesOn(activation);          // nobody is waiting for this worker: go on
-                budget = scheduler.budget();
-                continue;
-            }
-            if (!releaseAndReacquire()) {                 // release, then re-check
-                onQuiet();
-                return;
-            }
-        }
+        cell.terminate(0);
     }
 
     /**
-     * Runs {@link #onStart()} if it is pending, or one reply handler, or else one message if the actor is neither
-     * paused nor awaiting a reply. Returns whether it ran anything.
+     * Stops processing further messages until {@link #resume()}; messages keep arriving (paper 002 §5.1.2).
+     * Does not block.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
      */
-    private boolean runOne(int s) {
-        ActorExtras x = extras;
-        if (x != null) {
-            if (x.startPending) {
-                ActorLifecycle.runStartHook(this, x);
-                return true;
-            }
-            AwaitedReplies replies = x.replies;
-            PendingReply<?> handler = replies == null ? null : replies.pollReady();
-            if (handler != null) {
-                handler.run();
-                Thread.interrupted();
-                return true;
-            }
-        }
-        if ((s & HELD) != 0) {
-            return false;
-        }
-        Object envelope = mailbox.poll();
-        if (envelope == null) {
-            return false;
-        }
-        MailboxAdmission.released(this);
-        dispatch.dispatch(this, envelope);
-        afterDispatch();
-        return true;
-    }
-
-    // ------------------------------------------------------------------------------------------ failure and end
-
-    /** Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. */
-    final void fail(Throwable failure, String what) {
-        ActorFailures.keep(this, failure);
-        ActorFailures.report(this, failure, what);
-        terminate(0);
-    }
-
-    /** Sets TERMINATED and {@code also}; drains the actor here if nobody holds its token. */
-    final void terminate(int also) {
-        int s = (int) STATUS.getAndBitwiseOr(this, TERMINATED | also);
-        if ((s & SCHEDULED) == 0 && reacquire()) {
-            drainOrRelease();
-        }
-    }
-
-    final boolean isTerminated() {
-        return (status & TERMINATED) != 0;
+    protected final void pause() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "pause");
+        OwnerChecks.requireNoPolicy(cell, "pause()", "hold the messages in the policy instead");
+        cell.pauseBit(true);
     }
 
     /**
-     * The runtime is being closed (called by the closing thread): terminate unless already terminated. Queued
-     * messages and later sends become {@code RUNTIME_CLOSED} dead letters; if the token is free they are drained
-     * here, otherwise by its holder.
+     * Resumes processing after {@link #pause()}; a no-op if not paused.
+     *
+     * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
      */
-    final void terminateByClose() {
-        if ((status & TERMINATED) == 0) {
-            terminate(BY_CLOSE);
-        }
+    protected final void resume() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "resume");
+        cell.pauseBit(false);
     }
 
     /**
-     * With the token held on a terminated actor: drain it, or if even that fails (no memory for a dead letter's
-     * bookkeeping, say), report the failure and release its finish, so that nothing waits for it forever.
+     * Processes the following messages with {@code next} until {@link #unbecome()}.
+     *
+     * @throws IllegalStateException if this actor has been started and this is not called by its processing of a
+     *         message or of a reply (a task it spawned could run beside its next message); before {@code start()} it
+     *         may be called from anywhere, to set the first behavior in the constructor
      */
-    final void drainOrRelease() {
-        try {
-            drainTerminated();
-        } catch (Throwable t) {
-            ActorFailures.add(this, t);
-            if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
-                ActorTimers.cancelAll(this);
-                try {
-                    AwaitedReplies.holdUnansweredOf(this);
-                } catch (Throwable again) {              // the finish then may not wait for those answers
-                    ActorFailures.add(this, again);
-                }
-                activation.sealSpawns();
-                activation.tryComplete();
-            }
-            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-            if (reacquire()) {                   // a message that came meanwhile: one more try to count it
-                try {
-                    drainTerminated();
-                } catch (Throwable again) {
-                    STATUS.getAndBitwiseAnd(this, ~SCHEDULED);   // the failure is reported; give the token up
-                }
-            }
+    protected final void become(Behavior<M> next) {
+        Objects.requireNonNull(next, "behavior");
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireProcessingOnceStarted(cell, "become");
+        ActorExtras x = cell.extras();
+        if (x.become == null) {
+            x.become = new BecomeStack();
         }
+        x.become.push(cell.behavior);
+        cell.behavior = next;
     }
 
     /**
-     * With the token held on a terminated actor: turn the mailbox into dead letters, release the finish once,
-     * give the token up, and repeat while messages keep arriving.
+     * Returns to the behavior before the last {@link #become}.
+     *
+     * @throws IllegalStateException if there was no {@code become} to undo, or if called from outside this actor's
+     *         context once it has been started (as for {@link #become})
      */
-    private void drainTerminated() {
-        if ((status & RELEASED) == 0) {
-            ActorTimers.cancelAll(this);                       // first: nothing below can keep a timer sending
+    protected final void unbecome() {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireProcessingOnceStarted(cell, "unbecome");
+        ActorExtras x = cell.extrasOrNull();
+        if (x == null || x.become == null || x.become.isEmpty()) {
+            throw new IllegalStateException(cell + ".unbecome() without a matching become()");
         }
-        do {
-            Object envelope;
-            while ((envelope = mailbox.pollAny()) != null) {
-                MailboxAdmission.released(this);
-                if (!(envelope instanceof ActorTimers.TimerMessage)) {   // a timer's: cancelled above, dropped
-                    deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
-                }
-            }
-            if (limit != null) {
-                limit.wakeAll();                   // waiting senders see the exit and dead-letter their messages
-            }
-            AwaitedReplies replies = AwaitedReplies.of(this);
-            if (replies != null) {
-                PendingReply<?> p;
-                while ((p = replies.pollReady()) != null) {   // replies that came after exit: their handlers do not run
-                    replies.handled(p);
-                    deadLetter(p.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
-                }
-            }
-            if (dispatch instanceof PolicyDispatch d) {
-                d.terminated();
-            }
-            if ((status & RELEASED) == 0) {
-                ActorLifecycle.runExitHook(this);
-                AwaitedReplies.holdUnansweredOf(this);             // before RELEASED: if it throws, drainOrRelease still releases
-                STATUS.getAndBitwiseOr(this, RELEASED);
-                activation.sealSpawns();
-                activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
-            }
-            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-        } while (reacquire());
+        cell.behavior = x.become.pop();
     }
 
+    /**
+     * Sends {@code message} to this actor once, after {@code delay}, as {@code self().send(message)} would (a
+     * selector: to the mailbox its {@code route} picks for the message when the timer starts), except that a full
+     * bounded mailbox makes it a dead letter instead of waiting or throwing. A timer started before with the same
+     * {@code key} is cancelled first; {@link #cancelTimer} cancels this one, and so does this actor's termination,
+     * whatever ends it. Once a timer has been cancelled or replaced, none of its messages is processed, not even
+     * one it sent before and that waits in the mailbox (it is dropped when its turn comes, counted as processed).
+     * After this actor has terminated, starting a timer does nothing.
+     *
+     * <pre>{@code
+     * protected void onStart() { startSingleTimer("idle", new Idle(), IDLE); }
+     * protected void process(Msg m) {
+     *     switch (m) {
+     *         case Work w -> { handle(w); startSingleTimer("idle", new Idle(), IDLE); }   // restarts it
+     *         case Idle i -> exit();    // IDLE without work: an Idle sent before the restart never comes
+     *     }
+     * }
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code delay} is negative
+     * @throws IllegalStateException if not called while this started actor processes a message, a reply or its
+     *         {@code onStart()} (a task it spawned may not: it could run beside the next message), or if the actor is
+     *         bound to a dispatch policy
+     */
+    protected final void startSingleTimer(Object key, M message, Duration delay) {
+        Objects.requireNonNull(delay, "delay");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("startSingleTimer() of " + cell() + " needs a delay of zero or more,"
+                    + " got " + delay);
+        }
+        ActorTimers.start(cell(), "startSingleTimer", key, message, ActorTimers.nanos(delay), 0, false);
+    }
 
-    /** Counts a message no one will process: see {@link DeadLetterRouting}. */
-    final void deadLetter(Object envelope, DeadLetter.Reason reason) {
-        DeadLetterRouting.route(this, envelope, reason);
+    /**
+     * Sends {@code message} to this actor every {@code period}, the first time one period from now, until
+     * {@link #cancelTimer} with the same {@code key}, another timer started with that key, or this actor's
+     * termination. The sends keep their rate whatever the actor does meanwhile: an actor slower than the period
+     * finds several in its mailbox.
+     *
+     * @throws IllegalArgumentException if {@code period} is shorter than a millisecond
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerAtFixedRate(Object key, M message, Duration period) {
+        ActorTimers.requirePeriod(cell(), "startTimerAtFixedRate", period);
+        long nanos = ActorTimers.nanos(period);
+        ActorTimers.start(cell(), "startTimerAtFixedRate", key, message, nanos, nanos, false);
+    }
+
+    /**
+     * Sends {@code message} to this actor every {@code delay}, the first time one delay from now, each send
+     * {@code delay} after the one before: unlike {@link #startTimerAtFixedRate}, a timer thread held up does not
+     * make up for lost sends in a burst. Ends as the other timers do (see {@link #startSingleTimer}).
+     *
+     * @throws IllegalArgumentException if {@code delay} is shorter than a millisecond
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerWithFixedDelay(Object key, M message, Duration delay) {
+        ActorTimers.requirePeriod(cell(), "startTimerWithFixedDelay", delay);
+        long nanos = ActorTimers.nanos(delay);
+        ActorTimers.start(cell(), "startTimerWithFixedDelay", key, message, nanos, nanos, true);
+    }
+
+    /**
+     * Cancels the timer started with {@code key}, if one is active; returns whether one was. Once it has returned,
+     * none of the timer's messages is processed, not even one already in the mailbox. After this actor has
+     * terminated it returns false (termination cancelled every timer).
+     *
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final boolean cancelTimer(Object key) {
+        return ActorTimers.cancel(cell(), key);
+    }
+
+    /**
+     * Whether the timer started with {@code key} is active: a single timer until this actor takes its message, a
+     * periodic one until cancelled.
+     *
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final boolean isTimerActive(Object key) {
+        return ActorTimers.isActive(cell(), key);
     }
 
     // ------------------------------------------------------------------------------------------ replies
 
-    /** Adds {@code delta} to the count of awaited replies (a count above 0 holds the actor's messages). */
-    final void addAwaited(int delta) {
-        STATUS.getAndAdd(this, delta * AWAIT_UNIT);
+    /**
+     * Asks {@code to}, and runs {@code onReply} with the answer when it arrives; until then this actor processes
+     * no further message — a synchronous receive that blocks no thread (paper 002 §5.2, Fig. 11 and 16). The
+     * request is built by {@code request} around the {@link ReplyTo} the answer goes to, so its type says what
+     * the reply is. Call it while processing a message (or from a reply handler, to chain requests).
+     *
+     * <p>The handler runs on this actor, in its processing context, never at the same time as the processing of
+     * a message or another handler: it may touch the actor's state, call {@code awaitReply} again, {@code exit},
+     * and so on. Several outstanding requests are allowed; the next message is processed once every handler
+     * has run. A user {@link #pause()} stays in force independently. If the answer is a failure (the receiver
+     * terminated before processing the request, failed while processing it, or answered with
+     * {@link ReplyTo#fail}), this actor fails with it.
+     * There is no timeout: a receiver that never answers keeps this actor waiting (the runtime's hang report
+     * names the request); use the form with a timeout when that can happen.
+     *
+     * <pre>{@code
+     * record Balance(String account, ReplyTo<Long> replyTo) implements BankMsg {}
+     *
+     * case Start s -> awaitReply(bank, replyTo -> new Balance(s.account(), replyTo), (Long balance) -> log(balance));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code to} is this actor (it would wait for itself)
+     * @throws IllegalStateException    if not called by this actor's processing or a task it spawned, or if the
+     *         actor is bound to a dispatch policy (a monitor)
+     */
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
+            Consumer<? super R> onReply) {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "awaitReply");
+        Objects.requireNonNull(onReply, "onReply");
+        AwaitedReplies.await(cell, to, request, new PendingReply<R>(cell, to, onReply, null,
+                cell.scheduler().roughNanoTime()));
     }
 
-    /** The runtime the started actor runs on. */
-    final Scheduler scheduler() {
-        return scheduler;
+    /**
+     * {@link #awaitReply(ActorRef, Function, Consumer)} with a deadline, and a handler that hears failures too:
+     * {@code onResult} runs once, on this actor, with {@code (reply, null)} when the reply arrives within
+     * {@code timeout}, or with {@code (null, failure)}: a {@link ReplyTimeoutException} naming this actor,
+     * {@code to} and the request when none came in time, a {@link NoReplyException} when {@code to} cannot
+     * answer, or the failure {@code to} answered with. Either way this actor takes messages again once the handler
+     * has run; a failure does not terminate it (an exception escaping the handler does). A reply sent after the
+     * timeout is a dead letter ({@link DeadLetter.Reason#REPLY_TOO_LATE}), and the actor that sends it is not
+     * disturbed.
+     *
+     * <pre>{@code
+     * case Start s -> awaitReply(bank, replyTo -> new Balance(s.account(), replyTo), Duration.ofMillis(200),
+     *         (Long balance, Throwable f) -> {
+     *             if (f != null) retryLater(); else log(balance);
+     *         });
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    protected final <Q, R> void awaitReply(ActorRef<Q> to, Function<? super ReplyTo<R>, ? extends Q> request,
+            Duration timeout, BiConsumer<? super R, ? super Throwable> onResult) {
+        ActorCore<M> cell = cell();
+        OwnerChecks.requireOwnContext(cell, "awaitReply");
+        Objects.requireNonNull(onResult, "onResult");
+        ActorTimers.requirePositive(cell, timeout, "awaitReply");
+        PendingReply<R> pending = new PendingReply<>(cell, to, null, onResult, cell.scheduler().roughNanoTime());
+        AwaitedReplies.await(cell, to, request, pending);
+        pending.timeoutAfter(timeout, ActorTimers.started(cell, "awaitReply"));
+    }
+
+    /**
+     * Why this actor terminated, for {@link #onExit()} (a parent that restarts a failed child, a resource released
+     * differently): the first exception that escaped {@link #process}, {@link #onStart()}, a reply handler, a
+     * guard or selection policy, or the runtime's handling of it; null if none did (it called {@link #exit()} and
+     * nothing escaped after, or its runtime closed), or if it has not terminated. The same exception reaches the
+     * actor's finish.
+     */
+    protected final Throwable failure() {
+        return ActorFailures.kept(cell());
     }
 
     // ------------------------------------------------------------------------------------------ observation
 
-    /** Whether this actor still keeps its finish open (it has not terminated and released it). */
-    final boolean isOpen() {
-        return (status & RELEASED) == 0;
+    /** The current life-cycle state. */
+    public final ActorState state() {
+        int s = cell().status();
+        if ((s & ActorCore.TERMINATED) != 0) {
+            return ActorState.TERMINATED;
+        }
+        if ((s & ActorCore.STARTED) == 0) {
+            return ActorState.NEW;
+        }
+        return (s & ActorCore.HELD) != 0 ? ActorState.PAUSED : ActorState.STARTED;
     }
 
-    /** What is queued, for diagnostics. */
-    String queueReport() {
-        return mailbox.size() + " queued" + (dispatch instanceof PolicyDispatch p
-                ? ", " + p.policy.held() + " held by " + p.policy : "");
+
+    /** Messages sent to this actor that became dead letters. */
+    public final long deadLetterCount() {
+        ActorExtras x = cell().extrasOrNull();
+        return x == null ? 0 : x.deadLetters;
     }
 
-    final int status() {
-        return status;
+
+    /** Messages this actor has processed so far. */
+    public final long processedCount() {
+        Activation a = cell().activation();
+        return a == null ? 0 : a.processed();
+    }
+
+
+    /** Messages waiting in this actor's mailbox(es). */
+    public final int mailboxSize() {
+        return mailbox.size();
+    }
+
+
+    /** The runtime this actor was started in, or null before {@link #start()}. */
+    public final TaskRuntime runtime() {
+        ActorCore<M> c = cell();
+        Scheduler s = c.status() != 0 ? c.scheduler() : null;
+        return s == null ? null : (TaskRuntime) s.facade();
     }
 
     /** {@code name@id}, as its reference shows it ({@link ActorRef#toString()}). */

@@ -193,7 +193,8 @@ final class ActorTimers {
 
         @Override
         public void run() {
-            synchronized (this) {              // the send never blocks (MailboxAdmission.timerSend): a cancel waits briefly
+            synchronized (this) {              // the send never blocks (MailboxAdmission.timerSend): a cancel
+                                               // waits briefly
                 if (!cancelled) {
                     MailboxAdmission.timerSend(actor, new TimerMessage(this, message), mailbox);
                 }

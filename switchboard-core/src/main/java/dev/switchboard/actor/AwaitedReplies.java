@@ -60,7 +60,8 @@ final class AwaitedReplies {
             throw new IllegalArgumentException(requester + ".awaitReply() to itself would wait forever: it takes no"
                     + " message until the reply, and only it could send the reply");
         }
-        OwnerChecks.requireNoPolicy(requester, "awaitReply()", "send the reply as a message, or ask() and handle the future");
+        OwnerChecks.requireNoPolicy(requester, "awaitReply()",
+                "send the reply as a message, or ask() and handle the future");
         requester.scheduler().requireOpen("awaitReply");
         if (to instanceof RemoteRef<?> remote) {
             throw remote.requestRefused("awaitReply()");

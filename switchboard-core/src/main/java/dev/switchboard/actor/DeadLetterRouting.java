@@ -23,7 +23,7 @@ final class DeadLetterRouting {
         boolean byClose = (actor.status() & ActorCore.BY_CLOSE) != 0;
         if (byClose && (reason == DeadLetter.Reason.RECIPIENT_TERMINATED
                 || reason == DeadLetter.Reason.UNPROCESSED_AT_EXIT)) {
-            reason = DeadLetter.Reason.RUNTIME_CLOSED;    // a message the close kept from the actor; replies keep theirs
+            reason = DeadLetter.Reason.RUNTIME_CLOSED;    // a message the close kept from it; replies keep theirs
         }
         Object message = Dispatch.messageOf(envelope);
         if (envelope instanceof Request r) {

@@ -235,7 +235,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             try {
                 report(f);
             } catch (Throwable t) {
-                ActorFailures.report(actor, t, "its dispatch policy " + policy + " threw in finished() after it terminated");
+                ActorFailures.report(actor, t, "its dispatch policy " + policy
+                        + " threw in finished() after it terminated");
             }
         }
         if (!terminatedReported) {

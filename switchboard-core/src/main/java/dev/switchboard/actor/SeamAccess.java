@@ -5,7 +5,7 @@ import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.spi.RemoteRoute;
 import java.util.List;
 
-/** The operations {@code dev.switchboard.spi} reaches in this package; installed when {@link ActorCore} is initialized. */
+/** The operations {@code dev.switchboard.spi} reaches in this package; installed when ActorCell is initialized. */
 final class SeamAccess extends ActorAccess {
     static void install() {
         ActorAccess.install(new SeamAccess());
