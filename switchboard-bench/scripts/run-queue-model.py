@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every interleaving of the shared queue's protocol (RunQueue): OFFERS offers from outside, TAKERS busy workers
 that poll once, POOL pool threads that run pumps. Reports terminal states in which an entry waits with no pump
-(stranded) and the most pumps ever waiting. Usage: python3 001-run-queue-model.py [OFFERS TAKERS POOL]
+(stranded) and the most pumps ever waiting. Usage: python3 run-queue-model.py [OFFERS TAKERS POOL]
 
 State: E entries, P pumps submitted and not started, pend (RunQueue.pending), program counters, entries run.
 An offer: enqueue; then submit a pump if pend is 0 (CAS 0 -> 1). A pump: pend = 0; then, as long as it likes
