@@ -1,7 +1,7 @@
 package dev.switchboard.internal;
 
 /**
- * The actor package's operations that {@code dev.switchboard.spi} exposes to other modules, reached without
+ * The actor package's operations that the spi package ({@code Seam}) exposes to other modules, reached without
  * making them public API (the JDK's SharedSecrets pattern): the actor package installs the implementation when
  * its actors' class is initialized. The parameters and results are actors, references, policies and reply handles,
  * typed {@code Object} here so that this package names nothing above it: {@code Seam} passes them typed and casts
@@ -26,7 +26,10 @@ public abstract class ActorAccess {
     /** Binds {@code policy} (a DispatchPolicy) to {@code actor} (an ActorCore, before it starts). */
     public abstract void bind(Object actor, Object policy);
 
-    /** Sends {@code message} to {@code to} (an ActorRef; into {@code mailbox}, or routed if -1) without interception. */
+    /**
+     * Sends {@code message} to {@code to} (an ActorRef; into {@code mailbox}, or routed if -1) without
+     * interception.
+     */
     public abstract void sendNow(Object to, int mailbox, Object message);
 
     /** A reference (an ActorRef) to an actor of another JVM ({@code mailboxes} -1: not a selector). */
