@@ -1,8 +1,8 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.RemoteSend;
 import dev.switchboard.internal.SendInterception;
-import dev.switchboard.spi.SendInterceptor;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -39,8 +39,8 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
     final void route(int mailbox, Object message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
         if (SendInterception.used()) {
-            SendInterceptor i = SendInterception.current();
-            if (i != null && i.intercept(this, mailbox, message)) {
+            Interceptor i = SendInterception.current();
+            if (i != null && i.interceptSend(this, mailbox, message)) {
                 return;
             }
         }

@@ -4,6 +4,7 @@ import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.internal.ActorAccess;
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.task.TaskRuntime;
@@ -65,8 +66,8 @@ public final class Seam {
      * a nested finish, a turn of a policy that a send of its runs).
      */
     public static Interception interceptSends(SendInterceptor interceptor) {
-        Objects.requireNonNull(interceptor, "interceptor");
-        return new Interception(interceptor, SendInterception.install(interceptor), Thread.currentThread());
+        Interceptor installed = new InstalledInterceptor(Objects.requireNonNull(interceptor, "interceptor"));
+        return new Interception(installed, SendInterception.install(installed), Thread.currentThread());
     }
 
     /**
@@ -177,12 +178,12 @@ public final class Seam {
 
     /** An installed {@link SendInterceptor}; closing it uninstalls it. */
     public static final class Interception implements AutoCloseable {
-        private final SendInterceptor installed;
-        private final SendInterceptor previous;
+        private final Interceptor installed;
+        private final Interceptor previous;
         private final Thread thread;
         private boolean closed;
 
-        private Interception(SendInterceptor installed, SendInterceptor previous, Thread thread) {
+        private Interception(Interceptor installed, Interceptor previous, Thread thread) {
             this.installed = installed;
             this.previous = previous;
             this.thread = thread;
