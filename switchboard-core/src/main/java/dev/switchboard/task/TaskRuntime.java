@@ -2,12 +2,12 @@ package dev.switchboard.task;
 
 import dev.switchboard.internal.AwaitTask;
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 import dev.switchboard.internal.SendInterception;
-import dev.switchboard.spi.SendInterceptor;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
@@ -254,7 +254,7 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public void async(TaskBody body) {
         Objects.requireNonNull(body, "body");
-        SendInterceptor held = SendInterception.interceptor();
+        Interceptor held = SendInterception.interceptor();
         if (held != null && held.interceptSpawn(() -> spawn(body))) {
             return;                                // held (a transaction spawns when it commits)
         }
@@ -319,7 +319,7 @@ public final class TaskRuntime implements AutoCloseable {
     private void awaitAll(int count, TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?>[] more,
             TaskBody body) {
         Objects.requireNonNull(body, "body");
-        SendInterceptor held = SendInterception.interceptor();
+        Interceptor held = SendInterception.interceptor();
         if (held != null && held.interceptSpawn(() -> awaitAll(count, first, second, more, body))) {
             return;                                // held (a transaction spawns when it commits)
         }
