@@ -21,7 +21,7 @@ final class Closing {
 
     /** The exception that refuses new work ({@code what}) on this closed runtime, naming who closed it. */
     RuntimeException refused(String what) {
-        return new dev.switchboard.task.RuntimeClosedException("runtime '" + scheduler.name() + "' is closed ("
+        return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' is closed ("
                 + closedBy + "): cannot " + what);
     }
 
@@ -79,7 +79,7 @@ final class Closing {
         }
         Node n;
         while ((n = scheduler.runQueue.poll()) != null) {   // entries whose pump the pool refused
-            n.refused(new dev.switchboard.task.RuntimeClosedException("runtime '" + scheduler.name() + "' was closed"));
+            n.refused(ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was closed"));
         }
         return ended;
     }
@@ -100,7 +100,7 @@ final class Closing {
         } catch (Throwable t) {
             report = scope.toString();
         }
-        return new dev.switchboard.task.RuntimeClosedException("runtime '" + scheduler.name() + "' was " + closedBy
+        return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was " + closedBy
                 + " while this finish waited for its work: " + report);
     }
 }
