@@ -353,7 +353,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /**
      * Whether a worker died after this finish was opened: its work may have been cancelled with the worker's
-     * deque, so the finish stops waiting ({@link Scheduler#workerDied}).
+     * deque, so the finish stops waiting ({@link WorkerDeaths#died}).
      */
     boolean outlivedAWorker() {
         return scheduler.workerDeaths() != deathsAtOpen;

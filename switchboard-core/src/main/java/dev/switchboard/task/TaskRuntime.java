@@ -1,6 +1,7 @@
 package dev.switchboard.task;
 
 import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.ClosedRuntimes;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
@@ -67,6 +68,8 @@ public final class TaskRuntime implements AutoCloseable {
     static {
         // The actor package reaches a runtime's machinery through RuntimeAccess (DeadLetter.subscribe, say).
         RuntimeAccess.register(runtime -> ((TaskRuntime) runtime).scheduler);
+        // The machinery below makes the exception that a closed runtime throws through this factory.
+        ClosedRuntimes.install(RuntimeClosedException::new);
         ClassLoader loader = TaskRuntime.class.getClassLoader();
         for (String name : new String[] {
                 "dev.switchboard.internal.Failures", "dev.switchboard.internal.RunQueue$Pump",
