@@ -65,6 +65,7 @@ final class FinishWait {
                 producer.tryUnfork();              // usually the newest task of this deque: leave no stale entry
                 w.runChain(producer);              // runs it unless another thread claims it first (run())
             }
+            Clock clock = scheduler.clock();
             long idleSince = 0;
             while (!producer.valueReady()) {
                 long before = w.progress();
@@ -75,7 +76,7 @@ final class FinishWait {
                     idleSince = 0;
                     continue;
                 }
-                long now = System.nanoTime();
+                long now = clock.nanoTime();
                 if (idleSince == 0) {
                     idleSince = now;
                 } else if (now - idleSince >= STEP_ASIDE_NANOS) {
@@ -163,7 +164,8 @@ final class FinishWait {
     private void await(Scope scope, Thread thread, long timeoutNanos) {
         long reportAfter = scheduler.hangReportAfterNanos();
         Worker w = thread instanceof Worker ww ? ww : null;
-        long start = System.nanoTime();
+        Clock clock = scheduler.clock();
+        long start = clock.nanoTime();
         // Helping runs the finish's tasks on this thread's stack, and a task may open a finish of its own: deep
         // nesting would overflow the stack. Past a depth, this thread only blocks and another runs the tasks.
         boolean help = w != null && w.nestedWaits() < Worker.MAX_HELPING_DEPTH;
@@ -192,9 +194,9 @@ final class FinishWait {
                         break;
                     }
                     if (scheduler.sharedWorkWaits()) {
-                        long soon = System.nanoTime() + STEP_ASIDE_NANOS;
+                        long soon = clock.nanoTime() + STEP_ASIDE_NANOS;
                         deadline = deadline == 0 ? soon : earliest(deadline, soon);
-                    } else if (deadline == 0 || System.nanoTime() - deadline < 0) {
+                    } else if (deadline == 0 || clock.nanoTime() - deadline < 0) {
                         if (w.progress() != before) {
                             idleSince = 0;
                             continue;               // it ran tasks, and may find more: keep helping
@@ -205,7 +207,7 @@ final class FinishWait {
                         // pool's join runs every task of the finish it finds before it returns: the worker stops
                         // it when the finish stops or times out, or other work waits (Worker#helpThrough).
                         w.helpThrough(scope, failAt);
-                        long now = System.nanoTime();
+                        long now = clock.nanoTime();
                         if (w.progress() != before) {
                             idleSince = 0;
                         } else if (idleSince == 0) {
@@ -234,7 +236,7 @@ final class FinishWait {
                     scope.stop(scheduler.deaths.lastDeath());
                     break;
                 }
-                long now = System.nanoTime();
+                long now = clock.nanoTime();
                 if (reportAt != 0 && now - reportAt >= 0) {
                     long progress = scheduler.hangs.workersProgress();
                     if (progress != reportProgress) {

@@ -59,7 +59,7 @@ final class HangReports {
                 .filter(f -> !f.getClassName().startsWith(Scheduler.class.getPackageName() + "."))
                 .map(StackWalker.StackFrame::toStackTraceElement).orElse(null));
         Scheduler.BlockedGet b =
-                new Scheduler.BlockedGet(Thread.currentThread(), node, future, System.nanoTime(), site);
+                new Scheduler.BlockedGet(Thread.currentThread(), node, future, scheduler.clock().nanoTime(), site);
         blockedGets.add(b);
         return b;
     }
@@ -85,7 +85,7 @@ final class HangReports {
     }
 
     private String buildReport(Scope scope) {
-        long now = System.nanoTime();
+        long now = scheduler.clock().nanoTime();
         StringBuilder sb = new StringBuilder(scope.describe(now));
         List<String> items = scope.openItems(now);
         for (Scheduler.BlockedGet b : blockedGets) {

@@ -50,12 +50,12 @@ final class IdleSpin {
         long spin = nanos;
         started();
         try {
-            long deadline = System.nanoTime() + spin;
+            long deadline = Clock.system().nanoTime() + spin;     // pacing: real time (see Clock)
             while (!scheduler.isClosed()) {
                 Node h = scheduler.pollShared();
                 ForkJoinTask<?> t = h == null ? Node.pollAnyTask() : null;
                 if (h == null && t == null) {
-                    if (System.nanoTime() - deadline >= 0) {
+                    if (Clock.system().nanoTime() - deadline >= 0) {
                         return;
                     }
                     Thread.onSpinWait();
@@ -76,7 +76,7 @@ final class IdleSpin {
                 } finally {
                     started();
                 }
-                deadline = System.nanoTime() + spin;
+                deadline = Clock.system().nanoTime() + spin;
             }
         } finally {
             ended();

@@ -58,6 +58,7 @@ public final class Scheduler {
     final Closing closing = new Closing(this);
     private final TimerService timers;
     private volatile Object facade;
+    private final Clock clock;
 
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos) {
         this(name, parallelism, budget, handoffLimit, hangReportAfterNanos, 0);
@@ -69,6 +70,14 @@ public final class Scheduler {
      */
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos,
                      long idleSpinNanos) {
+        this(name, parallelism, budget, handoffLimit, hangReportAfterNanos, idleSpinNanos, Clock.system());
+    }
+
+    /** @param clock where the runtime reads the time (see {@link Clock} for what it drives) */
+    public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos,
+                     long idleSpinNanos, Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+        this.roughNanos = clock.nanoTime();
         if (parallelism < 1) {
             throw new IllegalArgumentException("a runtime needs at least one worker, got " + parallelism);
         }
@@ -102,7 +111,7 @@ public final class Scheduler {
         this.runQueue = new RunQueue(this);
         this.global = new Scope(null, this, null, true, 0);
         trackingScopes.add(global);
-        this.timers = new TimerService(this.name, this::reportUnscopedFailure);
+        this.timers = new TimerService(this.name, clock, this::reportUnscopedFailure);
         watchdog.start();
         RuntimesOfThreads.createdOnThisThread(this);
     }
@@ -114,15 +123,15 @@ public final class Scheduler {
      */
     public static final int MAX_FINISH_DEPTH = 100_000;
 
-    /** {@link System#nanoTime()} at the watchdog's last look: see {@link #roughNanoTime()}. */
-    private volatile long roughNanos = System.nanoTime();
+    /** The runtime's clock at the watchdog's last look: see {@link #roughNanoTime()}. */
+    private volatile long roughNanos;
 
     /**
-     * {@link System#nanoTime()} as of the watchdog's last look, at most a watchdog period
-     * ({@value Watchdog#WATCHDOG_PERIOD_NANOS} ns) behind, never ahead. For the timestamps of diagnostics ("created 3.2 s
-     * ago") taken on hot paths, where reading the clock would cost as much as the work itself: one task or one
-     * data-driven registration does about as much as a {@code System.nanoTime()} call (tens of nanoseconds on a
-     * virtual machine).
+     * The runtime's {@link #clock()} as of the watchdog's last look: with the system clock at most a watchdog
+     * period ({@value Watchdog#WATCHDOG_PERIOD_NANOS} ns) behind, never ahead. For the timestamps of diagnostics
+     * ("created 3.2 s ago") taken on hot paths, where reading the clock would cost as much as the work itself: one
+     * task or one data-driven registration does about as much as a {@code System.nanoTime()} call (tens of
+     * nanoseconds on a virtual machine).
      */
     public long roughNanoTime() {
         return roughNanos;
@@ -145,6 +154,11 @@ public final class Scheduler {
     /** Worker threads that ended with a failure ({@link WorkerDeaths}). */
     public long workerDeaths() {
         return deaths.count();
+    }
+
+    /** Where this runtime reads the time ({@link Clock}: what it drives and what it does not). */
+    public Clock clock() {
+        return clock;
     }
 
     public String name() {
@@ -260,8 +274,8 @@ public final class Scheduler {
     /**
      * Like {@link #activate}, for work that waits behind something this thread runs first and that may turn out
      * long (the message a monitor's turn continues with): while another worker is idle, the watchdog is told to
-     * look every {@value Watchdog#HOLDING_WATCHDOG_PERIOD_NANOS} ns ({@link Worker#sawShortTurnChance}), and takes the work
-     * to the shared queue if this worker makes no progress meanwhile.
+     * look every {@value Watchdog#HOLDING_WATCHDOG_PERIOD_NANOS} ns ({@link Worker#sawShortTurnChance}), and takes
+     * the work to the shared queue if this worker makes no progress meanwhile.
      */
     public void activateBehind(Node activation) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {

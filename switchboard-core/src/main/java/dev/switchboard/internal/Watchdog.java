@@ -76,10 +76,12 @@ final class Watchdog {
      */
     private void watch() {
         Scheduler s = scheduler;
+        Clock clock = s.clock();
         boolean chances = false;
         while (!s.pool.isShutdown()) {
             LockSupport.parkNanos(this, chances ? HOLDING_WATCHDOG_PERIOD_NANOS : WATCHDOG_PERIOD_NANOS);
-            long now = System.nanoTime();
+            long real = Clock.system().nanoTime();            // the trials time the workers' real work
+            long now = clock == Clock.system() ? real : clock.nanoTime();
             s.roughNanos(now);
             lookEpoch++;                          // the only writer: the workers' windows of votes close
             chances = false;
@@ -111,7 +113,7 @@ final class Watchdog {
                         chances = true;
                     }
                 }
-                s.spreading.trials().look(now, work, chances, voted, leading);
+                s.spreading.trials().look(real, work, chances, voted, leading);
             } catch (Throwable t) {
                 // keep watching; what failed (an allocation, most likely) is retried at the next look
             }

@@ -190,7 +190,7 @@ public final class Worker extends ForkJoinWorkerThread {
      */
     private int voteCountdown = VOTE_PERIOD;
     /** The state of the generator of {@link #voteCountdown} (xorshift; never zero). */
-    private int voteSeed = (int) System.nanoTime() | 1;
+    private int voteSeed = (int) Clock.system().nanoTime() | 1;
     /** Work of turns that went on ({@link #turnGoesOn}) that has not voted yet: less than VOTE_PERIOD. */
     private int goneOnUnits;
     /** Whether this thread is in {@link #spinForWork}. */
@@ -217,7 +217,7 @@ public final class Worker extends ForkJoinWorkerThread {
     boolean sawShortTurnChance;
     /** The finish this thread helps through the pool's join ({@link #helpThrough}), or null. */
     private Scope helping;
-    /** When that finish times out ({@code System.nanoTime()}), or 0. */
+    /** When that finish times out (by the runtime's {@link Clock}), or 0. */
     private long helpingFailAt;
     /** Set once helping that finish must stop: the nodes the join hands this thread go to the shared queue. */
     private boolean helpingStopped;
@@ -295,10 +295,10 @@ public final class Worker extends ForkJoinWorkerThread {
                 if ((p & (SAMPLE_PERIOD - 1)) != 0) {
                     turnUnits = runGuarded(n);
                 } else {
-                    long t0 = System.nanoTime();
+                    long t0 = Clock.system().nanoTime();   // the spreading rule times real work (Clock)
                     turnUnits = runGuarded(n);
                     // capped: one turn the OS pre-empted must not make short turns look long
-                    long t = Math.min(System.nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
+                    long t = Math.min(Clock.system().nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
                     turnNanos += (t - turnNanos) >> 2;
                 }
                 int units = (int) Math.max(0, turnUnits - (countedUnits - counted));  // what turnGoesOn did not count
@@ -583,7 +583,7 @@ public final class Worker extends ForkJoinWorkerThread {
     private boolean helpingOver() {
         if (!helpingStopped && (++helpingChecks & (HELP_CHECK_PERIOD - 1)) == 0
                 && (helping.stopped() != null || scheduler.isClosed() || scheduler.sharedWorkWaits()
-                        || helpingFailAt != 0 && System.nanoTime() - helpingFailAt >= 0)) {
+                        || helpingFailAt != 0 && scheduler.clock().nanoTime() - helpingFailAt >= 0)) {
             helpingStopped = true;
         }
         return helpingStopped;

@@ -1,6 +1,7 @@
 package dev.switchboard.task;
 
 import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.ClosedRuntimes;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Interceptor;
@@ -91,7 +92,7 @@ public final class TaskRuntime implements AutoCloseable {
 
     private TaskRuntime(Builder b) {
         this.scheduler = new Scheduler(b.name, b.workers, b.throughput, b.handoffLimit,
-                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos(), b.idleSpin.toNanos());
+                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos(), b.idleSpin.toNanos(), b.clock);
         scheduler.facade(this);
         if (b.hangReporter != null) {
             scheduler.hangReporter(b.hangReporter);
@@ -222,7 +223,7 @@ public final class TaskRuntime implements AutoCloseable {
         Scope scope = scheduler.runFinish(body, TaskBody::run, timeout.toNanos());
         if (!scope.isEnded() && scope.stopped() == null) {
             FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.report(scope),
-                    scope.openItems(System.nanoTime()));
+                    scope.openItems(scheduler.clock().nanoTime()));
             scope.failures().forEach(e::addSuppressed);
             throw e;
         }
@@ -550,6 +551,11 @@ public final class TaskRuntime implements AutoCloseable {
         private Duration idleSpin = Duration.ZERO;
         private Consumer<String> hangReporter;
         private Consumer<Throwable> unscopedFailureHandler;
+        /**
+         * Where the runtime reads the time: not public API (tests set a {@code ManualClock} through
+         * {@code RuntimeInternals}; a testkit will publish it).
+         */
+        Clock clock = Clock.system();
 
         private Builder() {
         }
