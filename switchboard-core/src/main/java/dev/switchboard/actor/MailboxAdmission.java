@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.Worker;
 import java.util.Objects;
 
@@ -98,8 +99,10 @@ final class MailboxAdmission {
                 if (Thread.currentThread() instanceof Worker) {
                     throw mailboxFull(actor, envelope, index, b, " (a sender on a worker never waits for room)");
                 }
-                long start = System.nanoTime();
-                switch (l.awaitPlace(index, MailboxLimit.deadlineAfter(b.maxWait()), actor::isTerminated)) {
+                Clock clock = ActorTimers.clock(actor);
+                long start = clock.nanoTime();
+                switch (l.awaitPlace(index, MailboxLimit.deadlineAfter(b.maxWait(), clock), clock,
+                        actor::isTerminated)) {
                     case RESERVED -> {
                         return true;
                     }
@@ -108,7 +111,7 @@ final class MailboxAdmission {
                         return false;
                     }
                     case INTERRUPTED -> throw mailboxFull(actor, envelope, index, b, " (the sender was interrupted"
-                            + " after " + ActorDiagnostics.duration(System.nanoTime() - start) + " of waiting for"
+                            + " after " + ActorDiagnostics.duration(clock.nanoTime() - start) + " of waiting for"
                             + " room)");
                     default -> throw mailboxFull(actor, envelope, index, b, " (no room within "
                             + ActorDiagnostics.duration(b.maxWait().toNanos()) + ")");
