@@ -1,6 +1,8 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Clock;
+import dev.switchboard.internal.RuntimeEvents;
+import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Worker;
 import java.util.Objects;
 
@@ -89,7 +91,13 @@ final class MailboxAdmission {
      */
     private static boolean overflow(ActorCore<?> actor, Object envelope, int index, MailboxLimit l, boolean drop) {
         BoundedMailbox b = l.bound;
-        switch (drop ? BoundedMailbox.Overflow.DROP : b.whenFull()) {
+        BoundedMailbox.Overflow what = drop ? BoundedMailbox.Overflow.DROP : b.whenFull();
+        Scheduler s = actor.scheduler();
+        if (s != null && s.events().heard()) {
+            s.events().publish(RuntimeEvents.Kind.OVERFLOW, actor.self, Dispatch.messageOf(envelope), null,
+                    actor.mailboxName(index) + " is full (capacity " + b.capacity() + "): " + what);
+        }
+        switch (what) {
             case DROP -> {
                 actor.deadLetter(envelope, DeadLetter.Reason.MAILBOX_FULL);
                 return false;

@@ -55,6 +55,7 @@ public final class Scheduler {
     final WorkerDeaths deaths = new WorkerDeaths(this);
     final DeadLetters deadLetters = new DeadLetters(this);
     final UnscopedFailures unscoped = new UnscopedFailures(this);
+    private final RuntimeEvents events = new RuntimeEvents();
     final Closing closing = new Closing(this);
     private final TimerService timers;
     private volatile Object facade;
@@ -532,6 +533,11 @@ public final class Scheduler {
     /** Ends the latest subscription of {@code listener}; returns whether there was one ({@link DeadLetters}). */
     public boolean unsubscribeDeadLetters(Consumer<Object> listener) {
         return deadLetters.unsubscribe(listener);
+    }
+
+    /** The runtime's event hook: failures, restarts, dead letters, overflows ({@link RuntimeEvents}). */
+    public RuntimeEvents events() {
+        return events;
     }
 
     public void unscopedFailureHandler(Consumer<Throwable> handler) {

@@ -23,6 +23,7 @@ final class UnscopedFailures {
 
     /** Passes a failure that no finish can rethrow to the runtime's handler. */
     void report(Throwable failure) {
+        scheduler.events().publish(RuntimeEvents.Kind.UNSCOPED_FAILURE, null, null, failure, "outside every finish");
         try {
             handler.accept(failure);
         } catch (Throwable handlerFailed) {
