@@ -188,17 +188,17 @@ class RunsTest {
 
     @Test
     void runsIsParsedAndBadValuesSayWhatIsWrong() {
-        assertThat(Harness.Options.parse(new String[] {}).runs).isEqualTo(1);
-        assertThat(Harness.Options.parse(new String[] {"--runs", "5"}).runs).isEqualTo(5);
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--runs", "0"}))
+        assertThat(Options.parse(new String[] {}).runs).isEqualTo(1);
+        assertThat(Options.parse(new String[] {"--runs", "5"}).runs).isEqualTo(5);
+        assertThatThrownBy(() -> Options.parse(new String[] {"--runs", "0"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--runs must be at least 1, got 0");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--runs", "many"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--runs", "many"}))
                 .hasMessage("--runs takes a whole number, got 'many'");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--runs"}))
-                .hasMessage("--runs needs a value");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong,Big", "--runs", "2"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--runs"}))
+                .hasMessage("Missing required parameter for option '--runs' (N)");
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong,Big", "--runs", "2"}))
                 .hasMessage("--runs does not go with --compare");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--runs", "2"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--probe-latency", "--runs", "2"}))
                 .hasMessage("--runs does not go with --probe-latency");
     }
 
@@ -296,7 +296,7 @@ class RunsTest {
     void twoTinyRunsInChildJvmsAreMergedAndReported(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("merged.json");
         Path html = dir.resolve("report");
-        Harness.Options options = Harness.Options.parse(new String[] {"--runs", "2", "--only", "PingPong",
+        Options options = Options.parse(new String[] {"--runs", "2", "--only", "PingPong",
                 "--iterations", "1", "--warmup", "0", "--warmup-seconds", "0", "--workers", "2",
                 "--json", json.toString(), "--html", html.toString()});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
