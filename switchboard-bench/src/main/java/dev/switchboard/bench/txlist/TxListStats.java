@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * measured run of each variant ({@code --html}'s "Over time"). Not part of the harness run:
  *
  * <pre>
- * java -Xms2g -Xmx2g -XX:+UseParallelGC -cp switchboard-bench/target/switchboard-bench.jar \
+ * java -Xms2g -Xmx2g [-XX:+UseParallelGC] -cp switchboard-bench/target/switchboard-bench.jar \
  *     dev.switchboard.bench.txlist.TxListStats [--workers N] [--warmup N] [--runs N] [name,name,...]
  * </pre>
  *
