@@ -183,4 +183,57 @@ class ActorHostingTest {
         });
         assertThat(cell.state()).isEqualTo(ActorState.TERMINATED);
     }
+
+    enum Box { WORK, CONTROL }          // WORK first: once open, it is served before CONTROL
+
+    /**
+     * Work waits in WORK until CONTROL says "open"; "host" on CONTROL hosts a fresh instance, which opens WORK
+     * itself: the hosted instance's enable acts on the cell's mailboxes.
+     */
+    static final class Gate extends Selector<String, Box> {
+        final Queue<String> log;
+        final int generation;
+
+        Gate(Queue<String> log, int generation) {
+            super(Box.class);
+            this.log = log;
+            this.generation = generation;
+            if (generation == 0) {
+                disable(Box.WORK);
+            }
+        }
+
+        @Override
+        protected int route(String message) {
+            return (message.startsWith("w") ? Box.WORK : Box.CONTROL).ordinal();
+        }
+
+        @Override
+        protected void process(String msg) {
+            switch (msg) {
+                case "host" -> ActorHosting.host(cell(), ActorHosting.create(cell(),
+                        () -> new Gate(log, generation + 1)));
+                case "open" -> enable(Box.WORK);
+                case "stop" -> exit();
+                default -> log.add(generation + ":" + msg);
+            }
+        }
+    }
+
+    @Test
+    void aHostedSelectorUsesTheCellsMailboxes() {
+        Queue<String> log = new ConcurrentLinkedQueue<>();
+        Gate gate = new Gate(log, 0);
+        rt.finish(Duration.ofSeconds(30), () -> {
+            SelectorRef<String, Box> ref = gate.start();
+            ref.send("w1");
+            ref.send("w2");
+            ref.send(Box.CONTROL, "host");
+            ref.send(Box.CONTROL, "open");
+            ref.send(Box.CONTROL, "stop");
+        });
+        assertThat(List.copyOf(log)).containsExactly("1:w1", "1:w2");
+        assertThat(gate.mailboxSize()).isZero();
+        assertThat(gate.state()).isEqualTo(ActorState.TERMINATED);
+    }
 }
