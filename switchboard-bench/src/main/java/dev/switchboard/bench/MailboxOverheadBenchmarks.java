@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The mailbox-overhead experiments of paper 000 §2.1.2–2.1.3: ForkJoin throughput and Chameneos with selectors of
+ * The mailbox-overhead experiments of [Selectors] §2.1.2–2.1.3: ForkJoin throughput and Chameneos with selectors of
  * 1, 8, 16 and 32 mailboxes on the Switchboard side (the Pekko side is the plain actor). Compared with the plain
  * actor runs of the same benchmarks ({@code ForkJoinThroughput}, {@code Chameneos}) they give the cost of the
  * selector's mailboxes.

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The parallel-actor-monitor benchmarks (paper 001 §7, §8.1): the association-list dictionary at 32K and 150K
+ * The parallel-actor-monitor benchmarks ([PAM] §7, §8.1): the association-list dictionary at 32K and 150K
  * entries, reads only and a read-mostly mix, with the Switchboard dictionary run as a plain actor, under a mutex
  * monitor and under a readers-writer monitor, against Pekko's serial actor and coordinator + replicas; and the
  * couples flock, serial and with a readers-writer monitor.

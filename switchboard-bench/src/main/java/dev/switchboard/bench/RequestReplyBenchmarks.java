@@ -13,7 +13,7 @@ final class RequestReplyBenchmarks {
     }
 
     /**
-     * Synchronous request-reply (paper 000 §3.1: LogisticMap, BankTransaction) and the producer-consumer bounded
+     * Synchronous request-reply ([Selectors] §3.1: LogisticMap, BankTransaction) and the producer-consumer bounded
      * buffer (§7), whose manager waits on guarded mailboxes instead of queues of waiting actors.
      */
     static List<Benchmark> all() {

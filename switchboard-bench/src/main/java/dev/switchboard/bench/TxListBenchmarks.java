@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The list benchmark of paper 004 §5.1 ({@link TxList}): per workload (write-dominated, mixed, read-dominated)
+ * The list benchmark of [TxActors] §5.1 ({@link TxList}): per workload (write-dominated, mixed, read-dominated)
  * the serial list actor and the transactional ones, static 90:10 and dynamic split, each with the sum as a
  * transactional, an unrecorded and a direct read; the Pekko side of every one is the serial list actor.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The join-pattern benchmarks (paper 000 §4), at small sizes, compute the expected checksum on both sides,
+ * The join-pattern benchmarks ([Selectors] §4), at small sizes, compute the expected checksum on both sides,
  * several times in a row in one runtime (as the harness runs them). Not a timing test.
  */
 class JoinVerifyTest extends BothSides {

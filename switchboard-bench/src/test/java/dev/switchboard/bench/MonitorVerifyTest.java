@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The parallel-actor-monitor benchmarks (paper 001 §7, §8.1), at small sizes, on both sides. */
+/** The parallel-actor-monitor benchmarks ([PAM] §7, §8.1), at small sizes, on both sides. */
 class MonitorVerifyTest extends BothSides {
 
     static Stream<Benchmark> small() {

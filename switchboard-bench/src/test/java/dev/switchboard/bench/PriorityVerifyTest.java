@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The message-priority benchmarks (paper 000 §5), at small sizes, compute the expected checksum on both sides,
+ * The message-priority benchmarks ([Selectors] §5), at small sizes, compute the expected checksum on both sides,
  * several times in a row in one runtime. Not a timing test.
  */
 class PriorityVerifyTest extends BothSides {

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The reader-writer benchmarks (paper 000 §6), every policy, at small sizes, compute the expected checksum on
+ * The reader-writer benchmarks ([Selectors] §6), every policy, at small sizes, compute the expected checksum on
  * both sides, several times in a row in one runtime. Not a timing test.
  */
 class ReaderWriterVerifyTest extends BothSides {

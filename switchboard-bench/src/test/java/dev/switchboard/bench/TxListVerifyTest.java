@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The list benchmark of paper 004 ({@link TxList}), every variant of every workload, at small sizes, computes the
+ * The list benchmark of [TxActors] ({@link TxList}), every variant of every workload, at small sizes, computes the
  * expected checksum on both sides, several times in a row in one runtime: the final lists are sorted, within
  * each list actor's range, as long as the requesters' successful inserts and removes say, and hold exactly the
  * expected values; every answer to a lookup, insert and remove is the expected one. Not a timing test.

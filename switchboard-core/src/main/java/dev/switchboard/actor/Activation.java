@@ -7,7 +7,7 @@ import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 
 /**
- * An actor's presence in the spawn tree, created by {@code start()}: the lingering task of paper 002 §6.1 and,
+ * An actor's presence in the spawn tree, created by {@code start()}: the lingering task of [Unified] §6.1 and,
  * at the same time, the actor's schedulable task.
  *
  * <p>It counts as one child of the node that started the actor, so the enclosing finish waits for it; it

@@ -2,7 +2,7 @@ package dev.switchboard.actor;
 
 
 /**
- * An actor of the unified model (paper 002): it processes the messages sent to it one at a time, can use
+ * An actor of the unified model ([Unified]): it processes the messages sent to it one at a time, can use
  * {@code async}/{@code finish} inside its processing, and joins the finish it is started in, so that finish
  * ends only after the actor has {@linkplain #exit() exited}.
  *

@@ -132,7 +132,7 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
     }
 
     /**
-     * Stops processing further messages until {@link #resume()}; messages keep arriving (paper 002 §5.1.2).
+     * Stops processing further messages until {@link #resume()}; messages keep arriving ([Unified] §5.1.2).
      * Does not block.
      *
      * @throws IllegalStateException if not called while this actor processes a message or from a task it spawned
@@ -277,7 +277,7 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
 
     /**
      * Asks {@code to}, and runs {@code onReply} with the answer when it arrives; until then this actor processes
-     * no further message — a synchronous receive that blocks no thread (paper 002 §5.2, Fig. 11 and 16). The
+     * no further message — a synchronous receive that blocks no thread ([Unified] §5.2, Fig. 11 and 16). The
      * request is built by {@code request} around the {@link ReplyTo} the answer goes to, so its type says what
      * the reply is. Call it while processing a message (or from a reply handler, to chain requests).
      *

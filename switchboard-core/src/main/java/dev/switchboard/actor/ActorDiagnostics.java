@@ -61,7 +61,7 @@ final class ActorDiagnostics {
         if (replies == null) {
             return sb.toString();
         }
-        long now = System.nanoTime();
+        long now = ActorTimers.clock(actor).nanoTime();
         for (PendingReply<?> p : replies.awaited()) {
             sb.append(": from ").append(p.target).append(" to ").append(brief(p.request)).append(", for ")
               .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));

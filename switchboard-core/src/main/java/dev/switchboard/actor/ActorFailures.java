@@ -1,12 +1,15 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.RuntimeEvents;
+import dev.switchboard.internal.Scheduler;
+
 /**
  * An actor's failure record and its reports: the first failure that terminated it (what {@code failure()}
  * returns, kept in its {@link ActorExtras}), and how a failure reaches the actor's finish with a note naming the
  * actor.
  *
  * <p>Owns the extras' {@code failure} field. May touch the actor's activation, to add a failure to its finish
- * scope. Never throws for want of memory: a failure that cannot carry its note is reported as it is.
+ * scope, and its runtime's event hook ({@code FAILURE}), told as the failure happens. Never throws for want of memory: a failure that cannot carry its note is reported as it is.
  */
 final class ActorFailures {
     private ActorFailures() {
@@ -41,6 +44,7 @@ final class ActorFailures {
 
     /** {@link #report} with the note {@code actor + verb + what} (built here: the actor's toString may throw). */
     static void reportNote(ActorCore<?> actor, Throwable failure, String verb, String what) {
+        publish(actor, failure, verb, what);
         Throwable reported = failure;
         try {
             String text = actor + verb + what;
@@ -55,6 +59,18 @@ final class ActorFailures {
             reported = failure;
         }
         add(actor, reported);
+    }
+
+    /** Tells the runtime's event hook, if anybody hears, that the actor failed; never throws. */
+    private static void publish(ActorCore<?> actor, Throwable failure, String verb, String what) {
+        try {
+            Scheduler s = actor.scheduler();
+            if (s != null && s.events().heard()) {
+                s.events().publish(RuntimeEvents.Kind.FAILURE, actor.self, null, failure, (verb + what).strip());
+            }
+        } catch (Throwable noMemory) {
+            // the failure still reaches the finish below
+        }
     }
 
     /** Adds a failure to the actor's finish as it is. */

@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.RuntimeEvents;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -91,6 +92,8 @@ final class ActorHosting {
         if ((ActorLifecycle.HOOKS.get(fresh.getClass()) & ActorLifecycle.START_HOOK) != 0) {
             x.startPending = true;
         }
+        cell.scheduler().events().publish(RuntimeEvents.Kind.RESTART, cell.self, null, ActorFailures.kept(cell),
+                "a fresh instance takes the cell's messages from the next one on");
     }
 
     /** The instance whose {@code process} and hooks run for {@code cell}: the cell, unless it hosts another. */

@@ -1,10 +1,10 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
-import dev.switchboard.spi.SendInterceptor;
 import dev.switchboard.task.TaskRuntime;
 
 /**
@@ -63,7 +63,7 @@ final class ActorLifecycle {
         if (actor.status() != 0 || actor.activation() != null) {
             throw new IllegalStateException(actor + " was already started (state " + actor.state() + ")");
         }
-        SendInterceptor held = SendInterception.interceptor();
+        Interceptor held = SendInterception.interceptor();
         if (held != null && held.interceptSpawn(() -> start(actor))) {
             return;                                  // held (a transaction starts it when it commits)
         }

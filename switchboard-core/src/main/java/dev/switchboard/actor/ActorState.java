@@ -1,6 +1,6 @@
 package dev.switchboard.actor;
 
-/** The life cycle of an actor (paper 002 §2.2, §5.1.2): new → started ⇄ paused → terminated. */
+/** The life cycle of an actor ([Unified] §2.2, §5.1.2): new → started ⇄ paused → terminated. */
 public enum ActorState {
     /** Created, not started: messages sent to it wait in its mailbox. */
     NEW,

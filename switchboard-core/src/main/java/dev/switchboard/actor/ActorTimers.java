@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
@@ -140,6 +141,19 @@ final class ActorTimers {
             s = n.scheduler();
         }
         return s.timers();
+    }
+
+    /**
+     * The clock of {@code actor}'s runtime; before start, of the runtime the caller runs in, or outside every
+     * runtime the system's: what deadlines and ages about this actor are read from.
+     */
+    static Clock clock(ActorCore<?> actor) {
+        Scheduler s = actor.status() != 0 ? actor.scheduler() : null;
+        if (s == null) {
+            Node n = Context.current();
+            return n == null ? Clock.system() : n.scheduler().clock();
+        }
+        return s.clock();
     }
 
     /** The timer of {@code actor}'s runtime, for {@code op}, which needs the actor started. */

@@ -1,7 +1,7 @@
 package dev.switchboard.actor;
 
 /**
- * A way of processing messages that an actor can {@linkplain ActorCore#become become} (paper 002 §6.3.2).
+ * A way of processing messages that an actor can {@linkplain ActorCore#become become} ([Unified] §6.3.2).
  *
  * @param <M> the actor's message type
  */

@@ -1,11 +1,12 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.RuntimeEvents;
 import dev.switchboard.internal.Scheduler;
 import java.util.function.Consumer;
 
 /**
  * Where an actor's dead letters go: the reason they carry, the requester a dead request fails, the counts (the
- * actor's, and its runtime's), and the runtime's listener ({@code DeadLetter.subscribe}).
+ * actor's, and its runtime's), the runtime's listener ({@code DeadLetter.subscribe}) and its event hook.
  *
  * <p>Owns the extras' dead-letter counts. May touch the actor's status word (read only: whether the close ended
  * it), its runtime's dead-letter accounting, and a dead request's {@link ReplyTo}. A dead letter of an actor not
@@ -42,9 +43,14 @@ final class DeadLetterRouting {
             return;
         }
         s.countDeadLetter();
+        RuntimeEvents events = s.events();
         Consumer<Object> listener = s.deadLetterListener();
+        if (listener == null && !events.heard()) {
+            return;
+        }
+        DeadLetter letter = new DeadLetter(message, actor.self, reason);
+        events.publish(RuntimeEvents.Kind.DEAD_LETTER, actor.self, letter, null, reason.name());
         if (listener != null) {
-            DeadLetter letter = new DeadLetter(message, actor.self, reason);
             // Outside the actor's context: work the listener starts must not attach to a finished actor.
             s.runInGlobalScope(() -> listener.accept(letter));
         }

@@ -1,7 +1,7 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.SendInterception;
-import dev.switchboard.spi.SendInterceptor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -71,12 +71,12 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
     /** Whether an interceptor on this thread holds the send ({@code mailbox} -1: routed). */
     final boolean intercepted(int mailbox, Object message) {
-        SendInterceptor i = SendInterception.current();
+        Interceptor i = SendInterception.current();
         if (i == null) {
             return false;
         }
         Objects.requireNonNull(message, () -> "null message sent to " + this);
-        return i.intercept(this, mailbox, message);
+        return i.interceptSend(this, mailbox, message);
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Clock;
+import dev.switchboard.internal.RuntimeEvents;
+import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Worker;
 import java.util.Objects;
 
@@ -88,7 +91,13 @@ final class MailboxAdmission {
      */
     private static boolean overflow(ActorCore<?> actor, Object envelope, int index, MailboxLimit l, boolean drop) {
         BoundedMailbox b = l.bound;
-        switch (drop ? BoundedMailbox.Overflow.DROP : b.whenFull()) {
+        BoundedMailbox.Overflow what = drop ? BoundedMailbox.Overflow.DROP : b.whenFull();
+        Scheduler s = actor.scheduler();
+        if (s != null && s.events().heard()) {
+            s.events().publish(RuntimeEvents.Kind.OVERFLOW, actor.self, Dispatch.messageOf(envelope), null,
+                    actor.mailboxName(index) + " is full (capacity " + b.capacity() + "): " + what);
+        }
+        switch (what) {
             case DROP -> {
                 actor.deadLetter(envelope, DeadLetter.Reason.MAILBOX_FULL);
                 return false;
@@ -98,8 +107,10 @@ final class MailboxAdmission {
                 if (Thread.currentThread() instanceof Worker) {
                     throw mailboxFull(actor, envelope, index, b, " (a sender on a worker never waits for room)");
                 }
-                long start = System.nanoTime();
-                switch (l.awaitPlace(index, MailboxLimit.deadlineAfter(b.maxWait()), actor::isTerminated)) {
+                Clock clock = ActorTimers.clock(actor);
+                long start = clock.nanoTime();
+                switch (l.awaitPlace(index, MailboxLimit.deadlineAfter(b.maxWait(), clock), clock,
+                        actor::isTerminated)) {
                     case RESERVED -> {
                         return true;
                     }
@@ -108,7 +119,7 @@ final class MailboxAdmission {
                         return false;
                     }
                     case INTERRUPTED -> throw mailboxFull(actor, envelope, index, b, " (the sender was interrupted"
-                            + " after " + ActorDiagnostics.duration(System.nanoTime() - start) + " of waiting for"
+                            + " after " + ActorDiagnostics.duration(clock.nanoTime() - start) + " of waiting for"
                             + " room)");
                     default -> throw mailboxFull(actor, envelope, index, b, " (no room within "
                             + ActorDiagnostics.duration(b.maxWait().toNanos()) + ")");

@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Clock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.Condition;
@@ -69,10 +70,10 @@ final class MailboxLimit {
 
     /**
      * Waits until a place in mailbox {@code index} is reserved, {@code gone} says the actor can take no more
-     * messages, {@code deadline} (System.nanoTime based) passes, or the thread is interrupted (its interrupt status
-     * is kept).
+     * messages, {@code deadline} (by {@code clock}) passes, or the thread is interrupted (its interrupt status is
+     * kept).
      */
-    Outcome awaitPlace(int index, long deadline, java.util.function.BooleanSupplier gone) {
+    Outcome awaitPlace(int index, long deadline, Clock clock, java.util.function.BooleanSupplier gone) {
         lock.lock();
         try {
             waiting++;
@@ -83,12 +84,12 @@ final class MailboxLimit {
                 if (gone.getAsBoolean()) {
                     return Outcome.GONE;
                 }
-                long left = deadline - System.nanoTime();
+                long left = deadline - clock.nanoTime();
                 if (left <= 0) {
                     return Outcome.TIMED_OUT;
                 }
                 try {
-                    room.awaitNanos(left);
+                    room.awaitNanos(clock.parkNanos(left));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return Outcome.INTERRUPTED;
@@ -105,7 +106,8 @@ final class MailboxLimit {
         return queued.get(index);
     }
 
-    static long deadlineAfter(java.time.Duration wait) {
-        return System.nanoTime() + Math.min(wait.toNanos(), TimeUnit.DAYS.toNanos(365));
+    /** The deadline {@code wait} from now by {@code clock} (at most a year away). */
+    static long deadlineAfter(java.time.Duration wait, Clock clock) {
+        return clock.nanoTime() + Math.min(wait.toNanos(), TimeUnit.DAYS.toNanos(365));
     }
 }

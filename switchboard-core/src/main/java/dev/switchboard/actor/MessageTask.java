@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.Node;
 import dev.switchboard.spi.MessageProcessing;
 
@@ -108,7 +109,7 @@ final class MessageTask extends Node implements MessageProcessing {
                 Object result = null;
                 Throwable failure = null;
                 boolean timed = PolicyDispatch.timesNextMessage();
-                long startedAt = timed ? System.nanoTime() : 0;
+                long startedAt = timed ? Clock.system().nanoTime() : 0;   // the runtime's pacing: real time
                 try {
                     result = policy.policy.process(this);
                 } catch (Throwable t) {
@@ -119,7 +120,7 @@ final class MessageTask extends Node implements MessageProcessing {
                     }
                 } finally {
                     if (timed) {
-                        policy.letterTook(System.nanoTime() - startedAt);
+                        policy.letterTook(Clock.system().nanoTime() - startedAt);
                     }
                     Dispatch.processedInTask(actor);
                 }

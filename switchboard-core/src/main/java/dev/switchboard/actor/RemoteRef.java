@@ -1,8 +1,8 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Interceptor;
+import dev.switchboard.internal.RemoteSend;
 import dev.switchboard.internal.SendInterception;
-import dev.switchboard.spi.RemoteRoute;
-import dev.switchboard.spi.SendInterceptor;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 /**
  * The reference to an actor of another JVM (a place): its global id, its name, and the route its messages take
- * there ({@link RemoteRoute}, given by the places module through {@code Seam.remoteRef}). {@link OfActor} for an
+ * there (the places module's {@code RemoteRoute}, given through {@code Seam.remoteRef}). {@link OfActor} for an
  * actor, {@link OfSelector} for a selector, whose mailboxes a sender may name by number (the mailbox enum of a
  * selector in another JVM is not known here: {@code send(B, M)} sends to the constant's ordinal).
  *
@@ -23,24 +23,24 @@ import java.util.function.Function;
 abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfActor, RemoteRef.OfSelector {
     private final long id;
     private final String name;
-    final RemoteRoute route;
+    final RemoteSend route;
 
-    RemoteRef(long id, String name, RemoteRoute route) {
+    RemoteRef(long id, String name, RemoteSend route) {
         this.id = id;
         this.name = Objects.requireNonNull(name, "name");
         this.route = Objects.requireNonNull(route, "route");
     }
 
     /** A remote reference: of a selector with {@code mailboxes} mailboxes, or of an actor if that is -1. */
-    static ActorRef<?> of(long id, String name, int mailboxes, RemoteRoute route) {
+    static ActorRef<?> of(long id, String name, int mailboxes, RemoteSend route) {
         return mailboxes < 0 ? new OfActor<>(id, name, route) : new OfSelector<>(id, name, mailboxes, route);
     }
 
     final void route(int mailbox, Object message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
         if (SendInterception.used()) {
-            SendInterceptor i = SendInterception.current();
-            if (i != null && i.intercept(this, mailbox, message)) {
+            Interceptor i = SendInterception.current();
+            if (i != null && i.interceptSend(this, mailbox, message)) {
                 return;
             }
         }
@@ -96,7 +96,7 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
 
     /** The reference to an actor of another place. */
     static final class OfActor<M> extends RemoteRef<M> {
-        OfActor(long id, String name, RemoteRoute route) {
+        OfActor(long id, String name, RemoteSend route) {
             super(id, name, route);
         }
     }
@@ -105,7 +105,7 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
     static final class OfSelector<M, B extends Enum<B>> extends RemoteRef<M> implements SelectorRef<M, B> {
         private final int mailboxes;
 
-        OfSelector(long id, String name, int mailboxes, RemoteRoute route) {
+        OfSelector(long id, String name, int mailboxes, RemoteSend route) {
             super(id, name, route);
             if (mailboxes < 1) {
                 throw new IllegalArgumentException("a selector has at least one mailbox, not " + mailboxes);

@@ -1,29 +1,32 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.ActorAccess;
+import dev.switchboard.internal.RemoteSend;
 import dev.switchboard.spi.DispatchPolicy;
-import dev.switchboard.spi.RemoteRoute;
 import java.util.List;
 
-/** The operations {@code dev.switchboard.spi} reaches in this package; installed when ActorCell is initialized. */
+/**
+ * The operations {@code dev.switchboard.spi} reaches in this package; installed when ActorCell is initialized. It
+ * casts the actors, references, policies and reply handles {@code Seam} passes as the Objects of ActorAccess.
+ */
 final class SeamAccess extends ActorAccess {
     static void install() {
         ActorAccess.install(new SeamAccess());
     }
 
     @Override
-    public void bind(ActorCore<?> actor, DispatchPolicy policy) {
-        PolicyDispatch.bind(actor, policy);
+    public void bind(Object actor, Object policy) {
+        PolicyDispatch.bind((ActorCore<?>) actor, (DispatchPolicy) policy);
     }
 
     @Override
-    public ActorRef<?> remoteRef(long id, String name, int mailboxes, RemoteRoute route) {
+    public ActorRef<?> remoteRef(long id, String name, int mailboxes, RemoteSend route) {
         return RemoteRef.of(id, name, mailboxes, route);
     }
 
     @Override
-    public void presetId(ActorCore<?> actor, long id) {
-        actor.self.presetId(id);
+    public void presetId(Object actor, long id) {
+        ((ActorCore<?>) actor).self.presetId(id);
     }
 
     @Override
@@ -32,12 +35,12 @@ final class SeamAccess extends ActorAccess {
     }
 
     @Override
-    public ActorRef<?> referenceOf(ActorCore<?> actor) {
-        return actor.self;
+    public ActorRef<?> referenceOf(Object actor) {
+        return ((ActorCore<?>) actor).self;
     }
 
     @Override
-    public boolean hasTerminated(ActorRef<?> ref) {
+    public boolean hasTerminated(Object ref) {
         if (!(ref instanceof LocalRef<?> local)) {
             throw new IllegalArgumentException(ref + " is not the reference of an actor of this JVM");
         }
@@ -45,7 +48,7 @@ final class SeamAccess extends ActorAccess {
     }
 
     @Override
-    public boolean isRemote(ActorRef<?> ref) {
+    public boolean isRemote(Object ref) {
         return ref instanceof RemoteRef<?>;
     }
 
@@ -56,13 +59,13 @@ final class SeamAccess extends ActorAccess {
     }
 
     @Override
-    public void replyNow(ReplyTo<?> replyTo, Object reply, Throwable failure) {
-        replyTo.answerNow(reply, failure);
+    public void replyNow(Object replyTo, Object reply, Throwable failure) {
+        ((ReplyTo<?>) replyTo).answerNow(reply, failure);
     }
 
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public void sendNow(ActorRef<?> to, int mailbox, Object message) {
+    public void sendNow(Object to, int mailbox, Object message) {
         if (to instanceof RemoteRef<?> remote) {
             remote.sendUnintercepted(mailbox, message);
             return;

@@ -2,7 +2,7 @@ package dev.switchboard.actor;
 
 /**
  * How a {@link Selector} picks the mailbox its next message comes from, among the <em>ready</em> ones (enabled
- * and non-empty). Paper 000 §2.1, "Message Selection Policy".
+ * and non-empty). [Selectors] §2.1, "Message Selection Policy".
  *
  * <ul>
  *   <li>{@link #PRIORITY} (the default): the lowest-numbered ready mailbox, so mailbox 0 has the highest

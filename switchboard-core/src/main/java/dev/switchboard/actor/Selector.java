@@ -5,14 +5,14 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
- * An actor with several guarded mailboxes (paper 000, <em>Selectors</em>). Senders name the mailbox a message goes
+ * An actor with several guarded mailboxes ([Selectors], <em>Selectors</em>). Senders name the mailbox a message goes
  * to (or let the selector {@linkplain #route route} it); the selector enables and disables its mailboxes to
  * decide which messages it is ready to process, and a {@linkplain SelectionPolicy selection policy} picks among
  * the ready ones. It still processes one message at a time, and everything an {@link Actor} can do (exit, pause,
  * async inside processing, awaitReply, joining its finish) works the same.
  *
  * <pre>{@code
- * // join one item from each of N sources, in any order (paper 000, Fig. 11)
+ * // join one item from each of N sources, in any order ([Selectors], Fig. 11)
  * final class AdderAnyOrder extends Selector<Item, Numbered> {
  *     private final int[] items;
  *     private int matched;

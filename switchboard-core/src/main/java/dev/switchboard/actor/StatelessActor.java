@@ -1,7 +1,7 @@
 package dev.switchboard.actor;
 
 /**
- * An actor without mutable state, which therefore processes its messages in parallel (paper 002 §5.3): each
+ * An actor without mutable state, which therefore processes its messages in parallel ([Unified] §5.3): each
  * message runs as a task of its own, as soon as it is taken from the mailbox, concurrently with the others.
  *
  * <pre>{@code

@@ -1,13 +1,11 @@
 package dev.switchboard.internal;
 
-import dev.switchboard.actor.ActorCore;
-import dev.switchboard.actor.ActorRef;
-import dev.switchboard.spi.DispatchPolicy;
-
 /**
- * The actor package's operations that {@code dev.switchboard.spi} exposes to other modules, reached without
+ * The actor package's operations that the spi package ({@code Seam}) exposes to other modules, reached without
  * making them public API (the JDK's SharedSecrets pattern): the actor package installs the implementation when
- * {@code ActorCore} is initialized.
+ * its actors' class is initialized. The parameters and results are actors, references, policies and reply handles,
+ * typed {@code Object} here so that this package names nothing above it: {@code Seam} passes them typed and casts
+ * what comes back, the implementation casts what it receives.
  */
 public abstract class ActorAccess {
     private static volatile ActorAccess instance;
@@ -20,46 +18,41 @@ public abstract class ActorAccess {
         instance = access;
     }
 
+    /** The installed access, or null until the actor package has been initialized ({@code Seam} initializes it). */
     public static ActorAccess get() {
-        ActorAccess a = instance;
-        if (a == null) {
-            try {
-                Class.forName(ActorCore.class.getName(), true, ActorAccess.class.getClassLoader());
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException(e);
-            }
-            a = instance;
-        }
-        return a;
+        return instance;
     }
 
-    /** Binds {@code policy} to {@code actor} (before it starts). */
-    public abstract void bind(ActorCore<?> actor, DispatchPolicy policy);
+    /** Binds {@code policy} (a DispatchPolicy) to {@code actor} (an ActorCore, before it starts). */
+    public abstract void bind(Object actor, Object policy);
 
-    /** Sends {@code message} to {@code to} (into {@code mailbox}, or routed if -1) without interception. */
-    public abstract void sendNow(ActorRef<?> to, int mailbox, Object message);
+    /**
+     * Sends {@code message} to {@code to} (an ActorRef; into {@code mailbox}, or routed if -1) without
+     * interception.
+     */
+    public abstract void sendNow(Object to, int mailbox, Object message);
 
-    /** A reference to an actor of another JVM ({@code mailboxes} -1: not a selector). */
-    public abstract ActorRef<?> remoteRef(long id, String name, int mailboxes, dev.switchboard.spi.RemoteRoute route);
+    /** A reference (an ActorRef) to an actor of another JVM ({@code mailboxes} -1: not a selector). */
+    public abstract Object remoteRef(long id, String name, int mailboxes, RemoteSend route);
 
-    /** Gives an actor whose reference has no id yet the id {@code id}. */
-    public abstract void presetId(ActorCore<?> actor, long id);
+    /** Gives {@code actor} (an ActorCore), whose reference has no id yet, the id {@code id}. */
+    public abstract void presetId(Object actor, long id);
 
     /** Sets the places' bits of this JVM's actor ids. */
     public abstract void usePlaceBits(long bits);
 
-    /** The reference of {@code actor}, started or not. */
-    public abstract ActorRef<?> referenceOf(ActorCore<?> actor);
+    /** The reference (an ActorRef) of {@code actor} (an ActorCore), started or not. */
+    public abstract Object referenceOf(Object actor);
 
     /** Whether {@code ref}, a reference of this JVM, names an actor that has terminated. */
-    public abstract boolean hasTerminated(ActorRef<?> ref);
+    public abstract boolean hasTerminated(Object ref);
 
     /** Whether {@code ref} is the reference of an actor of another JVM. */
-    public abstract boolean isRemote(ActorRef<?> ref);
+    public abstract boolean isRemote(Object ref);
 
     /** The classes of references, local and remote. */
     public abstract java.util.List<Class<?>> referenceClasses();
 
-    /** Answers {@code replyTo} without interception. */
-    public abstract void replyNow(dev.switchboard.actor.ReplyTo<?> replyTo, Object reply, Throwable failure);
+    /** Answers {@code replyTo} (a ReplyTo) without interception. */
+    public abstract void replyNow(Object replyTo, Object reply, Throwable failure);
 }

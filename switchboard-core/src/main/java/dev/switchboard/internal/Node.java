@@ -256,7 +256,7 @@ public abstract class Node extends CountedCompleter<Void> {
     /**
      * A one-shot task that runs a node a worker spread from its handoff buffer to an idle worker (like
      * {@link Rerun}, it never completes itself): the worker that runs it tells the scheduler how long a chain
-     * the node started there ({@link Scheduler#spreadChainEnded}), which decides whether spreading short turns
+     * the node started there ({@link Spreading#spreadChainEnded}), which decides whether spreading short turns
      * pays ({@link Worker}, "When buffered work is spread").
      */
     static final class Spread extends CountedCompleter<Void> {
@@ -274,7 +274,7 @@ public abstract class Node extends CountedCompleter<Void> {
                 if (Thread.currentThread() instanceof Worker w && w.scheduler == node.scheduler) {
                     int turns = w.runChain(node);
                     if (w != spreader) {
-                        node.scheduler.spreadChainEnded(turns);
+                        node.scheduler.spreading.spreadChainEnded(turns);
                     }
                     w.spinForWork();
                 } else {

@@ -38,7 +38,7 @@ public final class RuntimeAccess {
         Function<Object, Scheduler> bridge = schedulers;
         if (bridge == null) {
             throw new IllegalStateException("no runtime class has registered with RuntimeAccess; "
-                    + runtime.getClass().getName() + " is not a dev.switchboard.task.TaskRuntime");
+                    + runtime.getClass().getName() + " is not a runtime of this library");
         }
         return bridge.apply(runtime);
     }

@@ -340,7 +340,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     // ---------------------------------------------------------------- waiting
 
-    /** Sets the deadline (System.nanoTime based, 0 = none) for the next {@link ForkJoinPool#managedBlock} call. */
+    /** Sets the deadline (by the runtime's {@link Clock}; 0: none) for the next {@link ForkJoinPool#managedBlock}. */
     void deadline(long deadlineNanos) {
         this.deadline = deadlineNanos;
     }
@@ -353,7 +353,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /**
      * Whether a worker died after this finish was opened: its work may have been cancelled with the worker's
-     * deque, so the finish stops waiting ({@link Scheduler#workerDied}).
+     * deque, so the finish stops waiting ({@link WorkerDeaths#died}).
      */
     boolean outlivedAWorker() {
         return scheduler.workerDeaths() != deathsAtOpen;
@@ -361,7 +361,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     @Override
     public boolean isReleasable() {
-        return done || stopped != null || (deadline != 0 && System.nanoTime() - deadline >= 0)
+        return done || stopped != null || (deadline != 0 && scheduler.clock().nanoTime() - deadline >= 0)
                 || outlivedAWorker();
     }
 
@@ -371,7 +371,8 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         boolean interrupted = false;
         while (!isReleasable()) {
             long wait = deadline == 0 ? DEATH_CHECK_PERIOD_NANOS
-                    : Math.min(DEATH_CHECK_PERIOD_NANOS, deadline - System.nanoTime());
+                    : Math.min(DEATH_CHECK_PERIOD_NANOS,
+                            scheduler.clock().parkNanos(deadline - scheduler.clock().nanoTime()));
             LockSupport.parkNanos(this, wait);
             if (Thread.interrupted()) {     // a finish is not interruptible; keep the status for the caller
                 interrupted = true;

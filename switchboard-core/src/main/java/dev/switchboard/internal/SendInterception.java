@@ -1,12 +1,9 @@
 package dev.switchboard.internal;
 
-import dev.switchboard.actor.ActorRef;
-import dev.switchboard.actor.ReplyTo;
-import dev.switchboard.spi.SendInterceptor;
-
 /**
- * The send interceptors installed per thread ({@code Seam.interceptSends}), and the flag that lets a send skip
- * the lookup while none was ever installed.
+ * The send interceptors installed per thread ({@code Seam.interceptSends}, which wraps the user's
+ * {@code SendInterceptor} in an {@link Interceptor}), and the flag that lets a send skip the lookup while none was
+ * ever installed.
  */
 public final class SendInterception {
     /*
@@ -16,7 +13,7 @@ public final class SendInterception {
      * to find anyway. So plain actors, in a program that never installs one, pay one load of a field that stays
      * in cache for each send.
      */
-    private static final ThreadLocal<SendInterceptor> CURRENT = new ThreadLocal<>();
+    private static final ThreadLocal<Interceptor> CURRENT = new ThreadLocal<>();
     private static boolean used;
 
     private SendInterception() {
@@ -28,25 +25,25 @@ public final class SendInterception {
     }
 
     /** The interceptor of this thread, or null. */
-    public static SendInterceptor current() {
+    public static Interceptor current() {
         return CURRENT.get();
     }
 
-    /** Whether an interceptor on this thread holds {@code actor}'s {@code exit()}. */
-    public static boolean interceptExit(ActorRef<?> actor) {
+    /** Whether an interceptor on this thread holds the {@code exit()} of {@code actor} (its ActorRef). */
+    public static boolean interceptExit(Object actor) {
         if (!used) {
             return false;
         }
-        SendInterceptor i = CURRENT.get();
+        Interceptor i = CURRENT.get();
         return i != null && i.interceptExit(actor);
     }
 
-    /** Whether an interceptor on this thread holds an answer to {@code replyTo}. */
-    public static boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+    /** Whether an interceptor on this thread holds an answer to {@code replyTo} (a ReplyTo). */
+    public static boolean interceptReply(Object replyTo, Object reply, Throwable failure) {
         if (!used) {
             return false;
         }
-        SendInterceptor i = CURRENT.get();
+        Interceptor i = CURRENT.get();
         return i != null && i.interceptReply(replyTo, reply, failure);
     }
 
@@ -55,7 +52,7 @@ public final class SendInterception {
      * asks this before it makes the action to hand over ({@code interceptSpawn}), so a spawn on a thread without
      * an interceptor allocates nothing for it.
      */
-    public static SendInterceptor interceptor() {
+    public static Interceptor interceptor() {
         return used ? CURRENT.get() : null;
     }
 
@@ -78,7 +75,7 @@ public final class SendInterception {
         if (!used) {
             return;
         }
-        SendInterceptor i = CURRENT.get();
+        Interceptor i = CURRENT.get();
         String reason = i == null ? null : i.blockingForbidden();
         if (reason != null) {
             throw new IllegalStateException(op + (subject != null ? " on " + subject : "") + " was called " + reason);
@@ -86,17 +83,17 @@ public final class SendInterception {
     }
 
     /** Installs {@code interceptor} on this thread; returns the one it replaces (null if none). */
-    public static SendInterceptor install(SendInterceptor interceptor) {
+    public static Interceptor install(Interceptor interceptor) {
         if (!used) {
             used = true;                  // written once: the line every send reads stays shared
         }
-        SendInterceptor previous = CURRENT.get();
+        Interceptor previous = CURRENT.get();
         CURRENT.set(interceptor);
         return previous;
     }
 
     /** Puts back {@code previous} (null: none). */
-    public static void restore(SendInterceptor previous) {
+    public static void restore(Interceptor previous) {
         if (previous == null) {
             CURRENT.remove();
         } else {

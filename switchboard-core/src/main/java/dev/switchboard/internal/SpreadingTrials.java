@@ -111,7 +111,7 @@ final class SpreadingTrials {
     /** A central program stops being central when that share falls below an eighth. */
     static final int NOT_CENTRAL_SHIFT = 3;
     /** An interval longer than this was not one of the watchdog's short looks and says nothing. */
-    static final long MAX_INTERVAL_NANOS = 4 * Scheduler.HOLDING_WATCHDOG_PERIOD_NANOS;
+    static final long MAX_INTERVAL_NANOS = 4 * Watchdog.HOLDING_WATCHDOG_PERIOD_NANOS;
 
     private static final int STAY = 0;
     private static final int SETTLE = 1;

@@ -8,7 +8,10 @@ import java.util.function.Consumer;
 /**
  * A runtime's timer: one daemon thread, started by the first timed action (an {@code ask} or {@code awaitReply}
  * with a timeout, a dispatch policy's periodic work), that runs short actions at a time or periodically. Actions
- * run on the timer thread and must not block; work that takes time goes to the runtime.
+ * run on the timer thread and must not block; work that takes time goes to the runtime. Time is the runtime's
+ * {@link Clock}: on the system clock a {@link ScheduledThreadPoolExecutor} runs the actions, on a
+ * {@link ManualClock} they run when a test advances the clock past their time, on the advancing thread
+ * ({@link ManualTimers}).
  */
 public final class TimerService {
     /*
@@ -24,18 +27,21 @@ public final class TimerService {
     /** Created by the first timed action (double-checked under this object's lock); never replaced. */
     private volatile ScheduledThreadPoolExecutor executor;
     private boolean closed;                           // guarded by this
+    /** The actions, when the runtime's clock is a manual one; null on the system clock. */
+    private final ManualTimers manual;
 
     /** The timer for timed actions outside every runtime (an ask sent from plain code to an unstarted actor). */
     private static final class Shared {
-        static final TimerService TIMER = new TimerService("switchboard-shared", failure -> {
+        static final TimerService TIMER = new TimerService("switchboard-shared", Clock.system(), failure -> {
             Thread t = Thread.currentThread();
             t.getUncaughtExceptionHandler().uncaughtException(t, failure);
         });
     }
 
-    TimerService(String name, Consumer<Throwable> failures) {
+    TimerService(String name, Clock clock, Consumer<Throwable> failures) {
         this.name = name;
         this.failures = failures;
+        this.manual = clock instanceof ManualClock m ? new ManualTimers(m, name) : null;
     }
 
     /** A timer shared by the JVM, for timed actions that belong to no runtime yet; never closed. */
@@ -49,6 +55,9 @@ public final class TimerService {
      * @throws java.util.concurrent.RejectedExecutionException if the runtime was closed
      */
     public ScheduledFuture<?> schedule(long delayNanos, Runnable action) {
+        if (manual != null) {
+            return manual.schedule(delayNanos, 0, reported(action));
+        }
         return executor().schedule(reported(action), delayNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -59,6 +68,9 @@ public final class TimerService {
      * @throws java.util.concurrent.RejectedExecutionException if the runtime was closed
      */
     public ScheduledFuture<?> scheduleAtFixedRate(long initialDelayNanos, long periodNanos, Runnable action) {
+        if (manual != null) {
+            return manual.schedule(initialDelayNanos, positive(periodNanos), reported(action));
+        }
         return executor().scheduleAtFixedRate(reported(action), initialDelayNanos, periodNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -69,8 +81,19 @@ public final class TimerService {
      * @throws java.util.concurrent.RejectedExecutionException if the runtime was closed
      */
     public ScheduledFuture<?> scheduleWithFixedDelay(long initialDelayNanos, long delayNanos, Runnable action) {
+        if (manual != null) {
+            return manual.schedule(initialDelayNanos, -positive(delayNanos), reported(action));
+        }
         return executor().scheduleWithFixedDelay(reported(action), initialDelayNanos, delayNanos,
                 TimeUnit.NANOSECONDS);
+    }
+
+    /** As the executor: a period must be positive. */
+    private static long positive(long periodNanos) {
+        if (periodNanos <= 0) {
+            throw new IllegalArgumentException("period " + periodNanos + " ns");
+        }
+        return periodNanos;
     }
 
     private Runnable reported(Runnable action) {
@@ -106,6 +129,9 @@ public final class TimerService {
     /** Stops periodic actions and refuses new ones; one-shot actions already scheduled still run. */
     synchronized void close() {
         closed = true;
+        if (manual != null) {
+            manual.close();
+        }
         if (executor != null) {
             executor.shutdown();
         }

@@ -2,7 +2,6 @@ package dev.switchboard.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.CountedCompleter;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -33,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link SpreadingTrials}): the watchdog compares the work the workers do per millisecond with short turns spread
  * and with short turns kept where they are, and keeps the better (data-driven tasks are left out of the trials: see
  * {@link #spreadNow}). While they are spread, they are spread when the activations spread lately started chains of
- * several turns on the workers that took them ({@link Scheduler#spreadingPays}), and otherwise by probes, which
+ * several turns on the workers that took them ({@link Spreading#spreadingPays}), and otherwise by probes, which
  * spread anyway so that estimate keeps learning: the first after {@value #PROBE_PERIOD} chances, each next one
  * after twice as many as the one before, up to {@value #MAX_PROBE_PERIOD}, until spreading pays again. Both
  * estimates start high, so a program's first fan-out spreads at once. A turn that is long when the recent ones were
@@ -177,7 +176,7 @@ public final class Worker extends ForkJoinWorkerThread {
     private final long[] voteErrors = new long[VOTE_SLOTS];
     /** The work of the open window's votes. */
     private long windowWork;
-    /** The watchdog's look that the open window belongs to ({@link Scheduler#lookEpoch()}). */
+    /** The watchdog's look that the open window belongs to ({@link Watchdog#lookEpoch()}). */
     private int windowEpoch;
     /**
      * Work of the turn running now that {@link #turnGoesOn} has counted already (confined); {@link #runChain}
@@ -191,7 +190,7 @@ public final class Worker extends ForkJoinWorkerThread {
      */
     private int voteCountdown = VOTE_PERIOD;
     /** The state of the generator of {@link #voteCountdown} (xorshift; never zero). */
-    private int voteSeed = (int) System.nanoTime() | 1;
+    private int voteSeed = (int) Clock.system().nanoTime() | 1;
     /** Work of turns that went on ({@link #turnGoesOn}) that has not voted yet: less than VOTE_PERIOD. */
     private int goneOnUnits;
     /** Whether this thread is in {@link #spinForWork}. */
@@ -211,14 +210,14 @@ public final class Worker extends ForkJoinWorkerThread {
      * Set by this worker when it had a chance to spread short turns (a worker was idle while activations waited
      * here, and this worker's turns are short), whether it spread them or not; cleared by the watchdog at each
      * look. A hint only (plain accesses): while it is set the watchdog looks every
-     * {@link Scheduler#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
+     * {@link Watchdog#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
      * long wait about that long before another worker takes them, and the looks time the modes that
      * {@link SpreadingTrials} compares.
      */
     boolean sawShortTurnChance;
     /** The finish this thread helps through the pool's join ({@link #helpThrough}), or null. */
     private Scope helping;
-    /** When that finish times out ({@code System.nanoTime()}), or 0. */
+    /** When that finish times out (by the runtime's {@link Clock}), or 0. */
     private long helpingFailAt;
     /** Set once helping that finish must stop: the nodes the join hands this thread go to the shared queue. */
     private boolean helpingStopped;
@@ -248,49 +247,19 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Called when a task the pool gave this worker has ended, before the worker returns to the pool: if the runtime
-     * spins when idle ({@link Scheduler#idleSpinNanos}), looks for work — the shared queue, then any worker's deque
-     * — until that long has passed without finding any, and runs what it finds. Meanwhile the pool counts this
-     * worker as active (a fork does not try to wake it) and the spreading rules count it as idle (they make work
-     * stealable for it). Not while this thread waits in a finish or is spinning already.
+     * spins when idle ({@link Scheduler#idleSpinNanos}), looks for work until that long has passed without finding
+     * any, and runs what it finds ({@link IdleSpin#spin}). Not while this thread waits in a finish or is spinning
+     * already.
      */
     void spinForWork() {
-        long spin = scheduler.idleSpinNanos;
-        if (spin == 0 || spinning || blocking != 0 || helping != null) {
+        IdleSpin idle = scheduler.idleSpin;
+        if (idle.nanos == 0 || spinning || blocking != 0 || helping != null) {
             return;
         }
         spinning = true;
-        scheduler.spinStarted();
         try {
-            long deadline = System.nanoTime() + spin;
-            while (!scheduler.isClosed()) {
-                Node h = scheduler.pollShared();
-                ForkJoinTask<?> t = h == null ? Node.pollAnyTask() : null;
-                if (h == null && t == null) {
-                    if (System.nanoTime() - deadline >= 0) {
-                        return;
-                    }
-                    Thread.onSpinWait();
-                    continue;
-                }
-                scheduler.spinFound();
-                if (h == null && !(t instanceof CountedCompleter<?>)) {
-                    t.fork();                    // not one of the runtime's tasks: the pool runs it
-                    return;
-                }
-                scheduler.spinEnded();           // busy while it runs what it found
-                try {
-                    if (h != null) {
-                        runChain(h);
-                    } else {
-                        ((CountedCompleter<?>) t).compute();   // the runtime's own tasks catch everything
-                    }
-                } finally {
-                    scheduler.spinStarted();
-                }
-                deadline = System.nanoTime() + spin;
-            }
+            idle.spin(this);
         } finally {
-            scheduler.spinEnded();
             spinning = false;
         }
     }
@@ -326,10 +295,10 @@ public final class Worker extends ForkJoinWorkerThread {
                 if ((p & (SAMPLE_PERIOD - 1)) != 0) {
                     turnUnits = runGuarded(n);
                 } else {
-                    long t0 = System.nanoTime();
+                    long t0 = Clock.system().nanoTime();   // the spreading rule times real work (Clock)
                     turnUnits = runGuarded(n);
                     // capped: one turn the OS pre-empted must not make short turns look long
-                    long t = Math.min(System.nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
+                    long t = Math.min(Clock.system().nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
                     turnNanos += (t - turnNanos) >> 2;
                 }
                 int units = (int) Math.max(0, turnUnits - (countedUnits - counted));  // what turnGoesOn did not count
@@ -470,7 +439,7 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Whether buffered activations should be made stealable now: some worker is idle, and this worker's turns are
-     * long, or short turns are spread now ({@link Scheduler#holdsShortTurns}; not asked for data-driven tasks, see
+     * long, or short turns are spread now ({@link Spreading#holdsShortTurns}; not asked for data-driven tasks, see
      * below) and either spread activations lately started long chains where they went or this chance is a
      * {@linkplain #probe probe}. A chance with short turns tells the watchdog to look more often
      * ({@link #sawShortTurnChance}): activations held back wait for it if the turn now running turns out long, and
@@ -483,7 +452,7 @@ public final class Worker extends ForkJoinWorkerThread {
      * of its run. Such a chance tells the watchdog only when it holds activations back.
      */
     private boolean spreadNow(boolean actors) {
-        if (!scheduler.idleWorkers()) {
+        if (!scheduler.idleSpin.idleWorkers()) {
             return false;
         }
         if (turnNanos >= SPREAD_TURN_NANOS) {
@@ -494,11 +463,11 @@ public final class Worker extends ForkJoinWorkerThread {
             if (!sawShortTurnChance) {
                 sawShortTurnChance = true;
             }
-            if (scheduler.holdsShortTurns()) {
+            if (scheduler.spreading.holdsShortTurns()) {
                 return false;
             }
         }
-        if (scheduler.spreadingPays()) {
+        if (scheduler.spreading.spreadingPays()) {
             spreadingPaid();
             return true;
         }
@@ -589,7 +558,7 @@ public final class Worker extends ForkJoinWorkerThread {
     /**
      * Runs the queued tasks of {@code scope}'s tree from any worker's deque, those of finishes nested in it included
      * (the pool's join of a completer scans them all), then waits for the scope to end, one
-     * {@link Scheduler#JOIN_SLICE_NANOS} slice at most. The pool's join runs every such task it finds before it
+     * {@link FinishWait#JOIN_SLICE_NANOS} slice at most. The pool's join runs every such task it finds before it
      * returns, so this thread bounds it: once the finish has stopped, the runtime is closed, work waits in the
      * shared queue or {@code failAt} (if not 0) has passed, every node the join hands it goes to the shared queue
      * instead of running here, and the join soon finds nothing more. Called by the thread waiting in the finish;
@@ -603,7 +572,7 @@ public final class Worker extends ForkJoinWorkerThread {
         helpingFailAt = failAt;
         helpingStopped = false;
         try {
-            scope.quietlyJoinUninterruptibly(Scheduler.JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
+            scope.quietlyJoinUninterruptibly(FinishWait.JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
         } finally {
             helping = outerScope;
             helpingFailAt = outerFailAt;
@@ -614,7 +583,7 @@ public final class Worker extends ForkJoinWorkerThread {
     private boolean helpingOver() {
         if (!helpingStopped && (++helpingChecks & (HELP_CHECK_PERIOD - 1)) == 0
                 && (helping.stopped() != null || scheduler.isClosed() || scheduler.sharedWorkWaits()
-                        || helpingFailAt != 0 && System.nanoTime() - helpingFailAt >= 0)) {
+                        || helpingFailAt != 0 && scheduler.clock().nanoTime() - helpingFailAt >= 0)) {
             helpingStopped = true;
         }
         return helpingStopped;
@@ -644,7 +613,7 @@ public final class Worker extends ForkJoinWorkerThread {
      * mode; the watchdog uses the votes only while short turns are held.
      */
     private void vote(Node n, int units) {
-        int epoch = scheduler.lookEpoch();
+        int epoch = scheduler.watchdog.lookEpoch();
         if (epoch != windowEpoch) {
             // a window older than the last look (this worker was idle, or in one long turn) is not published:
             // it would count work of another time, perhaps of the other mode, in the looks that come now

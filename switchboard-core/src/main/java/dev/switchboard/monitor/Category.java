@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
- * A message category (paper 001 §4.3): a named set of messages, defined outside the actor, that is also a
+ * A message category ([PAM] §4.3): a named set of messages, defined outside the actor, that is also a
  * {@link LetterFilter}. Monitors are written against categories, not against message types, so one monitor (a
  * readers-writer monitor, say) serves any actor whose messages are tagged.
  *

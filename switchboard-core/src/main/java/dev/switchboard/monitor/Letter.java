@@ -3,7 +3,7 @@ package dev.switchboard.monitor;
 import dev.switchboard.actor.ActorRef;
 
 /**
- * A message waiting in (or started from) the inbox of an actor bound to a {@link Monitor} (paper 001 §4.2). Letters
+ * A message waiting in (or started from) the inbox of an actor bound to a {@link Monitor} ([PAM] §4.2). Letters
  * are listed oldest first; their {@link #sequence()} gives the arrival order.
  */
 public final class Letter {

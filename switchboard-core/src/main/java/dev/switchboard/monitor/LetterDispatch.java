@@ -1,7 +1,7 @@
 package dev.switchboard.monitor;
 
 /**
- * Branching on a letter's category, the {@code dispatch: letter as: [[C1, block], [C2, block]]} of paper 001:
+ * Branching on a letter's category, the {@code dispatch: letter as: [[C1, block], [C2, block]]} of [PAM]:
  * runs the action of the first filter that passes the letter.
  *
  * <pre>{@code

@@ -1,7 +1,7 @@
 package dev.switchboard.monitor;
 
 /**
- * A predicate over letters, used by a {@link Monitor} to choose which letters to start (paper 001, Table 1:
+ * A predicate over letters, used by a {@link Monitor} to choose which letters to start ([PAM], Table 1:
  * "filter"). A {@link Category} is a filter.
  */
 @FunctionalInterface

@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * A parallel actor monitor (paper 001): a passive, thread-less scheduler bound to one actor that decides which of
+ * A parallel actor monitor ([PAM]): a passive, thread-less scheduler bound to one actor that decides which of
  * the actor's messages run, and lets several run in parallel. The actor's code does not change; the monitor sees
  * its messages as {@linkplain Letter letters} in an inbox and starts them with the inbox operations below.
  *
@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * new Mutex().bind(dictionary);          // before dictionary.start()
  * }</pre>
  *
- * <h2>Guarantees (paper 001 §3.3)</h2>
+ * <h2>Guarantees ([PAM] §3.3)</h2>
  * <ol>
  *   <li>Every message sent to the bound actor is scheduled by this monitor.</li>
  *   <li>{@link #schedule()} and {@link #leave(Letter)} run in mutual exclusion with each other, and in parallel

@@ -1,7 +1,7 @@
 package dev.switchboard.monitor;
 
 /**
- * Mutual exclusion (paper 001, Listing 1): one letter at a time, oldest first — what an actor does without a
+ * Mutual exclusion ([PAM], Listing 1): one letter at a time, oldest first — what an actor does without a
  * monitor, expressed as one. Useful as a baseline and as the simplest example of {@code schedule}/{@code leave}.
  */
 public class MutexMonitor extends Monitor {

@@ -3,7 +3,7 @@ package dev.switchboard.monitor;
 import java.util.Objects;
 
 /**
- * Multiple readers, single writer (paper 001, Listing 3), over two {@linkplain Category categories}: letters of
+ * Multiple readers, single writer ([PAM], Listing 3), over two {@linkplain Category categories}: letters of
  * the read category may run in parallel with each other; a letter of the write category runs alone. A letter in
  * neither category is treated as a write (exclusive), which is always safe.
  *

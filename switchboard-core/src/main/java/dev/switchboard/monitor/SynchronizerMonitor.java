@@ -7,7 +7,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * Synchronizers (Frølund and Agha), built as a monitor (paper 001 §5.4, Listings 6–8): a declarative way to
+ * Synchronizers (Frølund and Agha), built as a monitor ([PAM] §5.4, Listings 6–8): a declarative way to
  * coordinate the messages of an actor that encapsulates several objects.
  * <ul>
  *   <li>{@link #update(LetterFilter, Consumer)}: when a letter that passes the filter is started, run an update of

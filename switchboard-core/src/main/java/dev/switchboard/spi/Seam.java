@@ -2,7 +2,9 @@ package dev.switchboard.spi;
 
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.internal.ActorAccess;
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.task.TaskRuntime;
@@ -30,6 +32,20 @@ public final class Seam {
     private Seam() {
     }
 
+    /** The actor package's operations, which initializing ActorCore installs (here, if nothing has yet). */
+    private static ActorAccess access() {
+        ActorAccess a = ActorAccess.get();
+        if (a == null) {
+            try {
+                Class.forName(ActorCore.class.getName(), true, Seam.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+            a = ActorAccess.get();
+        }
+        return a;
+    }
+
     /**
      * Binds {@code policy} to {@code actor}: from now on every message to the actor is the policy's to start.
      * Call it before the actor starts (its constructor, typically).
@@ -38,7 +54,7 @@ public final class Seam {
      *         or a selector with several bounded mailboxes
      */
     public static void bind(ActorCore<?> actor, DispatchPolicy policy) {
-        ActorAccess.get().bind(Objects.requireNonNull(actor, "actor"), Objects.requireNonNull(policy, "policy"));
+        access().bind(Objects.requireNonNull(actor, "actor"), Objects.requireNonNull(policy, "policy"));
     }
 
     /**
@@ -50,8 +66,8 @@ public final class Seam {
      * a nested finish, a turn of a policy that a send of its runs).
      */
     public static Interception interceptSends(SendInterceptor interceptor) {
-        Objects.requireNonNull(interceptor, "interceptor");
-        return new Interception(interceptor, SendInterception.install(interceptor), Thread.currentThread());
+        Interceptor installed = new InstalledInterceptor(Objects.requireNonNull(interceptor, "interceptor"));
+        return new Interception(installed, SendInterception.install(installed), Thread.currentThread());
     }
 
     /**
@@ -62,7 +78,7 @@ public final class Seam {
      * @throws IllegalArgumentException if {@code to} has no mailbox {@code mailbox}
      */
     public static void sendNow(ActorRef<?> to, int mailbox, Object message) {
-        ActorAccess.get().sendNow(Objects.requireNonNull(to, "to"), mailbox, message);
+        access().sendNow(Objects.requireNonNull(to, "to"), mailbox, message);
     }
 
     /**
@@ -71,8 +87,8 @@ public final class Seam {
      *
      * @throws IllegalStateException if the request was already answered
      */
-    public static void replyNow(dev.switchboard.actor.ReplyTo<?> replyTo, Object reply, Throwable failure) {
-        ActorAccess.get().replyNow(Objects.requireNonNull(replyTo, "replyTo"), reply, failure);
+    public static void replyNow(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+        access().replyNow(Objects.requireNonNull(replyTo, "replyTo"), reply, failure);
     }
 
     // ------------------------------------------------------------------------------------ places
@@ -90,8 +106,10 @@ public final class Seam {
             throw new IllegalArgumentException("mailboxes is -1 (an actor) or at least 1 (a selector), not "
                     + mailboxes);
         }
-        return ActorAccess.get().remoteRef(id, Objects.requireNonNull(name, "name"), mailboxes,
-                Objects.requireNonNull(route, "route"));
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(route, "route");
+        return (ActorRef<?>) access().remoteRef(id, name, mailboxes,
+                (to, mailbox, message) -> route.send((ActorRef<?>) to, mailbox, message));
     }
 
     /**
@@ -99,7 +117,7 @@ public final class Seam {
      * it before the start wait in its mailbox.
      */
     public static ActorRef<?> referenceOf(ActorCore<?> actor) {
-        return ActorAccess.get().referenceOf(Objects.requireNonNull(actor, "actor"));
+        return (ActorRef<?>) access().referenceOf(Objects.requireNonNull(actor, "actor"));
     }
 
     /**
@@ -109,12 +127,12 @@ public final class Seam {
      * @throws IllegalArgumentException if {@code ref} is a reference to an actor of another JVM
      */
     public static boolean hasTerminated(ActorRef<?> ref) {
-        return ActorAccess.get().hasTerminated(Objects.requireNonNull(ref, "ref"));
+        return access().hasTerminated(Objects.requireNonNull(ref, "ref"));
     }
 
     /** Whether {@code ref} is a reference to an actor of another JVM ({@link #remoteRef}). */
     public static boolean isRemote(ActorRef<?> ref) {
-        return ActorAccess.get().isRemote(Objects.requireNonNull(ref, "ref"));
+        return access().isRemote(Objects.requireNonNull(ref, "ref"));
     }
 
     /**
@@ -124,7 +142,7 @@ public final class Seam {
      * @throws IllegalStateException if the actor's reference has an id already
      */
     public static void presetId(ActorCore<?> actor, long id) {
-        ActorAccess.get().presetId(Objects.requireNonNull(actor, "actor"), id);
+        access().presetId(Objects.requireNonNull(actor, "actor"), id);
     }
 
     /**
@@ -135,12 +153,12 @@ public final class Seam {
      * @throws IllegalArgumentException if {@code bits} has bits below the top 24
      */
     public static void usePlaceBits(long bits) {
-        ActorAccess.get().usePlaceBits(bits);
+        access().usePlaceBits(bits);
     }
 
     /** The classes of references, local and remote, which a serializer registers. */
     public static List<Class<?>> referenceClasses() {
-        return ActorAccess.get().referenceClasses();
+        return access().referenceClasses();
     }
 
     /**
@@ -160,12 +178,12 @@ public final class Seam {
 
     /** An installed {@link SendInterceptor}; closing it uninstalls it. */
     public static final class Interception implements AutoCloseable {
-        private final SendInterceptor installed;
-        private final SendInterceptor previous;
+        private final Interceptor installed;
+        private final Interceptor previous;
         private final Thread thread;
         private boolean closed;
 
-        private Interception(SendInterceptor installed, SendInterceptor previous, Thread thread) {
+        private Interception(Interceptor installed, Interceptor previous, Thread thread) {
             this.installed = installed;
             this.previous = previous;
             this.thread = thread;

@@ -1,6 +1,7 @@
 package dev.switchboard.task;
 
 import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.ProducingTask;
@@ -232,7 +233,8 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         Object v = value;
         if (v == UNSET && nanos > 0) {
             requireMayBlock("get(Duration)");
-            v = block(System.nanoTime() + nanos);
+            Clock clock = callersClock();
+            v = block(clock.nanoTime() + nanos, clock);
         }
         if (v == UNSET) {
             throw new TimeoutException(this + " was not put within " + timeout.toMillis() + " ms");
@@ -325,20 +327,20 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
                 return value;
             }
         }
-        return block(0);
+        return block(0, Clock.system());
     }
 
     /**
      * Blocks (managed: the pool may add a thread) until the value is there or, when {@code deadline} is not 0,
-     * until {@code System.nanoTime()} passes it. Returns the value, or {@code UNSET} at the deadline.
+     * until {@code clock} passes it. Returns the value, or {@code UNSET} at the deadline.
      */
-    private Object block(long deadline) {
+    private Object block(long deadline, Clock clock) {
         Waiter self = new Waiter(Thread.currentThread());
         register(self);
         ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {
             @Override
             public boolean isReleasable() {
-                return value != UNSET || deadline != 0 && System.nanoTime() - deadline >= 0;
+                return value != UNSET || deadline != 0 && clock.nanoTime() - deadline >= 0;
             }
 
             @Override
@@ -348,7 +350,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
                     if (deadline == 0) {
                         LockSupport.park(DataDrivenFuture.this);
                     } else {
-                        LockSupport.parkNanos(DataDrivenFuture.this, deadline - System.nanoTime());
+                        LockSupport.parkNanos(DataDrivenFuture.this, clock.parkNanos(deadline - clock.nanoTime()));
                     }
                     if (Thread.interrupted()) {      // get() is not interruptible; keep the status
                         interrupted = true;
@@ -380,6 +382,12 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             }
         }
         return value;
+    }
+
+    /** The clock of the runtime the calling thread works in, or the system's outside every runtime. */
+    private static Clock callersClock() {
+        Node node = Context.current();
+        return node != null ? node.scheduler().clock() : Clock.system();
     }
 
     private static String describe(Object v) {

@@ -1,13 +1,15 @@
 package dev.switchboard.task;
 
 import dev.switchboard.internal.AwaitTask;
+import dev.switchboard.internal.Clock;
+import dev.switchboard.internal.ClosedRuntimes;
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 import dev.switchboard.internal.SendInterception;
-import dev.switchboard.spi.SendInterceptor;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
@@ -67,6 +69,8 @@ public final class TaskRuntime implements AutoCloseable {
     static {
         // The actor package reaches a runtime's machinery through RuntimeAccess (DeadLetter.subscribe, say).
         RuntimeAccess.register(runtime -> ((TaskRuntime) runtime).scheduler);
+        // The machinery below makes the exception that a closed runtime throws through this factory.
+        ClosedRuntimes.install(RuntimeClosedException::new);
         ClassLoader loader = TaskRuntime.class.getClassLoader();
         for (String name : new String[] {
                 "dev.switchboard.internal.Failures", "dev.switchboard.internal.RunQueue$Pump",
@@ -88,7 +92,7 @@ public final class TaskRuntime implements AutoCloseable {
 
     private TaskRuntime(Builder b) {
         this.scheduler = new Scheduler(b.name, b.workers, b.throughput, b.handoffLimit,
-                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos(), b.idleSpin.toNanos());
+                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos(), b.idleSpin.toNanos(), b.clock);
         scheduler.facade(this);
         if (b.hangReporter != null) {
             scheduler.hangReporter(b.hangReporter);
@@ -219,7 +223,7 @@ public final class TaskRuntime implements AutoCloseable {
         Scope scope = scheduler.runFinish(body, TaskBody::run, timeout.toNanos());
         if (!scope.isEnded() && scope.stopped() == null) {
             FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.report(scope),
-                    scope.openItems(System.nanoTime()));
+                    scope.openItems(scheduler.clock().nanoTime()));
             scope.failures().forEach(e::addSuppressed);
             throw e;
         }
@@ -254,7 +258,7 @@ public final class TaskRuntime implements AutoCloseable {
      */
     public void async(TaskBody body) {
         Objects.requireNonNull(body, "body");
-        SendInterceptor held = SendInterception.interceptor();
+        Interceptor held = SendInterception.interceptor();
         if (held != null && held.interceptSpawn(() -> spawn(body))) {
             return;                                // held (a transaction spawns when it commits)
         }
@@ -319,7 +323,7 @@ public final class TaskRuntime implements AutoCloseable {
     private void awaitAll(int count, TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?>[] more,
             TaskBody body) {
         Objects.requireNonNull(body, "body");
-        SendInterceptor held = SendInterception.interceptor();
+        Interceptor held = SendInterception.interceptor();
         if (held != null && held.interceptSpawn(() -> awaitAll(count, first, second, more, body))) {
             return;                                // held (a transaction spawns when it commits)
         }
@@ -547,6 +551,11 @@ public final class TaskRuntime implements AutoCloseable {
         private Duration idleSpin = Duration.ZERO;
         private Consumer<String> hangReporter;
         private Consumer<Throwable> unscopedFailureHandler;
+        /**
+         * Where the runtime reads the time: not public API (tests set a {@code ManualClock} through
+         * {@code RuntimeInternals}; a testkit will publish it).
+         */
+        Clock clock = Clock.system();
 
         private Builder() {
         }

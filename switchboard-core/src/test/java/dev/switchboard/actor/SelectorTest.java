@@ -23,7 +23,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Selectors: guarded mailboxes, selection policies, guards, stalls (paper 000). */
+/** Selectors: guarded mailboxes, selection policies, guards, stalls ([Selectors]). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SelectorTest {
     static TaskRuntime rt;
@@ -645,7 +645,7 @@ class SelectorTest {
 
     // ---------------------------------------------------------------- declarative guards
 
-    /** Paper 000, Fig. 19: a bounded buffer with declarative guards. */
+    /** [Selectors], Fig. 19: a bounded buffer with declarative guards. */
     static final class BoundedBuffer extends Selector<Object, BoundedBuffer.Mailboxes> {
         enum Mailboxes { PRODUCER, CONSUMER }
 

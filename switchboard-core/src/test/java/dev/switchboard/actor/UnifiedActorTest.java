@@ -21,7 +21,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Paper 002 §5: parallelism inside actors, pause/resume, synchronous replies, become, stateless actors. */
+/** [Unified] §5: parallelism inside actors, pause/resume, synchronous replies, become, stateless actors. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class UnifiedActorTest {
     static TaskRuntime rt;

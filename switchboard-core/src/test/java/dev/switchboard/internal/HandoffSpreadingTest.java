@@ -113,7 +113,7 @@ class HandoffSpreadingTest {
         int clients = 20;
         int perClient = 2_000;
         try (TaskRuntime rt = Runtimes.workers(2)) {
-            SpreadingTrials trials = RuntimeInternals.schedulerOf(rt).spreadingTrials();
+            SpreadingTrials trials = RuntimeInternals.schedulerOf(rt).spreading.trials();
             for (int run = 0; run < 200 && trials.trials() == 0; run++) {
                 assertThat(run(rt, clients, perClient)).isEqualTo(clients * (long) perClient * (perClient + 1) / 2);
             }
@@ -186,11 +186,11 @@ class HandoffSpreadingTest {
      * work and the leading nodes' part over those runs.
      */
     private static long[] votesWhile(Scheduler scheduler, Runnable program) {
-        long[] before = scheduler.workCounts();
+        long[] before = scheduler.watchdog.workCounts();
         long[] now = before;
         for (int run = 0; run < 500 && now[1] - before[1] < 20_000; run++) {
             program.run();
-            now = scheduler.workCounts();
+            now = scheduler.watchdog.workCounts();
         }
         assertThat(now[1] - before[1]).as("work voted in up to 500 runs").isGreaterThanOrEqualTo(20_000);
         return new long[] {now[1] - before[1], now[2] - before[2]};
@@ -221,10 +221,10 @@ class HandoffSpreadingTest {
                 return;
             }
             if (seen++ == 0) {
-                workAtFirst = scheduler.workCounts()[0];
+                workAtFirst = scheduler.watchdog.workCounts()[0];
             }
             if (seen == messages) {
-                workAtLast = scheduler.workCounts()[0];
+                workAtLast = scheduler.watchdog.workCounts()[0];
                 exit();
             }
         }

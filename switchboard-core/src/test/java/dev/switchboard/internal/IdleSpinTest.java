@@ -96,12 +96,12 @@ class IdleSpinTest {
             }));
             try {
                 assertThat(bothBusy.await(30, TimeUnit.SECONDS)).as("both workers run a task").isTrue();
-                assertThat(s.idleWorkers()).as("both workers busy").isFalse();
-                s.spinStarted();                     // as a worker that spins for work: active for the pool
+                assertThat(s.idleSpin.idleWorkers()).as("both workers busy").isFalse();
+                s.idleSpin.started();                     // as a worker that spins for work: active for the pool
                 try {
-                    assertThat(s.idleWorkers()).as("one of them spinning for work").isTrue();
+                    assertThat(s.idleSpin.idleWorkers()).as("one of them spinning for work").isTrue();
                 } finally {
-                    s.spinEnded();
+                    s.idleSpin.ended();
                 }
             } finally {
                 release.countDown();

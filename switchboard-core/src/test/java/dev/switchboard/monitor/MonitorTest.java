@@ -26,7 +26,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Parallel actor monitors: the five guarantees of paper 001 §3.3, the inbox operations, categories, errors. */
+/** Parallel actor monitors: the five guarantees of [PAM] §3.3, the inbox operations, categories, errors. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MonitorTest {
     static TaskRuntime rt;

@@ -1,5 +1,7 @@
 package dev.switchboard.testing;
 
+import dev.switchboard.internal.ManualClock;
+import dev.switchboard.task.RuntimeInternals;
 import dev.switchboard.task.TaskRuntime;
 
 /** Test runtimes with a chosen number of workers. */
@@ -9,5 +11,11 @@ public final class Runtimes {
 
     public static TaskRuntime workers(int n) {
         return TaskRuntime.builder().name("test-" + n + "w").workers(n).build();
+    }
+
+    /** A runtime of {@code n} workers whose time is {@code clock}: it moves only when the test advances it. */
+    public static TaskRuntime manualClock(int n, ManualClock clock) {
+        return RuntimeInternals.clock(TaskRuntime.builder().name("test-" + n + "w-manual-clock").workers(n), clock)
+                .build();
     }
 }

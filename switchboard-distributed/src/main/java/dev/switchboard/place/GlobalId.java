@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *    12 bits          12 bits           40 bits
  * </pre>
  * so a program has at most {@value #MAX_PLACES} places and each place creates at most 2^40 (about 10^12)
- * selectors and actors, where paper 003's 32-bit id (8, 8 and 16 bits) allowed 256 places and 65,536 selectors
+ * selectors and actors, where [DistSelectors]'s 32-bit id (8, 8 and 16 bits) allowed 256 places and 65,536 selectors
  * per place, which a program that creates 200,000 short-lived selectors per iteration runs out of at once.
  *
  * <pre>{@code

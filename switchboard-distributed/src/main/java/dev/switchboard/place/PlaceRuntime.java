@@ -44,7 +44,7 @@ import java.util.concurrent.locks.LockSupport;
  * place of creation, the target as the place of residence), sends a {@link Frames.Create} and returns the
  * reference at once, as a local {@code start()} does. The target creates the actor, gives it that id, starts it in
  * its runtime's global scope and exports it. A message for an id that is not exported yet is <em>waiting</em>:
- * kept, in order, until the actor's creation arrives (paper 003 §4.3: a third place may hold the reference, and
+ * kept, in order, until the actor's creation arrives ([DistSelectors] §4.3: a third place may hold the reference, and
  * send to it, before the creation reaches the target), then delivered before any later message; a creation that
  * fails makes its waiting and later messages dead letters.
  * <p>

@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Where the places of a program run and how: the HOCON file of paper 003 (Fig. 8), read with Typesafe Config,
+ * Where the places of a program run and how: the HOCON file of [DistSelectors] (Fig. 8), read with Typesafe Config,
  * with what a deployment needs besides.
  *
  * <pre>
@@ -95,7 +95,7 @@ public final class PlacesConfig {
         Objects.requireNonNull(file, "file");
         String name = file.toString();
         if (!Files.isRegularFile(file)) {
-            throw new PlacesConfigException(name + ": no such file (the places' configuration, paper 003 Fig. 8:"
+            throw new PlacesConfigException(name + ": no such file (the places' configuration, [DistSelectors] Fig. 8:"
                     + " selectorSystem { init { place, hostname, port }, remote: [ ... ] })");
         }
         Config config;
@@ -126,7 +126,7 @@ public final class PlacesConfig {
 
     private static PlacesConfig check(Config config, String origin, ClassLoader classes) {
         if (!config.hasPath(ROOT)) {
-            throw new PlacesConfigException(origin + ": " + ROOT + " is missing (paper 003 Fig. 8: " + ROOT
+            throw new PlacesConfigException(origin + ": " + ROOT + " is missing ([DistSelectors] Fig. 8: " + ROOT
                     + " { init { place, hostname, port }, remote: [ ... ] })");
         }
         Config root = object(config, ROOT, ROOT, origin);

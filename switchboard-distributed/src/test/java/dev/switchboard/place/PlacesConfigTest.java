@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The places' configuration: paper 003's Fig. 8 reads as written, the extra keys read, and every unusable file is
+ * The places' configuration: [DistSelectors]'s Fig. 8 reads as written, the extra keys read, and every unusable file is
  * refused before anything starts with the file, the line, the key and the problem.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -33,7 +33,7 @@ class PlacesConfigTest {
 
     @Test
     void thePapersFigure8ReadsAsWritten() throws Exception {
-        // paper 003 Fig. 8, its host names replaced by addresses that resolve here
+        // [DistSelectors] Fig. 8, its host names replaced by addresses that resolve here
         Path file = write("""
                 selectorSystem {
                   init {

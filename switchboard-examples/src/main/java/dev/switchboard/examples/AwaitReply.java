@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Paper 002, Fig. 16: {@code awaitReply} and {@code reply}, the sugar over Fig. 11. The teller asks the bank for
+ * [Unified], Fig. 16: {@code awaitReply} and {@code reply}, the sugar over Fig. 11. The teller asks the bank for
  * a balance and gets the answer in a handler; until the handler has run, the teller processes nothing else. A
  * request carries the {@link ReplyTo} its answer goes to, so its type says what the answer is. Plain code asks
  * with {@code ask}, which returns a {@link CompletableFuture} and always has a timeout.

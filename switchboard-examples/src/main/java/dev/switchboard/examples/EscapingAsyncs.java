@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Paper 002, Fig. 10: tasks that escape the processing of a message, with {@code pause}/{@code resume} keeping the
+ * [Unified], Fig. 10: tasks that escape the processing of a message, with {@code pause}/{@code resume} keeping the
  * one-message-at-a-time rule. The actor pauses (the next message waits, no thread blocks), a chain of asyncs
  * finishes the work, and the last one resumes the actor. The actor's finish still waits for every escaped task.
  * (The figure pauses inside the first async; pausing before spawning it, as here, also keeps the next message

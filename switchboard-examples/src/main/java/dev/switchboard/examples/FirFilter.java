@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Paper 002, Fig. 5: the FIR stage of the Filter Bank pipeline, parallelised inside the actor. The dot product of
+ * [Unified], Fig. 5: the FIR stage of the Filter Bank pipeline, parallelised inside the actor. The dot product of
  * the coefficients with the stage's buffer is split among helper tasks that each put a partial sum into a DDF;
  * an {@code asyncAwait} adds the partial sums and passes the result down the pipeline. The enclosing
  * {@code finish} keeps the stage from starting the next item before this one has been passed on, so the order

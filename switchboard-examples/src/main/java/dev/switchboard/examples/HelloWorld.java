@@ -8,7 +8,7 @@ import dev.switchboard.actor.ActorRef;
 import java.io.PrintStream;
 
 /**
- * Paper 002, Fig. 4 and Fig. 6: a print actor started in one finish and fed from another.
+ * [Unified], Fig. 4 and Fig. 6: a print actor started in one finish and fed from another.
  *
  * <p>Fig. 4: "Hello" and "World" come from one sender, so they are processed in that order, and the finish
  * returns only after the actor has exited. Fig. 6: the actor is started in finish F1 and receives its messages

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Paper 002, Fig. 8: an actor that processes each message with a nested {@code finish} of parallel tasks. The
+ * [Unified], Fig. 8: an actor that processes each message with a nested {@code finish} of parallel tasks. The
  * finish keeps every spawned task inside the processing of its message, so the actor still processes one
  * message at a time, while each message is processed on all cores.
  */

@@ -7,7 +7,7 @@ import dev.switchboard.actor.ActorRef;
 import java.io.PrintStream;
 
 /**
- * Paper 002, Fig. 7b: ping-pong whose termination is detected by {@code finish}, with no latch passed around.
+ * [Unified], Fig. 7b: ping-pong whose termination is detected by {@code finish}, with no latch passed around.
  * The finish ends when both actors have called {@code exit()}.
  */
 public final class PingPongFinish implements Example {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Paper 002, Fig. 3: Quicksort with data-driven futures. Each call sorts its two partitions in parallel tasks
+ * [Unified], Fig. 3: Quicksort with data-driven futures. Each call sorts its two partitions in parallel tasks
  * and joins them in an {@code asyncAwait} that runs once both partitions' DDFs are put.
  */
 public final class Quicksort implements Example {

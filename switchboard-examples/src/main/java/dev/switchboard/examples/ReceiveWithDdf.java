@@ -9,7 +9,7 @@ import dev.switchboard.task.DataDrivenFuture;
 import java.io.PrintStream;
 
 /**
- * Paper 002, Fig. 11: a synchronous receive built from a data-driven future and pause/resume. The actor sends a
+ * [Unified], Fig. 11: a synchronous receive built from a data-driven future and pause/resume. The actor sends a
  * request carrying a DDF, pauses, and awaits the DDF in an {@code asyncAwait}; when the other actor puts the
  * answer, the awaiting task finishes processing the message and resumes the actor. No thread ever blocks.
  */

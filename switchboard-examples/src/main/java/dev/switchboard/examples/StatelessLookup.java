@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Paper 002, Fig. 12: a stateless actor processes several messages at once. The lookup actor holds only
+ * [Unified], Fig. 12: a stateless actor processes several messages at once. The lookup actor holds only
  * immutable data, so it takes each query as soon as it arrives, on any free worker, and answers it.
  */
 public final class StatelessLookup implements Example {

@@ -32,7 +32,7 @@ import scala.concurrent.stm.japi.STM;
  *       the reference once more if the transaction reaches its commit while a write to it is being committed, and
  *       may roll back then; only the direct read never does.</li>
  *   <li>{@link #directGet()}, anywhere: the value the last committed write left, read without a transaction: it
- *       never waits, is never recorded and never makes a writer roll back (paper 004's
+ *       never waits, is never recorded and never makes a writer roll back ([TxActors]'s
  *       {@code singleRelaxedGet}). It is the value some transaction committed, never one a transaction wrote and
  *       then rolled back, and never a value still in a running transaction's buffer; but two direct reads of two
  *       references may see one committing transaction's writes to the first and not yet to the second.</li>

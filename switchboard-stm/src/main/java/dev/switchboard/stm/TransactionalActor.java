@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 
 /**
  * An actor that processes many of its messages at once, each inside a transaction over {@link TRef}s, with the
- * outcome of processing them one at a time (paper 004): a message whose transaction conflicts with another's is
+ * outcome of processing them one at a time ([TxActors]): a message whose transaction conflicts with another's is
  * rolled back and run again. Its state lives in {@code TRef}s; {@code process} reads and writes them.
  *
  * <pre>{@code
@@ -214,7 +214,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
     /**
      * Throughput and rollbacks over time: one sample per period ({@link Settings#period()}), the most recent
-     * {@value #HISTORY}, oldest first; readable from any thread (paper 004 Figs. 3–6 plot these).
+     * {@value #HISTORY}, oldest first; readable from any thread ([TxActors] Figs. 3–6 plot these).
      */
     public final List<Sample> history() {
         synchronized (history) {

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * The Adder-Join microbenchmark of paper 000 (§4.1, Fig. 13; the join pattern of Fig. 10 and 11): one driver
+ * The Adder-Join microbenchmark of [Selectors] (§4.1, Fig. 13; the join pattern of Fig. 10 and 11): one driver
  * fills the inputs of an adder that joins one number from each of {@code sources} sources per round and forwards
  * the round's sum to a sink. Per round, the driver sends one number per source in a random (seeded) order.
  *
@@ -66,7 +66,7 @@ public final class AdderJoin implements Benchmark {
     @Override
     public String description() {
         return sources + "-way join of numbers into an adder, " + (roundRobin ? "round-robin" : "any-order")
-                + " selector vs a dictionary keyed by sequence number (paper 000 Fig. 13, 24M numbers scaled to "
+                + " selector vs a dictionary keyed by sequence number ([Selectors] Fig. 13, 24M numbers scaled to "
                 + (long) sources * rounds + ")";
     }
 

@@ -9,7 +9,7 @@ import org.apache.pekko.actor.Props;
 
 /**
  * Adder-Join on Pekko classic actors: an actor has one mailbox, so every number is tagged with its source and
- * round, and the adder collects partial sums in a dictionary keyed by the round (paper 000 §4).
+ * round, and the adder collects partial sums in a dictionary keyed by the round ([Selectors] §4).
  */
 final class PekkoAdderJoin {
     record Go() {

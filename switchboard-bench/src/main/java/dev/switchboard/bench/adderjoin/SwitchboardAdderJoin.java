@@ -7,7 +7,7 @@ import dev.switchboard.actor.Selector.Numbered;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.task.TaskRuntime;
 
-/** Adder-Join on Switchboard: the adder is a selector with one mailbox per source (paper 000, Fig. 11). */
+/** Adder-Join on Switchboard: the adder is a selector with one mailbox per source ([Selectors], Fig. 11). */
 final class SwitchboardAdderJoin {
     /** A number; the mailbox it is sent to names its source, so it carries neither source nor round. */
     record Item(int value) {

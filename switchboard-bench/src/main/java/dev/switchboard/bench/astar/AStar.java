@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina A* / guided search (paper 000 §5.1, Fig. 15): workers search a randomly generated (seeded) 3-D grid for
+ * Savina A* / guided search ([Selectors] §5.1, Fig. 15): workers search a randomly generated (seeded) 3-D grid for
  * a path from the origin to a target. A worker expands up to {@code threshold} nodes breadth-first from the node
  * it was given, claiming each newly reached node by setting its parent (a CAS, so every node is expanded once),
  * and hands the rest of its frontier back to the master as new work, which the master deals out round-robin.

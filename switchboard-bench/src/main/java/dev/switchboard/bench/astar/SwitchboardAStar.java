@@ -9,7 +9,7 @@ import dev.switchboard.task.TaskRuntime;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * AStar on Switchboard: master and workers are selectors whose mailboxes are distance buckets (paper 000 §5);
+ * AStar on Switchboard: master and workers are selectors whose mailboxes are distance buckets ([Selectors] §5);
  * {@code process} does not know about priorities, the routing does.
  */
 final class SwitchboardAStar {

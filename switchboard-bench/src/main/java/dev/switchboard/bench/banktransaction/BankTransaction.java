@@ -8,7 +8,7 @@ import java.util.Random;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina Banking ({@code banking}), paper 000 §3.1: atomic transfers by synchronous replies. A teller issues
+ * Savina Banking ({@code banking}), [Selectors] §3.1: atomic transfers by synchronous replies. A teller issues
  * transfers between random accounts (seeded); the source account debits itself, then processes nothing else
  * until the destination has credited the amount and acknowledged, and the destination may itself be waiting in a
  * transfer of its own. Destinations always have a higher number than sources, so waits never form a cycle.
@@ -47,7 +47,7 @@ public final class BankTransaction implements Benchmark {
     @Override
     public String description() {
         return "accounts wait for the destination's acknowledgement of every transfer; selector REPLY mailbox"
-                + " first vs Pekko Stash (Savina banking, paper 000 §3.1)";
+                + " first vs Pekko Stash (Savina banking, [Selectors] §3.1)";
     }
 
     @Override

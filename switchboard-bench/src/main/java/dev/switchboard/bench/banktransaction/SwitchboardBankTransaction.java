@@ -8,7 +8,7 @@ import dev.switchboard.task.TaskRuntime;
 
 /**
  * BankTransaction on Switchboard: an account waiting for an acknowledgement disables its REGULAR mailbox, and the
- * acknowledgement arrives in its REPLY mailbox, which has priority (paper 000 §3.1 and Fig. 7).
+ * acknowledgement arrives in its REPLY mailbox, which has priority ([Selectors] §3.1 and Fig. 7).
  */
 final class SwitchboardBankTransaction {
     sealed interface Msg permits Start, Transfer, Deposit, Ack, Done, Stop, Balance {

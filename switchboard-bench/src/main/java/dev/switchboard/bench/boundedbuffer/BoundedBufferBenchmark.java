@@ -6,7 +6,7 @@ import java.util.Map;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina producer-consumer with a bounded buffer ({@code bndbuffer}), paper 000 §7; the two Switchboard variants
+ * Savina producer-consumer with a bounded buffer ({@code bndbuffer}), [Selectors] §7; the two Switchboard variants
  * ({@link BoundedBufferImperative}, {@link BoundedBufferDeclarative}) share the parameters, the checksum and the
  * Pekko side. Producers send items to a buffer manager, which asks a producer for its next item once it has
  * stored the last one and hands items to consumers that ask for work. The manager holds at most

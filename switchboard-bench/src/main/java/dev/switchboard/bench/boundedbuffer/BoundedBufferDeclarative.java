@@ -3,7 +3,7 @@ package dev.switchboard.bench.boundedbuffer;
 import dev.switchboard.task.TaskRuntime;
 
 /**
- * Bounded buffer (Savina {@code bndbuffer}, paper 000 §7) with the buffer manager as a selector whose PRODUCER
+ * Bounded buffer (Savina {@code bndbuffer}, [Selectors] §7) with the buffer manager as a selector whose PRODUCER
  * and CONSUMER mailboxes are opened and closed by declarative guards (paper Fig. 19, the HSD version).
  */
 public final class BoundedBufferDeclarative extends BoundedBufferBenchmark {
@@ -24,7 +24,7 @@ public final class BoundedBufferDeclarative extends BoundedBufferBenchmark {
     @Override
     public String description() {
         return "producers and consumers through a bounded-buffer manager; selector with declarative guards vs"
-                + " Pekko waiting queues (Savina bndbuffer, paper 000 §7, Fig. 19; items per producer 1,000 -> 5,000)";
+                + " Pekko waiting queues (Savina bndbuffer, [Selectors] §7, Fig. 19; items per producer 1,000 -> 5,000)";
     }
 
     @Override

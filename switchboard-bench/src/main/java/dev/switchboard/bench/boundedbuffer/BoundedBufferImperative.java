@@ -3,7 +3,7 @@ package dev.switchboard.bench.boundedbuffer;
 import dev.switchboard.task.TaskRuntime;
 
 /**
- * Bounded buffer (Savina {@code bndbuffer}, paper 000 §7) with the buffer manager as a selector that enables and
+ * Bounded buffer (Savina {@code bndbuffer}, [Selectors] §7) with the buffer manager as a selector that enables and
  * disables its PRODUCER and CONSUMER mailboxes itself as the buffer fills and empties (the paper's HSI version).
  */
 public final class BoundedBufferImperative extends BoundedBufferBenchmark {
@@ -24,7 +24,7 @@ public final class BoundedBufferImperative extends BoundedBufferBenchmark {
     @Override
     public String description() {
         return "producers and consumers through a bounded-buffer manager; selector with enable/disable vs Pekko"
-                + " waiting queues (Savina bndbuffer, paper 000 §7; items per producer 1,000 -> 5,000)";
+                + " waiting queues (Savina bndbuffer, [Selectors] §7; items per producer 1,000 -> 5,000)";
     }
 
     @Override

@@ -8,7 +8,7 @@ import org.apache.pekko.actor.Props;
 
 /**
  * The bounded buffer on Pekko classic actors: one manager actor that, besides the buffer, queues the producers
- * it has not yet asked for more and the consumers it has no item for (paper 000 §7's actor solution, as in
+ * it has not yet asked for more and the consumers it has no item for ([Selectors] §7's actor solution, as in
  * Savina's Akka version).
  */
 final class PekkoBoundedBuffer {

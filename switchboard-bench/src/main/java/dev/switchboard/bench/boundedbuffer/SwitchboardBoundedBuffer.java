@@ -10,7 +10,7 @@ import java.util.ArrayDeque;
 /**
  * The bounded buffer on Switchboard: the manager is a selector with a PRODUCER and a CONSUMER mailbox, so it
  * needs no queues of waiting producers or consumers: their messages wait in the closed mailbox. Two managers,
- * one that opens and closes the mailboxes itself and one that registers guards (paper 000 §7, Fig. 19).
+ * one that opens and closes the mailboxes itself and one that registers guards ([Selectors] §7, Fig. 19).
  */
 final class SwitchboardBoundedBuffer {
     sealed interface Msg permits Start, Produce, Data, Available, ProducerExit, ConsumerExit, Totals {

@@ -16,7 +16,7 @@ public final class Chameneos implements Benchmark {
 
     /**
      * @param mailboxes 0 for a plain mall actor; otherwise the Switchboard mall is a selector with this many
-     *                  mailboxes and creature {@code i} sends to mailbox {@code i % mailboxes} (paper 000 §2.1.3)
+     *                  mailboxes and creature {@code i} sends to mailbox {@code i % mailboxes} ([Selectors] §2.1.3)
      */
     public Chameneos(int chameneos, int meetings, int mailboxes) {
         this.chameneos = chameneos;
@@ -46,7 +46,7 @@ public final class Chameneos implements Benchmark {
     @Override
     public String description() {
         return mailboxes == 0 ? "creatures meet pairwise through one mall actor (Savina chameneos)"
-                : "chameneos with a " + mailboxes + "-mailbox selector mall (paper 000 §2.1.3); Pekko: plain mall";
+                : "chameneos with a " + mailboxes + "-mailbox selector mall ([Selectors] §2.1.3); Pekko: plain mall";
     }
 
     @Override

@@ -96,7 +96,7 @@ final class SwitchboardChameneos {
         }
     }
 
-    /** The mall as a selector: creatures spread over its mailboxes, no guards (paper 000 §2.1.3). */
+    /** The mall as a selector: creatures spread over its mailboxes, no guards ([Selectors] §2.1.3). */
     static final class MallSelector extends Selector<Msg, Numbered> {
         private final MallLogic logic;
 

@@ -10,7 +10,7 @@ import java.util.Random;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina concurrent dictionary (paper 000 §6.1, Fig. 17): {@code workers} actors each send
+ * Savina concurrent dictionary ([Selectors] §6.1, Fig. 17): {@code workers} actors each send
  * {@code messagesPerWorker} requests to one dictionary, waiting for each reply before the next; a request is a
  * write ({@code writePercentage} percent, chosen with a seeded generator per worker) or a read of a random key.
  * On Switchboard the dictionary is a reader-writer selector (Fig. 16) that serves reads in parallel; the policy

@@ -9,7 +9,7 @@ import dev.switchboard.bench.rwselector.ReaderWriterSelector.Policy;
 import dev.switchboard.task.TaskRuntime;
 import java.util.HashMap;
 
-/** ConcurrentDictionary on Switchboard: the dictionary is a reader-writer selector (paper 000 Fig. 16). */
+/** ConcurrentDictionary on Switchboard: the dictionary is a reader-writer selector ([Selectors] Fig. 16). */
 final class SwitchboardConcurrentDictionary {
     /** What the dictionary accepts. */
     sealed interface Request permits Read, Write, End {

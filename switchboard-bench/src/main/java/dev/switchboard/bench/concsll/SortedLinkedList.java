@@ -9,7 +9,7 @@ import java.util.Random;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina concurrent sorted linked list (paper 000 §6.1, Fig. 18): {@code workers} actors each send
+ * Savina concurrent sorted linked list ([Selectors] §6.1, Fig. 18): {@code workers} actors each send
  * {@code messagesPerWorker} requests to one sorted linked list, waiting for each reply before the next: an insert
  * ({@code writePercentage} percent), a size query ({@code sizePercentage} percent) or a membership test. Every
  * operation walks the list, O(n). On Switchboard the list is a reader-writer selector (Fig. 16) that serves size

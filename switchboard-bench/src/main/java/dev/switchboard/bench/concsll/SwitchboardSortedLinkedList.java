@@ -10,7 +10,7 @@ import dev.switchboard.bench.rwselector.ReaderWriterSelector;
 import dev.switchboard.bench.rwselector.ReaderWriterSelector.Policy;
 import dev.switchboard.task.TaskRuntime;
 
-/** SortedLinkedList on Switchboard: the list is a reader-writer selector (paper 000 Fig. 16). */
+/** SortedLinkedList on Switchboard: the list is a reader-writer selector ([Selectors] Fig. 16). */
 final class SwitchboardSortedLinkedList {
     /** What the list accepts. */
     sealed interface Request permits Insert, Contains, Size, End {

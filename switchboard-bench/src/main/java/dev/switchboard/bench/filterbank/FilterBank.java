@@ -7,7 +7,7 @@ import java.util.Map;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina FilterBank (from StreamIt), the split-join benchmark of paper 000 §4.1 (Fig. 12): a producer and a
+ * Savina FilterBank (from StreamIt), the split-join benchmark of [Selectors] §4.1 (Fig. 12): a producer and a
  * source feed a splitter that copies every value to {@code channels} branches; each branch is a pipeline of
  * actors (delay, FIR filter, down/up-sampler, delay, FIR filter, tagger), and a join stage adds the
  * corresponding items of all branches and sends the sum to a sink.
@@ -66,7 +66,7 @@ public final class FilterBank implements Benchmark {
     @Override
     public String description() {
         return "split-join of " + channels + " filter pipelines, " + (roundRobin ? "round-robin" : "any-order")
-                + " selector join vs a dictionary keyed by sequence number (Savina filterbank, paper 000 Fig. 12;"
+                + " selector join vs a dictionary keyed by sequence number (Savina filterbank, [Selectors] Fig. 12;"
                 + " columns scaled from 16,384 to " + columns + ")";
     }
 

@@ -10,7 +10,7 @@ import org.apache.pekko.actor.Props;
 /**
  * FilterBank on Pekko classic actors. An actor has one mailbox, so the end of each branch tags its items with the
  * branch and a sequence number, and the join keeps a dictionary from sequence number to the partial sum and count
- * of that round, forwarding a round's sum once every branch has contributed (paper 000 §4).
+ * of that round, forwarding a round's sum once every branch has contributed ([Selectors] §4).
  */
 final class PekkoFilterBank {
     record Next() {

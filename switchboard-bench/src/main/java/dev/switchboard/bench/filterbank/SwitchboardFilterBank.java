@@ -9,7 +9,7 @@ import dev.switchboard.task.TaskRuntime;
 
 /**
  * FilterBank on Switchboard: plain actors for every stage, and a selector with one mailbox per branch for the
- * join, so items need no tags and the join keeps no dictionary (paper 000 §4).
+ * join, so items need no tags and the join keeps no dictionary ([Selectors] §4).
  */
 final class SwitchboardFilterBank {
     sealed interface Msg permits Next, Boot, Value, Exit {

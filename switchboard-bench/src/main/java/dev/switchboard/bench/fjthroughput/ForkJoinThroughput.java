@@ -12,7 +12,7 @@ import org.apache.pekko.actor.ActorSystem;
  * outside; each message does a small computation. Measures many actors with deep mailboxes.
  *
  * <p>With {@code mailboxes > 0}, the Switchboard actors are selectors with that many mailboxes and the messages
- * of each actor are sent round-robin over its mailboxes: the mailbox-overhead experiment of paper 000 §2.1.2.
+ * of each actor are sent round-robin over its mailboxes: the mailbox-overhead experiment of [Selectors] §2.1.2.
  * The Pekko side is always the plain actor. Other {@linkplain SendPattern send patterns} take that overhead
  * apart (what a selector costs with every message in one mailbox, and with runs of messages per mailbox); they
  * are variants for {@code --compare}, not part of the main run.
@@ -94,7 +94,7 @@ public final class ForkJoinThroughput implements Benchmark {
             return "messages sent round-robin to many actors, a little work each (Savina fjthrput)";
         }
         String spread = switch (pattern) {
-            case ROUND_ROBIN -> "messages round-robin over the mailboxes (paper 000 §2.1.2)";
+            case ROUND_ROBIN -> "messages round-robin over the mailboxes ([Selectors] §2.1.2)";
             case MAILBOX_0 -> "every message to mailbox 0";
             case RUNS -> "runs of " + SendPattern.RUN + " messages per mailbox, the mailboxes in turn";
         };

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Paper 001 §7: deriving the "couples" flock — {@code arriving} of {@code friends} come in range, then every one
+ * [PAM] §7: deriving the "couples" flock — {@code arriving} of {@code friends} come in range, then every one
  * of them is checked for a nearby, matching partner (an expensive profile comparison). Switchboard runs the
  * example's flock actor serially or under a readers-writer monitor; Pekko runs the same logic in a serial actor.
  */
@@ -40,7 +40,7 @@ public final class Flock implements Benchmark {
 
     @Override
     public String description() {
-        return "paper 001 §7 couples flock: Switchboard " + (readersWriter ? "readers-writer monitor" : "serial actor")
+        return "[PAM] §7 couples flock: Switchboard " + (readersWriter ? "readers-writer monitor" : "serial actor")
                 + " vs Pekko serial actor";
     }
 

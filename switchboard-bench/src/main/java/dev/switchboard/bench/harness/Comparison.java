@@ -132,7 +132,7 @@ final class Comparison {
         out.printf(Locale.ROOT, "Switchboard variants, %s workers%s, throughput %d%s: warm-up >= %d rounds and >="
                 + " %.0f s, then %d rounds, each running every variant once (order reversed every round)%n",
                 workers, counts ? " (a runtime of each, in this JVM)" : "", throughput,
-                Harness.describeIdleSpin(idleSpin), warmupRounds, warmupSeconds, rounds);
+                RunDescription.describeIdleSpin(idleSpin), warmupRounds, warmupSeconds, rounds);
         Map<Integer, TaskRuntime> runtimes = new LinkedHashMap<>();
         Map<Integer, Quiescence> quiescence = new LinkedHashMap<>();
         Throwable failed = null;

@@ -267,8 +267,8 @@ final class HtmlReport {
 
     /** The page after the results: the machine and the configuration as the JSON report has them. */
     static String tail(Map<String, Object> machine, Map<String, Object> config) {
-        return "<h2>Machine</h2><pre>" + esc(Json.write(machine)) + "</pre>\n"
-                + "<h2>Configuration</h2><pre>" + esc(Json.write(config)) + "</pre>\n</body></html>\n";
+        return "<h2>Machine</h2><pre>" + esc(ReportMapper.write(machine)) + "</pre>\n"
+                + "<h2>Configuration</h2><pre>" + esc(ReportMapper.write(config)) + "</pre>\n</body></html>\n";
     }
 
     private static void item(StringBuilder sb, String label, String text) {

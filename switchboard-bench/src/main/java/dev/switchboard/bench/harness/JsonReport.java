@@ -1,5 +1,14 @@
 package dev.switchboard.bench.harness;
 
+import com.fasterxml.jackson.core.JacksonException;
+import dev.switchboard.bench.harness.ReportJson.Report;
+import dev.switchboard.bench.harness.ReportJson.ResultJson;
+import dev.switchboard.bench.harness.ReportJson.RowJson;
+import dev.switchboard.bench.harness.ReportJson.RunMedians;
+import dev.switchboard.bench.harness.ReportJson.RunsReport;
+import dev.switchboard.bench.harness.ReportJson.SeriesJson;
+import dev.switchboard.bench.harness.ReportJson.SpreadJson;
+import dev.switchboard.bench.harness.ReportJson.StatsJson;
 import dev.switchboard.bench.latency.ProbeLatency;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,9 +18,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * The machine-readable report:
+ * Owns the machine-readable report: fills the records of {@link ReportJson} from results, writes them with
+ * {@link ReportMapper}, and reads a child run's report back ({@link #parseResults}). The file:
  * <pre>{@code
  * {"run": {"started": "2026-11-25T11:40:02Z", "finished": "...", "commit": "4b0c17d-dirty", "arguments": [...]},
  *  "machine": {"cpus": 2, "cpu_model": "...", "java_version": "...", "jvm_args": "...", ...},
@@ -64,67 +75,31 @@ public final class JsonReport {
 
     static void write(Path file, RunInfo run, Map<String, Object> machine, Map<String, Object> config,
                       List<Result> results) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, render(run, machine, config, results));
+        writeFile(file, render(run, machine, config, results));
     }
 
     static String render(RunInfo run, Map<String, Object> machine, Map<String, Object> config,
                          List<Result> results) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("run", run.json());
-        root.put("machine", machine);
-        root.put("config", config);
-        Map<String, Object> means = new LinkedHashMap<>();
+        Map<String, Double> means = new LinkedHashMap<>();
         for (Side side : TableReport.peerSides(results)) {
             means.put(side.key(), GeometricMean.of(results, side));
         }
-        root.put("geometric_means", means);
-        List<Object> rs = new ArrayList<>();
+        List<ResultJson> rs = new ArrayList<>();
         for (Result r : results) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", r.name());
-            m.put("description", r.description());
-            m.put("params", r.params());
-            m.put("peer", r.peer().name().toLowerCase(Locale.ROOT));
-            m.put("headline", r.headline().key());
-            m.put("iterations", r.iterations());
-            m.put("switchboard_ms", r.switchboard() == null ? null : stats(r.switchboard()));
-            Map<String, Object> peerMs = new LinkedHashMap<>();
-            Map<String, Object> ratios = new LinkedHashMap<>();
-            r.peers().forEach((side, s) -> {
-                peerMs.put(side.key(), stats(s));
-                ratios.put(side.key(), r.ratio(side));
-            });
-            m.put("peer_ms", peerMs);
-            m.put("ratio", r.verified() ? r.ratio() : null);
-            m.put("ratios", ratios);
-            if (!r.threadsAdded().isEmpty()) {
-                Map<String, Object> threads = new LinkedHashMap<>();
-                r.threadsAdded().forEach((side, n) -> threads.put(side.key(), n));
-                m.put("threads_added", threads);
-            }
-            putSeries(m, r.series());
-            m.put("verified", r.verified());
-            if (r.failure() != null) {
-                m.put("failure", r.failure());
-            }
-            rs.add(m);
+            Map<String, Double> ratios = new LinkedHashMap<>();
+            r.peers().keySet().forEach(side -> ratios.put(side.key(), r.ratio(side)));
+            rs.add(new ResultJson(r.name(), r.description(), r.params(), peer(r.peer()), r.headline().key(),
+                    r.iterations(), r.switchboard() == null ? null : stats(r.switchboard()),
+                    keyed(r.peers(), JsonReport::stats), r.verified() ? r.ratio() : null, ratios,
+                    keyed(r.threadsAdded(), n -> n), series(r.series()), r.verified(), r.failure()));
         }
-        root.put("results", rs);
-        return Json.write(root);
+        return ReportMapper.write(new Report(run.json(), machine, config, means, rs));
     }
 
     /** Writes the merged report of several runs ({@link #renderRuns}). */
     static void writeRuns(Path file, RunInfo run, Map<String, Object> machine, Map<String, Object> config,
                           Runs runs) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, renderRuns(run, machine, config, runs));
+        writeFile(file, renderRuns(run, machine, config, runs));
     }
 
     /**
@@ -132,100 +107,26 @@ public final class JsonReport {
      * {@code geometric_means} holding the medians over the runs, and the spreads beside them.
      */
     static String renderRuns(RunInfo run, Map<String, Object> machine, Map<String, Object> config, Runs runs) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("run", run.json());
-        root.put("machine", machine);
-        root.put("config", config);
-        Map<String, Object> means = new LinkedHashMap<>();
-        Map<String, Object> meanSpreads = new LinkedHashMap<>();
-        runs.geometricMeans().forEach((side, spread) -> {
-            means.put(side.key(), spread.median());
-            meanSpreads.put(side.key(), spread(spread));
-        });
-        root.put("geometric_means", means);
-        root.put("geometric_mean_spreads", meanSpreads);
-        List<Object> rs = new ArrayList<>();
+        Map<String, Double> means = new LinkedHashMap<>();
+        runs.geometricMeans().forEach((side, spread) -> means.put(side.key(), spread.median()));
+        List<RowJson> rs = new ArrayList<>();
         for (Runs.Row r : runs.rows()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", r.name());
-            m.put("description", r.description());
-            m.put("params", r.params());
-            m.put("peer", r.peer().name().toLowerCase(Locale.ROOT));
-            m.put("headline", r.headline().key());
-            m.put("runs", runs.count());
             Stats sb = r.medians().get(Side.SWITCHBOARD);
-            m.put("switchboard_ms", sb == null ? null : runMedians(sb));
-            Map<String, Object> peerMs = new LinkedHashMap<>();
-            Map<String, Object> ratios = new LinkedHashMap<>();
-            Map<String, Object> ratioSpreads = new LinkedHashMap<>();
+            Map<String, RunMedians> peerMs = new LinkedHashMap<>();
             r.medians().forEach((side, s) -> {
                 if (side != Side.SWITCHBOARD) {
                     peerMs.put(side.key(), runMedians(s));
                 }
             });
-            r.ratios().forEach((side, spread) -> {
-                ratios.put(side.key(), spread.median());
-                ratioSpreads.put(side.key(), spread(spread));
-            });
-            m.put("peer_ms", peerMs);
-            m.put("ratio", r.verified() ? r.ratio().median() : null);
-            m.put("ratios", ratios);
-            m.put("ratio_spreads", ratioSpreads);
-            if (!r.threadsAdded().isEmpty()) {
-                Map<String, Object> threads = new LinkedHashMap<>();
-                r.threadsAdded().forEach((side, n) -> threads.put(side.key(), n));
-                m.put("threads_added", threads);
-            }
-            putSeries(m, r.series());
-            m.put("verified", r.verified());
-            if (r.failure() != null) {
-                m.put("failure", r.failure());
-            }
-            rs.add(m);
+            Map<String, Double> ratios = new LinkedHashMap<>();
+            r.ratios().forEach((side, spread) -> ratios.put(side.key(), spread.median()));
+            rs.add(new RowJson(r.name(), r.description(), r.params(), peer(r.peer()), r.headline().key(),
+                    runs.count(), sb == null ? null : runMedians(sb), peerMs,
+                    r.verified() ? r.ratio().median() : null, ratios, keyed(r.ratios(), JsonReport::spread),
+                    keyed(r.threadsAdded(), n -> n), series(r.series()), r.verified(), r.failure()));
         }
-        root.put("results", rs);
-        return Json.write(root);
-    }
-
-    /** Adds {@code "series"} to a result's object when the benchmark recorded any. */
-    private static void putSeries(Map<String, Object> m, List<Series> series) {
-        if (series.isEmpty()) {
-            return;
-        }
-        List<Object> out = new ArrayList<>();
-        for (Series s : series) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("title", s.title());
-            o.put("period_ms", s.periodMs());
-            List<Object> lines = new ArrayList<>();
-            for (Series.Line line : s.lines()) {
-                Map<String, Object> l = new LinkedHashMap<>();
-                l.put("label", line.label());
-                l.put("values", line.values());
-                lines.add(l);
-            }
-            o.put("lines", lines);
-            out.add(o);
-        }
-        m.put("series", out);
-    }
-
-    private static List<Series> series(Object json) {
-        List<Series> series = new ArrayList<>();
-        if (json instanceof List<?> list) {
-            for (Object o : list) {
-                Map<?, ?> s = (Map<?, ?>) o;
-                List<Series.Line> lines = new ArrayList<>();
-                for (Object l : (List<?>) s.get("lines")) {
-                    Map<?, ?> line = (Map<?, ?>) l;
-                    List<?> values = (List<?>) line.get("values");
-                    lines.add(new Series.Line((String) line.get("label"),
-                            values.stream().mapToLong(v -> ((Number) v).longValue()).toArray()));
-                }
-                series.add(new Series((String) s.get("title"), ((Number) s.get("period_ms")).intValue(), lines));
-            }
-        }
-        return series;
+        return ReportMapper.write(new RunsReport(run.json(), machine, config, means,
+                keyed(runs.geometricMeans(), JsonReport::spread), rs));
     }
 
     /**
@@ -235,71 +136,34 @@ public final class JsonReport {
      */
     static List<Result> parseResults(String json) {
         try {
-            Map<?, ?> root = (Map<?, ?>) Json.parse(json);
+            Report report = ReportMapper.MAPPER.readValue(json, Report.class);
             List<Result> results = new ArrayList<>();
-            for (Object o : (List<?>) root.get("results")) {
-                Map<?, ?> m = (Map<?, ?>) o;
+            for (ResultJson m : report.results()) {
                 Map<Side, Stats> peers = new LinkedHashMap<>();
-                ((Map<?, ?>) m.get("peer_ms"))
-                        .forEach((k, v) -> peers.put(Side.ofKey((String) k), stats((Map<?, ?>) v)));
+                m.peerMs().forEach((k, v) -> peers.put(Side.ofKey(k), stats(v)));
                 Map<Side, Integer> threads = new LinkedHashMap<>();
-                if (m.get("threads_added") instanceof Map<?, ?> t) {
-                    t.forEach((k, v) -> threads.put(Side.ofKey((String) k), ((Number) v).intValue()));
+                if (m.threadsAdded() != null) {
+                    m.threadsAdded().forEach((k, v) -> threads.put(Side.ofKey(k), v));
                 }
-                Map<String, Object> params = new LinkedHashMap<>();
-                ((Map<?, ?>) m.get("params")).forEach((k, v) -> params.put((String) k, v));
-                Object sb = m.get("switchboard_ms");
-                results.add(new Result((String) m.get("name"), (String) m.get("description"), params,
-                        Benchmark.Peer.valueOf(((String) m.get("peer")).toUpperCase(Locale.ROOT)),
-                        Side.ofKey((String) m.get("headline")), ((Number) m.get("iterations")).intValue(),
-                        sb == null ? null : stats((Map<?, ?>) sb), peers, threads, series(m.get("series")),
-                        (Boolean) m.get("verified"),
-                        (String) m.get("failure")));
+                List<Series> series = m.series() == null ? List.of() : m.series().stream()
+                        .map(s -> new Series(s.title(), s.periodMs(), s.lines())).toList();
+                results.add(new Result(m.name(), m.description(), new LinkedHashMap<>(m.params()),
+                        Benchmark.Peer.valueOf(m.peer().toUpperCase(Locale.ROOT)), Side.ofKey(m.headline()),
+                        m.iterations(), m.switchboardMs() == null ? null : stats(m.switchboardMs()), peers,
+                        threads, series, m.verified(), m.failure()));
             }
             return results;
-        } catch (ClassCastException | NullPointerException e) {
+        } catch (JacksonException | RuntimeException e) {
             throw new IllegalArgumentException("not a report of the harness: " + e, e);
         }
     }
 
-    private static Stats stats(Map<?, ?> m) {
-        List<?> samples = (List<?>) m.get("samples_ms");
-        double[] ms = new double[samples.size()];
-        for (int i = 0; i < ms.length; i++) {
-            ms[i] = ((Number) samples.get(i)).doubleValue();
-        }
-        return new Stats(((Number) m.get("median")).doubleValue(), ((Number) m.get("min")).doubleValue(),
-                ((Number) m.get("max")).doubleValue(), ms);
-    }
-
-    private static Map<String, Object> runMedians(Stats s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("median", s.medianMs());
-        m.put("run_medians", s.samplesMs());
-        return m;
-    }
-
-    private static Map<String, Object> spread(Runs.Spread s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("median", s.median());
-        m.put("min", s.min());
-        m.put("max", s.max());
-        m.put("per_run", s.perRun());
-        return m;
-    }
-
     static void writeProbeLatency(Path file, Map<String, Object> machine, List<ProbeLatency.Result> results)
             throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, renderProbeLatency(machine, results));
+        writeFile(file, renderProbeLatency(machine, results));
     }
 
     static String renderProbeLatency(Map<String, Object> machine, List<ProbeLatency.Result> results) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("machine", machine);
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("tool", "probe-latency");
         if (!results.isEmpty()) {
@@ -314,35 +178,48 @@ public final class JsonReport {
             config.put("starved_in_a_row_to_stop", ProbeLatency.STARVED_IN_A_ROW);
             config.put("percentiles", "nearest rank over the served measured probes, microseconds");
         }
-        root.put("config", config);
-        List<Object> rs = new ArrayList<>();
-        for (ProbeLatency.Result r : results) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("chains", r.chains());
-            m.put("sent", r.sent());
-            m.put("warmup_served", r.warmupServed());
-            m.put("served", r.served());
-            m.put("starved", r.starved());
-            m.put("abandoned", r.abandoned());
-            m.put("chains_running", r.chainsRunning());
-            m.put("median_us", r.medianUs());
-            m.put("p90_us", r.p90Us());
-            m.put("p99_us", r.p99Us());
-            m.put("max_us", r.maxUs());
-            m.put("samples_us", r.samplesUs());
-            m.put("problem", r.problem());
-            rs.add(m);
-        }
-        root.put("results", rs);
-        return Json.write(root);
+        List<ReportJson.ProbeRow> rows = results.stream().map(r -> new ReportJson.ProbeRow(r.chains(), r.sent(),
+                r.warmupServed(), r.served(), r.starved(), r.abandoned(), r.chainsRunning(), r.medianUs(),
+                r.p90Us(), r.p99Us(), r.maxUs(), r.samplesUs(), r.problem())).toList();
+        return ReportMapper.write(new ReportJson.ProbeReport(machine, config, rows));
     }
 
-    private static Map<String, Object> stats(Stats s) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("median", s.medianMs());
-        m.put("min", s.minMs());
-        m.put("max", s.maxMs());
-        m.put("samples_ms", s.samplesMs());
-        return m;
+    private static void writeFile(Path file, String json) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, json);
+    }
+
+    private static String peer(Benchmark.Peer peer) {
+        return peer.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** {@code map} keyed by {@link Side#key()}, its values mapped, in the map's order. */
+    private static <V, J> Map<String, J> keyed(Map<Side, V> map, Function<V, J> value) {
+        Map<String, J> out = new LinkedHashMap<>();
+        map.forEach((side, v) -> out.put(side.key(), value.apply(v)));
+        return out;
+    }
+
+    private static List<SeriesJson> series(List<Series> series) {
+        return series.stream().map(s -> new SeriesJson(s.title(), s.periodMs(), s.lines())).toList();
+    }
+
+    private static StatsJson stats(Stats s) {
+        return new StatsJson(s.medianMs(), s.minMs(), s.maxMs(), s.samplesMs());
+    }
+
+    private static Stats stats(StatsJson s) {
+        return new Stats(s.median(), s.min(), s.max(), s.samplesMs());
+    }
+
+    private static RunMedians runMedians(Stats s) {
+        return new RunMedians(s.medianMs(), s.samplesMs());
+    }
+
+    private static SpreadJson spread(Runs.Spread s) {
+        return new SpreadJson(s.median(), s.min(), s.max(), s.perRun());
     }
 }

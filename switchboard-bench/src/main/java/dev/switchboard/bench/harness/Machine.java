@@ -23,6 +23,7 @@ final class Machine {
         m.put("java_vendor", System.getProperty("java.vendor"));
         m.put("max_heap_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
         m.put("jvm_args", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        m.put("collector", Collector.inUse());
         return m;
     }
 

@@ -44,13 +44,8 @@ record RunInfo(OffsetDateTime started, OffsetDateTime finished, String commit, L
     }
 
     /** The {@code run} section of the JSON report. */
-    Map<String, Object> json() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("started", started.toString());
-        m.put("finished", finished.toString());
-        m.put("commit", commit);
-        m.put("arguments", arguments);
-        return m;
+    ReportJson.Run json() {
+        return new ReportJson.Run(started.toString(), finished.toString(), commit, arguments);
     }
 
     /**

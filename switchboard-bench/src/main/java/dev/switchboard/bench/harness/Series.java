@@ -7,7 +7,7 @@ import java.util.List;
  * What one Switchboard run of a benchmark recorded over time: a value per period for each of one or more
  * {@linkplain Line lines}, drawn in one chart of the HTML report and written to the JSON report. The transactional
  * list benchmark records its list actors' commits and rollbacks per period, and the threads their dispatchers gave
- * transactional messages (paper 004 Figs. 3–6: throughput and rollbacks over time).
+ * transactional messages ([TxActors] Figs. 3–6: throughput and rollbacks over time).
  *
  * @param title    what the chart shows
  * @param periodMs the length of one period; value {@code i} of a line is that of period {@code i}

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina LogisticMap ({@code logmap}), paper 000 §3.1: the synchronous request-reply pattern. A master floods
+ * Savina LogisticMap ({@code logmap}), [Selectors] §3.1: the synchronous request-reply pattern. A master floods
  * {@code numSeries} term actors with {@code numTerms} "next term" requests each; to compute
  * x<sub>n+1</sub> = r·x<sub>n</sub>·(1−x<sub>n</sub>) a term actor must ask its rate actor and process nothing
  * else until the answer is back. On Switchboard the term actor is a selector that disables its REGULAR mailbox
@@ -51,7 +51,7 @@ public final class LogisticMap implements Benchmark {
     @Override
     public String description() {
         return "term actors need a synchronous reply from a rate actor per term; selector REPLY mailbox vs Pekko"
-                + " Stash (Savina logmap, paper 000 §3.1; terms scaled 25,000 -> 2,500)";
+                + " Stash (Savina logmap, [Selectors] §3.1; terms scaled 25,000 -> 2,500)";
     }
 
     @Override

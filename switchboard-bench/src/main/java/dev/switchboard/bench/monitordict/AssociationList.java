@@ -3,7 +3,7 @@ package dev.switchboard.bench.monitordict;
 import java.util.Arrays;
 
 /**
- * The dictionary of paper 001 §8.1: an association list of key-value pairs, so a lookup scans the list and reads
+ * The dictionary of [PAM] §8.1: an association list of key-value pairs, so a lookup scans the list and reads
  * are expensive. Reads are safe in parallel with each other; a write must be alone.
  */
 final class AssociationList {

@@ -7,11 +7,11 @@ import java.util.Map;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Paper 001 §8.1: a client sends reads (and, in the mix, writes) to a dictionary actor whose lookups scan an
+ * [PAM] §8.1: a client sends reads (and, in the mix, writes) to a dictionary actor whose lookups scan an
  * association list, and waits for every answer. On Switchboard the dictionary is the same plain actor, run
  * serially, under a mutual-exclusion monitor, or under a readers-writer monitor; on Pekko it is the serial
  * dictionary actor, or a coordinator that forwards reads round-robin to one replica per worker and broadcasts
- * writes to all (paper 001 Fig. 5, "Scala Replication").
+ * writes to all ([PAM] Fig. 5, "Scala Replication").
  */
 public final class MonitorDictionary implements Benchmark {
     /** How the Switchboard dictionary is run. */
@@ -47,7 +47,7 @@ public final class MonitorDictionary implements Benchmark {
 
     @Override
     public String description() {
-        return "paper 001 §8.1 dictionary (association list): Switchboard " + variant.name().toLowerCase()
+        return "[PAM] §8.1 dictionary (association list): Switchboard " + variant.name().toLowerCase()
                 + " vs Pekko " + (replicas ? "coordinator + replicas" : "serial actor");
     }
 

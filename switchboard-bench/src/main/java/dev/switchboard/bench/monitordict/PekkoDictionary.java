@@ -25,7 +25,7 @@ final class PekkoDictionary {
         return run.await();
     }
 
-    /** Paper 001 Fig. 5: a coordinator forwarding reads round-robin to replicas and broadcasting writes. */
+    /** [PAM] Fig. 5: a coordinator forwarding reads round-robin to replicas and broadcasting writes. */
     static long runReplicas(ActorSystem system, Workload w, int replicaCount) throws Exception {
         long[] ops = w.ops();
         int reads = reads(ops);

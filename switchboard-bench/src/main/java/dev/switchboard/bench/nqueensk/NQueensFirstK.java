@@ -7,7 +7,7 @@ import java.util.Map;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * Savina NQueens-first-K (paper 000 §5.1, Fig. 14): a master hands N-queens subproblems to workers round-robin;
+ * Savina NQueens-first-K ([Selectors] §5.1, Fig. 14): a master hands N-queens subproblems to workers round-robin;
  * a worker splits a subproblem into its valid one-queen-deeper children (sent back to the master) until the
  * threshold depth, and below it solves sequentially, reporting each solution to the master. Deeper subproblems
  * have higher priority, so the search reaches solutions sooner; the master stops the workers as soon as it has

@@ -9,7 +9,7 @@ import dev.switchboard.task.TaskRuntime;
 
 /**
  * NQueensFirstK on Switchboard: master and workers are selectors whose mailboxes are the priority levels
- * (paper 000 §5). The priority lives in the routing only; {@code process} does not know about it.
+ * ([Selectors] §5). The priority lives in the routing only; {@code process} does not know about it.
  */
 final class SwitchboardNQueensFirstK {
     sealed interface Msg permits Work, Result, Done, Stop, StopAck {

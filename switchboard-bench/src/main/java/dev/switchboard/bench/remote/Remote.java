@@ -32,8 +32,19 @@ final class Remote {
     static final String STOP = "stop";
     /** How long one run may take before the harness gives up on it. */
     static final long RUN_TIMEOUT_SECONDS = 120;
-    /** Heap and collector of both sides' child JVMs (the harness's launcher runs -Xms2g -Xmx2g, ParallelGC). */
-    static final List<String> CHILD_JVM_OPTIONS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseParallelGC");
+    /**
+     * Heap and collector of both sides' child JVMs: a fixed heap (the harness's launcher runs -Xms2g -Xmx2g) and
+     * the collector flags this JVM was started with (the launcher's {@code --gc}; none for the JVM's default).
+     */
+    static final List<String> CHILD_JVM_OPTIONS = heapAndCollector(
+            java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    /** {@code -Xms1g -Xmx1g} and the collector flags among {@code parentFlags} ({@code -XX:+Use...GC}, ZGC's mode). */
+    static List<String> heapAndCollector(List<String> parentFlags) {
+        List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
+        parentFlags.stream().filter(f -> f.matches("-XX:\\+Use\\w+GC|-XX:[+-]ZGenerational")).forEach(options::add);
+        return List.copyOf(options);
+    }
+
     /**
      * A system property with more options for both sides' child JVMs, separated by spaces: to profile them, say
      * ({@code -Dswitchboard.bench.remote.jvm-options="-XX:StartFlightRecording=filename=/tmp/child.jfr"}).

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The reader-writer selector of paper 000 §6 (Fig. 16): reads are processed in parallel, each in an async of its
+ * The reader-writer selector of [Selectors] §6 (Fig. 16): reads are processed in parallel, each in an async of its
  * own; a write runs alone. A write that finds readers in flight disables the read and write mailboxes, so
  * nothing else is started, and registers itself on a {@link DataDrivenControl} that the last in-flight reader
  * fills; it then runs and enables the mailboxes again. Reads therefore never overlap a write, and the state they read needs no

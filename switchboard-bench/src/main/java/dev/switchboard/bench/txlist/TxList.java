@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 import org.apache.pekko.actor.ActorSystem;
 
 /**
- * The list benchmark of paper 004 §5.1 (after Imam and Sarkar's distributed sorted linked list): request actors
+ * The list benchmark of [TxActors] §5.1 (after Imam and Sarkar's distributed sorted linked list): request actors
  * send lookup, insert, remove and sum requests to list actors, each of which owns a range of the values of one
  * sorted linked list, and wait for each answer before they send the next request. List actor {@code i} holds the
  * values of {@code [i·n, (i+1)·n)} that are present, as a sorted singly linked list; a lookup, insert or remove
@@ -77,11 +77,11 @@ public final class TxList implements Benchmark {
 
     /** The request mix. */
     public enum Workload {
-        /** 98 % modify, 1 % lookup, 1 % sum; α 0.21 (paper 004 §5.1). */
+        /** 98 % modify, 1 % lookup, 1 % sum; α 0.21 ([TxActors] §5.1). */
         WRITE("Write", "write-dominated", 98, 1, 0.21),
-        /** 50 % modify, 49 % lookup, 1 % sum; α 0.08 (paper 004 §5.1). */
+        /** 50 % modify, 49 % lookup, 1 % sum; α 0.08 ([TxActors] §5.1). */
         MIXED("Mixed", "mixed", 50, 49, 0.08),
-        /** 2 % modify, 97 % lookup, 1 % sum (paper 004 §3); α the module's default 0.2. */
+        /** 2 % modify, 97 % lookup, 1 % sum ([TxActors] §3); α the module's default 0.2. */
         READ("Read", "read-dominated", 2, 97, 0.2);
 
         final String label;
@@ -245,7 +245,7 @@ public final class TxList implements Benchmark {
             case DYNAMIC -> "transactional list actors of " + THREADS + " threads, dynamic split (every "
                     + PERIOD_MS + " ms, alpha " + p.workload().alpha + "), sum by " + sumRead.words;
         };
-        return String.format(Locale.ROOT, "paper 004 list, %s: %d list actors over %,d values, %d requesters x %,d"
+        return String.format(Locale.ROOT, "[TxActors] list, %s: %d list actors over %,d values, %d requesters x %,d"
                         + " requests; Switchboard: %s; Pekko: serial list actors", mix, p.lists(), p.values(),
                 p.requesters(), p.requestsPerRequester(), sb);
     }

@@ -17,14 +17,14 @@ import java.util.stream.Collectors;
  * measured run of each variant ({@code --html}'s "Over time"). Not part of the harness run:
  *
  * <pre>
- * java -Xms2g -Xmx2g -XX:+UseParallelGC -cp switchboard-bench/target/switchboard-bench.jar \
+ * java -Xms2g -Xmx2g [-XX:+UseParallelGC] -cp switchboard-bench/target/switchboard-bench.jar \
  *     dev.switchboard.bench.txlist.TxListStats [--workers N] [--warmup N] [--runs N] [name,name,...]
  * </pre>
  *
  * Without names it runs every TxList variant. Prints per variant the median wall time and, per measured run, its
  * time, commits, rollbacks, read-only messages and the transactional threads of each list actor at the end. With
  * {@code --html FILE} it also writes a page that plots, per variant, the commits, the rollbacks and the
- * transactional threads of every period of its last run (throughput and rollbacks over time, as paper 004's Figs.
+ * transactional threads of every period of its last run (throughput and rollbacks over time, as [TxActors]'s Figs.
  * 3–6), with the harness's charts.
  */
 public final class TxListStats {

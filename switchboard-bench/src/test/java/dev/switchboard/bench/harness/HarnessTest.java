@@ -31,7 +31,7 @@ class HarnessTest {
     void runsSwitchboardAndBothPekkoConfigurationsAndWritesJsonAndHtml(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("out.json");
         Path html = dir.resolve("report");
-        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "3", "--warmup", "1",
+        Options options = Options.parse(new String[] {"--iterations", "3", "--warmup", "1",
                 "--warmup-seconds", "0", "--workers", "2", "--json", json.toString(), "--html", html.toString()});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<Result> results = new Harness(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
@@ -51,26 +51,29 @@ class HarnessTest {
         String table = bytes.toString(StandardCharsets.UTF_8);
         assertThat(table).contains("PingPong").contains("Pekko default ms").contains("Pekko matched ms")
                 .contains("default*").contains("matched").contains("geometric mean")
-                .contains("Pekko default (throughput 5, the headline) and Pekko matched (throughput 64)");
+                .contains("Pekko default (throughput 5, the headline) and Pekko matched (throughput 64)")
+                .contains("collector: " + Collector.inUse());
 
         String text = Files.readString(json);
         assertThat(text).contains("\"machine\": {").contains("\"config\": {").contains("\"results\": [")
                 .contains("\"name\": \"PingPong\"").contains("\"params\": {").contains("\"iterations\": 3")
                 .contains("\"peer\": \"pekko\"").contains("\"headline\": \"default\"")
-                .contains("\"peer_configs\": [\n      \"default\",\n      \"matched\"\n    ]")
+                .contains("\"peer_configs\": [\"default\", \"matched\"]")
+                .contains("\"collector\": \"" + Collector.inUse() + "\"")
                 .contains("\"switchboard_ms\": {").contains("\"peer_ms\": {").contains("\"default\": {")
                 .contains("\"matched\": {").contains("\"median\": ").contains("\"min\": ").contains("\"max\": ")
                 .contains("\"ratio\": ").contains("\"ratios\": {").contains("\"geometric_means\": {")
                 .contains("\"verified\": true").contains("\"throughput\": 64").contains("\"throughput\": 5")
                 .contains("\"parallelism\": 2");
         String page = Files.readString(html.resolve("index.html"));
-        assertThat(page).contains("<svg").contains("PingPong").contains("Ratio per benchmark")
+        assertThat(page).contains("<dt>collector</dt><dd>" + Collector.inUse())
+                .contains("<svg").contains("PingPong").contains("Ratio per benchmark")
                 .contains("ratio default (headline)").contains("ratio matched").contains("Pekko matched");
     }
 
     @Test
     void onePekkoConfigurationRunsAloneAndIsTheHeadline() throws Exception {
-        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "1", "--warmup", "0",
+        Options options = Options.parse(new String[] {"--iterations", "1", "--warmup", "0",
                 "--warmup-seconds", "0", "--workers", "2", "--peer-config", "matched", "--throughput", "16"});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<Result> results = new Harness(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
@@ -86,7 +89,7 @@ class HarnessTest {
     void taskParallelBenchmarksRunAgainstTheForkJoinPoolWithTheThreadsEachSideAdded(@TempDir Path dir)
             throws Exception {
         Path json = dir.resolve("out.json");
-        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "2", "--warmup", "1",
+        Options options = Options.parse(new String[] {"--iterations", "2", "--warmup", "1",
                 "--warmup-seconds", "0", "--workers", "2", "--json", json.toString(), "--html", dir.toString()});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<Result> results = new Harness(options, new PrintStream(bytes, true, StandardCharsets.UTF_8))
@@ -238,7 +241,7 @@ class HarnessTest {
             }
         };
         Path html = dir.resolve("report");
-        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "3", "--warmup", "2",
+        Options options = Options.parse(new String[] {"--iterations", "3", "--warmup", "2",
                 "--warmup-seconds", "0", "--workers", "2", "--html", html.toString()});
         List<Result> results = new Harness(options, new PrintStream(new ByteArrayOutputStream(), true,
                 StandardCharsets.UTF_8)).run(List.of(recording));
@@ -258,7 +261,7 @@ class HarnessTest {
                 return -1;
             }
         };
-        Harness.Options options = Harness.Options.parse(new String[] {"--iterations", "1", "--warmup", "0",
+        Options options = Options.parse(new String[] {"--iterations", "1", "--warmup", "0",
                 "--warmup-seconds", "0", "--workers", "2"});
         List<Result> results = new Harness(options, new PrintStream(new ByteArrayOutputStream(), true,
                 StandardCharsets.UTF_8)).run(List.of(broken));
@@ -268,29 +271,29 @@ class HarnessTest {
 
     @Test
     void optionsAreParsedAndCheckedClearly() {
-        Harness.Options quick = Harness.Options.parse(new String[] {"--quick", "--only", "PingPong,big"});
+        Options quick = Options.parse(new String[] {"--quick", "--only", "PingPong,big"});
         assertThat(quick.quick).isTrue();
         assertThat(quick.only).isEqualTo(Set.of("pingpong", "big"));
         assertThat(Suite.select(quick.only)).extracting(Benchmark::name).containsExactly("PingPong", "Big");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--frobnicate"}))
-                .hasMessageContaining("unknown option --frobnicate");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--json"}))
-                .hasMessageContaining("--json needs a value");
+        assertThatThrownBy(() -> Options.parse(new String[] {"--frobnicate"}))
+                .hasMessageContaining("Unknown option: '--frobnicate'");
+        assertThatThrownBy(() -> Options.parse(new String[] {"--json"}))
+                .hasMessageContaining("Missing required parameter for option '--json'");
         assertThatThrownBy(() -> Suite.select(Set.of("nope"))).hasMessageContaining("unknown benchmark");
     }
 
     @Test
     void idleSpinIsParsedCheckedAndReported() throws Exception {
-        assertThat(Harness.Options.parse(new String[] {}).idleSpin).isZero();
-        assertThat(Harness.Options.parse(new String[] {"--idle-spin", "50us"}).idleSpin)
+        assertThat(Options.parse(new String[] {}).idleSpin).isZero();
+        assertThat(Options.parse(new String[] {"--idle-spin", "50us"}).idleSpin)
                 .isEqualTo(Duration.ofNanos(50_000));
-        assertThat(Harness.Options.parse(new String[] {"--idle-spin", "1ms"}).idleSpin).isEqualTo(Duration.ofMillis(1));
-        assertThat(Harness.Options.parse(new String[] {"--idle-spin", "0"}).idleSpin).isZero();
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--idle-spin", "50"}))
+        assertThat(Options.parse(new String[] {"--idle-spin", "1ms"}).idleSpin).isEqualTo(Duration.ofMillis(1));
+        assertThat(Options.parse(new String[] {"--idle-spin", "0"}).idleSpin).isZero();
+        assertThatThrownBy(() -> Options.parse(new String[] {"--idle-spin", "50"}))
                 .hasMessage("--idle-spin takes a duration such as 50us or 1ms, got '50'");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--idle-spin", "11ms"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--idle-spin", "11ms"}))
                 .hasMessage("--idle-spin is at most 10ms, got '11ms'");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--idle-spin", "50us"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--probe-latency", "--idle-spin", "50us"}))
                 .hasMessageContaining("--idle-spin does not go with --probe-latency");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<Comparison.Row> rows = new Comparison(List.of(new PingPong(1_000), new PingPong(2_000)), 2, 0, 0, 2, 64,
@@ -301,39 +304,39 @@ class HarnessTest {
 
     @Test
     void peerConfigChoosesThePekkoConfigurationsAndTheHeadline() {
-        Harness.Options both = Harness.Options.parse(new String[] {});
+        Options both = Options.parse(new String[] {});
         assertThat(both.peerConfigs).containsExactly(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
         assertThat(both.headline()).isEqualTo(Side.PEKKO_DEFAULT);
-        assertThat(Harness.Options.parse(new String[] {"--peer-config", "both"}).peerConfigs)
+        assertThat(Options.parse(new String[] {"--peer-config", "both"}).peerConfigs)
                 .containsExactly(Side.PEKKO_DEFAULT, Side.PEKKO_MATCHED);
-        assertThat(Harness.Options.parse(new String[] {"--peer-config", "default"}).peerConfigs)
+        assertThat(Options.parse(new String[] {"--peer-config", "default"}).peerConfigs)
                 .containsExactly(Side.PEKKO_DEFAULT);
-        Harness.Options matched = Harness.Options.parse(new String[] {"--peer-config", "MATCHED"});
+        Options matched = Options.parse(new String[] {"--peer-config", "MATCHED"});
         assertThat(matched.peerConfigs).containsExactly(Side.PEKKO_MATCHED);
         assertThat(matched.headline()).isEqualTo(Side.PEKKO_MATCHED);
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--peer-config", "fast"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--peer-config", "fast"}))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--peer-config takes default, matched or both, got 'fast'");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--peer-config"}))
-                .hasMessageContaining("--peer-config needs a value");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong,Big", "--peer-config",
+        assertThatThrownBy(() -> Options.parse(new String[] {"--peer-config"}))
+                .hasMessageContaining("Missing required parameter for option '--peer-config'");
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong,Big", "--peer-config",
                 "default"})).hasMessageContaining("--peer-config does not go with --compare");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--peer-config",
+        assertThatThrownBy(() -> Options.parse(new String[] {"--probe-latency", "--peer-config",
                 "default"})).hasMessageContaining("--peer-config does not go with --probe-latency");
     }
 
     @Test
     void poolModeChoosesTheOrderOfTheForkJoinPoolPeer() {
-        Harness.Options lifo = Harness.Options.parse(new String[] {"--workers", "3"});
+        Options lifo = Options.parse(new String[] {"--workers", "3"});
         assertThat(lifo.poolFifo).isFalse();
-        assertThat(Harness.poolConstruction(lifo)).isEqualTo("new ForkJoinPool(3)");
-        Harness.Options fifo = Harness.Options.parse(new String[] {"--workers", "3", "--pool-mode", "FIFO"});
+        assertThat(RunDescription.poolConstruction(lifo)).isEqualTo("new ForkJoinPool(3)");
+        Options fifo = Options.parse(new String[] {"--workers", "3", "--pool-mode", "FIFO"});
         assertThat(fifo.poolFifo).isTrue();
-        assertThat(Harness.poolConstruction(fifo)).contains("true) (FIFO mode)");
-        assertThat(Harness.Options.parse(new String[] {"--pool-mode", "lifo"}).poolFifo).isFalse();
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--pool-mode", "random"}))
+        assertThat(RunDescription.poolConstruction(fifo)).contains("true) (FIFO mode)");
+        assertThat(Options.parse(new String[] {"--pool-mode", "lifo"}).poolFifo).isFalse();
+        assertThatThrownBy(() -> Options.parse(new String[] {"--pool-mode", "random"}))
                 .hasMessage("--pool-mode takes lifo or fifo, got 'random'");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong,Big", "--pool-mode",
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong,Big", "--pool-mode",
                 "fifo"})).hasMessageContaining("--pool-mode does not go with --compare");
     }
 
@@ -369,13 +372,13 @@ class HarnessTest {
                 .contains("throughput 16");
         assertThatThrownBy(() -> new Comparison(List.of(new PingPong(10)), 1, 0, 0, 2, 64, System.out))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least two");
-        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).compare)
+        assertThat(Options.parse(new String[] {"--compare", "PingPong,Big"}).compare)
                 .containsExactly("pingpong", "big");
-        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).iterations).isEqualTo(30);
-        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong,Big"}).throughput)
+        assertThat(Options.parse(new String[] {"--compare", "PingPong,Big"}).iterations).isEqualTo(30);
+        assertThat(Options.parse(new String[] {"--compare", "PingPong,Big"}).throughput)
                 .isEqualTo(TaskRuntime.DEFAULT_THROUGHPUT);
-        assertThat(Harness.Options.parse(new String[] {"--throughput", "5"}).throughput).isEqualTo(5);
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--throughput", "0"}))
+        assertThat(Options.parse(new String[] {"--throughput", "5"}).throughput).isEqualTo(5);
+        assertThatThrownBy(() -> Options.parse(new String[] {"--throughput", "0"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--throughput");
     }
 
@@ -402,18 +405,18 @@ class HarnessTest {
         assertThatThrownBy(() -> new Comparison(List.of(new PingPong(10)), 1, 0, 0, List.of(2, 2), 64, System.out))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("distinct");
 
-        assertThat(Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers", "1,2"})
+        assertThat(Options.parse(new String[] {"--compare", "PingPong", "--compare-workers", "1,2"})
                 .compareWorkers).containsExactly(1, 2);
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare-workers", "1,2"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare-workers", "1,2"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs --compare");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
                 "1,2", "--workers", "2"})).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("replaces --workers");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
                 "2,1,2"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong", "--compare-workers",
                 "0,1"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--compare-workers", "1,2"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--probe-latency", "--compare-workers", "1,2"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not go with --probe-latency");
     }
 }

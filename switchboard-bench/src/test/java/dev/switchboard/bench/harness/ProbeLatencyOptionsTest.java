@@ -23,14 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ProbeLatencyOptionsTest {
 
-    private static Harness.Options parse(String... args) {
-        return Harness.Options.parse(args);
+    private static Options parse(String... args) {
+        return Options.parse(args);
     }
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void probeLatencyOptionsParse() {
-        Harness.Options o = parse("--probe-latency", "--chains", "0,2", "--chain-kind", "self");
+        Options o = parse("--probe-latency", "--chains", "0,2", "--chain-kind", "self");
         assertThat(o.probeLatency).isTrue();
         assertThat(o.chains).containsExactly(0, 2);
         assertThat(o.chainKind).isEqualTo(ProbeLatency.ChainKind.SELF);
@@ -41,7 +41,7 @@ class ProbeLatencyOptionsTest {
         assertThat(o.probeBound).isEqualTo(Duration.ofSeconds(2));
         assertThat(o.throughput).isEqualTo(TaskRuntime.DEFAULT_THROUGHPUT);
 
-        Harness.Options all = parse("--probe-latency", "--workers", "4", "--chain-kind", "pairs", "--probes", "300",
+        Options all = parse("--probe-latency", "--workers", "4", "--chain-kind", "pairs", "--probes", "300",
                 "--probe-warmup", "0", "--probe-bound-ms", "500", "--probe-source", "actor", "--throughput", "8");
         assertThat(all.chains).containsExactly(0, 1, 2, 3, 4, 8, 16);
         assertThat(all.workers).isEqualTo(4);
@@ -76,7 +76,7 @@ class ProbeLatencyOptionsTest {
         assertThatThrownBy(() -> parse("--probe-latency", "--probe-warmup", "-1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--probe-warmup");
         assertThatThrownBy(() -> parse("--probe-latency", "--chains"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--chains needs a value");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Missing required parameter for option '--chains'");
         assertThatThrownBy(() -> parse("--chains", "0,1"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--chains needs --probe-latency");
         assertThatThrownBy(() -> parse("--probe-latency", "--compare", "PingPong,Big"))
@@ -88,7 +88,7 @@ class ProbeLatencyOptionsTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void writesTheTableAndJson(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("latency.json");
-        Harness.Options o = parse("--probe-latency", "--chains", "0", "--probes", "10", "--probe-warmup", "2",
+        Options o = parse("--probe-latency", "--chains", "0", "--probes", "10", "--probe-warmup", "2",
                 "--json", json.toString());
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<ProbeLatency.Result> results = Harness.probeLatency(o,

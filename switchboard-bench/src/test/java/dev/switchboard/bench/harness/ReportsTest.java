@@ -86,9 +86,9 @@ class ReportsTest {
         assertThat(json).contains("\"run\": {").contains("\"started\": \"2026-11-25T11:40:02Z\"")
                 .contains("\"finished\": \"2026-11-25T11:46:40Z\"").contains("\"commit\": \"4b0c17d-dirty\"")
                 .contains("\"arguments\": [").contains("\"headline\": \"default\"").contains("\"ratio\": 4.0000")
-                .contains("\"ratios\": {\n        \"default\": 4.0000,\n        \"matched\": 3.0000\n      }")
+                .contains("\"ratios\": {\n      \"default\": 4.0000,\n      \"matched\": 3.0000\n    }")
                 .contains("\"peer\": \"fork_join_pool\"")
-                .contains("\"threads_added\": {\n        \"switchboard\": 0,\n        \"fork_join_pool\": 14\n      }")
+                .contains("\"threads_added\": {\n      \"switchboard\": 0,\n      \"fork_join_pool\": 14\n    }")
                 .contains("\"geometric_means\": {").contains("\"name\": \"" + LONG_NAME + "\"");
     }
 

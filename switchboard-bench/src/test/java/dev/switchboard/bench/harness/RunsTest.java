@@ -117,7 +117,7 @@ class RunsTest {
     }
 
     @Test
-    void theMergedTableJsonAndHtmlShowTheSpreads() {
+    void theMergedTableJsonAndHtmlShowTheSpreads() throws Exception {
         Runs runs = threeRuns();
         String table = TableReport.render(runs);
         assertThat(table).contains("vs Apache Pekko").contains("ratio default*").contains("ratio matched")
@@ -127,11 +127,11 @@ class RunsTest {
 
         String json = JsonReport.renderRuns(runInfo(), Map.of("cpus", 2), Map.of("runs", 3), runs);
         assertThat(json).contains("\"runs\": 3").contains("\"ratio\": 4.0000")
-                .contains("\"ratios\": {\n        \"default\": 4.0000,\n        \"matched\": 2.5000\n      }")
+                .contains("\"ratios\": {\n      \"default\": 4.0000,\n      \"matched\": 2.5000\n    }")
                 .contains("\"ratio_spreads\": {").contains("\"per_run\": [4.0000, 2.0000, 5.0000]")
                 .contains("\"run_medians\": [8.0000, 4.0000, 10.0000]").contains("\"geometric_mean_spreads\": {")
-                .contains("\"threads_added\": {\n        \"switchboard\": 1,\n        \"fork_join_pool\": 20\n      }");
-        assertThat(Json.parse(json)).isInstanceOf(Map.class);
+                .contains("\"threads_added\": {\n      \"switchboard\": 1,\n      \"fork_join_pool\": 20\n    }");
+        assertThat(ReportMapper.MAPPER.readTree(json).isObject()).isTrue();
 
         String page = HtmlReport.renderRuns(runInfo(), Map.of("cpus", 2), Map.of("runs", 3), runs);
         assertThat(page).contains("Merged over 3 runs").contains("data-scale='log'").contains("class='spread'")
@@ -165,29 +165,40 @@ class RunsTest {
     }
 
     @Test
-    void jsonParsesWhatItWrites() {
-        Object v = Json.parse("{\"a\": [1, 2.5, -3e2, true, false, null], \"b\": \"x\\\"\\\\\\n\\u00e9\", \"c\": {}}");
-        assertThat(v).isEqualTo(Map.of("a", java.util.Arrays.asList(1L, 2.5, -300.0, true, false, null),
-                "b", "x\"\\\n\u00e9", "c", Map.of()));
-        assertThat(Json.parse(Json.write(Map.of("k", "tab\there")))).isEqualTo(Map.of("k", "tab\there"));
-        assertThatThrownBy(() -> Json.parse("{\"a\": }")).hasMessageContaining("bad JSON at offset 6");
-        assertThatThrownBy(() -> Json.parse("[1] 2")).hasMessageContaining("text after the value");
-        assertThatThrownBy(() -> Json.parse("\"open")).hasMessageContaining("unterminated string");
+    void theReportIsJsonThatJacksonReadsBackWithNaNAsNullAndFourDecimals() throws Exception {
+        Result failed = new Result("Big", "", Map.of(), Benchmark.Peer.PEKKO, Side.PEKKO_DEFAULT, 0, null, Map.of(),
+                Map.of(), List.of(), false, "wrong \"checksum\"\n\u00e9");
+        String json = JsonReport.render(runInfo(), Map.of("cpus", 2), Map.of("k", "tab\there"),
+                List.of(ReportsTest.pekko("PingPong", 1.0 / 3, 8, 6), failed));
+        com.fasterxml.jackson.databind.JsonNode root = ReportMapper.MAPPER.readTree(json);
+        assertThat(root.path("config").path("k").asText()).isEqualTo("tab\there");
+        assertThat(root.path("run").path("arguments").get(1).asText()).isEqualTo("PingPong");
+        com.fasterxml.jackson.databind.JsonNode big = root.path("results").get(1);
+        assertThat(big.path("failure").asText()).isEqualTo("wrong \"checksum\"\n\u00e9");
+        assertThat(big.path("ratio").isNull()).isTrue();
+        assertThat(big.path("switchboard_ms").isNull()).isTrue();
+        assertThat(root.path("geometric_means").path("default").isNull()).isFalse();
+        assertThat(json).contains("\"median\": 0.3333,").doesNotContain("NaN");
+        List<Result> back = JsonReport.parseResults(json);
+        assertThat(back.get(1).failure()).isEqualTo(failed.failure());
+        assertThat(back.get(1).verified()).isFalse();
+        assertThat(back.get(0).switchboard().medianMs()).isEqualTo(0.3333);
+        assertThatThrownBy(() -> JsonReport.parseResults("{\"results\": [")).hasMessageContaining("not a report");
     }
 
     @Test
     void runsIsParsedAndBadValuesSayWhatIsWrong() {
-        assertThat(Harness.Options.parse(new String[] {}).runs).isEqualTo(1);
-        assertThat(Harness.Options.parse(new String[] {"--runs", "5"}).runs).isEqualTo(5);
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--runs", "0"}))
+        assertThat(Options.parse(new String[] {}).runs).isEqualTo(1);
+        assertThat(Options.parse(new String[] {"--runs", "5"}).runs).isEqualTo(5);
+        assertThatThrownBy(() -> Options.parse(new String[] {"--runs", "0"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--runs must be at least 1, got 0");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--runs", "many"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--runs", "many"}))
                 .hasMessage("--runs takes a whole number, got 'many'");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--runs"}))
-                .hasMessage("--runs needs a value");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--compare", "PingPong,Big", "--runs", "2"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--runs"}))
+                .hasMessage("Missing required parameter for option '--runs' (N)");
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong,Big", "--runs", "2"}))
                 .hasMessage("--runs does not go with --compare");
-        assertThatThrownBy(() -> Harness.Options.parse(new String[] {"--probe-latency", "--runs", "2"}))
+        assertThatThrownBy(() -> Options.parse(new String[] {"--probe-latency", "--runs", "2"}))
                 .hasMessage("--runs does not go with --probe-latency");
     }
 
@@ -285,7 +296,7 @@ class RunsTest {
     void twoTinyRunsInChildJvmsAreMergedAndReported(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("merged.json");
         Path html = dir.resolve("report");
-        Harness.Options options = Harness.Options.parse(new String[] {"--runs", "2", "--only", "PingPong",
+        Options options = Options.parse(new String[] {"--runs", "2", "--only", "PingPong",
                 "--iterations", "1", "--warmup", "0", "--warmup-seconds", "0", "--workers", "2",
                 "--json", json.toString(), "--html", html.toString()});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

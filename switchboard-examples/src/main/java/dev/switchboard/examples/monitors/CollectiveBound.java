@@ -11,7 +11,7 @@ import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Paper 001, Listing 6: a synchronizer that bounds the requests outstanding on two administrators together. The
+ * [PAM], Listing 6: a synchronizer that bounds the requests outstanding on two administrators together. The
  * administration actor encapsulates two administrators and processes requests and releases in parallel; clients
  * send a request, and a release once it is granted. The synchronizer counts started requests and releases
  * ({@code update}) and holds requests back while the bound is reached ({@code disable}). The actor's code knows

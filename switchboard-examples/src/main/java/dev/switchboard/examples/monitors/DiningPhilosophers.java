@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Paper 001, Listing 5: fair dining philosophers. Philosophers send {@code Eat} requests to a table actor; the
+ * [PAM], Listing 5: fair dining philosophers. Philosophers send {@code Eat} requests to a table actor; the
  * table's monitor hands out forks. It walks the waiting letters oldest first and lets a philosopher eat when both
  * forks are free and not reserved; otherwise it reserves them, so a philosopher who has waited longer is never
  * overtaken by a younger request for the same fork. Several philosophers eat in parallel on the table actor.

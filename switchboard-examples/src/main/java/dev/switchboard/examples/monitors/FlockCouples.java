@@ -12,7 +12,7 @@ import java.util.BitSet;
 import java.util.Random;
 
 /**
- * Paper 001 §7, UrbiFlock: the "couples" flock. A phone keeps the profiles of its owner's friends in a flock
+ * [PAM] §7, UrbiFlock: the "couples" flock. A phone keeps the profiles of its owner's friends in a flock
  * actor; when people arrive nearby their arrival is recorded (a write), and deriving the flock asks, for every
  * friend nearby, whether their partner is nearby too and their profiles match (a read, and the expensive part).
  * With a readers-writer monitor bound to the same actor, the reads of a derivation run in parallel; the actor's

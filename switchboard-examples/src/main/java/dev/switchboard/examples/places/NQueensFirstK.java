@@ -13,14 +13,14 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Paper 003 §5, NQueens First K Solutions (Fig. 14; Savina's NQueens-first-K, paper 000 §5.1): the first
+ * [DistSelectors] §5, NQueens First K Solutions (Fig. 14; Savina's NQueens-first-K, [Selectors] §5.1): the first
  * {@code k} solutions of the N-queens problem, found by a master on place 0 and workers on every place. A worker
  * given a partial board below the threshold depth sends its valid one-queen-deeper boards back to the master as new
  * work; at the threshold it completes the board sequentially and sends every solution. The master hands the work
  * out round robin and stops the workers once it has {@code k} solutions (or once no work is left, if the board has
  * fewer).
  *
- * <p>Priorities are mailboxes (paper 000 §5): master and workers are selectors with the mailboxes of {@link Box},
+ * <p>Priorities are mailboxes ([Selectors] §5): master and workers are selectors with the mailboxes of {@link Box},
  * served most urgent first, and they route every message by what it is — a solution or a stop first, then work from
  * the deepest board to the shallowest, then the bookkeeping. Deeper work first makes the search depth-first, so
  * solutions come early; {@code process} knows nothing of priorities. The bookkeeping comes last so that when the

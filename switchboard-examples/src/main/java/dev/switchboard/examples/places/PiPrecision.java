@@ -14,7 +14,7 @@ import java.math.RoundingMode;
 import java.util.Arrays;
 
 /**
- * Paper 003 §5, Precise Pi Computation (Fig. 13; Savina's PiPrecision): pi to a given number of digits from the
+ * [DistSelectors] §5, Precise Pi Computation (Fig. 13; Savina's PiPrecision): pi to a given number of digits from the
  * Bailey–Borwein–Plouffe series {@code pi = Σ (4/(8n+1) − 2/(8n+4) − 1/(8n+5) − 1/(8n+6)) / 16^n}, with
  * {@link BigDecimal}s. The master, on place 0, hands out the terms one at a time to workers on every place and adds
  * up what they send back; a worker that reports a term gets the next one. Once a term is below the precision, the

@@ -15,7 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Paper 003, Fig. 6 (paper 000, Fig. 19), on places: producer-consumer with a bounded buffer, the buffer a selector
+ * [DistSelectors], Fig. 6 ([Selectors], Fig. 19), on places: producer-consumer with a bounded buffer, the buffer a selector
  * on one place and the producers and consumers spread over all of them. The buffer has a PRODUCER and a CONSUMER
  * mailbox, each with a declarative guard: it takes no data while full and serves no consumer while empty, so a
  * producer or consumer that must wait simply has its message wait — no queues of waiting producers and consumers.

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Paper 003, Fig. 4 and 5 (paper 000, Fig. 11), on places: joining streams whose sources live on other places than
+ * [DistSelectors], Fig. 4 and 5 ([Selectors], Fig. 11), on places: joining streams whose sources live on other places than
  * the joining selector, without sequence numbers or a dictionary. The adder has one mailbox per source, numbered
  * like the sources; source {@code s} sends its items with {@code send(s, item)}, across places. Each source's
  * items arrive in order in its mailbox, and the adder takes one item per source per round by disabling a mailbox

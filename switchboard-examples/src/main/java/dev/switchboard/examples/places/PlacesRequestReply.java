@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Paper 003, Fig. 3 (paper 000, Fig. 7), on places: synchronous request-reply between selectors of different
+ * [DistSelectors], Fig. 3 ([Selectors], Fig. 7), on places: synchronous request-reply between selectors of different
  * places, without blocking a thread and without stashing. Each client is a selector with a REGULAR and a REPLY
  * mailbox. When a job needs the calculator, which lives on another place, the client sends the request and
  * disables REGULAR: the next message it processes is the reply, however many jobs (and its stop) have arrived

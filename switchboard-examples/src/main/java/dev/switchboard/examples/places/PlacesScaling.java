@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Paper 003 §5's scaling runs on local places: Trapezoid with the work per place fixed (weak scaling), PiPrecision
+ * [DistSelectors] §5's scaling runs on local places: Trapezoid with the work per place fixed (weak scaling), PiPrecision
  * and NQueens-first-K with the problem fixed (strong scaling), each on 1, 2 and 4 places of this host, each launch
  * timed by its report's {@code body} (the program's body and global termination excluded bootstrap). On a machine
  * with fewer cores than places the places share the cores, so the table shows what places cost, not a speed-up.

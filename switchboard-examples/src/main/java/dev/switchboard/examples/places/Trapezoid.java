@@ -9,7 +9,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 
 /**
- * Paper 003 §5, Trapezoidal Approximation (Fig. 12; Savina's Trapezoid): the integral of
+ * [DistSelectors] §5, Trapezoidal Approximation (Fig. 12; Savina's Trapezoid): the integral of
  * {@code f(x) = 1/(x+1) · sqrt(1 + e^sqrt(2x)) · sin(x³ − 1)} over [1, 5] by the trapezoidal rule, in a
  * master-worker style with workers on every place. The master, on place 0, creates the workers at their places and
  * sends each its interval at once: a reference works before its actor exists, and the message waits for it. Each

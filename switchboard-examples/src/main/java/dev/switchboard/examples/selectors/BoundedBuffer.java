@@ -11,7 +11,7 @@ import java.io.PrintStream;
 import java.util.ArrayDeque;
 
 /**
- * Paper 000 §7 (Fig. 19): producer-consumer with a bounded buffer. The buffer is a selector with a PRODUCER and a
+ * [Selectors] §7 (Fig. 19): producer-consumer with a bounded buffer. The buffer is a selector with a PRODUCER and a
  * CONSUMER mailbox: it takes no data while full and serves no consumer while empty, so producers and consumers
  * that must wait simply have their messages wait — no queues of waiting producers and consumers to manage.
  * Two versions: imperative (enable/disable as the buffer fills and empties) and declarative (two guards).

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Paper 000, Fig. 10 and 11: joining streams from several sources without sequence numbers or a dictionary. The
+ * [Selectors], Fig. 10 and 11: joining streams from several sources without sequence numbers or a dictionary. The
  * adder has one mailbox per source, numbered like the sources ({@code Selector<Item, Numbered>}): source
  * {@code s} sends with {@code send(s, item)}. Each source's items arrive in order in its mailbox; the adder takes
  * one item per source per round by disabling a mailbox once it has its item.

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Paper 000 §5: message priorities without touching the processing logic. The selector has one mailbox per
+ * [Selectors] §5: message priorities without touching the processing logic. The selector has one mailbox per
  * priority, routes each message by its priority ({@link Selector#route}), and the default PRIORITY policy always
  * takes the next message from the most urgent non-empty mailbox. The tasks are all sent to the selector's
  * reference before it starts, so the order in which it processes them is the policy's alone.

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Paper 000, Fig. 16 and §6: reader-writer concurrency inside one selector. Reads run in parallel as asyncs; a
+ * [Selectors], Fig. 16 and §6: reader-writer concurrency inside one selector. Reads run in parallel as asyncs; a
  * data-driven control tells when the reads in flight have finished; a write disables every mailbox, waits for
  * that control, writes, and enables the mailboxes again. Three policies from the same {@code process}:
  * <ul>

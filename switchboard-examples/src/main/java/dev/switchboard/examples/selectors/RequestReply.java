@@ -10,7 +10,7 @@ import dev.switchboard.examples.Example;
 import java.io.PrintStream;
 
 /**
- * Paper 000, Fig. 7: synchronous request-reply without blocking and without stashing. The requester is a selector
+ * [Selectors], Fig. 7: synchronous request-reply without blocking and without stashing. The requester is a selector
  * with a REGULAR and a REPLY mailbox: when it needs an answer it sends the request and disables REGULAR, so the
  * next message it processes is the reply; then it enables REGULAR again. Messages that arrive meanwhile simply
  * wait in REGULAR, in order. The request carries the requester's reference, and the calculator answers into its

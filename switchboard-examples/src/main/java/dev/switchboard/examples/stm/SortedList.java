@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Paper 004 §5.1: a sorted linked list owned by a transactional actor. Each node's {@code next} is a {@link TRef},
+ * [TxActors] §5.1: a sorted linked list owned by a transactional actor. Each node's {@code next} is a {@link TRef},
  * so inserts and removes that touch different parts of the list commit concurrently, and two that touch the same
  * nodes conflict and one runs again. Lookups and the sum are read-only messages that walk the list with direct
  * reads: they never make a writer roll back, and a walk that runs while writers commit sees some of their changes

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 /**
- * Paper 004: a bank as a transactional actor. Transfers are transactional messages, processed several at once,
+ * [TxActors]: a bank as a transactional actor. Transfers are transactional messages, processed several at once,
  * each as a transaction over the accounts' {@link TRef}s; the audit (the sum of all balances) is a read-only
  * message that reads the last committed balances directly, without a transaction, so it never makes a transfer
  * roll back. A direct read is relaxed: an audit that runs while a transfer commits may count its debit and not

@@ -1,0 +1,106 @@
+package dev.switchboard.internal;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Closing a runtime: refusing new work, failing the finishes that wait for it, terminating what is still alive and
+ * stopping the pool and the timer. Owns who closed the runtime and the lock a second close() waits on; the closed
+ * flag itself is the scheduler's ({@link Scheduler#isClosed}), read on hot paths. May touch: the waiting and
+ * tracking scopes (it stops them and terminates their actors), the pool, the timer, the workers (it interrupts
+ * them when they do not end) and the shared queue (what is left there is refused).
+ */
+final class Closing {
+    private final Scheduler scheduler;
+    private volatile String closedBy;
+    /** Held by close() while it closes: a concurrent close() waits for it. */
+    private final Object closing = new Object();
+
+    Closing(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** The exception that refuses new work ({@code what}) on this closed runtime, naming who closed it. */
+    RuntimeException refused(String what) {
+        return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' is closed ("
+                + closedBy + "): cannot " + what);
+    }
+
+    /**
+     * Closes the runtime. In this order: from now on new work is refused ({@link Scheduler#requireOpen}); every
+     * finish waiting for this runtime's work, or about to wait for actors still alive, ends with a
+     * {@code RuntimeClosedException} that says what was still open
+     * (the report is taken before anything is terminated); every actor still alive is terminated, its queued
+     * messages and every later send becoming dead letters ({@code RUNTIME_CLOSED}); then the pool stops taking
+     * tasks and the tasks already queued or running are given {@code timeout} to end, after which the workers are
+     * interrupted and given one more second. Returns whether the pool ended. Idempotent. Called on a worker of
+     * this runtime it does not wait (the pool cannot end while the caller runs). A concurrent call waits until the
+     * first has done all of this, then returns whether the pool ended.
+     */
+    boolean close(long timeout, TimeUnit unit) {
+        synchronized (closing) {                  // a second close() returns once the first has done its work
+            if (scheduler.isClosed()) {
+                return scheduler.pool.isTerminated();
+            }
+            closedBy = "closed by thread '" + Thread.currentThread().getName() + "'";
+            scheduler.markClosed();
+            return closeNow(timeout, unit);
+        }
+    }
+
+    private boolean closeNow(long timeout, TimeUnit unit) {
+        for (Scope s : scheduler.waitingScopes) {
+            s.stop(closedWhileWaiting(s));
+        }
+        for (Scope s : scheduler.trackingScopes) {
+            if (!s.isGlobal() && !s.handedToNoFinish()) {
+                // a finish whose body has ended but whose thread has not begun to wait yet: told the same way,
+                // before its actors are terminated (which could otherwise end it as if its work had succeeded);
+                // a nested finish that timed out tells the finish that took its work over. A finish that timed
+                // out with no finish around it has thrown already: nobody waits to be told, and what it left
+                // running ends below with its messages counted as dead letters.
+                s.stop(closedWhileWaiting(s));
+            }
+        }
+        for (Scope s : scheduler.trackingScopes) {
+            s.closeTracked();
+        }
+        scheduler.pool.shutdown();
+        scheduler.timers().close();
+        if (scheduler.onWorker()) {
+            return false;                 // the pool cannot end while this task runs
+        }
+        boolean ended = awaitPool(timeout, unit);
+        if (!ended) {
+            // not shutdownNow(): it would drop queued activations holding tokens
+            for (Worker w : scheduler.workers) {
+                w.interrupt();
+            }
+            ended = awaitPool(1, TimeUnit.SECONDS);
+        }
+        Node n;
+        while ((n = scheduler.runQueue.poll()) != null) {   // entries whose pump the pool refused
+            n.refused(ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was closed"));
+        }
+        return ended;
+    }
+
+    private boolean awaitPool(long timeout, TimeUnit unit) {
+        try {
+            return scheduler.pool.awaitTermination(timeout, unit);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    Throwable closedWhileWaiting(Scope scope) {
+        String report;
+        try {
+            report = scheduler.report(scope);
+        } catch (Throwable t) {
+            report = scope.toString();
+        }
+        return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was " + closedBy
+                + " while this finish waited for its work: " + report);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.switchboard.internal;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * A runtime's dead letters: their count, the listeners subscribed to them ({@code DeadLetter.subscribe}) and the
+ * default logging while none is. Owns the count, the listeners and the logging's count. May touch: the
+ * unscoped-failure handler (a listener's failure goes there). The letters themselves are made by the actor
+ * package; here they are plain objects.
+ */
+final class DeadLetters {
+    private static final System.Logger LOG = Scheduler.LOG;
+    @SuppressWarnings("unchecked")
+    private static final Consumer<Object>[] NO_LISTENERS = new Consumer[0];
+
+    private final Scheduler scheduler;
+    private final LongAdder count = new LongAdder();
+    /** What every dead letter is given to: the subscribed listeners, or the default logging while there are none. */
+    private final Consumer<Object> listener = this::dispatch;
+    /** The listeners subscribed to dead letters, oldest first; replaced (never changed) while holding the lock. */
+    private volatile Consumer<Object>[] listeners = NO_LISTENERS;
+    private final Object listenersLock = new Object();
+
+    DeadLetters(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    void countOne() {
+        count.increment();
+    }
+
+    /** Adds dead letters counted before this runtime knew of them (an actor's, from before its start). */
+    void count(long n) {
+        if (n != 0) {
+            count.add(n);
+        }
+    }
+
+    long counted() {
+        return count.sum();
+    }
+
+    /**
+     * What to call with each dead letter (a {@code DeadLetter}, made by the actor package), in the runtime's global
+     * scope (a failure there goes to the unscoped-failure handler): every subscribed listener, or, while none is,
+     * the default logging. Null would mean that nobody listens (the caller then makes no letter); it is never null
+     * here, since the logging listens while nothing else does.
+     */
+    Consumer<Object> listener() {
+        return listener;
+    }
+
+    /** Subscribes {@code listener} to this runtime's dead letters, after those subscribed before it. */
+    void subscribe(Consumer<Object> listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (listenersLock) {
+            Consumer<Object>[] old = listeners;
+            Consumer<Object>[] now = Arrays.copyOf(old, old.length + 1);
+            now[old.length] = listener;
+            listeners = now;
+        }
+    }
+
+    /**
+     * Ends the subscription of {@code listener} (the latest, if the same object was subscribed more than once);
+     * returns whether there was one. A letter being delivered at this moment may still reach it; none produced
+     * after this returns does.
+     */
+    boolean unsubscribe(Consumer<Object> listener) {
+        synchronized (listenersLock) {
+            Consumer<Object>[] old = listeners;
+            for (int i = old.length - 1; i >= 0; i--) {
+                if (old[i] == listener) {
+                    Consumer<Object>[] now = old.length == 1 ? NO_LISTENERS : Arrays.copyOf(old, old.length - 1);
+                    System.arraycopy(old, i + 1, now, i, old.length - 1 - i);
+                    listeners = now;
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Gives {@code letter} to every subscribed listener, in the order they subscribed; one that throws is reported
+     * to the unscoped-failure handler (as a failure of the global scope the letter is delivered in) and the others
+     * still hear the letter. With no listener, logs it.
+     */
+    private void dispatch(Object letter) {
+        Consumer<Object>[] listeners = this.listeners;
+        if (listeners.length == 0) {
+            logDeadLetter(letter);
+            return;
+        }
+        for (Consumer<Object> l : listeners) {
+            try {
+                l.accept(letter);
+            } catch (Throwable failure) {
+                scheduler.reportUnscopedFailure(failure);
+            }
+        }
+    }
+
+    /** Dead letters the default listener logs one by one; after these it logs a count now and then. */
+    private static final int LOGGED_DEAD_LETTERS = 10;
+    private final AtomicLong loggedDeadLetters = new AtomicLong();
+
+    /**
+     * The default dead-letter listener: logs the first {@value #LOGGED_DEAD_LETTERS} ({@code System.Logger}
+     * "dev.switchboard", level INFO), then one line whenever the count reaches a power of ten.
+     */
+    private void logDeadLetter(Object letter) {
+        String name = scheduler.name();
+        long n = loggedDeadLetters.incrementAndGet();
+        if (n <= LOGGED_DEAD_LETTERS) {
+            String text = String.valueOf(letter);
+            LOG.log(System.Logger.Level.INFO, "Switchboard: dead letter in runtime '" + name + "': "
+                    + (text.length() <= 300 ? text : text.substring(0, 297) + "...")
+                    + (n == LOGGED_DEAD_LETTERS ? " (the last one logged; later ones are counted, and logged as"
+                    + " a count at every power of ten; a listener subscribed with DeadLetter.subscribe sees each one)"
+                    : ""));
+        } else if (UnscopedFailures.isPowerOfTen(n)) {
+            LOG.log(System.Logger.Level.INFO, "Switchboard: " + n + " dead letters in runtime '" + name
+                    + "' so far");
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package dev.switchboard.internal;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Waiting for work to end: a finish ({@link #runFinish}), a future's value ({@link #helpProduce}) and any other
+ * blocking wait of the runtime's ({@link #block}). Owns how a waiting thread helps (only with the work it waits
+ * for), when it steps aside and blocks, and the deadlines of its wait (time-out, hang report).
+ *
+ * <p>{@link #runFinish} runs a finish body with a fresh {@link Scope} as the current node, then waits for the
+ * scope. A waiting worker first helps, never with unrelated work: it runs the queued tasks of this finish from its
+ * own deque ({@link Node#helpComplete(int)}), then those in any worker's deque, the tasks of finishes nested in it
+ * included (a nested scope is a child of the node that opened it), by joining the scope in slices
+ * ({@link #JOIN_SLICE_NANOS}). Only when it has found nothing to run for {@link #STEP_ASIDE_NANOS} does it block,
+ * through {@link ForkJoinPool#managedBlock}, which lets the pool add a compensating worker, so nested finishes
+ * cannot deadlock the pool even with one worker.
+ *
+ * <p>May touch: the scheduler's set of waiting scopes (a wait is in it while it lasts), the worker's blocking state
+ * ({@link Worker#enterBlocking}), the hang reports (it asks for one when the workers make no progress) and the
+ * closing (a wait on a closed runtime ends with its exception).
+ */
+final class FinishWait {
+    /** Tasks a worker waiting in a finish runs for it before it looks at the shared queue again. */
+    static final int HELP_BITE = 64;
+    /**
+     * How long a worker waiting in a finish steps aside (blocks, so the pool activates or adds a worker) when work
+     * waits in the shared queue, before it helps its finish again; and how long it looks for the finish's tasks in
+     * other workers' deques, finding none, before it blocks.
+     */
+    static final long STEP_ASIDE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /**
+     * How long a worker waiting for a future's value, or in a finish whose tasks run elsewhere, waits in one go for
+     * the producer (the finish) to end before it looks again for tasks of its subtree to help with
+     * ({@link #helpProduce}, {@link #runFinish}).
+     */
+    static final long JOIN_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
+    private final Scheduler scheduler;
+
+    FinishWait(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * Called on a worker of this runtime by a {@code get()} whose value {@code producer} computes, before it blocks:
+     * if no thread has started the producer, runs it here; otherwise helps with the queued tasks the producer
+     * spawned, in any worker's deque (its subtree: what its value may depend on, never unrelated work), as
+     * {@code ForkJoinTask.join} helps, and, while there are none, waits for up to {@link #STEP_ASIDE_NANOS}.
+     * Returns when the value (or failure) is there or when that time has passed without work to help; the caller
+     * then blocks, and the pool may add a thread for the wait. A divide-and-conquer recursion on futures therefore
+     * runs on the workers it has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no
+     * quick end costs a thread.
+     * Past {@link Worker#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
+     */
+    void helpProduce(ProducingTask producer) {
+        Worker w = (Worker) Thread.currentThread();
+        if (w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
+            return;
+        }
+        w.enterBlocking();
+        try {
+            if (!producer.isClaimed()) {
+                producer.tryUnfork();              // usually the newest task of this deque: leave no stale entry
+                w.runChain(producer);              // runs it unless another thread claims it first (run())
+            }
+            Clock clock = scheduler.clock();
+            long idleSince = 0;
+            while (!producer.valueReady()) {
+                long before = w.progress();
+                // Runs queued tasks of the producer's subtree from any worker's deque, then waits, for one slice at
+                // most, for the producer to mark itself done, which it does once its value is there.
+                producer.quietlyJoinUninterruptibly(JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
+                if (w.progress() != before) {
+                    idleSince = 0;
+                    continue;
+                }
+                long now = clock.nanoTime();
+                if (idleSince == 0) {
+                    idleSince = now;
+                } else if (now - idleSince >= STEP_ASIDE_NANOS) {
+                    return;
+                }
+            }
+        } finally {
+            w.exitBlocking();
+        }
+    }
+
+    /**
+     * Runs {@code body} (with {@code runner}) as a finish and waits until it and everything it spawned have ended,
+     * until {@code timeoutNanos} (if positive) has passed, or until a fatal failure ({@link Failures#isFatal})
+     * arrives. Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows {@link Scope#failures()}.
+     * If the finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the
+     * global scope), so the enclosing finish still waits for it and later failures reach it.
+     */
+    <B> Scope runFinish(B body, Scheduler.BodyRunner<? super B> runner, long timeoutNanos) {
+        scheduler.requireOpen("finish");
+        Thread thread = Thread.currentThread();
+        Node outer = Context.current();
+        int depth = outer == null ? 1 : outer.scope().depth() + 1;
+        if (depth > Scheduler.MAX_FINISH_DEPTH) {
+            throw new IllegalStateException("finish nested " + depth + " deep: more than the "
+                    + Scheduler.MAX_FINISH_DEPTH + " levels a runtime supports (each level beyond "
+                    + Worker.MAX_HELPING_DEPTH
+                    + " on one thread makes the pool add a thread); is a recursion missing its base case?");
+        }
+        // A nested finish is a child of the node that opens it: one spawn tree, so a worker waiting for the outer
+        // finish can help with the tasks of finishes nested below it (on another worker, say).
+        Scope scope;
+        if (outer == null) {
+            scope = new Scope(null, scheduler, null, false, depth);
+        } else {
+            Node parent = outer.attachChild();
+            try {
+                scope = new Scope(parent, scheduler, outer.owner(), false, depth);
+            } catch (Throwable t) {          // no memory, no stack: the child never existed
+                parent.addToPendingCount(-1);
+                throw t;
+            }
+        }
+        try {
+            Node previous = Context.enter(thread, scope);
+            try {
+                runner.run(body);
+            } catch (Throwable t) {
+                scope.addFailure(t);
+            } finally {
+                scope.sealSpawns();
+                Context.restore(thread, previous);
+            }
+        } finally {
+            // the body has ended, even if something above threw (a StackOverflowError, say): a nested scope is
+            // counted in its parent, which would otherwise wait for it forever
+            scope.tryComplete();
+        }
+        if (!scope.isEnded() && !helpedToEnd(scope, thread)) {
+            await(scope, thread, timeoutNanos);
+            if (!scope.isEnded()) {
+                scope.adoptInto(outer != null ? outer : scheduler.globalScope().attachChild());
+            }
+        }
+        return scope;
+    }
+
+    /**
+     * The common case of a finish on a worker, before any bookkeeping of a wait: its tasks are still in this
+     * worker's deque (nobody stole them), and running them here ends it. Returns whether the scope has ended.
+     */
+    private static boolean helpedToEnd(Scope scope, Thread thread) {
+        if (!(thread instanceof Worker w) || w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
+            return false;
+        }
+        w.enterBlocking();
+        try {
+            scope.helpComplete(HELP_BITE);
+        } finally {
+            w.exitBlocking();
+        }
+        return scope.isEnded();
+    }
+
+    private void await(Scope scope, Thread thread, long timeoutNanos) {
+        long reportAfter = scheduler.hangReportAfterNanos();
+        Worker w = thread instanceof Worker ww ? ww : null;
+        Clock clock = scheduler.clock();
+        long start = clock.nanoTime();
+        // Helping runs the finish's tasks on this thread's stack, and a task may open a finish of its own: deep
+        // nesting would overflow the stack. Past a depth, this thread only blocks and another runs the tasks.
+        boolean help = w != null && w.nestedWaits() < Worker.MAX_HELPING_DEPTH;
+        long failAt = timeoutNanos > 0 ? start + timeoutNanos : 0;
+        long reportAt = reportAfter > 0 ? start + reportAfter : 0;
+        long reportProgress = reportAt != 0 ? scheduler.hangs.workersProgress() : 0;
+        scheduler.waitingScopes.add(scope);
+        if (w != null) {
+            w.enterBlocking();
+        }
+        try {
+            long idleSince = 0;
+            while (!scope.isEnded() && scope.stopped() == null) {
+                if (scheduler.isClosed()) {      // after add: close() either sees this scope or we see closed
+                    scope.stop(scheduler.closing.closedWhileWaiting(scope));
+                    break;
+                }
+                long deadline = earliest(failAt, reportAt);
+                if (help) {
+                    // Help in bites, so that deadlines and other work are looked at in between: this thread runs
+                    // only the finish's own tasks, so while work waits in the shared queue it blocks for a moment
+                    // and the pool lets another worker run it (the finish's tasks may never end: endless chains).
+                    long before = w.progress();
+                    scope.helpComplete(deadline == 0 ? HELP_BITE : 8);          // this deque's
+                    if (scope.isEnded() || scope.stopped() != null) {
+                        break;
+                    }
+                    if (scheduler.sharedWorkWaits()) {
+                        long soon = clock.nanoTime() + STEP_ASIDE_NANOS;
+                        deadline = deadline == 0 ? soon : earliest(deadline, soon);
+                    } else if (deadline == 0 || clock.nanoTime() - deadline < 0) {
+                        if (w.progress() != before) {
+                            idleSince = 0;
+                            continue;               // it ran tasks, and may find more: keep helping
+                        }
+                        // Nothing of this finish here: its tasks (and those of the finishes nested in it) may wait
+                        // in other workers' deques. Run those, as a join of a stolen task helps its thief, waiting
+                        // one slice at most for the finish to end; block only after a while of finding none. The
+                        // pool's join runs every task of the finish it finds before it returns: the worker stops
+                        // it when the finish stops or times out, or other work waits (Worker#helpThrough).
+                        w.helpThrough(scope, failAt);
+                        long now = clock.nanoTime();
+                        if (w.progress() != before) {
+                            idleSince = 0;
+                        } else if (idleSince == 0) {
+                            idleSince = now;
+                        }
+                        if ((idleSince == 0 || now - idleSince < STEP_ASIDE_NANOS)
+                                && (deadline == 0 || now - deadline < 0)) {
+                            continue;
+                        }
+                        idleSince = 0;
+                    }
+                }
+                scope.deadline(deadline);
+                if (w != null) {
+                    w.beforeBlocking();
+                }
+                try {
+                    ForkJoinPool.managedBlock(scope);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();   // not thrown by Scope.block; kept for the contract
+                }
+                if (scope.isEnded()) {
+                    break;
+                }
+                if (scope.outlivedAWorker()) {
+                    scope.stop(scheduler.deaths.lastDeath());
+                    break;
+                }
+                long now = clock.nanoTime();
+                if (reportAt != 0 && now - reportAt >= 0) {
+                    long progress = scheduler.hangs.workersProgress();
+                    if (progress != reportProgress) {
+                        // the runtime's workers started work in the last period: not stuck, look again later
+                        reportProgress = progress;
+                        reportAt = now + reportAfter;
+                    } else {
+                        reportAt = 0;
+                        scheduler.hangs.reportHang(scope);
+                    }
+                }
+                if (failAt != 0 && now - failAt >= 0) {
+                    return;                       // timed out; the caller reports it
+                }
+            }
+        } finally {
+            scope.deadline(0);
+            if (w != null) {
+                w.exitBlocking();
+            }
+            scheduler.waitingScopes.remove(scope);
+        }
+    }
+
+    private static long earliest(long a, long b) {
+        if (a == 0) {
+            return b;
+        }
+        if (b == 0) {
+            return a;
+        }
+        return a - b <= 0 ? a : b;
+    }
+
+    /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */
+    void block(ForkJoinPool.ManagedBlocker blocker) {
+        Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == scheduler ? ww : null;
+        if (w != null) {
+            w.enterBlocking();
+            w.beforeBlocking();
+        }
+        try {
+            ForkJoinPool.managedBlock(blocker);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (w != null) {
+                w.exitBlocking();
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package dev.switchboard.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Hang reports: what keeps a finish open (its open actors and tasks, the threads blocked in a future's
+ * {@code get()}, what a worker is running now and where in the program's code, the pool's state), and to whom a
+ * report goes when a finish waits past {@link #hangReportAfterNanos()} without the workers making progress. Owns
+ * the record of blocked {@code get()} calls and the reporter. May touch: the workers (their current node, state,
+ * stack and progress, read only), the scopes being waited on (read only) and the unscoped-failure handler (a
+ * reporter's own failure goes there).
+ */
+final class HangReports {
+    private final Scheduler scheduler;
+    private final long hangReportAfterNanos;
+    private volatile Consumer<String> hangReporter = HangReports::logHangReport;
+
+    HangReports(Scheduler scheduler, long hangReportAfterNanos) {
+        this.scheduler = scheduler;
+        this.hangReportAfterNanos = hangReportAfterNanos;
+    }
+
+    /**
+     * Gives the reporter a report of {@code scope}, which has waited past {@link #hangReportAfterNanos()} while the
+     * workers made no progress.
+     */
+    void reportHang(Scope scope) {
+        Consumer<String> reporter = hangReporter;
+        if (reporter != null) {
+            try {
+                reporter.accept("Switchboard hang diagnostic: " + report(scope));
+            } catch (Throwable reporterFailed) {
+                // the reporter is the program's: its failure must not end the wait it reports on
+                scheduler.reportUnscopedFailure(reporterFailed);
+            }
+        }
+    }
+
+    private final Set<Scheduler.BlockedGet> blockedGets = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Records that the current thread, running {@code node}, blocks in {@code get()} of {@code future}, so a hang
+     * report can name both (the future's {@code toString} says where it was created); the caller removes it with
+     * {@link #unblocked}. The code that called {@code get()} is found by walking the stack past
+     * {@code getterClass} (cheap next to blocking); there is none to name when the task's body is a method
+     * reference to {@code get} itself.
+     */
+    Scheduler.BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass) {
+        StackTraceElement site = StackWalker.getInstance().walk(frames -> frames
+                .dropWhile(f -> !f.getClassName().equals(getterClass.getName()))
+                .dropWhile(f -> f.getClassName().equals(getterClass.getName()))
+                .findFirst()
+                .filter(f -> !f.getClassName().startsWith(Scheduler.class.getPackageName() + "."))
+                .map(StackWalker.StackFrame::toStackTraceElement).orElse(null));
+        Scheduler.BlockedGet b =
+                new Scheduler.BlockedGet(Thread.currentThread(), node, future, scheduler.clock().nanoTime(), site);
+        blockedGets.add(b);
+        return b;
+    }
+
+    void unblocked(Scheduler.BlockedGet b) {
+        blockedGets.remove(b);
+    }
+
+    /**
+     * What keeps {@code scope} open, as a multi-line report. Never throws: a report is made while something waits
+     * (a finish, a close), and describing the program's objects runs the program's code ({@code toString}).
+     */
+    String report(Scope scope) {
+        try {
+            return buildReport(scope);
+        } catch (Throwable t) {
+            try {
+                return scope + " (the report of what keeps it open failed: " + t + ")";
+            } catch (Throwable again) {
+                return "a finish (its report failed)";
+            }
+        }
+    }
+
+    private String buildReport(Scope scope) {
+        long now = scheduler.clock().nanoTime();
+        StringBuilder sb = new StringBuilder(scope.describe(now));
+        List<String> items = scope.openItems(now);
+        for (Scheduler.BlockedGet b : blockedGets) {
+            if (b.node().scope() == scope) {
+                items.add(b.node().describe() + " on thread '" + b.thread().getName() + "' has been blocked for "
+                        + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - b.sinceNanos())) + " in get() of "
+                        + b.future() + (b.site() != null ? ", called at " + b.site() : ""));
+            }
+        }
+        if (items.isEmpty()) {
+            sb.append("\n  - no actor, awaiting task or blocked get() is open; ")
+              .append("the remaining children are tasks still running or queued");
+        }
+        for (String item : items) {
+            sb.append("\n  - ").append(item);
+        }
+        if (scope.anyFailure() && !scope.isGlobal()) {   // the global scope's go to the unscoped-failure handler
+            appendFailuresSoFar(sb, scope.failed());
+        }
+        return sb.append("\n  ").append(poolState()).toString();
+    }
+
+    /**
+     * If a worker is running {@code node} now (an actor's turn, a task's body): which, in what thread state, and
+     * where in the program's own code, from its stack; otherwise null. A hang report then shows where an actor or
+     * task waits inside its own code (a blocking call, a lock) instead of only that it has not ended.
+     */
+    String runningNow(Node node) {
+        for (Worker w : scheduler.workers) {
+            if (w.current() == node) {
+                Thread.State state = w.getState();
+                StackTraceElement[] frames = w.getStackTrace();
+                if (w.current() != node) {
+                    return null;                  // it moved on meanwhile: the stack may be another node's
+                }
+                return "running now on thread '" + w.getName() + "' (" + state + ")" + programSite(frames);
+            }
+        }
+        return null;
+    }
+
+    /** {@code ", in Demo.process(Demo.java:12), calling java.util.concurrent.CountDownLatch.await(...)"}, or "". */
+    private static String programSite(StackTraceElement[] frames) {
+        for (int i = 0; i < frames.length; i++) {
+            if (isProgramFrame(frames[i])) {
+                return ", in " + site(frames[i]) + (i > 0 ? ", calling " + site(frames[i - 1]) : "");
+            }
+        }
+        return "";
+    }
+
+    /** {@code Demo.process(Demo.java:12)}: a frame without its module and class loader. */
+    private static String site(StackTraceElement f) {
+        String where = f.isNativeMethod() ? "native" : f.getFileName() == null ? "unknown source"
+                : f.getLineNumber() >= 0 ? f.getFileName() + ":" + f.getLineNumber() : f.getFileName();
+        return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
+    }
+
+    /** The packages of this library and of its modules: their frames are not the program's. */
+    private static final Set<String> LIBRARY_PACKAGES = Set.of("dev.switchboard", "dev.switchboard.actor",
+            "dev.switchboard.internal", "dev.switchboard.monitor", "dev.switchboard.spi", "dev.switchboard.task",
+            "dev.switchboard.stm", "dev.switchboard.place");
+
+    /**
+     * Whether a frame is the program's: neither the JDK's nor this library's, told from the class name alone (a
+     * report loads no class: it may run while a stuck thread holds a class loader's lock).
+     */
+    private static boolean isProgramFrame(StackTraceElement frame) {
+        String c = frame.getClassName();
+        if (c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.") || c.startsWith("com.sun.")) {
+            return false;
+        }
+        int dot = c.lastIndexOf('.');
+        return !LIBRARY_PACKAGES.contains(dot < 0 ? "" : c.substring(0, dot));
+    }
+
+    /** Failures a report shows by name; the rest are counted. */
+    private static final int REPORTED_FAILURES = 3;
+
+    /**
+     * The failures a waiting finish has collected so far (the body's own, or its tasks' and actors'): it rethrows
+     * them only once all of its work has ended, and they often explain why it still waits.
+     */
+    private static void appendFailuresSoFar(StringBuilder sb, Scope.Failed failed) {
+        if (failed.count() == 0) {
+            return;                       // forwarded to the finish that adopted this one's work
+        }
+        sb.append("\n  ").append(failed.count()).append(failed.count() == 1 ? " failure" : " failures")
+          .append(" so far:");
+        int shown = Math.min(REPORTED_FAILURES, failed.kept().size());
+        for (int i = 0; i < shown; i++) {
+            sb.append("\n  - ").append(failed.kept().get(i));
+        }
+        if (failed.count() > shown) {
+            sb.append("\n  - and ").append(failed.count() - shown).append(" more");
+        }
+    }
+
+    /**
+     * The pool as the JDK sees it, for hang reports: queued work that no worker takes while workers are idle, or a
+     * worker that stays runnable without starting anything, points at the pool rather than at the program.
+     */
+    String poolState() {
+        ForkJoinPool pool = scheduler.pool;
+        StringBuilder sb = new StringBuilder("pool: ").append(pool.getActiveThreadCount()).append(" of ")
+                .append(scheduler.parallelism()).append(" workers active, ").append(pool.getQueuedTaskCount())
+                .append(" tasks queued in worker deques, ").append(pool.getQueuedSubmissionCount())
+                .append(" submissions queued, ").append(scheduler.runQueue.size()).append(" in the shared queue");
+        for (Worker w : scheduler.workers) {
+            sb.append("; ").append(w.getName()).append(' ').append(w.getState()).append(", ")
+              .append(w.progress()).append(" nodes started");
+        }
+        return sb.toString();
+    }
+
+    /** Reports for every finish currently waited on, and for the global scope if anything is open there. */
+    List<String> reportOpenScopes() {
+        List<String> reports = new ArrayList<>();
+        for (Scope s : scheduler.waitingScopes) {
+            reports.add(report(s));
+        }
+        if (scheduler.globalScope().getPendingCount() > 0) {
+            reports.add(report(scheduler.globalScope()));
+        }
+        return reports;
+    }
+
+    /** Nodes the workers have started so far (a sum of racy reads: it changes while any worker works). */
+    long workersProgress() {
+        long sum = 0;
+        for (Worker w : scheduler.workers) {
+            sum += w.progress();
+        }
+        return sum;
+    }
+
+    private static void logHangReport(String report) {
+        Scheduler.LOG.log(System.Logger.Level.WARNING, report);
+    }
+
+    void hangReporter(Consumer<String> reporter) {
+        this.hangReporter = reporter;
+    }
+
+    long hangReportAfterNanos() {
+        return hangReportAfterNanos;
+    }
+}
