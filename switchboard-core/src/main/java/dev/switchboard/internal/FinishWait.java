@@ -162,6 +162,10 @@ final class FinishWait {
     }
 
     private void await(Scope scope, Thread thread, long timeoutNanos) {
+        if (scheduler.deterministic != null) {
+            scheduler.deterministic.awaitFinish(scope);      // the test thread runs the work, or it fails at once
+            return;
+        }
         long reportAfter = scheduler.hangReportAfterNanos();
         Worker w = thread instanceof Worker ww ? ww : null;
         Clock clock = scheduler.clock();
@@ -273,6 +277,9 @@ final class FinishWait {
 
     /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */
     void block(ForkJoinPool.ManagedBlocker blocker) {
+        if (scheduler.deterministic != null) {
+            scheduler.deterministic.requireNotRunning("a blocking wait");
+        }
         Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == scheduler ? ww : null;
         if (w != null) {
             w.enterBlocking();

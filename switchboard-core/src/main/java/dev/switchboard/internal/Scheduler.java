@@ -28,6 +28,17 @@ import java.util.function.Consumer;
  * ({@link Closing}) and which runtime a thread's unscoped work belongs to ({@link RuntimesOfThreads}). This class
  * owns the pool, the shared queue, the global scope, the sets of workers and of waiting and tracking scopes, the
  * closed flag and the rough clock, and makes the scheduling decisions (where a ready node goes) itself.
+ *
+ * <h2>Implementation notes</h2>
+ * <b>The decision point.</b> Every node that becomes ready (a task, an actor's activation, a data-driven task)
+ * enters through {@link #submit}, {@link #activate}, {@link #activateBehind}, {@link #activateNext} or
+ * {@link #yieldTurn} ({@link #yieldIfOthersWaiting} yields through yieldTurn or the handoff buffer). On a worker of
+ * this runtime the worker keeps it (its deque, its handoff buffer, from where it may spread: {@link Worker}); from
+ * any other thread, or when it used up its turn, it goes to {@link #share}, which queues it in the shared queue,
+ * or, on a runtime built with a {@link DeterministicScheduler}, hands it to that instead. Under a deterministic
+ * scheduler no node is given to the pool, so no thread is a worker and every ready node reaches share: the test
+ * takes the whole decision. Production pays no instruction where a worker keeps a node, and in share a null check
+ * of a final field beside a queue offer ({@link #othersWaiting} adds one, evaluated only when nothing waits).
  */
 public final class Scheduler {
     private static final AtomicInteger RUNTIME_IDS = new AtomicInteger();
@@ -60,6 +71,8 @@ public final class Scheduler {
     private final TimerService timers;
     private volatile Object facade;
     private final Clock clock;
+    /** Takes the decision of what runs next in a test, or null ({@link #share}). */
+    final DeterministicScheduler deterministic;
 
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos) {
         this(name, parallelism, budget, handoffLimit, hangReportAfterNanos, 0);
@@ -71,13 +84,17 @@ public final class Scheduler {
      */
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos,
                      long idleSpinNanos) {
-        this(name, parallelism, budget, handoffLimit, hangReportAfterNanos, idleSpinNanos, Clock.system());
+        this(name, parallelism, budget, handoffLimit, hangReportAfterNanos, idleSpinNanos, Clock.system(), null);
     }
 
-    /** @param clock where the runtime reads the time (see {@link Clock} for what it drives) */
+    /**
+     * @param clock         where the runtime reads the time (see {@link Clock} for what it drives)
+     * @param deterministic what runs the ready nodes when a test says so, or null: the pool does
+     */
     public Scheduler(String name, int parallelism, int budget, int handoffLimit, long hangReportAfterNanos,
-                     long idleSpinNanos, Clock clock) {
+                     long idleSpinNanos, Clock clock, DeterministicScheduler deterministic) {
         this.clock = java.util.Objects.requireNonNull(clock, "clock");
+        this.deterministic = deterministic;
         this.roughNanos = clock.nanoTime();
         if (parallelism < 1) {
             throw new IllegalArgumentException("a runtime needs at least one worker, got " + parallelism);
@@ -93,26 +110,16 @@ public final class Scheduler {
         if (idleSpinNanos < 0) {
             throw new IllegalArgumentException("the idle spin must not be negative, got " + idleSpinNanos + " ns");
         }
-        AtomicInteger workerIds = new AtomicInteger();
-        this.pool = new ForkJoinPool(parallelism, p -> {
-            // Never throws: the pool rethrows a factory's exception into whichever thread asked for a worker,
-            // which can be a worker between tasks (it would die, and the pool would cancel its queued tasks).
-            // Without memory for a thread, the pool simply runs with the workers it has.
-            try {
-                Worker w = new Worker(p, this);
-                w.setName(this.name + "-worker-" + workerIds.incrementAndGet());
-                workers.add(w);
-                return w;
-            } catch (Throwable noMemory) {
-                return null;
-            }
-        }, (thread, failure) -> deaths.died(failure), true);
+        this.pool = Worker.newPool(this, parallelism);
         this.idleSpin = new IdleSpin(this, pool, parallelism, idleSpinNanos);
         this.watchdog = new Watchdog(this);
         this.runQueue = new RunQueue(this);
         this.global = new Scope(null, this, null, true, 0);
         trackingScopes.add(global);
         this.timers = new TimerService(this.name, clock, this::reportUnscopedFailure);
+        if (deterministic != null) {
+            deterministic.bind(this);
+        }
         watchdog.start();
         RuntimesOfThreads.createdOnThisThread(this);
     }
@@ -141,15 +148,6 @@ public final class Scheduler {
     /** Written by the watchdog only, at each look. */
     void roughNanos(long now) {
         roughNanos = now;
-    }
-
-    void workerEnded(Worker w) {
-        workers.remove(w);
-    }
-
-    /** What killed the last worker that died, or null. */
-    Throwable lastDeath() {
-        return deaths.lastDeath();
     }
 
     /** Worker threads that ended with a failure ({@link WorkerDeaths}). */
@@ -333,10 +331,17 @@ public final class Scheduler {
         }
     }
 
-    /** Queues {@code node} in the shared queue; a refusal (closed, out of memory) is the node's failure. */
+    /**
+     * Queues {@code node} in the shared queue, or gives it to the deterministic scheduler if there is one (see
+     * "The decision point"); a refusal (closed, out of memory) is the node's failure.
+     */
     void share(Node node, boolean onWorker) {
         try {
-            runQueue.offer(node, onWorker);
+            if (deterministic == null) {
+                runQueue.offer(node, onWorker);
+            } else {
+                deterministic.ready(node);
+            }
         } catch (Throwable t) {
             node.refused(t);
         }
@@ -387,12 +392,14 @@ public final class Scheduler {
     }
 
     /**
-     * Whether other work waits for the current worker: tasks in its own deque, or entries in the shared queue.
+     * Whether other work waits for the current worker: tasks in its own deque, entries in the shared queue, or
+     * nodes ready in the deterministic scheduler.
      * When nothing does, work that used up its turn may simply go on; yielding would only cost a queue round
      * trip and wake an idle worker for nothing.
      */
     public boolean othersWaiting() {
-        return ForkJoinTask.getQueuedTaskCount() > 0 || !runQueue.isEmpty();
+        return ForkJoinTask.getQueuedTaskCount() > 0 || !runQueue.isEmpty()
+                || deterministic != null && deterministic.hasReady();
     }
 
     // ---------------------------------------------------------------- spreading and idle workers
@@ -408,16 +415,6 @@ public final class Scheduler {
     /** How long an idle worker spins for work before it parks, in nanoseconds (0: not at all). */
     public long idleSpinNanos() {
         return idleSpin.nanos;
-    }
-
-    /** Workers spinning for work now (for tests and diagnostics). */
-    public int spinningWorkers() {
-        return idleSpin.spinningWorkers();
-    }
-
-    /** Times a spinning worker found work so far (for tests and diagnostics). */
-    public long spinFinds() {
-        return idleSpin.finds();
     }
 
     // ---------------------------------------------------------------- waiting ({@link FinishWait})
@@ -472,6 +469,9 @@ public final class Scheduler {
 
     /** Records that this thread blocks in {@code get()}, until {@link #unblocked} ({@link HangReports}). */
     public BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass) {
+        if (deterministic != null) {
+            deterministic.requireNotRunning("a blocking get()");
+        }
         return hangs.blockedInGet(node, future, getterClass);
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A worker thread of a Switchboard runtime.
@@ -229,6 +230,24 @@ public final class Worker extends ForkJoinWorkerThread {
     Worker(ForkJoinPool pool, Scheduler scheduler) {
         super(null, pool, true);
         this.scheduler = scheduler;
+    }
+
+    /** The pool of {@code scheduler}'s workers, in FIFO ("async") mode; a worker's death goes to its deaths. */
+    static ForkJoinPool newPool(Scheduler scheduler, int parallelism) {
+        AtomicInteger workerIds = new AtomicInteger();
+        return new ForkJoinPool(parallelism, p -> {
+            // Never throws: the pool rethrows a factory's exception into whichever thread asked for a worker,
+            // which can be a worker between tasks (it would die, and the pool would cancel its queued tasks).
+            // Without memory for a thread, the pool simply runs with the workers it has.
+            try {
+                Worker w = new Worker(p, scheduler);
+                w.setName(scheduler.name() + "-worker-" + workerIds.incrementAndGet());
+                scheduler.workers.add(w);
+                return w;
+            } catch (Throwable noMemory) {
+                return null;
+            }
+        }, (thread, failure) -> scheduler.deaths.died(failure), true);
     }
 
     /** The node new work attaches to: the one this worker runs, or the finish whose body it runs. */
@@ -740,7 +759,7 @@ public final class Worker extends ForkJoinWorkerThread {
      */
     @Override
     protected void onTermination(Throwable exception) {
-        scheduler.workerEnded(this);
+        scheduler.workers.remove(this);
         if (exception != null) {
             try {
                 Node n;

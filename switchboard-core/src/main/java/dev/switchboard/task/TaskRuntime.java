@@ -4,6 +4,7 @@ import dev.switchboard.internal.AwaitTask;
 import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.ClosedRuntimes;
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.DeterministicScheduler;
 import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.RuntimeAccess;
@@ -92,7 +93,8 @@ public final class TaskRuntime implements AutoCloseable {
 
     private TaskRuntime(Builder b) {
         this.scheduler = new Scheduler(b.name, b.workers, b.throughput, b.handoffLimit,
-                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos(), b.idleSpin.toNanos(), b.clock);
+                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos(), b.idleSpin.toNanos(), b.clock,
+                b.deterministic);
         scheduler.facade(this);
         if (b.hangReporter != null) {
             scheduler.hangReporter(b.hangReporter);
@@ -556,6 +558,11 @@ public final class TaskRuntime implements AutoCloseable {
          * {@code RuntimeInternals}; a testkit will publish it).
          */
         Clock clock = Clock.system();
+        /**
+         * What decides which ready actor or task runs next, in a test: not public API (tests set a
+         * {@code DeterministicScheduler} through {@code RuntimeInternals}); null, the default, for the pool.
+         */
+        DeterministicScheduler deterministic;
 
         private Builder() {
         }

@@ -56,11 +56,11 @@ class IdleSpinTest {
             // after each task the second worker spins 10 ms, far longer than the 20 us until the next fork, so it
             // finds most of them; a machine that keeps that worker off its core for whole series makes it find
             // none, so up to 20 series
-            for (int series = 0; series < 20 && s.spinFinds() == 0; series++) {
+            for (int series = 0; series < 20 && s.idleSpin.finds() == 0; series++) {
                 assertThat(forkRounds(rt)).isEqualTo(ROUNDS);
             }
-            assertThat(s.spinFinds()).as("work found while spinning").isPositive();
-            Await.until("no worker spins once the runtime is out of work", () -> s.spinningWorkers() == 0);
+            assertThat(s.idleSpin.finds()).as("work found while spinning").isPositive();
+            Await.until("no worker spins once the runtime is out of work", () -> s.idleSpin.spinningWorkers() == 0);
         }
     }
 
@@ -71,8 +71,8 @@ class IdleSpinTest {
             assertThat(s.spinsWhenIdle()).isFalse();
             assertThat(rt.idleSpin()).isEqualTo(Duration.ZERO);
             assertThat(forkRounds(rt)).isEqualTo(ROUNDS);
-            assertThat(s.spinFinds()).isZero();
-            assertThat(s.spinningWorkers()).isZero();
+            assertThat(s.idleSpin.finds()).isZero();
+            assertThat(s.idleSpin.spinningWorkers()).isZero();
         }
     }
 

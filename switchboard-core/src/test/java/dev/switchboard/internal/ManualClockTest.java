@@ -139,7 +139,7 @@ class ManualClockTest {
     @Test
     void theTimerServiceRunsOneShotFixedRateAndFixedDelayActionsByTheClock() {
         ManualClock clock = new ManualClock(1_000);
-        Scheduler s = new Scheduler("manual-timers", 1, 64, 64, 0, 0, clock);
+        Scheduler s = new Scheduler("manual-timers", 1, 64, 64, 0, 0, clock, null);
         try {
             TimerService timers = s.timers();
             AtomicInteger once = new AtomicInteger();

@@ -1,0 +1,237 @@
+package dev.switchboard.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A test scheduler that decides, one step at a time and reproducibly, which ready node of a runtime runs next:
+ * the ready actor activations and tasks wait in a list, and nothing runs until the test calls {@link #runNext()}
+ * or {@link #runUntilQuiet()}, which run them one at a time on the calling thread, each chosen by a
+ * {@link Chooser} (a seeded {@link Random}, or the test's own). The order they ran in is recorded
+ * ({@link #history()}). Given to a runtime through a package-private builder option, like {@link ManualClock}
+ * (see {@code RuntimeInternals} and {@code Runtimes} in the tests); one runtime per instance. Thread-safe, though
+ * only one thread runs nodes at a time.
+ *
+ * <h2>What it supports</h2>
+ * Programs of actors, and the tasks they (or the test) start, that never wait for other work while they run:
+ * <ul>
+ *   <li>Work started from the test thread: inside {@link #runUnscoped} (the runtime's global scope, so that it
+ *       belongs to no finish), then driven by {@link #runUntilQuiet()}; or inside a {@code finish} on the test
+ *       thread, which drives the scheduler itself, as {@code runUntilQuiet} would, until the finish's work has
+ *       ended.</li>
+ *   <li>Messages, replies to asks, spawned tasks and data-driven tasks, as long as each runs to its end without
+ *       blocking.</li>
+ *   <li>Timers with a {@link ManualClock}: advancing it makes the actors they message ready here.</li>
+ * </ul>
+ * <h2>What it does not support</h2>
+ * <ul>
+ *   <li>A wait inside a node it runs: a {@code finish} whose work has not ended when its body returns, a blocking
+ *       {@code get()}, a runtime's blocking wait (a bounded mailbox's wait for room). These fail at once with an
+ *       {@link IllegalStateException} saying so (the wait would need another thread to run the work, and there is
+ *       none), which fails the node as any exception from it would.</li>
+ *   <li>A {@code finish} on the test thread whose work waits for something that only time or another thread
+ *       could make ready (a timer on the system clock, a future completed elsewhere): it stops with an
+ *       {@link IllegalStateException} naming what keeps it open, instead of waiting.</li>
+ *   <li>A blocking {@code get()} on the test thread outside every node: it waits as on any runtime, for a thread
+ *       that drives this scheduler; drive it first.</li>
+ * </ul>
+ * A runtime under this scheduler starts no worker thread (its watchdog and timer threads still exist), so what
+ * reports the pool's state ({@code isQuiescent()}, worker counts) says nothing about the work here.
+ *
+ * <h2>Implementation notes</h2>
+ * Every ready node of a runtime reaches the scheduler's one decision point, {@link Scheduler#share}, when the
+ * thread that makes it ready is not a worker of the runtime; under this scheduler no thread is (no node is ever
+ * given to the pool), so the whole decision is taken here (see Scheduler, "The decision point").
+ */
+public final class DeterministicScheduler {
+    /** The most nodes {@link #runUntilQuiet()} runs before it decides the program does not quiesce. */
+    public static final int DEFAULT_MAX_STEPS = 1_000_000;
+
+    /** Chooses which ready node runs next. */
+    @FunctionalInterface
+    public interface Chooser {
+        /** Returns the index in {@code ready} (never empty, oldest first; not to be kept) of the node to run. */
+        int choose(List<Node> ready);
+    }
+
+    private final Chooser chooser;
+    private final ArrayList<Node> ready = new ArrayList<>();
+    private final List<Node> readyView = Collections.unmodifiableList(ready);
+    private final ArrayList<String> history = new ArrayList<>();
+    private Scheduler scheduler;
+    /** The thread running a node now, or null: set and cleared under this object's lock. */
+    private volatile Thread running;
+
+    /** A scheduler that chooses uniformly at random from the ready nodes, with a {@link Random} of {@code seed}. */
+    public DeterministicScheduler(long seed) {
+        Random random = new Random(seed);
+        this.chooser = r -> random.nextInt(r.size());
+    }
+
+    public DeterministicScheduler(Chooser chooser) {
+        this.chooser = Objects.requireNonNull(chooser, "chooser");
+    }
+
+    /** Called once, by the runtime's scheduler as it is created. */
+    synchronized void bind(Scheduler s) {
+        if (scheduler != null) {
+            throw new IllegalStateException("a DeterministicScheduler schedules one runtime, already " + scheduler);
+        }
+        scheduler = s;
+    }
+
+    /**
+     * Takes a node that is ready to run ({@link Scheduler#share}).
+     *
+     * @throws RejectedExecutionException if the runtime is closed (the node is then refused, as by the pool)
+     */
+    synchronized void ready(Node node) {
+        if (scheduler.isClosed()) {
+            throw new RejectedExecutionException(scheduler.name() + " is closed");
+        }
+        ready.add(node);
+    }
+
+    /** Whether nodes are ready to run: other work waits (an actor that used up its budget yields to it). */
+    synchronized boolean hasReady() {
+        return !ready.isEmpty();
+    }
+
+    /** Nodes ready to run now. */
+    public synchronized int readyCount() {
+        return ready.size();
+    }
+
+    /** What ran so far, oldest first, one entry per node run: its {@link Node#describe()} ("actor Foo@3"). */
+    public synchronized List<String> history() {
+        return List.copyOf(history);
+    }
+
+    /**
+     * Runs {@code action} on this thread in the runtime's global scope ({@link Scheduler#runInGlobalScope}): what
+     * it starts belongs to no finish, and waits here until the test runs it.
+     */
+    public void runUnscoped(Runnable action) {
+        bound().runInGlobalScope(action);
+    }
+
+    /**
+     * Runs one ready node, chosen by the chooser, on this thread; returns false if none was ready.
+     *
+     * @throws IllegalStateException if called inside a node this scheduler runs
+     */
+    public boolean runNext() {
+        Thread t = Thread.currentThread();
+        Node next;
+        synchronized (this) {
+            if (running != null) {
+                throw new IllegalStateException("runNext called inside a node that " + this + " runs, on " + running);
+            }
+            if (ready.isEmpty()) {
+                return false;
+            }
+            int i = chooser.choose(readyView);
+            if (i < 0 || i >= ready.size()) {
+                throw new IllegalStateException("the chooser chose " + i + " of " + ready.size() + " ready nodes");
+            }
+            next = ready.remove(i);
+            history.add(next.describe());
+            running = t;
+        }
+        try {
+            next.compute();                       // on a thread that is not a worker: runs it with its context
+        } finally {
+            running = null;
+        }
+        return true;
+    }
+
+    /** Runs ready nodes until none is ready ({@link #runUntilQuiet(int)} with {@link #DEFAULT_MAX_STEPS}). */
+    public int runUntilQuiet() {
+        return runUntilQuiet(DEFAULT_MAX_STEPS);
+    }
+
+    /**
+     * Runs ready nodes, one at a time, until none is ready; returns how many ran.
+     *
+     * @throws IllegalStateException if nodes are still ready after {@code maxSteps} (a program that never
+     *                               quiesces)
+     */
+    public int runUntilQuiet(int maxSteps) {
+        int steps = 0;
+        while (runNext()) {
+            if (++steps >= maxSteps && hasReady()) {
+                throw new IllegalStateException("still " + readyCount() + " nodes ready after " + steps + " steps");
+            }
+        }
+        return steps;
+    }
+
+    /**
+     * The wait of a finish whose work has not ended when its body returned ({@link FinishWait}): on the test
+     * thread, runs ready nodes until the finish has ended, and stops it if nothing is ready before then; inside a
+     * node this scheduler runs, stops it at once (see the class comment).
+     */
+    void awaitFinish(Scope scope) {
+        if (Thread.currentThread() == running) {
+            scope.stop(unsupported("a finish whose work has not ended when its body returns"));
+            return;
+        }
+        try {
+            if (!runUntil(() -> scope.isEnded() || scope.stopped() != null)) {
+                scope.stop(new IllegalStateException("the finish waits for work that nothing has made ready under "
+                        + this + ", which runs only ready nodes (a timer on the system clock, or a future completed"
+                        + " by another thread, is not waited for):\n" + scheduler.report(scope)));
+            }
+        } catch (RuntimeException notQuiet) {          // too many steps, or the chooser failed
+            scope.stop(notQuiet);
+        }
+    }
+
+    /**
+     * Fails a blocking wait ({@code get()}, a bounded mailbox's wait for room) that a node this scheduler runs would
+     * make on this thread: nothing else would run the work it waits for.
+     */
+    void requireNotRunning(String what) {
+        if (Thread.currentThread() == running) {
+            throw unsupported(what);
+        }
+    }
+
+    private IllegalStateException unsupported(String what) {
+        return new IllegalStateException(what + " inside an actor or task run by " + this
+                + " is not supported: it would wait for work that only this thread runs");
+    }
+
+    /** Runs ready nodes until {@code done}; returns false if nothing was ready before it was. */
+    private boolean runUntil(BooleanSupplier done) {
+        int steps = 0;
+        while (!done.getAsBoolean()) {
+            if (!runNext()) {
+                return false;
+            }
+            if (++steps >= DEFAULT_MAX_STEPS) {
+                throw new IllegalStateException("a finish still open after " + steps + " steps under " + this);
+            }
+        }
+        return true;
+    }
+
+    private synchronized Scheduler bound() {
+        if (scheduler == null) {
+            throw new IllegalStateException("this DeterministicScheduler has no runtime yet");
+        }
+        return scheduler;
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "DeterministicScheduler[" + (scheduler == null ? "unbound" : scheduler.name()) + ", "
+                + ready.size() + " ready, " + history.size() + " run]";
+    }
+}
