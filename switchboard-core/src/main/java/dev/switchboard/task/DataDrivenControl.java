@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * A data-driven control (DDC, paper 002 §6.2.1): a value and an execution body, each assigned once and in either
+ * A data-driven control (DDC, [Unified] §6.2.1): a value and an execution body, each assigned once and in either
  * order; when both are there the body runs with the value.
  *
  * <p>Unlike a {@link DataDrivenFuture}, a DDC has exactly one consumer. In {@link Mode#ASYNCHRONOUS} mode (the
@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * counts toward that finish from the moment it is attached. In {@link Mode#SYNCHRONOUS} mode the body runs on
  * the thread that completes the pair, inside the caller of {@link #addValue} or {@link #addResumable}.
  *
- * <p>The reader-writer selector of paper 000 (Fig. 16) uses one to run a pending write once the last in-flight
+ * <p>The reader-writer selector of [Selectors] (Fig. 16) uses one to run a pending write once the last in-flight
  * reader is done:
  * <pre>{@code
  * if (readersDone.valueAvailable()) {

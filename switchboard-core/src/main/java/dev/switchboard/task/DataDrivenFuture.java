@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A data-driven future (DDF): a single-assignment slot that tasks can wait on without blocking a thread
- * (paper 002 §3.2).
+ * ([Unified] §3.2).
  *
  * <p>{@link #put} assigns the value once (a second {@code put} is an error); {@code asyncAwait(ddf, body)} runs
  * {@code body} as a task once the value is there; {@link #get()} returns it (and waits if it is not there yet).

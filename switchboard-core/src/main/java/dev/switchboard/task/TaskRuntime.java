@@ -23,7 +23,7 @@ import java.util.function.IntConsumer;
 
 /**
  * A Switchboard runtime: a pool of work-stealing workers that runs tasks and actors, with the async-finish
- * constructs of paper 002 as methods.
+ * constructs of [Unified] as methods.
  *
  * <p>Most programs use the {@linkplain #defaultRuntime() default runtime} (one worker per core) through the
  * static methods of {@link dev.switchboard.Switchboard}. Embedding code and tests create their own, with a
@@ -251,7 +251,7 @@ public final class TaskRuntime implements AutoCloseable {
     // ------------------------------------------------------------------------------------------ tasks
 
     /**
-     * Spawns {@code body} as a task of the current finish (paper 002 §3.1). What it throws, checked or not, is
+     * Spawns {@code body} as a task of the current finish ([Unified] §3.1). What it throws, checked or not, is
      * rethrown by that finish.
      *
      * <pre>{@code
