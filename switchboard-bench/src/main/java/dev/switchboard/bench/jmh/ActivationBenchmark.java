@@ -3,6 +3,7 @@ package dev.switchboard.bench.jmh;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -60,11 +61,19 @@ public class ActivationBenchmark {
         public void setUp() {
             runtime = TaskRuntime.create(2);
             actors = new ActorRef[ACTORS];
-            runtime.async(() -> {
+            CountDownLatch started = new CountDownLatch(1);
+            runtime.async(() -> {                       // long-lived actors: in the global scope, not a finish
                 for (int i = 0; i < ACTORS; i++) {
                     actors[i] = new Counter(total).start();
                 }
+                started.countDown();
             });
+            try {
+                started.await();                        // before the first iteration reads the references
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the actors started", e);
+            }
         }
 
         @TearDown(Level.Trial)
