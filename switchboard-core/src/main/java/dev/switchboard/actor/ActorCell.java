@@ -9,6 +9,10 @@ import java.lang.invoke.VarHandle;
  * actor through {@link ActorCore}, its only subclass, which holds the API and leaves the work to this class and
  * the classes of each job named below.
  *
+ * <p>Owns the status word, the activation, the runtime it was started on, the current behavior and the extras
+ * (created on first use). May touch the mailbox (the token holder is its only consumer), the dispatch strategy,
+ * and, through their static methods, the classes of each job: they take the actor and act on its cell.
+ *
  * @param <M> the type of message the actor accepts
  */
 abstract sealed class ActorCell<M> permits ActorCore {
@@ -74,7 +78,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
      * {@code RUNTIME_CLOSED}. Never set alone on an actor that was not started.
      */
     static final int BY_CLOSE = 32;
-    /** The bits above the flags count the replies the actor awaits ({@link #awaitReply}). */
+    /** The bits above the flags count the replies the actor awaits ({@code awaitReply}). */
     static final int AWAIT_UNIT = 1 << 8;
     static final int AWAIT_MASK = ~(AWAIT_UNIT - 1);
     /** The most a queue of an actor holds: its mailbox's, and the reply handlers' and finished messages' queues. */
@@ -116,14 +120,17 @@ abstract sealed class ActorCell<M> permits ActorCore {
     private volatile Activation activation;
     /** Set by start() (or a refused start) before STARTED is published. */
     Scheduler scheduler;
-    /** Confined to the holder of SCHEDULED (the processing); null while the actor runs {@link #process}. */
+    /**
+     * Confined to the holder of SCHEDULED (the processing): what processes the next message; null while the actor
+     * runs its own {@code process}, a fresh instance's {@code process} once the cell hosts one (ActorHosting).
+     */
     Behavior<M> behavior;
     /** What only some actors need, or null: created by the first use ({@link #extras()}). */
     private volatile ActorExtras extras;
 
     @SuppressWarnings("unchecked")
     ActorCell(Mailbox mailbox, Dispatch dispatch, BoundedMailbox bound) {
-        ActorCore<M> host = (ActorCore<M>) ActorHosting.hostOfNew();
+        ActorCore<M> host = (ActorCore<M>) ActorHosting.hostOfNew(this);
         if (host == null) {
             this.mailbox = mailbox;
             this.self = newRef();
@@ -131,7 +138,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
             this.limit = bound == null ? null
                     : new MailboxLimit(bound, mailbox instanceof SelectorMailboxes m ? m.mailboxes() : 1);
         } else {                               // a fresh instance for a cell: it uses the cell's reference and mailbox
-            ActorHosting.requireSameKind(host, core());
             this.mailbox = host.mailbox;
             this.self = host.self;
             this.dispatch = host.dispatch;
@@ -411,7 +417,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
     }
 
     /**
-     * Runs {@link #onStart()} if it is pending, or one reply handler, or else one message if the actor is neither
+     * Runs {@code onStart()} if it is pending, or one reply handler, or else one message if the actor is neither
      * paused nor awaiting a reply. Returns whether it ran anything.
      */
     private boolean runOne(int s) {

@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * it.
  *
  * <p>An instance built by {@link #create} shares the cell's reference, mailbox, bound and dispatch (its
- * constructor takes them from the cell), and all it does on itself ({@code self()}, {@code exit()},
+ * constructor takes them from the cell, so what its constructor enables or disables in a selector's mailboxes
+ * applies to the cell's at once: create it in the cell's processing), and all it does on itself ({@code self()}, {@code exit()},
  * {@code become}, timers, {@code awaitReply}, a selector's {@code enable}) acts on the cell. It is never started
  * on its own. What the cell keeps: its timers, the replies it awaits, its selector's guards and routing; what it
  * drops when it hosts a new instance: the behaviors {@code become} stacked. Owns the extras' {@code instance}
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
 final class ActorHosting {
     /*
      * Implementation notes. `used` is a plain static field, set by the first create() and never cleared: every
-     * ActorCore constructor reads it, and only then the thread-local. The thread that creates an instance for a
+     * ActorCore constructor reads it, and only then (for the life of the JVM, once some code has hosted) the
+     * thread-local. The thread that creates an instance for a
      * cell sets both before it runs the factory and sees its own writes in program order; a constructor on
      * another thread that reads a stale false is not building for a cell anyway.
      */
@@ -32,17 +34,21 @@ final class ActorHosting {
     private ActorHosting() {
     }
 
-    /** The cell an instance being constructed on this thread is for, or null (the common case: a new actor). */
-    static ActorCore<?> hostOfNew() {
-        return used ? HOST.get() : null;
-    }
-
-    /** Checks, in the constructor of {@code fresh}, that it can take the place of the cell's instance. */
-    static void requireSameKind(ActorCore<?> cell, ActorCore<?> fresh) {
-        if (cell.getClass() != fresh.getClass()) {
-            throw new IllegalStateException("a " + fresh.getClass().getName() + " cannot be hosted by " + cell
-                    + ", a " + cell.getClass().getName() + ": a cell hosts instances of its own class");
+    /**
+     * The cell the actor {@code constructing} (in its constructor, on this thread) is for, or null (the common
+     * case: a new actor). The first actor of the cell's class constructed inside {@link #create}'s factory takes the cell;
+     * any other actor the factory builds (a child, a helper) is an actor of its own.
+     */
+    static ActorCore<?> hostOfNew(Object constructing) {
+        if (!used) {
+            return null;
         }
+        ActorCore<?> cell = HOST.get();
+        if (cell == null || cell.getClass() != constructing.getClass()) {
+            return null;
+        }
+        HOST.set(null);
+        return cell;
     }
 
     /**
@@ -63,6 +69,10 @@ final class ActorHosting {
             fresh = factory.get();
         } finally {
             HOST.set(previous);
+        }
+        if (fresh != null && fresh.getClass() != cell.getClass()) {
+            throw new IllegalStateException("the factory for " + cell + " returned a " + fresh.getClass().getName()
+                    + ": a cell hosts instances of its own class, " + cell.getClass().getName());
         }
         if (fresh == null || fresh == cell || fresh.cell() != cell) {
             throw new IllegalStateException("the factory for " + cell + " returned " + (fresh == null ? "null"

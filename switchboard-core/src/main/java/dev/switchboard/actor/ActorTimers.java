@@ -16,7 +16,7 @@ import java.util.concurrent.ScheduledFuture;
  *
  * <p>Owns the actor's {@link TimerMap} (kept in its {@link ActorExtras}) and the {@link Timer}s in it. May touch
  * the actor's extras, its runtime's {@link TimerService}, and the actor's send path for timers
- * ({@link ActorCore#timerSend}). Everything but the read-only lookups for diagnostics runs with the actor's token
+ * ({@link MailboxAdmission#timerSend}). Everything but the read-only lookups for diagnostics runs with the actor's token
  * held: in its own processing, or in its termination ({@link #cancelAll}).
  */
 final class ActorTimers {

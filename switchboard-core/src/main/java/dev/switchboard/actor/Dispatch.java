@@ -6,7 +6,10 @@ package dev.switchboard.actor;
  * replaced before start by a bound {@link dev.switchboard.spi.DispatchPolicy} ({@link PolicyDispatch}), whose
  * turns take the place of the activation loop. The loop calls {@link #dispatch} once per message; for plain
  * actors that call site sees one or two classes. Whatever the strategy, a message is processed by
- * {@link #process}: the current behavior (or {@code process}) runs on it, and what escapes fails the actor.
+ * {@link #process}: the current behavior (or {@code process}) runs on it, and what escapes fails the actor (and a
+ * request's requester, {@link #requestFailed}). Owns no state; also the end of a message processed as a task of its
+ * own, and a message such a task could not start ({@link #refused}), each giving back its place in a bounded
+ * mailbox.
  */
 abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, PolicyDispatch {
     static final Dispatch SERIAL = new Serial();

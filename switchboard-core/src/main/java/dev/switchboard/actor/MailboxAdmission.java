@@ -14,7 +14,7 @@ import java.util.Objects;
  *
  * <p>Owns no state: it uses the actor's mailbox, its {@link MailboxLimit} and, once a message is in, the token
  * protocol's {@link ActorCore#signal()}. Enqueue, then check: the message is in the mailbox before the sender
- * reads the status word in {@code signal()}, which is what keeps a wake-up from being lost (see ActorCore). A
+ * reads the status word in {@code signal()}, which is what keeps a wake-up from being lost (see ActorCell). A
  * sender on a worker never waits for room: the worker may be the one the actor needs to run.
  */
 final class MailboxAdmission {

@@ -244,7 +244,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     protected final void enableAll() {
         OwnerChecks.requireOwnContextOnceStarted(this, "enableAll");
         boxes.setAll(true, -1);
-        signal();
+        cell().signal();
     }
 
     /** Disables every mailbox except {@code mailbox}, which is enabled. */
@@ -252,7 +252,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
         int i = checked(mailbox, "disableAllExcept");
         OwnerChecks.requireOwnContextOnceStarted(this, "disableAllExcept");
         boxes.setAll(false, i);
-        signal();
+        cell().signal();
     }
 
     /** Disables every mailbox except the one named by an enum constant. */
@@ -273,14 +273,14 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     private void enabling(int i, boolean enable) {
         OwnerChecks.requireOwnContextOnceStarted(this, enable ? "enable" : "disable");
         if (boxes.setEnabled(i, enable)) {
-            signal();                                  // messages may be waiting there
+            cell().signal();                                  // messages may be waiting there
         }
     }
 
     private void enabling(int[] mailboxes, boolean enable) {
         OwnerChecks.requireOwnContextOnceStarted(this, enable ? "enable" : "disable");
         if (boxes.setEnabled(mailboxes, enable)) {
-            signal();
+            cell().signal();
         }
     }
 

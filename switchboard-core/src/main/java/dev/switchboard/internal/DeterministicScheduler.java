@@ -64,7 +64,7 @@ public final class DeterministicScheduler {
     private final List<Node> readyView = Collections.unmodifiableList(ready);
     private final ArrayList<String> history = new ArrayList<>();
     private Scheduler scheduler;
-    /** The thread running a node now, or null: set and cleared under this object's lock. */
+    /** The thread running a node now, or null: set under this object's lock, cleared by that thread. */
     private volatile Thread running;
 
     /** A scheduler that chooses uniformly at random from the ready nodes, with a {@link Random} of {@code seed}. */

@@ -14,7 +14,10 @@ import java.util.concurrent.TimeUnit;
  * included (a nested scope is a child of the node that opened it), by joining the scope in slices
  * ({@link #JOIN_SLICE_NANOS}). Only when it has found nothing to run for {@link #STEP_ASIDE_NANOS} does it block,
  * through {@link ForkJoinPool#managedBlock}, which lets the pool add a compensating worker, so nested finishes
- * cannot deadlock the pool even with one worker.
+ * cannot deadlock the pool even with one worker. How long it helps before it steps aside is the runtime's own
+ * pacing and reads the system clock; its deadlines (time-out, hang report) read the runtime's clock. Under a manual
+ * clock a worker that would step aside for shared work blocks instead (the pool adds a worker) until its finish
+ * ends or the test moves time past a deadline.
  *
  * <p>May touch: the scheduler's set of waiting scopes (a wait is in it while it lasts), the worker's blocking state
  * ({@link Worker#enterBlocking}), the hang reports (it asks for one when the workers make no progress) and the
@@ -65,7 +68,7 @@ final class FinishWait {
                 producer.tryUnfork();              // usually the newest task of this deque: leave no stale entry
                 w.runChain(producer);              // runs it unless another thread claims it first (run())
             }
-            Clock clock = scheduler.clock();
+            Clock pacing = Clock.system();          // the runtime's own pacing: real time, whatever its clock
             long idleSince = 0;
             while (!producer.valueReady()) {
                 long before = w.progress();
@@ -76,7 +79,7 @@ final class FinishWait {
                     idleSince = 0;
                     continue;
                 }
-                long now = clock.nanoTime();
+                long now = pacing.nanoTime();
                 if (idleSince == 0) {
                     idleSince = now;
                 } else if (now - idleSince >= STEP_ASIDE_NANOS) {
@@ -198,8 +201,10 @@ final class FinishWait {
                         break;
                     }
                     if (scheduler.sharedWorkWaits()) {
-                        long soon = clock.nanoTime() + STEP_ASIDE_NANOS;
-                        deadline = deadline == 0 ? soon : earliest(deadline, soon);
+                        if (clock == Clock.system()) {   // a manual clock's waiter blocks; the pool adds a worker
+                            long soon = clock.nanoTime() + STEP_ASIDE_NANOS;
+                            deadline = deadline == 0 ? soon : earliest(deadline, soon);
+                        }
                     } else if (deadline == 0 || clock.nanoTime() - deadline < 0) {
                         if (w.progress() != before) {
                             idleSince = 0;
@@ -212,12 +217,13 @@ final class FinishWait {
                         // it when the finish stops or times out, or other work waits (Worker#helpThrough).
                         w.helpThrough(scope, failAt);
                         long now = clock.nanoTime();
+                        long real = Clock.system().nanoTime();   // the step aside is pacing: real time
                         if (w.progress() != before) {
                             idleSince = 0;
                         } else if (idleSince == 0) {
-                            idleSince = now;
+                            idleSince = real;
                         }
-                        if ((idleSince == 0 || now - idleSince < STEP_ASIDE_NANOS)
+                        if ((idleSince == 0 || real - idleSince < STEP_ASIDE_NANOS)
                                 && (deadline == 0 || now - deadline < 0)) {
                             continue;
                         }

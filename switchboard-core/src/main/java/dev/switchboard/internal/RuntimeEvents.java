@@ -16,14 +16,17 @@ import java.util.function.Consumer;
  * runtime. An exception escaping it is logged, and the other subscribers still hear the event.
  *
  * <p>Owns the subscribers. Costs nothing on any path while nobody subscribes but one volatile read where an event
- * would be made, and every such place is off the message path (a failure, a dead letter, a full mailbox, a
- * restart). Events name actors by their reference, typed {@code Object} here: this package is the ground floor and
+ * would be made, and every such place is off the path of a message that is accepted and processed (a failure, a
+ * dead letter, a send into a full mailbox, a restart). Events name actors by their reference, typed {@code Object} here: this package is the ground floor and
  * names no actor type.
  */
 public final class RuntimeEvents {
     /** What happened. */
     public enum Kind {
-        /** An actor failed: {@code failure} is what ended it, {@code detail} says where it escaped. */
+        /**
+         * An exception escaped an actor: what ended it, or one that escaped its {@code onExit()} or its dispatch
+         * policy after it ended; {@code detail} says where.
+         */
         FAILURE,
         /** A cell hosts a fresh instance of its actor, behind the same reference ({@code detail}: why). */
         RESTART,

@@ -23,7 +23,12 @@ final class UnscopedFailures {
 
     /** Passes a failure that no finish can rethrow to the runtime's handler. */
     void report(Throwable failure) {
-        scheduler.events().publish(RuntimeEvents.Kind.UNSCOPED_FAILURE, null, null, failure, "outside every finish");
+        try {
+            scheduler.events().publish(RuntimeEvents.Kind.UNSCOPED_FAILURE, null, null, failure,
+                    "outside every finish");
+        } catch (Throwable noMemory) {
+            // the handler below still hears of it
+        }
         try {
             handler.accept(failure);
         } catch (Throwable handlerFailed) {

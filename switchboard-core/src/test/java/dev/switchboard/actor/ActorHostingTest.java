@@ -3,6 +3,7 @@ package dev.switchboard.actor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.Switchboard;
 import dev.switchboard.task.TaskRuntime;
 import java.time.Duration;
 import java.util.List;
@@ -234,6 +235,101 @@ class ActorHostingTest {
         });
         assertThat(List.copyOf(log)).containsExactly("1:w1", "1:w2");
         assertThat(gate.mailboxSize()).isZero();
+        assertThat(gate.state()).isEqualTo(ActorState.TERMINATED);
+    }
+
+    /** Builds a helper actor of its own class and a child of another class before it is built itself. */
+    static final class Parent extends Actor<String> {
+        static Parent withHelpers(Queue<Object> built) {
+            built.add(new Probe(new ConcurrentLinkedQueue<>()));     // another class: an actor of its own
+            return new Parent(built);
+        }
+
+        final Queue<Object> built;
+        final Probe child = new Probe(new ConcurrentLinkedQueue<>());
+
+        Parent(Queue<Object> built) {
+            this.built = built;
+        }
+
+        @Override
+        protected void process(String msg) {
+            switch (msg) {
+                case "host" -> {
+                    Parent fresh = ActorHosting.create(cell(), () -> withHelpers(built));
+                    built.add(fresh);
+                    ActorHosting.host(cell(), fresh);
+                }
+                case "stop" -> exit();
+                default -> built.add(this);
+            }
+        }
+    }
+
+    @Test
+    void onlyTheFactorysInstanceOfTheCellsClassTakesTheCell() {
+        Queue<Object> built = new ConcurrentLinkedQueue<>();
+        Parent cell = new Parent(built);
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<String> ref = cell.start();
+            ref.send("host");
+            ref.send("who");
+            ref.send("stop");
+        });
+        List<Object> b = List.copyOf(built);
+        assertThat(b).hasSize(3);
+        Probe helper = (Probe) b.get(0);
+        Parent fresh = (Parent) b.get(1);
+        assertThat(b.get(2)).isSameAs(fresh);                          // "who" ran on the hosted instance
+        assertThat(helper.cell()).isSameAs(helper);                  // the helper is an actor of its own
+        assertThat(fresh.child.cell()).isSameAs(fresh.child);        // and so is the fresh instance's child
+        assertThat(fresh.cell()).isSameAs(cell);
+    }
+
+    /** A hosted selector's task enables a mailbox: the cell is woken, the waiting message processed. */
+    static final class LateGate extends Selector<String, Box> {
+        final Queue<String> log;
+        final int generation;
+
+        LateGate(Queue<String> log, int generation) {
+            super(Box.class);
+            this.log = log;
+            this.generation = generation;
+            if (generation == 0) {
+                disable(Box.WORK);
+            }
+        }
+
+        @Override
+        protected int route(String message) {
+            return (message.startsWith("w") ? Box.WORK : Box.CONTROL).ordinal();
+        }
+
+        @Override
+        protected void process(String msg) {
+            switch (msg) {
+                case "host" -> ActorHosting.host(cell(), ActorHosting.create(cell(),
+                        () -> new LateGate(log, generation + 1)));
+                case "open-later" -> Switchboard.async(() -> enable(Box.WORK));   // from a task it spawned
+                default -> {
+                    log.add(generation + ":" + msg);
+                    exit();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aHostedSelectorsTaskThatEnablesAMailboxWakesTheCell() {
+        Queue<String> log = new ConcurrentLinkedQueue<>();
+        LateGate gate = new LateGate(log, 0);
+        rt.finish(Duration.ofSeconds(30), () -> {
+            SelectorRef<String, Box> ref = gate.start();
+            ref.send(Box.CONTROL, "host");
+            ref.send(Box.CONTROL, "open-later");
+            ref.send(Box.WORK, "w1");
+        });
+        assertThat(List.copyOf(log)).containsExactly("1:w1");
         assertThat(gate.state()).isEqualTo(ActorState.TERMINATED);
     }
 }
