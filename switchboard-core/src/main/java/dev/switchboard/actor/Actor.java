@@ -67,4 +67,9 @@ public abstract non-sealed class Actor<M> extends ActorCore<M> {
     protected final ActorRef<M> self() {
         return self;
     }
+
+    @Override
+    public final ActorRef<M> ref() {
+        return self;
+    }
 }

@@ -96,6 +96,28 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
     }
 
     /**
+     * This actor's reference, for the code that creates it: the same reference {@link #start()} returns and
+     * {@link #self()} gives, available from construction on, so that a graph of actors can be wired before any
+     * of them starts. Messages sent to it before {@code start()} wait in the mailbox and are processed once the
+     * actor has started (after {@link #onStart()}); if it is never started they are never processed. It stays the
+     * actor's reference for the actor's whole life, through every instance its cell hosts.
+     *
+     * <pre>{@code
+     * Stage sink = new Stage(null);
+     * Stage middle = new Stage(sink.ref());        // wired to the sink before anything starts
+     * Stage source = new Stage(middle.ref());
+     * finish(() -> {
+     *     source.start();                          // in any order: what is sent meanwhile waits
+     *     middle.start();
+     *     sink.start();
+     * });
+     * }</pre>
+     */
+    public ActorRef<M> ref() {
+        return self;
+    }
+
+    /**
      * Runs once on a started actor before its first message, in the actor's context, as if it were a message:
      * it may send, spawn tasks, {@code become}, {@code exit()}. An exception escaping it terminates the actor and
      * reaches the actor's finish, as one escaping {@link #process} does. Does nothing unless overridden.

@@ -80,4 +80,26 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
     /** {@code name@id}, as the actor appears in errors, hang reports and dead letters. */
     @Override
     String toString();
+
+    /**
+     * A new array of {@code length} references (all null) to actors of one message type, without the unchecked
+     * conversion that {@code new ActorRef[n]} needs. Where the number of actors is known when they are created, a
+     * {@code List} is often simpler: {@code IntStream.range(0, n).mapToObj(i -> new Worker().start()).toList()}.
+     *
+     * <pre>{@code
+     * ActorRef<Token>[] ring = ActorRef.newArray(n);
+     * for (int i = 0; i < n; i++) ring[i] = new Node(i).ref();
+     * }</pre>
+     *
+     * <p>The array's runtime type is {@code ActorRef[]}: it can hold only references, so no element can ever be
+     * of another kind; like every generic array, do not hand it to code that stores references of another message
+     * type through an {@code ActorRef<?>[]} view.
+     *
+     * @param <M> the message type of the actors
+     * @throws NegativeArraySizeException if {@code length} is negative
+     */
+    @SuppressWarnings("unchecked")
+    static <M> ActorRef<M>[] newArray(int length) {
+        return (ActorRef<M>[]) new ActorRef<?>[length];
+    }
 }

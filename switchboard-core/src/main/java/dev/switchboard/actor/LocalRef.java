@@ -139,7 +139,7 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
      * Checks a name given to {@code start(name)}: not blank, at most 200 characters, no control characters
      * (it is printed in single-line diagnostics).
      */
-    static String checkName(String name, ActorCore<?> actor) {
+    static String checkName(String name, Object actor) {
         Objects.requireNonNull(name, () -> "null name given to start() of " + actor);
         String problem = name.isBlank() ? "is blank"
                 : name.length() > 200 ? "is longer than 200 characters"

@@ -21,7 +21,7 @@ final class SeamAccess extends ActorAccess {
 
     @Override
     public ActorRef<?> remoteRef(long id, String name, int mailboxes, RemoteSend route) {
-        return RemoteRef.of(id, name, mailboxes, route);
+        return RemoteRef.of(id, LocalRef.checkName(name, "the actor " + id + " of another place"), mailboxes, route);
     }
 
     @Override

@@ -146,14 +146,41 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
         return (SelectorRef<M, B>) self;
     }
 
+    /** This selector's reference, from construction on, as {@link ActorCore#ref()}: senders may name its mailboxes. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public final SelectorRef<M, B> ref() {
+        return (SelectorRef<M, B>) self;
+    }
+
     // ------------------------------------------------------------------------------------------ sending
 
     /**
-     * The mailbox a message sent without naming one goes to. Override to route by type or content; the default
-     * is mailbox 0.
+     * The mailbox, by number, a message sent without naming one goes to ({@code ref.send(message)}, a timer's
+     * message). A numbered selector overrides it to route by type or content; a selector whose mailboxes are an
+     * enum overrides {@link #routeTo} instead. The default is the mailbox {@code routeTo} names, and mailbox 0
+     * when it names none.
      */
     protected int route(M message) {
-        return 0;
+        B named = routeTo(message);
+        return named == null ? 0 : index(named);
+    }
+
+    /**
+     * The mailbox, by name, a message sent without naming one goes to, in a selector whose mailboxes are an enum:
+     * the compiler checks that it is one of them. The default is null: mailbox 0 (unless {@link #route} is
+     * overridden, which then decides alone).
+     *
+     * <pre>{@code
+     * enum Box { REQUESTS, REPLIES }
+     *
+     * protected Box routeTo(Msg m) {
+     *     return m instanceof Answer ? Box.REPLIES : Box.REQUESTS;
+     * }
+     * }</pre>
+     */
+    protected B routeTo(M message) {
+        return null;
     }
 
     @Override

@@ -45,4 +45,21 @@ public sealed interface SelectorRef<M, B extends Enum<B>> extends ActorRef<M> pe
 
     /** The number of mailboxes. */
     int mailboxCount();
+
+    /**
+     * A new array of {@code length} selector references (all null), without the unchecked conversion that
+     * {@code new SelectorRef[n]} needs; see {@link ActorRef#newArray}.
+     *
+     * <pre>{@code
+     * SelectorRef<Work, Numbered>[] workers = SelectorRef.newArray(n);
+     * }</pre>
+     *
+     * @param <M> the message type of the selectors
+     * @param <B> the enum naming their mailboxes
+     * @throws NegativeArraySizeException if {@code length} is negative
+     */
+    @SuppressWarnings("unchecked")
+    static <M, B extends Enum<B>> SelectorRef<M, B>[] newArray(int length) {
+        return (SelectorRef<M, B>[]) new SelectorRef<?, ?>[length];
+    }
 }

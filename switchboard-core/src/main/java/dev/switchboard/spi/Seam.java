@@ -99,7 +99,8 @@ public final class Seam {
      *
      * @param mailboxes the number of mailboxes of the selector it names (a {@code SelectorRef}), or -1 for an
      *                  actor (an {@code ActorRef})
-     * @throws IllegalArgumentException if {@code mailboxes} is 0 or below -1
+     * @throws IllegalArgumentException if {@code mailboxes} is 0 or below -1, or {@code name} is not a valid name
+     *         (blank, longer than 200 characters, a control character), as for {@code start(name)}
      */
     public static ActorRef<?> remoteRef(long id, String name, int mailboxes, RemoteRoute route) {
         if (mailboxes == 0 || mailboxes < -1) {

@@ -194,9 +194,6 @@ class AskTest {
     @Test
     void aTimeoutOfAnAskToAnActorNeverStartedSaysSo() {
         final class NeverStarted extends Actor<BankMsg> {
-            ActorRef<BankMsg> ref() {
-                return self();
-            }
 
             @Override
             protected void process(BankMsg m) {
@@ -215,9 +212,6 @@ class AskTest {
     @Test
     void anAskToAnActorWhoseToStringThrowsStillTimesOut() {
         final class Unprintable extends Actor<BankMsg> {
-            ActorRef<BankMsg> ref() {
-                return self();
-            }
 
             @Override
             protected void process(BankMsg m) {

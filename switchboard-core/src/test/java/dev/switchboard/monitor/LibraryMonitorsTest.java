@@ -60,11 +60,6 @@ class LibraryMonitorsTest {
             this.expected = expected;
         }
 
-        /** Its ref, for messages sent before start(). */
-        ActorRef<Op> ref() {
-            return self();
-        }
-
         @Override
         protected void process(Op op) {
             switch (op) {
@@ -244,10 +239,6 @@ class LibraryMonitorsTest {
         AtomicInteger overlapWithOthers = new AtomicInteger();
         final class Pairing extends Actor<AdminMsg> {
             int count;
-
-            ActorRef<AdminMsg> ref() {
-                return self();
-            }
 
             @Override
             protected void process(AdminMsg m) {

@@ -53,11 +53,6 @@ class MonitorTest {
         final AtomicInteger maxRunning = new AtomicInteger();
         volatile CyclicBarrier barrier;
 
-        /** Its ref, for messages sent before start(). */
-        ActorRef<Msg> ref() {
-            return self();
-        }
-
         @Override
         protected void process(Msg m) {
             maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
@@ -239,10 +234,6 @@ class MonitorTest {
         }
         final class Recorder extends Actor<Msg> {
             final List<String> started = new CopyOnWriteArrayList<>();
-
-            ActorRef<Msg> ref() {
-                return self();
-            }
 
             @Override
             protected void process(Msg m) {

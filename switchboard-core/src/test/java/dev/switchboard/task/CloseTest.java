@@ -30,11 +30,6 @@ class CloseTest {
         final LongAdder processed = new LongAdder();
         final CountDownLatch first = new CountDownLatch(1);
 
-        /** Its ref, for messages sent before start() (or when start() was refused). */
-        ActorRef<Integer> ref() {
-            return self();
-        }
-
         @Override
         protected void process(Integer m) {
             processed.increment();

@@ -141,11 +141,6 @@ class FailureReportingTest {
             starting.set(true);
         }
 
-        /** Its ref, for messages sent before start(). */
-        ActorRef<String> ref() {
-            return self();
-        }
-
         @Override
         protected void process(String m) {
         }

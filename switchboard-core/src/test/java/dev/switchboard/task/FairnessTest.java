@@ -171,11 +171,6 @@ class FairnessTest {
             this.chains = chains;
         }
 
-        /** Its ref, for its partner (the pair is wired before it starts). */
-        ActorRef<Msg> ref() {
-            return self();
-        }
-
         @Override
         protected void process(Msg m) {
             if (++seen == GOING) {
@@ -595,11 +590,6 @@ class FairnessTest {
             Busy(Counter counter, int total) {
                 this.counter = counter;
                 this.total = total;
-            }
-
-            /** Its ref, for messages sent before start(). */
-            ActorRef<Integer> ref() {
-                return self();
             }
 
             @Override

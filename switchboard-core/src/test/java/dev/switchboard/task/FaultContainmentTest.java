@@ -129,11 +129,6 @@ class FaultContainmentTest {
             });
         }
 
-        /** Its ref, for messages sent before start(). */
-        SelectorRef<String, Selector.Numbered> ref() {
-            return self();
-        }
-
         @Override
         protected void process(String m) {
         }

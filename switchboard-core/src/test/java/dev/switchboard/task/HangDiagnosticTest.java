@@ -335,11 +335,6 @@ class HangDiagnosticTest {
     static final class Asker extends Actor<Object> {
         ActorRef<Object> other;
 
-        /** Its ref, for requests sent to it before start(). */
-        ActorRef<Object> ref() {
-            return self();
-        }
-
         void exitLater() {
             self().send("exit");
         }

@@ -71,10 +71,6 @@ class InterruptTest {
                     }
                 }
 
-                /** Its ref, for messages sent before start(). */
-                ActorRef<Integer> ref() {
-                    return self();
-                }
             }
             Interrupting a = new Interrupting();
             rt.finish(() -> {

@@ -33,11 +33,6 @@ public final class HelloWorld implements Example {
             this.out = out;
         }
 
-        /** Its reference, before it is started (Fig. 6 hands it to a sender in another finish). */
-        ActorRef<PrintMsg> ref() {
-            return self();
-        }
-
         @Override
         protected void process(PrintMsg msg) {
             switch (msg) {

@@ -22,10 +22,6 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
 public class BoundedSendVsSendTest {
     static final class Idle extends dev.switchboard.actor.Actor<Integer> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<Integer> ref() {
-            return self();
-        }
         Idle() {
             super(BoundedMailbox.dropping(1));
         }

@@ -24,10 +24,6 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
 public class BoundedSendVsTakeTest {
     static final class Counter extends dev.switchboard.actor.Actor<Integer> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<Integer> ref() {
-            return self();
-        }
         Counter() {
             super(BoundedMailbox.dropping(1));
         }

@@ -22,10 +22,6 @@ import org.openjdk.jcstress.infra.results.JJ_Result;
 public class ExitVsSendTest {
     static final class ExitOnFirst extends dev.switchboard.actor.Actor<String> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<String> ref() {
-            return self();
-        }
         @Override
         protected void process(String m) {
             exit();

@@ -25,10 +25,6 @@ import org.openjdk.jcstress.infra.results.I_Result;
 public class MailboxOrderTest {
     static final class Recorder extends dev.switchboard.actor.Actor<Integer> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<Integer> ref() {
-            return self();
-        }
         final List<Integer> seen = new ArrayList<>(5);
         volatile int count;
 

@@ -23,10 +23,6 @@ import org.openjdk.jcstress.infra.results.II_Result;
 public class MonitorMutexWakeUpTest {
     static final class Counter extends dev.switchboard.actor.Actor<Integer> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<Integer> ref() {
-            return self();
-        }
         final AtomicInteger processed = new AtomicInteger();
         final AtomicInteger running = new AtomicInteger();
         final AtomicInteger mostAtOnce = new AtomicInteger();

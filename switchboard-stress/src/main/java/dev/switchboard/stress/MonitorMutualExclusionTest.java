@@ -51,10 +51,6 @@ public class MonitorMutualExclusionTest {
 
     static final class Counter extends Actor<Integer> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<Integer> ref() {
-            return self();
-        }
         final AtomicInteger processed = new AtomicInteger();
 
         @Override

@@ -23,10 +23,6 @@ import org.openjdk.jcstress.infra.results.I_Result;
 @State
 public class SelectorWideBitmapTest {
     static final class Wide extends Selector<Integer, dev.switchboard.actor.Selector.Numbered> {
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.SelectorRef<Integer, dev.switchboard.actor.Selector.Numbered> ref() {
-            return self();
-        }
 
         final AtomicInteger seen = new AtomicInteger();
 

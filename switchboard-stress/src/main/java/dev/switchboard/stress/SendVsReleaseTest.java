@@ -20,10 +20,6 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class SendVsReleaseTest {
     static final class TwoMessages extends dev.switchboard.actor.Actor<Integer> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<Integer> ref() {
-            return self();
-        }
         @Override
         protected void process(Integer m) {
             if (processedCount() == 1) {    // this is the second message

@@ -23,10 +23,6 @@ import org.openjdk.jcstress.infra.results.III_Result;
 public class StartVsFirstSendTest {
     static final class OneMessage extends Actor<Integer> {
 
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.ActorRef<Integer> ref() {
-            return self();
-        }
         @Override
         protected void process(Integer m) {
             exit();
@@ -34,10 +30,6 @@ public class StartVsFirstSendTest {
     }
 
     static final class OneMessageSelector extends dev.switchboard.actor.Selector<Integer, dev.switchboard.actor.Selector.Numbered> {
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.SelectorRef<Integer, dev.switchboard.actor.Selector.Numbered> ref() {
-            return self();
-        }
 
         OneMessageSelector(int mailboxes) {
             super(mailboxes);

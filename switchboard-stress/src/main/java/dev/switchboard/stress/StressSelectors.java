@@ -18,10 +18,6 @@ final class StressSelectors {
 
     /** Exits after its second message; the last mailbox is the one the tests use. */
     static final class TwoMessages extends Selector<Integer, dev.switchboard.actor.Selector.Numbered> {
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.SelectorRef<Integer, dev.switchboard.actor.Selector.Numbered> ref() {
-            return self();
-        }
 
         TwoMessages(int mailboxes) {
             super(mailboxes);
@@ -41,10 +37,6 @@ final class StressSelectors {
 
     /** The last mailbox starts disabled; an "open" message in mailbox 0 spawns a task that enables it. */
     static final class Gate extends Selector<String, dev.switchboard.actor.Selector.Numbered> {
-        /** Its reference: the test sends to it before and while it starts. */
-        dev.switchboard.actor.SelectorRef<String, dev.switchboard.actor.Selector.Numbered> ref() {
-            return self();
-        }
 
         volatile int seenInLast;
 

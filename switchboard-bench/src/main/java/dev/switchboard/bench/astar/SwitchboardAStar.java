@@ -85,7 +85,7 @@ final class SwitchboardAStar {
         Master(Grid grid, int workers) {
             super(grid.priorities() + 2);
             this.priorities = grid.priorities();
-            this.workers = new ActorRef[workers];
+            this.workers = ActorRef.newArray(workers);
         }
 
         @Override

@@ -63,7 +63,7 @@ final class SwitchboardBankTransaction {
         @SuppressWarnings("unchecked")
         Teller(int accounts, int transactions) {
             this.transactions = transactions;
-            this.accounts = new SelectorRef[accounts];
+            this.accounts = SelectorRef.newArray(accounts);
         }
 
         @Override

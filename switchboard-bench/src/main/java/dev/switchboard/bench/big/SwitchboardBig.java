@@ -31,8 +31,7 @@ final class SwitchboardBig {
         Sink sink = new Sink(actors);
         runtime.finish(() -> {
             ActorRef<Msg> sinkRef = sink.start();
-            @SuppressWarnings("unchecked")
-            ActorRef<Msg>[] all = new ActorRef[actors];
+            ActorRef<Msg>[] all = ActorRef.newArray(actors);
             for (int i = 0; i < actors; i++) {
                 all[i] = new BigActor(i, pings, sinkRef).start();
             }

@@ -43,8 +43,7 @@ final class SwitchboardFilterBank {
             SelectorRef<Msg, Numbered> join = roundRobin
                     ? new RoundRobinJoin(channels, sinkRef).start()
                     : new AnyOrderJoin(channels, sinkRef).start();
-            @SuppressWarnings("unchecked")
-            ActorRef<Msg>[] banks = new ActorRef[channels];
+            ActorRef<Msg>[] banks = ActorRef.newArray(channels);
             for (int b = 0; b < channels; b++) {
                 ActorRef<Msg> tagger = new Tagger(b, join).start();
                 ActorRef<Msg> fir2 = new FirFilter(Stages.f(b, columns), tagger).start();

@@ -18,8 +18,7 @@ final class SwitchboardForkJoinThroughput {
     static long run(TaskRuntime runtime, int actors, int messages) {
         LongAdder processed = new LongAdder();
         runtime.finish(() -> {
-            @SuppressWarnings("unchecked")
-            ActorRef<Work>[] all = new ActorRef[actors];
+            ActorRef<Work>[] all = ActorRef.newArray(actors);
             for (int i = 0; i < actors; i++) {
                 all[i] = new ThroughputActor(messages, processed).start();
             }
@@ -36,8 +35,7 @@ final class SwitchboardForkJoinThroughput {
             ForkJoinThroughput.SendPattern pattern) {
         LongAdder processed = new LongAdder();
         runtime.finish(() -> {
-            @SuppressWarnings("unchecked")
-            SelectorRef<Work, Numbered>[] all = new SelectorRef[actors];
+            SelectorRef<Work, Numbered>[] all = SelectorRef.newArray(actors);
             for (int i = 0; i < actors; i++) {
                 all[i] = new ThroughputSelector(messages, mailboxes, processed).start();
             }

@@ -60,7 +60,7 @@ public class ActivationBenchmark {
         @SuppressWarnings("unchecked")
         public void setUp() {
             runtime = TaskRuntime.create(2);
-            actors = new ActorRef[ACTORS];
+            actors = ActorRef.newArray(ACTORS);
             CountDownLatch started = new CountDownLatch(1);
             runtime.async(() -> {                       // long-lived actors: in the global scope, not a finish
                 for (int i = 0; i < ACTORS; i++) {

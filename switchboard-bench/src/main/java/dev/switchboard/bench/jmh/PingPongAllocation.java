@@ -66,10 +66,6 @@ public class PingPongAllocation {
             }
         }
 
-        /** Its reference, to wire the pair before it starts. */
-        ActorRef<Object> ref() {
-            return self();
-        }
     }
 
     static final class SbPong extends Actor<Object> {
@@ -80,10 +76,6 @@ public class PingPongAllocation {
             ping.send(Ball.PONG);
         }
 
-        /** Its reference, to wire the pair before it starts. */
-        ActorRef<Object> ref() {
-            return self();
-        }
     }
 
     @State(Scope.Benchmark)

@@ -459,10 +459,6 @@ public final class ProbeLatency {
             return isRunning;
         }
 
-        /** Its reference: a pair's partner holds it from before the start, and the first ball is sent to it. */
-        final ActorRef<ChainMsg> ref() {
-            return self();
-        }
     }
 
     /** One side of a ping-pong pair: returns the ball at once, forever, until the stop flag is set. */
@@ -538,11 +534,6 @@ public final class ProbeLatency {
             this.latencies = new long[probes];
         }
 
-        /** Its reference, which the relay and the measuring thread hold from before the start. */
-        ActorRef<ProbeMsg> ref() {
-            return self();
-        }
-
         @Override
         protected void process(ProbeMsg msg) {
             switch (msg) {
@@ -564,11 +555,6 @@ public final class ProbeLatency {
 
         RelayActor(ActorRef<ProbeMsg> probe) {
             this.probe = probe;
-        }
-
-        /** Its reference, which the measuring thread holds from before the start. */
-        ActorRef<ProbeMsg> ref() {
-            return self();
         }
 
         @Override

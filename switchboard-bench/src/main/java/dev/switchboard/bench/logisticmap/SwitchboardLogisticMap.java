@@ -52,8 +52,8 @@ final class SwitchboardLogisticMap {
         @SuppressWarnings("unchecked")
         Master(int numTerms, int numSeries) {
             this.numTerms = numTerms;
-            computers = new ActorRef[numSeries];
-            workers = new SelectorRef[numSeries];
+            computers = ActorRef.newArray(numSeries);
+            workers = SelectorRef.newArray(numSeries);
         }
 
         @Override

@@ -85,7 +85,7 @@ final class SwitchboardNQueensFirstK {
         Master(Params p) {
             super(p.priorities() + 2);
             this.p = p;
-            this.workers = new ActorRef[p.workers()];
+            this.workers = ActorRef.newArray(p.workers());
         }
 
         @Override

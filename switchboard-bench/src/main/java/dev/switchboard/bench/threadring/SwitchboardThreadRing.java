@@ -26,8 +26,7 @@ final class SwitchboardThreadRing {
     static long run(TaskRuntime runtime, int actors, int hops) {
         AtomicLong result = new AtomicLong();
         runtime.finish(() -> {
-            @SuppressWarnings("unchecked")
-            ActorRef<Msg>[] ring = new ActorRef[actors];
+            ActorRef<Msg>[] ring = ActorRef.newArray(actors);
             for (int i = 0; i < actors; i++) {
                 ring[i] = new RingActor(actors, result).start();
             }

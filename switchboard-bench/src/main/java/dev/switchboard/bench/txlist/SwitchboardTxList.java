@@ -79,8 +79,7 @@ final class SwitchboardTxList {
             case DIRECT -> SumDirect::new;
         };
         runtime.finish(() -> {
-            @SuppressWarnings("unchecked")
-            ActorRef<ListMsg>[] refs = new ActorRef[p.lists()];
+            ActorRef<ListMsg>[] refs = ActorRef.newArray(p.lists());
             for (int l = 0; l < lists.length; l++) {
                 int lo = l * p.valuesPerList();
                 int hi = lo + p.valuesPerList();

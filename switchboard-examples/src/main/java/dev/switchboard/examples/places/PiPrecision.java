@@ -112,7 +112,7 @@ public final class PiPrecision {
         @SuppressWarnings("unchecked")
         protected void onStart() {
             Places places = Places.current();
-            workers = new SelectorRef[places.count() * workersPerPlace];
+            workers = SelectorRef.newArray(places.count() * workersPerPlace);
             termsByPlace = new int[places.count()];
             for (int i = 0; i < workers.length; i++) {
                 workers[i] = places.start(i % places.count(), new NewWorker(i, self()));

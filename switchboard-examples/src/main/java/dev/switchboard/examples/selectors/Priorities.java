@@ -30,11 +30,6 @@ public final class Priorities implements Example {
             this.expected = expected;
         }
 
-        /** Its reference, before it is started. */
-        SelectorRef<Task, Level> ref() {
-            return self();
-        }
-
         @Override
         protected int route(Task task) {
             return task.level().ordinal();
