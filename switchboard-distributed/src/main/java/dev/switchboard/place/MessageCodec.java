@@ -245,7 +245,7 @@ final class MessageCodec {
         String what = name.equals(message.getClass().getName()) ? "its class " + name
                 : "the class " + name + " of something it holds";
         return new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to " + to + ": "
-                + what + " is not registered; " + origin
-                + " (every place registers the same classes, in that order)", e);
+                + what + " is not registered; " + origin + ". Every place registers the same classes, in the same"
+                + " order: a class a place sends (a reply too) must be in that one list", e);
     }
 }

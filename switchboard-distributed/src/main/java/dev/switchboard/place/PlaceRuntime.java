@@ -183,13 +183,13 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                     + names.get(place) + ": the recipe's class is not registered; " + codec.origin()
                     + " (every place registers the same classes, in that order)");
         }
+        String shown = name != null ? name : recipeName(recipe);
         if (place == here) {
             ActorCore<M> actor = create(recipe);
             checkMailboxes(actor, mailboxes, recipe);
-            return name == null ? actor.start() : actor.start(name);
+            return actor.start(shown);
         }
         long id = ids.next(place).bits();
-        String shown = name != null ? name : recipeName(recipe);
         ActorRef<M> ref = (ActorRef<M>) Seam.remoteRef(id, shown, mailboxes, this);
         sendFrame(place, new Frames.Create(id, shown, recipe, mailboxes));
         return ref;
@@ -213,9 +213,20 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
-    /** The name an actor made by {@code recipe} shows until it has one: the recipe's class's simple name. */
-    private static String recipeName(Object recipe) {
+    /**
+     * The name of an actor made by {@code recipe} and started without one, the same on every place (the creating
+     * place cannot see the actor's class, which only the place that runs the recipe makes): the recipe's class's
+     * simple name without a leading {@code New} or a trailing {@code Recipe} ({@code NewServer} and
+     * {@code ServerRecipe} make a {@code Server}).
+     */
+    static String recipeName(Object recipe) {
         String s = recipe.getClass().getSimpleName();
+        if (s.length() > 3 && s.startsWith("New") && Character.isUpperCase(s.charAt(3))) {
+            s = s.substring(3);
+        }
+        if (s.length() > 6 && s.endsWith("Recipe")) {
+            s = s.substring(0, s.length() - 6);
+        }
         return s.isEmpty() ? "Actor" : s;
     }
 

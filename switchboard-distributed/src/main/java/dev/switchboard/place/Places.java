@@ -101,7 +101,10 @@ public final class Places {
     /**
      * Starts the actor {@code recipe} makes at place {@code index} and returns its reference at once; the actor is
      * created there (its constructor runs there) and belongs to the program's top-level finish. At this place, it
-     * is a plain {@code start()} in the current finish.
+     * is a plain {@code start()} in the current finish. Its name, the same on every place and however many places
+     * there are, is the recipe's class's simple name without a leading {@code New} or a trailing {@code Recipe}
+     * ({@code NewServer} and {@code ServerRecipe} start a {@code Server@id}); {@link #start(int, String,
+     * ActorRecipe)} gives it another.
      *
      * @throws IllegalArgumentException if there is no such place, or the recipe's class is not registered
      * @throws PlaceConnectionException if the place cannot be reached
@@ -110,7 +113,13 @@ public final class Places {
         return place.start(index, null, Objects.requireNonNull(recipe, "recipe"), -1);
     }
 
-    /** {@link #start(int, ActorRecipe)} with a name, as {@code start(name)}. */
+    /**
+     * {@link #start(int, ActorRecipe)} with a name, as {@code start(name)}: the actor is {@code name@id} in every
+     * diagnostic on every place.
+     *
+     * @throws IllegalArgumentException if there is no such place, the recipe's class is not registered, or the name
+     *         is not valid (blank, longer than 200 characters, a control character)
+     */
     public <M> ActorRef<M> start(int index, String name, ActorRecipe<M> recipe) {
         return place.start(index, Objects.requireNonNull(name, "name"), Objects.requireNonNull(recipe, "recipe"), -1);
     }

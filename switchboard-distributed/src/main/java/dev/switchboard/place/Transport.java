@@ -218,6 +218,11 @@ final class Transport implements AutoCloseable {
         send(place, message, true);
     }
 
+    /** "place p0 (from place p1)": where a message goes, and from where, for errors. */
+    private String destination(int place) {
+        return "place " + names.get(place) + " (from place " + names.get(self) + ")";
+    }
+
     private void send(int place, Object message, boolean control) {
         if (place == self || place < 0 || place >= names.size()) {
             throw new IllegalArgumentException("place " + names.get(self) + " cannot send to place index " + place
@@ -225,10 +230,10 @@ final class Transport implements AutoCloseable {
         }
         Channel ch = channels.get(place);
         if (ch == null || !ch.isActive()) {
-            codec.encode(message, "place " + names.get(place));         // an unregistered class says so first
+            codec.encode(message, destination(place));                 // an unregistered class says so first
             throw notConnected(place);
         }
-        ByteBuf frame = codec.frame(message, () -> "place " + names.get(place), settings.maxFrameBytes(),
+        ByteBuf frame = codec.frame(message, () -> destination(place), settings.maxFrameBytes(),
                 ch.alloc());
         if (!control && !ch.isWritable()) {
             try {

@@ -162,9 +162,15 @@ class TransportTest {
         List<Inbox> in = inboxes();
         List<Transport> t = places(in, Transport.Settings.DEFAULTS);
         assertThatThrownBy(() -> t.get(0).send(1, new Unlisted(3))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("cannot send a " + Unlisted.class.getName() + " to place p1: its class "
-                        + Unlisted.class.getName() + " is not registered; list it under selectorSystem.messages"
-                        + " in test.conf");
+                .hasMessageStartingWith("cannot send a " + Unlisted.class.getName() + " to place p1 (from place p0):"
+                        + " its class " + Unlisted.class.getName() + " is not registered; list it under"
+                        + " selectorSystem.messages in test.conf. Every place registers the same classes");
+        // the other way, as a reply from the place that serves: the message names the class, both places, where
+        assertThatThrownBy(() -> t.get(1).send(0, new Unlisted(4))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("to place p0 (from place p1)")
+                .hasMessageContaining("its class " + Unlisted.class.getName() + " is not registered")
+                .hasMessageContaining("selectorSystem.messages in test.conf")
+                .hasMessageContaining("a class a place sends (a reply too) must be in that one list");
         assertThatThrownBy(() -> t.get(0).send(1, new Holder(new Unlisted(3))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("the class " + Unlisted.class.getName() + " of something it holds");
@@ -272,7 +278,7 @@ class TransportTest {
         List<Inbox> in = inboxes();
         List<Transport> t = places(in, new Transport.Settings(64 << 10, 16 << 10, 256 << 10, Duration.ofSeconds(10)));
         assertThatThrownBy(() -> t.get(0).send(1, new byte[100_000])).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageMatching("cannot send a \\[B to place p1: it is 1000\\d\\d bytes serialized, more than the"
+                .hasMessageMatching("cannot send a \\[B to place p1 \\(from place p0\\): it is 1000\\d\\d bytes serialized, more than the"
                         + " 65536 a message between places may have");
         t.get(0).send(1, new byte[1_000]);
         assertThat((byte[]) in.get(1).next()[1]).hasSize(1_000);
