@@ -18,19 +18,19 @@ import scala.concurrent.stm.japi.STM;
  *     alice.set(alice.get() - 30);
  *     bob.set(bob.get() + 30);
  * });
- * long audit = alice.directGet() + bob.directGet();   // relaxed: see directGet
+ * long audit = Stm.atomic(() -> alice.get() + bob.get());   // one snapshot: 100, whatever commits meanwhile
  * }</pre>
  *
- * <p>Three reads, from strict to relaxed:
+ * <p>Three reads, from strict to relaxed. Only the first gives several reads that agree with each other:
  * <ul>
- *   <li>{@link #get()}, inside a transaction: recorded and validated at commit; a concurrent write to this
- *       reference rolls the reading transaction back, and it is run again.</li>
- *   <li>{@link #relaxedGet()}, inside a transaction: an <em>unrecorded</em> read (ScalaSTM's {@code relaxedGet}),
- *       kept out of the read set: when the transaction later reads a newer value elsewhere and moves its snapshot
- *       forward, a write to this reference committed meanwhile does not roll it back, as a recorded read would. It
- *       sees the latest committed value (or the transaction's own write) when it reads. The engine still checks
- *       the reference once more if the transaction reaches its commit while a write to it is being committed, and
- *       may roll back then; only the direct read never does.</li>
+ *   <li>{@link #get()}, inside a transaction: recorded and validated. Every value a transaction reads with
+ *       {@code get()} is of one snapshot (a concurrent write to a reference it read rolls it back, and it runs
+ *       again), so a read-only transaction of {@code get()}s is a consistent audit of many references.</li>
+ *   <li>{@link #relaxedGet()}, inside a transaction: an <em>unrecorded</em> read (ScalaSTM's {@code relaxedGet}
+ *       with an equivalence that accepts any value), kept out of the read set and never checked again, neither
+ *       when the transaction moves its snapshot forward nor at its commit. It sees the latest committed value (or
+ *       the transaction's own write) when it reads; two relaxed reads may see a transfer between them half
+ *       done. For a value that may be stale (a statistic, a hint), never for a sum that must hold.</li>
  *   <li>{@link #directGet()}, anywhere: the value the last committed write left, read without a transaction: it
  *       never waits, is never recorded and never makes a writer roll back ([TxActors]'s
  *       {@code singleRelaxedGet}). It is the value some transaction committed, never one a transaction wrote and

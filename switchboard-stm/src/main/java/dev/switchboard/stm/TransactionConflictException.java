@@ -3,7 +3,7 @@ package dev.switchboard.stm;
 import java.io.Serial;
 
 /**
- * A transaction ran the most attempts it may ({@link Stm#atomic(int, java.util.concurrent.Callable)}) and
+ * A transaction ran the most attempts it may ({@link Stm#atomic(int, java.util.function.Supplier)}) and
  * conflicted every time: it was given up instead of being retried for ever. Its writes were rolled back.
  */
 public final class TransactionConflictException extends RuntimeException {

@@ -33,8 +33,8 @@ import java.util.function.Consumer;
  *                 from.set(from.get() - t.amount());
  *                 to.set(to.get() + t.amount());
  *             }
- *             case Audit a -> a.replyTo().reply(                     // read-only: no transaction, direct reads
- *                     accounts.stream().mapToLong(TRef::directGet).sum());
+ *             case Audit a -> a.replyTo().reply(                     // read-only: one read-only transaction,
+ *                     Stm.atomic(() -> accounts.stream().mapToLong(TRef::get).sum()));   // one snapshot
  *         }
  *     }
  * }
@@ -46,8 +46,10 @@ import java.util.function.Consumer;
  * and its {@code exit()} take effect once, when it commits, never for an attempt that rolls back; it may not wait
  * ({@code finish}, a blocking {@code get}, {@code future}: an {@code IllegalStateException} says so); an exception escaping it
  * rolls it back and terminates the actor, reaching its finish as any actor's failure does. A read-only message
- * runs outside transactions and may not write a {@code TRef}; it reads with {@link TRef#directGet()} (relaxed: see
- * there), or with {@link TRef#relaxedGet()} inside a {@link Stm#atomic} of its own.
+ * runs outside the actor's transactions and may not write a {@code TRef}: to read several references as one
+ * snapshot (an audit's sum) it opens a read-only transaction of its own, {@code Stm.atomic} around {@code get()}s;
+ * {@link TRef#directGet()} and {@link TRef#relaxedGet()} give each value on its own, and two of them may see a
+ * transaction half done (see {@link TRef}).
  *
  * <p><b>Order.</b> The outcome is that of <em>some</em> one-at-a-time order, not necessarily the order the messages
  * were sent in: transactional messages start in the order they arrived but run at once, and commit in whatever

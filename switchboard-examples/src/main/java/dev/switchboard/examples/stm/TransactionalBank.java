@@ -6,6 +6,7 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.examples.Example;
 import dev.switchboard.stm.ReadOnly;
+import dev.switchboard.stm.Stm;
 import dev.switchboard.stm.TRef;
 import dev.switchboard.stm.TransactionalActor;
 import java.io.PrintStream;
@@ -60,7 +61,8 @@ public final class TransactionalBank implements Example {
                         to.set(to.get() + t.amount());
                     }
                 }
-                case Audit a -> a.replyTo().reply(accounts.stream().mapToLong(TRef::directGet).sum());
+                case Audit a -> a.replyTo().reply(     // one read-only transaction: one snapshot of them all
+                        Stm.atomic(() -> accounts.stream().mapToLong(TRef::get).sum()));
                 case Close c -> exit();
             }
         }
