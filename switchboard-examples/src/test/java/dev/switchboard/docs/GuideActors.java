@@ -1,0 +1,194 @@
+package dev.switchboard.docs;
+
+import static dev.switchboard.Switchboard.*;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.BoundedMailbox;
+import dev.switchboard.actor.ReplyTo;
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/** The scaffold of the guide's section "Actors"; GuideActorsTest runs its examples. */
+class GuideActors {
+    final Queue<Object> seen = new ConcurrentLinkedQueue<>();
+
+    // tag::counter[]
+    sealed interface Cmd permits Add, Get, Stop {}
+    record Add(int n) implements Cmd {}
+    record Get(ReplyTo<Integer> replyTo) implements Cmd {}   // a request: its answer goes to the ReplyTo
+    record Stop() implements Cmd {}
+
+    final class Counter extends Actor<Cmd> {
+        private int total;
+        protected void process(Cmd cmd) {
+            switch (cmd) {
+                case Add a -> total += a.n();
+                case Get g -> g.replyTo().reply(total);
+                case Stop s -> exit();
+            }
+        }
+    }
+    // end::counter[]
+
+    CompletableFuture<Integer> counter() {
+        Queue<CompletableFuture<Integer>> totals = new ConcurrentLinkedQueue<>();
+        // tag::counter-use[]
+        finish(() -> {
+            ActorRef<Cmd> counter = new Counter().start("counter");   // the reference senders hold
+            counter.send(new Add(2));
+            CompletableFuture<Integer> total = counter.ask(Get::new, Duration.ofSeconds(1));   // 2, once answered
+        // end::counter-use[]
+            totals.add(total);
+        // tag::counter-use[]
+            counter.send(new Stop());
+        });
+        // end::counter-use[]
+        return totals.remove();
+    }
+
+    /** Forwards each message to the next filter, or keeps it if it is the last; then exits. */
+    final class Filter extends Actor<String> {
+        private final ActorRef<String> next;
+
+        Filter(ActorRef<String> next) {
+            this.next = next;
+        }
+
+        @Override
+        protected void process(String text) {
+            if (next != null) {
+                next.send(text + ">");
+            } else {
+                seen.add(text);
+            }
+            exit();
+        }
+    }
+
+    void wired() {
+        // tag::wire[]
+        Filter sink = new Filter(null);               // wire first: ref() is the reference before start()
+        Filter middle = new Filter(sink.ref());
+        Filter source = new Filter(middle.ref());
+        source.ref().send("hello");                   // waits in the mailbox until source starts
+        finish(() -> {
+            sink.start();                             // in any order: what is sent meanwhile waits
+            middle.start();
+            source.start();
+        });
+        // end::wire[]
+    }
+
+    sealed interface StageMsg permits Item, End {}
+
+    record Item(String text) implements StageMsg {}
+
+    record End() implements StageMsg {}
+
+    record Opened(ActorRef<StageMsg> stage) {}
+
+    ActorRef<Opened> log;
+    ActorRef<StageMsg> next;
+
+    // tag::stage[]
+    final class Stage extends Actor<StageMsg> {
+        protected void onStart() { log.send(new Opened(self())); }   // before the first message
+        protected void process(StageMsg m) { if (m instanceof End) exit(); else next.send(m); }
+        protected void onExit() { next.send(new End()); }            // after it terminated, however it ended
+    }
+    // end::stage[]
+
+    sealed interface Msg permits Begin, ChildDone, ChildFailed {}
+
+    record Begin(boolean childFails) implements Msg {}
+
+    record ChildDone() implements Msg {}
+
+    record ChildFailed(Exception failure) implements Msg {}
+
+    final class Child extends Actor<String> {
+        private final ActorRef<Msg> parent;
+        private final boolean fails;
+
+        Child(ActorRef<Msg> parent, boolean fails) {
+            this.parent = parent;
+            this.fails = fails;
+        }
+
+        @Override
+        protected void onStart() {
+            if (fails) {
+                throw new IllegalStateException("the child failed");
+            }
+            exit();
+        }
+
+        @Override
+        protected void process(String message) {
+        }
+    }
+
+    final class Parent extends Actor<Msg> {
+        @Override
+        protected void process(Msg m) {
+            switch (m) {
+                case Begin b -> {
+                    boolean fails = b.childFails();
+                    // tag::child-finish[]
+                    ActorRef<Msg> parent = self();
+                    async(() -> {                                       // a task of the parent: the child's finish waits here
+                        try {
+                            finish(() -> new Child(parent, fails).start());
+                            parent.send(new ChildDone());
+                        } catch (Exception failed) {                    // the child's failure, kept from the parent's finish
+                            parent.send(new ChildFailed(failed));       // the parent decides: start a new child, give up
+                        }
+                    });
+                    // end::child-finish[]
+                }
+                case ChildDone d -> {
+                    seen.add("done");
+                    exit();
+                }
+                case ChildFailed f -> {
+                    seen.add("failed: " + f.failure().getMessage());
+                    exit();
+                }
+            }
+        }
+    }
+
+    record Line(String text) {}
+
+    void write(Line line) {
+        seen.add(line.text());
+    }
+
+    // tag::bounded[]
+    final class Logger extends Actor<Line> {
+        Logger() { super(BoundedMailbox.dropping(10_000)); }   // excess lines: dead letters (MAILBOX_FULL)
+        protected void process(Line line) { write(line); }
+    }
+    // end::bounded[]
+
+    final class Sink extends Actor<Line> {
+        Sink(BoundedMailbox bound) {
+            super(bound);
+        }
+
+        @Override
+        protected void process(Line line) {
+            write(line);
+        }
+    }
+
+    void sinks() {
+        // tag::bounded-sinks[]
+        new Sink(BoundedMailbox.failing(1_000));                  // a send to a full mailbox throws MailboxFullException
+        new Sink(BoundedMailbox.waiting(1_000, Duration.ofSeconds(5)));   // a sender outside the runtime waits for room
+        // end::bounded-sinks[]
+    }
+}

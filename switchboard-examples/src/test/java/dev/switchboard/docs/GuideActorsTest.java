@@ -1,0 +1,71 @@
+package dev.switchboard.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorState;
+import dev.switchboard.task.TaskRuntime;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The guide's examples of "Actors" run, with the outcomes the guide says. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class GuideActorsTest {
+    final GuideActors guide = new GuideActors();
+
+    @Test
+    void theCounterAnswersItsTotal() throws Exception {
+        assertThat(guide.counter().get(10, TimeUnit.SECONDS)).isEqualTo(2);
+    }
+
+    @Test
+    void aPipelineWiredBeforeItStartsDeliversWhatWasSentBeforeTheStart() {
+        guide.wired();
+        assertThat(guide.seen).containsExactly("hello>>");
+    }
+
+    /** Keeps what it gets; exits on End or Opened. */
+    final class Recorder<M> extends Actor<M> {
+        @Override
+        protected void process(M message) {
+            guide.seen.add(message);
+            if (message instanceof GuideActors.End || message instanceof GuideActors.Opened) {
+                exit();
+            }
+        }
+    }
+
+    @Test
+    void aStageSaysItsFirstAndLastWord() {
+        TaskRuntime.defaultRuntime().finish(() -> {
+            guide.log = new Recorder<GuideActors.Opened>().start();
+            guide.next = new Recorder<GuideActors.StageMsg>().start();
+            var stage = guide.new Stage().start();
+            stage.send(new GuideActors.Item("a"));
+            stage.send(new GuideActors.End());
+        });
+        assertThat(guide.seen).hasSize(3).contains(new GuideActors.Item("a"));
+        assertThat(guide.seen.stream().filter(m -> m instanceof GuideActors.Opened)).hasSize(1);
+        assertThat(guide.seen.stream().filter(m -> m instanceof GuideActors.StageMsg).toList())
+                .containsExactly(new GuideActors.Item("a"), new GuideActors.End());
+    }
+
+    @Test
+    void aParentHearsOfItsChildsEndAndOfItsFailureWithoutFailingItself() {
+        for (boolean fails : new boolean[] {false, true}) {
+            GuideActors.Parent parent = guide.new Parent();
+            TaskRuntime.defaultRuntime().finish(() -> {
+                parent.start().send(new GuideActors.Begin(fails));
+            });
+            assertThat(parent.state()).isEqualTo(ActorState.TERMINATED);   // and the finish threw nothing
+        }
+        assertThat(guide.seen).containsExactly("done", "failed: the child failed");
+    }
+
+    @Test
+    void boundedActorsAreBuiltWithTheirBounds() {
+        guide.sinks();
+        assertThat(guide.new Logger().state()).isEqualTo(ActorState.NEW);
+    }
+}
