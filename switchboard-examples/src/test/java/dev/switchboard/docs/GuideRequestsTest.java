@@ -84,6 +84,31 @@ class GuideRequestsTest {
     }
 
     @Test
+    void anAwaitReplyWithoutATimeoutIsNamedByTheHangReport() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("hang").workers(1).noHangReports().build();
+        Thread waiting = Thread.ofPlatform().start(() -> {
+            try {
+                rt.finish(() -> {
+                    ActorRef<BankMsg> bank = silentBank();
+                    guide.new Teller(bank).start("teller").send(new GuideRequests.Serve("7"));
+                });
+            } catch (RuntimeException closed) {
+                // the close below ends the finish, as it should
+            }
+        });
+        try {
+            Waits.until(() -> String.join("\n", rt.diagnose()).contains("awaiting 1 reply"), "the teller awaits");
+            assertThat(String.join("\n", rt.diagnose())).containsPattern("teller@\\d+ started by .*: never exited"
+                    + " \\(awaiting 1 reply: from bank@\\d+ to Balance\\[account=7, replyTo=replyTo\\(request to"
+                    + " bank@\\d+\\)], for ");
+        } finally {
+            rt.close();
+            waiting.join(30_000);
+        }
+        assertThat(waiting.isAlive()).isFalse();
+    }
+
+    @Test
     void theWatcherIsAnActorWithTimers() {
         assertThat(guide.new Watcher().mailboxSize()).isZero();
     }
