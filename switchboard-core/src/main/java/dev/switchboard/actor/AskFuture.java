@@ -92,7 +92,9 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         String thread = requester == null ? Thread.currentThread().getName() : null;
         try {
             ScheduledFuture<?> t = ActorTimers.timers(target).schedule(ActorTimers.nanos(after), () -> settle(null,
-                    new ReplyTimeoutException(requester, thread, target.self, ActorDiagnostics.brief(request), after)));
+                    new ReplyTimeoutException(requester, thread, target.self, ActorDiagnostics.brief(request), after)),
+                    () -> settle(null, new NoReplyException("runtime '" + runtimeName() + "' was closed before "
+                            + target + " replied to " + ActorDiagnostics.brief(request))));
             timeout = t;
             if (isDone()) {
                 t.cancel(false);
@@ -101,6 +103,11 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
             settle(null, new NoReplyException("the runtime of " + target + " was closed before the reply"
                     + " to " + ActorDiagnostics.brief(request) + " came"));
         }
+    }
+
+    private String runtimeName() {
+        Scheduler s = target.scheduler();
+        return s == null ? "?" : s.name();
     }
 
     /** Cancels the future, and its timeout with it; a reply that comes later is a dead letter. */

@@ -1,10 +1,13 @@
 package dev.switchboard.internal;
 
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Closing a runtime: refusing new work, failing the finishes that wait for it, terminating what is still alive and
- * stopping the pool and the timer. Owns who closed the runtime and the lock a second close() waits on; the closed
+ * Closing a runtime: refusing new work, failing the finishes that wait for it, terminating what is still alive,
+ * stopping the pool and the timer (an ask still waiting fails now, naming the runtime), and waiting for the
+ * runtime's own threads to end. Owns who closed the runtime and the lock a second close() waits on; the closed
  * flag itself is the scheduler's ({@link Scheduler#isClosed}), read on hot paths. May touch: the waiting and
  * tracking scopes (it stops them and terminates their actors), the pool, the timer, the workers (it interrupts
  * them when they do not end) and the shared queue (what is left there is refused).
@@ -81,7 +84,32 @@ final class Closing {
         while ((n = scheduler.runQueue.poll()) != null) {   // entries whose pump the pool refused
             n.refused(ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was closed"));
         }
+        if (ended) {
+            awaitThreads();
+        }
         return ended;
+    }
+
+    /**
+     * Waits (a second at most) for the runtime's own threads to end once the pool has: the watchdog and the
+     * workers, which leave the pool's count before their threads end. The timer's ended in timers().close().
+     */
+    private void awaitThreads() {
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            scheduler.watchdog.awaitEnd(1_000);
+            for (Set<Worker> set : List.of(scheduler.workers, scheduler.endingWorkers)) {
+                for (Worker w : set) {
+                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (left <= 0) {
+                        return;
+                    }
+                    w.join(left);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private boolean awaitPool(long timeout, TimeUnit unit) {

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
  * that advances the clock past it ({@link #runDue}). Owns the queue of actions. May touch nothing else. Behaves as
  * the {@link TimerService}'s executor does: one-shot, fixed-rate (a large advance runs a fixed-rate action once for
  * every period it passed) and fixed-delay actions, cancellable through the returned future; after
- * {@link #close()} new actions are refused, periodic ones stop, and one-shot ones already scheduled still run.
+ * {@link #close()} new actions are refused and those still to come are dropped.
  */
 final class ManualTimers {
     private final ManualClock clock;
@@ -77,10 +77,10 @@ final class ManualTimers {
         }
     }
 
-    /** Refuses new actions and drops the periodic ones; one-shot actions still run when due. */
+    /** Refuses new actions and drops those still to come (the timer runs their close paths, if any). */
     synchronized void close() {
         closed = true;
-        queue.removeIf(e -> e.period != 0);
+        queue.clear();
     }
 
     /** A scheduled action and its future. */

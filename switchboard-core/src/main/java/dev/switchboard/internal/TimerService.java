@@ -1,8 +1,13 @@
 package dev.switchboard.internal;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -16,11 +21,13 @@ import java.util.function.Consumer;
 public final class TimerService {
     /*
      * Implementation notes. A ScheduledThreadPoolExecutor with one core thread and removeOnCancel set, so that
-     * a timeout cancelled because its reply came does not stay queued until its deadline. close() shuts it down
-     * with the executor's default policies: one-shot actions already scheduled still run at their time (an ask's
-     * timeout must still fail the future of a request the close left unanswered), periodic ones stop. An action
-     * that throws is reported as a failure outside every finish instead of being kept in its future, where
-     * nobody would look.
+     * a timeout cancelled because its reply came does not stay queued until its deadline. close() drops every
+     * action still to come (shutdownNow) and waits for the timer thread to end, so that no thread of a closed
+     * runtime lives on; a one-shot action scheduled with a close path (an ask's timeout, whose future must not
+     * stay open) runs that path instead, on the closing thread. Those actions are kept in `closable` until they
+     * run, are cancelled or the timer closes; whoever removes one from the set is the one who runs it, so an
+     * action runs its action or its close path, never both. An action that throws is reported as a failure
+     * outside every finish instead of being kept in its future, where nobody would look.
      */
     private final String name;
     private final Consumer<Throwable> failures;
@@ -29,6 +36,8 @@ public final class TimerService {
     private boolean closed;                           // guarded by this
     /** The actions, when the runtime's clock is a manual one; null on the system clock. */
     private final ManualTimers manual;
+    /** One-shot actions with a close path, until they run, are cancelled or the timer closes. */
+    private final Set<Closable> closable = ConcurrentHashMap.newKeySet();
 
     /** The timer for timed actions outside every runtime (an ask sent from plain code to an unstarted actor). */
     private static final class Shared {
@@ -59,6 +68,28 @@ public final class TimerService {
             return manual.schedule(delayNanos, 0, reported(action));
         }
         return executor().schedule(reported(action), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Runs {@code action} once after {@code delayNanos}; if the runtime closes first, runs {@code onClose} instead,
+     * on the closing thread, before {@code close()} returns.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if the runtime was closed
+     */
+    public ScheduledFuture<?> schedule(long delayNanos, Runnable action, Runnable onClose) {
+        Closable c = new Closable(onClose);
+        closable.add(c);
+        try {
+            c.future = schedule(delayNanos, () -> {
+                if (closable.remove(c)) {
+                    action.run();
+                }
+            });
+        } catch (RuntimeException refused) {
+            closable.remove(c);
+            throw refused;
+        }
+        return c;
     }
 
     /**
@@ -126,14 +157,81 @@ public final class TimerService {
         }
     }
 
-    /** Stops periodic actions and refuses new ones; one-shot actions already scheduled still run. */
-    synchronized void close() {
-        closed = true;
-        if (manual != null) {
-            manual.close();
+    /**
+     * Refuses new actions and drops those still to come, running the close path of those that have one here;
+     * returns once the timer thread has ended (or after a second, if an action keeps it busy and ignores the
+     * interrupt).
+     */
+    void close() {
+        ScheduledThreadPoolExecutor e;
+        synchronized (this) {
+            closed = true;
+            if (manual != null) {
+                manual.close();
+            }
+            e = executor;
+            if (e != null) {
+                e.shutdownNow();
+            }
         }
-        if (executor != null) {
-            executor.shutdown();
+        for (Closable c : closable) {
+            if (closable.remove(c)) {
+                reported(c.onClose).run();
+            }
+        }
+        if (e != null) {
+            try {
+                e.awaitTermination(1, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A one-shot action with a close path, and its future: cancelling it forgets the close path too. */
+    private final class Closable implements ScheduledFuture<Object> {
+        final Runnable onClose;
+        volatile ScheduledFuture<?> future;
+
+        Closable(Runnable onClose) {
+            this.onClose = onClose;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            closable.remove(this);
+            return future.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return future.getDelay(unit);
+        }
+
+        @Override
+        public int compareTo(Delayed o) {
+            return Long.compare(getDelay(TimeUnit.NANOSECONDS), o.getDelay(TimeUnit.NANOSECONDS));
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return future.isCancelled();
+        }
+
+        @Override
+        public boolean isDone() {
+            return future.isDone();
+        }
+
+        @Override
+        public Object get() throws InterruptedException, ExecutionException {
+            return future.get();
+        }
+
+        @Override
+        public Object get(long timeout, TimeUnit unit)
+                throws InterruptedException, ExecutionException, TimeoutException {
+            return future.get(timeout, unit);
         }
     }
 }

@@ -39,6 +39,17 @@ final class Watchdog {
         thread.start();
     }
 
+    /**
+     * Once the pool is shut down: wakes the watchdog, which then ends, and waits up to {@code millis} for it (not
+     * when called by the watchdog itself).
+     */
+    void awaitEnd(long millis) throws InterruptedException {
+        if (Thread.currentThread() != thread) {
+            LockSupport.unpark(thread);
+            thread.join(millis);
+        }
+    }
+
     /** The watchdog's looks so far (see {@link #lookEpoch}). */
     int lookEpoch() {
         return lookEpoch;

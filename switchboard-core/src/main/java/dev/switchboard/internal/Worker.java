@@ -760,6 +760,8 @@ public final class Worker extends ForkJoinWorkerThread {
     @Override
     protected void onTermination(Throwable exception) {
         scheduler.workers.remove(this);
+        scheduler.endingWorkers.removeIf(w -> !w.isAlive());   // bounded by the threads ending at once
+        scheduler.endingWorkers.add(this);                      // joined by close() until its thread has ended
         if (exception != null) {
             try {
                 Node n;

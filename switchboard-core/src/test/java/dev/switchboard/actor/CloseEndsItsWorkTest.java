@@ -1,0 +1,87 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.internal.ManualClock;
+import dev.switchboard.task.RuntimeInternals;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code close()} ends what it leaves behind: an {@code ask} still waiting for an actor that will never answer
+ * fails when {@code close()} returns, naming the runtime, and no thread of the runtime outlives it.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CloseEndsItsWorkTest {
+    record Question(ReplyTo<String> replyTo) {}
+
+    /** Takes every question and answers none. */
+    static final class Silent extends Actor<Question> {
+        @Override
+        protected void process(Question q) {
+        }
+    }
+
+    static boolean aliveThreadNamed(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.isAlive() && t.getName().startsWith(prefix));
+    }
+
+    @Test
+    void aPendingAskFailsAtTheCloseAndNoThreadOfTheRuntimeLivesOn() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("close-ends-its-work").workers(2).build();
+        CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
+        Thread body = Thread.ofPlatform().start(() -> {
+            try {
+                rt.finish(() -> started.complete(new Silent().start("silent")));
+            } catch (RuntimeException closed) {
+                // the close ends the finish
+            }
+        });
+        ActorRef<Question> silent = started.get(30, TimeUnit.SECONDS);
+        CompletableFuture<String> answer = silent.ask(Question::new, Duration.ofSeconds(60));
+        assertThat(aliveThreadNamed("close-ends-its-work-timer")).isTrue();   // the ask's timeout is armed
+
+        assertThat(rt.close(Duration.ofSeconds(10))).isTrue();
+
+        assertThat(answer).isCompletedExceptionally();          // at once: not 60 s later
+        try {
+            answer.get();
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(NoReplyException.class)
+                    .hasMessageMatching("runtime 'close-ends-its-work' was closed before silent@\\d+ replied to Question.*");
+        }
+        assertThat(aliveThreadNamed("close-ends-its-work-")).as("a thread of the closed runtime is still alive").isFalse();
+        body.join(30_000);
+        assertThat(body.isAlive()).isFalse();
+    }
+
+    @Test
+    void onAManualClockTooThePendingAskFailsAtTheCloseAndItsTimeoutNeverFiresAfter() throws Exception {
+        ManualClock clock = new ManualClock();
+        TaskRuntime rt = RuntimeInternals.clock(TaskRuntime.builder().name("manual-closing").workers(1), clock)
+                .build();
+        CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
+        Thread body = Thread.ofPlatform().start(() -> {
+            try {
+                rt.finish(() -> started.complete(new Silent().start("silent")));
+            } catch (RuntimeException closed) {
+                // the close ends the finish
+            }
+        });
+        CompletableFuture<String> answer = started.get(30, TimeUnit.SECONDS).ask(Question::new, Duration.ofSeconds(5));
+        rt.close(Duration.ofSeconds(10));
+        assertThat(answer).isCompletedExceptionally();
+        clock.advance(Duration.ofSeconds(10));                  // the timeout's time: nothing runs any more
+        try {
+            answer.get();
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(NoReplyException.class).hasMessageContaining("manual-closing");
+        }
+        body.join(30_000);
+    }
+}
