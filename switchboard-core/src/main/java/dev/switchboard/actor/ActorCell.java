@@ -450,11 +450,19 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     // ------------------------------------------------------------------------------------------ failure and end
 
-    /** Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. */
-    final void fail(Throwable failure, String what) {
+    /**
+     * Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. {@code what}
+     * goes into the note on the failure and may show the message; {@code where}, for the log, never does.
+     */
+    final void fail(Throwable failure, String what, String where) {
         ActorFailures.keep(core(), failure);
-        ActorFailures.report(core(), failure, what);
+        ActorFailures.report(core(), failure, what, where);
         terminate(0);
+    }
+
+    /** {@link #fail(Throwable, String, String)} where the note shows nothing of a message. */
+    final void fail(Throwable failure, String what) {
+        fail(failure, what, what);
     }
 
     /** Sets TERMINATED and {@code also}; drains the actor here if nobody holds its token. */

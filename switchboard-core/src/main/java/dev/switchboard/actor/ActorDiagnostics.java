@@ -131,6 +131,21 @@ final class ActorDiagnostics {
     }
 
     /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */
+    /** "processing a Balance": where an actor failed, for a log, naming the message's type and nothing of it. */
+    static String processing(Object message) {
+        return "processing " + withArticle(typeOf(message));
+    }
+
+    /** "a Balance", "an Order". */
+    static String withArticle(String type) {
+        return (!type.isEmpty() && "AEIOUaeiou".indexOf(type.charAt(0)) >= 0 ? "an " : "a ") + type;
+    }
+
+    /** The simple name of a message's class (for an anonymous or hidden class, its binary name's last part). */
+    static String typeOf(Object message) {
+        return message == null ? "null" : LocalRef.simpleName(message.getClass());
+    }
+
     static String brief(Object message) {
         String s;
         try {

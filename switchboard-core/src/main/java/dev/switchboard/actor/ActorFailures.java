@@ -39,12 +39,21 @@ final class ActorFailures {
      * failure. Without memory for the note, the failure is reported as it is.
      */
     static void report(ActorCore<?> actor, Throwable failure, String what) {
-        reportNote(actor, failure, " was terminated: ", what);
+        report(actor, failure, what, what);
     }
 
-    /** {@link #report} with the note {@code actor + verb + what} (built here: the actor's toString may throw). */
-    static void reportNote(ActorCore<?> actor, Throwable failure, String verb, String what) {
+    /** {@link #report(ActorCore, Throwable, String)}, where the log says {@code where} (no message's contents). */
+    static void report(ActorCore<?> actor, Throwable failure, String what, String where) {
+        reportNote(actor, failure, " was terminated: ", what, where);
+    }
+
+    /**
+     * {@link #report} with the note {@code actor + verb + what} (built here: the actor's toString may throw); the
+     * runtime's failure log says {@code where}.
+     */
+    static void reportNote(ActorCore<?> actor, Throwable failure, String verb, String what, String where) {
         publish(actor, failure, verb, what);
+        log(actor, failure, where);
         Throwable reported = failure;
         try {
             String text = actor + verb + what;
@@ -70,6 +79,24 @@ final class ActorFailures {
             }
         } catch (Throwable noMemory) {
             // the failure still reaches the finish below
+        }
+    }
+
+    /**
+     * Tells the runtime's failure log, as it happens (a failure of an actor outside every finish is not: the
+     * runtime's unscoped-failure handler hears of it at once); never throws.
+     */
+    private static void log(ActorCore<?> actor, Throwable failure, String where) {
+        try {
+            Scheduler s = actor.scheduler();
+            Activation a = actor.activation();
+            if (s == null || a == null || a.scope().isGlobal()) {
+                return;
+            }
+            s.failureLog().actorFailed(actor, where, failure, "it is terminated, and its failure goes to "
+                    + a.scope().describe().replaceFirst("^the body of a ", "the "));
+        } catch (Throwable noMemory) {
+            // the failure still reaches the finish
         }
     }
 

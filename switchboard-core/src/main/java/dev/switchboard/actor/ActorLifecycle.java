@@ -163,7 +163,7 @@ final class ActorLifecycle {
         try {
             ActorHosting.instanceOf(actor).onExit();
         } catch (Throwable t) {
-            ActorFailures.reportNote(actor, t, " failed in onExit() after it terminated", "");
+            ActorFailures.reportNote(actor, t, " failed in onExit() after it terminated", "", "in onExit()");
         } finally {
             Context.restore(thread, previous);
             if (actor.scheduler().onWorker()) {

@@ -171,7 +171,9 @@ final class AwaitedReplies {
         } catch (Throwable t) {
             Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
             requester.fail(cause, "the reply to " + ActorDiagnostics.brief(pending.request) + " from "
-                    + pending.target + " could not be processed");
+                    + pending.target + " could not be processed", "handling the reply to "
+                    + ActorDiagnostics.withArticle(ActorDiagnostics.typeOf(pending.request)) + " from "
+                    + pending.target);
         } finally {
             requester.addAwaited(-1);
         }

@@ -78,7 +78,8 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
             }
             invoke(actor, message);
         } catch (Throwable t) {
-            actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")");
+            actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
+                    ActorDiagnostics.processing(message));
             if (envelope instanceof Request r) {
                 requestFailed(actor, r, t);
             }

@@ -114,7 +114,8 @@ final class MessageTask extends Node implements MessageProcessing {
                     result = policy.policy.process(this);
                 } catch (Throwable t) {
                     failure = t;
-                    actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message()) + ")");
+                    actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message()) + ")",
+                            ActorDiagnostics.processing(message()));
                     if (envelope instanceof Request r) {
                         Dispatch.requestFailed(actor, r, t);
                     }

@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * <p>The rest lives beside this class, one responsibility each: waiting for a finish or a value
  * ({@link FinishWait}), the watchdog ({@link Watchdog}), hang reports ({@link HangReports}), the runtime-wide
  * spreading rule ({@link Spreading}), idle workers ({@link IdleSpin}), dead letters ({@link DeadLetters}),
- * failures no finish can rethrow ({@link UnscopedFailures}), worker deaths ({@link WorkerDeaths}), closing
- * ({@link Closing}) and which runtime a thread's unscoped work belongs to ({@link RuntimesOfThreads}). This class
+ * failures no finish can rethrow ({@link UnscopedFailures}), the log of actors' failures ({@link FailureLog}),
+ * worker deaths ({@link WorkerDeaths}), closing ({@link Closing}) and which runtime a thread's unscoped work
+ * belongs to ({@link RuntimesOfThreads}). This class
  * owns the pool, the shared queue, the global scope, the sets of workers and of waiting and tracking scopes, the
  * closed flag and the rough clock, and makes the scheduling decisions (where a ready node goes) itself.
  *
@@ -52,6 +53,8 @@ public final class Scheduler {
     final RunQueue runQueue;
     /** The live workers (a worker removes itself when it ends). */
     final Set<Worker> workers = ConcurrentHashMap.newKeySet();
+    /** Workers that left the pool and whose threads may still be ending: close() waits for them. */
+    final Set<Worker> endingWorkers = ConcurrentHashMap.newKeySet();
     /** Scopes a thread waits for now ({@link FinishWait}). */
     final Set<Scope> waitingScopes = ConcurrentHashMap.newKeySet();
     /** Scopes with tracked actors or awaiting tasks that have not ended; the global scope is always here. */
@@ -66,6 +69,7 @@ public final class Scheduler {
     final WorkerDeaths deaths = new WorkerDeaths(this);
     final DeadLetters deadLetters = new DeadLetters(this);
     final UnscopedFailures unscoped = new UnscopedFailures(this);
+    private final FailureLog failureLog = new FailureLog(this);
     private final RuntimeEvents events = new RuntimeEvents();
     final Closing closing = new Closing(this);
     private final TimerService timers;
@@ -538,6 +542,11 @@ public final class Scheduler {
     /** The runtime's event hook: failures, restarts, dead letters, overflows ({@link RuntimeEvents}). */
     public RuntimeEvents events() {
         return events;
+    }
+
+    /** The log of the failures that end actors, as they happen. */
+    public FailureLog failureLog() {
+        return failureLog;
     }
 
     public void unscopedFailureHandler(Consumer<Throwable> handler) {

@@ -5,6 +5,7 @@ import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.ClosedRuntimes;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.DeterministicScheduler;
+import dev.switchboard.internal.FailureLog;
 import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.RuntimeAccess;
@@ -102,6 +103,7 @@ public final class TaskRuntime implements AutoCloseable {
         if (b.unscopedFailureHandler != null) {
             scheduler.unscopedFailureHandler(b.unscopedFailureHandler);
         }
+        scheduler.failureLog().perMinute(b.failuresLoggedPerMinute);
     }
 
     /**
@@ -506,8 +508,12 @@ public final class TaskRuntime implements AutoCloseable {
      *   <li>every actor still alive is terminated: the messages in its mailbox, and every message sent to it from
      *       now on, become dead letters ({@link dev.switchboard.actor.DeadLetter.Reason#RUNTIME_CLOSED}), counted
      *       like any other; {@code send} does not throw;</li>
+     *   <li>every {@code ask} still waiting for its answer fails, before this method returns, with a
+     *       {@link dev.switchboard.actor.NoReplyException} naming this runtime; the runtime's timers are dropped;</li>
      *   <li>tasks already queued or running may run to their end, for up to {@code timeout}; what they spawn is
-     *       refused; after that the workers are interrupted.</li>
+     *       refused; after that the workers are interrupted and given one more second;</li>
+     *   <li>when this method returns true, no thread of the runtime (its workers, its watchdog, its timer) is
+     *       alive any more. Code that ignores interrupts can keep a worker busy: then it returns false.</li>
      * </ul>
      * Closing twice does nothing more. The {@linkplain #defaultRuntime() default runtime} cannot be closed.
      *
@@ -553,6 +559,7 @@ public final class TaskRuntime implements AutoCloseable {
         private Duration idleSpin = Duration.ZERO;
         private Consumer<String> hangReporter;
         private Consumer<Throwable> unscopedFailureHandler;
+        private int failuresLoggedPerMinute = FailureLog.DEFAULT_PER_MINUTE;
         /**
          * Where the runtime reads the time: not public API (tests set a {@code ManualClock} through
          * {@code RuntimeInternals}; a testkit will publish it).
@@ -652,70 +659,37 @@ public final class TaskRuntime implements AutoCloseable {
 
         /**
          * Applies the settings given as system properties (the default runtime is built with them):
-         * {@code switchboard.workers}, {@code switchboard.throughput}, {@code switchboard.handoffLimit} (numbers)
-         * and {@code switchboard.hangReportAfter} and {@code switchboard.idleSpin} (durations such as {@code 10s},
-         * {@code 500ms}, {@code 50us}, {@code 2m}, or {@code off}). Properties that are not set leave the builder's
-         * values as they are.
+         * {@code switchboard.workers}, {@code switchboard.throughput}, {@code switchboard.handoffLimit} (numbers),
+         * {@code switchboard.hangReportAfter} and {@code switchboard.idleSpin} (durations such as {@code 10s},
+         * {@code 500ms}, {@code 50us}, {@code 2m}, or {@code off}) and {@code switchboard.logFailures} (failures
+         * logged a minute, or {@code off}). Properties that are not set leave the builder's values as they are.
          *
          * @throws IllegalArgumentException naming the property, if a value is not valid
          */
         public Builder systemProperties(java.util.Properties properties) {
-            String w = properties.getProperty("switchboard.workers");
-            if (w != null) {
-                workers(intProperty("switchboard.workers", w));
-            }
-            String t = properties.getProperty("switchboard.throughput");
-            if (t != null) {
-                throughput(intProperty("switchboard.throughput", t));
-            }
-            String h = properties.getProperty("switchboard.handoffLimit");
-            if (h != null) {
-                handoffLimit(intProperty("switchboard.handoffLimit", h));
-            }
-            String spin = properties.getProperty("switchboard.idleSpin");
-            if (spin != null) {
-                idleSpin(spin.strip().equalsIgnoreCase("off") ? Duration.ZERO
-                        : durationProperty("switchboard.idleSpin", spin));
-            }
-            String r = properties.getProperty("switchboard.hangReportAfter");
-            if (r != null) {
-                if (r.strip().equalsIgnoreCase("off")) {
-                    noHangReports();
-                } else {
-                    hangReportAfter(durationProperty("switchboard.hangReportAfter", r));
-                }
-            }
+            RuntimeProperties.apply(this, properties);
             return this;
         }
 
-        private static int intProperty(String key, String value) {
-            try {
-                return Integer.parseInt(value.strip());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("system property " + key + " must be a whole number, got \""
-                        + value + "\"");
+        /**
+         * Logs at most {@code perMinute} failures a minute, as they happen (default
+         * {@value FailureLog#DEFAULT_PER_MINUTE}): every failure that ends an actor is logged through
+         * {@code System.Logger} "dev.switchboard" at level ERROR when it happens, with the actor, where it failed
+         * (the message's type, never its contents), what happens next and the cause with its stack trace, besides
+         * reaching the actor's finish. Beyond the limit failures are counted, and the next line logged says how
+         * many were not. 0 logs none (as {@link #noFailureLogging()}).
+         */
+        public Builder logFailures(int perMinute) {
+            if (perMinute < 0) {
+                throw new IllegalArgumentException("logFailures must be 0 or more a minute, got " + perMinute);
             }
+            this.failuresLoggedPerMinute = perMinute;
+            return this;
         }
 
-        private static Duration durationProperty(String key, String value) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\s*(us|ms|s|m)")
-                    .matcher(value.strip());
-            if (!m.matches()) {
-                throw new IllegalArgumentException("system property " + key + " must be a duration such as 10s,"
-                        + " 500ms, 50us or 2m, or off; got \"" + value + "\"");
-            }
-            long n = Long.parseLong(m.group(1));
-            Duration d = switch (m.group(2)) {
-                case "us" -> Duration.ofNanos(n * 1_000);
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                default -> Duration.ofMinutes(n);
-            };
-            if (d.isZero()) {
-                throw new IllegalArgumentException("system property " + key + " must be positive (or off), got \""
-                        + value + "\"");
-            }
-            return d;
+        /** Failures are not logged as they happen; they still reach their finish (see {@link #logFailures}). */
+        public Builder noFailureLogging() {
+            return logFailures(0);
         }
 
         /** Where hang reports go. */

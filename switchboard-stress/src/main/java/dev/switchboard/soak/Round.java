@@ -308,6 +308,7 @@ final class Round {
                 .workers(config.workers())
                 .throughput(config.throughput())
                 .hangReporter(report -> { })                     // a hang is caught by the finish's timeout
+                .noFailureLogging()                              // the round's failures are planted and counted
                 .onUnscopedFailure(failure -> {
                     if (!(unwrap(failure) instanceof RuntimeClosedException)) {
                         unscoped.increment();                    // refusals after the close are not failures thrown

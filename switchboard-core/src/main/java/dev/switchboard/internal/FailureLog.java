@@ -1,0 +1,90 @@
+package dev.switchboard.internal;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Logs, as it happens, every failure that ends an actor of a runtime: through {@code System.Logger}
+ * "dev.switchboard" at level ERROR, one line naming the actor, where it failed (the message's type, never its
+ * contents), what happens next, with the cause and its stack trace. Rate-limited: at most {@link #perMinute} lines
+ * a minute of the runtime's clock; the failures beyond that are counted, and the next line logged says how many
+ * were not. Owns the limit, the minute's count and the count of failures not logged; may touch nothing else.
+ */
+public final class FailureLog {
+    /*
+     * Implementation notes. Failures are rare next to messages, so the window is guarded by this object's lock:
+     * a storm of failures meets a lock held for a few field updates, and the logging itself runs outside it.
+     */
+
+    /** Lines a minute by default ({@code TaskRuntime.Builder.logFailures}). */
+    public static final int DEFAULT_PER_MINUTE = 20;
+    private static final long MINUTE = TimeUnit.MINUTES.toNanos(1);
+
+    private final Scheduler scheduler;
+    private volatile System.Logger logger = Scheduler.LOG;
+    private volatile int perMinute = DEFAULT_PER_MINUTE;
+    private long windowStart;
+    private boolean windowOpen;
+    private int inWindow;
+    private long notLogged;
+    private long failures;
+
+    FailureLog(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** At most {@code lines} lines a minute; 0 logs none (failures still reach their finish). */
+    public void perMinute(int lines) {
+        if (lines < 0) {
+            throw new IllegalArgumentException("failures logged a minute must be 0 or more, got " + lines);
+        }
+        this.perMinute = lines;
+    }
+
+    /** Where the lines go: {@code System.Logger} "dev.switchboard" unless a test says otherwise. */
+    public void logger(System.Logger logger) {
+        this.logger = logger;
+    }
+
+    /** How many failures this log has been told of, logged or not. */
+    public synchronized long failures() {
+        return failures;
+    }
+
+    /**
+     * Logs that {@code actor} failed {@code where} (e.g. "processing a Balance"), and {@code next} (e.g. "it is
+     * terminated; its failure goes to the finish opened by thread 'main'"), unless this minute's lines are used up.
+     * Never throws.
+     */
+    public void actorFailed(Object actor, String where, Throwable cause, String next) {
+        try {
+            long skipped;
+            synchronized (this) {
+                failures++;
+                int limit = perMinute;
+                if (limit == 0) {
+                    return;
+                }
+                long now = scheduler.clock().nanoTime();
+                if (!windowOpen || now - windowStart >= MINUTE) {
+                    windowOpen = true;
+                    windowStart = now;
+                    inWindow = 0;
+                }
+                if (inWindow >= limit) {
+                    notLogged++;
+                    return;
+                }
+                inWindow++;
+                skipped = notLogged;
+                notLogged = 0;
+            }
+            String line = "Switchboard: actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where
+                    + ": " + cause + "; " + next
+                    + (skipped == 0 ? "" : " (" + skipped + " more failure" + (skipped == 1 ? "" : "s")
+                    + " since the last line were not logged: more than " + perMinute + " a minute)");
+            logger.log(System.Logger.Level.ERROR, line, cause);
+        } catch (Throwable noMemoryOrBrokenLogger) {
+            // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.internal.ManualClock;
+import dev.switchboard.task.RuntimeInternals;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.ResourceBundle;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A failure that ends an actor is logged when it happens, not when its finish returns: the actor, where it failed
+ * (the message's type, never its contents), what happens next, the cause; at most so many lines a minute of the
+ * runtime's clock, the rest counted and said on the next line.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FailureLogTest {
+    /** A System.Logger that keeps what it is given. */
+    static final class Recording implements System.Logger {
+        record Line(Level level, String text, Throwable cause) {}
+
+        final List<Line> lines = new ArrayList<>();
+
+        @Override
+        public String getName() {
+            return "dev.switchboard";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public synchronized void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+            lines.add(new Line(level, msg, thrown));
+        }
+
+        @Override
+        public synchronized void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            lines.add(new Line(level, format, null));
+        }
+
+        synchronized List<Line> lines() {
+            return List.copyOf(lines);
+        }
+    }
+
+    record Secret(String password) {}
+
+    /** Fails on every message. */
+    static final class Vault extends Actor<Secret> {
+        @Override
+        protected void process(Secret s) {
+            throw new IllegalStateException("the vault is locked");
+        }
+    }
+
+    static Recording recordingOf(TaskRuntime rt) {
+        Recording log = new Recording();
+        RuntimeInternals.schedulerOf(rt).failureLog().logger(log);
+        return log;
+    }
+
+    static void waitFor(Supplier<Boolean> condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.get()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not within 30 s: " + what);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    @Test
+    void aFailureIsLoggedWhileItsFinishIsStillOpenNamingTheActorAndTheMessagesTypeNotItsContents() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("bank").workers(2).build()) {
+            Recording log = recordingOf(rt);
+            CompletableFuture<Void> release = new CompletableFuture<>();
+            assertThatThrownBy(() -> rt.finish(() -> {
+                new Vault().start("vault").send(new Secret("hunter2"));
+                // the finish stays open until the log has the line: the failure is seen when it happens
+                dev.switchboard.Switchboard.async(() -> {
+                    waitFor(() -> !log.lines().isEmpty(), "the failure logged");
+                    release.complete(null);
+                });
+            })).isInstanceOf(IllegalStateException.class).hasMessage("the vault is locked");
+            assertThat(release).isDone();
+            assertThat(log.lines()).singleElement().satisfies(line -> {
+                assertThat(line.level()).isEqualTo(System.Logger.Level.ERROR);
+                assertThat(line.text()).matches("Switchboard: actor vault@\\d+ of runtime 'bank' failed processing"
+                        + " a Secret: java.lang.IllegalStateException: the vault is locked; it is terminated, and its"
+                        + " failure goes to the finish opened by thread '.*'");
+                assertThat(line.text()).doesNotContain("hunter2");
+                assertThat(line.cause()).isInstanceOf(IllegalStateException.class);
+            });
+        }
+    }
+
+    @Test
+    void atMostSoManyLinesAMinuteOfTheRuntimesClockAndTheNextLineSaysHowManyWereNot() {
+        ManualClock clock = new ManualClock();
+        try (TaskRuntime rt = RuntimeInternals.clock(TaskRuntime.builder().workers(2).logFailures(3), clock)
+                .build()) {
+            Recording log = recordingOf(rt);
+            for (int i = 0; i < 10; i++) {
+                assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
+                        .isInstanceOf(IllegalStateException.class);
+            }
+            assertThat(log.lines()).hasSize(3);
+            assertThat(RuntimeInternals.schedulerOf(rt).failureLog().failures()).isEqualTo(10);
+            clock.advance(Duration.ofMinutes(1));
+            assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(log.lines()).hasSize(4);
+            assertThat(log.lines().get(3).text()).endsWith("(7 more failures since the last line were not logged:"
+                    + " more than 3 a minute)");
+        }
+    }
+
+    @Test
+    void noFailureLoggingLogsNoneAndTheFailuresStillReachTheirFinish() {
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).noFailureLogging().build()) {
+            Recording log = recordingOf(rt);
+            assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(log.lines()).isEmpty();
+            assertThat(RuntimeInternals.schedulerOf(rt).failureLog().failures()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theSettingIsASystemPropertyToo() {
+        Properties p = new Properties();
+        p.setProperty("switchboard.logFailures", "off");
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).systemProperties(p).build()) {
+            Recording log = recordingOf(rt);
+            assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(log.lines()).isEmpty();
+        }
+        p.setProperty("switchboard.logFailures", "many");
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(p))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("switchboard.logFailures");
+        assertThatThrownBy(() -> TaskRuntime.builder().logFailures(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
