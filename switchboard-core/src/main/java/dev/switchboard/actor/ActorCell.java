@@ -498,6 +498,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
         } catch (Throwable t) {
             ActorFailures.add(core(), t);
             if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
+                ActorWatch.ended(core());
                 ActorTimers.cancelAll(core());
                 try {
                     AwaitedReplies.holdUnansweredOf(core());
@@ -553,6 +554,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
                 // before RELEASED: if it throws, drainOrRelease still releases
                 AwaitedReplies.holdUnansweredOf(core());
                 STATUS.getAndBitwiseOr(this, RELEASED);
+                ActorWatch.ended(core());    // its watchers are told, after all it processed and sent
                 activation.sealSpawns();
                 activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
             }

@@ -295,6 +295,49 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
         return ActorTimers.isActive(cell(), key);
     }
 
+    // ------------------------------------------------------------------------------------------ death watch
+
+    /**
+     * Watches {@code target}: when it ends (it exits, fails, or its runtime closes), this actor receives
+     * {@code message.apply(terminated)}, after the last message {@code target} processed and after what its
+     * {@code onExit()} sent. If {@code target} has ended already, the message is sent at once. Watching again
+     * replaces the mapping; {@link #unwatch} stops watching; when this actor ends first, it stops watching.
+     *
+     * <pre>{@code
+     * record WorkerGone(Terminated end) implements Msg {}
+     *
+     * protected void onStart() { workers.forEach(w -> watch(w, WorkerGone::new)); }
+     * protected void process(Msg m) {
+     *     switch (m) {
+     *         case WorkerGone g -> { if (--alive == 0) exit(); }
+     *         ...
+     *     }
+     * }
+     * }</pre>
+     *
+     * <p>The message is sent by the thread that ends {@code target}, as a send of that actor would be, into a
+     * bounded mailbox too: a full one makes it a {@code MAILBOX_FULL} dead letter. A mapping that throws fails this
+     * actor. A selector's message goes where it routes, or use {@code Selector.watch(target, mailbox, message)}.
+     *
+     * @throws IllegalStateException         once started, if called from outside this actor's processing and the
+     *                                       tasks it spawned
+     * @throws IllegalArgumentException      if {@code target} is this actor
+     * @throws UnsupportedOperationException if {@code target} is an actor of another place
+     */
+    protected final void watch(ActorRef<?> target, Function<? super Terminated, ? extends M> message) {
+        ActorWatch.watch(this, target, message, -1);
+    }
+
+    /**
+     * Stops watching {@code target}: no message will come of that watch (one sent already may still be in the
+     * mailbox). Returns whether this actor watched it.
+     *
+     * @throws IllegalStateException as for {@link #watch}
+     */
+    protected final boolean unwatch(ActorRef<?> target) {
+        return ActorWatch.unwatch(this, target);
+    }
+
     // ------------------------------------------------------------------------------------------ replies
 
     /**

@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The state of an actor that only some actors need, created the first time an actor needs any of it (see the notes
  * below on memory): a name, a pending {@code onStart()}, dead-letter counts, the replies it
- * awaits, the behaviors {@code become} saved and its timers.
+ * awaits, the behaviors {@code become} saved, its timers, its watchers and the actors it watches.
  */
 final class ActorExtras {
     /*
@@ -25,6 +25,8 @@ final class ActorExtras {
     static final VarHandle EARLY_DEAD_LETTERS;
     private static final VarHandle REPLIES;
     static final VarHandle FAILURE;
+    static final VarHandle WATCHERS;
+    static final VarHandle WATCHING;
 
     static {
         try {
@@ -33,6 +35,8 @@ final class ActorExtras {
             EARLY_DEAD_LETTERS = l.findVarHandle(ActorExtras.class, "earlyDeadLetters", long.class);
             REPLIES = l.findVarHandle(ActorExtras.class, "replies", AwaitedReplies.class);
             FAILURE = l.findVarHandle(ActorExtras.class, "failure", Throwable.class);
+            WATCHERS = l.findVarHandle(ActorExtras.class, "watchers", ActorWatch.Watchers.class);
+            WATCHING = l.findVarHandle(ActorExtras.class, "watching", java.util.Set.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -62,6 +66,11 @@ final class ActorExtras {
      * (a hang report reads it without, see {@code ActorDiagnostics}).
      */
     volatile ActorTimers.TimerMap timers;
+
+    /** Who watches this actor ({@link ActorWatch}); installed with a CAS by the first watcher, or null. */
+    volatile ActorWatch.Watchers watchers;
+    /** The actors this one watches ({@link ActorWatch}), a concurrent set installed with a CAS, or null. */
+    volatile java.util.Set<ActorCore<?>> watching;
 
     /** The actor's timers, created by the first. */
     ActorTimers.TimerMap timers() {

@@ -121,6 +121,7 @@ final class ActorLifecycle {
                 MailboxAdmission.released(actor);
                 actor.deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
             }
+            ActorWatch.ended(actor);
             actor.releaseRefused();
         }
         s.requireOpen("start " + actor);

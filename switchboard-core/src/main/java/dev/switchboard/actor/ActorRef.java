@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -73,6 +74,21 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
      * are a sequence number.
      */
     long id();
+
+    /**
+     * A stage that completes, with how it ended, once the actor has ended (exited, failed, or its runtime closed)
+     * and released its finish; at once if it has already. For code outside the actor (an actor uses
+     * {@code watch}). Actions chained without an executor run on the thread that ended the actor, a worker: keep
+     * them short, or use the {@code ...Async} forms.
+     *
+     * <pre>{@code
+     * ActorRef<Job> worker = new Worker().start();
+     * worker.whenTerminated().thenAccept(end -> log.info("{} ended: {}", end.actor(), end.reason()));
+     * }</pre>
+     *
+     * @throws UnsupportedOperationException for an actor of another place
+     */
+    CompletionStage<Terminated> whenTerminated();
 
     /** The actor's name: the one given to {@code start(name)}, else the simple name of the actor's class. */
     String name();

@@ -7,6 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -77,6 +78,11 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
         }
         Objects.requireNonNull(message, () -> "null message sent to " + this);
         return i.interceptSend(this, mailbox, message);
+    }
+
+    @Override
+    public final CompletionStage<Terminated> whenTerminated() {
+        return ActorWatch.whenTerminated(actor);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.switchboard.internal.SendInterception;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -67,6 +68,12 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
         return new UnsupportedOperationException(what + " to " + this + ", an actor of another place, is not"
                 + " supported: send it a request that carries a reference to answer to (self(), or a local actor's),"
                 + " and answer with a message");
+    }
+
+    @Override
+    public final CompletionStage<Terminated> whenTerminated() {
+        throw new UnsupportedOperationException("whenTerminated() of " + this + ", an actor of another place, is not"
+                + " supported yet: have it tell you from its onExit()");
     }
 
     @Override

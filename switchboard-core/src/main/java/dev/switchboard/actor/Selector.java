@@ -3,6 +3,7 @@ package dev.switchboard.actor;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * An actor with several guarded mailboxes ([Selectors], <em>Selectors</em>). Senders name the mailbox a message goes
@@ -204,6 +205,14 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     final void tell(Mailbox box, B mailbox, M message) {
         Objects.requireNonNull(message, () -> "null message sent to " + this);
         MailboxAdmission.enqueue(this, box, message, index(mailbox), false);
+    }
+
+    /**
+     * {@link ActorCore#watch} with the mailbox the message goes to: when {@code target} ends, this selector receives
+     * {@code message.apply(terminated)} in {@code mailbox}.
+     */
+    protected final void watch(ActorRef<?> target, B mailbox, Function<? super Terminated, ? extends M> message) {
+        ActorWatch.watch(this, target, message, index(mailbox));
     }
 
     /** The number of mailboxes. */

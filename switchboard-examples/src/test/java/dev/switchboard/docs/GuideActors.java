@@ -6,7 +6,9 @@ import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.BoundedMailbox;
 import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.actor.Terminated;
 import java.time.Duration;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -159,6 +161,54 @@ class GuideActors {
                 }
             }
         }
+    }
+
+    record Job(int n) {}
+
+    /** Does one job, or fails on a negative one, and exits. */
+    final class Worker extends Actor<Job> {
+        @Override
+        protected void process(Job job) {
+            if (job.n() < 0) {
+                throw new IllegalArgumentException("job " + job.n());
+            }
+            exit();
+        }
+    }
+
+    void log(Terminated end) {
+        seen.add(end.actor().name() + " " + end.reason());
+    }
+
+    sealed interface Ctl permits WorkerGone {}
+
+    // tag::watch[]
+    record WorkerGone(Terminated end) implements Ctl {}
+
+    final class Foreman extends Actor<Ctl> {
+        private final List<ActorRef<Job>> workers;
+        private int alive;
+        Foreman(List<ActorRef<Job>> workers) { this.workers = workers; this.alive = workers.size(); }
+        protected void onStart() { workers.forEach(w -> watch(w, WorkerGone::new)); }   // their ends, as messages
+        protected void process(Ctl m) {
+            switch (m) {
+                case WorkerGone g -> {
+                    if (g.end().reason() == Terminated.Reason.FAILED) log(g.end());     // how it ended, and why
+                    if (--alive == 0) exit();
+                }
+            }
+        }
+    }
+    // end::watch[]
+
+    CompletableFuture<Terminated> watched(List<ActorRef<Job>> workers) {
+        CompletableFuture<Terminated> last = new CompletableFuture<>();
+        ActorRef<Job> worker = workers.get(0);
+        // tag::when-terminated[]
+        worker.whenTerminated().thenAccept(end -> System.out.println(end));   // from code outside any actor
+        // end::when-terminated[]
+        worker.whenTerminated().thenAccept(last::complete);
+        return last;
     }
 
     record Line(String text) {}

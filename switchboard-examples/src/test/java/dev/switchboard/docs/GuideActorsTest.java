@@ -64,6 +64,30 @@ class GuideActorsTest {
     }
 
     @Test
+    void theForemanHearsHowEachWorkerEndedAndExitsAfterTheLast() throws Exception {
+        java.util.List<GuideActors.Worker> workers = java.util.List.of(guide.new Worker(), guide.new Worker(),
+                guide.new Worker());
+        var refs = workers.stream().map(w -> w.ref()).toList();
+        var last = guide.watched(refs);
+        GuideActors.Foreman foreman = guide.new Foreman(refs);
+        try {
+            TaskRuntime.defaultRuntime().finish(() -> {
+                foreman.start();
+                refs.get(0).send(new GuideActors.Job(1));
+                refs.get(1).send(new GuideActors.Job(-1));
+                refs.get(2).send(new GuideActors.Job(3));
+                workers.forEach(w -> w.start("worker"));
+            });
+        } catch (IllegalArgumentException expected) {
+            assertThat(expected).hasMessage("job -1");
+        }
+        assertThat(foreman.state()).isEqualTo(ActorState.TERMINATED);
+        assertThat(guide.seen).containsExactly("worker FAILED");
+        assertThat(last.get(10, java.util.concurrent.TimeUnit.SECONDS).reason())
+                .isEqualTo(dev.switchboard.actor.Terminated.Reason.EXITED);
+    }
+
+    @Test
     void boundedActorsAreBuiltWithTheirBounds() {
         guide.sinks();
         assertThat(guide.new Logger().state()).isEqualTo(ActorState.NEW);

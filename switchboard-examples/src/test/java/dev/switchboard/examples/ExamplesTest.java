@@ -35,6 +35,16 @@ class ExamplesTest {
         assertThat(fig6.indexOf("World")).isLessThan(fig6.indexOf("PrintActor terminated"));
     }
 
+    @RepeatedTest(3)
+    void deathWatch() {
+        List<String> lines = run(new DeathWatch());
+        assertThat(lines).hasSize(6);
+        assertThat(lines.subList(0, 4)).containsExactlyInAnyOrder("worker-0 ended: EXITED", "worker-1 ended: EXITED",
+                "worker-2 ended: FAILED (a job of -1 cannot be done)", "worker-3 ended: EXITED");
+        assertThat(lines.subList(4, 6)).containsExactly("every worker has ended",
+                "the finish rethrew the failure: a job of -1 cannot be done");
+    }
+
     @Test
     void backpressure() {
         List<String> lines = run(new Backpressure());
@@ -135,7 +145,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(26);
+        assertThat(Examples.ALL).hasSize(27);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }

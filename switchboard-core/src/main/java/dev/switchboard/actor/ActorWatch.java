@@ -1,0 +1,239 @@
+package dev.switchboard.actor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Death watch: who watches an actor ({@code ActorCore.watch}, {@link ActorRef#whenTerminated()}), and telling them
+ * when it ends. A watcher's message is made from the {@link Terminated} and sent to it by the thread that ends the
+ * watched actor, once that actor has released its finish: after its last processed message, after the messages
+ * its {@code onExit()} sent, and never twice. A watcher that ends first stops watching.
+ *
+ * <p>Owns the extras' {@code watchers} (of the actor watched, by the watcher's id) and {@code watching} (the actors
+ * an actor watches) fields. May touch the watcher's mailbox, through {@link MailboxAdmission}, and fail the watcher
+ * when its mapping throws.
+ */
+final class ActorWatch {
+    /*
+     * Implementation notes. Who tells a watcher is decided under the lock of the watched actor's Watchers: the
+     * ending thread sets RELEASED in the status word, then takes every entry out under the lock and tells each; a
+     * watcher puts its entry in under the lock, then reads RELEASED, and if it is set takes its own entry back out
+     * and tells itself. Whoever removes an entry tells it, so it is told once; and a watcher that put its entry in
+     * after the ender took the others out sees RELEASED (set before the ender took the lock it then held), so it
+     * is told. The same goes for the futures of whenTerminated().
+     */
+
+    private ActorWatch() {
+    }
+
+    /** The watchers of one actor and the futures of its {@code whenTerminated()}; guarded by this object. */
+    static final class Watchers {
+        private final Map<Long, Watch> byWatcher = new LinkedHashMap<>();
+        private List<CompletableFuture<Terminated>> futures;
+
+        /** How many actors watch, for tests and diagnostics. */
+        synchronized int watchers() {
+            return byWatcher.size();
+        }
+    }
+
+    /** A watch: the watcher's cell, the mapping of its message, and its mailbox (-1: where the message routes). */
+    record Watch(ActorCore<?> watcher, Function<? super Terminated, ?> message, int mailbox) {
+    }
+
+    /**
+     * {@code watcher} watches {@code target}: when the target ends, {@code message} makes the message the watcher
+     * receives in mailbox {@code mailbox} (or where it routes, if -1). Watching again replaces the mapping. An
+     * actor that has ended already is told at once.
+     */
+    static void watch(ActorCore<?> watcher, ActorRef<?> target, Function<? super Terminated, ?> message,
+            int mailbox) {
+        ActorCore<?> self = watcher.cell();
+        Objects.requireNonNull(target, () -> "null actor given to watch() of " + self);
+        Objects.requireNonNull(message, () -> "null message mapping given to watch() of " + self);
+        OwnerChecks.requireOwnContextOnceStarted(self, "watch");
+        ActorCore<?> t = local(target, "watch");
+        if (t == self) {
+            throw new IllegalArgumentException(self + " cannot watch itself: its onExit() runs when it ends");
+        }
+        Watch w = new Watch(self, message, mailbox);
+        Watchers ws = watchersOf(t);
+        synchronized (ws) {
+            ws.byWatcher.put(self.self.id(), w);
+        }
+        watching(self).add(t);
+        if (!t.isOpen()) {
+            boolean mine;
+            synchronized (ws) {
+                mine = ws.byWatcher.remove(self.self.id(), w);
+            }
+            if (mine) {
+                watching(self).remove(t);
+                tell(w, endOf(t));
+            }
+        }
+    }
+
+    /** {@code watcher} no longer watches {@code target}; returns whether it did. */
+    static boolean unwatch(ActorCore<?> watcher, ActorRef<?> target) {
+        ActorCore<?> self = watcher.cell();
+        Objects.requireNonNull(target, () -> "null actor given to unwatch() of " + self);
+        OwnerChecks.requireOwnContextOnceStarted(self, "unwatch");
+        ActorCore<?> t = local(target, "unwatch");
+        ActorExtras x = t.extrasOrNull();
+        Watchers ws = x == null ? null : x.watchers;
+        boolean was = false;
+        if (ws != null) {
+            synchronized (ws) {
+                was = ws.byWatcher.remove(self.self.id()) != null;
+            }
+        }
+        ActorExtras mine = self.extrasOrNull();
+        if (mine != null && mine.watching != null) {
+            mine.watching.remove(t);
+        }
+        return was;
+    }
+
+    /** {@link ActorRef#whenTerminated()} of a local actor: completes once it has ended. */
+    static CompletionStage<Terminated> whenTerminated(ActorCore<?> target) {
+        CompletableFuture<Terminated> f = new CompletableFuture<>();
+        Watchers ws = watchersOf(target);
+        synchronized (ws) {
+            if (ws.futures == null) {
+                ws.futures = new ArrayList<>(1);
+            }
+            ws.futures.add(f);
+        }
+        if (!target.isOpen()) {
+            boolean mine;
+            synchronized (ws) {
+                mine = ws.futures.remove(f);
+            }
+            if (mine) {
+                f.complete(endOf(target));
+            }
+        }
+        return f.copy();
+    }
+
+    /**
+     * {@code actor} has released its finish (called once, by the thread that did, right after it set RELEASED): it
+     * stops watching others, and its watchers are told. Never throws.
+     */
+    static void ended(ActorCore<?> actor) {
+        ActorExtras x = actor.extrasOrNull();
+        if (x == null) {
+            return;
+        }
+        try {
+            Set<ActorCore<?>> watched = x.watching;
+            if (watched != null) {
+                for (ActorCore<?> t : watched) {
+                    ActorExtras tx = t.extrasOrNull();
+                    Watchers ws = tx == null ? null : tx.watchers;
+                    if (ws != null) {
+                        synchronized (ws) {
+                            ws.byWatcher.remove(actor.self.id());
+                        }
+                    }
+                }
+                watched.clear();
+            }
+            Watchers ws = x.watchers;
+            if (ws == null) {
+                return;
+            }
+            List<Watch> told;
+            List<CompletableFuture<Terminated>> futures;
+            synchronized (ws) {
+                told = new ArrayList<>(ws.byWatcher.values());
+                ws.byWatcher.clear();
+                futures = ws.futures;
+                ws.futures = null;
+            }
+            if (told.isEmpty() && futures == null) {
+                return;
+            }
+            Terminated end = endOf(actor);
+            for (Watch w : told) {
+                tell(w, end);
+            }
+            if (futures != null) {
+                for (CompletableFuture<Terminated> f : futures) {
+                    f.complete(end);
+                }
+            }
+        } catch (Throwable t) {
+            ActorFailures.add(actor, t);      // no memory, say: the finish hears of it rather than nobody
+        }
+    }
+
+    /** How {@code actor}, which has released its finish, ended. */
+    static Terminated endOf(ActorCore<?> actor) {
+        Throwable failure = ActorFailures.kept(actor);
+        Terminated.Reason reason = failure != null ? Terminated.Reason.FAILED
+                : (actor.status() & ActorCell.BY_CLOSE) != 0 ? Terminated.Reason.RUNTIME_CLOSED
+                : Terminated.Reason.EXITED;
+        return new Terminated(actor.self, reason, failure);
+    }
+
+    /** Sends the watcher its message; a watcher that has ended is not told; a mapping that throws fails it. */
+    private static void tell(Watch w, Terminated end) {
+        ActorCore<?> watcher = w.watcher();
+        if (watcher.isTerminated()) {
+            return;
+        }
+        Object message;
+        try {
+            message = Objects.requireNonNull(w.message().apply(end), "the mapping returned null");
+        } catch (Throwable t) {
+            watcher.fail(t, "its watch of " + end.actor() + " could not make its message (" + t + ")",
+                    "making the message of its watch of " + end.actor());
+            return;
+        }
+        int box = w.mailbox() >= 0 ? w.mailbox() : routeOf(watcher, message);
+        MailboxAdmission.enqueue(watcher, watcher.mailbox, message, box, true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M> int routeOf(ActorCore<M> watcher, Object message) {
+        return watcher.routeOf((M) message);
+    }
+
+    private static ActorCore<?> local(ActorRef<?> target, String op) {
+        if (target instanceof LocalRef<?> l) {
+            return l.actor;
+        }
+        throw new UnsupportedOperationException(op + "() of " + target + ", an actor of another place, is not"
+                + " supported yet: have it tell you from its onExit()");
+    }
+
+    private static Watchers watchersOf(ActorCore<?> actor) {
+        ActorExtras x = actor.extras();
+        Watchers ws = x.watchers;
+        if (ws == null) {
+            Watchers fresh = new Watchers();
+            ws = ActorExtras.WATCHERS.compareAndSet(x, null, fresh) ? fresh : x.watchers;
+        }
+        return ws;
+    }
+
+    private static Set<ActorCore<?>> watching(ActorCore<?> actor) {
+        ActorExtras x = actor.extras();
+        Set<ActorCore<?>> s = x.watching;
+        if (s == null) {
+            Set<ActorCore<?>> fresh = ConcurrentHashMap.newKeySet();
+            s = ActorExtras.WATCHING.compareAndSet(x, null, fresh) ? fresh : x.watching;
+        }
+        return s;
+    }
+}

@@ -1,0 +1,296 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.Switchboard;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Death watch: a watcher hears, once, that an actor it watches has ended and how, after everything that actor
+ * processed and sent; at once if it had ended already; never after unwatch or its own end.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class DeathWatchTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = TaskRuntime.builder().name("watch").workers(2).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        rt.close();
+    }
+
+    sealed interface Msg permits Text, Gone, Watch, Unwatch, Stop {}
+
+    record Text(String text) implements Msg {}
+
+    record Gone(Terminated end) implements Msg {}
+
+    record Watch(ActorRef<?> target) implements Msg {}
+
+    record Unwatch(ActorRef<?> target) implements Msg {}
+
+    record Stop() implements Msg {}
+
+    /** Records what it receives; watches and unwatches on request; exits after {@code gones} Gone messages. */
+    static final class Watcher extends Actor<Msg> {
+        final Queue<Object> seen = new ConcurrentLinkedQueue<>();
+        final int gones;
+        int gone;
+
+        Watcher(int gones) {
+            this.gones = gones;
+        }
+
+        @Override
+        protected void process(Msg m) {
+            switch (m) {
+                case Text t -> seen.add(t.text());
+                case Gone g -> {
+                    seen.add(g.end());
+                    if (++gone == gones) {
+                        exit();
+                    }
+                }
+                case Watch w -> watch(w.target(), Gone::new);
+                case Unwatch u -> seen.add("unwatched " + unwatch(u.target()));
+                case Stop s -> exit();
+            }
+        }
+    }
+
+    /** Sends its texts to the watcher, then exits or fails; onExit sends a last word. */
+    static final class Talker extends Actor<String> {
+        final ActorRef<Msg> to;
+
+        Talker(ActorRef<Msg> to) {
+            this.to = to;
+        }
+
+        @Override
+        protected void process(String s) {
+            switch (s) {
+                case "exit" -> exit();
+                case "fail" -> throw new IllegalStateException("talker failed");
+                default -> to.send(new Text(s));
+            }
+        }
+
+        @Override
+        protected void onExit() {
+            to.send(new Text("last word"));
+        }
+    }
+
+    @Test
+    void theWatcherHearsAfterEverythingTheWatchedActorProcessedAndSent() {
+        Watcher watcher = new Watcher(1);
+        Talker talker = new Talker(watcher.ref());
+        watcher.ref().send(new Watch(talker.ref()));
+        rt.finish(Duration.ofSeconds(30), () -> {
+            watcher.start();
+            ActorRef<String> t = talker.start("talker");
+            t.send("a");
+            t.send("b");
+            t.send("exit");
+        });
+        List<Object> seen = List.copyOf(watcher.seen);
+        assertThat(seen).hasSize(4).startsWith("a", "b", "last word");
+        assertThat(seen.get(3)).isEqualTo(new Terminated(talker.ref(), Terminated.Reason.EXITED, null));
+        assertThat(watcher.deadLetterCount()).isZero();
+    }
+
+    @Test
+    void aFailureIsToldWithItsCauseAndStillReachesTheFinish() {
+        Watcher watcher = new Watcher(1);
+        Talker talker = new Talker(watcher.ref());
+        watcher.ref().send(new Watch(talker.ref()));
+        assertThatThrownBy(() -> rt.finish(Duration.ofSeconds(30), () -> {
+            watcher.start();
+            talker.start().send("fail");
+        })).isInstanceOf(IllegalStateException.class).hasMessage("talker failed");
+        Terminated end = (Terminated) List.copyOf(watcher.seen).get(1);   // after the last word
+        assertThat(end.reason()).isEqualTo(Terminated.Reason.FAILED);
+        assertThat(end.failure()).hasMessage("talker failed");
+    }
+
+    @Test
+    void watchingAnActorThatHasEndedTellsAtOnceAndWhenTerminatedCompletesAtOnce() throws Exception {
+        Talker talker = new Talker(new Watcher(0).ref());
+        rt.finish(Duration.ofSeconds(30), () -> talker.start().send("exit"));
+        assertThat(talker.ref().whenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS).reason())
+                .isEqualTo(Terminated.Reason.EXITED);
+        Watcher watcher = new Watcher(1);
+        rt.finish(Duration.ofSeconds(30), () -> watcher.start().send(new Watch(talker.ref())));
+        assertThat(watcher.seen).containsExactly(new Terminated(talker.ref(), Terminated.Reason.EXITED, null));
+    }
+
+    @Test
+    void afterUnwatchNothingComesAndAWatcherThatEndsFirstStopsWatching() {
+        Watcher watcher = new Watcher(1);
+        Watcher early = new Watcher(1);
+        Talker talker = new Talker(watcher.ref());
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<Msg> w = watcher.start();
+            ActorRef<Msg> e = early.start();
+            ActorRef<String> t = talker.start();
+            w.send(new Watch(t));
+            w.send(new Unwatch(t));
+            e.send(new Watch(t));
+            e.send(new Stop());                   // ends before the talker: it stops watching
+            early.ref().whenTerminated().toCompletableFuture().join();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (watcher.seen.isEmpty()) {                // the unwatch is done before the talker ends
+                assertThat(System.nanoTime() - deadline).as("the watcher's unwatch within 30 s").isNegative();
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            t.send("exit");
+            talker.ref().whenTerminated().toCompletableFuture().join();
+            w.send(new Stop());
+        });
+        assertThat(watcher.seen).containsExactly("unwatched true", "last word");
+        assertThat(early.seen).isEmpty();
+        assertThat(early.deadLetterCount()).isZero();
+        assertThat(talker.extrasOrNull().watchers.watchers()).isZero();   // both had registered; neither is left
+    }
+
+    @Test
+    void theRuntimesCloseIsToldToo() throws Exception {
+        TaskRuntime other = TaskRuntime.builder().name("watch-close").workers(1).build();
+        CompletableFuture<CompletableFuture<Terminated>> end = new CompletableFuture<>();
+        Thread body = Thread.ofPlatform().start(() -> {
+            try {
+                other.finish(() -> end.complete(new Talker(new Watcher(0).ref()).start().whenTerminated()
+                        .toCompletableFuture()));
+            } catch (RuntimeException closed) {
+                // the close ends the finish
+            }
+        });
+        CompletableFuture<Terminated> f = end.get(30, TimeUnit.SECONDS);
+        other.close();
+        assertThat(f.get(10, TimeUnit.SECONDS).reason()).isEqualTo(Terminated.Reason.RUNTIME_CLOSED);
+        body.join(30_000);
+    }
+
+    enum Box { WORK, DEATHS }
+
+    /** Watches into its DEATHS mailbox, which it keeps closed until WORK says "open". */
+    static final class Keeper extends Selector<Object, Box> {
+        final Queue<Object> seen = new ConcurrentLinkedQueue<>();
+        final ActorRef<?> target;
+
+        Keeper(ActorRef<?> target) {
+            super(Box.class);
+            this.target = target;
+            disable(Box.DEATHS);
+        }
+
+        @Override
+        protected void onStart() {
+            watch(target, Box.DEATHS, end -> end);
+        }
+
+        @Override
+        protected void process(Object m) {
+            seen.add(Box.values()[currentMailbox()] + " " + m);
+            if ("open".equals(m)) {
+                enable(Box.DEATHS);
+            } else if (m instanceof Terminated) {
+                exit();
+            }
+        }
+    }
+
+    @Test
+    void aSelectorNamesTheMailboxItsDeathMessagesGoTo() {
+        Talker talker = new Talker(new Watcher(0).ref());
+        Keeper keeper = new Keeper(talker.ref());
+        rt.finish(Duration.ofSeconds(30), () -> {
+            keeper.start();
+            talker.start().send("exit");
+            talker.ref().whenTerminated().toCompletableFuture().join();
+            keeper.ref().send(Box.WORK, "open");
+        });
+        assertThat(keeper.seen).containsExactly("WORK open", "DEATHS Terminated[actor=" + talker.ref()
+                + ", reason=EXITED]");
+    }
+
+    @Test
+    void badWatchesAreRefusedNamingTheActor() {
+        Watcher w = new Watcher(1);
+        assertThatThrownBy(() -> w.watch(w.ref(), Gone::new)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot watch itself");
+        AtomicInteger refused = new AtomicInteger();
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<Msg> ref = w.start();
+            try {
+                w.watch(new Watcher(0).ref(), Gone::new);     // from outside the watcher
+            } catch (IllegalStateException e) {
+                refused.incrementAndGet();
+            }
+            ref.send(new Stop());
+        });
+        assertThat(refused).hasValue(1);
+    }
+
+    @Test
+    void aMappingThatThrowsFailsTheWatcher() {
+        Talker talker = new Talker(new Watcher(0).ref());
+        Actor<Object> watcher = new Actor<>() {
+            @Override
+            protected void onStart() {
+                watch(talker.ref(), end -> {
+                    throw new IllegalArgumentException("no message for " + end.actor().name());
+                });
+            }
+
+            @Override
+            protected void process(Object message) {
+            }
+        };
+        assertThatThrownBy(() -> rt.finish(Duration.ofSeconds(30), () -> {
+            watcher.start();
+            talker.start("talker").send("exit");
+        })).isInstanceOf(IllegalArgumentException.class).hasMessage("no message for talker");
+    }
+
+    @Test
+    void everyWatcherIsToldExactlyOnceWhenItsWatchRacesWithTheEnd() {
+        for (int round = 0; round < 100; round++) {
+            List<Watcher> watchers = new ArrayList<>();
+            Talker talker = new Talker(new Watcher(0).ref());
+            rt.finish(Duration.ofSeconds(30), () -> {
+                ActorRef<String> t = talker.start();
+                for (int i = 0; i < 20; i++) {
+                    Watcher w = new Watcher(1);
+                    watchers.add(w);
+                    w.start().send(new Watch(t));
+                    if (i == 10) {
+                        t.send("exit");                         // the end races with the later watches
+                    }
+                }
+                Switchboard.async(() -> { });
+            });
+            for (Watcher w : watchers) {
+                assertThat(w.seen).hasSize(1);
+                assertThat(w.state()).isEqualTo(ActorState.TERMINATED);
+            }
+        }
+    }
+}
