@@ -69,6 +69,13 @@ final class Activation extends Node {
         actor.runActivation();
     }
 
+    /** The actor and every task it spawned have ended: its watchers are told ({@link ActorWatch#ended}). */
+    @Override
+    public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
+        ActorWatch.ended(actor);         // never throws
+        super.onCompletion(caller);
+    }
+
     /** The messages this turn processed (at least one): read plainly, as the holder of the actor's token. */
     @Override
     protected int runTurn() {

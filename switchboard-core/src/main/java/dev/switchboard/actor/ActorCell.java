@@ -50,6 +50,9 @@ abstract sealed class ActorCell<M> permits ActorCore {
      *   4           RELEASED    the holder that first drains the            never
      *                           terminated actor; a refused start
      *   5           BY_CLOSE    close(), with or before TERMINATED          never
+     *   6           GONE        the completion of the activation (the      never
+     *                           actor and every task it spawned have
+     *                           ended; ActorWatch), a refused start
      *   8..31       the count   awaitReply(), +AWAIT_UNIT per reply         the reply's handler, or a failed send
      *               of awaited                                              of the request, -AWAIT_UNIT
      *               replies
@@ -78,6 +81,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
      * {@code RUNTIME_CLOSED}. Never set alone on an actor that was not started.
      */
     static final int BY_CLOSE = 32;
+    static final int GONE = 64;
     /** The bits above the flags count the replies the actor awaits ({@code awaitReply}). */
     static final int AWAIT_UNIT = 1 << 8;
     static final int AWAIT_MASK = ~(AWAIT_UNIT - 1);
@@ -473,6 +477,16 @@ abstract sealed class ActorCell<M> permits ActorCore {
         }
     }
 
+    /** Marks the actor gone (see the bit table); returns whether it was already. */
+    final boolean markGone() {
+        return ((int) STATUS.getAndBitwiseOr(this, GONE) & GONE) != 0;
+    }
+
+    /** Whether the actor and every task it spawned have ended ({@link #markGone}). */
+    final boolean isGone() {
+        return (status & GONE) != 0;
+    }
+
     final boolean isTerminated() {
         return (status & TERMINATED) != 0;
     }
@@ -498,7 +512,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
         } catch (Throwable t) {
             ActorFailures.add(core(), t);
             if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
-                ActorWatch.ended(core());
                 ActorTimers.cancelAll(core());
                 try {
                     AwaitedReplies.holdUnansweredOf(core());
@@ -554,7 +567,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
                 // before RELEASED: if it throws, drainOrRelease still releases
                 AwaitedReplies.holdUnansweredOf(core());
                 STATUS.getAndBitwiseOr(this, RELEASED);
-                ActorWatch.ended(core());    // its watchers are told, after all it processed and sent
                 activation.sealSpawns();
                 activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
             }

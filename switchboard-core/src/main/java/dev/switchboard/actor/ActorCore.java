@@ -299,9 +299,10 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
 
     /**
      * Watches {@code target}: when it ends (it exits, fails, or its runtime closes), this actor receives
-     * {@code message.apply(terminated)}, after the last message {@code target} processed and after what its
-     * {@code onExit()} sent. If {@code target} has ended already, the message is sent at once. Watching again
-     * replaces the mapping; {@link #unwatch} stops watching; when this actor ends first, it stops watching.
+     * {@code message.apply(terminated)}, once {@code target} and every task it spawned have ended: after the last
+     * message it processed and after what its {@code onExit()} sent. If {@code target} has ended already, the
+     * message is sent at once. Watching again replaces the mapping; {@link #unwatch} stops watching; when this
+     * actor ends first, it stops watching.
      *
      * <pre>{@code
      * record WorkerGone(Terminated end) implements Msg {}
@@ -315,9 +316,11 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * }
      * }</pre>
      *
-     * <p>The message is sent by the thread that ends {@code target}, as a send of that actor would be, into a
-     * bounded mailbox too: a full one makes it a {@code MAILBOX_FULL} dead letter. A mapping that throws fails this
-     * actor. A selector's message goes where it routes, or use {@code Selector.watch(target, mailbox, message)}.
+     * <p>The mapping runs, and the message is sent, on the thread that ends {@code target}, as a send of that actor
+     * would be, possibly while this actor processes a message of its own: keep the mapping a constructor
+     * ({@code Gone::new}) that touches nothing of this actor. A full bounded mailbox makes the message a
+     * {@code MAILBOX_FULL} dead letter; a mapping that throws fails this actor. A selector's message goes where it
+     * routes, or use {@code Selector.watch(target, mailbox, message)}.
      *
      * @throws IllegalStateException         once started, if called from outside this actor's processing and the
      *                                       tasks it spawned
@@ -329,8 +332,9 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
     }
 
     /**
-     * Stops watching {@code target}: no message will come of that watch (one sent already may still be in the
-     * mailbox). Returns whether this actor watched it.
+     * Stops watching {@code target}: no message will come of that watch, unless {@code target} has just ended and
+     * its message is on the way or in the mailbox already (then this returns false). Returns whether this actor
+     * still watched it.
      *
      * @throws IllegalStateException as for {@link #watch}
      */

@@ -130,7 +130,6 @@ final class ActorDiagnostics {
         return ageMillis(nanos).replace(" ago", "");
     }
 
-    /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */
     /** "processing a Balance": where an actor failed, for a log, naming the message's type and nothing of it. */
     static String processing(Object message) {
         return "processing " + withArticle(typeOf(message));
@@ -146,6 +145,7 @@ final class ActorDiagnostics {
         return message == null ? "null" : LocalRef.simpleName(message.getClass());
     }
 
+    /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */
     static String brief(Object message) {
         String s;
         try {

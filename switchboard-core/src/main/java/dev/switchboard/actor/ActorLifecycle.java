@@ -93,6 +93,7 @@ final class ActorLifecycle {
         try {
             actor.beforeStart();
         } catch (Throwable t) {
+            ActorFailures.keep(actor, t);
             ActorFailures.report(actor, t, "it failed to start (" + t + ")");
             initial |= ActorCore.TERMINATED;         // drained and released by the signal below
         }
@@ -121,8 +122,8 @@ final class ActorLifecycle {
                 MailboxAdmission.released(actor);
                 actor.deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
             }
-            ActorWatch.ended(actor);
             actor.releaseRefused();
+            ActorWatch.ended(actor);         // it never had an activation to complete
         }
         s.requireOpen("start " + actor);
     }

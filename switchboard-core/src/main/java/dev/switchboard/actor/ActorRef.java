@@ -76,9 +76,10 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
     long id();
 
     /**
-     * A stage that completes, with how it ended, once the actor has ended (exited, failed, or its runtime closed)
-     * and released its finish; at once if it has already. For code outside the actor (an actor uses
-     * {@code watch}). Actions chained without an executor run on the thread that ended the actor, a worker: keep
+     * A stage that completes, with how it ended, once the actor (exited, failed, or its runtime closed) and every
+     * task it spawned have ended; at once if they have already. For code outside the actor (an actor uses
+     * {@code watch}). Each call registers until the actor ends: call it once and keep the stage. Actions chained
+     * without an executor run on the thread that completes it (a worker, or a thread closing the runtime): keep
      * them short, or use the {@code ...Async} forms.
      *
      * <pre>{@code

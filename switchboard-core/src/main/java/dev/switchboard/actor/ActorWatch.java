@@ -13,9 +13,10 @@ import java.util.function.Function;
 
 /**
  * Death watch: who watches an actor ({@code ActorCore.watch}, {@link ActorRef#whenTerminated()}), and telling them
- * when it ends. A watcher's message is made from the {@link Terminated} and sent to it by the thread that ends the
- * watched actor, once that actor has released its finish: after its last processed message, after the messages
- * its {@code onExit()} sent, and never twice. A watcher that ends first stops watching.
+ * when it ends. A watcher's message is made from the {@link Terminated} and sent to it by the thread that completes
+ * the watched actor's activation, once the actor and every task it spawned have ended: after its last processed
+ * message (a stateless actor's too), after what its {@code onExit()} sent, and never twice. A watcher that ends
+ * first stops watching.
  *
  * <p>Owns the extras' {@code watchers} (of the actor watched, by the watcher's id) and {@code watching} (the actors
  * an actor watches) fields. May touch the watcher's mailbox, through {@link MailboxAdmission}, and fail the watcher
@@ -24,11 +25,14 @@ import java.util.function.Function;
 final class ActorWatch {
     /*
      * Implementation notes. Who tells a watcher is decided under the lock of the watched actor's Watchers: the
-     * ending thread sets RELEASED in the status word, then takes every entry out under the lock and tells each; a
-     * watcher puts its entry in under the lock, then reads RELEASED, and if it is set takes its own entry back out
-     * and tells itself. Whoever removes an entry tells it, so it is told once; and a watcher that put its entry in
-     * after the ender took the others out sees RELEASED (set before the ender took the lock it then held), so it
-     * is told. The same goes for the futures of whenTerminated().
+     * ending thread (the activation's completion) sets GONE in the status word (an atomic read-modify-write), then
+     * reads the extras' watchers and takes every entry out under the lock and tells each; a watcher puts its entry
+     * in under the lock, then reads GONE, and if it is set takes its own entry back out and tells itself. Whoever
+     * removes an entry tells it, so it is told at most once. It is told at least once: the status word and the
+     * watchers field are volatile, so if the watcher's read of GONE came before the ender's write, the ender's
+     * later read of the watchers finds the entry the watcher put in before that read. The same goes for the
+     * futures of whenTerminated(). A watch is never told while another watcher's is being made (each is told in a
+     * try of its own), and nothing here throws into the activation's completion.
      */
 
     private ActorWatch() {
@@ -70,19 +74,25 @@ final class ActorWatch {
             ws.byWatcher.put(self.self.id(), w);
         }
         watching(self).add(t);
-        if (!t.isOpen()) {
+        boolean gone = t.isGone();
+        if (gone || !self.isOpen()) {    // the target has ended; or this watcher has, from a task it spawned
             boolean mine;
             synchronized (ws) {
                 mine = ws.byWatcher.remove(self.self.id(), w);
             }
             if (mine) {
                 watching(self).remove(t);
-                tell(w, endOf(t));
+                if (gone) {
+                    tell(w, endOf(t));
+                }
             }
         }
     }
 
-    /** {@code watcher} no longer watches {@code target}; returns whether it did. */
+    /**
+     * {@code watcher} no longer watches {@code target}; returns whether it did. False also when the target has just
+     * ended and its message is on the way.
+     */
     static boolean unwatch(ActorCore<?> watcher, ActorRef<?> target) {
         ActorCore<?> self = watcher.cell();
         Objects.requireNonNull(target, () -> "null actor given to unwatch() of " + self);
@@ -113,10 +123,10 @@ final class ActorWatch {
             }
             ws.futures.add(f);
         }
-        if (!target.isOpen()) {
+        if (target.isGone()) {
             boolean mine;
             synchronized (ws) {
-                mine = ws.futures.remove(f);
+                mine = ws.futures != null && ws.futures.remove(f);
             }
             if (mine) {
                 f.complete(endOf(target));
@@ -126,10 +136,13 @@ final class ActorWatch {
     }
 
     /**
-     * {@code actor} has released its finish (called once, by the thread that did, right after it set RELEASED): it
-     * stops watching others, and its watchers are told. Never throws.
+     * {@code actor} and every task it spawned have ended (called once, by the thread that completes its activation,
+     * or by a refused start): it stops watching others, and its watchers are told. Never throws.
      */
     static void ended(ActorCore<?> actor) {
+        if (actor.markGone()) {
+            return;
+        }
         ActorExtras x = actor.extrasOrNull();
         if (x == null) {
             return;
@@ -165,6 +178,10 @@ final class ActorWatch {
             }
             Terminated end = endOf(actor);
             for (Watch w : told) {
+                ActorExtras wx = w.watcher().extrasOrNull();
+                if (wx != null && wx.watching != null) {
+                    wx.watching.remove(actor);
+                }
                 tell(w, end);
             }
             if (futures != null) {
@@ -172,12 +189,12 @@ final class ActorWatch {
                     f.complete(end);
                 }
             }
-        } catch (Throwable t) {
-            ActorFailures.add(actor, t);      // no memory, say: the finish hears of it rather than nobody
+        } catch (Throwable noMemory) {
+            // the watchers not told yet are not told: nothing here may fail the completion that called this
         }
     }
 
-    /** How {@code actor}, which has released its finish, ended. */
+    /** How {@code actor}, which has ended, ended. */
     static Terminated endOf(ActorCore<?> actor) {
         Throwable failure = ActorFailures.kept(actor);
         Terminated.Reason reason = failure != null ? Terminated.Reason.FAILED
@@ -192,16 +209,18 @@ final class ActorWatch {
         if (watcher.isTerminated()) {
             return;
         }
-        Object message;
         try {
-            message = Objects.requireNonNull(w.message().apply(end), "the mapping returned null");
+            Object message = Objects.requireNonNull(w.message().apply(end), "the mapping returned null");
+            int box = w.mailbox() >= 0 ? w.mailbox() : routeOf(watcher, message);
+            MailboxAdmission.enqueue(watcher, watcher.mailbox, message, box, true);
         } catch (Throwable t) {
-            watcher.fail(t, "its watch of " + end.actor() + " could not make its message (" + t + ")",
-                    "making the message of its watch of " + end.actor());
-            return;
+            try {
+                watcher.fail(t, "its watch of " + end.actor() + " could not make or send its message (" + t + ")",
+                        "making or sending the message of its watch of " + end.actor());
+            } catch (Throwable noMemory) {
+                // the watcher is not told; the watched actor's end is not its to fail
+            }
         }
-        int box = w.mailbox() >= 0 ? w.mailbox() : routeOf(watcher, message);
-        MailboxAdmission.enqueue(watcher, watcher.mailbox, message, box, true);
     }
 
     @SuppressWarnings("unchecked")

@@ -3,6 +3,7 @@ package dev.switchboard.actor;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.TimerService;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -91,9 +92,10 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     private void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
         String thread = requester == null ? Thread.currentThread().getName() : null;
         try {
-            ScheduledFuture<?> t = ActorTimers.timers(target).schedule(ActorTimers.nanos(after), () -> settle(null,
+            TimerService timers = ActorTimers.timers(target);
+            ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> settle(null,
                     new ReplyTimeoutException(requester, thread, target.self, ActorDiagnostics.brief(request), after)),
-                    () -> settle(null, new NoReplyException("runtime '" + runtimeName() + "' was closed before "
+                    () -> settle(null, new NoReplyException("runtime '" + timers.name() + "' was closed before "
                             + target + " replied to " + ActorDiagnostics.brief(request))));
             timeout = t;
             if (isDone()) {
@@ -103,11 +105,6 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
             settle(null, new NoReplyException("the runtime of " + target + " was closed before the reply"
                     + " to " + ActorDiagnostics.brief(request) + " came"));
         }
-    }
-
-    private String runtimeName() {
-        Scheduler s = target.scheduler();
-        return s == null ? "?" : s.name();
     }
 
     /** Cancels the future, and its timeout with it; a reply that comes later is a dead letter. */

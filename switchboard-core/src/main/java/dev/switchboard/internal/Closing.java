@@ -68,7 +68,7 @@ final class Closing {
             s.closeTracked();
         }
         scheduler.pool.shutdown();
-        scheduler.timers().close();
+        boolean timerEnded = scheduler.timers().close();
         if (scheduler.onWorker()) {
             return false;                 // the pool cannot end while this task runs
         }
@@ -84,31 +84,34 @@ final class Closing {
         while ((n = scheduler.runQueue.poll()) != null) {   // entries whose pump the pool refused
             n.refused(ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was closed"));
         }
-        if (ended) {
-            awaitThreads();
-        }
-        return ended;
+        return ended && awaitThreads() && timerEnded;
     }
 
     /**
      * Waits (a second at most) for the runtime's own threads to end once the pool has: the watchdog and the
-     * workers, which leave the pool's count before their threads end. The timer's ended in timers().close().
+     * workers, which leave the pool's count before their threads end; returns whether they have. The timer's
+     * ended in timers().close().
      */
-    private void awaitThreads() {
+    private boolean awaitThreads() {
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-            scheduler.watchdog.awaitEnd(1_000);
+            boolean ended = scheduler.watchdog.awaitEnd(1_000);
             for (Set<Worker> set : List.of(scheduler.workers, scheduler.endingWorkers)) {
                 for (Worker w : set) {
-                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                    if (left <= 0) {
-                        return;
+                    if (w == Thread.currentThread()) {
+                        continue;
                     }
-                    w.join(left);
+                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                    if (left > 0) {
+                        w.join(left);
+                    }
+                    ended &= !w.isAlive();
                 }
             }
+            return ended;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 

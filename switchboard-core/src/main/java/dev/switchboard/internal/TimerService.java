@@ -6,6 +6,7 @@ import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -33,6 +34,8 @@ public final class TimerService {
     private final Consumer<Throwable> failures;
     /** Created by the first timed action (double-checked under this object's lock); never replaced. */
     private volatile ScheduledThreadPoolExecutor executor;
+    /** The timer's thread, once its executor has started one. */
+    private volatile Thread thread;
     private boolean closed;                           // guarded by this
     /** The actions, when the runtime's clock is a manual one; null on the system clock. */
     private final ManualTimers manual;
@@ -148,8 +151,12 @@ public final class TimerService {
                     throw new java.util.concurrent.RejectedExecutionException("the timer of runtime '" + name
                             + "' was closed with its runtime");
                 }
-                ScheduledThreadPoolExecutor fresh = new ScheduledThreadPoolExecutor(1,
-                        Thread.ofPlatform().daemon().name(name + "-timer").factory());
+                ThreadFactory threads = Thread.ofPlatform().daemon().name(name + "-timer").factory();
+                ScheduledThreadPoolExecutor fresh = new ScheduledThreadPoolExecutor(1, r -> {
+                    Thread t = threads.newThread(r);
+                    thread = t;
+                    return t;
+                });
                 fresh.setRemoveOnCancelPolicy(true);
                 executor = fresh;
             }
@@ -157,13 +164,20 @@ public final class TimerService {
         }
     }
 
+    /** The name of the runtime this timer serves. */
+    public String name() {
+        return name;
+    }
+
     /**
      * Refuses new actions and drops those still to come, running the close path of those that have one here;
-     * returns once the timer thread has ended (or after a second, if an action keeps it busy and ignores the
-     * interrupt).
+     * returns whether the timer thread has ended (it waits a second at most, for an action that keeps it busy and
+     * ignores the interrupt). Called by an action on the timer thread itself, it drops the actions without
+     * interrupting or waiting for that thread, which ends once the action returns, and returns true.
      */
-    void close() {
+    boolean close() {
         ScheduledThreadPoolExecutor e;
+        boolean onTimer = Thread.currentThread() == thread;
         synchronized (this) {
             closed = true;
             if (manual != null) {
@@ -171,7 +185,12 @@ public final class TimerService {
             }
             e = executor;
             if (e != null) {
-                e.shutdownNow();
+                if (onTimer) {
+                    e.shutdown();
+                    e.getQueue().clear();
+                } else {
+                    e.shutdownNow();
+                }
             }
         }
         for (Closable c : closable) {
@@ -179,12 +198,14 @@ public final class TimerService {
                 reported(c.onClose).run();
             }
         }
-        if (e != null) {
-            try {
-                e.awaitTermination(1, TimeUnit.SECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        if (e == null || onTimer) {
+            return true;
+        }
+        try {
+            return e.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -41,13 +41,15 @@ final class Watchdog {
 
     /**
      * Once the pool is shut down: wakes the watchdog, which then ends, and waits up to {@code millis} for it (not
-     * when called by the watchdog itself).
+     * when called by the watchdog itself); returns whether it has ended.
      */
-    void awaitEnd(long millis) throws InterruptedException {
-        if (Thread.currentThread() != thread) {
-            LockSupport.unpark(thread);
-            thread.join(millis);
+    boolean awaitEnd(long millis) throws InterruptedException {
+        if (Thread.currentThread() == thread) {
+            return true;                 // it ends once this look returns
         }
+        LockSupport.unpark(thread);
+        thread.join(millis);
+        return !thread.isAlive();
     }
 
     /** The watchdog's looks so far (see {@link #lookEpoch}). */

@@ -760,8 +760,6 @@ public final class Worker extends ForkJoinWorkerThread {
     @Override
     protected void onTermination(Throwable exception) {
         scheduler.workers.remove(this);
-        scheduler.endingWorkers.removeIf(w -> !w.isAlive());   // bounded by the threads ending at once
-        scheduler.endingWorkers.add(this);                      // joined by close() until its thread has ended
         if (exception != null) {
             try {
                 Node n;
@@ -772,6 +770,12 @@ public final class Worker extends ForkJoinWorkerThread {
             } catch (Throwable t) {
                 // nothing more can be done without memory; the death itself is counted and reported
             }
+        }
+        try {
+            scheduler.endingWorkers.removeIf(w -> !w.isAlive());   // bounded by the threads ending at once
+            scheduler.endingWorkers.add(this);                      // joined by close() until its thread has ended
+        } catch (Throwable noMemory) {
+            // close() then cannot wait for this thread, which ends anyway
         }
     }
 

@@ -61,6 +61,27 @@ class CloseEndsItsWorkTest {
     }
 
     @Test
+    void aCloseFromTheTimerThreadItselfEndsTheRuntimeWithoutInterruptingItsCaller() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-by-its-timer").workers(1).build();
+        CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
+        Thread body = Thread.ofPlatform().start(() -> {
+            try {
+                rt.finish(() -> started.complete(new Silent().start("silent")));
+            } catch (RuntimeException closed) {
+                // the close ends the finish
+            }
+        });
+        CompletableFuture<String> closed = new CompletableFuture<>();
+        started.get(30, TimeUnit.SECONDS).ask(Question::new, Duration.ofMillis(50)).whenComplete((r, timeout) ->
+                // on the runtime's timer thread, as the ask's documentation says
+                closed.complete(Thread.currentThread().getName() + " " + rt.close(Duration.ofSeconds(10)) + " "
+                        + Thread.currentThread().isInterrupted()));
+        assertThat(closed.get(30, TimeUnit.SECONDS)).isEqualTo("closed-by-its-timer-timer true false");
+        body.join(30_000);
+        assertThat(body.isAlive()).isFalse();
+    }
+
+    @Test
     void onAManualClockTooThePendingAskFailsAtTheCloseAndItsTimeoutNeverFiresAfter() throws Exception {
         ManualClock clock = new ManualClock();
         TaskRuntime rt = RuntimeInternals.clock(TaskRuntime.builder().name("manual-closing").workers(1), clock)

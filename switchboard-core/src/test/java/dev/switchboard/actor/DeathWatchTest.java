@@ -270,6 +270,54 @@ class DeathWatchTest {
         })).isInstanceOf(IllegalArgumentException.class).hasMessage("no message for talker");
     }
 
+    /** Its "slow" message waits for its "exit" message, which exits and then lets the slow one finish. */
+    static final class Parallel extends StatelessActor<String> {
+        final java.util.concurrent.CountDownLatch exited = new java.util.concurrent.CountDownLatch(1);
+        final Queue<String> done = new ConcurrentLinkedQueue<>();
+
+        @Override
+        protected void process(String m) {
+            if (m.equals("slow")) {
+                try {
+                    exited.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                done.add("slow done");
+            } else {
+                exit();
+                exited.countDown();
+            }
+        }
+    }
+
+    @Test
+    void aStatelessActorsWatchersHearOnlyAfterItsMessagesStillRunningHaveEnded() throws Exception {
+        Parallel p = new Parallel();
+        CompletableFuture<List<String>> seenAtEnd = new CompletableFuture<>();
+        Actor<Terminated> watcher = new Actor<>() {
+            @Override
+            protected void onStart() {
+                watch(p.ref(), end -> end);
+            }
+
+            @Override
+            protected void process(Terminated end) {
+                seenAtEnd.complete(List.copyOf(p.done));
+                exit();
+            }
+        };
+        rt.finish(Duration.ofSeconds(30), () -> {
+            watcher.start();
+            ActorRef<String> ref = p.start();
+            ref.send("slow");
+            ref.send("exit");
+        });
+        assertThat(seenAtEnd.get(10, TimeUnit.SECONDS)).containsExactly("slow done");
+        assertThat(p.ref().whenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS).reason())
+                .isEqualTo(Terminated.Reason.EXITED);
+    }
+
     @Test
     void everyWatcherIsToldExactlyOnceWhenItsWatchRacesWithTheEnd() {
         for (int round = 0; round < 100; round++) {
