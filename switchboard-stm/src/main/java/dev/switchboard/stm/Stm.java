@@ -40,12 +40,24 @@ public final class Stm {
     private Stm() {
     }
 
-    /** Runs {@code body} as one transaction and returns its result; see the class comment. */
+    /**
+     * Runs {@code body} as one transaction and returns its result; see the class comment.
+     *
+     * @param <T>  the type of the result
+     * @param body the transaction: may run several times, and must have no effect outside the references it writes
+     * @return what the attempt that committed returned
+     * @throws TransactionConflictException if it conflicted {@link #DEFAULT_MAX_ATTEMPTS} times
+     */
     public static <T> T atomic(Supplier<? extends T> body) {
         return atomic(DEFAULT_MAX_ATTEMPTS, body);
     }
 
-    /** Runs {@code body} as one transaction; see the class comment. */
+    /**
+     * Runs {@code body} as one transaction; see the class comment.
+     *
+     * @param body the transaction: may run several times, and must have no effect outside the references it writes
+     * @throws TransactionConflictException if it conflicted {@link #DEFAULT_MAX_ATTEMPTS} times
+     */
     public static void atomic(Runnable body) {
         Objects.requireNonNull(body, "body");
         atomic(DEFAULT_MAX_ATTEMPTS, () -> {
@@ -57,6 +69,11 @@ public final class Stm {
     /**
      * Runs {@code body} as one transaction, at most {@code maxAttempts} times.
      *
+     * @param <T>         the type of the result
+     * @param maxAttempts how many times at most the body runs before the transaction is given up
+     * @param body        the transaction: may run several times, and must have no effect outside the references it
+     *                    writes
+     * @return what the attempt that committed returned
      * @throws TransactionConflictException if it conflicted {@code maxAttempts} times
      * @throws IllegalArgumentException      if {@code maxAttempts} is below 1
      */
@@ -77,7 +94,11 @@ public final class Stm {
         });
     }
 
-    /** Whether this thread runs a transaction now. */
+    /**
+     * Whether this thread runs a transaction now.
+     *
+     * @return true inside {@link #atomic} or a transactional message
+     */
     public static boolean inTransaction() {
         return Engine.currentOrNull() != null;
     }
@@ -86,6 +107,7 @@ public final class Stm {
      * Runs {@code action} once the current transaction has committed (not if it rolls back: then the attempt that
      * commits registers it again).
      *
+     * @param action what to run once, after the commit, on the committing thread
      * @throws IllegalStateException outside a transaction
      */
     public static void afterCommit(Runnable action) {
@@ -98,6 +120,7 @@ public final class Stm {
      * Runs {@code action} if the current attempt of the transaction rolls back (before the body runs again, or
      * before an exception that escaped the body is rethrown).
      *
+     * @param action what to run if this attempt rolls back
      * @throws IllegalStateException outside a transaction
      */
     public static void afterRollback(Runnable action) {

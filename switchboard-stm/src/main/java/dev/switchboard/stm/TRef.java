@@ -68,7 +68,13 @@ public final class TRef<T> {
         this.ref = (Ref<T>) view;
     }
 
-    /** A new reference holding {@code initial}. */
+    /**
+     * A new reference holding {@code initial}.
+     *
+     * @param <T>     the type of the value
+     * @param initial its first value (null too)
+     * @return the reference
+     */
     public static <T> TRef<T> of(T initial) {
         return new TRef<>(initial);
     }
@@ -77,6 +83,7 @@ public final class TRef<T> {
      * The value, inside a transaction: recorded, so a concurrent commit to this reference rolls this transaction
      * back.
      *
+     * @return the value this transaction sees
      * @throws IllegalStateException outside a transaction
      */
     public T get() {
@@ -86,6 +93,7 @@ public final class TRef<T> {
     /**
      * Sets the value, inside a transaction: visible to others once (and only if) the transaction commits.
      *
+     * @param value the new value (null too)
      * @throws IllegalStateException outside a transaction, or in a read-only message of a transactional actor
      */
     public void set(T value) {
@@ -96,6 +104,8 @@ public final class TRef<T> {
     /**
      * Sets the value and returns the previous one, inside a transaction.
      *
+     * @param value the new value (null too)
+     * @return the value before
      * @throws IllegalStateException outside a transaction
      */
     public T getAndSet(T value) {
@@ -106,6 +116,7 @@ public final class TRef<T> {
     /**
      * Replaces the value by {@code f} of it, inside a transaction.
      *
+     * @param f the new value as a function of the old (it may run again if the transaction does)
      * @throws IllegalStateException outside a transaction
      */
     public void transform(UnaryOperator<T> f) {
@@ -119,6 +130,7 @@ public final class TRef<T> {
      * An unrecorded read, inside a transaction: the latest committed value (or this transaction's own write), kept
      * out of the read set (see the class comment for what that spares the transaction, and what not).
      *
+     * @return the latest committed value, or this transaction's own write
      * @throws IllegalStateException outside a transaction
      */
     @SuppressWarnings("unchecked")
@@ -130,6 +142,8 @@ public final class TRef<T> {
     /**
      * The last committed value, read without a transaction, from anywhere (see the class comment for what it may
      * see). Inside a transaction it ignores the transaction's own writes.
+     *
+     * @return the last committed value
      */
     public T directGet() {
         return committed.data();

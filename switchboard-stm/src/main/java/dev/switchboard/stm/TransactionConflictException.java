@@ -10,6 +10,7 @@ public final class TransactionConflictException extends RuntimeException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** How many times the transaction ran. */
     private final int attempts;
 
     TransactionConflictException(String message, int attempts) {
@@ -17,7 +18,11 @@ public final class TransactionConflictException extends RuntimeException {
         this.attempts = attempts;
     }
 
-    /** How many times the transaction ran before it was given up. */
+    /**
+     * How many times the transaction ran before it was given up.
+     *
+     * @return its attempts
+     */
     public int attempts() {
         return attempts;
     }

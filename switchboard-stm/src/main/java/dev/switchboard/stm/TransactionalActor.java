@@ -82,9 +82,25 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * period, written to a volatile, and applied by the turn it asks for.
      */
 
-    /** How a transactional actor's messages share its threads. */
+    /**
+     * How a transactional actor's messages share its threads. Made by {@link #defaults()}, {@link #profiledSplit},
+     * {@link #staticSplit} or {@link #dynamicSplit}.
+     *
+     * @param threads            how many of its messages run at once, both classes together (at least 2)
+     * @param dynamic            whether the split changes every period (false: {@code transactionalShare} for good)
+     * @param transactionalShare the share of the threads the transactional messages start with (between 0 and 1)
+     * @param period             how often the dynamic split looks at the commits and rollbacks
+     * @param alpha              the commits per rollback below which the dynamic split halves the transactional
+     *                           threads; NaN to find it by profiling
+     * @param maxAttempts        how many times a transactional message runs before its transaction is given up
+     */
     public record Settings(int threads, boolean dynamic, double transactionalShare, Duration period, double alpha,
                            int maxAttempts) {
+        /**
+         * Checks the settings.
+         *
+         * @throws IllegalArgumentException naming the setting that is out of range
+         */
         public Settings {
             if (threads < 2) {
                 throw new IllegalArgumentException("a transactional actor needs at least 2 threads (one per message"
@@ -109,6 +125,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         /**
          * The defaults: 8 threads, split dynamically every second, with α found by profiling the first periods
          * ({@link #profiledSplit}).
+         *
+         * @return the default settings
          */
         public static Settings defaults() {
             return profiledSplit(8, Duration.ofSeconds(1));
@@ -123,12 +141,22 @@ public abstract class TransactionalActor<M> extends Actor<M> {
          * does not. When t* is the top level, α is half its ratio; when no level rolled back, a tenth of the
          * smallest ratio that any period could show (1 / the commits of the best period). {@link #stats()} shows
          * α once found.
+         *
+         * @param threads how many of its messages run at once
+         * @param period  how long each profiling step and each later period lasts
+         * @return the settings
          */
         public static Settings profiledSplit(int threads, Duration period) {
             return new Settings(threads, true, 0.9, period, Double.NaN, Stm.DEFAULT_MAX_ATTEMPTS);
         }
 
-        /** {@code threads} split {@code transactionalShare : 1 - transactionalShare} for good (paper: 0.9). */
+        /**
+         * {@code threads} split {@code transactionalShare : 1 - transactionalShare} for good (paper: 0.9).
+         *
+         * @param threads            how many of its messages run at once
+         * @param transactionalShare the transactional messages' share of them
+         * @return the settings
+         */
         public static Settings staticSplit(int threads, double transactionalShare) {
             return new Settings(threads, false, transactionalShare, Duration.ofSeconds(1), 1, Stm.DEFAULT_MAX_ATTEMPTS);
         }
@@ -136,6 +164,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         /**
          * {@code threads} split 90:10 at first, then every {@code period}: halve the transactional threads when
          * commits per rollback fell below {@code alpha}, double them otherwise.
+         *
+         * @param threads how many of its messages run at once
+         * @param period  how often the split is looked at
+         * @param alpha   the commits per rollback below which the transactional threads are halved
+         * @return the settings
          */
         public static Settings dynamicSplit(int threads, Duration period, double alpha) {
             return new Settings(threads, true, 0.9, period, alpha, Stm.DEFAULT_MAX_ATTEMPTS);
@@ -177,6 +210,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         this(Settings.defaults());
     }
 
+    /**
+     * A transactional actor whose messages share their threads as {@code settings} say.
+     *
+     * @param settings the threads, their split and the attempts a transaction may take
+     */
     protected TransactionalActor(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.transactionalThreads = clamp(settings, (int) Math.round(settings.threads() * settings.transactionalShare()));
@@ -187,6 +225,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     /**
      * Whether {@code message} is read-only (see the class comment). By default, whether its type implements
      * {@link ReadOnly}. Called once per message, when it arrives; it must not throw.
+     *
+     * @param message a message that arrived
+     * @return whether it runs as a read-only message
      */
     protected boolean isReadOnly(M message) {
         return message instanceof ReadOnly;
@@ -195,6 +236,13 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     /**
      * One period of the actor's life: when it ended ({@code System.nanoTime()}), the commits and rollbacks in it,
      * the messages of each class processed so far, and the transactional threads during it.
+     *
+     * @param atNanos              when the period ended ({@code System.nanoTime()})
+     * @param commits              transactions committed in the period
+     * @param rollbacks            attempts rolled back in the period
+     * @param transactionalSoFar   transactional messages processed since the start
+     * @param readOnlySoFar        read-only messages processed since the start
+     * @param transactionalThreads the threads transactional messages could use during the period
      */
     public record Sample(long atNanos, long commits, long rollbacks, long transactionalSoFar, long readOnlySoFar,
                          int transactionalThreads) {
@@ -217,6 +265,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     /**
      * Throughput and rollbacks over time: one sample per period ({@link Settings#period()}), the most recent
      * {@value #HISTORY}, oldest first; readable from any thread ([TxActors] Figs. 3–6 plot these).
+     *
+     * @return the samples, oldest first
      */
     public final List<Sample> history() {
         synchronized (history) {
@@ -224,14 +274,22 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         }
     }
 
-    /** The counts and the current split; readable from any thread. */
+    /**
+     * The counts and the current split; readable from any thread.
+     *
+     * @return the counts so far
+     */
     public final Stats stats() {
         int tx = transactionalThreads;
         return new Stats(commits.sum(), rollbacks.sum(), transactional.sum(), readOnly.sum(), tx,
                 settings.threads() - tx, alpha);
     }
 
-    /** The settings it was created with. */
+    /**
+     * The settings it was created with.
+     *
+     * @return its settings
+     */
     public final Settings settings() {
         return settings;
     }
