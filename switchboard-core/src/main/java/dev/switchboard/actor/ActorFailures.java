@@ -94,7 +94,7 @@ final class ActorFailures {
                 return;
             }
             s.failureLog().actorFailed(actor, where, failure, "it is terminated, and its failure goes to "
-                    + a.scope().describe().replaceFirst("^the body of a ", "the "));
+                    + a.scope().name());
         } catch (Throwable noMemory) {
             // the failure still reaches the finish
         }

@@ -467,7 +467,16 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     @Override
     public String describe() {
         return global ? "work outside every finish of runtime '" + scheduler.name() + "'"
-                : "the body of a finish opened by thread '" + openedBy + "'" + (owner != null ? " in " + owner : "");
+                : "the body of a " + finishOpened();
+    }
+
+    /** "the finish opened by thread 'main'" (and in whose processing, if an actor's): where a failure goes. */
+    public String name() {
+        return global ? "the global scope of runtime '" + scheduler.name() + "'" : "the " + finishOpened();
+    }
+
+    private String finishOpened() {
+        return "finish opened by thread '" + openedBy + "'" + (owner != null ? " in " + owner : "");
     }
 
     /** One line naming this scope: who opened it, when, and for whom. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.switchboard.internal.ManualClock;
 import dev.switchboard.task.RuntimeInternals;
 import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,6 @@ import java.util.Properties;
 import java.util.ResourceBundle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -71,16 +71,6 @@ class FailureLogTest {
         return log;
     }
 
-    static void waitFor(Supplier<Boolean> condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.get()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not within 30 s: " + what);
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
-    }
-
     @Test
     void aFailureIsLoggedWhileItsFinishIsStillOpenNamingTheActorAndTheMessagesTypeNotItsContents() {
         try (TaskRuntime rt = TaskRuntime.builder().name("bank").workers(2).build()) {
@@ -90,7 +80,7 @@ class FailureLogTest {
                 new Vault().start("vault").send(new Secret("hunter2"));
                 // the finish stays open until the log has the line: the failure is seen when it happens
                 dev.switchboard.Switchboard.async(() -> {
-                    waitFor(() -> !log.lines().isEmpty(), "the failure logged");
+                    Await.until("the failure logged", () -> !log.lines().isEmpty());
                     release.complete(null);
                 });
             })).isInstanceOf(IllegalStateException.class).hasMessage("the vault is locked");
