@@ -186,6 +186,13 @@ abstract sealed class ActorCell<M> permits ActorCore {
         return new LocalRef.OfActor<>(core());
     }
 
+    /**
+     * Called by a supervisor's restart (the token held) before the new instance is built: a kind resets what the
+     * new instance's constructor sets up again (a selector's mailboxes and guards).
+     */
+    void beforeRestart() {
+    }
+
     /** Called by {@code start()} before the actor becomes runnable, on the starting thread. */
     void beforeStart() {
     }
@@ -346,6 +353,9 @@ abstract sealed class ActorCell<M> permits ActorCore {
             if (x.startPending || x.hasReadyReplies()) {
                 return true;
             }
+            if ((s & HELD) == 0 && Supervision.retryPending(x)) {
+                return true;
+            }
         }
         return (s & HELD) == 0 && mailbox.hasReady();
     }
@@ -432,7 +442,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
                 return true;
             }
             AwaitedReplies replies = x.replies;
-            PendingReply<?> handler = replies == null ? null : replies.pollReady();
+            Runnable handler = replies == null ? null : replies.pollReady();
             if (handler != null) {
                 handler.run();
                 Thread.interrupted();
@@ -441,6 +451,11 @@ abstract sealed class ActorCell<M> permits ActorCore {
         }
         if ((s & HELD) != 0) {
             return false;
+        }
+        if (x != null && Supervision.retryPending(x)) {  // a failed message its supervisor retries: first
+            Supervision.runRetry(core());
+            afterDispatch();
+            return true;
         }
         Object envelope = mailbox.poll();
         if (envelope == null) {
@@ -459,9 +474,25 @@ abstract sealed class ActorCell<M> permits ActorCore {
      * goes into the note on the failure and may show the message; {@code where}, for the log, never does.
      */
     final void fail(Throwable failure, String what, String where) {
+        fail(failure, what, where, null);
+    }
+
+    /**
+     * {@link #fail(Throwable, String, String)} while processing {@code envelope}: a supervised actor's strategy
+     * decides instead ({@link Supervision}). Returns whether the envelope will be processed again (retried).
+     */
+    final boolean fail(Throwable failure, String what, String where, Object envelope) {
+        ActorExtras x = extras;
+        if (x != null && x.supervision != null) {
+            int handled = Supervision.handle(core(), failure, envelope, where);
+            if (handled != Supervision.NOT_HANDLED) {
+                return handled == Supervision.RETRYING;
+            }
+        }
         ActorFailures.keep(core(), failure);
         ActorFailures.report(core(), failure, what, where);
         terminate(0);
+        return false;
     }
 
     /** {@link #fail(Throwable, String, String)} where the note shows nothing of a message. */
@@ -475,6 +506,25 @@ abstract sealed class ActorCell<M> permits ActorCore {
         if ((s & SCHEDULED) == 0 && reacquire()) {
             drainOrRelease();
         }
+    }
+
+    /**
+     * Sets TERMINATED unless it is set already, and returns whether this call set it; if it did, {@code first}
+     * runs before the actor is drained (here, if nobody holds its token), so that what it marks is seen by the end.
+     */
+    final boolean terminateFirst(Runnable first) {
+        int s;
+        do {
+            s = status;
+            if ((s & TERMINATED) != 0) {
+                return false;
+            }
+        } while (!STATUS.compareAndSet(this, s, s | TERMINATED));
+        first.run();
+        if ((s & SCHEDULED) == 0 && reacquire()) {
+            drainOrRelease();
+        }
+        return true;
     }
 
     /** Marks the actor gone (see the bit table); returns whether it was already. */
@@ -539,6 +589,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
     private void drainTerminated() {
         if ((status & RELEASED) == 0) {
             ActorTimers.cancelAll(core());                       // first: nothing below can keep a timer sending
+            Supervision.terminated(core());                      // its children end with it; a retry is dropped
         }
         do {
             Object envelope;
@@ -553,10 +604,14 @@ abstract sealed class ActorCell<M> permits ActorCore {
             }
             AwaitedReplies replies = AwaitedReplies.of(core());
             if (replies != null) {
-                PendingReply<?> p;
-                while ((p = replies.pollReady()) != null) {   // replies that came after exit: their handlers do not run
-                    replies.handled(p);
-                    deadLetter(p.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
+                Runnable r;
+                while ((r = replies.pollReady()) != null) {   // replies that came after exit: their handlers do not run
+                    if (r instanceof PendingReply<?> p) {
+                        replies.handled(p);
+                        deadLetter(p.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
+                    } else {
+                        ((ControlAction) r).dropped();
+                    }
                 }
             }
             if (dispatch instanceof PolicyDispatch d) {

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What every kind of actor can do. Applications extend {@link Actor}, {@link StatelessActor} or {@link Selector};
@@ -134,6 +135,18 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * overridden.
      */
     protected void onExit() {
+    }
+
+    /**
+     * Runs on the new instance a supervisor's restart built ({@link SupervisorStrategy}), before the first message it
+     * processes, in the actor's context: rebuild here what the instance it replaces held (reload state, set
+     * timers, watch again). By default it runs {@link #onStart()}. An exception escaping it is a failure of the
+     * actor, which its strategy decides on again.
+     *
+     * @param cause the failure that made the supervisor restart the actor
+     */
+    protected void onRestart(Throwable cause) {
+        onStart();
     }
 
     /**
@@ -340,6 +353,57 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      */
     protected final boolean unwatch(ActorRef<?> target) {
         return ActorWatch.unwatch(this, target);
+    }
+
+    // ------------------------------------------------------------------------------------------ supervision
+
+    /**
+     * Builds an actor with {@code factory}, starts it as this actor's child, and supervises it with
+     * {@code strategy}: when the child fails, the strategy restarts it (a fresh instance from {@code factory}
+     * behind the same reference, its queued messages kept), resumes it, stops it, or escalates the failure to this
+     * actor. The child joins this actor's current finish, as {@code start()} does; a failure the strategy handled
+     * does not reach that finish. The child is stopped when this actor ends or restarts.
+     *
+     * <pre>{@code
+     * private ActorRef<Job> worker;
+     *
+     * protected void onStart() {
+     *     worker = startChild(() -> new Worker(db), SupervisorStrategy.restart().withLimit(5, Duration.ofMinutes(1)));
+     * }
+     * }</pre>
+     *
+     * <p>The factory must build a new instance of the same class each time (a restart calls it on the child's
+     * processing). An {@link Actor} or a {@link Selector} can be supervised; a stateless actor, and an actor bound
+     * to a policy (a monitor, a transactional actor), cannot: their messages run in parallel, as tasks a restart
+     * could not take back.
+     *
+     * @param factory  builds the child, now and on every restart
+     * @param strategy what to do when the child fails
+     * @param <X>      the type of message the child accepts
+     * @return the child's reference, which stays the same across restarts (a selector's is a {@link SelectorRef})
+     * @throws IllegalStateException    if not called while this actor processes a message or from a task it spawned
+     * @throws IllegalArgumentException if the child cannot be supervised, or was started already
+     */
+    protected final <X> ActorRef<X> startChild(Supplier<? extends ActorCore<X>> factory, SupervisorStrategy strategy) {
+        return Supervision.startChild(cell(), null, factory, strategy);
+    }
+
+    /**
+     * {@link #startChild(Supplier, SupervisorStrategy)}, with a name for the child (see {@link #start(String)}).
+     *
+     * @param name     the child's name
+     * @param factory  builds the child, now and on every restart
+     * @param strategy what to do when the child fails
+     * @param <X>      the type of message the child accepts
+     * @return the child's reference
+     * @throws IllegalStateException    if not called while this actor processes a message or from a task it spawned
+     * @throws IllegalArgumentException if the child cannot be supervised, was started already, or the name is not
+     *                                  valid
+     */
+    protected final <X> ActorRef<X> startChild(String name, Supplier<? extends ActorCore<X>> factory,
+            SupervisorStrategy strategy) {
+        Objects.requireNonNull(name, "name");
+        return Supervision.startChild(cell(), name, factory, strategy);
     }
 
     // ------------------------------------------------------------------------------------------ replies

@@ -6,7 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * The state of an actor that only some actors need, created the first time an actor needs any of it (see the notes
  * below on memory): a name, a pending {@code onStart()}, dead-letter counts, the replies it
- * awaits, the behaviors {@code become} saved, its timers, its watchers and the actors it watches.
+ * awaits, the behaviors {@code become} saved, its timers, its watchers and the actors it watches, a stop under way,
+ * and its supervision.
  */
 final class ActorExtras {
     /*
@@ -27,6 +28,7 @@ final class ActorExtras {
     static final VarHandle FAILURE;
     static final VarHandle WATCHERS;
     static final VarHandle WATCHING;
+    static final VarHandle CHILDREN;
 
     static {
         try {
@@ -37,6 +39,7 @@ final class ActorExtras {
             FAILURE = l.findVarHandle(ActorExtras.class, "failure", Throwable.class);
             WATCHERS = l.findVarHandle(ActorExtras.class, "watchers", ActorWatch.Watchers.class);
             WATCHING = l.findVarHandle(ActorExtras.class, "watching", java.util.Set.class);
+            CHILDREN = l.findVarHandle(ActorExtras.class, "children", java.util.Set.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -67,10 +70,43 @@ final class ActorExtras {
      */
     volatile ActorTimers.TimerMap timers;
 
+    /** Set before the actor terminates if it was stopped ({@link ActorStop}): its end is STOPPED. */
+    volatile boolean stopped;
+    /** A graceful stop taken from some of the actor's mailboxes but not all, or null; confined to the token. */
+    ActorStop.Signal stopping;
+
     /** Who watches this actor ({@link ActorWatch}); installed with a CAS by the first watcher, or null. */
     volatile ActorWatch.Watchers watchers;
     /** The actors this one watches ({@link ActorWatch}), a concurrent set installed with a CAS, or null. */
     volatile java.util.Set<ActorCore<?>> watching;
+
+    /**
+     * How this actor's parent supervises it ({@link Supervision}), or null: not started by startChild. Set before
+     * the actor is started, and published by the start.
+     */
+    Supervision.Child supervision;
+    /** The children this actor supervises ({@link Supervision}), a concurrent set installed with a CAS, or null. */
+    volatile java.util.Set<ActorCore<?>> children;
+
+    /** The actors this one watches, created (and installed with a CAS) by the first call. */
+    java.util.Set<ActorCore<?>> watching() {
+        return actorSet(WATCHING, watching);
+    }
+
+    /** The children this actor supervises, created (and installed with a CAS) by the first call. */
+    java.util.Set<ActorCore<?>> children() {
+        return actorSet(CHILDREN, children);
+    }
+
+    @SuppressWarnings("unchecked")
+    private java.util.Set<ActorCore<?>> actorSet(VarHandle field, java.util.Set<ActorCore<?>> current) {
+        if (current != null) {
+            return current;
+        }
+        java.util.Set<ActorCore<?>> fresh = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Object witness = field.compareAndExchange(this, (java.util.Set<ActorCore<?>>) null, fresh);
+        return witness == null ? fresh : (java.util.Set<ActorCore<?>>) witness;
+    }
 
     /** The actor's timers, created by the first. */
     ActorTimers.TimerMap timers() {

@@ -71,7 +71,7 @@ final class ActorFailures {
     }
 
     /** Tells the runtime's event hook, if anybody hears, that the actor failed; never throws. */
-    private static void publish(ActorCore<?> actor, Throwable failure, String verb, String what) {
+    static void publish(ActorCore<?> actor, Throwable failure, String verb, String what) {
         try {
             Scheduler s = actor.scheduler();
             if (s != null && s.events().heard()) {

@@ -141,10 +141,15 @@ final class ActorLifecycle {
     /** Runs {@code onStart()} of the instance the actor hosts (with the token held); a failure fails the actor. */
     static void runStartHook(ActorCore<?> actor, ActorExtras x) {
         x.startPending = false;
+        Throwable restart = Supervision.takeRestartCause(x);
         try {
-            ActorHosting.instanceOf(actor).onStart();
+            if (restart == null) {
+                ActorHosting.instanceOf(actor).onStart();
+            } else {
+                ActorHosting.instanceOf(actor).onRestart(restart);
+            }
         } catch (Throwable t) {
-            actor.fail(t, "this exception escaped onStart()");
+            actor.fail(t, "this exception escaped " + (restart == null ? "onStart()" : "onRestart()"));
         } finally {
             Thread.interrupted();
         }

@@ -91,6 +91,33 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
      */
     CompletionStage<Terminated> whenTerminated();
 
+    /**
+     * Stops the actor gracefully, from any code: it processes the messages already in its mailbox, then ends, as
+     * after {@code exit()} ({@code onExit()} runs, watchers hear {@link Terminated.Reason#STOPPED}); messages sent
+     * after this call become dead letters. Pekko's {@code PoisonPill}. The stop waits its turn in the mailbox (a
+     * bounded one takes it even when full); a selector takes it in every mailbox, each of which closes once its
+     * stop is taken, and ends with the last (a mailbox it keeps disabled holds the stop back: use
+     * {@link #stopNow()} there); an actor bound to a monitor ends once its policy has started every message queued
+     * before the stop. A no-op on an actor that has ended; several stops end the actor once.
+     *
+     * <pre>{@code
+     * worker.stop();                                      // after what is queued
+     * worker.whenTerminated().toCompletableFuture().join();
+     * }</pre>
+     *
+     * @throws UnsupportedOperationException for an actor of another place
+     */
+    void stop();
+
+    /**
+     * Stops the actor now, from any code: after the message it is processing (if any), it ends as after
+     * {@code exit()}; the messages in its mailbox become {@link DeadLetter.Reason#UNPROCESSED_AT_EXIT} dead
+     * letters. Watchers hear {@link Terminated.Reason#STOPPED}. A no-op on an actor that has ended.
+     *
+     * @throws UnsupportedOperationException for an actor of another place
+     */
+    void stopNow();
+
     /** The actor's name: the one given to {@code start(name)}, else the simple name of the actor's class. */
     String name();
 

@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -148,6 +147,7 @@ final class ActorWatch {
             return;
         }
         try {
+            Supervision.ended(actor, x);
             Set<ActorCore<?>> watched = x.watching;
             if (watched != null) {
                 for (ActorCore<?> t : watched) {
@@ -197,7 +197,8 @@ final class ActorWatch {
     /** How {@code actor}, which has ended, ended. */
     static Terminated endOf(ActorCore<?> actor) {
         Throwable failure = ActorFailures.kept(actor);
-        Terminated.Reason reason = failure != null ? Terminated.Reason.FAILED
+        Terminated.Reason reason = ActorStop.stopped(actor) ? Terminated.Reason.STOPPED
+                : failure != null ? Terminated.Reason.FAILED
                 : (actor.status() & ActorCell.BY_CLOSE) != 0 ? Terminated.Reason.RUNTIME_CLOSED
                 : Terminated.Reason.EXITED;
         return new Terminated(actor.self, reason, failure);
@@ -247,12 +248,6 @@ final class ActorWatch {
     }
 
     private static Set<ActorCore<?>> watching(ActorCore<?> actor) {
-        ActorExtras x = actor.extras();
-        Set<ActorCore<?>> s = x.watching;
-        if (s == null) {
-            Set<ActorCore<?>> fresh = ConcurrentHashMap.newKeySet();
-            s = ActorExtras.WATCHING.compareAndSet(x, null, fresh) ? fresh : x.watching;
-        }
-        return s;
+        return actor.extras().watching();
     }
 }

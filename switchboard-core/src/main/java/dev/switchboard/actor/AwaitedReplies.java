@@ -74,6 +74,7 @@ final class AwaitedReplies {
         Node context = Context.current();
         if (context != requester.activation()) {    // a task of the actor: it must not complete before the answer
             // before the reply is listed: a release of the actor running now must find it held already
+            pending.byTask = true;
             pending.holdWith(new ReplyHold(context.attachChild(), context.scheduler(), pending));
         }
         AwaitedReplies replies = requester.extras().replies();
@@ -166,6 +167,11 @@ final class AwaitedReplies {
      */
     void run(ActorCore<?> requester, PendingReply<?> pending) {
         handled(pending);            // no longer awaited: its handler runs now (and may await again in its place)
+        if (pending.abandoned) {     // by a restart, after its answer came: the handler is the old instance's
+            requester.addAwaited(-1);
+            requester.deadLetter(pending.arrived(), DeadLetter.Reason.REPLY_TOO_LATE);
+            return;
+        }
         try {
             pending.handle();
         } catch (Throwable t) {
@@ -204,9 +210,46 @@ final class AwaitedReplies {
         }
     }
 
-    /** The next handler to run, or null. */
-    PendingReply<?> pollReady() {
-        return (PendingReply<?>) ready.poll();
+    /** The next handler (a {@link PendingReply}) or control action ({@link ControlAction}) to run, or null. */
+    Runnable pollReady() {
+        return (Runnable) ready.poll();
+    }
+
+    /**
+     * Queues {@code action} to run on {@code actor}'s processing ahead of its messages and despite a pause, as a
+     * reply's handler does: the runtime's own actions for the actor (a supervisor's restart after its backoff, a
+     * failure a child escalated).
+     */
+    static void control(ActorCore<?> actor, ControlAction action) {
+        AwaitedReplies r = actor.extras().replies();
+        if (!r.ready.offer(action)) {
+            throw new IllegalStateException(actor + " has " + ActorCore.MAX_QUEUED + " handlers waiting to run");
+        }
+        actor.signal();
+    }
+
+    /**
+     * A restart of {@code actor} (its processing, the token held) abandons the replies its processing awaits: their
+     * handlers belong to the instance it replaces and never run. Each stops holding the actor's messages now; its
+     * answer, when it comes, is a {@code REPLY_TOO_LATE} dead letter. Replies awaited by tasks the actor spawned
+     * are left to those tasks.
+     */
+    static void abandon(ActorCore<?> actor) {
+        AwaitedReplies r = of(actor);
+        if (r == null) {
+            return;
+        }
+        for (PendingReply<?> p : r.awaited()) {
+            if (p.byTask) {
+                continue;                                // a task's: it holds that task, which goes on
+            }
+            p.abandoned = true;
+            if (p.withdraw()) {                          // no answer yet: a later one finds the outcome taken
+                p.cancelTimeout();
+                r.handled(p);
+                actor.addAwaited(-1);
+            }                                            // else its handler is queued, and run() drops it
+        }
     }
 
     boolean hasReady() {

@@ -29,7 +29,8 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
         REPLY_AFTER_EXIT,
         /**
          * A reply sent after the {@code awaitReply} that asked for it had timed out (the recipient is the actor
-         * that waited; its handler ran with a {@link ReplyTimeoutException}).
+         * that waited; its handler ran with a {@link ReplyTimeoutException}), or after a restart of the actor
+         * abandoned that {@code awaitReply} (its handler does not run).
          */
         REPLY_TOO_LATE,
         /** The recipient's mailbox was full: a bounded mailbox that drops, or the 2^30 limit of any mailbox. */
@@ -38,7 +39,12 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
          * The recipient's runtime was closed: the message was still in its mailbox, or was sent afterwards, or the
          * actor was started after the close.
          */
-        RUNTIME_CLOSED
+        RUNTIME_CLOSED,
+        /**
+         * The recipient failed processing it, and its supervisor restarted or resumed it without this message
+         * (see {@code SupervisorStrategy}): the message that caused the failure, dropped.
+         */
+        FAILED_PROCESSING
     }
 
     /**

@@ -21,6 +21,9 @@ final class DeadLetterRouting {
      * requester at once with a {@link NoReplyException}.
      */
     static void route(ActorCore<?> actor, Object envelope, DeadLetter.Reason reason) {
+        if (envelope instanceof ActorStop.Signal) {
+            return;                                       // a stop that came too late: nothing was sent to count
+        }
         boolean byClose = (actor.status() & ActorCore.BY_CLOSE) != 0;
         if (byClose && (reason == DeadLetter.Reason.RECIPIENT_TERMINATED
                 || reason == DeadLetter.Reason.UNPROCESSED_AT_EXIT)) {
@@ -31,6 +34,8 @@ final class DeadLetterRouting {
             r.replyTo().failUnanswered(new NoReplyException(actor + (byClose
                     ? " was terminated by the close of its runtime before processing the request "
                     : reason == DeadLetter.Reason.MAILBOX_FULL ? "'s mailbox was full: it dropped the request "
+                    : reason == DeadLetter.Reason.FAILED_PROCESSING ? " failed processing, and its supervisor dropped,"
+                            + " the request "
                     : " terminated before processing the request ") + ActorDiagnostics.brief(message)));
         }
         ActorExtras x = actor.extras();

@@ -29,6 +29,10 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     static final class Serial extends Dispatch {
         @Override
         void dispatch(ActorCore<?> actor, Object envelope) {
+            if (envelope instanceof ActorStop.Signal s) {
+                ActorStop.taken(actor, s, actor.mailbox.lastServed());
+                return;
+            }
             process(actor, envelope, true);
         }
 
@@ -42,6 +46,11 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     static final class Parallel extends Dispatch {
         @Override
         void dispatch(ActorCore<?> actor, Object envelope) {
+            if (envelope instanceof ActorStop.Signal s) {     // every earlier message has been started
+                MailboxAdmission.releasedLater(actor);
+                ActorStop.taken(actor, s, 0);
+                return;
+            }
             MessageTask task = new MessageTask(actor.activation(), envelope, null, null);
             task.scheduler().submit(task);
         }
@@ -78,9 +87,9 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
             }
             invoke(actor, message);
         } catch (Throwable t) {
-            actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
-                    ActorDiagnostics.processing(message));
-            if (envelope instanceof Request r) {
+            boolean retried = actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
+                    ActorDiagnostics.processing(message), serial ? envelope : null);
+            if (!retried && envelope instanceof Request r) {
                 requestFailed(actor, r, t);
             }
         } finally {

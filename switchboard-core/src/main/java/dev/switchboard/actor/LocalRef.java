@@ -86,6 +86,16 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
     }
 
     @Override
+    public final void stop() {
+        ActorStop.stop(actor);
+    }
+
+    @Override
+    public final void stopNow() {
+        ActorStop.stopNow(actor);
+    }
+
+    @Override
     public final long id() {
         long i = id;
         if (i == 0) {

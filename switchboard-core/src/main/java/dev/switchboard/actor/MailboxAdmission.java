@@ -42,6 +42,28 @@ final class MailboxAdmission {
     }
 
     /**
+     * Queues a copy of a graceful stop into mailbox {@code index}: behind what is there, with a place in a bounded
+     * mailbox even if it is full; dropped if the actor has ended (nothing to stop).
+     */
+    static void stopSend(ActorCore<?> actor, ActorStop.Signal stop, int index) {
+        if (actor.isTerminated()) {
+            return;
+        }
+        MailboxLimit l = actor.limit;
+        if (l != null) {
+            l.forceReserve(index);
+        }
+        if (!actor.mailbox.offer(stop, index)) {            // 2^30 messages queued: the actor cannot be stopped so
+            if (l != null) {
+                l.release(index);
+            }
+            throw new IllegalStateException(actor.mailboxName(index) + " is full (" + ActorCore.MAX_QUEUED
+                    + " messages): the stop cannot be queued; stopNow() ends the actor without queueing");
+        }
+        actor.signal();
+    }
+
+    /**
      * Enqueues an envelope into mailbox {@code index} (already checked) and schedules the actor if needed. A
      * reference keeps the actor's mailbox beside the actor, so a sender reads both from the reference at once
      * instead of the mailbox after the actor: {@code box} is that mailbox. A full bounded mailbox drops the

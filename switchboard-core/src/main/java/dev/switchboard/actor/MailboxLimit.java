@@ -44,6 +44,11 @@ final class MailboxLimit {
         }
     }
 
+    /** Takes a place in mailbox {@code index} even if it is full (a stop, which must neither wait nor be dropped). */
+    void forceReserve(int index) {
+        queued.incrementAndGet(index);
+    }
+
     /** Gives back a place of mailbox {@code index}: its message was taken out (or never made it in). */
     void release(int index) {
         queued.decrementAndGet(index);

@@ -79,12 +79,20 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
         this.sinceNanos = sinceNanos;
     }
 
+    /**
+     * Set by a restart of the requester (its processing, which also runs the handler): the handler belongs to the
+     * replaced instance and does not run.
+     */
+    boolean abandoned;
+    /** Whether a task the requester spawned awaits this reply (not its processing); set before it is listed. */
+    boolean byTask;
+
     /** The timeout, while armed; cancelled by the answer. */
     private volatile ScheduledFuture<?> timeout;
 
     @Override
     public void answer(Object reply, Throwable failure) {
-        if (!complete(reply, failure)) {
+        if (!complete(reply, failure)) {             // timed out, or abandoned by a restart
             requester.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
         }
     }
@@ -143,7 +151,7 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
         return outcome != UNSET;
     }
 
-    private void cancelTimeout() {
+    void cancelTimeout() {
         ScheduledFuture<?> t = timeout;
         if (t != null) {
             t.cancel(false);

@@ -165,12 +165,18 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     Mailbox box = actor.mailbox;
                     Object envelope;
                     while ((envelope = box.poll()) != null) {
-                        arrived(envelope, box.lastServed());
-                        changed = true;
+                        int from = box.lastServed();
+                        if (ActorStop.takenByPolicy(actor, envelope, from)) {
+                            MailboxAdmission.releasedLater(actor);   // the stop, or a dead letter behind it
+                        } else {
+                            arrived(envelope, from);
+                            changed = true;
+                        }
                     }
                     if (changed && !actor.isTerminated()) {
                         policy.turn();
                     }
+                    ActorStop.endIfStoppedByPolicy(actor, policy.held());
                 } catch (Throwable t) {
                     actor.fail(t, "its dispatch policy " + policy + " threw");
                     continue;

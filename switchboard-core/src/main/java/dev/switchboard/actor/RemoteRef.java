@@ -77,6 +77,18 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
     }
 
     @Override
+    public final void stop() {
+        throw new UnsupportedOperationException("stop() of " + this + ", an actor of another place, is not supported"
+                + " yet: send it a message it answers with exit()");
+    }
+
+    @Override
+    public final void stopNow() {
+        throw new UnsupportedOperationException("stopNow() of " + this + ", an actor of another place, is not"
+                + " supported yet: send it a message it answers with exit()");
+    }
+
+    @Override
     public final long id() {
         return id;
     }

@@ -373,6 +373,20 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     }
 
     @Override
+    void beforeRestart() {
+        if (boxes.hasGuards()) {
+            for (int i = 0; i < boxes.mailboxes(); i++) {
+                boxes.guard(i, null);                  // the new instance's constructor sets its own
+            }
+        }
+        boxes.setAll(true, -1);                        // as for a new selector: every mailbox enabled
+        java.util.BitSet closed = ActorStop.closedByStop(this);
+        if (closed != null) {                          // but those a stop has closed behind it stay closed
+            closed.stream().forEach(i -> boxes.setEnabled(i, false));
+        }
+    }
+
+    @Override
     void afterDispatch() {
         if (boxes.hasGuards() && (status() & TERMINATED) == 0) {   // a failed or exited selector runs no guard
             try {
@@ -410,6 +424,11 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
         try {                                          // with the token held: nothing may escape before it is given up
             if (activation().hasLiveChildren() || !boxes.allDisabled() || hasContinuations()) {
                 releaseHeld();
+                return;
+            }
+            if (ActorStop.pending(this)) {             // a stop whose other copies wait in disabled mailboxes
+                ActorStop.markStopped(this);
+                terminateHeld(0);
                 return;
             }
             stall = new StalledSelectorException(this + " can never process a message again: every mailbox is"

@@ -28,7 +28,13 @@ public record Terminated(ActorRef<?> actor, Reason reason, Throwable failure) {
         /** An exception ended it: escaping {@code process}, {@code onStart()}, a reply handler or a guard. */
         FAILED,
         /** Its runtime was closed while it was alive. */
-        RUNTIME_CLOSED
+        RUNTIME_CLOSED,
+        /**
+         * It was stopped: by {@link ActorRef#stop()} or {@link ActorRef#stopNow()}, or by its supervisor (its
+         * parent ended or restarted, or a strategy that stops it on a failure; then {@code failure} is that
+         * failure).
+         */
+        STOPPED
     }
 
     /** {@code Terminated[actor=worker@3, reason=FAILED, failure=java.lang.IllegalStateException: ...]}. */

@@ -1,6 +1,7 @@
 package dev.switchboard.internal;
 
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -73,6 +74,19 @@ public final class ManualClock implements Clock {
                 }
             }
         }
+    }
+
+    /**
+     * The time of the earliest timed action of the runtimes on this clock that has not run yet (a cancelled one
+     * counts until its time comes), or empty: what a test advances to, to run the next one and only it.
+     */
+    public OptionalLong nextDue() {
+        long sentinel = now + Long.MAX_VALUE;
+        long next = sentinel;
+        for (ManualTimers t : timers) {
+            next = t.earliest(next);
+        }
+        return next == sentinel ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
     void register(ManualTimers t) {

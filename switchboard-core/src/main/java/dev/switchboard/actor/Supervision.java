@@ -1,0 +1,486 @@
+package dev.switchboard.actor;
+
+import dev.switchboard.internal.Context;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/**
+ * A parent's supervision of the children it started with {@code startChild}: what happens when a child fails
+ * ({@link #handle}, which applies the child's {@link SupervisorStrategy}), its restarts (a fresh instance behind the
+ * same reference, now or after a backoff), escalation to the parent, and the end of a parent's children with it.
+ *
+ * <p>Owns the extras' {@code supervision} (a child's {@link Child} record) and {@code children} (a parent's
+ * supervised children) fields. May touch the child's timers, awaited replies, pause bit, hosting
+ * ({@link ActorHosting}), failure record and reports, and its termination; and the parent's control lane (an
+ * escalated failure).
+ */
+final class Supervision {
+    /*
+     * Implementation notes. Everything a failure decides runs on the child's processing, the thread that holds
+     * its token when process (or onStart, onRestart, a reply handler, a selector's guard) throws: the strategy is
+     * immutable and shared, and the child's record is confined to that token, so the parent's processing is not
+     * involved except for an escalation, which reaches it through its control lane (ahead of its messages,
+     * despite a pause). A failure raised outside the child's processing (a watch mapping run on another actor's
+     * thread) is not supervised: it ends the child and reaches its finish, as without a supervisor.
+     *
+     * A restart runs on the child's processing too: at once, or, with a backoff, from a control action the
+     * runtime's timer queues once the delay has passed (the runtime's clock, so a manual clock drives it); until
+     * then the child's pause bit holds its messages. The restart cancels the timers, abandons the replies the
+     * processing awaits, clears the pause, stops the children, resets a selector's mailboxes, builds the new
+     * instance with the factory (ActorHosting.create) and hosts it; the new instance's onRestart (by default
+     * onStart) runs before the next message, then the failed message if it is retried.
+     */
+
+    /** {@link #handle}: not supervised, the caller ends the actor and reports the failure. */
+    static final int NOT_HANDLED = 0;
+    /** {@link #handle}: handled; the message that failed (if any) was dropped or is not the caller's to drop. */
+    static final int HANDLED = 1;
+    /** {@link #handle}: handled, and the message that failed will be processed again. */
+    static final int RETRYING = 2;
+
+    /** How many causes a child's history keeps for the report of a give-up. */
+    private static final int CAUSES_KEPT = 10;
+
+    private Supervision() {
+    }
+
+    /** A supervised child's record: how to rebuild it, the strategy, and its restart history. */
+    static final class Child {
+        final ActorCore<?> parent;
+        final Supplier<? extends ActorCore<?>> factory;
+        final SupervisorStrategy strategy;
+        /** Restart times (the runtime's clock) within the limit's window, oldest first. Confined to the token. */
+        private final ArrayDeque<Long> recent = new ArrayDeque<>();
+        /** The causes of the latest handled failures, oldest first (at most CAUSES_KEPT). Confined to the token. */
+        private final ArrayDeque<Throwable> causes = new ArrayDeque<>();
+        /** Restarts so far, failures so far. Confined to the token; read by toString-like reports. */
+        int restarts;
+        int failures;
+        /** Restarts in the current backoff row, and when the last one was (the runtime's clock). */
+        private int row;
+        private long lastRestartNanos;
+        /** The envelope the next instance processes first (retryingFailedMessage), or null. */
+        Object retry;
+        /** Whether the message being processed is a retry: a second failure drops it. */
+        boolean retrying;
+        /** The cause of the restart whose onRestart has not run yet, or null. */
+        Throwable restartCause;
+        /** The backoff's timer while one runs, or null. */
+        volatile ScheduledFuture<?> backoff;
+
+        Child(ActorCore<?> parent, Supplier<? extends ActorCore<?>> factory, SupervisorStrategy strategy) {
+            this.parent = parent;
+            this.factory = factory;
+            this.strategy = strategy;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ starting
+
+    /** {@code startChild}: builds the child with {@code factory}, starts it under {@code parent}'s supervision. */
+    static <X> ActorRef<X> startChild(ActorCore<?> parent, String name, Supplier<? extends ActorCore<X>> factory,
+            SupervisorStrategy strategy) {
+        Objects.requireNonNull(factory, "factory");
+        Objects.requireNonNull(strategy, "strategy");
+        OwnerChecks.requireOwnContext(parent, "startChild");
+        if (parent.dispatch instanceof PolicyDispatch p) {
+            throw new IllegalStateException(parent + " cannot supervise: it is bound to " + p.policy + ", whose"
+                    + " messages run in parallel as tasks; a child's escalated failure could not fail it");
+        }
+        ActorCore<X> child = factory.get();
+        if (child == null) {
+            throw new NullPointerException("the factory given to " + parent + ".startChild returned null");
+        }
+        if (child.dispatch != Dispatch.SERIAL) {
+            throw new IllegalArgumentException(child + " cannot be supervised: " + (child.dispatch == Dispatch.PARALLEL
+                    ? "a stateless actor runs its messages in parallel and has no state to restart"
+                    : "it is bound to a policy (a monitor, a transactional actor), whose messages run in parallel"
+                    + " as tasks a restart could not take back") + "; start it with start() and watch it");
+        }
+        if (child.state() != ActorState.NEW) {
+            throw new IllegalArgumentException("the factory given to " + parent + ".startChild returned " + child
+                    + ", which was already started: it must build a new actor each time");
+        }
+        child.extras().supervision = new Child(parent, factory, strategy);
+        Set<ActorCore<?>> children = parent.extras().children();
+        children.add(child);
+        ActorRef<X> ref;
+        try {
+            ref = name == null ? child.start() : child.start(name);
+        } catch (RuntimeException | Error e) {
+            children.remove(child);
+            throw e;
+        }
+        if (parent.isTerminated()) {                 // from a task, as the parent ended: its end may have missed it
+            ActorStop.stopNow(child);
+        }
+        return ref;
+    }
+
+    // ------------------------------------------------------------------------------------------ failures
+
+    /**
+     * {@code cell} failed with {@code failure}, processing {@code envelope} (null: not a message: onStart, a reply
+     * handler, a guard). Applies its strategy if it is supervised and this is its processing; returns
+     * {@link #NOT_HANDLED} (the caller ends it and reports), {@link #HANDLED} or {@link #RETRYING}.
+     */
+    static int handle(ActorCore<?> cell, Throwable failure, Object envelope, String where) {
+        ActorExtras x = cell.extrasOrNull();
+        Child c = x == null ? null : x.supervision;
+        if (c == null || cell.isTerminated() || Context.current() != cell.activation()) {
+            return NOT_HANDLED;
+        }
+        c.failures++;
+        remember(c, failure);
+        boolean retried = c.retrying;
+        c.retrying = false;
+        if (c.backoff != null) {                      // the replaced instance's reply handler or guard, say
+            log(cell, failure, where, "a restart is on its way already");
+            return drop(cell, envelope, failure);
+        }
+        SupervisorStrategy.Directive d;
+        try {
+            d = c.strategy.decide(failure);
+            if (d == null) {
+                throw new NullPointerException("the decider of " + c.strategy + " returned null for " + failure);
+            }
+        } catch (Throwable decider) {
+            addSuppressed(failure, decider);
+            giveUp(cell, c, failure, where, "its supervisor's decider failed (" + decider + ")");
+            return HANDLED;
+        }
+        return switch (d) {
+            case RESUME -> {
+                log(cell, failure, where, "its supervisor resumes it");
+                yield dropOrRetry(cell, c, envelope, retried, failure);
+            }
+            case RESTART -> restart(cell, c, failure, envelope, where, retried);
+            case STOP -> {
+                ActorFailures.keep(cell, failure);
+                log(cell, failure, where, "its supervisor stops it");
+                cell.terminateFirst(() -> ActorStop.markStopped(cell));
+                yield HANDLED;
+            }
+            case ESCALATE -> {
+                escalate(cell, c, failure, where);
+                yield HANDLED;
+            }
+        };
+    }
+
+    /**
+     * The message that failed: kept to be processed once more first (unless it was that retry), else a dead letter
+     * (a request's requester hears why first).
+     */
+    private static int dropOrRetry(ActorCore<?> cell, Child c, Object envelope, boolean retried, Throwable failure) {
+        if (envelope != null && c.strategy.retries() && !retried) {
+            c.retry = envelope;                      // runOne takes it before the next message, once not held
+            return RETRYING;
+        }
+        return drop(cell, envelope, failure);
+    }
+
+    private static int drop(ActorCore<?> cell, Object envelope, Throwable failure) {
+        if (envelope != null) {
+            if (envelope instanceof Request r) {
+                Dispatch.requestFailed(cell, r, failure);
+            }
+            cell.deadLetter(envelope, DeadLetter.Reason.FAILED_PROCESSING);
+        }
+        return HANDLED;
+    }
+
+    /** Whether a failed message waits to be processed again ({@code ActorCell.runOne} takes it first). */
+    static boolean retryPending(ActorExtras x) {
+        Child c = x.supervision;
+        return c != null && c.retry != null;
+    }
+
+    /** Processes the failed message kept for a retry, on the actor's processing (not held). */
+    static void runRetry(ActorCore<?> cell) {
+        Child c = cell.extrasOrNull().supervision;
+        Object envelope = c.retry;
+        c.retry = null;
+        c.retrying = true;
+        Dispatch.process(cell, envelope, true);
+        c.retrying = false;
+    }
+
+    /** A retry that will never run (the actor ended, or gave up): the message is a dead letter after all. */
+    private static void dropRetry(ActorCore<?> cell, Child c) {
+        Object envelope = c.retry;
+        if (envelope != null) {
+            c.retry = null;
+            cell.deadLetter(envelope, DeadLetter.Reason.FAILED_PROCESSING);
+        }
+    }
+
+    private static int restart(ActorCore<?> cell, Child c, Throwable failure, Object envelope, String where,
+            boolean retried) {
+        SupervisorStrategy s = c.strategy;
+        long now = ActorTimers.clock(cell).nanoTime();
+        if (s.maxRestarts() >= 0) {
+            long window = s.window().toNanos();
+            while (!c.recent.isEmpty() && now - c.recent.peekFirst() > window) {
+                c.recent.pollFirst();
+            }
+            if (c.recent.size() >= s.maxRestarts()) {
+                giveUp(cell, c, failure, where, "its supervisor gave up: " + (s.maxRestarts() == 0 ? "its strategy"
+                        + " allows no restart" : "it would be restart " + (c.recent.size() + 1) + " within "
+                        + s.window() + ", more than the " + s.maxRestarts() + " allowed"));
+                return HANDLED;
+            }
+            c.recent.addLast(now);
+        }
+        int outcome = dropOrRetry(cell, c, envelope, retried, failure);
+        if (!s.backsOff()) {
+            log(cell, failure, where, "its supervisor restarts it (restart " + (c.restarts + 1) + ")");
+            tearDown(cell);
+            host(cell, c, failure, where);
+            return outcome;
+        }
+        if (c.restarts > 0 && now - c.lastRestartNanos > s.maxBackoff().toNanos()) {
+            c.row = 0;                                   // a quiet spell: the row starts over
+        }
+        long delay = s.backoffNanos(c.row++, ThreadLocalRandom.current().nextDouble());
+        log(cell, failure, where, "its supervisor restarts it in " + Duration.ofNanos(delay) + " (restart "
+                + (c.restarts + 1) + "); its messages wait");
+        tearDown(cell);                                  // nothing of the replaced instance runs meanwhile
+        try {
+            // The restart runs on this actor's processing, which this thread holds until it returns: the pause
+            // below is set before it can run, even if the delay has passed by then.
+            c.backoff = ActorTimers.timers(cell).schedule(delay, () -> AwaitedReplies.control(cell,
+                    new ControlAction() {
+                        @Override
+                        public void run() {
+                            c.backoff = null;
+                            host(cell, c, failure, where);
+                        }
+                    }));
+        } catch (RuntimeException closed) {              // the runtime is closing: it ends the child anyway
+            return outcome;
+        }
+        cell.pauseBit(true);                             // hold the messages until the restart
+        return outcome;
+    }
+
+    /**
+     * What a restart clears of the replaced instance, when it is decided: its timers, the replies it awaits, its
+     * children, and what a kind resets (a selector's mailboxes and guards).
+     */
+    private static void tearDown(ActorCore<?> cell) {
+        ActorTimers.cancelAll(cell);
+        AwaitedReplies.abandon(cell);
+        stopChildren(cell);
+        cell.beforeRestart();
+    }
+
+    /** Hosts a fresh instance from the factory, on the cell's processing: see the implementation notes. */
+    private static void host(ActorCore<?> cell, Child c, Throwable cause, String where) {
+        if (cell.isTerminated()) {
+            return;                                      // stopped meanwhile: its end drops a retry
+        }
+        c.restarts++;
+        c.lastRestartNanos = ActorTimers.clock(cell).nanoTime();
+        ActorCore<?> fresh;
+        try {
+            fresh = ActorHosting.create(cell, castFactory(c.factory));
+        } catch (Throwable factory) {
+            addSuppressed(factory, cause);
+            cell.pauseBit(false);
+            giveUp(cell, c, factory, where, "its supervisor could not restart it: the factory threw");
+            return;
+        }
+        ActorHosting.host(cell, castCell(fresh));
+        c.restartCause = cause;
+        cell.extras().startPending = true;                // onRestart runs before the next message
+        cell.pauseBit(false);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <A extends ActorCore<?>> Supplier<A> castFactory(Supplier<? extends ActorCore<?>> f) {
+        return (Supplier<A>) f;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <M> ActorCore<M> castCell(ActorCore<?> a) {
+        return (ActorCore<M>) a;
+    }
+
+    /**
+     * For the start hook about to run: the cause of the restart whose {@code onRestart} it is, or null if it is
+     * the actor's {@code onStart}.
+     */
+    static Throwable takeRestartCause(ActorExtras x) {
+        Child c = x.supervision;
+        if (c == null || c.restartCause == null) {
+            return null;
+        }
+        Throwable cause = c.restartCause;
+        c.restartCause = null;
+        return cause;
+    }
+
+    /**
+     * The child ends, and its failure reaches its parent's processing, which fails with it; unless the parent had
+     * stopped the child first (it ended or restarted), when the failure goes to the child's finish.
+     */
+    private static void escalate(ActorCore<?> cell, Child c, Throwable failure, String where) {
+        ActorFailures.keep(cell, failure);
+        ActorCore<?> parent = c.parent;
+        if (!cell.terminateFirst(() -> { })) {
+            ActorFailures.reportNote(cell, failure, " was terminated: ", "it failed as its parent " + parent
+                    + " stopped it, and could not escalate", where);
+            return;
+        }
+        log(cell, failure, where, "it is stopped and its failure escalated to its parent " + parent);
+        try {
+            if (!parent.isTerminated()) {
+                AwaitedReplies.control(parent, new Escalation(parent, cell, failure));
+                return;
+            }
+        } catch (Throwable noRoom) {
+            addSuppressed(failure, noRoom);
+        }
+        ActorFailures.reportNote(cell, failure, " was terminated: ", "its failure was escalated to " + parent
+                + ", which had ended", where);
+    }
+
+    /**
+     * A failure a child escalated, failing the parent on the parent's processing; unless the parent has restarted
+     * since (its new instance did not start that child), when it goes to the child's finish.
+     */
+    private static final class Escalation extends ControlAction {
+        private final ActorCore<?> parent;
+        private final ActorCore<?> instance;
+        private final ActorCore<?> child;
+        private final Throwable failure;
+
+        Escalation(ActorCore<?> parent, ActorCore<?> child, Throwable failure) {
+            this.parent = parent;
+            this.instance = ActorHosting.instanceOf(parent);
+            this.child = child;
+            this.failure = failure;
+        }
+
+        @Override
+        public void run() {
+            if (ActorHosting.instanceOf(parent) != instance) {
+                ActorFailures.reportNote(child, failure, " was terminated: ", "it escalated this failure to "
+                        + parent + ", which had restarted since", "a failure escalated to a parent that restarted");
+                return;
+            }
+            parent.fail(failure, "its child " + child + " escalated this failure",
+                    "a failure its child " + child + " escalated");
+        }
+
+        @Override
+        void dropped() {                                 // the parent ended first: its finish hears of it
+            ActorFailures.reportNote(parent, failure, " had ended when its child ", child + " escalated this failure"
+                    + " to it", "a failure its child " + child + " escalated after it ended");
+        }
+    }
+
+    /** Ends the child for good: its failure, with the restarts it had and their causes, reaches its finish. */
+    private static void giveUp(ActorCore<?> cell, Child c, Throwable failure, String where, String why) {
+        ActorFailures.keep(cell, failure);
+        dropRetry(cell, c);
+        List<Throwable> earlier = new ArrayList<>(c.causes);
+        earlier.remove(failure);
+        for (Throwable t : earlier) {
+            addSuppressed(failure, t);
+        }
+        ActorFailures.reportNote(cell, failure, " was terminated: ", why + "; it failed " + c.failures + " time"
+                + (c.failures == 1 ? "" : "s") + " and was restarted " + c.restarts + " time"
+                + (c.restarts == 1 ? "" : "s") + " under " + c.strategy + history(earlier), where);
+        cell.terminate(0);
+    }
+
+    private static String history(List<Throwable> earlier) {
+        if (earlier.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("; earlier causes (suppressed here): ");
+        for (int i = 0; i < earlier.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(earlier.get(i));
+        }
+        return sb.toString();
+    }
+
+    private static void remember(Child c, Throwable failure) {
+        if (c.causes.size() == CAUSES_KEPT) {
+            c.causes.pollFirst();
+        }
+        c.causes.addLast(failure);
+    }
+
+    private static void addSuppressed(Throwable to, Throwable what) {
+        if (to != what) {
+            try {
+                to.addSuppressed(what);
+            } catch (Throwable ignored) {
+                // a throwable that refuses suppressed exceptions: the report names the cause it has
+            }
+        }
+    }
+
+    /** Logs a failure the strategy handled, and tells the event hook; never throws. */
+    private static void log(ActorCore<?> cell, Throwable failure, String where, String next) {
+        try {
+            ActorFailures.publish(cell, failure, " failed " + where + "; ", next);
+            cell.scheduler().failureLog().actorFailed(cell, where, failure, next);
+        } catch (Throwable noMemory) {
+            // a handled failure goes on unlogged
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ ends
+
+    /**
+     * {@code actor} has terminated (its processing, before it is released): the children it supervises are
+     * stopped now, after the messages they are processing, and a failed message kept for a retry is a dead letter.
+     */
+    static void terminated(ActorCore<?> actor) {
+        stopChildren(actor);
+        ActorExtras x = actor.extrasOrNull();
+        Child c = x == null ? null : x.supervision;
+        if (c != null) {
+            dropRetry(actor, c);
+        }
+    }
+
+    /** Stops the children {@code actor} supervises, after the messages they are processing. */
+    static void stopChildren(ActorCore<?> actor) {
+        ActorExtras x = actor.extrasOrNull();
+        Set<ActorCore<?>> children = x == null ? null : x.children;
+        if (children != null) {
+            for (ActorCore<?> child : children) {
+                ActorStop.stopNow(child);
+            }
+        }
+    }
+
+    /** {@code actor} and its tasks have ended: it leaves its parent's children, and a backoff's timer is cancelled. */
+    static void ended(ActorCore<?> actor, ActorExtras x) {
+        Child c = x.supervision;
+        if (c == null) {
+            return;
+        }
+        ScheduledFuture<?> b = c.backoff;
+        if (b != null) {
+            b.cancel(false);
+        }
+        ActorExtras px = c.parent.extrasOrNull();
+        Set<ActorCore<?>> siblings = px == null ? null : px.children;
+        if (siblings != null) {
+            siblings.remove(actor);
+        }
+    }
+}
