@@ -44,6 +44,8 @@ public final class Examples {
         ALL.put("AwaitReply", new Entry("002 Fig. 16", "awaitReply and reply", AwaitReply::new));
         ALL.put("DeathWatch", new Entry("-", "a coordinator watches its workers and hears how each ended",
                 DeathWatch::new));
+        ALL.put("Supervision", new Entry("-", "a parser restarted behind the same reference by its supervisor",
+                Supervision::new));
         ALL.put("Backpressure", new Entry("-", "a bounded mailbox holds a fast producer outside the runtime back",
                 Backpressure::new));
         ALL.put("RequestReply", new Entry("000 Fig. 7", "selector request-reply: disable REGULAR until the REPLY",

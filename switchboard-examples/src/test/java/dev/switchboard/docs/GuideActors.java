@@ -6,9 +6,11 @@ import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.BoundedMailbox;
 import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.actor.SupervisorStrategy;
 import dev.switchboard.actor.Terminated;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -209,6 +211,52 @@ class GuideActors {
         // end::when-terminated[]
         worker.whenTerminated().thenAccept(last::complete);
         return last;
+    }
+
+    private int loads;
+
+    /** The cache's source: its second load fails. */
+    Map<String, String> load() {
+        if (++loads == 2) {
+            seen.add("load failed");
+            throw new IllegalStateException("the store is unreachable");
+        }
+        seen.add("loaded");
+        return Map.of("a", "A");
+    }
+
+    // tag::supervise[]
+    sealed interface Query permits Lookup, Reload {}
+    record Lookup(String key, ReplyTo<String> replyTo) implements Query {}
+    record Reload() implements Query {}
+
+    final class Cache extends Actor<Query> {
+        private Map<String, String> entries;
+        protected void onStart() { entries = load(); }                 // a restart's onRestart runs it again
+        protected void process(Query q) {
+            switch (q) {
+                case Lookup l -> l.replyTo().reply(entries.getOrDefault(l.key(), "?"));
+                case Reload r -> entries = load();                         // may throw
+            }
+        }
+    }
+
+    final class Service extends Actor<Query> {
+        private ActorRef<Query> cache;
+        protected void onStart() {
+            cache = startChild(Cache::new, SupervisorStrategy.restart()    // the same reference after a restart
+                    .withLimit(5, Duration.ofMinutes(1))                  // a 6th restart within a minute: give up
+                    .withBackoff(Duration.ofMillis(10), Duration.ofSeconds(10), 0.2));
+        }
+        protected void process(Query q) { cache.send(q); }
+    }
+    // end::supervise[]
+
+    void stops(ActorRef<Job> worker, ActorRef<Job> other) {
+        // tag::stop[]
+        worker.stop();      // after the messages already queued (Pekko's PoisonPill)
+        other.stopNow();    // after the message it is processing; the queued ones become dead letters
+        // end::stop[]
     }
 
     record Line(String text) {}

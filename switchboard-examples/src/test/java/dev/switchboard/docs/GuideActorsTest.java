@@ -3,8 +3,11 @@ package dev.switchboard.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ActorState;
 import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -85,6 +88,41 @@ class GuideActorsTest {
         assertThat(guide.seen).containsExactly("worker FAILED");
         assertThat(last.get(10, java.util.concurrent.TimeUnit.SECONDS).reason())
                 .isEqualTo(dev.switchboard.actor.Terminated.Reason.EXITED);
+    }
+
+    @Test
+    void theServiceKeepsItsCacheThroughAFailureAndStopsItWithItself() throws Exception {
+        GuideActors.Service service = guide.new Service();
+        ActorRef<GuideActors.Query> ref = service.ref();
+        Duration timeout = Duration.ofSeconds(20);
+        CompletableFuture<String> before = new CompletableFuture<>();
+        CompletableFuture<String> after = new CompletableFuture<>();
+        TaskRuntime.defaultRuntime().finish(() -> {
+            service.start();
+            ref.<String>ask(r -> new GuideActors.Lookup("a", r), timeout).whenComplete((v, e) -> before.complete(v));
+            ref.send(new GuideActors.Reload());              // fails: the cache restarts behind the same reference
+            ref.<String>ask(r -> new GuideActors.Lookup("a", r), timeout).whenComplete((v, e) -> after.complete(v));
+            after.join();
+            ref.stop();                                      // the cache, its child, stops with it
+        });                                                  // and the handled failure is not the finish's
+        assertThat(before.get()).isEqualTo("A");
+        assertThat(after.get()).isEqualTo("A");
+        assertThat(guide.seen).containsExactly("loaded", "load failed", "loaded");
+    }
+
+    @Test
+    void stopAndStopNowEndWorkersFromOutside() throws Exception {
+        GuideActors.Worker a = guide.new Worker();
+        GuideActors.Worker b = guide.new Worker();
+        TaskRuntime.defaultRuntime().finish(() -> {
+            a.start();
+            b.start();
+            guide.stops(a.ref(), b.ref());
+        });
+        assertThat(a.ref().whenTerminated().toCompletableFuture().get().reason())
+                .isEqualTo(dev.switchboard.actor.Terminated.Reason.STOPPED);
+        assertThat(b.ref().whenTerminated().toCompletableFuture().get().reason())
+                .isEqualTo(dev.switchboard.actor.Terminated.Reason.STOPPED);
     }
 
     @Test

@@ -36,6 +36,14 @@ class ExamplesTest {
     }
 
     @RepeatedTest(3)
+    void supervision() {
+        assertThat(run(new Supervision())).containsExactly("dropped: Text[text=oops]",
+                "parser restarted after: malformed line 'oops'", "dropped: Text[text=also bad]",
+                "parser restarted after: malformed line 'also bad'", "this parser instance parsed 1 lines",
+                "the parser ended: STOPPED", "the finish ended without a failure");
+    }
+
+    @RepeatedTest(3)
     void deathWatch() {
         List<String> lines = run(new DeathWatch());
         assertThat(lines).hasSize(6);
@@ -145,7 +153,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(27);
+        assertThat(Examples.ALL).hasSize(28);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }
