@@ -24,6 +24,14 @@ final class Counters {
     final LongAdder asksTimedOut = new LongAdder();
     final LongAdder asksUnanswered = new LongAdder();
     final LongAdder lateReplies = new LongAdder();
+    /** Failures a supervisor handled (restart, resume): each one's message is a FAILED_PROCESSING dead letter. */
+    final LongAdder handled = new LongAdder();
+    /** Dead letters of messages the round did not send: a supervisor's watch message that came as it ended. */
+    final LongAdder unsent = new LongAdder();
+    /** Restarts of supervised actors. */
+    final LongAdder restarts = new LongAdder();
+    /** Actors stopped from outside (stop()) at the end of a round instead of sent a Stop. */
+    final LongAdder stops = new LongAdder();
 
     void addTo(Counters total) {
         total.actors.add(actors.sum());
@@ -40,6 +48,10 @@ final class Counters {
         total.asksTimedOut.add(asksTimedOut.sum());
         total.asksUnanswered.add(asksUnanswered.sum());
         total.lateReplies.add(lateReplies.sum());
+        total.handled.add(handled.sum());
+        total.restarts.add(restarts.sum());
+        total.unsent.add(unsent.sum());
+        total.stops.add(stops.sum());
     }
 
     /** Operations: actors started, messages sent or refused, tasks run. */
@@ -51,9 +63,11 @@ final class Counters {
     public String toString() {
         return String.format("%,d actors, %,d messages sent (%,d processed, %,d dead letters), %,d sends refused,"
                         + " %,d tasks, %,d failures thrown / %,d reported, %,d rounds closed mid-run, %,d asks (%,d"
-                        + " answered, %,d timed out, %,d unanswered; %,d late replies)",
+                        + " answered, %,d timed out, %,d unanswered; %,d late replies), %,d failures handled by"
+                        + " supervisors (%,d restarts), %,d actors stopped from outside",
                 actors.sum(), sent.sum(), processed.get(), deadLetters.sum(), refused.sum(), tasks.sum(),
                 thrown.sum(), reported.sum(), closedRounds.sum(), asks.sum(), asksAnswered.sum(),
-                asksTimedOut.sum(), asksUnanswered.sum(), lateReplies.sum());
+                asksTimedOut.sum(), asksUnanswered.sum(), lateReplies.sum(), handled.sum(), restarts.sum(),
+                stops.sum());
     }
 }

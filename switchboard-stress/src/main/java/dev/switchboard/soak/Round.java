@@ -8,6 +8,7 @@ import dev.switchboard.actor.NoReplyException;
 import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.actor.ReplyTimeoutException;
 import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.actor.Terminated;
 import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.MultiException;
 import dev.switchboard.task.RuntimeClosedException;
@@ -364,7 +365,7 @@ final class Round {
         Mix r = new Mix(seed ^ 0x5EED);
         SoakActors kinds = new SoakActors(this);
         for (int i = 0; i < k.actors(); i++) {
-            SoakActors.Started started = kinds.startOne(r, i);
+            SoakActors.Started started = kinds.startOne(r, i, k.closes());
             targets.add(started.ref());
             actors.add(started.actor());
         }
@@ -457,6 +458,14 @@ final class Round {
         if (letter.reason() == DeadLetter.Reason.REPLY_TOO_LATE) {
             counters.lateReplies.increment();        // a reply, not a message sent: apart in the accounting
         }
+        if (letter.reason() == DeadLetter.Reason.FAILED_PROCESSING) {
+            counters.handled.increment();            // processed (it threw, and retired its token) and dropped
+            return;
+        }
+        if (letter.message() instanceof Terminated) {
+            counters.unsent.increment();             // a supervisor's watch message, come as it ended (escalated)
+            return;
+        }
         if (letter.message() instanceof Token) {
             retire();
         } else if (letter.message() instanceof Stop stop && letter.reason() == DeadLetter.Reason.MAILBOX_FULL) {
@@ -472,7 +481,13 @@ final class Round {
         await(allRetired, HANG);
         long deadline = System.nanoTime() + HANG.toNanos();
         long ids = 0;
-        for (ActorRef<Msg> to : targets) {
+        for (int index = 0; index < targets.size(); index++) {
+            ActorRef<Msg> to = targets.get(index);
+            if (Long.remainderUnsigned(Mix.mix(seed ^ (index * 0x9E3779B97F4A7C15L)), 3) == 0) {
+                to.stop();                               // from outside: after what is queued, nothing sent
+                counters.stops.increment();
+                continue;
+            }
             while (true) {
                 long id = ids++;
                 try {
@@ -535,8 +550,9 @@ final class Round {
         }
         // Every failure thrown is reported exactly once: by the round's finish, by the forall, or (a task of a
         // finish the close had already ended) to the runtime's unscoped-failure handler
+        // (or handled by a supervisor: the token that threw is a FAILED_PROCESSING dead letter)
         long thrown = c.thrown.sum() + loops.thrown.get();
-        long reportedTotal = reportedCount - closedReports + loops.reported + unscoped.sum();
+        long reportedTotal = reportedCount - closedReports + loops.reported + unscoped.sum() + c.handled.sum();
         boolean loopCut = loops.unexpected instanceof RuntimeClosedException;
         boolean cut = closedReports > 0 || loopCut;
         if (cut) {
@@ -586,7 +602,7 @@ final class Round {
         }
         long sent = c.sent.sum();
         long processed = c.processed.get();
-        long dead = c.deadLetters.sum() - c.lateReplies.sum();
+        long dead = c.deadLetters.sum() - c.lateReplies.sum() - c.handled.sum() - c.unsent.sum();
         if (sent != processed + dead) {
             discrepancy("sent " + sent + " messages, processed " + processed + " + dead letters " + dead
                     + " = " + (processed + dead) + perActor());

@@ -1,5 +1,7 @@
 package dev.switchboard.soak;
 
+import dev.switchboard.actor.SupervisorStrategy;
+import dev.switchboard.actor.Terminated;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
@@ -15,6 +17,7 @@ import dev.switchboard.soak.Round.Seq;
 import dev.switchboard.soak.Round.Stop;
 import dev.switchboard.soak.Round.Token;
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -46,10 +49,18 @@ final class SoakActors {
         }
     }
 
-    /** Starts the {@code i}-th actor of the round, of a kind drawn from {@code r}. */
-    Started startOne(Round.Mix r, int i) {
+    /**
+     * Starts the {@code i}-th actor of the round, of a kind drawn from {@code r}; a round that closes its runtime
+     * mid-run supervises nothing (a parent the close ends before its first message never starts its child, whose
+     * mailbox would then hold messages no runtime counts).
+     */
+    Started startOne(Round.Mix r, int i, boolean closes) {
         round.counters.actors.increment();
-        return Started.start(switch (r.below(10)) {
+        int kind = r.below(12);
+        if (kind >= 10 && !closes) {
+            return supervised(kind == 10 ? SupervisorStrategy.restart() : SupervisorStrategy.resume());
+        }
+        return Started.start(switch (kind) {
             case 0, 1, 2, 3 -> {
                 BoundedMailbox bound = bound(r);
                 yield bound == null ? new Plain(true) : new Plain(bound);
@@ -66,6 +77,53 @@ final class SoakActors {
                 yield p;
             }
         });
+    }
+
+    /**
+     * A plain actor supervised by a parent that exits once it has ended: an injected exception restarts or resumes
+     * it (the token a {@code FAILED_PROCESSING} dead letter), an injected error escalates to the parent, whose
+     * finish reports it. The child is built first, so that its reference takes messages at once; the factory hands
+     * it to {@code startChild} and builds a fresh one for every restart.
+     */
+    private Started supervised(SupervisorStrategy strategy) {
+        round.counters.actors.increment();
+        Plain first = new Plain(true);
+        Supplier<Plain> factory = new Supplier<>() {
+            private boolean handedOut;
+
+            @Override
+            public Plain get() {
+                if (!handedOut) {
+                    handedOut = true;
+                    return first;
+                }
+                round.counters.restarts.increment();
+                return new Plain(true);
+            }
+        };
+        new Supervisor(factory, strategy).start();
+        return new Started(first.ref(), first);
+    }
+
+    /** Starts its one child in its first message, and exits when the child has ended. */
+    static final class Supervisor extends Actor<Terminated> {
+        private final Supplier<Plain> factory;
+        private final SupervisorStrategy strategy;
+
+        Supervisor(Supplier<Plain> factory, SupervisorStrategy strategy) {
+            this.factory = factory;
+            this.strategy = strategy;
+        }
+
+        @Override
+        protected void onStart() {
+            watch(startChild(factory, strategy), end -> end);
+        }
+
+        @Override
+        protected void process(Terminated childEnded) {
+            exit();
+        }
     }
 
     private static BoundedMailbox bound(Round.Mix r) {
