@@ -193,6 +193,14 @@ abstract sealed class ActorCell<M> permits ActorCore {
     void beforeRestart() {
     }
 
+    /**
+     * Whether the children this actor supervises, when it ends, end after the messages queued to them (a router's
+     * routees) rather than after the one they are processing.
+     */
+    boolean stopsChildrenGracefully() {
+        return false;
+    }
+
     /** Called by {@code start()} before the actor becomes runnable, on the starting thread. */
     void beforeStart() {
     }

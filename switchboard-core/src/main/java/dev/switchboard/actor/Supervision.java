@@ -448,7 +448,14 @@ final class Supervision {
      * stopped now, after the messages they are processing, and a failed message kept for a retry is a dead letter.
      */
     static void terminated(ActorCore<?> actor) {
-        stopChildren(actor);
+        if (actor.stopsChildrenGracefully()) {
+            ActorExtras x = actor.extrasOrNull();
+            if (x != null && x.children != null) {
+                x.children.forEach(ActorStop::stop);
+            }
+        } else {
+            stopChildren(actor);
+        }
         ActorExtras x = actor.extrasOrNull();
         Child c = x == null ? null : x.supervision;
         if (c != null) {

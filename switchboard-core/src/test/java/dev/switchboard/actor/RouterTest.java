@@ -1,0 +1,282 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Await;
+import dev.switchboard.testing.Runtimes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Routers: pools and groups, each routing, supervision of a pool's routees, and the router's own end. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RouterTest {
+    static TaskRuntime rt;
+
+    @BeforeAll
+    static void start() {
+        rt = Runtimes.workers(2);
+    }
+
+    @AfterAll
+    static void close() {
+        rt.close();
+    }
+
+    sealed interface Job permits Work, Keyed, Get, Fail {}
+
+    record Work(int n) implements Job {}
+
+    record Keyed(String key) implements Job {}
+
+    record Get(ReplyTo<String> replyTo) implements Job {}
+
+    record Fail() implements Job {}
+
+    /** What the routees of one test saw: by the routee's reference, the messages. */
+    static final class Seen {
+        final Map<ActorRef<?>, List<Job>> byRoutee = new ConcurrentHashMap<>();
+        final AtomicLong total = new AtomicLong();
+        final AtomicInteger instances = new AtomicInteger();
+
+        void add(ActorRef<?> routee, Job j) {
+            byRoutee.computeIfAbsent(routee, r -> new CopyOnWriteArrayList<>()).add(j);
+            total.incrementAndGet();
+        }
+
+        List<Integer> counts() {
+            return byRoutee.values().stream().map(List::size).toList();
+        }
+    }
+
+    static class Routee extends Actor<Job> {
+        final Seen seen;
+        final CountDownLatch gate;
+        final CountDownLatch started = new CountDownLatch(1);
+        final int instance;
+
+        Routee(Seen seen) {
+            this(seen, null);
+        }
+
+        Routee(Seen seen, CountDownLatch gate) {
+            this.seen = seen;
+            this.gate = gate;
+            this.instance = seen.instances.incrementAndGet();
+        }
+
+        @Override
+        protected void process(Job j) {
+            started.countDown();
+            if (gate != null) {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            switch (j) {
+                case Get g -> g.replyTo().reply("routee " + instance);
+                case Fail f -> throw new IllegalStateException("routee " + instance + " failed");
+                default -> seen.add(self(), j);
+            }
+        }
+    }
+
+    @Test
+    void aRoundRobinPoolGivesEachRouteeItsTurn() {
+        Seen seen = new Seen();
+        rt.finish(() -> {
+            ActorRef<Job> pool = Router.pool(4, () -> new Routee(seen)).roundRobin().start("pool");
+            for (int i = 0; i < 400; i++) {
+                pool.send(new Work(i));
+            }
+            pool.stop();                                    // the routees end after what was routed to them
+        });
+        assertThat(seen.total).hasValue(400);
+        assertThat(seen.counts()).containsExactly(100, 100, 100, 100);
+        seen.byRoutee.values().forEach(jobs -> {               // one sender: each routee's share in order
+            List<Integer> ns = jobs.stream().map(j -> ((Work) j).n()).toList();
+            assertThat(ns).isSorted();
+        });
+    }
+
+    @Test
+    void aRandomPoolReachesEveryRoutee() {
+        Seen seen = new Seen();
+        rt.finish(() -> {
+            ActorRef<Job> pool = Router.pool(4, () -> new Routee(seen)).random().start();
+            for (int i = 0; i < 2_000; i++) {
+                pool.send(new Work(i));
+            }
+            pool.stop();
+        });
+        assertThat(seen.total).hasValue(2_000);
+        assertThat(seen.counts()).hasSize(4).allMatch(n -> n > 0);   // each misses all 2,000 with p = 0.75^2000
+    }
+
+    @Test
+    void smallestMailboxPrefersAnIdleRouteeThenTheShortestQueue() throws Exception {
+        Seen seen = new Seen();
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Routee> built = new CopyOnWriteArrayList<>();
+        try (TaskRuntime four = Runtimes.workers(4)) {       // three routees block a worker each
+            four.finish(() -> {
+                ActorRef<Job> pool = Router.<Job>pool(3, () -> {
+                    Routee r = new Routee(seen, gate);
+                    built.add(r);
+                    return r;
+                }).smallestMailbox().start();
+                try {
+                    for (int i = 0; i < 3; i++) {               // each to an idle routee, which then blocks
+                        pool.send(new Work(i));
+                        int k = i;
+                        Await.until("routee " + k + " took its message", () -> built.size() == 3
+                                && built.get(k).started.getCount() == 0);
+                    }
+                    for (int i = 3; i < 9; i++) {               // all busy: to the shortest queue, ties to the first
+                        pool.send(new Work(i));
+                    }
+                    Await.until("the router routed all nine", () -> built.stream()
+                            .mapToInt(Routee::mailboxSize).sum() == 6);
+                    assertThat(built).extracting(Routee::mailboxSize).containsExactly(2, 2, 2);
+                } finally {
+                    gate.countDown();                           // whatever failed above, nothing stays blocked
+                    pool.stop();
+                }
+            });
+        }
+        assertThat(seen.total).hasValue(9);
+        assertThat(seen.byRoutee.get(built.get(0).ref())).containsExactly(new Work(0), new Work(3), new Work(6));
+    }
+
+    @Test
+    void consistentHashingKeepsAKeyOnOneRouteeAndMovesOnlyTheKeysOfARouteeThatEnded() {
+        Seen seen = new Seen();
+        List<Routee> routees = List.of(new Routee(seen), new Routee(seen), new Routee(seen));
+        List<ActorRef<Job>> refs = routees.stream().map(Routee::ref).toList();
+        Map<String, ActorRef<?>> before = new HashMap<>();
+        Map<String, ActorRef<?>> after = new HashMap<>();
+        rt.finish(() -> {
+            routees.forEach(Routee::start);
+            Router<Job> router = Router.group(refs).consistentHashing((Job j) -> ((Keyed) j).key()).build();
+            ActorRef<Job> group = router.start();
+            for (int round = 0; round < 3; round++) {
+                for (int k = 0; k < 30; k++) {
+                    group.send(new Keyed("key-" + k));
+                }
+            }
+            Await.until("all routed", () -> seen.total.get() == 90);
+            keysByRoutee(seen, before);
+            refs.get(0).stopNow();
+            Await.until("the router let the ended routee go", () -> router.routees().size() == 2);
+            seen.byRoutee.clear();
+            seen.total.set(0);
+            for (int k = 0; k < 30; k++) {
+                group.send(new Keyed("key-" + k));
+            }
+            Await.until("all routed again", () -> seen.total.get() == 30);
+            keysByRoutee(seen, after);
+            refs.forEach(ActorRef::stop);                   // the router exits once no routee is left
+        });
+        assertThat(before).hasSize(30);
+        assertThat(new HashSet<>(before.values())).hasSize(3);   // 30 keys spread over the three
+        before.forEach((key, routee) -> {
+            if (!routee.equals(refs.get(0))) {
+                assertThat(after.get(key)).as(key + " stays where it was").isEqualTo(routee);
+            } else {
+                assertThat(after.get(key)).as(key + " moves off the ended routee").isNotEqualTo(refs.get(0));
+            }
+        });
+    }
+
+    /** Fails unless every key went to exactly one routee; fills {@code into} with key to routee. */
+    private static void keysByRoutee(Seen seen, Map<String, ActorRef<?>> into) {
+        Map<String, Set<ActorRef<?>>> where = new HashMap<>();
+        seen.byRoutee.forEach((routee, jobs) -> jobs.forEach(j -> where.computeIfAbsent(((Keyed) j).key(),
+                k -> new HashSet<>()).add(routee)));
+        where.forEach((key, routees) -> {
+            assertThat(routees).as(key).hasSize(1);
+            into.put(key, routees.iterator().next());
+        });
+    }
+
+    @Test
+    void broadcastGivesEveryRouteeEveryMessage() {
+        Seen seen = new Seen();
+        rt.finish(() -> {
+            ActorRef<Job> pool = Router.pool(3, () -> new Routee(seen)).broadcast().start();
+            for (int i = 0; i < 10; i++) {
+                pool.send(new Work(i));
+            }
+            pool.stop();
+        });
+        assertThat(seen.counts()).containsExactly(10, 10, 10);
+    }
+
+    @Test
+    void aPoolRestartsAFailedRouteeInItsPlaceAndAnAskIsAnsweredByARoutee() throws Exception {
+        Seen seen = new Seen();
+        List<String> answers = new ArrayList<>();
+        rt.finish(() -> {
+            ActorRef<Job> pool = Router.pool(2, () -> new Routee(seen)).start();
+            pool.send(new Fail());                          // routee 1 fails and is restarted as instance 3
+            for (int i = 0; i < 4; i++) {
+                pool.send(new Work(i));
+            }
+            for (int i = 0; i < 2; i++) {
+                answers.add(pool.<String>ask(Get::new, Duration.ofSeconds(Await.TIMEOUT_SECONDS)).join());
+            }
+            pool.stop();
+        });
+        assertThat(seen.instances).hasValue(3);
+        assertThat(seen.counts()).containsExactly(2, 2);    // the restarted routee kept its place in the turn
+        assertThat(answers).containsExactlyInAnyOrder("routee 2", "routee 3");
+    }
+
+    @Test
+    void aGroupExitsWhenItsLastRouteeHasEndedAndLaterMessagesAreDeadLetters() throws Exception {
+        Seen seen = new Seen();
+        Routee a = new Routee(seen);
+        Routee b = new Routee(seen);
+        List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+        try (DeadLetter.Subscription s = DeadLetter.subscribe(rt, dead::add)) {
+            ActorRef<Job>[] group = ActorRef.newArray(1);
+            rt.finish(() -> {
+                group[0] = Router.group(List.of(a.start(), b.start())).start("group");
+                a.ref().stop();
+                b.ref().stop();
+            });
+            assertThat(group[0].whenTerminated().toCompletableFuture().get().reason())
+                    .isEqualTo(Terminated.Reason.EXITED);
+            group[0].send(new Work(1));
+            assertThat(dead).extracting(DeadLetter::reason).containsExactly(DeadLetter.Reason.RECIPIENT_TERMINATED);
+        }
+    }
+
+    @Test
+    void buildersRefuseWhatCannotWork() {
+        assertThatThrownBy(() -> Router.pool(0, () -> new Routee(new Seen())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one routee");
+        assertThatThrownBy(() -> Router.group(List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Router.group(List.of(new Routee(new Seen()).ref()))
+                .supervisedBy(SupervisorStrategy.restart())).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("does not supervise");
+    }
+}
