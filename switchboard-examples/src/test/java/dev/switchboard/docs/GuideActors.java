@@ -6,6 +6,7 @@ import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.BoundedMailbox;
 import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.actor.Router;
 import dev.switchboard.actor.SupervisorStrategy;
 import dev.switchboard.actor.Terminated;
 import java.time.Duration;
@@ -251,6 +252,21 @@ class GuideActors {
         protected void process(Query q) { cache.send(q); }
     }
     // end::supervise[]
+
+    record Quote(String symbol, double price) {}
+
+    final class Pricer extends Actor<Quote> {
+        protected void process(Quote q) { seen.add(q.symbol()); }
+    }
+
+    List<ActorRef<Quote>> routers(List<ActorRef<Quote>> shardRefs) {
+        // tag::routers[]
+        ActorRef<Job> workers = Router.pool(8, () -> new Worker()).roundRobin().start("workers");
+        ActorRef<Quote> shards = Router.group(shardRefs).consistentHashing(Quote::symbol).start("shards");
+        // end::routers[]
+        workers.stop();
+        return List.of(shards);
+    }
 
     void stops(ActorRef<Job> worker, ActorRef<Job> other) {
         // tag::stop[]

@@ -111,6 +111,22 @@ class GuideActorsTest {
     }
 
     @Test
+    void routersRouteAndEndWithTheirRoutees() {
+        var pricers = java.util.List.of(guide.new Pricer(), guide.new Pricer());
+        TaskRuntime.defaultRuntime().finish(() -> {
+            var refs = pricers.stream().map(p -> p.start()).toList();
+            ActorRef<GuideActors.Quote> shards = guide.routers(refs).get(0);
+            for (int i = 0; i < 10; i++) {
+                shards.send(new GuideActors.Quote("ACME", i));
+            }
+            shards.stop();                                   // after the quotes; then the pricers, after theirs
+            shards.whenTerminated().thenRun(() -> refs.forEach(ActorRef::stop));
+        });
+        assertThat(guide.seen).hasSize(10).containsOnly("ACME");
+        assertThat(pricers).filteredOn(p -> p.processedCount() == 10).hasSize(1);   // one key, one routee
+    }
+
+    @Test
     void stopAndStopNowEndWorkersFromOutside() throws Exception {
         GuideActors.Worker a = guide.new Worker();
         GuideActors.Worker b = guide.new Worker();

@@ -44,6 +44,14 @@ class ExamplesTest {
     }
 
     @RepeatedTest(3)
+    void routers() {
+        assertThat(run(new Routers())).containsExactly("the routee that answered had squared 5 numbers",
+                "squares of 1..20 computed: 20, their sum 2870",
+                "balances: {alice=1000, bob=1000, carol=1000, dave=1000, erin=1000}",
+                "each account kept by one ledger: true");
+    }
+
+    @RepeatedTest(3)
     void deathWatch() {
         List<String> lines = run(new DeathWatch());
         assertThat(lines).hasSize(6);
@@ -153,7 +161,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(28);
+        assertThat(Examples.ALL).hasSize(29);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }
