@@ -25,6 +25,7 @@ public final class Suite {
         all.addAll(RequestReplyBenchmarks.all());
         all.addAll(ServerBenchmarks.all());
         all.addAll(ChurnBenchmarks.all());
+        all.addAll(RouterBenchmarks.all());
         all.addAll(JoinBenchmarks.all());
         all.addAll(PriorityBenchmarks.all());
         all.addAll(ReaderWriterBenchmarks.all());
