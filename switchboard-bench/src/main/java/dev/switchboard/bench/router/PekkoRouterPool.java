@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
@@ -19,6 +20,9 @@ import org.apache.pekko.routing.RoundRobinPool;
  * routees, its children, stop before it).
  */
 final class PekkoRouterPool {
+    /** A name per pool: a BalancingPool's dispatcher is named after its actor, and "$a" is no valid config path. */
+    private static final AtomicLong POOLS = new AtomicLong();
+
     private PekkoRouterPool() {
     }
 
@@ -30,7 +34,7 @@ final class PekkoRouterPool {
         Props routee = Props.create(Worker.class, () -> new Worker(work, total, left, done));
         ActorRef pool = system.actorOf(kind == RouterPool.Kind.ROUND_ROBIN
                 ? new RoundRobinPool(p.routees()).props(routee)
-                : new BalancingPool(p.routees()).props(routee));
+                : new BalancingPool(p.routees()).props(routee), "pool-" + POOLS.incrementAndGet());
         for (long j = 0; j < p.jobs(); j++) {
             pool.tell(j, ActorRef.noSender());
         }
