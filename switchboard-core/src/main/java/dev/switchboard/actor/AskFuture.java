@@ -33,10 +33,19 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
      * {@link ActorRef#ask}: builds the request around a fresh {@link ReplyTo}, sends it to {@code target} into
      * mailbox {@code index} (or where it routes, if -1), and arms the timeout.
      */
+    /** A broadcast router gives a request to every routee, each of which would answer it: refused. */
+    static void requireNotBroadcast(ActorCore<?> target, String op) {
+        if (target instanceof Router<?> r && r.broadcasts()) {
+            throw new UnsupportedOperationException(op + " to " + target + ", a broadcast router, would be answered by"
+                    + " every routee: ask one routee, or broadcast a message carrying an ActorRef for the answers");
+        }
+    }
+
     static <M, R> CompletableFuture<R> ask(ActorCore<M> target, Function<? super ReplyTo<R>, ? extends M> request,
             Duration timeout, int index) {
         Objects.requireNonNull(request, "request");
         ActorTimers.requirePositive(target, timeout, "ask");
+        requireNotBroadcast(target, "ask");
         AskFuture<R> future = new AskFuture<>(target);
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");

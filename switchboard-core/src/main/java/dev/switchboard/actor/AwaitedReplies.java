@@ -67,6 +67,7 @@ final class AwaitedReplies {
             throw remote.requestRefused("awaitReply()");
         }
         ActorCore<Q> target = ((LocalRef<Q>) to).actor;
+        AskFuture.requireNotBroadcast(target, "awaitReply");
         ReplyTo<R> replyTo = new ReplyTo<>(pending, to);
         Q message = replyTo.build(request, target, "awaitReply");
         pending.request = message;

@@ -28,8 +28,9 @@ import java.util.function.Supplier;
  *   <li><b>A pool</b> starts its routees as its supervised children ({@link ActorCore#startChild}), with
  *       {@link SupervisorStrategy#restart()} unless {@link Builder#supervisedBy} says otherwise: a routee that
  *       fails is restarted behind the same reference and keeps its place. When the pool ends (its
- *       {@code stop()}, {@code stopNow()}), its routees end after the messages already routed to them.</li>
- *   <li><b>A group</b> routes to the references it is given, and watches them.</li>
+ *       {@code stop()}, {@code stopNow()}), its routees end after the messages already routed to them; when its
+ *       own supervisor restarts it, they are stopped at once, as any restarted parent's children are.</li>
+ *   <li><b>A group</b> routes to the references it is given (each once), and watches them.</li>
  *   <li>A routee that ends leaves the router; once none is left, the router exits, and messages sent to it from
  *       then on are dead letters.</li>
  * </ul>
@@ -38,19 +39,24 @@ import java.util.function.Supplier;
  * sending to a routee directly, and the router's turn is the bound on its throughput (a few million messages a
  * second); routees that take longer than that per message gain from it.
  *
+ * <p>An {@code ask} through a router is answered by the routee that gets it; the request reaches the routee as a
+ * plain message holding its {@code ReplyTo}, so if that routee ends or fails without answering, the asker hears
+ * of it at its timeout, not at once. A broadcast router refuses {@code ask} and {@code awaitReply} (every routee
+ * would answer). A routee of another place is routed to but not watched. A consistent-hashing key that is null,
+ * or a key function that throws, fails the router as an exception of its {@code process} would.
+ *
  * @param <M> the type of message the router and its routees accept
  */
 public final class Router<M> extends Actor<M> {
     /*
-     * Implementation notes. The routees are a list confined to the router's processing. The router watches each
-     * routee with a mapping to RouteeGone, an internal record that reaches process(M) as an M by erasure: only the
-     * runtime sends it, so the cast is never seen by a user. Smallest-mailbox reads each local routee's queue
-     * size, a racy snapshot (as Pekko's SmallestMailboxRoutingLogic does). Consistent hashing is rendezvous
-     * hashing over the routees' ids: for each message the routee with the highest mix(key hash, routee id) wins.
+     * Implementation notes. The routees are a list confined to the router's processing. The end of a local
+     * routee reaches the router through its control lane (whenTerminated queues a ControlAction), ahead of the
+     * messages waiting in its mailbox, so that a backlog is not routed to a routee that has ended; until then a
+     * routee seen terminated is skipped. Smallest-mailbox reads each local routee's queue size and status word,
+     * racy snapshots (as Pekko's SmallestMailboxRoutingLogic does). Consistent hashing is rendezvous hashing over
+     * the routees' ids: for each message the routee with the highest mix(key hash, routee id) wins, so a routee's
+     * end moves only the keys it had.
      */
-
-    private record RouteeGone(Terminated end) {
-    }
 
     private enum Kind { ROUND_ROBIN, RANDOM, SMALLEST_MAILBOX, CONSISTENT_HASHING, BROADCAST }
 
@@ -99,7 +105,7 @@ public final class Router<M> extends Actor<M> {
      * @throws IllegalArgumentException if {@code routees} is empty
      */
     public static <M> Builder<M> group(List<? extends ActorRef<M>> routees) {
-        List<ActorRef<M>> copy = List.copyOf(routees);
+        List<ActorRef<M>> copy = List.copyOf(new java.util.LinkedHashSet<>(routees));   // each routee once
         if (copy.isEmpty()) {
             throw new IllegalArgumentException("a group needs at least one routee");
         }
@@ -224,16 +230,34 @@ public final class Router<M> extends Actor<M> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     protected void onStart() {
         for (int i = 0; i < poolSize; i++) {
             routees.add(startChild(factory, strategy));
         }
+        ActorCore<M> router = cell();
         for (ActorRef<M> r : routees) {
             if (r instanceof LocalRef<M>) {                // a routee of another place cannot be watched yet
-                watch(r, end -> (M) (Object) new RouteeGone(end));
+                r.whenTerminated().thenRun(() -> AwaitedReplies.control(router, new ControlAction() {
+                    @Override
+                    public void run() {
+                        routeeEnded(r);
+                    }
+                }));
             }
         }
+    }
+
+    /** A routee has ended (the router's processing, ahead of its messages): it leaves; the last one ends the router. */
+    private void routeeEnded(ActorRef<M> routee) {
+        routees.remove(routee);
+        if (routees.isEmpty() && !isTerminated()) {
+            exit();
+        }
+    }
+
+    /** Whether it sends every message to every routee (an ask would be answered by each: it is refused). */
+    boolean broadcasts() {
+        return kind == Kind.BROADCAST;
     }
 
     @Override
@@ -243,29 +267,44 @@ public final class Router<M> extends Actor<M> {
 
     @Override
     protected void process(M message) {
-        if ((Object) message instanceof RouteeGone gone) {
-            routees.remove(gone.end().actor());
-            if (routees.isEmpty()) {
-                exit();
-            }
-            return;
-        }
-        if (routees.isEmpty()) {                       // a group whose routees have all ended
-            exit();
-            return;
-        }
         switch (kind) {
-            case ROUND_ROBIN -> {
-                if (next >= routees.size()) {
-                    next = 0;
-                }
-                routees.get(next++).send(message);
-            }
-            case RANDOM -> routees.get(ThreadLocalRandom.current().nextInt(routees.size())).send(message);
+            case ROUND_ROBIN -> nextInTurn().send(message);
+            case RANDOM -> live(routees.get(ThreadLocalRandom.current().nextInt(routees.size()))).send(message);
             case SMALLEST_MAILBOX -> smallest().send(message);
             case CONSISTENT_HASHING -> byKey(message).send(message);
             case BROADCAST -> routees.forEach(r -> r.send(message));
         }
+    }
+
+    /** The next routee in turn that has not ended (its end on the way to the router), or the next one anyway. */
+    private ActorRef<M> nextInTurn() {
+        for (int tries = 0; tries < routees.size(); tries++) {
+            if (next >= routees.size()) {
+                next = 0;
+            }
+            ActorRef<M> r = routees.get(next++);
+            if (!ended(r)) {
+                return r;
+            }
+        }
+        return routees.get(0);
+    }
+
+    /** {@code r}, or, if it has ended (its end on the way to the router), the first routee that has not. */
+    private ActorRef<M> live(ActorRef<M> r) {
+        if (!ended(r)) {
+            return r;
+        }
+        for (ActorRef<M> other : routees) {
+            if (!ended(other)) {
+                return other;
+            }
+        }
+        return r;
+    }
+
+    private static boolean ended(ActorRef<?> r) {
+        return r instanceof LocalRef<?> local && local.actor.isTerminated();
     }
 
     private ActorRef<M> smallest() {
@@ -284,13 +323,20 @@ public final class Router<M> extends Actor<M> {
         return best;
     }
 
-    /** Twice the queued messages, plus one while it processes one: an idle routee wins a tie with a busy one. */
+    /**
+     * Twice the queued messages, plus one while it processes one or holds them (paused, in a restart's backoff):
+     * an idle routee wins a tie with a busy one; one that has ended, or is of another place, never wins.
+     */
     private static long load(ActorRef<?> r) {
         if (!(r instanceof LocalRef<?> local)) {
-            return Long.MAX_VALUE;
+            return Long.MAX_VALUE - 1;
         }
         ActorCore<?> a = local.actor;
-        return 2L * a.mailboxSize() + ((a.status() & SCHEDULED) != 0 ? 1 : 0);
+        int s = a.status();
+        if ((s & TERMINATED) != 0) {
+            return Long.MAX_VALUE;
+        }
+        return 2L * a.mailboxSize() + ((s & (SCHEDULED | HELD)) != 0 ? 1 : 0);
     }
 
     private ActorRef<M> byKey(M message) {
@@ -302,13 +348,16 @@ public final class Router<M> extends Actor<M> {
         ActorRef<M> best = null;
         long bestScore = 0;
         for (ActorRef<M> r : routees) {
+            if (ended(r)) {
+                continue;                                  // its keys move now, as they will once it has left
+            }
             long score = mix(h * 0x9E3779B97F4A7C15L ^ r.id());
             if (best == null || Long.compareUnsigned(score, bestScore) > 0) {
                 best = r;
                 bestScore = score;
             }
         }
-        return best;
+        return best != null ? best : routees.get(0);
     }
 
     /** SplitMix64's finalizer. */

@@ -271,6 +271,24 @@ class RouterTest {
     }
 
     @Test
+    void aBroadcastRouterRefusesAnAskAndAGroupTakesEachRouteeOnce() throws Exception {
+        Seen seen = new Seen();
+        Routee a = new Routee(seen);
+        rt.finish(() -> {
+            ActorRef<Job> only = a.start();
+            ActorRef<Job> broadcast = Router.pool(2, () -> new Routee(seen)).broadcast().start();
+            assertThatThrownBy(() -> broadcast.ask(Get::new, Duration.ofSeconds(1)))
+                    .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("broadcast router");
+            broadcast.stop();
+            ActorRef<Job> twice = Router.group(List.of(only, only)).broadcast().start();
+            twice.send(new Work(1));                         // once to the one routee, not twice
+            twice.stop();
+            twice.whenTerminated().thenRun(only::stop);
+        });
+        assertThat(seen.byRoutee.get(a.ref())).containsExactly(new Work(1));
+    }
+
+    @Test
     void buildersRefuseWhatCannotWork() {
         assertThatThrownBy(() -> Router.pool(0, () -> new Routee(new Seen())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one routee");
