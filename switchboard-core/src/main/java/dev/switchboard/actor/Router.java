@@ -35,9 +35,9 @@ import java.util.function.Supplier;
  *       then on are dead letters.</li>
  * </ul>
  *
- * <p>The router is one actor: every message passes through it, one at a time. That costs one more hop than
- * sending to a routee directly, and the router's turn is the bound on its throughput (a few million messages a
- * second); routees that take longer than that per message gain from it.
+ * <p>The router is one actor: every message passes through its mailbox and is routed by its processing, one at a
+ * time, which costs one hop more than a send to a routee. (Pekko's pool routers route on the sender's thread
+ * instead; doing so here gained nothing measurable on the router benchmarks, decision 017.)
  *
  * <p>An {@code ask} through a router is answered by the routee that gets it; the request reaches the routee as a
  * plain message holding its {@code ReplyTo}, so if that routee ends or fails without answering, the asker hears
@@ -65,8 +65,14 @@ public final class Router<M> extends Actor<M> {
     private final int poolSize;
     private final Supplier<? extends ActorCore<M>> factory;
     private final SupervisorStrategy strategy;
-    private final List<ActorRef<M>> routees = new ArrayList<>();
-    private int next;
+    private final List<ActorRef<M>> group;
+    /**
+     * The routees, an immutable list the router's processing replaces when one leaves (diagnostics read it
+     * racily); null until the router has started (a pool's routees exist only then).
+     */
+    private volatile List<ActorRef<M>> routees;
+    /** The turn of round-robin routing; confined to the router's processing. */
+    private int turn;
 
     private Router(Builder<M> b) {
         this.kind = b.kind;
@@ -74,9 +80,7 @@ public final class Router<M> extends Actor<M> {
         this.poolSize = b.poolSize;
         this.factory = b.factory;
         this.strategy = b.strategy;
-        if (b.group != null) {
-            routees.addAll(b.group);
-        }
+        this.group = b.group;
     }
 
     /**
@@ -231,11 +235,16 @@ public final class Router<M> extends Actor<M> {
 
     @Override
     protected void onStart() {
-        for (int i = 0; i < poolSize; i++) {
-            routees.add(startChild(factory, strategy));
+        List<ActorRef<M>> all = new ArrayList<>();
+        if (group != null) {
+            all.addAll(group);
         }
+        for (int i = 0; i < poolSize; i++) {
+            all.add(startChild(factory, strategy));
+        }
+        routees = List.copyOf(all);
         ActorCore<M> router = cell();
-        for (ActorRef<M> r : routees) {
+        for (ActorRef<M> r : all) {
             if (r instanceof LocalRef<M>) {                // a routee of another place cannot be watched yet
                 r.whenTerminated().thenRun(() -> AwaitedReplies.control(router, new ControlAction() {
                     @Override
@@ -249,10 +258,20 @@ public final class Router<M> extends Actor<M> {
 
     /** A routee has ended (the router's processing, ahead of its messages): it leaves; the last one ends the router. */
     private void routeeEnded(ActorRef<M> routee) {
-        routees.remove(routee);
-        if (routees.isEmpty() && !isTerminated()) {
+        if (ActorHosting.instanceOf(cell()) != this) {
+            return;                                        // a routee of an instance a restart has replaced
+        }
+        List<ActorRef<M>> left = new ArrayList<>(routees);
+        left.remove(routee);
+        routees = List.copyOf(left);
+        if (left.isEmpty() && !isTerminated()) {
             exit();
         }
+    }
+
+    @Override
+    boolean stopsChildrenGracefully() {
+        return true;
     }
 
     /** Whether it sends every message to every routee (an ask would be answered by each: it is refused). */
@@ -261,60 +280,66 @@ public final class Router<M> extends Actor<M> {
     }
 
     @Override
-    boolean stopsChildrenGracefully() {
-        return true;
+    protected void process(M message) {
+        route(routees, message);                        // not empty: the last routee's end ends the router
     }
 
-    @Override
-    protected void process(M message) {
-        switch (kind) {
-            case ROUND_ROBIN -> nextInTurn().send(message);
-            case RANDOM -> live(routees.get(ThreadLocalRandom.current().nextInt(routees.size()))).send(message);
-            case SMALLEST_MAILBOX -> smallest().send(message);
-            case CONSISTENT_HASHING -> byKey(message).send(message);
-            case BROADCAST -> routees.forEach(r -> r.send(message));
+    private void route(List<ActorRef<M>> r, M message) {
+        if (kind == Kind.BROADCAST) {
+            r.forEach(to -> to.send(message));
+        } else {
+            target(r, message).send(message);
         }
+    }
+
+    /** The routee {@code message} goes to (any kind but broadcast). */
+    private ActorRef<M> target(List<ActorRef<M>> r, M message) {
+        return switch (kind) {
+            case ROUND_ROBIN -> nextInTurn(r);
+            case RANDOM -> live(r, r.get(ThreadLocalRandom.current().nextInt(r.size())));
+            case SMALLEST_MAILBOX -> smallest(r);
+            case CONSISTENT_HASHING -> byKey(r, message);
+            case BROADCAST -> throw new AssertionError("a broadcast has no one target");
+        };
     }
 
     /** The next routee in turn that has not ended (its end on the way to the router), or the next one anyway. */
-    private ActorRef<M> nextInTurn() {
-        for (int tries = 0; tries < routees.size(); tries++) {
-            if (next >= routees.size()) {
-                next = 0;
-            }
-            ActorRef<M> r = routees.get(next++);
-            if (!ended(r)) {
-                return r;
+    private ActorRef<M> nextInTurn(List<ActorRef<M>> r) {
+        int n = r.size();
+        for (int tries = 0; tries < n; tries++) {
+            ActorRef<M> to = r.get(Math.floorMod(turn++, n));
+            if (!ended(to)) {
+                return to;
             }
         }
-        return routees.get(0);
+        return r.get(0);
     }
 
-    /** {@code r}, or, if it has ended (its end on the way to the router), the first routee that has not. */
-    private ActorRef<M> live(ActorRef<M> r) {
-        if (!ended(r)) {
-            return r;
+    /** {@code to}, or, if it has ended (its end on the way to the router), the first routee that has not. */
+    private static <M> ActorRef<M> live(List<ActorRef<M>> r, ActorRef<M> to) {
+        if (!ended(to)) {
+            return to;
         }
-        for (ActorRef<M> other : routees) {
+        for (ActorRef<M> other : r) {
             if (!ended(other)) {
                 return other;
             }
         }
-        return r;
+        return to;
     }
 
     private static boolean ended(ActorRef<?> r) {
         return r instanceof LocalRef<?> local && local.actor.isTerminated();
     }
 
-    private ActorRef<M> smallest() {
+    private static <M> ActorRef<M> smallest(List<ActorRef<M>> routees) {
         ActorRef<M> best = routees.get(0);
         long least = Long.MAX_VALUE;
-        for (ActorRef<M> r : routees) {
-            long score = load(r);
+        for (ActorRef<M> to : routees) {
+            long score = load(to);
             if (score < least) {
                 least = score;
-                best = r;
+                best = to;
                 if (score == 0) {
                     break;                                 // idle with nothing queued: none does better
                 }
@@ -339,7 +364,7 @@ public final class Router<M> extends Actor<M> {
         return 2L * a.mailboxSize() + ((s & (SCHEDULED | HELD)) != 0 ? 1 : 0);
     }
 
-    private ActorRef<M> byKey(M message) {
+    private ActorRef<M> byKey(List<ActorRef<M>> routees, M message) {
         Object k = key.apply(message);
         if (k == null) {
             throw new NullPointerException(this + " got a message whose key is null: " + ActorDiagnostics.brief(message));
@@ -369,6 +394,8 @@ public final class Router<M> extends Actor<M> {
 
     /** The routees alive now, for diagnostics and tests: a copy, read on the router's processing or racily. */
     List<ActorRef<M>> routees() {
-        return List.copyOf(routees);
+        List<ActorRef<M>> r = routees;
+        return r == null ? List.of() : r;
     }
+
 }

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -286,6 +287,40 @@ class RouterTest {
             twice.whenTerminated().thenRun(only::stop);
         });
         assertThat(seen.byRoutee.get(a.ref())).containsExactly(new Work(1));
+    }
+
+    @Test
+    void aRestartedRouterRoutesToItsNewRouteesAndOutlivesTheOldOnesEnd() throws Exception {
+        Seen seen = new Seen();
+        CompletableFuture<ActorRef<Job>> router = new CompletableFuture<>();
+        final class Owner extends Actor<Job> {
+            @Override
+            protected void onStart() {
+                router.complete(startChild(() -> Router.pool(2, () -> new Routee(seen))
+                        .consistentHashing((Job j) -> j instanceof Keyed k ? k.key() : null).build(),
+                        SupervisorStrategy.restart()));
+            }
+
+            @Override
+            protected void process(Job j) {
+                exit();
+            }
+        }
+        rt.finish(() -> {
+            ActorRef<Job> owner = new Owner().start();
+            ActorRef<Job> r = router.join();
+            r.send(new Keyed("a"));
+            r.send(new Work(1));                            // no key: the router fails and is restarted
+            Await.until("a new pool", () -> seen.instances.get() == 4);
+            for (int i = 0; i < 10; i++) {
+                r.send(new Keyed("b"));
+            }
+            Await.until("the new routees took the messages", () -> seen.total.get() == 11);
+            assertThat(r.whenTerminated().toCompletableFuture()).isNotDone();   // the old routees' end did not end it
+            owner.send(new Work(0));                        // the owner ends, and its router with it
+        });
+        assertThat(seen.byRoutee.values()).filteredOn(l -> l.contains(new Keyed("b"))).singleElement()
+                .satisfies(l -> assertThat(l).hasSize(10));
     }
 
     @Test
