@@ -178,23 +178,26 @@ class RouterTest {
             routees.forEach(Routee::start);
             Router<Job> router = Router.group(refs).consistentHashing((Job j) -> ((Keyed) j).key()).build();
             ActorRef<Job> group = router.start();
-            for (int round = 0; round < 3; round++) {
+            try {
+                for (int round = 0; round < 3; round++) {
+                    for (int k = 0; k < 30; k++) {
+                        group.send(new Keyed("key-" + k));
+                    }
+                }
+                Await.until("all routed", () -> seen.total.get() == 90);
+                keysByRoutee(seen, before);
+                refs.get(0).stopNow();
+                Await.until("the router let the ended routee go", () -> router.routees().size() == 2);
+                seen.byRoutee.clear();
+                seen.total.set(0);
                 for (int k = 0; k < 30; k++) {
                     group.send(new Keyed("key-" + k));
                 }
+                Await.until("all routed again", () -> seen.total.get() == 30);
+                keysByRoutee(seen, after);
+            } finally {
+                refs.forEach(ActorRef::stop);               // the router exits once no routee is left
             }
-            Await.until("all routed", () -> seen.total.get() == 90);
-            keysByRoutee(seen, before);
-            refs.get(0).stopNow();
-            Await.until("the router let the ended routee go", () -> router.routees().size() == 2);
-            seen.byRoutee.clear();
-            seen.total.set(0);
-            for (int k = 0; k < 30; k++) {
-                group.send(new Keyed("key-" + k));
-            }
-            Await.until("all routed again", () -> seen.total.get() == 30);
-            keysByRoutee(seen, after);
-            refs.forEach(ActorRef::stop);                   // the router exits once no routee is left
         });
         assertThat(before).hasSize(30);
         assertThat(new HashSet<>(before.values())).hasSize(3);   // 30 keys spread over the three
@@ -308,16 +311,20 @@ class RouterTest {
         }
         rt.finish(() -> {
             ActorRef<Job> owner = new Owner().start();
-            ActorRef<Job> r = router.join();
-            r.send(new Keyed("a"));
-            r.send(new Work(1));                            // no key: the router fails and is restarted
-            Await.until("a new pool", () -> seen.instances.get() == 4);
-            for (int i = 0; i < 10; i++) {
-                r.send(new Keyed("b"));
+            try {
+                ActorRef<Job> r = router.join();
+                r.send(new Keyed("a"));
+                Await.until("an old routee took its message", () -> seen.total.get() == 1);   // a restart stops them
+                r.send(new Work(1));                        // no key: the router fails and is restarted
+                Await.until("a new pool", () -> seen.instances.get() == 4);
+                for (int i = 0; i < 10; i++) {
+                    r.send(new Keyed("b"));
+                }
+                Await.until("the new routees took the messages", () -> seen.total.get() == 11);
+                assertThat(r.whenTerminated().toCompletableFuture()).isNotDone();   // the old routees' end did not end it
+            } finally {
+                owner.send(new Work(0));                    // the owner ends, and its router with it
             }
-            Await.until("the new routees took the messages", () -> seen.total.get() == 11);
-            assertThat(r.whenTerminated().toCompletableFuture()).isNotDone();   // the old routees' end did not end it
-            owner.send(new Work(0));                        // the owner ends, and its router with it
         });
         assertThat(seen.byRoutee.values()).filteredOn(l -> l.contains(new Keyed("b"))).singleElement()
                 .satisfies(l -> assertThat(l).hasSize(10));
