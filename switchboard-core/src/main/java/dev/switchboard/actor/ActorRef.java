@@ -96,9 +96,10 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
      * after {@code exit()} ({@code onExit()} runs, watchers hear {@link Terminated.Reason#STOPPED}); messages sent
      * after this call become dead letters. Pekko's {@code PoisonPill}. The stop waits its turn in the mailbox (a
      * bounded one takes it even when full); a selector takes it in every mailbox, each of which closes once its
-     * stop is taken, and ends with the last (a mailbox it keeps disabled holds the stop back: use
-     * {@link #stopNow()} there); an actor bound to a monitor ends once its policy has started every message queued
-     * before the stop. A no-op on an actor that has ended; several stops end the actor once.
+     * stop is taken, and ends with the last, or as soon as it is idle with every mailbox disabled (what is left in
+     * a mailbox it kept disabled becomes dead letters); a stateless actor ends once it has started every earlier
+     * message, and an actor bound to a monitor once its policy has; they run to their end. A no-op on an actor
+     * that has ended; several stops end the actor once.
      *
      * <pre>{@code
      * worker.stop();                                      // after what is queued

@@ -8,7 +8,6 @@ import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
 import dev.switchboard.testing.Runtimes;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -665,9 +664,5 @@ class SupervisionTest {
         assertThat(s.withLimit(5, Duration.ofMinutes(1)).withBackoff(Duration.ofMillis(100), Duration.ofSeconds(10),
                 0.2).retryingFailedMessage()).hasToString("restart().withLimit(5, PT1M).withBackoff(PT0.1S, PT10S, 0.2)"
                 + ".retryingFailedMessage()");
-    }
-
-    static List<Object> snapshot(Queue<Object> q) {
-        return new ArrayList<>(q);
     }
 }
