@@ -4,9 +4,13 @@
  *
  * <p>The module exports its API packages and nothing else; {@code dev.switchboard.internal} (the scheduler,
  * the spawn tree, the task context, the accessors between packages) stays inside. It needs no module but
- * {@code java.base}: its logging is {@link System.Logger}.
+ * {@code java.base}: its logging is {@link System.Logger}, and its JFR events are made only where {@code jdk.jfr}
+ * is present.
  */
 module dev.switchboard.core {
+    // JFR events when the JDK has jdk.jfr and something records (internal.jfr, loaded only then): not needed to run.
+    requires static jdk.jfr;
+
     exports dev.switchboard;
     exports dev.switchboard.task;
     exports dev.switchboard.actor;

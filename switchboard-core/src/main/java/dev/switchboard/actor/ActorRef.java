@@ -115,6 +115,7 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
      * {@code exit()}; the messages in its mailbox become {@link DeadLetter.Reason#UNPROCESSED_AT_EXIT} dead
      * letters. Watchers hear {@link Terminated.Reason#STOPPED}. A no-op on an actor that has ended.
      *
+     * @throws IllegalStateException         if the actor was never started ({@link #stop()} may be called then)
      * @throws UnsupportedOperationException for an actor of another place
      */
     void stopNow();

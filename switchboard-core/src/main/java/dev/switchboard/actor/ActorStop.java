@@ -1,5 +1,8 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.RuntimeEvents;
+import dev.switchboard.internal.Scheduler;
+
 /**
  * Stopping an actor from outside it: {@link ActorRef#stop()}, after the messages already queued, and
  * {@link ActorRef#stopNow()}, after the message being processed. Both end the actor as {@code exit()} does, and mark
@@ -61,6 +64,10 @@ final class ActorStop {
 
     /** {@link ActorRef#stopNow()}. */
     static void stopNow(ActorCore<?> actor) {
+        if (actor.activation() == null) {
+            throw new IllegalStateException(actor + " was never started: stopNow() ends a started actor (stop() before"
+                    + " its start ends it after the messages queued until then)");
+        }
         if (!actor.isTerminated()) {
             actor.terminateFirst(() -> markStopped(actor));   // STOPPED only if it was not ending already
         }
@@ -69,6 +76,15 @@ final class ActorStop {
     /** Marks {@code actor} stopped (before it terminates): its end is then {@link Terminated.Reason#STOPPED}. */
     static void markStopped(ActorCore<?> actor) {
         actor.extras().stopped = true;
+        try {
+            Scheduler s = actor.scheduler();
+            if (s != null && s.events().heard()) {
+                s.events().publish(RuntimeEvents.Kind.STOPPED, actor.self, null, ActorFailures.kept(actor),
+                        "stopped");
+            }
+        } catch (Throwable noMemory) {
+            // the stop goes on untold
+        }
     }
 
     /** Whether {@code actor} was stopped. */

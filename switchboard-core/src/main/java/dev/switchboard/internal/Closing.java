@@ -68,6 +68,7 @@ final class Closing {
             s.closeTracked();
         }
         scheduler.pool.shutdown();
+        JfrHook.unregister(scheduler);
         boolean timerEnded = scheduler.timers().close();
         if (scheduler.onWorker()) {
             return false;                 // the pool cannot end while this task runs

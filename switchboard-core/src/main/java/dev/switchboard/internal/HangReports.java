@@ -32,9 +32,14 @@ final class HangReports {
      */
     void reportHang(Scope scope) {
         Consumer<String> reporter = hangReporter;
-        if (reporter != null) {
+        RuntimeEvents events = scheduler.events();
+        if (reporter != null || events.heard()) {
             try {
-                reporter.accept("Switchboard hang diagnostic: " + report(scope));
+                String text = "Switchboard hang diagnostic: " + report(scope);
+                events.publish(RuntimeEvents.Kind.HANG_REPORT, null, null, null, text);
+                if (reporter != null) {
+                    reporter.accept(text);
+                }
             } catch (Throwable reporterFailed) {
                 // the reporter is the program's: its failure must not end the wait it reports on
                 scheduler.reportUnscopedFailure(reporterFailed);

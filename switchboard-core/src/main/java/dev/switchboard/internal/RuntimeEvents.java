@@ -38,7 +38,14 @@ public final class RuntimeEvents {
          */
         OVERFLOW,
         /** A failure outside every finish ({@code source} is null): no finish can rethrow it. */
-        UNSCOPED_FAILURE
+        UNSCOPED_FAILURE,
+        /**
+         * An actor was stopped: by {@code stop()} or {@code stopNow()}, or by its supervisor ({@code detail}: how;
+         * {@code failure}: the failure its supervisor stopped it for, or null).
+         */
+        STOPPED,
+        /** A finish's hang report was made ({@code detail}: the report). */
+        HANG_REPORT
     }
 
     /**

@@ -126,6 +126,7 @@ public final class Scheduler {
         }
         watchdog.start();
         RuntimesOfThreads.createdOnThisThread(this);
+        JfrHook.register(this);                          // JFR events while a recording runs, where jdk.jfr is
     }
 
     /**

@@ -51,6 +51,12 @@ class ExamplesTest {
                 "each account kept by one ledger: true");
     }
 
+    @Test
+    void flightRecorder() {
+        assertThat(run(new FlightRecorder())).containsExactly("Actor Failed: 2", "Actor Restarted: 2",
+                "Actor Stopped: 1", "Dead Letter: 3");
+    }
+
     @RepeatedTest(3)
     void deathWatch() {
         List<String> lines = run(new DeathWatch());
@@ -161,7 +167,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(29);
+        assertThat(Examples.ALL).hasSize(30);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }
