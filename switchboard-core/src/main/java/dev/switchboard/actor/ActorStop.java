@@ -68,19 +68,26 @@ final class ActorStop {
             throw new IllegalStateException(actor + " was never started: stopNow() ends a started actor (stop() before"
                     + " its start ends it after the messages queued until then)");
         }
-        if (!actor.isTerminated()) {
-            actor.terminateFirst(() -> markStopped(actor));   // STOPPED only if it was not ending already
+        stopNow(actor, "stopNow()");
+    }
+
+    /**
+     * Ends a started actor now, marked stopped ({@code how} says by what); a no-op on one not started (its
+     * starter stops it once started, see {@code Supervision.startChild}) or ended.
+     */
+    static void stopNow(ActorCore<?> actor, String how) {
+        if (actor.activation() != null && !actor.isTerminated()) {
+            actor.terminateFirst(() -> markStopped(actor, how));   // STOPPED only if it was not ending already
         }
     }
 
     /** Marks {@code actor} stopped (before it terminates): its end is then {@link Terminated.Reason#STOPPED}. */
-    static void markStopped(ActorCore<?> actor) {
+    static void markStopped(ActorCore<?> actor, String how) {
         actor.extras().stopped = true;
         try {
             Scheduler s = actor.scheduler();
             if (s != null && s.events().heard()) {
-                s.events().publish(RuntimeEvents.Kind.STOPPED, actor.self, null, ActorFailures.kept(actor),
-                        "stopped");
+                s.events().publish(RuntimeEvents.Kind.STOPPED, actor.self, null, ActorFailures.kept(actor), how);
             }
         } catch (Throwable noMemory) {
             // the stop goes on untold
@@ -113,7 +120,7 @@ final class ActorStop {
         }
         s.closed.set(index);
         if (--s.left == 0) {
-            actor.terminateFirst(() -> markStopped(actor));
+            actor.terminateFirst(() -> markStopped(actor, "stop()"));
         } else {
             x.stopping = s;
             ((SelectorMailboxes) actor.mailbox).setEnabled(index, false);   // only a selector has several
@@ -151,7 +158,7 @@ final class ActorStop {
         ActorExtras x = actor.extrasOrNull();
         Signal s = x == null ? null : x.stopping;
         if (s != null && s.left == 0 && held == 0 && !actor.isTerminated()) {
-            actor.terminateFirst(() -> markStopped(actor));
+            actor.terminateFirst(() -> markStopped(actor, "stop()"));
         }
     }
 

@@ -427,7 +427,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
                 return;
             }
             if (ActorStop.pending(this)) {             // a stop whose other copies wait in disabled mailboxes
-                ActorStop.markStopped(this);
+                ActorStop.markStopped(this, "stop()");
                 terminateHeld(0);
                 return;
             }

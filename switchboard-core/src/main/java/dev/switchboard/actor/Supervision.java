@@ -119,7 +119,7 @@ final class Supervision {
             throw e;
         }
         if (parent.isTerminated()) {                 // from a task, as the parent ended: its end may have missed it
-            ActorStop.stopNow(child);
+            ActorStop.stopNow(child, "with its parent");
         }
         return ref;
     }
@@ -165,7 +165,7 @@ final class Supervision {
             case STOP -> {
                 ActorFailures.keep(cell, failure);
                 log(cell, failure, where, "its supervisor stops it");
-                cell.terminateFirst(() -> ActorStop.markStopped(cell));
+                cell.terminateFirst(() -> ActorStop.markStopped(cell, "by its supervisor"));
                 yield HANDLED;
             }
             case ESCALATE -> {
@@ -469,7 +469,7 @@ final class Supervision {
         Set<ActorCore<?>> children = x == null ? null : x.children;
         if (children != null) {
             for (ActorCore<?> child : children) {
-                ActorStop.stopNow(child);
+                ActorStop.stopNow(child, "with its parent");
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.switchboard.internal;
 
 import java.lang.reflect.RecordComponent;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -25,18 +26,30 @@ final class JfrEvents {
      * Implementation notes. Every runtime registers here when it is built; a runtime is subscribed to its event
      * hook only while some recording runs (a FlightRecorderListener hears each recording's state change), so that
      * while nothing records, the hook has no subscriber and the places that would make an event make nothing.
+     * JFR may call the listener holding its own lock, so nothing here calls into JFR while holding this class's
+     * lock (which guards the registry's changes): the listener reads the recording's state first, then
+     * reconciles the subscriptions with the set of running recordings it keeps.
      * Whether an event is then committed is JFR's decision (the recording's settings for the event type). The
      * listener and the registry are JVM-wide; a closed runtime unregisters.
      */
     private static final Map<Scheduler, AutoCloseable> RUNTIMES = new ConcurrentHashMap<>();
     private static final AutoCloseable NOT_SUBSCRIBED = () -> { };
+    /** The ids of the recordings running now, as the listener heard them. */
+    private static final Set<Long> RUNNING = ConcurrentHashMap.newKeySet();
     private static volatile boolean recording;
 
     static {
         FlightRecorder.addListener(new FlightRecorderListener() {
             @Override
             public void recordingStateChanged(Recording r) {
-                update();
+                // JFR may call this holding its own lock: read the state here, then take ours, and never the
+                // other way round (reconcile makes no call into JFR)
+                if (r.getState() == RecordingState.RUNNING) {
+                    RUNNING.add(r.getId());
+                } else {
+                    RUNNING.remove(r.getId());
+                }
+                reconcile();
             }
         });
     }
@@ -45,18 +58,33 @@ final class JfrEvents {
     }
 
     static void register(Scheduler s) {
-        RUNTIMES.put(s, NOT_SUBSCRIBED);
-        update();
+        if (FlightRecorder.isInitialized()) {          // recordings that started before the listener was added
+            for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
+                if (r.getState() == RecordingState.RUNNING) {
+                    RUNNING.add(r.getId());
+                }
+            }
+        }
+        synchronized (JfrEvents.class) {
+            RUNTIMES.put(s, NOT_SUBSCRIBED);
+        }
+        reconcile();
     }
 
     static void unregister(Scheduler s) {
-        close(RUNTIMES.remove(s));
+        AutoCloseable c;
+        synchronized (JfrEvents.class) {
+            c = RUNTIMES.remove(s);
+        }
+        close(c);
     }
 
-    /** Subscribes every registered runtime while a recording runs, and none otherwise. */
-    private static synchronized void update() {
-        boolean on = FlightRecorder.isInitialized() && FlightRecorder.getFlightRecorder().getRecordings().stream()
-                .anyMatch(r -> r.getState() == RecordingState.RUNNING);
+    /**
+     * Subscribes every registered runtime while a recording runs, and none otherwise: from the latest state the
+     * listener heard, so the last call decides. Makes no call into JFR (see the listener).
+     */
+    private static synchronized void reconcile() {
+        boolean on = !RUNNING.isEmpty();
         recording = on;
         for (Map.Entry<Scheduler, AutoCloseable> e : RUNTIMES.entrySet()) {
             boolean subscribed = e.getValue() != NOT_SUBSCRIBED;
