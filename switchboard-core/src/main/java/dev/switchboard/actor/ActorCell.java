@@ -510,8 +510,12 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     /** Sets TERMINATED and {@code also}; drains the actor here if nobody holds its token. */
     final void terminate(int also) {
-        int s = (int) STATUS.getAndBitwiseOr(this, TERMINATED | also);
-        if ((s & SCHEDULED) == 0 && reacquire()) {
+        drainUnlessHeld((int) STATUS.getAndBitwiseOr(this, TERMINATED | also));
+    }
+
+    /** Just terminated, with status {@code before}: drains the actor here unless the token was held then. */
+    private void drainUnlessHeld(int before) {
+        if ((before & SCHEDULED) == 0 && reacquire()) {
             drainOrRelease();
         }
     }
@@ -529,9 +533,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
             }
         } while (!STATUS.compareAndSet(this, s, s | TERMINATED));
         first.run();
-        if ((s & SCHEDULED) == 0 && reacquire()) {
-            drainOrRelease();
-        }
+        drainUnlessHeld(s);
         return true;
     }
 

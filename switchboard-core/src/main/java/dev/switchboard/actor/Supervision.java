@@ -448,28 +448,34 @@ final class Supervision {
      * stopped now, after the messages they are processing, and a failed message kept for a retry is a dead letter.
      */
     static void terminated(ActorCore<?> actor) {
-        if (actor.stopsChildrenGracefully()) {
-            ActorExtras x = actor.extrasOrNull();
-            if (x != null && x.children != null) {
-                x.children.forEach(ActorStop::stop);
-            }
-        } else {
-            stopChildren(actor);
-        }
         ActorExtras x = actor.extrasOrNull();
-        Child c = x == null ? null : x.supervision;
-        if (c != null) {
-            dropRetry(actor, c);
+        if (x == null) {
+            return;                                      // the common case: neither a parent nor a child
+        }
+        stopChildren(x, actor.stopsChildrenGracefully());
+        if (x.supervision != null) {
+            dropRetry(actor, x.supervision);
         }
     }
 
-    /** Stops the children {@code actor} supervises, after the messages they are processing. */
+    /** Stops the children {@code actor} supervises (its restart), after the messages they are processing. */
     static void stopChildren(ActorCore<?> actor) {
         ActorExtras x = actor.extrasOrNull();
-        Set<ActorCore<?>> children = x == null ? null : x.children;
+        if (x != null) {
+            stopChildren(x, false);
+        }
+    }
+
+    /** Stops the children in {@code x}: after what is queued to them if {@code gracefully}, else after their message. */
+    private static void stopChildren(ActorExtras x, boolean gracefully) {
+        Set<ActorCore<?>> children = x.children;
         if (children != null) {
             for (ActorCore<?> child : children) {
-                ActorStop.stopNow(child, "with its parent");
+                if (gracefully) {
+                    ActorStop.stop(child);
+                } else {
+                    ActorStop.stopNow(child, "with its parent");
+                }
             }
         }
     }
