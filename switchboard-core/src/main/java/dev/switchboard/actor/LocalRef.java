@@ -1,6 +1,9 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Interceptor;
+import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -99,14 +102,31 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
     public final long id() {
         long i = id;
         if (i == 0) {
-            long fresh = IDS.incrementAndGet();
-            if (fresh >>> SEQUENCE_BITS != 0) {
-                throw new IllegalStateException("more than 2^40 actor ids taken in this JVM");
-            }
-            fresh |= placeBits;
+            long fresh = freshId();
             i = ID.compareAndSet(this, 0L, fresh) ? fresh : id;
         }
         return i;
+    }
+
+    /**
+     * An id for this reference: from its runtime if the runtime numbers its actors itself (a deterministic one:
+     * the actor's once it is started, before that the runtime of the code asking), else the JVM's next one.
+     */
+    private long freshId() {
+        Scheduler s = actor.scheduler;
+        if (s == null) {
+            Node context = Context.current();
+            s = context == null ? null : context.scheduler();
+        }
+        long own = s == null ? 0 : s.nextOwnActorId();
+        if (own != 0) {
+            return own;
+        }
+        long fresh = IDS.incrementAndGet();
+        if (fresh >>> SEQUENCE_BITS != 0) {
+            throw new IllegalStateException("more than 2^40 actor ids taken in this JVM");
+        }
+        return fresh | placeBits;
     }
 
     /**

@@ -64,6 +64,8 @@ public final class DeterministicScheduler {
     private final List<Node> readyView = Collections.unmodifiableList(ready);
     private final ArrayList<String> history = new ArrayList<>();
     private Scheduler scheduler;
+    /** The ids given to the runtime's actors so far ({@link #nextActorId}). */
+    private long actorIds;
     /** The thread running a node now, or null: set under this object's lock, cleared by that thread. */
     private volatile Thread running;
 
@@ -97,7 +99,7 @@ public final class DeterministicScheduler {
         ready.add(node);
     }
 
-    /** Whether nodes are ready to run: other work waits (an actor that used up its budget yields to it). */
+    /** Whether nodes are ready to run. */
     synchronized boolean hasReady() {
         return !ready.isEmpty();
     }
@@ -126,12 +128,9 @@ public final class DeterministicScheduler {
      * @throws IllegalStateException if called inside a node this scheduler runs
      */
     public boolean runNext() {
-        Thread t = Thread.currentThread();
         Node next;
         synchronized (this) {
-            if (running != null) {
-                throw new IllegalStateException("runNext called inside a node that " + this + " runs, on " + running);
-            }
+            requireNotInside("runNext");
             if (ready.isEmpty()) {
                 return false;
             }
@@ -139,16 +138,61 @@ public final class DeterministicScheduler {
             if (i < 0 || i >= ready.size()) {
                 throw new IllegalStateException("the chooser chose " + i + " of " + ready.size() + " ready nodes");
             }
-            next = ready.remove(i);
-            history.add(next.describe());
-            running = t;
+            next = take(ready.remove(i));
         }
+        compute(next);
+        return true;
+    }
+
+    /** The nodes ready to run now, oldest first (a copy): what a test that chooses for itself chooses from. */
+    public synchronized List<Node> readyNodes() {
+        return List.copyOf(ready);
+    }
+
+    /**
+     * Runs {@code node}, one of the {@link #readyNodes()}, on this thread: a test that chooses for itself (the test
+     * kit's strategies, which also choose when timers fire) instead of through the chooser.
+     *
+     * @throws IllegalArgumentException if {@code node} is not ready here
+     * @throws IllegalStateException    if called inside a node this scheduler runs
+     */
+    public void run(Node node) {
+        Node next;
+        synchronized (this) {
+            requireNotInside("run");
+            int i = ready.indexOf(node);
+            if (i < 0) {
+                throw new IllegalArgumentException(node.describe() + " is not ready under " + this);
+            }
+            next = take(ready.remove(i));
+        }
+        compute(next);
+    }
+
+    /** The next id of an actor of the runtime: a deterministic runtime numbers its own, from 1. */
+    synchronized long nextActorId() {
+        return ++actorIds;
+    }
+
+    private void requireNotInside(String what) {
+        if (running != null) {
+            throw new IllegalStateException(what + " called inside a node that " + this + " runs, on " + running);
+        }
+    }
+
+    /** With this object's lock: records {@code next} and marks this thread as running it. */
+    private Node take(Node next) {
+        history.add(next.describe());
+        running = Thread.currentThread();
+        return next;
+    }
+
+    private void compute(Node next) {
         try {
             next.compute();                       // on a thread that is not a worker: runs it with its context
         } finally {
             running = null;
         }
-        return true;
     }
 
     /** Runs ready nodes until none is ready ({@link #runUntilQuiet(int)} with {@link #DEFAULT_MAX_STEPS}). */

@@ -6,7 +6,9 @@ import java.util.function.Function;
 /**
  * The way from a {@code TaskRuntime} to its {@link Scheduler}, for the packages above {@code dev.switchboard.task}
  * (the actor package) that are handed a runtime: {@code TaskRuntime.scheduler()} is package-private, so that users
- * cannot reach the machinery.
+ * cannot reach the machinery. Also the way to the builder's options that are not public API (a runtime's
+ * {@link Clock} and {@link DeterministicScheduler}), for the test kit, the one module outside the core this package
+ * is exported to.
  */
 public final class RuntimeAccess {
     /*
@@ -15,6 +17,16 @@ public final class RuntimeAccess {
      * misuse of this package, not for a race.
      */
     private static volatile Function<Object, Scheduler> schedulers;
+    private static volatile BuilderOptions builders;
+
+    /** Sets a {@code TaskRuntime.Builder}'s options that are not public API. */
+    public interface BuilderOptions {
+        /** Has {@code builder} make a runtime that reads the time from {@code clock}. */
+        void clock(Object builder, Clock clock);
+
+        /** Has {@code builder} make a runtime whose ready nodes {@code deterministic} runs. */
+        void deterministic(Object builder, DeterministicScheduler deterministic);
+    }
 
     private RuntimeAccess() {
     }
@@ -30,6 +42,27 @@ public final class RuntimeAccess {
             throw new IllegalStateException("RuntimeAccess is registered once, by TaskRuntime's initializer");
         }
         schedulers = bridge;
+    }
+
+    /**
+     * Registers how to set a builder's options that are not public API; called once, by {@code TaskRuntime}'s
+     * static initializer.
+     */
+    public static synchronized void registerBuilderOptions(BuilderOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (builders != null) {
+            throw new IllegalStateException("RuntimeAccess is registered once, by TaskRuntime's initializer");
+        }
+        builders = options;
+    }
+
+    /** How to set a {@code TaskRuntime.Builder}'s options that are not public API. */
+    public static BuilderOptions builderOptions() {
+        BuilderOptions b = builders;
+        if (b == null) {
+            throw new IllegalStateException("no runtime class has registered with RuntimeAccess");
+        }
+        return b;
     }
 
     /** The scheduler of {@code runtime}, a {@code TaskRuntime}. */

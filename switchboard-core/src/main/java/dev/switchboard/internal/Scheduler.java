@@ -223,6 +223,15 @@ public final class Scheduler {
         return pool;
     }
 
+    /**
+     * The next id of an actor of this runtime if the runtime numbers its actors itself, else 0 (the JVM numbers
+     * them): a runtime under a {@link DeterministicScheduler} does, from 1, so that a run's ids, and the order of
+     * maps keyed by them, are the same each time it runs.
+     */
+    public long nextOwnActorId() {
+        return deterministic == null ? 0 : deterministic.nextActorId();
+    }
+
     /** The scope of work started outside every finish. */
     public Scope globalScope() {
         return global;
@@ -397,14 +406,15 @@ public final class Scheduler {
     }
 
     /**
-     * Whether other work waits for the current worker: tasks in its own deque, entries in the shared queue, or
-     * nodes ready in the deterministic scheduler.
+     * Whether other work waits for the current worker: tasks in its own deque, entries in the shared queue; under
+     * a deterministic scheduler, always (a turn that used up its budget ends there, so that the test decides what
+     * goes next, even when nothing else is ready: a timer may be due, and an actor that keeps itself busy would
+     * otherwise never give the test a decision).
      * When nothing does, work that used up its turn may simply go on; yielding would only cost a queue round
      * trip and wake an idle worker for nothing.
      */
     public boolean othersWaiting() {
-        return ForkJoinTask.getQueuedTaskCount() > 0 || !runQueue.isEmpty()
-                || deterministic != null && deterministic.hasReady();
+        return ForkJoinTask.getQueuedTaskCount() > 0 || !runQueue.isEmpty() || deterministic != null;
     }
 
     // ---------------------------------------------------------------- spreading and idle workers

@@ -71,6 +71,18 @@ public final class TaskRuntime implements AutoCloseable {
     static {
         // The actor package reaches a runtime's machinery through RuntimeAccess (DeadLetter.subscribe, say).
         RuntimeAccess.register(runtime -> ((TaskRuntime) runtime).scheduler);
+        // The test kit sets the options that are not public API (a manual clock, a deterministic scheduler).
+        RuntimeAccess.registerBuilderOptions(new RuntimeAccess.BuilderOptions() {
+            @Override
+            public void clock(Object builder, Clock clock) {
+                ((Builder) builder).clock = Objects.requireNonNull(clock, "clock");
+            }
+
+            @Override
+            public void deterministic(Object builder, DeterministicScheduler deterministic) {
+                ((Builder) builder).deterministic = Objects.requireNonNull(deterministic, "deterministic");
+            }
+        });
         // The machinery below makes the exception that a closed runtime throws through this factory.
         ClosedRuntimes.install(RuntimeClosedException::new);
         ClassLoader loader = TaskRuntime.class.getClassLoader();
@@ -561,13 +573,14 @@ public final class TaskRuntime implements AutoCloseable {
         private Consumer<Throwable> unscopedFailureHandler;
         private int failuresLoggedPerMinute = FailureLog.DEFAULT_PER_MINUTE;
         /**
-         * Where the runtime reads the time: not public API (tests set a {@code ManualClock} through
-         * {@code RuntimeInternals}; a testkit will publish it).
+         * Where the runtime reads the time: not public API (the test kit's {@code TestClock} sets a
+         * {@code ManualClock} through {@code RuntimeAccess}, the core's tests through {@code RuntimeInternals}).
          */
         Clock clock = Clock.system();
         /**
-         * What decides which ready actor or task runs next, in a test: not public API (tests set a
-         * {@code DeterministicScheduler} through {@code RuntimeInternals}); null, the default, for the pool.
+         * What decides which ready actor or task runs next, in a test: not public API (the test kit's
+         * {@code ScheduleExplorer} and the core's tests set a {@code DeterministicScheduler}); null, the default,
+         * for the pool.
          */
         DeterministicScheduler deterministic;
 

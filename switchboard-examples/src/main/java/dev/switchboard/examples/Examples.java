@@ -48,6 +48,8 @@ public final class Examples {
                 Supervision::new));
         ALL.put("Routers", new Entry("-", "a round-robin pool, and a group routing by consistent hashing",
                 Routers::new));
+        ALL.put("ScheduleExploration", new Entry("-", "the test kit's PCT schedules find an ordering bug real runs"
+                + " miss, and replay it", ScheduleExploration::new));
         ALL.put("FlightRecorder", new Entry("-", "actor failures, restarts, stops and dead letters as JFR events",
                 FlightRecorder::new));
         ALL.put("Backpressure", new Entry("-", "a bounded mailbox holds a fast producer outside the runtime back",

@@ -52,6 +52,19 @@ class ExamplesTest {
     }
 
     @Test
+    void scheduleExploration() {
+        List<String> lines = run(new ScheduleExploration());
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).matches("PCT \\(depth 2\\): probe 'audit': expected 200 but received (150|250) at seed"
+                + " \\d+ \\(run \\d+ of 1000\\), \\d+ steps, trace [0-9a-f]{16}");
+        String trace = lines.get(0).substring(lines.get(0).lastIndexOf(' ') + 1);
+        assertThat(lines.get(1)).endsWith(": fails, trace " + trace);
+        assertThat(lines.get(2)).startsWith("random: ");
+        // real runs are not asserted to miss the bug: a busy machine may delay the auditor's first turn
+        assertThat(lines.get(3)).matches("real workers: the audit was wrong in \\d+ of 1,000 runs");
+    }
+
+    @Test
     void flightRecorder() {
         assertThat(run(new FlightRecorder())).containsExactly("Actor Failed: 2", "Actor Restarted: 2",
                 "Actor Stopped: 1", "Dead Letter: 3");

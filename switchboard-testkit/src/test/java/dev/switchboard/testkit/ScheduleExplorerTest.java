@@ -1,0 +1,234 @@
+package dev.switchboard.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.task.TaskRuntime;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The explorer on a planted ordering bug that needs two orderings to line up: a session fails if a configuration
+ * change reaches it after the session opened and before it closed, where the opening ends one countdown of
+ * {@value #ROUNDS} turns, the closing ends another, and the change is a single message sent at once.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ScheduleExplorerTest {
+    static final int ROUNDS = 20;
+
+    sealed interface SessionEvent permits Opened, ConfigChanged, Closed {
+    }
+
+    record Opened() implements SessionEvent {
+    }
+
+    record ConfigChanged(int version) implements SessionEvent {
+    }
+
+    record Closed() implements SessionEvent {
+    }
+
+    /** Takes configuration changes only while closed: a change while open takes a path nobody wrote. */
+    static final class Session extends Actor<SessionEvent> {
+        private boolean open;
+
+        @Override
+        protected void process(SessionEvent e) {
+            switch (e) {
+                case Opened o -> open = true;
+                case Closed c -> open = false;
+                case ConfigChanged c -> {
+                    if (open) {
+                        throw new IllegalStateException("configuration v" + c.version() + " arrived while the"
+                                + " session was open");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Counts down from {@code ROUNDS}, one turn per number (a message to itself), then tells the session. */
+    static final class Countdown extends Actor<Integer> {
+        private final ActorRef<SessionEvent> session;
+        private final SessionEvent done;
+
+        Countdown(ActorRef<SessionEvent> session, SessionEvent done) {
+            this.session = session;
+            this.done = done;
+        }
+
+        @Override
+        protected void onStart() {
+            self().send(ROUNDS);
+        }
+
+        @Override
+        protected void process(Integer left) {
+            if (left > 0) {
+                self().send(left - 1);
+            } else {
+                session.send(done);
+                exit();
+            }
+        }
+    }
+
+    /** Sends one configuration change when it starts. */
+    static final class Configurer extends Actor<Object> {
+        private final ActorRef<SessionEvent> session;
+
+        Configurer(ActorRef<SessionEvent> session) {
+            this.session = session;
+        }
+
+        @Override
+        protected void onStart() {
+            session.send(new ConfigChanged(2));
+            exit();
+        }
+
+        @Override
+        protected void process(Object m) {
+        }
+    }
+
+    static void sessionProgram(TestKit kit) {
+        ActorRef<SessionEvent> session = kit.spawn(new Session(), "session");
+        kit.spawn(new Configurer(session), "configurer");
+        kit.spawn(new Countdown(session, new Opened()), "handshake");
+        kit.spawn(new Countdown(session, new Closed()), "drain");
+    }
+
+    @Test
+    void pctFindsTheBugAndTheSeedReplaysIt() {
+        ScheduleExplorer pct = ScheduleExplorer.pct(2).seeds(0, 1_000);
+        ScheduleExplorer.Exploration found = pct.explore(ScheduleExplorerTest::sessionProgram);
+        assertThat(found.failure()).as("PCT finds the bug within 1,000 seeds").isPresent();
+        ScheduleRun failing = found.failure().orElseThrow();
+        assertThat(failing.failure()).hasMessageContaining("arrived while the session was open");
+        System.out.println("PCT (depth 2) found it at seed " + failing.seed() + ", run " + found.runs()
+                + " of 1,000; trace " + failing.traceHash());
+
+        ScheduleRun replayed = pct.replay(failing.seed(), ScheduleExplorerTest::sessionProgram);
+        assertThat(replayed.failed()).isTrue();
+        assertThat(replayed.traceHash()).isEqualTo(failing.traceHash());
+        assertThat(replayed.trace()).isEqualTo(failing.trace());
+        assertThat(replayed.trace()).contains("actor session@1");   // ids numbered per run
+
+        ScheduleExplorer.Exploration again = pct.explore(ScheduleExplorerTest::sessionProgram);
+        assertThat(again.runs()).isEqualTo(found.runs());
+        assertThat(again.failure().orElseThrow().traceHash()).isEqualTo(failing.traceHash());
+    }
+
+    @Test
+    void checkNamesTheSeedThatReplays() {
+        ScheduleExplorer pct = ScheduleExplorer.pct(2).seeds(0, 1_000);
+        ExplorationFailure e = org.junit.jupiter.api.Assertions.assertThrows(ExplorationFailure.class,
+                () -> pct.check(ScheduleExplorerTest::sessionProgram));
+        long seed = e.run().seed();
+        assertThat(e).hasMessageContaining("seed " + seed + " of PCT (depth 2) failed after")
+                .hasMessageContaining("-Dswitchboard.testkit.seed=" + seed);
+        String before = System.getProperty(ScheduleExplorer.SEED_PROPERTY);
+        System.setProperty(ScheduleExplorer.SEED_PROPERTY, Long.toString(seed));
+        try {
+            ExplorationFailure replayed = org.junit.jupiter.api.Assertions.assertThrows(ExplorationFailure.class,
+                    () -> ScheduleExplorer.pct(2).check(ScheduleExplorerTest::sessionProgram));
+            assertThat(replayed.run().traceHash()).isEqualTo(e.run().traceHash());
+        } finally {
+            if (before == null) {
+                System.clearProperty(ScheduleExplorer.SEED_PROPERTY);
+            } else {
+                System.setProperty(ScheduleExplorer.SEED_PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    void seedsMakeDifferentSchedulesAndEachReplaysItsOwn() {
+        ScheduleExplorer random = ScheduleExplorer.random();
+        ScheduleRun a = random.replay(1, ScheduleExplorerTest::sessionProgram);
+        ScheduleRun b = random.replay(2, ScheduleExplorerTest::sessionProgram);
+        assertThat(a.traceHash()).isNotEqualTo(b.traceHash());
+        assertThat(random.replay(1, ScheduleExplorerTest::sessionProgram).trace()).isEqualTo(a.trace());
+        assertThat(a.steps()).as("every schedule runs the same turns, in another order").isEqualTo(b.steps());
+    }
+
+    /** Answers when it gets the question. */
+    static final class Answerer extends Actor<ReplyTo<String>> {
+        @Override
+        protected void process(ReplyTo<String> r) {
+            r.reply("42");
+            exit();
+        }
+    }
+
+    /** Asks with a one-second deadline and reports "answer" or "timeout" to {@code out}. */
+    static final class Asker extends Actor<Object> {
+        private final ActorRef<ReplyTo<String>> answerer;
+        private final ActorRef<String> out;
+
+        Asker(ActorRef<ReplyTo<String>> answerer, ActorRef<String> out) {
+            this.answerer = answerer;
+            this.out = out;
+        }
+
+        @Override
+        protected void onStart() {
+            awaitReply(answerer, r -> r, Duration.ofSeconds(1), (String answer, Throwable failure) -> {
+                out.send(failure == null ? "answer" : "timeout");
+                exit();
+            });
+        }
+
+        @Override
+        protected void process(Object m) {
+        }
+    }
+
+    @Test
+    void timersFiringIsADecisionToo() {
+        ScheduleExplorer.Exploration e = ScheduleExplorer.random().seeds(0, 200).explore(kit -> {
+            TestProbe<String> out = kit.probe();
+            kit.spawn(new Asker(kit.spawn(new Answerer()), out.ref()));
+            out.expectMessage("answer");              // a run where the deadline passes first fails here
+        });
+        ScheduleRun run = e.failure().orElseThrow();
+        assertThat(run.failure()).hasMessageContaining("expected answer but received timeout");
+        assertThat(run.trace()).anyMatch(step -> step.startsWith("timers at 1000000000 ns"));
+    }
+
+    /** Waits for a future nobody completes in its turn: only this thread could, and it is busy running the turn. */
+    static final class Blocker extends Actor<String> {
+        @Override
+        protected void process(String s) {
+            TaskRuntime.current().future(() -> 1).get();
+        }
+    }
+
+    @Test
+    void aTurnThatBlocksFailsTheRunSayingWhy() {
+        ScheduleRun run = ScheduleExplorer.random().replay(0, kit -> kit.spawn(new Blocker()).send("go"));
+        assertThat(run.failed()).isTrue();
+        assertThat(run.failure()).hasStackTraceContaining("is not supported: it would wait for work that only this"
+                + " thread runs");
+    }
+
+    /** Plays forever. */
+    static final class Forever extends Actor<Integer> {
+        @Override
+        protected void process(Integer n) {
+            self().send(n + 1);
+        }
+    }
+
+    @Test
+    void aProgramThatNeverQuiescesFailsAfterMaxSteps() {
+        ScheduleRun run = ScheduleExplorer.random().maxSteps(500).replay(0, kit -> kit.spawn(new Forever()).send(0));
+        assertThat(run.failure()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("still running after 500 scheduling steps");
+    }
+}

@@ -1,0 +1,229 @@
+package dev.switchboard.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.actor.ReplyTimeoutException;
+import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.actor.SupervisorStrategy;
+import dev.switchboard.actor.Terminated;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** What a kit captures, what its clock drives, and what its close finds left behind. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TestKitTest {
+    /** Throws on "boom", exits on "bye", else forwards to {@code out}. */
+    static final class Relay extends Actor<String> {
+        private final ActorRef<String> out;
+
+        Relay(ActorRef<String> out) {
+            this.out = out;
+        }
+
+        @Override
+        protected void process(String s) {
+            switch (s) {
+                case "boom" -> throw new IllegalStateException("boom in " + self());
+                case "bye" -> exit();
+                default -> out.send(s);
+            }
+        }
+    }
+
+    @Test
+    void aFailureThatReachesNoFinishFailsCloseUnlessExpected() {
+        TestKit kit = TestKit.builder().checkThreads(false).build();
+        TestProbe<String> out = kit.probe();
+        ActorRef<String> relay = kit.spawn(new Relay(out.ref()), "relay");
+        relay.send("boom");
+        assertThat(kit.expectTerminated(relay).reason()).isEqualTo(Terminated.Reason.FAILED);
+        assertThatThrownBy(kit::close)
+                .hasMessageContaining("1 failure reached no finish, and the test did not expect it")
+                .hasMessageContaining("boom in relay@");
+
+        try (TestKit expecting = TestKit.builder().checkThreads(false).build()) {
+            ActorRef<String> r = expecting.spawn(new Relay(expecting.<String>probe().ref()), "relay");
+            r.send("boom");
+            ActorFailure f = expecting.expectFailure(IllegalStateException.class);
+            assertThat(f.actor()).isEqualTo(r);
+            assertThat(f.cause()).hasMessageStartingWith("boom in relay@");
+            assertThat(expecting.failures()).containsExactly(f);
+        }                                                   // closes without complaint
+    }
+
+    /** A parent that restarts its child on every failure: failures it handles never reach close(). */
+    static final class Parent extends Actor<String> {
+        private final ActorRef<String> out;
+        private ActorRef<String> child;
+
+        Parent(ActorRef<String> out) {
+            this.out = out;
+        }
+
+        @Override
+        protected void onStart() {
+            child = startChild("child", () -> new Relay(out), SupervisorStrategy.restart());
+        }
+
+        @Override
+        protected void process(String s) {
+            if (s.equals("bye")) {
+                exit();
+            } else {
+                child.send(s);
+            }
+        }
+    }
+
+    @Test
+    void failuresSupervisionHandledAreSeenButDoNotFailClose() {
+        try (TestKit kit = TestKit.builder().checkThreads(false).build()) {
+            TestProbe<String> out = kit.probe();
+            ActorRef<String> parent = kit.spawn(new Parent(out.ref()));
+            parent.send("boom");
+            parent.send("after");
+            out.expectMessage("after");
+            assertThat(kit.failures()).singleElement()
+                    .satisfies(f -> assertThat(f.detail()).contains("restart"));
+            parent.send("bye");
+            kit.expectTerminated(parent);
+        }
+    }
+
+    @Test
+    void anActorStillRunningFailsCloseByName() {
+        TestKit kit = TestKit.builder().checkThreads(false).timeout(Duration.ofMillis(200)).build();
+        kit.spawn(new Relay(kit.<String>probe().ref()), "forgotten");
+        ActorRef<String> stopped = kit.spawn(new Relay(kit.<String>probe().ref()), "stopped");
+        stopped.stop();
+        assertThatThrownBy(kit::close)
+                .hasMessageContaining("1 actor was still running 200 ms after the test")
+                .hasMessageContaining("forgotten@")
+                .hasMessageNotContaining("stopped@");
+    }
+
+    @Test
+    void aThreadTheTestLeftFailsClose() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        Thread leftover = new Thread(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "leftover-worker");
+        TestKit kit = TestKit.builder().timeout(Duration.ofMillis(200)).build();
+        leftover.start();
+        try {
+            assertThatThrownBy(kit::close)
+                    .hasMessageContaining("1 thread started during the test was still alive 200 ms after it")
+                    .hasMessageContaining("'leftover-worker' (WAITING)");
+        } finally {
+            release.countDown();
+            leftover.join();
+        }
+        TestKit ignoring = TestKit.builder().ignoreThreads("leftover-.*").timeout(Duration.ofMillis(200)).build();
+        CountDownLatch again = new CountDownLatch(1);
+        Thread second = new Thread(() -> {
+            try {
+                again.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "leftover-2");
+        second.start();
+        try {
+            ignoring.close();                              // ignored by name
+        } finally {
+            again.countDown();
+            second.join();
+        }
+    }
+
+    @Test
+    void deadLettersAreCapturedAndExpected() {
+        try (TestKit kit = TestKit.builder().checkThreads(false).build()) {
+            ActorRef<String> relay = kit.spawn(new Relay(kit.<String>probe().ref()), "relay");
+            relay.send("bye");
+            kit.expectTerminated(relay);
+            relay.send("too late");
+            DeadLetter d = kit.expectDeadLetter(l -> "too late".equals(l.message()));
+            assertThat(d.reason()).isEqualTo(DeadLetter.Reason.RECIPIENT_TERMINATED);
+            assertThat(d.recipient()).isEqualTo(relay);
+            assertThat(kit.deadLetters()).contains(d);
+        }
+    }
+
+    record Tick(int n) {
+    }
+
+    /** Ticks to {@code out} every second of the runtime's clock. */
+    static final class Ticker extends Actor<Tick> {
+        private final ActorRef<Tick> out;
+
+        Ticker(ActorRef<Tick> out) {
+            this.out = out;
+        }
+
+        @Override
+        protected void onStart() {
+            startTimerAtFixedRate("tick", new Tick(0), Duration.ofSeconds(1));
+        }
+
+        @Override
+        protected void process(Tick t) {
+            out.send(t);
+        }
+    }
+
+    /** Never answers. */
+    static final class Silent extends Actor<ReplyTo<String>> {
+        @Override
+        protected void process(ReplyTo<String> r) {
+            // no reply
+        }
+    }
+
+    @Test
+    void theTestClockDrivesTimersAndAskTimeouts() throws InterruptedException {
+        try (TestKit kit = TestKit.builder().manualClock().checkThreads(false).build()) {
+            TestProbe<Tick> ticks = kit.probe();
+            ActorRef<Tick> ticker = kit.spawn(new Ticker(ticks.ref()));
+            ticks.expectNoMessage();
+            assertThat(kit.clock().nextDue()).contains(Duration.ofSeconds(1));
+            kit.clock().advance(Duration.ofMillis(2_500));
+            ticks.receiveMessages(2);
+            ticks.expectNoMessage();
+            assertThat(kit.clock().now()).isEqualTo(Duration.ofMillis(2_500));
+
+            ActorRef<ReplyTo<String>> silent = kit.spawn(new Silent());
+            CompletableFuture<String> answer = silent.ask(r -> r, Duration.ofSeconds(30));
+            kit.clock().advance(Duration.ofSeconds(29));
+            assertThat(answer).isNotDone();
+            kit.clock().advance(Duration.ofSeconds(1));
+            assertThatThrownBy(answer::get).isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(ReplyTimeoutException.class);
+            ticker.stop();
+            silent.stop();
+        }
+    }
+
+    @Test
+    void theClockIsThereOnlyWhenAskedFor() {
+        try (TestKit kit = TestKit.builder().checkThreads(false).build()) {
+            assertThatThrownBy(kit::clock).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("build it with manualClock()");
+            assertThatThrownBy(() -> kit.awaitCondition("never", () -> false, Duration.ofMillis(20)))
+                    .hasMessage("not within 20 ms: never");
+        }
+    }
+}
