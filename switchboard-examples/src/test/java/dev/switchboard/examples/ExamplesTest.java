@@ -180,7 +180,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(30);
+        assertThat(Examples.ALL).hasSize(31);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }

@@ -14,7 +14,8 @@ public final class ExplorationFailure extends AssertionFailedError {
 
     ExplorationFailure(String strategy, ScheduleRun run) {
         super("seed " + run.seed() + " of " + strategy + " failed after " + run.steps() + " steps (trace "
-                + run.traceHash() + "): " + run.failure() + "\n  replay it with explorer.replay(" + run.seed()
+                + run.traceHash() + "): " + String.valueOf(run.failure()).strip().replaceAll("\\s*\\n\\s*", " ")
+                + "\n  replay it with explorer.replay(" + run.seed()
                 + ", program) or -D" + ScheduleExplorer.SEED_PROPERTY + "=" + run.seed(), run.failure());
         this.run = run;
     }
