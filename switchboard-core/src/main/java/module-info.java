@@ -7,6 +7,7 @@
  * {@code java.base}: its logging is {@link System.Logger}, and its JFR events are made only where {@code jdk.jfr}
  * is present.
  */
+@SuppressWarnings("module")          // the test kit is built after the core: javac cannot find it here
 module dev.switchboard.core {
     // JFR events when the JDK has jdk.jfr and something records (internal.jfr, loaded only then): not needed to run.
     requires static jdk.jfr;

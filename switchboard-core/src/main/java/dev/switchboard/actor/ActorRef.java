@@ -71,7 +71,9 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
      * The actor's id: the same for the actor's whole life, and unique among the actors of this JVM and, in a
      * program on several places (JVMs), of every place. Its top 24 bits are the place the actor was created from
      * (12 bits) and the place it lives on (12 bits), both 0 outside a program on several places; the 40 bits below
-     * are a sequence number.
+     * are a sequence number. The one exception is a runtime the test kit runs under a deterministic schedule: it
+     * numbers its own actors from 1, so that a seed's run has the same ids each time, and its ids are unique only
+     * among its own actors (do not mix its references with other runtimes').
      */
     long id();
 

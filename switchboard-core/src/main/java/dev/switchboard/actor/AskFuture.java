@@ -55,6 +55,38 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         return future;
     }
 
+    /*
+     * The blocking reads wait as a CompletableFuture's do, except under a deterministic scheduler (a test's), where
+     * only the test's thread runs the program: there they run it until the answer comes, or fail at once inside an
+     * actor's turn (Scheduler.awaitIfDeterministic). Futures derived from this one (thenApply, ...) are plain.
+     */
+    @Override
+    public R get() throws InterruptedException, java.util.concurrent.ExecutionException {
+        awaitIfDeterministic("get()");
+        return super.get();
+    }
+
+    @Override
+    public R get(long timeout, java.util.concurrent.TimeUnit unit)
+            throws InterruptedException, java.util.concurrent.ExecutionException,
+            java.util.concurrent.TimeoutException {
+        awaitIfDeterministic("get(timeout)");
+        return super.get(timeout, unit);
+    }
+
+    @Override
+    public R join() {
+        awaitIfDeterministic("join()");
+        return super.join();
+    }
+
+    private void awaitIfDeterministic(String op) {
+        Scheduler s;
+        if (!isDone() && (s = target.scheduler) != null) {
+            s.awaitIfDeterministic("a blocking " + op + " of an ask of " + target, this::isDone);
+        }
+    }
+
     @Override
     public void answer(Object reply, Throwable failure) {
         if (!settle(reply, failure)) {

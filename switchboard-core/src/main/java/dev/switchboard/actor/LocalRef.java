@@ -22,7 +22,7 @@ import java.util.function.Function;
  * <h2>Implementation notes</h2>
  * The id is taken from a JVM-wide counter the first time anyone asks for it (an id, an equality test, a hash, a
  * {@code toString}), and installed with a CAS, so an actor nobody compares or prints never touches the shared
- * counter.
+ * counter; under a deterministic scheduler (the test kit's), from the runtime's own counter instead.
  *
  * <p>A reference keeps the actor's mailbox beside the actor: a sender reads both from the reference at once and
  * goes on to the mailbox's queue, rather than reading the actor and then the mailbox from it, so a send through

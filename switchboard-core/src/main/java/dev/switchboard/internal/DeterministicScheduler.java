@@ -38,7 +38,8 @@ import java.util.function.BooleanSupplier;
  *       could make ready (a timer on the system clock, a future completed elsewhere): it stops with an
  *       {@link IllegalStateException} naming what keeps it open, instead of waiting.</li>
  *   <li>A blocking {@code get()} on the test thread outside every node: it waits as on any runtime, for a thread
- *       that drives this scheduler; drive it first.</li>
+ *       that drives this scheduler; drive it first. (A test that {@linkplain #driveWith drives through a stepper}
+ *       has its waits on its thread run the program instead.)</li>
  * </ul>
  * A runtime under this scheduler starts no worker thread (its watchdog and timer threads still exist), so what
  * reports the pool's state ({@code isQuiescent()}, worker counts) says nothing about the work here.
@@ -66,6 +67,9 @@ public final class DeterministicScheduler {
     private Scheduler scheduler;
     /** The ids given to the runtime's actors so far ({@link #nextActorId}). */
     private long actorIds;
+    /** What runs a step of the program when a wait on {@link #driver} needs one, or null ({@link #driveWith}). */
+    private volatile Stepper stepper;
+    private volatile Thread driver;
     /** The thread running a node now, or null: set under this object's lock, cleared by that thread. */
     private volatile Thread running;
 
@@ -218,8 +222,9 @@ public final class DeterministicScheduler {
 
     /**
      * The wait of a finish whose work has not ended when its body returned ({@link FinishWait}): on the test
-     * thread, runs ready nodes until the finish has ended, and stops it if nothing is ready before then; inside a
-     * node this scheduler runs, stops it at once (see the class comment).
+     * thread, runs ready nodes until the finish has ended (through the test's {@link Stepper}, if it drives this
+     * scheduler from this thread), and stops it if nothing can run before then; inside a node this scheduler runs,
+     * stops it at once (see the class comment).
      */
     void awaitFinish(Scope scope) {
         if (Thread.currentThread() == running) {
@@ -238,13 +243,39 @@ public final class DeterministicScheduler {
     }
 
     /**
-     * Fails a blocking wait ({@code get()}, a bounded mailbox's wait for room) that a node this scheduler runs would
-     * make on this thread: nothing else would run the work it waits for.
+     * A blocking wait until {@code done} ({@code get()}, a bounded mailbox's wait for room) that {@code what} would
+     * make on this thread: inside a node this scheduler runs it fails at once (nothing else would run the work it
+     * waits for); on the thread that drives this scheduler through a {@link Stepper} it runs the program until
+     * {@code done} holds, and fails if nothing can run before then; on any other thread it returns, and the caller
+     * waits as on any runtime.
+     *
+     * @throws IllegalStateException if the wait cannot end
      */
-    void requireNotRunning(String what) {
-        if (Thread.currentThread() == running) {
+    void awaitOnThisThread(String what, BooleanSupplier done) {
+        Thread t = Thread.currentThread();
+        if (t == running) {
             throw unsupported(what);
         }
+        if (t == driver && !done.getAsBoolean() && !runUntil(done)) {
+            throw new IllegalStateException(what + " on " + t.getName() + " waits for work that nothing can make"
+                    + " ready under " + this);
+        }
+    }
+
+    /** How a test that takes the decisions itself runs one step of the program (the test kit's explorer). */
+    @FunctionalInterface
+    public interface Stepper {
+        /** Runs one step (a ready node, or the timers that are due); returns false if nothing could run. */
+        boolean step();
+    }
+
+    /**
+     * From now on, the waits on this thread (a finish whose work goes on after its body, a blocking {@code get()})
+     * run the program through {@code stepper}, so that every step of the program is the test's decision.
+     */
+    public void driveWith(Stepper stepper) {
+        this.stepper = Objects.requireNonNull(stepper, "stepper");
+        this.driver = Thread.currentThread();
     }
 
     private IllegalStateException unsupported(String what) {
@@ -252,15 +283,19 @@ public final class DeterministicScheduler {
                 + " is not supported: it would wait for work that only this thread runs");
     }
 
-    /** Runs ready nodes until {@code done}; returns false if nothing was ready before it was. */
+    /**
+     * Runs the program until {@code done}, through the test's stepper if it drives from this thread, else ready
+     * nodes as the chooser picks them; returns false if nothing could run before it held.
+     */
     private boolean runUntil(BooleanSupplier done) {
+        Stepper s = Thread.currentThread() == driver ? stepper : null;
         int steps = 0;
         while (!done.getAsBoolean()) {
-            if (!runNext()) {
+            if (!(s != null ? s.step() : runNext())) {
                 return false;
             }
             if (++steps >= DEFAULT_MAX_STEPS) {
-                throw new IllegalStateException("a finish still open after " + steps + " steps under " + this);
+                throw new IllegalStateException("a wait still open after " + steps + " steps under " + this);
             }
         }
         return true;

@@ -284,7 +284,7 @@ final class FinishWait {
     /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */
     void block(ForkJoinPool.ManagedBlocker blocker) {
         if (scheduler.deterministic != null) {
-            scheduler.deterministic.requireNotRunning("a blocking wait");
+            scheduler.deterministic.awaitOnThisThread("a blocking wait", blocker::isReleasable);
         }
         Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == scheduler ? ww : null;
         if (w != null) {

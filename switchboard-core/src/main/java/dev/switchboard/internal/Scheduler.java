@@ -7,6 +7,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -482,12 +483,25 @@ public final class Scheduler {
     public record BlockedGet(Thread thread, Node node, Object future, long sinceNanos, StackTraceElement site) {
     }
 
-    /** Records that this thread blocks in {@code get()}, until {@link #unblocked} ({@link HangReports}). */
-    public BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass) {
-        if (deterministic != null) {
-            deterministic.requireNotRunning("a blocking get()");
-        }
+    /**
+     * Records that this thread blocks in {@code get()} until {@code done}, until {@link #unblocked}
+     * ({@link HangReports}). Under a deterministic scheduler the wait is its business first
+     * ({@link #awaitIfDeterministic}).
+     */
+    public BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass, BooleanSupplier done) {
+        awaitIfDeterministic("a blocking get()", done);
         return hangs.blockedInGet(node, future, getterClass);
+    }
+
+    /**
+     * A blocking wait until {@code done} that {@code what} is about to make on this thread: under a deterministic
+     * scheduler, fails at once inside a node it runs, and runs the program until {@code done} on the thread that
+     * drives it ({@link DeterministicScheduler#awaitOnThisThread}); otherwise nothing.
+     */
+    public void awaitIfDeterministic(String what, BooleanSupplier done) {
+        if (deterministic != null) {
+            deterministic.awaitOnThisThread(what, done);
+        }
     }
 
     public void unblocked(BlockedGet b) {

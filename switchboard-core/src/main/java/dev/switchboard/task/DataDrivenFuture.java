@@ -364,7 +364,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         };
         Node node = Context.current();
         Scheduler.BlockedGet blocked = node != null
-                ? node.scheduler().blockedInGet(node, this, DataDrivenFuture.class) : null;
+                ? node.scheduler().blockedInGet(node, this, DataDrivenFuture.class, this::isDone) : null;
         try {
             if (Thread.currentThread() instanceof Worker w) {
                 Scheduler s = w.scheduler();

@@ -173,4 +173,40 @@ class DeterministicSchedulerTest {
                     .hasStackTraceContaining("nothing has made ready");
         }
     }
+
+    @Test
+    void aDeterministicRuntimeNumbersItsOwnActorsFromOne() {
+        for (int run = 0; run < 2; run++) {
+            DeterministicScheduler d = new DeterministicScheduler(run);
+            try (TaskRuntime rt = Runtimes.deterministic(d, 1)) {
+                List<Long> ids = new ArrayList<>();
+                d.runUnscoped(() -> {
+                    ids.add(new Recorder().start().id());
+                    ids.add(new Recorder().ref().id());      // not started yet: the runtime of the code asking
+                });
+                assertThat(ids).containsExactly(1L, 2L);
+            }
+        }
+    }
+
+    @Test
+    void aTurnThatUsedUpItsBudgetEndsEvenWithNothingElseReady() {
+        DeterministicScheduler d = new DeterministicScheduler(3);
+        try (TaskRuntime rt = Runtimes.deterministic(d, 1)) {
+            Recorder r = new Recorder();
+            d.runUnscoped(() -> {
+                ActorRef<Numbered> ref = r.start();
+                for (int i = 0; i < 5; i++) {
+                    ref.send(new Numbered(0, i, new Actor<Integer>() {
+                        @Override
+                        protected void process(Integer m) {
+                        }
+                    }.ref()));
+                }
+            });
+            assertThat(d.runNext()).isTrue();                 // one message: the turn ends at its budget of 1
+            assertThat(r.seen).hasSize(1);
+            assertThat(d.readyNodes()).hasSize(1);            // the recorder again, ready for the next decision
+        }
+    }
 }

@@ -16,11 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The test kit's deterministic mode on a planted ordering bug. A transfer of 50 between two accounts is not atomic:
  * its withdrawal goes through a fraud check and its deposit through a ledger, each an exchange of ten round trips
- * between two actors before it reaches the accounts. An auditor asks for the total once, at the start. The audit is
- * wrong (150 instead of 200) only if it arrives after the withdrawal <em>and</em> before the deposit: two orderings
- * that must both hold. On real workers the audit, sent at once, always arrives first; random schedules almost
- * never delay it past one exchange and not the other; PCT, whose priorities let one exchange run to its end before
- * the audit and the other after it, finds it within a few seeds, and its seed replays the same interleaving.
+ * between two actors before it reaches the accounts. An auditor, started first, asks for the total once. The audit
+ * is wrong (150 or 250 instead of 200) only if it arrives after one leg <em>and</em> before the other: two
+ * orderings that must both hold. On real workers the audit, asked at once, arrives first in practice (in 0 of the
+ * 1,000 runs here, nearly always); random schedules almost never delay it past one exchange and not the other;
+ * PCT, whose priorities let one exchange run to its end before the audit and the other after it, finds it within a
+ * few seeds, and its seed replays the same interleaving.
  */
 public final class ScheduleExploration implements Example {
     static final int ROUND_TRIPS = 10;

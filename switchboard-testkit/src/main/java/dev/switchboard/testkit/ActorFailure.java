@@ -7,7 +7,8 @@ import java.util.Objects;
  * An exception that escaped an actor of a {@link TestKit}'s runtime, as the kit saw it happen: one that ended the
  * actor, and one its supervisor handled (a restart, a resume) alike.
  *
- * @param actor  the actor it escaped from
+ * @param actor  the actor it escaped from; null for a failure outside every actor that reached no finish (a task
+ *               the kit's runtime ran outside every finish)
  * @param cause  the exception
  * @param detail where it escaped and what happens next, as the runtime's failure log says it ("failed processing
  *               Order; restarting")

@@ -27,31 +27,42 @@ abstract class Driver {
         /** How often a wait looks at a condition nobody announces (an actor that ended, say). */
         private static final long RECHECK_NANOS = 5_000_000;
         private final Object lock = new Object();
+        /** Counts {@link #changed()} calls: a wait that saw no change since it asked parks, and no longer. */
+        private long changes;
 
         @Override
         boolean await(BooleanSupplier done, Duration max) {
             long deadline = System.nanoTime() + max.toNanos();
-            synchronized (lock) {
-                while (!done.getAsBoolean()) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    long wait = Math.min(left, RECHECK_NANOS);
-                    try {
-                        lock.wait(wait / 1_000_000, (int) (wait % 1_000_000));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new AssertionError("interrupted while waiting", e);
+            for (;;) {
+                long seen;
+                synchronized (lock) {
+                    seen = changes;
+                }
+                if (done.getAsBoolean()) {          // outside the lock: the runtime's threads never wait for it
+                    return true;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                synchronized (lock) {
+                    if (changes == seen) {
+                        long wait = Math.min(left, RECHECK_NANOS);
+                        try {
+                            lock.wait(wait / 1_000_000, (int) (wait % 1_000_000));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new AssertionError("interrupted while waiting", e);
+                        }
                     }
                 }
-                return true;
             }
         }
 
         @Override
         void changed() {
             synchronized (lock) {
+                changes++;
                 lock.notifyAll();
             }
         }

@@ -35,11 +35,14 @@ final class ExplorerDriver extends Driver {
     private final List<String> trace = new ArrayList<>();
     private int steps;
 
+    /** Made on the thread that will run the program, whose waits (a finish, a blocking get) then step it. */
     ExplorerDriver(DeterministicScheduler scheduler, ManualClock clock, Strategy.Chooser chooser, int maxSteps) {
         this.scheduler = scheduler;
         this.clock = clock;
         this.chooser = chooser;
         this.maxSteps = maxSteps;
+        // a wait with no deadline of its own: the timers may fire whenever the strategy picks them
+        scheduler.driveWith(() -> step(clock.nanoTime() + Long.MAX_VALUE / 2));
     }
 
     @Override
@@ -81,6 +84,10 @@ final class ExplorerDriver extends Driver {
         if (timers) {
             options.add(TIMERS);
         }
+        List<String> names = new ArrayList<>(ready.size());
+        for (Node n : ready) {      // also takes the ids of the actors named, in the order they first get ready
+            names.add(HIDDEN_CLASS_ADDRESS.matcher(n.describe()).replaceAll(""));
+        }
         int i = chooser.choose(options, steps);
         if (i < 0 || i >= options.size()) {
             throw new IllegalStateException("the strategy chose " + i + " of " + options.size() + " options");
@@ -90,9 +97,8 @@ final class ExplorerDriver extends Driver {
             trace.add("timers at " + at + " ns");
             clock.advance(Math.max(0, at - clock.nanoTime()));
         } else {
-            Node n = ready.get(i);
-            trace.add(HIDDEN_CLASS_ADDRESS.matcher(n.describe()).replaceAll(""));
-            scheduler.run(n);
+            trace.add(names.get(i));
+            scheduler.run(ready.get(i));
         }
         return true;
     }

@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * The threads alive when a kit was built, and which of those started since then are still alive when it has
- * closed: a thread the test (or code it called) started and never ended.
+ * closed: a thread the test (or code it called) started and never ended. Platform threads only: the JDK lists no
+ * virtual thread ({@link Thread#getAllStackTraces()}), so a virtual thread left behind is not seen.
  */
 final class LeftoverThreads {
     /** Threads the JDK starts on its own, when first needed, and keeps: never a test's leftovers. */
@@ -26,7 +27,12 @@ final class LeftoverThreads {
             Pattern.compile("Finalizer"),
             Pattern.compile("RMI .*"),
             Pattern.compile("JMX .*"),
-            Pattern.compile("junit-jupiter-timeout-watcher"));
+            Pattern.compile("junit-jupiter-timeout-watcher"),
+            Pattern.compile("CompletableFutureDelayScheduler"),        // orTimeout, completeOnTimeout
+            Pattern.compile("VirtualThread-unparker"),
+            Pattern.compile("switchboard-shared-timer"));              // the core's, shared by every runtime
+    /** The class of the threads that carry virtual threads, which the JDK starts and keeps for them. */
+    private static final String CARRIER = "jdk.internal.misc.CarrierThread";
 
     private final Set<Thread> before;
     private final List<Pattern> ignored;
@@ -69,7 +75,8 @@ final class LeftoverThreads {
     private List<Thread> started() {
         List<Thread> out = new ArrayList<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.isAlive() && !before.contains(t) && !matches(t.getName())) {
+            if (t.isAlive() && !before.contains(t) && !matches(t.getName())
+                    && !t.getClass().getName().equals(CARRIER)) {
                 out.add(t);
             }
         }

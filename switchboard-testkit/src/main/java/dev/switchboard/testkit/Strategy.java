@@ -4,7 +4,8 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
 
 /**
  * How a {@link ScheduleExplorer} makes each scheduling decision of a run: which of the options (the ready actors and
@@ -35,7 +36,7 @@ interface Strategy {
     record RandomWalk() implements Strategy {
         @Override
         public Chooser chooser(long seed, int steps) {
-            Random random = new Random(seed);
+            SplittableRandom random = new SplittableRandom(seed);   // mixes its seed: neighbouring seeds differ
             return (options, step) -> random.nextInt(options.size());
         }
 
@@ -54,9 +55,12 @@ interface Strategy {
      * Probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi and Nagarakatte, ASPLOS 2010), with actors
      * and tasks for threads and turns for steps: each actor (and task, and the timers) gets a random priority when
      * it first appears, above {@code depth}; the highest-priority option always goes next; at {@code depth - 1}
-     * steps chosen at random among the run's {@code steps}, the one that goes has its priority dropped below every
-     * other (to {@code depth - 1}, ..., 1). A bug that needs {@code d} orderings between turns to show is found by
-     * a run with probability at least {@code 1 / (n * steps^(d-1))} for {@code n} actors, whatever the program.
+     * distinct steps chosen at random among the {@code steps} a run is expected to take, the one that goes has its
+     * priority dropped below every other (to {@code depth - 1}, ..., 1). The paper's bound (a bug of depth
+     * {@code d} found by a run with probability at least {@code 1 / (n * k^(d-1))}) holds here with {@code n}
+     * counting every actor, task and the timers, and {@code k} the steps of a run, which are measured once, by a
+     * run in arrival order; the test's own thread is not one of the options (it goes on as soon as what it
+     * waits for holds).
      */
     record Pct(int depth) implements Strategy {
         public Pct {
@@ -67,10 +71,17 @@ interface Strategy {
 
         @Override
         public Chooser chooser(long seed, int steps) {
-            Random random = new Random(seed);
+            SplittableRandom random = new SplittableRandom(seed);
+            // d - 1 distinct change points among the steps (fewer if the run has fewer steps), the i-th earliest
+            // lowering to d - i as in the paper's algorithm
+            TreeSet<Integer> points = new TreeSet<>();
+            while (points.size() < Math.min(depth - 1, Math.max(1, steps))) {
+                points.add(1 + random.nextInt(Math.max(1, steps)));
+            }
             Map<Integer, Integer> changeAt = new HashMap<>();
-            for (int i = 1; i < depth; i++) {
-                changeAt.put(1 + random.nextInt(Math.max(1, steps)), depth - i);
+            int low = depth - 1;
+            for (int point : points) {
+                changeAt.put(point, low--);
             }
             Map<Object, Double> priority = new IdentityHashMap<>();
             return (options, step) -> {

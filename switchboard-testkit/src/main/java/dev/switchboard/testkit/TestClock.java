@@ -13,13 +13,14 @@ import java.util.OptionalLong;
  * {@code finish(Duration)}, a bounded mailbox's wait for room, backoff before a supervised restart, and hang
  * reports. Advancing it runs, on the advancing thread and before {@link #advance} returns, every timed action that
  * has become due, each at its own time, in the order of their times; what they start (a timer's message, say) then
- * runs on the workers as usual.
+ * runs on the workers as usual. It moves what is scheduled when it moves: a timer an actor sets while processing a
+ * message is set on a worker, maybe after the test's next line, so wait for it before advancing.
  *
  * <pre>{@code
  * TestKit kit = TestKit.builder().manualClock().build();
  * TestProbe<Tick> probe = kit.probe();
- * kit.spawn(new Heartbeat(probe.ref(), Duration.ofSeconds(30)));  // startTimerAtFixedRate(..., 30 s)
- * probe.expectNoMessage();                                        // no time has passed
+ * kit.spawn(new Heartbeat(probe.ref(), Duration.ofSeconds(30)));  // startTimerAtFixedRate(..., 30 s) in onStart
+ * kit.awaitCondition("the timer is set", () -> kit.clock().nextDue().isPresent());   // onStart runs on a worker
  * kit.clock().advance(Duration.ofSeconds(30));
  * probe.expectMessageClass(Tick.class);
  * }</pre>

@@ -167,6 +167,15 @@ public final class TestKit implements AutoCloseable {
         return probe("probe-" + (probes.size() + 1));
     }
 
+    /**
+     * A new probe of {@code type}'s messages, named "probe-N": for where the type cannot be inferred
+     * ({@code actor.send(new Ping(kit.probe(Pong.class).ref()))}).
+     */
+    public <M> TestProbe<M> probe(Class<M> type) {
+        Objects.requireNonNull(type, "type");
+        return probe();
+    }
+
     /** A new probe named {@code name}: its reference's name, and the name its assertion messages give. */
     public <M> TestProbe<M> probe(String name) {
         requireOpen("make a probe");
@@ -265,14 +274,18 @@ public final class TestKit implements AutoCloseable {
 
     /**
      * Waits at most {@code max} for an actor failure of {@code type} that the test has not expected yet, and
-     * returns the oldest one. An expected failure that reached no finish no longer fails {@link #close()}.
+     * returns the oldest one; or for a failure of that type outside every actor that reached no finish (a task the
+     * kit's runtime ran outside every finish: its {@link ActorFailure#actor()} is null). An expected failure that
+     * reached no finish no longer fails {@link #close()}.
      */
     public ActorFailure expectFailure(Class<? extends Throwable> type, Duration max) {
         Objects.requireNonNull(type, "type");
         List<ActorFailure> found = new ArrayList<>(1);
-        if (!waitFor(() -> taken(found, failures.takeUnexpected(f -> type.isInstance(f.cause()))), max)) {
-            throw new AssertionFailedError("expected an actor to fail with a " + type.getName() + " within "
-                    + Texts.duration(max) + "; failures so far: " + Texts.list(failures.all()));
+        if (!waitFor(() -> taken(found, failures.takeUnexpected(f -> type.isInstance(f.cause())))
+                || taken(found, takeUnscoped(type)), max)) {
+            throw new AssertionFailedError("expected a failure of a " + type.getName() + " within "
+                    + Texts.duration(max) + "; failures so far: " + Texts.list(failures.all())
+                    + (unscoped.isEmpty() ? "" : ", and outside every actor: " + Texts.list(unscoped)));
         }
         ActorFailure f = found.get(0);
         synchronized (unscoped) {                  // its report may reach no finish only after this
@@ -280,6 +293,19 @@ public final class TestKit implements AutoCloseable {
             unscoped.removeIf(u -> related(u, f.cause()));
         }
         return f;
+    }
+
+    /** A failure of {@code type} that reached no finish from outside every actor (a task, a timer), taken; or null. */
+    private ActorFailure takeUnscoped(Class<? extends Throwable> type) {
+        synchronized (unscoped) {
+            for (Throwable u : unscoped) {
+                if (type.isInstance(u)) {
+                    unscoped.remove(u);
+                    return new ActorFailure(null, u, "reached no finish");
+                }
+            }
+        }
+        return null;
     }
 
     /** The dead letters of the runtime so far, oldest first. */
@@ -364,6 +390,14 @@ public final class TestKit implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /**
+     * Closes the kit; with {@code check} false (the test failed already, as the JUnit extension knows), without
+     * waiting for actors or threads and without adding to the test's failure.
+     */
+    void close(boolean check) {
         if (closed) {
             return;
         }
@@ -373,15 +407,15 @@ public final class TestKit implements AutoCloseable {
             for (TestProbe<?> p : probes) {
                 p.ref().stopNow();
             }
-            if (checkActors) {
+            if (check && checkActors) {
                 List<String> running = new ArrayList<>();
-                if (!waitFor(() -> runningActors(running).isEmpty(), timeout)) {
+                if (!driver.await(() -> runningActors(running).isEmpty(), timeout)) {
                     problems.add(running.size() + (running.size() == 1 ? " actor was" : " actors were")
                             + " still running " + Texts.duration(timeout) + " after the test (stop it with"
                             + " ref.stop(), or let it exit):\n    " + String.join("\n    ", running));
                 }
             }
-            if (!unscoped.isEmpty()) {
+            if (check && !unscoped.isEmpty()) {
                 problems.add(unscoped.size() + (unscoped.size() == 1 ? " failure" : " failures") + " reached no"
                         + " finish, and the test did not expect " + (unscoped.size() == 1 ? "it" : "them")
                         + " (kit.expectFailure(type) does):\n    " + String.join("\n    ",
@@ -392,7 +426,7 @@ public final class TestKit implements AutoCloseable {
             deadLetterSubscription.close();
             runtime.close();
         }
-        if (threads != null) {
+        if (check && threads != null) {
             String left = threads.leftAfter(timeout);
             if (left != null) {
                 problems.add(left);
@@ -426,6 +460,7 @@ public final class TestKit implements AutoCloseable {
     /** Waits with the kit's driver: blocks on real workers, runs the program under a deterministic schedule. */
     boolean waitFor(BooleanSupplier done, Duration max) {
         Objects.requireNonNull(max, "max");
+        requireOpen("wait for anything");
         return driver.await(done, max);
     }
 

@@ -16,12 +16,12 @@ final class Texts {
     static String duration(Duration d) {
         long ms = d.toMillis();
         if (ms < 1_000) {
-            return d.toNanos() % 1_000_000 == 0 || ms >= 10 ? ms + " ms" : d.toNanos() / 1_000 + " µs";
+            return ms >= 1 ? ms + " ms" : d.toNanos() >= 1_000 ? d.toNanos() / 1_000 + " µs" : d.toNanos() + " ns";
         }
         if (ms % 60_000 == 0) {
             return ms / 60_000 + " min";
         }
-        return ms % 1_000 == 0 ? ms / 1_000 + " s" : String.format(java.util.Locale.ROOT, "%.3f s", ms / 1e3);
+        return java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString() + " s";
     }
 
     /** The object's {@code toString()}, cut at 200 characters; what it threw, if it threw. */

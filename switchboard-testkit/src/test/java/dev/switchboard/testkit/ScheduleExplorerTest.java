@@ -157,6 +157,79 @@ class ScheduleExplorerTest {
         assertThat(a.steps()).as("every schedule runs the same turns, in another order").isEqualTo(b.steps());
     }
 
+    /** Sends Opened, then counts down {@code ROUNDS} turns of its own, then sends Closed. */
+    static final class OpenThenClose extends Actor<Integer> {
+        private final ActorRef<SessionEvent> session;
+
+        OpenThenClose(ActorRef<SessionEvent> session) {
+            this.session = session;
+        }
+
+        @Override
+        protected void onStart() {
+            session.send(new Opened());
+            self().send(ROUNDS);
+        }
+
+        @Override
+        protected void process(Integer left) {
+            if (left > 0) {
+                self().send(left - 1);
+            } else {
+                session.send(new Closed());
+                exit();
+            }
+        }
+    }
+
+    @Test
+    void aBugThatNeedsAChangeOfPriorityIsFoundByDepthTwoOnly() {
+        // the change must land inside one actor's run of turns: priorities alone run that actor whole, before or
+        // after the configurer, so only a change point (depth 2) can put the configurer in the middle
+        ScheduleExplorer.Program program = kit -> {
+            ActorRef<SessionEvent> session = kit.spawn(new Session(), "session");
+            kit.spawn(new OpenThenClose(session), "opener");
+            kit.spawn(new Configurer(session), "configurer");
+        };
+        assertThat(ScheduleExplorer.pct(1).seeds(0, 300).explore(program).failure()).isEmpty();
+        ScheduleExplorer.Exploration depth2 = ScheduleExplorer.pct(2).seeds(0, 300).explore(program);
+        assertThat(depth2.failure()).isPresent();
+        assertThat(depth2.failure().orElseThrow().failure()).hasMessageContaining("while the session was open");
+    }
+
+    /** Blocks its turn on an ask: only the test's thread could run the answer. */
+    static final class AskAndWait extends Actor<String> {
+        private final ActorRef<ReplyTo<String>> answerer;
+
+        AskAndWait(ActorRef<ReplyTo<String>> answerer) {
+            this.answerer = answerer;
+        }
+
+        @Override
+        protected void process(String s) {
+            answerer.<String>ask(r -> r, Duration.ofSeconds(1)).join();
+        }
+    }
+
+    @Test
+    void anAskJoinedInsideATurnFailsAtOnce() {
+        ScheduleRun run = ScheduleExplorer.random().replay(0, kit ->
+                kit.spawn(new AskAndWait(kit.spawn(new Answerer()))).send("go"));
+        assertThat(run.failure()).hasStackTraceContaining("a blocking join() of an ask of Answerer@")
+                .hasStackTraceContaining("is not supported");
+    }
+
+    @Test
+    void theProgramsOwnBlockingWaitsRunTheProgramThroughTheStrategy() {
+        ScheduleRun run = ScheduleExplorer.random().replay(7, kit -> {
+            ActorRef<ReplyTo<String>> answerer = kit.spawn(new Answerer(), "answerer");
+            assertThat(answerer.<String>ask(r -> r, Duration.ofSeconds(10)).get()).isEqualTo("42");
+            kit.runtime().finish(() -> kit.runtime().async(() -> { }));
+        });
+        assertThat(run.failed()).as("%s", run).isFalse();
+        assertThat(run.trace()).contains("actor answerer@1").anyMatch(step -> step.startsWith("task running"));
+    }
+
     /** Answers when it gets the question. */
     static final class Answerer extends Actor<ReplyTo<String>> {
         @Override

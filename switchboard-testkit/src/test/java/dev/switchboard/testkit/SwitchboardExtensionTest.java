@@ -71,6 +71,13 @@ class SwitchboardExtensionTest {
         }
 
         @Test
+        void failsAndLeavesAnActor(TestKit kit) {
+            seen.add(kit);
+            kit.spawn(new Echo(kit.<String>probe().ref()), "left-by-a-failed-test");
+            throw new AssertionError("the test's own failure");
+        }
+
+        @Test
         @SwitchboardTest(manualClock = true)
         void methodSettingsWin(TestKit kit) {
             seen.add(kit);
@@ -85,16 +92,19 @@ class SwitchboardExtensionTest {
         Events tests = EngineTestKit.engine("junit-jupiter")
                 .selectors(selectMethod(Samples.class, "cleanTest", TestKit.class.getName()),
                         selectMethod(Samples.class, "leavesAnActorRunning", TestKit.class.getName()),
-                        selectMethod(Samples.class, "methodSettingsWin", TestKit.class.getName()))
+                        selectMethod(Samples.class, "methodSettingsWin", TestKit.class.getName()),
+                        selectMethod(Samples.class, "failsAndLeavesAnActor", TestKit.class.getName()))
                 .execute().testEvents();
-        tests.assertStatistics(s -> s.started(3).succeeded(2).failed(1));
+        tests.assertStatistics(s -> s.started(4).succeeded(2).failed(2));
         tests.assertThatEvents()
                 .haveExactly(1, event(test("cleanTest"), finishedSuccessfully()))
                 .haveExactly(1, event(test("methodSettingsWin"), finishedSuccessfully()))
                 .haveExactly(1, event(test("leavesAnActorRunning"), finishedWithFailure(
                         instanceOf(AssertionError.class),
-                        message(m -> m.contains("1 actor was still running") && m.contains("left-running@")))));
-        assertThat(seen).hasSize(3).doesNotHaveDuplicates();
+                        message(m -> m.contains("1 actor was still running") && m.contains("left-running@")))))
+                .haveExactly(1, event(test("failsAndLeavesAnActor"), finishedWithFailure(
+                        message("the test's own failure"))));      // the kit closes without adding to it
+        assertThat(seen).hasSize(4).doesNotHaveDuplicates();
         assertThat(seen).allSatisfy(k -> assertThat(k.runtime().isClosed()).isTrue());
         assertThat(seen.get(0).runtime().workers()).isEqualTo(1);
     }

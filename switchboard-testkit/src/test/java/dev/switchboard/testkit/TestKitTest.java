@@ -10,6 +10,8 @@ import dev.switchboard.actor.ReplyTimeoutException;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.actor.SupervisorStrategy;
 import dev.switchboard.actor.Terminated;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -105,6 +107,7 @@ class TestKitTest {
         kit.spawn(new Relay(kit.<String>probe().ref()), "forgotten");
         ActorRef<String> stopped = kit.spawn(new Relay(kit.<String>probe().ref()), "stopped");
         stopped.stop();
+        kit.expectTerminated(stopped);
         assertThatThrownBy(kit::close)
                 .hasMessageContaining("1 actor was still running 200 ms after the test")
                 .hasMessageContaining("forgotten@")
@@ -198,6 +201,7 @@ class TestKitTest {
         try (TestKit kit = TestKit.builder().manualClock().checkThreads(false).build()) {
             TestProbe<Tick> ticks = kit.probe();
             ActorRef<Tick> ticker = kit.spawn(new Ticker(ticks.ref()));
+            kit.awaitCondition("the ticker set its timer", () -> kit.clock().nextDue().isPresent());
             ticks.expectNoMessage();
             assertThat(kit.clock().nextDue()).contains(Duration.ofSeconds(1));
             kit.clock().advance(Duration.ofMillis(2_500));
@@ -215,6 +219,30 @@ class TestKitTest {
             ticker.stop();
             silent.stop();
         }
+    }
+
+    @Test
+    void aClosedKitRefusesWaitsAtOnce() {
+        TestKit kit = TestKit.builder().checkThreads(false).build();
+        TestProbe<String> probe = kit.probe(String.class);
+        kit.close();
+        assertThatThrownBy(probe::receiveMessage).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is closed");
+        assertThatThrownBy(() -> kit.spawn(new Silent())).isInstanceOf(IllegalStateException.class);
+        kit.close();                                                       // again: nothing
+    }
+
+    @Test
+    void aFailureOutsideEveryActorCanBeExpectedToo() {
+        TestKit kit = TestKit.builder().checkThreads(false).build();
+        // a task outside every finish (the test thread is in none): what it throws reaches no finish, and no actor's
+        kit.runtime().async(() -> {
+            throw new UncheckedIOException(new IOException("disk gone"));
+        });
+        ActorFailure f = kit.expectFailure(UncheckedIOException.class);
+        assertThat(f.actor()).isNull();
+        assertThat(f.cause()).hasRootCauseMessage("disk gone");
+        kit.close();                                                       // expected: nothing left behind
     }
 
     @Test
