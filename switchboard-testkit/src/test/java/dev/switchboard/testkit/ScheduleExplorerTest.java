@@ -51,18 +51,26 @@ class ScheduleExplorerTest {
         }
     }
 
-    /** Counts down from {@code ROUNDS}, one turn per number (a message to itself), then tells the session. */
+    /**
+     * Tells the session {@code first} (if not null) as it starts, counts down from {@code ROUNDS}, one turn per
+     * number (a message to itself), then tells the session {@code done}.
+     */
     static final class Countdown extends Actor<Integer> {
         private final ActorRef<SessionEvent> session;
+        private final SessionEvent first;
         private final SessionEvent done;
 
-        Countdown(ActorRef<SessionEvent> session, SessionEvent done) {
+        Countdown(ActorRef<SessionEvent> session, SessionEvent first, SessionEvent done) {
             this.session = session;
+            this.first = first;
             this.done = done;
         }
 
         @Override
         protected void onStart() {
+            if (first != null) {
+                session.send(first);
+            }
             self().send(ROUNDS);
         }
 
@@ -99,8 +107,8 @@ class ScheduleExplorerTest {
     static void sessionProgram(TestKit kit) {
         ActorRef<SessionEvent> session = kit.spawn(new Session(), "session");
         kit.spawn(new Configurer(session), "configurer");
-        kit.spawn(new Countdown(session, new Opened()), "handshake");
-        kit.spawn(new Countdown(session, new Closed()), "drain");
+        kit.spawn(new Countdown(session, null, new Opened()), "handshake");
+        kit.spawn(new Countdown(session, null, new Closed()), "drain");
     }
 
     @Test
@@ -157,38 +165,13 @@ class ScheduleExplorerTest {
         assertThat(a.steps()).as("every schedule runs the same turns, in another order").isEqualTo(b.steps());
     }
 
-    /** Sends Opened, then counts down {@code ROUNDS} turns of its own, then sends Closed. */
-    static final class OpenThenClose extends Actor<Integer> {
-        private final ActorRef<SessionEvent> session;
-
-        OpenThenClose(ActorRef<SessionEvent> session) {
-            this.session = session;
-        }
-
-        @Override
-        protected void onStart() {
-            session.send(new Opened());
-            self().send(ROUNDS);
-        }
-
-        @Override
-        protected void process(Integer left) {
-            if (left > 0) {
-                self().send(left - 1);
-            } else {
-                session.send(new Closed());
-                exit();
-            }
-        }
-    }
-
     @Test
     void aBugThatNeedsAChangeOfPriorityIsFoundByDepthTwoOnly() {
         // the change must land inside one actor's run of turns: priorities alone run that actor whole, before or
         // after the configurer, so only a change point (depth 2) can put the configurer in the middle
         ScheduleExplorer.Program program = kit -> {
             ActorRef<SessionEvent> session = kit.spawn(new Session(), "session");
-            kit.spawn(new OpenThenClose(session), "opener");
+            kit.spawn(new Countdown(session, new Opened(), new Closed()), "opener");
             kit.spawn(new Configurer(session), "configurer");
         };
         assertThat(ScheduleExplorer.pct(1).seeds(0, 300).explore(program).failure()).isEmpty();
