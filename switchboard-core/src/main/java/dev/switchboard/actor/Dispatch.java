@@ -1,5 +1,7 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.MessageSampling;
+
 /**
  * How an actor starts the messages its activation takes: the strategy chosen when the actor is constructed
  * ({@link #SERIAL} for an {@link Actor} or {@link Selector}, {@link #PARALLEL} for a {@link StatelessActor}), or
@@ -72,9 +74,28 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
 
     /**
      * Processes one envelope on the current thread, catching what escapes: the serial dispatch (on the
-     * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}).
+     * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}). While a JFR
+     * recording enables the sampled event {@code MessageProcessed}, one message in {@link MessageSampling#every()}
+     * on each thread is timed and recorded; otherwise that read is all the event costs here.
      */
     static void process(ActorCore<?> actor, Object envelope, boolean serial) {
+        int every = MessageSampling.every();
+        if (every != 0 && MessageSampling.due(every)) {
+            processSampled(actor, envelope, serial);
+            return;
+        }
+        processNow(actor, envelope, serial);
+    }
+
+    /** {@link #process}, timed and recorded as a {@code MessageProcessed} JFR event. */
+    private static void processSampled(ActorCore<?> actor, Object envelope, boolean serial) {
+        Object event = MessageSampling.begin();
+        processNow(actor, envelope, serial);       // catches what escapes
+        MessageSampling.end(event, actor.scheduler(), actor.self, messageOf(envelope));
+    }
+
+    /** {@link #process} without the sampling. */
+    private static void processNow(ActorCore<?> actor, Object envelope, boolean serial) {
         Object message = envelope;
         try {
             if (envelope instanceof Request r) {

@@ -1,6 +1,7 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Clock;
+import dev.switchboard.internal.MessageSampling;
 import dev.switchboard.internal.Node;
 import dev.switchboard.spi.MessageProcessing;
 
@@ -110,6 +111,8 @@ final class MessageTask extends Node implements MessageProcessing {
                 Throwable failure = null;
                 boolean timed = PolicyDispatch.timesNextMessage();
                 long startedAt = timed ? Clock.system().nanoTime() : 0;   // the runtime's pacing: real time
+                int every = MessageSampling.every();              // 0 unless a JFR recording samples messages
+                Object sample = every != 0 && MessageSampling.due(every) ? MessageSampling.begin() : null;
                 try {
                     result = policy.policy.process(this);
                 } catch (Throwable t) {
@@ -122,6 +125,9 @@ final class MessageTask extends Node implements MessageProcessing {
                 } finally {
                     if (timed) {
                         policy.letterTook(Clock.system().nanoTime() - startedAt);
+                    }
+                    if (sample != null) {
+                        MessageSampling.end(sample, actor.scheduler(), actor.self, message());
                     }
                     Dispatch.processedInTask(actor);
                 }

@@ -196,6 +196,11 @@ public final class Worker extends ForkJoinWorkerThread {
     private int goneOnUnits;
     /** Whether this thread is in {@link #spinForWork}. */
     private boolean spinning;
+    /**
+     * Messages until this worker samples the next one for the JFR event {@code MessageProcessed}
+     * ({@link MessageSampling#due}); touched only while a recording enables that event.
+     */
+    int messagesToSample;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
     /**
