@@ -1,11 +1,13 @@
 package dev.switchboard.docs;
 
+import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.actor.RuntimeMetrics;
 import dev.switchboard.task.TaskRuntime;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import jdk.jfr.consumer.RecordingStream;
 
-/** The scaffold of the guide's section "Flight Recorder events"; GuideEventsTest runs its examples. */
+/** The scaffold of the guide's sections "Flight Recorder events" and "Metrics"; GuideEventsTest runs their examples. */
 class GuideEvents {
     final Queue<String> samples = new ConcurrentLinkedQueue<>();
 
@@ -24,5 +26,17 @@ class GuideEvents {
             /*...*/
         }
         // end::sampled[]
+    }
+
+    /** One line of {@code rt}'s figures now. */
+    String metrics(TaskRuntime rt) {
+        // tag::metrics[]
+        RuntimeMetrics m = RuntimeMetrics.of(rt);           // a snapshot: immutable, taken in O(live actors)
+        String line = m.workersBusy() + " of " + m.workers() + " workers busy, " + m.queued() + " queued, "
+                + m.actorsLive() + " actors live, " + m.messagesProcessed() + " messages processed, "
+                + m.deadLetters(DeadLetter.Reason.MAILBOX_FULL) + " dropped by full mailboxes, "
+                + m.failures() + " failures";
+        // end::metrics[]
+        return line;
     }
 }

@@ -25,6 +25,22 @@ class GuideEventsTest {
     }
 
     @Test
+    void theMetricsOfAProgramThatEndedAreExact() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("metrics").workers(2).build()) {
+            rt.finish(() -> {
+                for (int i = 0; i < 10; i++) {
+                    ActorRef<Integer> counter = new Counter().start();
+                    for (int n = 1; n <= 1_000; n++) {
+                        counter.send(n);
+                    }
+                }
+            });
+            assertThat(guide.metrics(rt)).matches("\\d of \\d workers busy, \\d+ queued, 0 actors live, 10000 messages"
+                    + " processed, 0 dropped by full mailboxes, 0 failures");
+        }
+    }
+
+    @Test
     void aRecordingSamplesOneMessageInAHundredOnEachWorker() {
         try (TaskRuntime rt = TaskRuntime.builder().name("sampled").workers(2).build()) {
             guide.sampled(rt, () -> {
