@@ -48,7 +48,7 @@ public final class Examples {
                 Supervision::new));
         ALL.put("Routers", new Entry("-", "a round-robin pool, and a group routing by consistent hashing",
                 Routers::new));
-        ALL.put("FlightRecorder", new Entry("-", "actor failures, restarts, stops and dead letters as JFR events",
+        ALL.put("FlightRecorder", new Entry("-", "failures, restarts, stops, dead letters, sampled messages as JFR events",
                 FlightRecorder::new));
         ALL.put("Backpressure", new Entry("-", "a bounded mailbox holds a fast producer outside the runtime back",
                 Backpressure::new));
