@@ -35,6 +35,11 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
                 ActorStop.taken(actor, s, actor.mailbox.lastServed());
                 return;
             }
+            int every = MessageSampling.every();       // 0 unless a JFR recording samples messages
+            if (every != 0 && MessageSampling.due(every)) {
+                processSampled(actor, envelope, true);
+                return;
+            }
             process(actor, envelope, true);
         }
 
@@ -73,29 +78,32 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     }
 
     /**
-     * Processes one envelope on the current thread, catching what escapes: the serial dispatch (on the
-     * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}). While a JFR
-     * recording enables the sampled event {@code MessageProcessed}, one message in {@link MessageSampling#every()}
-     * on each thread is timed and recorded; otherwise that read is all the event costs here.
+     * {@link #process}, or, if this message is the one in {@link MessageSampling#every()} this thread samples
+     * while a JFR recording enables the event {@code MessageProcessed}, {@link #processSampled}. The message
+     * paths (the serial dispatch, a {@link MessageTask}) make this check themselves, so that it adds no call
+     * level there: the read of {@code every} is all the event costs while it is off.
      */
-    static void process(ActorCore<?> actor, Object envelope, boolean serial) {
+    static void processOrSample(ActorCore<?> actor, Object envelope, boolean serial) {
         int every = MessageSampling.every();
         if (every != 0 && MessageSampling.due(every)) {
             processSampled(actor, envelope, serial);
-            return;
+        } else {
+            process(actor, envelope, serial);
         }
-        processNow(actor, envelope, serial);
     }
 
     /** {@link #process}, timed and recorded as a {@code MessageProcessed} JFR event. */
-    private static void processSampled(ActorCore<?> actor, Object envelope, boolean serial) {
+    static void processSampled(ActorCore<?> actor, Object envelope, boolean serial) {
         Object event = MessageSampling.begin();
-        processNow(actor, envelope, serial);       // catches what escapes
+        process(actor, envelope, serial);          // catches what escapes
         MessageSampling.end(event, actor.scheduler(), actor.self, messageOf(envelope));
     }
 
-    /** {@link #process} without the sampling. */
-    private static void processNow(ActorCore<?> actor, Object envelope, boolean serial) {
+    /**
+     * Processes one envelope on the current thread, catching what escapes: the serial dispatch (on the
+     * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}).
+     */
+    static void process(ActorCore<?> actor, Object envelope, boolean serial) {
         Object message = envelope;
         try {
             if (envelope instanceof Request r) {

@@ -103,7 +103,12 @@ final class MessageTask extends Node implements MessageProcessing {
     protected void run() {
         try {
             if (policy == null) {
-                Dispatch.process(actor, envelope, false);
+                int every = MessageSampling.every();           // 0 unless a JFR recording samples messages
+                if (every != 0 && MessageSampling.due(every)) {
+                    Dispatch.processSampled(actor, envelope, false);
+                } else {
+                    Dispatch.process(actor, envelope, false);
+                }
                 return;
             }
             for (;;) {
