@@ -69,9 +69,18 @@ final class Activation extends Node {
         actor.runActivation();
     }
 
-    /** The actor and every task it spawned have ended: its watchers are told ({@link ActorWatch#ended}). */
+    /**
+     * The actor and every task it spawned have ended: the messages it processed join its runtime's count of ended
+     * actors' messages (before its watchers hear of the end, so that a watcher's snapshot includes them), and its
+     * watchers are told ({@link ActorWatch#ended}).
+     */
     @Override
     public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
+        try {
+            scheduler().counters().actorEnded(processed());  // final now: every processing has ended
+        } catch (Throwable noMemory) {
+            // the metrics miss this actor's messages; its end goes on
+        }
         ActorWatch.ended(actor);         // never throws
         super.onCompletion(caller);
     }

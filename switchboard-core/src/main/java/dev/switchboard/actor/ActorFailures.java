@@ -70,10 +70,16 @@ final class ActorFailures {
         add(actor, reported);
     }
 
-    /** Tells the runtime's event hook, if anybody hears, that the actor failed; never throws. */
+    /**
+     * Counts the failure for the runtime's metrics and tells its event hook, if anybody hears, that the actor
+     * failed; never throws.
+     */
     static void publish(ActorCore<?> actor, Throwable failure, String verb, String what) {
         try {
             Scheduler s = actor.scheduler();
+            if (s != null) {
+                s.counters().actorFailed();
+            }
             if (s != null && s.events().heard()) {
                 s.events().publish(RuntimeEvents.Kind.FAILURE, actor.self, null, failure, (verb + what).strip());
             }

@@ -47,7 +47,7 @@ final class DeadLetterRouting {
             ActorExtras.EARLY_DEAD_LETTERS.getAndAdd(x, 1L);
             return;
         }
-        s.countDeadLetter();
+        s.countDeadLetter(reason.ordinal());
         RuntimeEvents events = s.events();
         Consumer<Object> listener = s.deadLetterListener();
         if (listener == null && !events.heard()) {
@@ -61,11 +61,16 @@ final class DeadLetterRouting {
         }
     }
 
-    /** A runtime takes over the dead letters counted before the actor's start. */
+    /**
+     * A runtime takes over the dead letters counted before the actor's start: all {@code MAILBOX_FULL}, the one
+     * reason an actor without a runtime can have (a terminated actor was started, or refused a start, which sets
+     * its runtime before it counts; a reply comes to an actor that processed a request).
+     */
     static void countEarly(ActorCore<?> actor, Scheduler s) {
         ActorExtras x = actor.extrasOrNull();
         if (x != null && x.earlyDeadLetters != 0) {
-            s.countDeadLetters((long) ActorExtras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
+            s.countDeadLetters(DeadLetter.Reason.MAILBOX_FULL.ordinal(),
+                    (long) ActorExtras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.MessageSampling;
+
 /**
  * How an actor starts the messages its activation takes: the strategy chosen when the actor is constructed
  * ({@link #SERIAL} for an {@link Actor} or {@link Selector}, {@link #PARALLEL} for a {@link StatelessActor}), or
@@ -31,6 +33,11 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
         void dispatch(ActorCore<?> actor, Object envelope) {
             if (envelope instanceof ActorStop.Signal s) {
                 ActorStop.taken(actor, s, actor.mailbox.lastServed());
+                return;
+            }
+            int every = MessageSampling.every();       // 0 unless a JFR recording samples messages
+            if (every != 0 && MessageSampling.due(every)) {
+                processSampled(actor, envelope, true);
                 return;
             }
             process(actor, envelope, true);
@@ -68,6 +75,28 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     static Object messageOf(Object envelope) {
         return envelope instanceof Request r ? r.message()
                 : envelope instanceof ActorTimers.TimerMessage t ? t.message() : envelope;
+    }
+
+    /**
+     * {@link #process}, or, if this message is the one in {@link MessageSampling#every()} this thread samples
+     * while a JFR recording enables the event {@code MessageProcessed}, {@link #processSampled}. The message
+     * paths (the serial dispatch, a {@link MessageTask}) make this check themselves, so that it adds no call
+     * level there: the read of {@code every} is all the event costs while it is off.
+     */
+    static void processOrSample(ActorCore<?> actor, Object envelope, boolean serial) {
+        int every = MessageSampling.every();
+        if (every != 0 && MessageSampling.due(every)) {
+            processSampled(actor, envelope, serial);
+        } else {
+            process(actor, envelope, serial);
+        }
+    }
+
+    /** {@link #process}, timed and recorded as a {@code MessageProcessed} JFR event. */
+    static void processSampled(ActorCore<?> actor, Object envelope, boolean serial) {
+        Object event = MessageSampling.begin();
+        process(actor, envelope, serial);          // catches what escapes
+        MessageSampling.end(event, actor.scheduler(), actor.self, messageOf(envelope));
     }
 
     /**

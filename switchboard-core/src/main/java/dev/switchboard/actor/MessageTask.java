@@ -1,6 +1,7 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Clock;
+import dev.switchboard.internal.MessageSampling;
 import dev.switchboard.internal.Node;
 import dev.switchboard.spi.MessageProcessing;
 
@@ -102,7 +103,12 @@ final class MessageTask extends Node implements MessageProcessing {
     protected void run() {
         try {
             if (policy == null) {
-                Dispatch.process(actor, envelope, false);
+                int every = MessageSampling.every();           // 0 unless a JFR recording samples messages
+                if (every != 0 && MessageSampling.due(every)) {
+                    Dispatch.processSampled(actor, envelope, false);
+                } else {
+                    Dispatch.process(actor, envelope, false);
+                }
                 return;
             }
             for (;;) {
@@ -110,6 +116,8 @@ final class MessageTask extends Node implements MessageProcessing {
                 Throwable failure = null;
                 boolean timed = PolicyDispatch.timesNextMessage();
                 long startedAt = timed ? Clock.system().nanoTime() : 0;   // the runtime's pacing: real time
+                int every = MessageSampling.every();              // 0 unless a JFR recording samples messages
+                Object sample = every != 0 && MessageSampling.due(every) ? MessageSampling.begin() : null;
                 try {
                     result = policy.policy.process(this);
                 } catch (Throwable t) {
@@ -122,6 +130,9 @@ final class MessageTask extends Node implements MessageProcessing {
                 } finally {
                     if (timed) {
                         policy.letterTook(Clock.system().nanoTime() - startedAt);
+                    }
+                    if (sample != null) {
+                        MessageSampling.end(sample, actor.scheduler(), actor.self, message());
                     }
                     Dispatch.processedInTask(actor);
                 }

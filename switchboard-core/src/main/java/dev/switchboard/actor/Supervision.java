@@ -209,7 +209,7 @@ final class Supervision {
         Object envelope = c.retry;
         c.retry = null;
         c.retrying = true;
-        Dispatch.process(cell, envelope, true);
+        Dispatch.processOrSample(cell, envelope, true);
         c.retrying = false;
     }
 

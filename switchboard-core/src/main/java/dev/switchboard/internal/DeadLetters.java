@@ -7,18 +7,23 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * A runtime's dead letters: their count, the listeners subscribed to them ({@code DeadLetter.subscribe}) and the
- * default logging while none is. Owns the count, the listeners and the logging's count. May touch: the
+ * A runtime's dead letters: their counts by reason, the listeners subscribed to them ({@code DeadLetter.subscribe})
+ * and the default logging while none is. Owns the counts, the listeners and the logging's count. May touch: the
  * unscoped-failure handler (a listener's failure goes there). The letters themselves are made by the actor
- * package; here they are plain objects.
+ * package; here they are plain objects, and their reasons numbers (the ordinals of {@code DeadLetter.Reason}, below
+ * {@link #REASONS}).
  */
 final class DeadLetters {
     private static final System.Logger LOG = Scheduler.LOG;
     @SuppressWarnings("unchecked")
     private static final Consumer<Object>[] NO_LISTENERS = new Consumer[0];
 
+    /** How many reasons the counts keep apart: at least as many as {@code DeadLetter.Reason} has. */
+    static final int REASONS = 16;
+
     private final Scheduler scheduler;
-    private final LongAdder count = new LongAdder();
+    /** The count of each reason (a dead letter is rare next to a message: an adder per reason is cheap). */
+    private final LongAdder[] counts = new LongAdder[REASONS];
     /** What every dead letter is given to: the subscribed listeners, or the default logging while there are none. */
     private final Consumer<Object> listener = this::dispatch;
     /** The listeners subscribed to dead letters, oldest first; replaced (never changed) while holding the lock. */
@@ -27,21 +32,39 @@ final class DeadLetters {
 
     DeadLetters(Scheduler scheduler) {
         this.scheduler = scheduler;
-    }
-
-    void countOne() {
-        count.increment();
-    }
-
-    /** Adds dead letters counted before this runtime knew of them (an actor's, from before its start). */
-    void count(long n) {
-        if (n != 0) {
-            count.add(n);
+        for (int i = 0; i < REASONS; i++) {
+            counts[i] = new LongAdder();
         }
     }
 
+    /** Counts one dead letter for {@code reason} (a reason's number; one out of range counts as the last). */
+    void countOne(int reason) {
+        counts[slot(reason)].increment();
+    }
+
+    /** Adds dead letters counted before this runtime knew of them (an actor's, from before its start). */
+    void count(int reason, long n) {
+        if (n != 0) {
+            counts[slot(reason)].add(n);
+        }
+    }
+
+    private static int slot(int reason) {
+        return reason >= 0 && reason < REASONS ? reason : REASONS - 1;
+    }
+
+    /** Every dead letter counted so far. */
     long counted() {
-        return count.sum();
+        long sum = 0;
+        for (LongAdder c : counts) {
+            sum += c.sum();
+        }
+        return sum;
+    }
+
+    /** The dead letters counted so far for {@code reason}. */
+    long counted(int reason) {
+        return counts[slot(reason)].sum();
     }
 
     /**

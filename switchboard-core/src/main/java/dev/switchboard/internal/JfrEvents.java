@@ -6,20 +6,31 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
+import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Label;
+import jdk.jfr.MetadataDefinition;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
+import jdk.jfr.SettingControl;
+import jdk.jfr.SettingDefinition;
+import jdk.jfr.StackTrace;
 
 /**
  * Switchboard's JFR events: what a runtime's {@link RuntimeEvents} hook hears, as events of the category
  * "Switchboard", made only while a recording runs. Loaded only through {@link JfrHook}, where {@code jdk.jfr} is
  * present.
  *
- * <p>Owns the event classes and the subscriptions it holds on the runtimes' hooks. May touch nothing else.
+ * <p>One event does not come through the hook: {@code MessageProcessed}, a sample of the messages processed (one
+ * in {@code every} on each worker thread, a setting of the event), which the actor floor makes through
+ * {@link MessageSampling} while this class says it is on.
+ *
+ * <p>Owns the event classes, the subscriptions it holds on the runtimes' hooks and the sampling period
+ * ({@link MessageSampling#every}). May touch nothing else.
  */
 final class JfrEvents {
     /*
@@ -31,12 +42,24 @@ final class JfrEvents {
      * reconciles the subscriptions with the set of running recordings it keeps.
      * Whether an event is then committed is JFR's decision (the recording's settings for the event type). The
      * listener and the registry are JVM-wide; a closed runtime unregisters.
+     *
+     * The sampled MessageProcessed event is off by default (@Enabled(false)): it is on, MessageSampling.every
+     * set to its `every` setting, exactly while a running recording enables it. Its type is registered with JFR
+     * when the first recording starts (registering costs JFR's start-up, so not before), which applies the
+     * recordings' settings to it. Starting and stopping a recording calls the listener; enabling or disabling the
+     * event in a recording that runs calls nothing, so while any recording runs every watchdog look re-applies
+     * (JfrHook.look: a read of the type's enabled flag, no lock of JFR's, no allocation). The `every` setting's
+     * control tells us its value when it changes. applySampling decides from all three under this class's lock.
      */
     private static final Map<Scheduler, AutoCloseable> RUNTIMES = new ConcurrentHashMap<>();
     private static final AutoCloseable NOT_SUBSCRIBED = () -> { };
     /** The ids of the recordings running now, as the listener heard them. */
     private static final Set<Long> RUNNING = ConcurrentHashMap.newKeySet();
     private static volatile boolean recording;
+    /** The sampled event's type, once registered with JFR (when the first recording starts); null before. */
+    private static volatile EventType messageType;
+    /** The sampled event's {@code every} setting, combined over the running recordings ({@link Every}). */
+    private static volatile int every = Every.DEFAULT;
 
     static {
         FlightRecorder.addListener(new FlightRecorderListener() {
@@ -46,12 +69,28 @@ final class JfrEvents {
                 // other way round (reconcile makes no call into JFR)
                 if (r.getState() == RecordingState.RUNNING) {
                     RUNNING.add(r.getId());
+                    registerMessageType();
                 } else {
                     RUNNING.remove(r.getId());
                 }
                 reconcile();
             }
         });
+    }
+
+    /**
+     * Registers the sampled event's type with JFR, once a recording runs: then the recordings' settings apply to
+     * it, and its enabled flag can be read. Not called holding this class's lock (it calls into JFR).
+     */
+    private static void registerMessageType() {
+        if (messageType == null) {
+            try {
+                FlightRecorder.register(MessageProcessed.class);
+                messageType = EventType.getEventType(MessageProcessed.class);
+            } catch (RuntimeException | Error unavailable) {
+                // no sampled messages in this JVM; the other events are unaffected
+            }
+        }
     }
 
     private JfrEvents() {
@@ -63,6 +102,9 @@ final class JfrEvents {
                 if (r.getState() == RecordingState.RUNNING) {
                     RUNNING.add(r.getId());
                 }
+            }
+            if (!RUNNING.isEmpty()) {
+                registerMessageType();
             }
         }
         synchronized (JfrEvents.class) {
@@ -86,6 +128,8 @@ final class JfrEvents {
     private static synchronized void reconcile() {
         boolean on = !RUNNING.isEmpty();
         recording = on;
+        JfrHook.recording(on);
+        applySampling();
         for (Map.Entry<Scheduler, AutoCloseable> e : RUNTIMES.entrySet()) {
             boolean subscribed = e.getValue() != NOT_SUBSCRIBED;
             if (on && !subscribed) {
@@ -95,6 +139,47 @@ final class JfrEvents {
                 close(e.getValue());
                 e.setValue(NOT_SUBSCRIBED);
             }
+        }
+    }
+
+    /**
+     * Turns the sampled message event on ({@link MessageSampling#every} set to the {@code every} setting) while a
+     * running recording enables it, and off otherwise. Makes no call into JFR that takes a lock of JFR's (the
+     * type's enabled flag is a field), so JFR may call it holding its own lock, and so may this class.
+     */
+    static synchronized void applySampling() {
+        EventType t = messageType;
+        int n = recording && t != null && t.isEnabled() ? every : 0;
+        if (MessageSampling.every != n) {
+            MessageSampling.every = n;
+        }
+    }
+
+    /** The sampled event's {@code every} setting changed (JFR calls its control, possibly holding its own lock). */
+    static void every(int n) {
+        every = n;
+        applySampling();
+    }
+
+    /** A new {@code MessageProcessed} event, begun, or null if it is not enabled (see {@link MessageSampling}). */
+    static Object beginMessage() {
+        MessageProcessed m = new MessageProcessed();
+        if (!m.isEnabled()) {
+            return null;
+        }
+        m.begin();
+        return m;
+    }
+
+    /** Ends and commits a {@code MessageProcessed} event from {@link #beginMessage}. */
+    static void endMessage(Object event, Scheduler s, Object actor, Object message) {
+        MessageProcessed m = (MessageProcessed) event;
+        m.end();
+        if (m.shouldCommit()) {
+            m.runtime = s == null ? null : s.name();
+            m.actor = String.valueOf(actor);
+            m.messageType = message == null ? null : message.getClass();
+            m.commit();
         }
     }
 
@@ -279,6 +364,75 @@ final class JfrEvents {
         @Label("Detail")
         @Description("The mailbox, and what its overflow does: DROP, FAIL or WAIT")
         String detail;
+    }
+
+    @Name("dev.switchboard.MessageProcessed")
+    @Label("Message Processed")
+    @Category("Switchboard")
+    @Description("A sample of the messages actors processed: one in 'every' (1000 by default) on each worker thread,"
+            + " with how long its processing took")
+    @Enabled(false)
+    @StackTrace(false)
+    static final class MessageProcessed extends Event {
+        @Label("Runtime")
+        String runtime;
+        @Label("Actor")
+        String actor;
+        @Label("Message Type")
+        Class<?> messageType;
+
+        /** The sampling period: always true here, the sampling itself is {@link MessageSampling}'s. */
+        @Label("Every")
+        @Description("Records one message in this many on each worker thread (the smallest of the running"
+                + " recordings' values)")
+        @SettingDefinition
+        boolean every(Every setting) {
+            return true;
+        }
+    }
+
+    /**
+     * The {@code every} setting of {@code MessageProcessed}: a whole number from 1 (every message) up, 1000 by
+     * default; several recordings that set it combine to the smallest (each records at least what it asked for).
+     * A value that is not such a number counts as the default.
+     */
+    @MetadataDefinition
+    @Name("dev.switchboard.settings.Every")
+    @Label("Every")
+    @Description("Records one in this many")
+    static final class Every extends SettingControl {
+        static final int DEFAULT = 1000;
+        private String value = String.valueOf(DEFAULT);
+
+        static int parse(String text) {
+            try {
+                int n = Integer.parseInt(text.strip().replace("_", ""));
+                return n >= 1 ? n : DEFAULT;
+            } catch (RuntimeException notANumber) {
+                return DEFAULT;
+            }
+        }
+
+        @Override
+        public String combine(Set<String> values) {
+            int least = Integer.MAX_VALUE;
+            for (String v : values) {
+                least = Math.min(least, parse(v));
+            }
+            return String.valueOf(least == Integer.MAX_VALUE ? DEFAULT : least);
+        }
+
+        @Override
+        public void setValue(String text) {
+            int n = parse(text);
+            value = String.valueOf(n);
+            JfrEvents.every(n);
+        }
+
+        @Override
+        public String getValue() {
+            return value;
+        }
     }
 
     @Name("dev.switchboard.HangReport")

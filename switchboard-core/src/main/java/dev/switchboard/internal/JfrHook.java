@@ -7,6 +7,8 @@ package dev.switchboard.internal;
  */
 final class JfrHook {
     private static final boolean AVAILABLE = probe();
+    /** Whether some recording runs, as {@link JfrEvents} heard it (only JfrEvents writes it). */
+    private static volatile boolean recording;
 
     private JfrHook() {
     }
@@ -37,6 +39,26 @@ final class JfrHook {
                 JfrEvents.register(s);
             } catch (Throwable t) {
                 // no JFR events for this runtime; it runs as without
+            }
+        }
+    }
+
+    /** Set by {@link JfrEvents} when the first recording starts and when the last one stops. */
+    static void recording(boolean on) {
+        recording = on;
+    }
+
+    /**
+     * A watchdog's look: while some recording runs, whether the sampled message event is on follows the
+     * recordings' settings (enabling or disabling it in a running recording calls no listener). Never throws;
+     * with no recording, one volatile read.
+     */
+    static void look() {
+        if (recording) {
+            try {
+                JfrEvents.applySampling();
+            } catch (Throwable t) {
+                // tried again at the next look
             }
         }
     }

@@ -137,6 +137,11 @@ final class RunQueue {
         return entries.isEmpty();
     }
 
+    /** Whether a pump is submitted to the pool and has not started (it is one of the pool's queued tasks). */
+    boolean pumpPending() {
+        return pending != 0;
+    }
+
     /** Entries waiting (O(n): for diagnostics only). */
     int size() {
         return entries.size();

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  *
  * <p>The rest lives beside this class, one responsibility each: waiting for a finish or a value
  * ({@link FinishWait}), the watchdog ({@link Watchdog}), hang reports ({@link HangReports}), the runtime-wide
- * spreading rule ({@link Spreading}), idle workers ({@link IdleSpin}), dead letters ({@link DeadLetters}),
+ * spreading rule ({@link Spreading}), idle workers ({@link IdleSpin}), dead letters ({@link DeadLetters}), the
+ * counts behind the runtime's metrics ({@link RuntimeCounters}),
  * failures no finish can rethrow ({@link UnscopedFailures}), the log of actors' failures ({@link FailureLog}),
  * worker deaths ({@link WorkerDeaths}), closing ({@link Closing}) and which runtime a thread's unscoped work
  * belongs to ({@link RuntimesOfThreads}). This class
@@ -69,6 +70,7 @@ public final class Scheduler {
     final FinishWait finishes = new FinishWait(this);
     final WorkerDeaths deaths = new WorkerDeaths(this);
     final DeadLetters deadLetters = new DeadLetters(this);
+    final RuntimeCounters counters = new RuntimeCounters(this);
     final UnscopedFailures unscoped = new UnscopedFailures(this);
     private final FailureLog failureLog = new FailureLog(this);
     private final RuntimeEvents events = new RuntimeEvents();
@@ -536,17 +538,28 @@ public final class Scheduler {
 
     // ---------------------------------------------------------------- dead letters and unscoped failures
 
-    public void countDeadLetter() {
-        deadLetters.countOne();
+    /** Counts one dead letter for {@code reason} (the ordinal of the actor package's {@code DeadLetter.Reason}). */
+    public void countDeadLetter(int reason) {
+        deadLetters.countOne(reason);
     }
 
     /** Adds dead letters counted before this runtime knew of them (an actor's, from before its start). */
-    public void countDeadLetters(long n) {
-        deadLetters.count(n);
+    public void countDeadLetters(int reason, long n) {
+        deadLetters.count(reason, n);
     }
 
     public long deadLetterCount() {
         return deadLetters.counted();
+    }
+
+    /** The dead letters counted so far for {@code reason} (see {@link #countDeadLetter}). */
+    public long deadLetterCount(int reason) {
+        return deadLetters.counted(reason);
+    }
+
+    /** The counts and the snapshot behind a runtime's metrics ({@link RuntimeCounters}). */
+    public RuntimeCounters counters() {
+        return counters;
     }
 
     /** What to call with each dead letter, in the global scope; never null ({@link DeadLetters#listener}). */

@@ -437,6 +437,16 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         }
     }
 
+    /**
+     * Gives {@code each} every node on the tracked list now (actors' activations and awaiting tasks; those closed
+     * since the last pruning too), without locking: a node pushed meanwhile may be missed.
+     */
+    void forEachTracked(java.util.function.Consumer<? super Node> each) {
+        for (Node n = tracked; n != null; n = n.nextTracked) {
+            each.accept(n);
+        }
+    }
+
     /** A report of what keeps this scope open: the actors and awaiting tasks that have not ended. */
     public List<String> openItems(long now) {
         List<String> items = new ArrayList<>();

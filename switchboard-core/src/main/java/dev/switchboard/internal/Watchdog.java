@@ -7,7 +7,8 @@ import java.util.concurrent.locks.LockSupport;
  * A runtime's watchdog thread: its periodic look at the workers. Owns the thread, its periods and the count of its
  * looks ({@link #lookEpoch}); writes the scheduler's rough clock ({@link Scheduler#roughNanoTime()}). May touch:
  * the workers' handoff buffers (it moves those of a worker that makes no progress to the shared queue), their
- * progress and work counters (read only), the shared queue's pump, and {@link SpreadingTrials}, which it feeds.
+ * progress and work counters (read only), the shared queue's pump, {@link SpreadingTrials}, which it feeds, and,
+ * while a JFR recording runs, whether messages are sampled ({@link JfrHook#look}).
  */
 final class Watchdog {
     /** How often the watchdog looks for workers holding hidden handoffs while making no progress. */
@@ -98,6 +99,7 @@ final class Watchdog {
             s.roughNanos(now);
             lookEpoch++;                          // the only writer: the workers' windows of votes close
             chances = false;
+            JfrHook.look();                       // while a recording runs: is the sampled message event on?
             try {
                 if (!s.runQueue.isEmpty()) {
                     s.runQueue.signal(false);     // a pump the pool refused (out of memory) is submitted again

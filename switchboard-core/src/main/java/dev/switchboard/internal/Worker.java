@@ -66,8 +66,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
  * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
  * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
- * but the slots, {@code progress}, {@code work}, {@code votedWork}, {@code leadingWork}, {@code watchdogSeen} and
- * the {@code sawShortTurnChance} hint are confined to this thread.
+ * but the slots, {@code progress}, {@code work}, {@code votedWork}, {@code leadingWork}, {@code endedMessages},
+ * {@code watchdogSeen} and the {@code sawShortTurnChance} hint are confined to this thread (the watchdog writes
+ * only the last two; the others are written here and read elsewhere).
  * <p>
  * <b>Card isolation.</b> Under a card-marking collector (Parallel, Serial) a store of a reference into an object
  * writes the card-table byte that covers the object's 512-byte card, without reading it first unless the JVM runs
@@ -125,6 +126,7 @@ public final class Worker extends ForkJoinWorkerThread {
     private static final VarHandle WORK;
     private static final VarHandle VOTED_WORK;
     private static final VarHandle LEADING_WORK;
+    private static final VarHandle ENDED_MESSAGES;
 
     static {
         try {
@@ -133,6 +135,7 @@ public final class Worker extends ForkJoinWorkerThread {
             WORK = l.findVarHandle(Worker.class, "work", long.class);
             VOTED_WORK = l.findVarHandle(Worker.class, "votedWork", long.class);
             LEADING_WORK = l.findVarHandle(Worker.class, "leadingWork", long.class);
+            ENDED_MESSAGES = l.findVarHandle(Worker.class, "endedMessages", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -194,8 +197,18 @@ public final class Worker extends ForkJoinWorkerThread {
     private int voteSeed = (int) Clock.system().nanoTime() | 1;
     /** Work of turns that went on ({@link #turnGoesOn}) that has not voted yet: less than VOTE_PERIOD. */
     private int goneOnUnits;
+    /**
+     * The messages processed by the actors of this runtime whose activations completed on this thread
+     * ({@link RuntimeCounters#actorEnded}); read by metrics snapshots (written only here, with release stores).
+     */
+    private long endedMessages;
     /** Whether this thread is in {@link #spinForWork}. */
     private boolean spinning;
+    /**
+     * Messages until this worker samples the next one for the JFR event {@code MessageProcessed}
+     * ({@link MessageSampling#due}); touched only while a recording enables that event.
+     */
+    int messagesToSample;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
     /**
@@ -729,6 +742,35 @@ public final class Worker extends ForkJoinWorkerThread {
         return (long) LEADING_WORK.getAcquire(this);
     }
 
+    /** An actor whose activation completed on this thread had processed {@code n} messages (this thread only). */
+    void countEnded(long n) {
+        ENDED_MESSAGES.setRelease(this, endedMessages + n);
+    }
+
+    /**
+     * For metrics (any thread): what {@link #countEnded} added up. Acquire: whatever the ending thread did before
+     * it counted (it released the actor) is seen by a snapshot that sees the count.
+     */
+    long endedMessages() {
+        return (long) ENDED_MESSAGES.getAcquire(this);
+    }
+
+    /** For metrics (any thread, racy): whether this worker is running a node now (its current node is set). */
+    boolean busy() {
+        return SLOTS.getOpaque(cells, CURRENT) != null;
+    }
+
+    /** For metrics (any thread, racy): how many activations wait in the handoff buffer. */
+    int buffered() {
+        int n = 0;
+        for (int i = 0; i < HANDOFF_CAPACITY; i++) {
+            if (SLOTS.getOpaque(cells, FIRST_SLOT + i) != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** For the watchdog: whether an activation sits in the buffer. */
     boolean hasBuffered() {
         for (int i = 0; i < HANDOFF_CAPACITY; i++) {
@@ -760,6 +802,7 @@ public final class Worker extends ForkJoinWorkerThread {
     @Override
     protected void onTermination(Throwable exception) {
         scheduler.workers.remove(this);
+        scheduler.counters.workerEnded(this);        // after: a snapshot may miss them meanwhile, never count twice
         if (exception != null) {
             try {
                 Node n;

@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.internal.MessageSampling;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Switchboard's JFR events: while a recording runs, an actor's failure, restart and stop, a dead letter and a full
  * mailbox are recorded (read back here with a RecordingStream); while nothing records, nothing subscribes to the
- * runtime's event hook, so the places that would make an event make none.
+ * runtime's event hook, so the places that would make an event make none. The sampled MessageProcessed event is
+ * on exactly while a running recording enables it: then one message in its {@code every} setting on each worker
+ * is recorded; otherwise nothing is sampled at all.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class JfrEventsTest {
@@ -88,6 +91,131 @@ class JfrEventsTest {
                 && e.getString("reason").equals("RECIPIENT_TERMINATED")).findFirst().orElseThrow();
         assertThat(late.getClass("messageType").getName()).isEqualTo(String.class.getName());
         assertThat(only(recorded, "dev.switchboard.ActorStopped").getString("actor")).startsWith("flaky@");
+    }
+
+    /** A message type of its own, so that the samples are told apart from anything else the JVM records. */
+    record Tick(int n) {
+    }
+
+    /** Counts ticks; exits after the last one, sending a tock to a terminated actor (a dead letter as a marker). */
+    static final class Ticker extends Actor<Tick> {
+        private final int last;
+        private final ActorRef<String> gone;
+
+        Ticker(int last, ActorRef<String> gone) {
+            this.last = last;
+            this.gone = gone;
+        }
+
+        @Override
+        protected void process(Tick t) {
+            if (t.n() == last) {
+                gone.send("tock");
+                exit();
+            }
+        }
+    }
+
+    static final class Gone extends Actor<String> {
+        @Override
+        protected void onStart() {
+            exit();
+        }
+
+        @Override
+        protected void process(String s) {
+        }
+    }
+
+    /**
+     * Runs {@code n} ticks through an actor named {@code name} on 2 workers, then makes a dead letter (recorded
+     * after every sample of the ticks: a stream delivers events in the order they were committed).
+     */
+    private static void tick(String name, int n) {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            rt.finish(() -> {
+                ActorRef<String> gone = new Gone().start("gone");
+                ActorRef<Tick> ticker = new Ticker(n, gone).start(name);
+                for (int i = 1; i <= n; i++) {
+                    ticker.send(new Tick(i));
+                }
+            });
+        }
+    }
+
+    private static boolean isTock(RecordedEvent e) {
+        return e.getEventType().getName().equals("dev.switchboard.DeadLetter") && e.getString("actor").startsWith("gone@");
+    }
+
+    @Test
+    void aRecordingThatEnablesMessageProcessedGetsOneMessageInEveryOnEachWorker() throws Exception {
+        int n = 10_000;
+        Queue<RecordedEvent> samples = new ConcurrentLinkedQueue<>();
+        Queue<RecordedEvent> tocks = new ConcurrentLinkedQueue<>();
+        try (RecordingStream rs = new RecordingStream()) {
+            rs.enable("dev.switchboard.MessageProcessed").with("every", "100");
+            rs.enable("dev.switchboard.DeadLetter");
+            rs.onEvent("dev.switchboard.MessageProcessed", e -> {
+                if (e.getString("actor").startsWith("ticker@")) {
+                    samples.add(e);
+                }
+            });
+            rs.onEvent("dev.switchboard.DeadLetter", e -> {
+                if (isTock(e)) {
+                    tocks.add(e);
+                }
+            });
+            rs.startAsync();
+            assertThat(MessageSampling.every()).as("on as the recording starts").isEqualTo(100);
+            tick("ticker", n);
+            Await.until("the dead letter after the ticks was recorded", () -> !tocks.isEmpty());
+        }
+        // each of the 2 workers samples its first tick and then every 100th it processes
+        assertThat(samples).hasSizeBetween(n / 100, n / 100 + 2);
+        for (RecordedEvent e : samples) {
+            assertThat(e.getString("runtime")).isEqualTo("test-2w");
+            assertThat(e.getClass("messageType").getName()).isEqualTo(Tick.class.getName());
+            assertThat(e.getDuration().isNegative()).isFalse();
+            assertThat(e.getThread().getJavaName()).startsWith("test-2w-worker-");
+        }
+        assertThat(MessageSampling.every()).as("off once no recording runs").isZero();
+    }
+
+    @Test
+    void aRecordingThatDoesNotEnableItGetsNoneAndSamplesNothing() throws Exception {
+        Queue<RecordedEvent> samples = new ConcurrentLinkedQueue<>();
+        Queue<RecordedEvent> tocks = new ConcurrentLinkedQueue<>();
+        try (RecordingStream rs = new RecordingStream()) {
+            rs.enable("dev.switchboard.DeadLetter");        // MessageProcessed is off unless a recording enables it
+            rs.onEvent("dev.switchboard.MessageProcessed", samples::add);
+            rs.onEvent("dev.switchboard.DeadLetter", e -> {
+                if (isTock(e)) {
+                    tocks.add(e);
+                }
+            });
+            rs.startAsync();
+            assertThat(MessageSampling.every()).as("a recording runs, but not with this event").isZero();
+            tick("unsampled", 10_000);
+            Await.until("the dead letter after the ticks was recorded", () -> !tocks.isEmpty());
+            assertThat(MessageSampling.every()).isZero();
+        }
+        assertThat(samples).isEmpty();
+    }
+
+    @Test
+    void enablingAndDisablingItInARunningRecordingTakesEffectAtTheNextWatchdogLook() throws Exception {
+        try (RecordingStream rs = new RecordingStream();
+             TaskRuntime rt = Runtimes.workers(1)) {          // its watchdog looks every 10 ms
+            rs.enable("dev.switchboard.DeadLetter");
+            rs.startAsync();
+            assertThat(MessageSampling.every()).isZero();
+            rs.enable("dev.switchboard.MessageProcessed").with("every", "7");
+            Await.until("sampling is on", () -> MessageSampling.every() == 7);
+            rs.enable("dev.switchboard.MessageProcessed").with("every", "3");
+            Await.until("the new period applies", () -> MessageSampling.every() == 3);
+            rs.disable("dev.switchboard.MessageProcessed");
+            Await.until("sampling is off", () -> MessageSampling.every() == 0);
+        }
     }
 
     @Test

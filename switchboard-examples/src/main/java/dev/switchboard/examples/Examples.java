@@ -50,7 +50,7 @@ public final class Examples {
                 Routers::new));
         ALL.put("ScheduleExploration", new Entry("-", "the test kit's PCT schedules find an ordering bug real runs"
                 + " miss, and replay it", ScheduleExploration::new));
-        ALL.put("FlightRecorder", new Entry("-", "actor failures, restarts, stops and dead letters as JFR events",
+        ALL.put("FlightRecorder", new Entry("-", "failures, restarts, stops, dead letters, sampled messages as JFR events",
                 FlightRecorder::new));
         ALL.put("Backpressure", new Entry("-", "a bounded mailbox holds a fast producer outside the runtime back",
                 Backpressure::new));

@@ -1,10 +1,10 @@
 package dev.switchboard.examples;
 
-import static dev.switchboard.Switchboard.finish;
-
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.RuntimeMetrics;
 import dev.switchboard.actor.SupervisorStrategy;
+import dev.switchboard.task.TaskRuntime;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
@@ -16,9 +16,10 @@ import jdk.jfr.consumer.RecordingStream;
 /**
  * JFR events: while a recording runs, Switchboard records its actors' failures, restarts and stops, dead letters,
  * full mailboxes and hang reports as events of the category "Switchboard" (here read back in-process with a
- * {@code RecordingStream}; {@code java -XX:StartFlightRecording} or JDK Mission Control record them the same way).
- * A supervised parser fails on two malformed lines and is restarted; it is stopped at the end, and a line sent
- * after that is a dead letter.
+ * {@code RecordingStream}; {@code java -XX:StartFlightRecording} or JDK Mission Control record them the same way),
+ * and, if the recording enables it, a sample of the messages processed with their durations (here every message:
+ * the program is tiny). A supervised parser fails on two malformed lines and is restarted; it is stopped at the
+ * end, and a line sent after that is a dead letter. Then a {@link RuntimeMetrics} snapshot of the runtime.
  */
 public final class FlightRecorder implements Example {
     /** Fails on a line without '='. */
@@ -57,25 +58,36 @@ public final class FlightRecorder implements Example {
     @Override
     public void run(PrintStream out) {
         Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
-        try (RecordingStream recording = new RecordingStream()) {
+        RuntimeMetrics metrics;
+        try (RecordingStream recording = new RecordingStream();
+             TaskRuntime rt = TaskRuntime.builder().name("ingestion").workers(2).build()) {
             for (String type : new String[] {"ActorFailed", "ActorRestarted", "ActorStopped", "DeadLetter"}) {
                 recording.enable("dev.switchboard." + type);
             }
-            recording.onEvent(e -> counts.computeIfAbsent(e.getEventType().getLabel(), k -> new AtomicInteger())
-                    .incrementAndGet());
+            recording.enable("dev.switchboard.MessageProcessed").with("every", "1");   // off unless enabled
+            recording.onEvent(e -> {
+                if ("ingestion".equals(e.getString("runtime"))) {
+                    counts.computeIfAbsent(e.getEventType().getLabel(), k -> new AtomicInteger()).incrementAndGet();
+                }
+            });
             recording.startAsync();
-            finish(() -> {
+            rt.finish(() -> {
                 ActorRef<String> ingest = new Ingest().start("ingest");
                 for (String line : new String[] {"a=1", "oops", "b=2", "also bad", "c=3", "end"}) {
                     ingest.send(line);
                 }
             });
+            metrics = RuntimeMetrics.of(rt);                  // exact: the finish has returned
+            long expected = 8 + metrics.messagesProcessed();   // 8 of the others, and every message processed
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (counts.values().stream().mapToInt(AtomicInteger::get).sum() < 8 && System.nanoTime() < deadline) {
+            while (counts.values().stream().mapToInt(AtomicInteger::get).sum() < expected
+                    && System.nanoTime() < deadline) {
                 Thread.onSpinWait();                           // events reach the stream about once a second
             }
         }
         new TreeMap<>(counts).forEach((label, n) -> out.println(label + ": " + n));
+        out.println("metrics: " + metrics.messagesProcessed() + " messages processed, " + metrics.actorsLive()
+                + " actors live, " + metrics.deadLetterCount() + " dead letters, " + metrics.failures() + " failures");
     }
 
     public static void main(String[] args) {

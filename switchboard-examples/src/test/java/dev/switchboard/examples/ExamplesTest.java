@@ -66,8 +66,10 @@ class ExamplesTest {
 
     @Test
     void flightRecorder() {
+        // the ingest takes 6 lines and the parser's end, the parser 5 lines (2 of which fail): 12 messages
         assertThat(run(new FlightRecorder())).containsExactly("Actor Failed: 2", "Actor Restarted: 2",
-                "Actor Stopped: 1", "Dead Letter: 3");
+                "Actor Stopped: 1", "Dead Letter: 3", "Message Processed: 12",
+                "metrics: 12 messages processed, 0 actors live, 3 dead letters, 2 failures");
     }
 
     @RepeatedTest(3)
