@@ -10,6 +10,7 @@ import dev.switchboard.testing.Runtimes;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
@@ -29,10 +30,13 @@ class JfrEventsTest {
     static final List<String> NAMES = List.of("dev.switchboard.ActorFailed", "dev.switchboard.ActorRestarted",
             "dev.switchboard.ActorStopped", "dev.switchboard.DeadLetter", "dev.switchboard.MailboxFull");
 
-    /** Throws on "boom"; waits on a latch first if told to. */
+    /** Throws on "boom"; on "hold", waits for {@code release} (so that its mailbox of one fills). */
     static final class Flaky extends Actor<String> {
-        Flaky() {
+        private final CountDownLatch release;
+
+        Flaky(CountDownLatch release) {
             super(BoundedMailbox.dropping(1));
+            this.release = release;
         }
 
         @Override
@@ -40,15 +44,23 @@ class JfrEventsTest {
             if (s.equals("boom")) {
                 throw new IllegalStateException("boom");
             }
+            if (s.equals("hold")) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 
     static final class Parent extends Actor<String> {
         final CompletableFuture<ActorRef<String>> child = new CompletableFuture<>();
+        final CountDownLatch release = new CountDownLatch(1);
 
         @Override
         protected void onStart() {
-            child.complete(startChild("flaky", Flaky::new, SupervisorStrategy.restart()));
+            child.complete(startChild("flaky", () -> new Flaky(release), SupervisorStrategy.restart()));
         }
 
         @Override
@@ -72,16 +84,20 @@ class JfrEventsTest {
                     ActorRef<String> p = parent.start("parent");
                     ActorRef<String> flaky = parent.child.join();
                     flaky.send("boom");                       // ActorFailed, then ActorRestarted
+                    flaky.send("hold");
                     for (int i = 0; i < 100; i++) {
-                        flaky.send("fill");                   // a mailbox of one: some meet it full
+                        flaky.send("fill");                   // a mailbox of one, held: all but one meet it full
                     }
+                    parent.release.countDown();
                     flaky.stopNow();                          // ActorStopped
                     flaky.send("late");                       // a dead letter
                     p.send("done");
                 });
             }
-            Await.until("every kind of event was recorded", () -> NAMES.stream().allMatch(n -> recorded.stream()
-                    .anyMatch(e -> e.getEventType().getName().equals(n))));
+            Await.until(() -> "every kind of event was recorded (missing: " + NAMES.stream().filter(n -> recorded
+                    .stream().noneMatch(e -> e.getEventType().getName().equals(n))).toList() + ")",
+                    () -> NAMES.stream().allMatch(n -> recorded.stream()
+                            .anyMatch(e -> e.getEventType().getName().equals(n))));
         }
         RecordedEvent failed = only(recorded, "dev.switchboard.ActorFailed");
         assertThat(failed.getString("actor")).startsWith("flaky@");

@@ -21,10 +21,15 @@ public final class Await {
      * @throws AssertionError if it does not hold within {@link #TIMEOUT_SECONDS}
      */
     public static void until(String what, BooleanSupplier condition) {
+        until(() -> what, condition);
+    }
+
+    /** {@link #until(String, BooleanSupplier)}, with {@code what} made when the wait fails (it can say what is missing). */
+    public static void until(java.util.function.Supplier<String> what, BooleanSupplier condition) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - end > 0) {
-                throw new AssertionError("waited " + TIMEOUT_SECONDS + " s for " + what);
+                throw new AssertionError("waited " + TIMEOUT_SECONDS + " s for " + what.get());
             }
             Thread.onSpinWait();
         }
