@@ -76,12 +76,14 @@ final class Activation extends Node {
      */
     @Override
     public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
-        try {
-            scheduler().counters().actorEnded(processed());  // final now: every processing has ended
-        } catch (Throwable noMemory) {
-            // the metrics miss this actor's messages; its end goes on
+        if (actor.activation() == this) {  // not the activation of a start() that lost a race: that actor lives on
+            try {
+                scheduler().counters().actorEnded(processed());  // final now: every processing has ended
+            } catch (Throwable noMemory) {
+                // the metrics miss this actor's messages; its end goes on
+            }
+            ActorWatch.ended(actor);         // never throws
         }
-        ActorWatch.ended(actor);         // never throws
         super.onCompletion(caller);
     }
 
