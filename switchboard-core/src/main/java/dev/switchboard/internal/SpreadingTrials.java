@@ -46,7 +46,7 @@ package dev.switchboard.internal;
  * <h2>Programs with a central actor</h2>
  * While short turns are held, the watchdog also learns whether one node (an actor, nearly always) does a large part
  * of the work: the workers' turns vote for the node they ran, about one turn in {@value Worker#VOTE_PERIOD},
- * weighted by the work they did ({@link Worker#vote}), and the watchdog compares the work of each look's clear
+ * weighted by the work they did ({@link TurnVotes#vote}), and the watchdog compares the work of each look's clear
  * leader (one with at least twice the work of the next) with the work of all votes, over the last
  * {@value #CENTRAL_LOOKS} looks. A program is <em>central</em> once that share reaches a quarter, and stays so
  * until it falls below an eighth, or until those looks have too few votes to tell: a server and its request-reply
@@ -158,7 +158,7 @@ final class SpreadingTrials {
      * The watchdog looks: at {@code nanos} the workers have done {@code work} in all, and {@code chances} says
      * whether any of them had a chance to spread short turns since the previous look; their votes so far did
      * {@code voted} work, of which the node leading each window of votes did {@code leading}
-     * ({@link Worker#votedWork}, {@link Worker#leadingWork}).
+     * ({@link TurnVotes#votedWork}, {@link TurnVotes#leadingWork}).
      */
     void look(long nanos, long work, boolean chances, long voted, long leading) {
         long dt = nanos - lastNanos;

@@ -24,7 +24,7 @@ final class Watchdog {
     private final Thread thread;
     /**
      * The watchdog's looks so far (written by the watchdog only): a worker closes its window of votes
-     * ({@link Worker#vote}) at its first vote after this changes, and publishes it only if it is of the look
+     * ({@link TurnVotes#vote}) at its first vote after this changes, and publishes it only if it is of the look
      * before, so that the windows the watchdog sums cover about one look each.
      * Volatile so that a worker sees a new look within a vote or two; a vote reads it once per
      * {@value Worker#VOTE_PERIOD} turns, and on x86 a volatile read costs what a plain one does.
@@ -60,7 +60,7 @@ final class Watchdog {
 
     /**
      * For tests: the work the workers have counted so far ({@link Worker#work}), the work of their votes in the
-     * windows they closed ({@link Worker#vote}), and the part of it that each window's leading node did.
+     * windows they closed ({@link TurnVotes#vote}), and the part of it that each window's leading node did.
      */
     long[] workCounts() {
         long work = 0;
@@ -68,8 +68,8 @@ final class Watchdog {
         long leading = 0;
         for (Worker w : scheduler.workers) {
             work += w.work();
-            leading += w.leadingWork();
-            voted += w.votedWork();
+            leading += w.votes.leadingWork();
+            voted += w.votes.votedWork();
         }
         return new long[] {work, voted, leading};
     }
@@ -121,8 +121,8 @@ final class Watchdog {
                     }
                     w.watchdogSeen = p;
                     work += w.work();
-                    leading += w.leadingWork();   // first: see Worker#votedWork
-                    voted += w.votedWork();
+                    leading += w.votes.leadingWork();   // first: see TurnVotes#votedWork
+                    voted += w.votes.votedWork();
                     if (w.sawShortTurnChance) {
                         w.sawShortTurnChance = false;
                         chances = true;

@@ -39,7 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * estimates start high, so a program's first fan-out spreads at once. A turn that is long when the recent ones were
  * short holds the buffer up to about a millisecond: the watchdog looks that often while a worker has chances to
  * spread short turns ({@link #sawShortTurnChance}) and moves the buffer of a worker that started nothing since its
- * last look (see docs/decisions/004-hot-server.md).
+ * last look (see docs/decisions/004-hot-server.md). The turns' votes for the node whose work leads, which the
+ * trials also read, are the worker's {@link TurnVotes}.
  * <p>
  * <b>Idle spin.</b> A worker that runs out of work returns to the pool, which parks it after a spin of a few
  * microseconds; waking it again takes tens of microseconds. A runtime built with an idle spin
@@ -66,7 +67,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
  * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
  * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
- * but the slots, {@code progress}, {@code work}, {@code votedWork}, {@code leadingWork}, {@code endedMessages},
+ * but the slots, {@code progress}, {@code work}, {@code endedMessages},
  * {@code watchdogSeen} and the {@code sawShortTurnChance} hint are confined to this thread (the watchdog writes
  * only the last two; the others are written here and read elsewhere).
  * <p>
@@ -108,12 +109,8 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int PROBE_PERIOD = 32;
     /** The longest period between probes: a probe makes buffered activations stealable and wakes a parked worker. */
     static final int MAX_PROBE_PERIOD = 1024;
-    /** About one turn in this many votes for the node it ran ({@link #vote}): a power of two. */
+    /** About one turn in this many votes for the node it ran ({@link TurnVotes#vote}): a power of two. */
     static final int VOTE_PERIOD = 64;
-    /** Nodes a window of votes keeps count of (space-saving: the least counted gives its slot to a new one). */
-    static final int VOTE_SLOTS = 4;
-    /** A window's leader counts only with at least this many times the work of the next ({@link #closeWindow}). */
-    static final int CLEAR_LEAD = 2;
     /** Elements of {@link #cells} on either side of the ones written: 32 KB, or 64 KB with 8-byte references. */
     private static final int CARD_GUARD = 8192;
     /** Where in {@link #cells} the current node is. */
@@ -124,8 +121,6 @@ public final class Worker extends ForkJoinWorkerThread {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
     private static final VarHandle PROGRESS;
     private static final VarHandle WORK;
-    private static final VarHandle VOTED_WORK;
-    private static final VarHandle LEADING_WORK;
     private static final VarHandle ENDED_MESSAGES;
 
     static {
@@ -133,8 +128,6 @@ public final class Worker extends ForkJoinWorkerThread {
             MethodHandles.Lookup l = MethodHandles.lookup();
             PROGRESS = l.findVarHandle(Worker.class, "progress", long.class);
             WORK = l.findVarHandle(Worker.class, "work", long.class);
-            VOTED_WORK = l.findVarHandle(Worker.class, "votedWork", long.class);
-            LEADING_WORK = l.findVarHandle(Worker.class, "leadingWork", long.class);
             ENDED_MESSAGES = l.findVarHandle(Worker.class, "endedMessages", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -162,27 +155,6 @@ public final class Worker extends ForkJoinWorkerThread {
      */
     private long work;
     /**
-     * The work of the turns that voted ({@link #vote}), in all, and the part of it done by the node that led each
-     * window of votes clearly (see {@link #closeWindow}), summed over the windows this worker closed. Read by the
-     * watchdog for {@link SpreadingTrials#central()}, leading first (written only here: votedWork with an opaque
-     * store, then leadingWork with a release store, so a watchdog that reads leadingWork with acquire and then
-     * votedWork sees all the voted work of the windows whose leaders it counted, and never a share too high).
-     */
-    private long votedWork;
-    private long leadingWork;
-    /**
-     * The open window of votes: the nodes counted (by identity hash, so that an ended actor is not kept
-     * reachable), their work, and the work their slot already had when they took it over (space-saving's
-     * overestimate: a node's own work in the window is at least {@code voteCounts[i] - voteErrors[i]}).
-     */
-    private final int[] voteIds = new int[VOTE_SLOTS];
-    private final long[] voteCounts = new long[VOTE_SLOTS];
-    private final long[] voteErrors = new long[VOTE_SLOTS];
-    /** The work of the open window's votes. */
-    private long windowWork;
-    /** The watchdog's look that the open window belongs to ({@link Watchdog#lookEpoch()}). */
-    private int windowEpoch;
-    /**
      * Work of the turn running now that {@link #turnGoesOn} has counted already (confined); {@link #runChain}
      * counts the rest when the turn ends.
      */
@@ -193,10 +165,8 @@ public final class Worker extends ForkJoinWorkerThread {
      * server's), and counted votes would then see the server always or never.
      */
     private int voteCountdown = VOTE_PERIOD;
-    /** The state of the generator of {@link #voteCountdown} (xorshift; never zero). */
-    private int voteSeed = (int) Clock.system().nanoTime() | 1;
-    /** Work of turns that went on ({@link #turnGoesOn}) that has not voted yet: less than VOTE_PERIOD. */
-    private int goneOnUnits;
+    /** This worker's votes for the node whose work leads, which the watchdog reads. */
+    final TurnVotes votes;
     /**
      * The messages processed by the actors of this runtime whose activations completed on this thread
      * ({@link RuntimeCounters#actorEnded}); read by metrics snapshots (written only here, with release stores).
@@ -243,6 +213,7 @@ public final class Worker extends ForkJoinWorkerThread {
     Worker(ForkJoinPool pool, Scheduler scheduler) {
         super(null, pool, true);
         this.scheduler = scheduler;
+        this.votes = new TurnVotes(scheduler);
     }
 
     /** The pool of {@code scheduler}'s workers, in FIFO ("async") mode; a worker's death goes to its deaths. */
@@ -336,9 +307,9 @@ public final class Worker extends ForkJoinWorkerThread {
                 int units = (int) Math.max(0, turnUnits - (countedUnits - counted));  // what turnGoesOn did not count
                 countedUnits = counted;
                 if (--voteCountdown == 0) {
-                    voteCountdown = nextVoteGap();
+                    voteCountdown = votes.nextGap();
                     if (units > 0) {
-                        vote(n, units);
+                        votes.vote(n, units);
                     }
                 }
                 WORK.setOpaque(this, work + units);
@@ -636,45 +607,6 @@ public final class Worker extends ForkJoinWorkerThread {
         return (long) WORK.getOpaque(this);
     }
 
-    /**
-     * A turn of {@code n} that did {@code units} of work votes for it. The votes of one watchdog look form a
-     * window that counts the work of each node in it (at most {@value #VOTE_SLOTS} nodes: the space-saving
-     * algorithm of Metwally, Agrawal and El Abbadi, which never loses a node that does more than a
-     * {@value #VOTE_SLOTS}th of the window's work); when the look changes, the window closes and publishes its
-     * work and a lower bound of its leading node's, which is what the watchdog compares. Turns vote in either
-     * mode; the watchdog uses the votes only while short turns are held.
-     */
-    private void vote(Node n, int units) {
-        int epoch = scheduler.watchdog.lookEpoch();
-        if (epoch != windowEpoch) {
-            // a window older than the last look (this worker was idle, or in one long turn) is not published:
-            // it would count work of another time, perhaps of the other mode, in the looks that come now
-            closeWindow(epoch - windowEpoch == 1);
-            windowEpoch = epoch;
-        }
-        int id = System.identityHashCode(n);
-        int[] ids = voteIds;
-        long[] counts = voteCounts;
-        int slot = -1;
-        for (int i = 0; i < VOTE_SLOTS; i++) {
-            if (ids[i] == id && counts[i] != 0) {
-                slot = i;
-                break;
-            }
-        }
-        if (slot < 0) {
-            slot = 0;
-            for (int i = 1; i < VOTE_SLOTS; i++) {
-                if (counts[i] < counts[slot]) {
-                    slot = i;
-                }
-            }
-            ids[slot] = id;
-            voteErrors[slot] = counts[slot];
-        }
-        counts[slot] += units;
-        windowWork += units;
-    }
 
     /**
      * The turn of {@code n}, which has just used up its budget of {@code units}, goes on because nothing else
@@ -685,61 +617,7 @@ public final class Worker extends ForkJoinWorkerThread {
     void turnGoesOn(Node n, int units) {
         countedUnits += units;
         WORK.setOpaque(this, work + units);
-        // A turn votes once in VOTE_PERIOD turns with all its work; a turn that goes on votes every time it does
-        // (it may never end), with its work divided by that period, so that both weigh the same per unit.
-        goneOnUnits += units;
-        if (goneOnUnits >= VOTE_PERIOD) {
-            vote(n, goneOnUnits / VOTE_PERIOD);
-            goneOnUnits %= VOTE_PERIOD;
-        }
-    }
-
-    /** Turns from one vote to the next: uniform from 1 to twice {@link #VOTE_PERIOD}. */
-    private int nextVoteGap() {
-        int x = voteSeed;
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        voteSeed = x;
-        return 1 + (x & (2 * VOTE_PERIOD - 1));
-    }
-
-    /**
-     * Publishes the open window of votes if {@code publish}, and starts an empty one. The window's leader counts
-     * (with the lower bound of its work) only if it leads clearly, with at least {@link #CLEAR_LEAD} times the work
-     * of the next: in a program of two to four equally busy actors (a short pipeline), each does a quarter or more
-     * of the work, but none is a node the others wait for.
-     */
-    private void closeWindow(boolean publish) {
-        long first = 0;
-        long second = 0;
-        long[] counts = voteCounts;
-        for (int i = 0; i < VOTE_SLOTS; i++) {
-            long least = counts[i] - voteErrors[i];
-            if (least > first) {
-                second = first;
-                first = least;
-            } else if (least > second) {
-                second = least;
-            }
-            counts[i] = 0;
-            voteErrors[i] = 0;
-        }
-        if (publish && windowWork > 0) {
-            VOTED_WORK.setOpaque(this, votedWork + windowWork);
-            LEADING_WORK.setRelease(this, leadingWork + (first >= CLEAR_LEAD * second ? first : 0));
-        }
-        windowWork = 0;
-    }
-
-    /** For the watchdog: the work of the votes in the windows closed so far. */
-    long votedWork() {
-        return (long) VOTED_WORK.getOpaque(this);
-    }
-
-    /** For the watchdog, read before {@link #votedWork}: what each window's clear leader did (at least). */
-    long leadingWork() {
-        return (long) LEADING_WORK.getAcquire(this);
+        votes.wentOn(n, units);
     }
 
     /** An actor whose activation completed on this thread had processed {@code n} messages (this thread only). */

@@ -153,7 +153,7 @@ class HandoffSpreadingTest {
     }
 
     /**
-     * The workers' turns vote for the node they ran ({@link Worker#vote}), and {@link SpreadingTrials} calls a
+     * The workers' turns vote for the node they ran ({@link TurnVotes#vote}), and {@link SpreadingTrials} calls a
      * program central when one node does at least a quarter of the voted work. A server with 15 request-reply
      * clients processes half of all messages: the votes find it, and weigh it about right, although on one worker
      * its turns come back every 16th turn exactly (votes taken every 64th turn would see it always or never). 40
