@@ -1,9 +1,10 @@
 package dev.switchboard.place;
 
 /**
- * What places send each other once connected, besides the {@link Handshake}. {@link Create}, {@link Deliver} and
- * {@link Failed} are the program's traffic: each place counts those it sends and receives, and global termination
- * compares the sums ({@link PlaceRuntime}). {@link Wave} and {@link Shutdown} are termination's own.
+ * What places send each other once connected (after the {@link Handshake}), encoded by the {@link MessageCodec}.
+ * {@link Create}, {@link Deliver} and {@link Failed} are the program's traffic: each place counts those it sends
+ * and receives, and global termination compares the sums ({@link PlaceRuntime}). {@link Wave} and
+ * {@link Shutdown} are termination's own; {@link Ping}, {@link Pong} and {@link Closing} the transport's.
  */
 final class Frames {
     private Frames() {
@@ -36,5 +37,17 @@ final class Frames {
 
     /** From place 0 when the program has ended everywhere: close and exit. */
     record Shutdown() {
+    }
+
+    /** A liveness probe, either way: the transport answers it with a {@link Pong}. */
+    record Ping(long id) {
+    }
+
+    /** The answer to the {@link Ping} with the same id. */
+    record Pong(long id) {
+    }
+
+    /** Sent before a place closes a connection whose handshake is done: why. */
+    record Closing(String reason) {
     }
 }

@@ -3,7 +3,6 @@ package dev.switchboard.place;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
-import com.esotericsoftware.kryo.io.ByteBufferInput;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import dev.switchboard.actor.ActorRef;
@@ -31,8 +30,7 @@ final class MessageCodec {
 
     /** The classes every place registers before the configuration's, in id order from 20. */
     private static final List<Class<?>> BUILT_IN = List.of(
-            Handshake.Hello.class, Handshake.Welcome.class, Handshake.Refused.class, Handshake.Ping.class,
-            Handshake.Pong.class, GlobalId.class,
+            Frames.Closing.class, Frames.Ping.class, Frames.Pong.class, GlobalId.class,
             byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
             String[].class,
             Frames.Create.class, Frames.Deliver.class, Frames.Failed.class, Frames.Wave.class,
@@ -47,7 +45,9 @@ final class MessageCodec {
     private final ThreadLocal<Kryo> kryos = ThreadLocal.withInitial(this::newKryo);
     /** Each thread's output buffer, reused from one message to the next. */
     private final ThreadLocal<Output> outputs = ThreadLocal.withInitial(() -> new Output(OUTPUT_BYTES, -1));
-    private final ThreadLocal<ByteBufferInput> inputs = ThreadLocal.withInitial(ByteBufferInput::new);
+    /** Each thread's input, which bounds what a frame may make it allocate. */
+    private final ThreadLocal<BoundedInput> inputs;
+    private final DecodingLimits limits;
     /** A thread's output buffer starts this large; one that grew past {@link #KEPT_OUTPUT_BYTES} is not kept. */
     private static final int OUTPUT_BYTES = 512;
     private static final int KEPT_OUTPUT_BYTES = 1 << 20;
@@ -57,7 +57,7 @@ final class MessageCodec {
      * tests, a launcher's handshakes).
      */
     MessageCodec(List<Class<?>> userClasses, String origin) {
-        this(userClasses, origin, null);
+        this(userClasses, origin, null, DecodingLimits.DEFAULTS);
     }
 
     /**
@@ -66,17 +66,61 @@ final class MessageCodec {
      *                    places.conf")
      * @param references  how references to actors are written and read (as their id, resolved by the place that
      *                    reads them), or null if messages carry none
+     * @param limits      what a frame may make a place read and allocate
      */
-    MessageCodec(List<Class<?>> userClasses, String origin, Serializer<ActorRef<?>> references) {
+    MessageCodec(List<Class<?>> userClasses, String origin, Serializer<ActorRef<?>> references,
+                 DecodingLimits limits) {
         this.origin = origin;
         this.userClasses = List.copyOf(userClasses);
         this.references = references;
+        this.limits = limits;
+        this.inputs = ThreadLocal.withInitial(() -> new BoundedInput(limits));
+    }
+
+    /** What a frame may make a place read and allocate. */
+    DecodingLimits limits() {
+        return limits;
+    }
+
+    /**
+     * The build identity of the program this codec carries: SHA-256 over the handshake's version and, for every
+     * class it registers in id order (the transport's own, then the program's), its name and its class file's bytes.
+     * Two places whose message classes differ in any way (a field added, a record reordered, another version of
+     * Switchboard's frames) have different identities, and the handshake keeps them apart.
+     */
+    byte[] buildIdentity() {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            sha.update(("switchboard-places/" + Handshake.VERSION).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            List<Class<?>> all = new java.util.ArrayList<>(BUILT_IN);
+            all.addAll(Seam.referenceClasses());        // a codec without references writes none, and reads alike
+            all.addAll(userClasses);
+            for (Class<?> c : all) {
+                sha.update(c.getName().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                Class<?> top = c;
+                while (top.isArray()) {
+                    top = top.getComponentType();
+                }
+                if (!top.isPrimitive() && top.getClassLoader() != null) {   // the JDK's classes are the JDK's
+                    String file = top.getName().substring(top.getName().lastIndexOf('.') + 1) + ".class";
+                    try (java.io.InputStream in = top.getResourceAsStream(file)) {
+                        if (in != null) {
+                            sha.update(in.readAllBytes());
+                        }
+                    }
+                }
+            }
+            return sha.digest();
+        } catch (java.security.NoSuchAlgorithmException | java.io.IOException e) {
+            throw new IllegalStateException("cannot compute the program's build identity: " + e, e);
+        }
     }
 
     private Kryo newKryo() {
         Kryo kryo = new Kryo();
         kryo.setRegistrationRequired(true);
         kryo.setReferences(false);
+        kryo.setMaxDepth(limits.maxDepth());
         int id = 20;
         for (Class<?> c : BUILT_IN) {
             if (c == Frames.Deliver.class) {
@@ -95,6 +139,7 @@ final class MessageCodec {
         for (Class<?> c : userClasses) {
             kryo.register(c, id++);
         }
+        BoundedSerializers.bound(kryo, id);
         return kryo;
     }
 
@@ -167,6 +212,11 @@ final class MessageCodec {
         return kryos.get().getClassResolver().getRegistration(type) != null;
     }
 
+    /** For tests: the id {@code type} is registered with. */
+    int classId(Class<?> type) {
+        return kryos.get().getRegistration(type).getId();
+    }
+
     /** How a class is registered, for errors. */
     String origin() {
         return origin;
@@ -178,9 +228,7 @@ final class MessageCodec {
      * @throws KryoException if they are not a message of registered classes
      */
     Object decode(byte[] bytes) {
-        try (Input input = new Input(bytes)) {
-            return read(input);
-        }
+        return decode(java.nio.ByteBuffer.wrap(bytes));
     }
 
     /**
@@ -189,24 +237,32 @@ final class MessageCodec {
      * @throws KryoException if they are not a message of registered classes
      */
     Object decode(ByteBuf frame) {
-        ByteBufferInput input = inputs.get();
-        input.setBuffer(frame.nioBuffer());
-        try {
-            return read(input);
-        } finally {
-            input.setBuffer(EMPTY);
-        }
+        return decode(frame.nioBuffer());
     }
 
-    private static final java.nio.ByteBuffer EMPTY = java.nio.ByteBuffer.allocate(0);
-
-    private Object read(Input input) {
+    /**
+     * Reads the message in {@code bytes} within this codec's {@link DecodingLimits}; bytes left over after it are
+     * refused too (a frame holds one message).
+     */
+    private Object decode(java.nio.ByteBuffer bytes) {
+        BoundedInput input = inputs.get();
         Kryo kryo = kryos.get();
+        input.begin(bytes);
         try {
-            return kryo.readClassAndObject(input);
+            Object message = kryo.readClassAndObject(input);
+            if (message == null) {
+                throw new KryoException("a frame holds null, not a message");
+            }
+            if (input.position() != input.limit()) {
+                throw new KryoException("a frame has " + (input.limit() - input.position()) + " bytes after its"
+                        + " message (a " + message.getClass().getName() + ")");
+            }
+            return message;
         } catch (RuntimeException e) {
             kryo.reset();
             throw e;
+        } finally {
+            input.done();
         }
     }
 

@@ -12,13 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -26,6 +26,11 @@ import java.util.stream.Stream;
  * The embedded default: this JVM is place 0 (the master), and the other places are child JVMs on this host
  * ({@link PlaceMain}), on loopback with free ports, started with this JVM's java and class path. {@link #launch}
  * returns once every place is connected to every other (handshakes done); {@link #close} ends them.
+ *
+ * <p>The places of a launch share a secret, fresh from a {@code SecureRandom} for each launch, with which each
+ * connection's handshake proves that both sides belong to it ({@link Authentication}). A child gets it as the
+ * first line on its standard input, a pipe only the two processes hold: never on a command line, which any local
+ * user can read.
  *
  * <p>No child outlives its launcher: a child halts when its standard input, a pipe from this JVM, ends — which
  * the operating system does when this JVM ends, however it ends (killed, crashed); a shutdown hook also ends
@@ -42,6 +47,12 @@ final class PlaceLauncher implements AutoCloseable {
     /** One child JVM: its process, its standard input, and the lines it prints, one after the other. */
     private record Child(int place, String name, Process process, Writer stdin, BlockingQueue<String> lines,
                          Path errors) {
+    }
+
+    /** Makes place 0's transport, given the run's id, the places' names and their authentication. */
+    @FunctionalInterface
+    interface MasterTransport {
+        Transport create(String program, List<String> names, Authentication authentication);
     }
 
     private PlaceLauncher(List<String> names, Transport transport, List<Child> children, Thread hook) {
@@ -61,12 +72,13 @@ final class PlaceLauncher implements AutoCloseable {
      *         ended then)
      */
     static PlaceLauncher launch(int places, List<String> jvmOptions, List<String> childArgs,
-                                BiFunction<String, List<String>, Transport> transports, Duration timeout)
+                                MasterTransport transports, Duration timeout)
             throws IOException, InterruptedException {
         if (places < 1 || places > GlobalId.MAX_PLACES) {
             throw new IllegalArgumentException("places are 1 to " + GlobalId.MAX_PLACES + ", not " + places);
         }
         String program = UUID.randomUUID().toString();
+        byte[] secret = Authentication.newSecret();
         List<String> names = new ArrayList<>();
         for (int i = 0; i < places; i++) {
             names.add("p" + i);
@@ -78,9 +90,9 @@ final class PlaceLauncher implements AutoCloseable {
         Transport transport;
         try {
             for (int i = 1; i < places; i++) {                // they start while this place sets itself up
-                children.add(start(i, program, names, jvmOptions, childArgs));
+                children.add(start(i, program, names, jvmOptions, childArgs, secret));
             }
-            transport = transports.apply(program, List.copyOf(names));
+            transport = transports.create(program, List.copyOf(names), Authentication.hmac(secret));
         } catch (IOException | RuntimeException | Error e) {
             children.forEach(c -> c.process().destroyForcibly());
             Runtime.getRuntime().removeShutdownHook(hook);
@@ -113,7 +125,7 @@ final class PlaceLauncher implements AutoCloseable {
     }
 
     private static Child start(int place, String program, List<String> names, List<String> jvmOptions,
-                               List<String> childArgs) throws IOException {
+                               List<String> childArgs, byte[] secret) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (Runtime.version().feature() >= 24) {
@@ -147,8 +159,10 @@ final class PlaceLauncher implements AutoCloseable {
         }, "place-" + names.get(place) + "-output");
         pump.setDaemon(true);
         pump.start();
-        return new Child(place, names.get(place), process,
-                new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), lines, errors);
+        Writer stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        stdin.write(PlaceMain.SECRET + " " + Base64.getEncoder().encodeToString(secret) + "\n");
+        stdin.flush();
+        return new Child(place, names.get(place), process, stdin, lines, errors);
     }
 
     /** The child's next control line, which must start with {@code expected}. */
@@ -235,9 +249,9 @@ final class PlaceLauncher implements AutoCloseable {
      */
     public static void main(String[] args) throws Exception {
         int places = args.length == 2 && args[0].equals("--places") ? Integer.parseInt(args[1]) : 3;
-        try (PlaceLauncher launcher = launch(places, List.of(), List.of(), (run, names) -> new Transport(0, run, names,
-                new MessageCodec(List.of(), "the launcher"), (from, m) -> { }, Transport.Settings.DEFAULTS),
-                Duration.ofSeconds(60))) {
+        try (PlaceLauncher launcher = launch(places, List.of(), List.of(), (run, names, auth) -> new Transport(0, run,
+                names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { }, Transport.Settings.DEFAULTS,
+                auth), Duration.ofSeconds(60))) {
             System.out.println("switchboard-launcher children " + launcher.children().stream()
                     .map(h -> String.valueOf(h.pid())).collect(Collectors.joining(" ")));
             System.out.flush();

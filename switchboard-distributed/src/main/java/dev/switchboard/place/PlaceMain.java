@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,6 +18,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * The entry point of a place JVM that a {@link PlaceLauncher} starts on this host. It talks to its launcher over
  * its standard input and output, one line each way per step, and to the other places over the {@link Transport}:
  * <ol>
+ *   <li>it reads {@code secret <base64>}: the secret the places of this launch share ({@link Authentication});</li>
  *   <li>it listens on a free loopback port and prints {@code switchboard-place ready <index> <port>};</li>
  *   <li>it reads {@code addresses <host:port>,<host:port>,...} (every place's, by index), connects to every other
  *       place (the full mesh, handshakes done) and prints {@code switchboard-place connected <index>};</li>
@@ -26,14 +28,16 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <b>It never outlives its launcher</b>: a thread reads its standard input for the whole run, and when that ends
  * (the launcher's process is gone, however it ended: killed, crashed, or Ctrl-C) it halts at once with status
  * {@value #ORPHANED}, whatever step it is at. Arguments:
- * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>}, {@code --throughput <n>}
- * and {@code --messages <class,class,...>} (the message classes, in every place's order).
+ * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>},
+ * {@code --throughput <n>}, {@code --messages <class,class,...>} (the message classes, in every place's order) and
+ * {@code --limits <n,n,n,n,n>} ({@link DecodingLimits}).
  */
 public final class PlaceMain {
     /** The exit status of a place whose launcher went away. */
     public static final int ORPHANED = 3;
     static final String READY = "switchboard-place ready";
     static final String CONNECTED = "switchboard-place connected";
+    static final String SECRET = "switchboard-place secret";
 
     private PlaceMain() {
     }
@@ -45,6 +49,7 @@ public final class PlaceMain {
         int workers = Runtime.getRuntime().availableProcessors();
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         List<Class<?>> messages = new ArrayList<>();
+        DecodingLimits limits = DecodingLimits.DEFAULTS;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--program" -> program = args[i + 1];
@@ -52,6 +57,7 @@ public final class PlaceMain {
                 case "--names" -> names = Arrays.asList(args[i + 1].split(","));
                 case "--workers" -> workers = Integer.parseInt(args[i + 1]);
                 case "--throughput" -> throughput = Integer.parseInt(args[i + 1]);
+                case "--limits" -> limits = DecodingLimits.fromArgument(args[i + 1]);
                 case "--messages" -> {
                     for (String c : args[i + 1].split(",")) {
                         if (!c.isBlank()) {
@@ -68,10 +74,17 @@ public final class PlaceMain {
                     + " got " + String.join(" ", args));
         }
         BlockingQueue<String> in = watchLauncher();
+        String secret = in.take();
+        if (!secret.startsWith(SECRET + " ")) {
+            throw new IllegalStateException("place " + names.get(place) + " expected the places' secret first on its"
+                    + " standard input");
+        }
+        Authentication authentication = Authentication.hmac(Base64.getDecoder().decode(
+                secret.substring(SECRET.length() + 1)));
         try (PlaceRuntime runtime = new PlaceRuntime(place, names, workers, throughput, messages,
-                "pass it to Places.builder().messages(...)");
+                "pass it to Places.builder().messages(...)", limits);
              Transport transport = new Transport(place, program, names, runtime.codec, runtime,
-                     Transport.Settings.DEFAULTS)) {
+                     Transport.Settings.DEFAULTS, authentication)) {
             runtime.attach(transport);
             Places.install(new Places(runtime));              // before the others can send it a creation
             InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));

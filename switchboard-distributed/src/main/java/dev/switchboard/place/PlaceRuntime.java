@@ -115,23 +115,24 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * @param throughput the runtime's budget of messages per activation
      * @param messages   the message classes, in every place's order
      * @param register   how a class is registered, for errors
+     * @param limits     what a frame from another place may make this place read and allocate
      */
     PlaceRuntime(int here, List<String> names, int workers, int throughput, List<Class<?>> messages,
-                 String register) {
+                 String register, DecodingLimits limits) {
         this.here = here;
         this.names = List.copyOf(names);
         if (here != 0) {
             Seam.usePlaceBits(GlobalId.of(here, here, 0).bits());
         }
         this.ids = new GlobalId.Allocator(here);
-        this.codec = new MessageCodec(messages, register, new References());
+        this.codec = new MessageCodec(messages, register, new References(), limits);
         this.runtime = TaskRuntime.builder().name("place-" + names.get(here)).workers(workers).throughput(throughput)
                 .onUnscopedFailure(this::failed).build();
     }
 
     /**
      * Encodes and decodes one of each frame the places exchange before any is sent: Kryo makes a class's serializer
-     * the first time it meets the class, and the JIT compiles the paths, so a place's first handshake and first
+     * the first time it meets the class, and the JIT compiles the paths, so a place's first messages and first
      * termination wave would otherwise take tens of milliseconds on a fresh JVM. Each thread has its own Kryo: this
      * warms the transport's I/O thread's (the compiled code is everyone's), without holding up the caller. A launch
      * calls it while it waits for the other places (one place alone sends nothing, and does not).
@@ -139,15 +140,14 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     void warmUp() {
         Transport t = transport;
         if (t != null) {
-            t.onIoThread(this::warmUpThisThread);   // the thread that reads every frame and writes the handshakes
+            t.onIoThread(this::warmUpThisThread);   // the thread that reads every frame
         } else {
             warmUpThisThread();
         }
     }
 
     private void warmUpThisThread() {
-        for (Object frame : List.of(new Handshake.Hello("warm-up", here), new Handshake.Welcome(here),
-                new Handshake.Ping(0), new Handshake.Pong(0), new Frames.Deliver(0, -1, "warm-up"),
+        for (Object frame : List.of(new Frames.Ping(0), new Frames.Pong(0), new Frames.Deliver(0, -1, "warm-up"),
                 new Frames.Failed(here, "", "", "", false), new Frames.Shutdown(),
                 new Frames.Wave(0, true, 0, 0, new long[names.size()]))) {
             ByteBuf encoded = codec.frame(frame, () -> "this place", Integer.MAX_VALUE, ByteBufAllocator.DEFAULT);

@@ -174,8 +174,19 @@ public final class Places {
         private int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         private final List<String> jvmOptions = new ArrayList<>();
         private Duration bootstrapTimeout = Duration.ofSeconds(60);
+        /** Null until set: a configuration's, else the defaults. */
+        private DecodingLimits limits;
 
         private Builder() {
+        }
+
+        /**
+         * What a frame from another place may make a place read and allocate (default: a configuration's
+         * {@code limits}, else {@link DecodingLimits#DEFAULTS}).
+         */
+        public Builder decodingLimits(DecodingLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
         }
 
         /**
@@ -332,21 +343,25 @@ public final class Places {
                     : Math.max(1, Runtime.getRuntime().availableProcessors() / places);
             List<Class<?>> registered = List.copyOf(messages);
             String register = "pass it to Places.builder().messages(...)";
+            DecodingLimits bounds = limits != null ? limits : DecodingLimits.DEFAULTS;
             if (places == 1) {
-                try (PlaceRuntime alone = new PlaceRuntime(0, names, threads, throughput, registered, register)) {
+                try (PlaceRuntime alone = new PlaceRuntime(0, names, threads, throughput, registered, register,
+                        bounds)) {
                     return runMaster(alone, program, t0);
                 }
             }
             List<String> childArgs = List.of("--workers", String.valueOf(threads), "--throughput",
                     String.valueOf(throughput), "--messages",
-                    registered.stream().map(Class::getName).collect(Collectors.joining(",")));
+                    registered.stream().map(Class::getName).collect(Collectors.joining(",")), "--limits",
+                    bounds.toArgument());
             PlaceRuntime[] master = new PlaceRuntime[1];
             PlaceLauncher launcher;
             try {
                 // this place is built once the children are starting, and warms up while they do
-                launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all) -> {
-                    master[0] = new PlaceRuntime(0, all, threads, throughput, registered, register);
-                    Transport t = new Transport(0, run, all, master[0].codec, master[0], Transport.Settings.DEFAULTS);
+                launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all, auth) -> {
+                    master[0] = new PlaceRuntime(0, all, threads, throughput, registered, register, bounds);
+                    Transport t = new Transport(0, run, all, master[0].codec, master[0], Transport.Settings.DEFAULTS,
+                            auth);
                     try {
                         master[0].attach(t);
                         master[0].warmUp();
@@ -395,10 +410,11 @@ public final class Places {
             long t0 = System.nanoTime();
             int threads = workers > 0 ? workers
                     : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
+            Authentication authentication = cfg.security().authentication(self.name(), cfg.origin());
             try (PlaceRuntime place = new PlaceRuntime(self.index(), names, threads, throughput, all,
-                    "list it under selectorSystem.messages in " + cfg.origin());
+                    "list it under selectorSystem.messages in " + cfg.origin(), limits != null ? limits : cfg.limits());
                  Transport t = new Transport(self.index(), run, names, place.codec, place,
-                         Transport.Settings.DEFAULTS)) {
+                         Transport.Settings.DEFAULTS, authentication)) {
                 place.attach(t);
                 if (self.index() != 0) {
                     Places.install(new Places(place));         // before the others can send it a creation

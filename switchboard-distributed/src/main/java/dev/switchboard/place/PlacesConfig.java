@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  *   workers: 4                           # worker threads per place (default: the place's processors)
  *   jvmOptions: ["-Xmx2g"]               # for the place JVMs a launcher starts (default: none)
  *   messages: ["com.example.Ping", "com.example.Pong"]          # the classes messages may carry
+ *   security { secretFile: "/run/secrets/switchboard" }        # how places prove they belong ({@link PlacesSecurity})
+ *   limits { maxFrameBytes: 16777216 }                         # what a frame may cost ({@link DecodingLimits})
  * }
  * </pre>
  *
@@ -58,7 +60,12 @@ public final class PlacesConfig {
     }
 
     private static final String ROOT = "selectorSystem";
-    private static final Set<String> ROOT_KEYS = Set.of("init", "remote", "workers", "jvmOptions", "messages");
+    private static final Set<String> ROOT_KEYS = Set.of("init", "remote", "workers", "jvmOptions", "messages",
+            "security", "limits");
+    private static final Set<String> SECURITY_KEYS = Set.of("mode", "secretFile", "keyStore", "keyStorePasswordFile",
+            "trustStore", "trustStorePasswordFile");
+    private static final Set<String> LIMIT_KEYS = Set.of("maxFrameBytes", "maxDecodedBytes", "maxElements",
+            "maxStringLength", "maxDepth");
     private static final Set<String> PLACE_KEYS = Set.of("place", "hostname", "port");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
@@ -67,10 +74,14 @@ public final class PlacesConfig {
     private final int workers;
     private final List<String> jvmOptions;
     private final List<String> messageClasses;
+    private final PlacesSecurity security;
+    private final DecodingLimits limits;
 
     private PlacesConfig(String origin, List<Place> places, int workers, List<String> jvmOptions,
-                         List<String> messageClasses) {
+                         List<String> messageClasses, PlacesSecurity security, DecodingLimits limits) {
         this.origin = origin;
+        this.security = security;
+        this.limits = limits;
         this.places = List.copyOf(places);
         this.workers = workers;
         this.jvmOptions = List.copyOf(jvmOptions);
@@ -105,7 +116,7 @@ public final class PlacesConfig {
         } catch (ConfigException e) {
             throw new PlacesConfigException(name + ": not a readable HOCON file: " + e.getMessage(), e);
         }
-        return check(config, name, classes);
+        return check(config, name, classes, file.toAbsolutePath().getParent());
     }
 
     /**
@@ -121,10 +132,10 @@ public final class PlacesConfig {
         } catch (ConfigException e) {
             throw new PlacesConfigException(origin + ": not HOCON: " + e.getMessage(), e);
         }
-        return check(config, origin, classes);
+        return check(config, origin, classes, Path.of("").toAbsolutePath());
     }
 
-    private static PlacesConfig check(Config config, String origin, ClassLoader classes) {
+    private static PlacesConfig check(Config config, String origin, ClassLoader classes, Path dir) {
         if (!config.hasPath(ROOT)) {
             throw new PlacesConfigException(origin + ": " + ROOT + " is missing ([DistSelectors] Fig. 8: " + ROOT
                     + " { init { place, hostname, port }, remote: [ ... ] })");
@@ -177,7 +188,63 @@ public final class PlacesConfig {
                         + " every place)", e);
             }
         }
-        return new PlacesConfig(origin, places, workers, jvmOptions, messages);
+        return new PlacesConfig(origin, places, workers, jvmOptions, messages, security(root, origin, dir),
+                limits(root, origin));
+    }
+
+    /** The {@code security} section; without one, HMAC (with the secret file the environment names, at launch). */
+    private static PlacesSecurity security(Config root, String origin, Path dir) {
+        String key = ROOT + ".security";
+        Config c = root.hasPath("security") ? object(root, "security", key, origin) : null;
+        if (c != null) {
+            unknownKeys(c, SECURITY_KEYS, key, origin);
+        }
+        String modeName = c != null && c.hasPath("mode") ? string(c, "mode", key + ".mode", origin) : "hmac";
+        PlacesSecurity.Mode mode = null;
+        for (PlacesSecurity.Mode m : PlacesSecurity.Mode.values()) {
+            if (m.key().equals(modeName)) {
+                mode = m;
+            }
+        }
+        Object where = c != null ? c : root;
+        if (mode == null) {
+            throw new PlacesConfigException(at(where, origin) + key + ".mode: hmac, tls or unauthenticated-insecure,"
+                    + " not '" + modeName + "'");
+        }
+        Path secret = path(c, "secretFile", key, origin, dir);
+        Path keyStore = path(c, "keyStore", key, origin, dir);
+        Path trustStore = path(c, "trustStore", key, origin, dir);
+        if (mode == PlacesSecurity.Mode.TLS && (keyStore == null || trustStore == null)) {
+            throw new PlacesConfigException(at(where, origin) + key + ": mode tls needs keyStore (this place's key and"
+                    + " certificate, PKCS#12; {place} in the path is replaced by the place's name) and trustStore");
+        }
+        return new PlacesSecurity(mode, secret, keyStore, path(c, "keyStorePasswordFile", key, origin, dir),
+                trustStore, path(c, "trustStorePasswordFile", key, origin, dir));
+    }
+
+    private static Path path(Config c, String name, String key, String origin, Path dir) {
+        return c == null || !c.hasPath(name) ? null : dir.resolve(string(c, name, key + "." + name, origin));
+    }
+
+    /** The {@code limits} section: {@link DecodingLimits}, each key optional. */
+    private static DecodingLimits limits(Config root, String origin) {
+        DecodingLimits d = DecodingLimits.DEFAULTS;
+        if (!root.hasPath("limits")) {
+            return d;
+        }
+        String key = ROOT + ".limits";
+        Config c = object(root, "limits", key, origin);
+        unknownKeys(c, LIMIT_KEYS, key, origin);
+        try {
+            return new DecodingLimits(
+                    c.hasPath("maxFrameBytes") ? integer(c, "maxFrameBytes", key + ".maxFrameBytes", origin) : d.maxFrameBytes(),
+                    c.hasPath("maxDecodedBytes") ? c.getBytes("maxDecodedBytes") : d.maxDecodedBytes(),
+                    c.hasPath("maxElements") ? integer(c, "maxElements", key + ".maxElements", origin) : d.maxElements(),
+                    c.hasPath("maxStringLength") ? integer(c, "maxStringLength", key + ".maxStringLength", origin) : d.maxStringLength(),
+                    c.hasPath("maxDepth") ? integer(c, "maxDepth", key + ".maxDepth", origin) : d.maxDepth());
+        } catch (IllegalArgumentException | ConfigException e) {
+            throw new PlacesConfigException(at(c, origin) + key + ": " + e.getMessage(), e);
+        }
     }
 
     private static Place place(Config c, int index, String key, String origin, Map<String, String> keyOfName,
@@ -321,6 +388,16 @@ public final class PlacesConfig {
     /** Options for the JVMs a launcher starts for the places; empty if none are given. */
     public List<String> jvmOptions() {
         return jvmOptions;
+    }
+
+    /** How the places prove to each other that they belong to the program. */
+    public PlacesSecurity security() {
+        return security;
+    }
+
+    /** What a frame from another place may make a place read and allocate. */
+    public DecodingLimits limits() {
+        return limits;
     }
 
     /** The names of the classes messages between places may carry, each loadable. */

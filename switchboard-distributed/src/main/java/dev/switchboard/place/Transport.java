@@ -4,7 +4,6 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -16,8 +15,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -30,6 +27,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -39,12 +37,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Implementation notes. Place {@code i} connects to every place with a higher index and accepts the
  * connections of those with a lower one, so each pair has exactly one connection. Every connection starts with
- * the {@link Handshake}: the connecting place's {@code Hello} names the program and its index, the accepting place
- * checks both (the program's id, an index below its own, no connection from that place yet) and answers
- * {@code Welcome} or {@code Refused} and closes; a first frame that is not a {@code Hello} is refused, and
- * nothing is handed on before the handshake (frames are decoded with the registered classes only, and at most
- * {@link Settings#maxFrameBytes()} long). A frame is a 4-byte length
- * and the codec's bytes. Messages from one sending thread to one place arrive in the order they were sent (one
+ * the {@link Handshake} ({@link HandshakeHandler}), in a small fixed format of its own: both sides prove they
+ * belong to the program ({@link Authentication}), and the accepting place checks the program, its build, the
+ * connecting place's index (below its own, not connected yet); nothing the general codec reads is decoded before
+ * it ends. Then a frame is a 4-byte length and the codec's bytes, at most
+ * {@link DecodingLimits#maxFrameBytes()}, decoded within the codec's {@link DecodingLimits}. Messages from one sending thread to one place arrive in the order they were sent (one
  * connection, writes queued in order). Backpressure: each connection's outbound buffer has a high-water mark; a
  * sender that finds it full waits until the buffer drains below the low mark, at most {@link Settings#overload()},
  * and then fails with a {@link PlaceConnectionException} naming the place, so a place that cannot keep up slows
@@ -67,13 +64,26 @@ final class Transport implements AutoCloseable {
     }
 
     /**
-     * @param maxFrameBytes the largest message, serialized
-     * @param lowWater      the outbound buffer's low-water mark, in bytes
-     * @param highWater     its high-water mark: above it, senders wait
-     * @param overload      how long a sender waits for a full buffer to drain before it fails
+     * @param lowWater             the outbound buffer's low-water mark, in bytes
+     * @param highWater            its high-water mark: above it, senders wait
+     * @param overload             how long a sender waits for a full buffer to drain before it fails
+     * @param handshakeTimeout     how long a connection may take over its handshake before it is closed
+     * @param maxPendingHandshakes the most accepted connections in their handshake at once; more are closed
      */
-    record Settings(int maxFrameBytes, int lowWater, int highWater, Duration overload) {
-        static final Settings DEFAULTS = new Settings(16 << 20, 256 << 10, 1 << 20, Duration.ofSeconds(10));
+    record Settings(int lowWater, int highWater, Duration overload, Duration handshakeTimeout,
+                    int maxPendingHandshakes) {
+        static final Settings DEFAULTS = new Settings(256 << 10, 1 << 20, Duration.ofSeconds(10),
+                Duration.ofSeconds(10), 16);
+
+        /** These settings with another outbound buffer and overload bound. */
+        Settings withBuffer(int low, int high, Duration overloaded) {
+            return new Settings(low, high, overloaded, handshakeTimeout, maxPendingHandshakes);
+        }
+
+        /** These settings with another handshake timeout and bound on pending handshakes. */
+        Settings withHandshake(Duration timeout, int maxPending) {
+            return new Settings(lowWater, highWater, overload, timeout, maxPending);
+        }
     }
 
     /** How long a place waits before it tries again to reach a place that is not listening yet. */
@@ -85,6 +95,8 @@ final class Transport implements AutoCloseable {
     private final MessageCodec codec;
     private final Receiver receiver;
     private final Settings settings;
+    private final Authentication authentication;
+    private final byte[] build;
     private final EventLoopGroup group;
     private final AtomicReferenceArray<Channel> channels;
     private final String[] lostWhy;
@@ -102,15 +114,20 @@ final class Transport implements AutoCloseable {
     /** Attempts to reach a place that was not listening yet (for tests). */
     private final AtomicInteger failedConnects =
             new AtomicInteger();
+    /** Accepted connections in their handshake. */
+    private final AtomicInteger pendingHandshakes = new AtomicInteger();
 
     /**
      * @param self    this place's index
      * @param program the program's id: places of another program are refused
      * @param names   every place's name, by index (for messages)
+     * @param authentication how places prove they belong to the program
      */
     Transport(int self, String program, List<String> names, MessageCodec codec, Receiver receiver,
-              Settings settings) {
+              Settings settings, Authentication authentication) {
         this.self = self;
+        this.authentication = Objects.requireNonNull(authentication, "authentication");
+        this.build = codec.buildIdentity();
         this.program = Objects.requireNonNull(program, "program");
         this.names = List.copyOf(names);
         this.codec = codec;
@@ -188,11 +205,84 @@ final class Transport implements AutoCloseable {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-                ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
-                        new LengthFieldBasedFrameDecoder(settings.maxFrameBytes(), 0, 4, 0, 4),
-                        new Connection(expected));
+                HandshakeHandler.install(ch.pipeline(), Transport.this, expected);
             }
         };
+    }
+
+    // ------------------------------------------------------------------- what the handshake reads and tells
+
+    int self() {
+        return self;
+    }
+
+    String name(int place) {
+        return names.get(place);
+    }
+
+    /** "place p1", for logs. */
+    String here() {
+        return "place " + names.get(self);
+    }
+
+    String program() {
+        return program;
+    }
+
+    /** The build identity of this place's program: its message classes ({@link MessageCodec#buildIdentity()}). */
+    byte[] build() {
+        return build;
+    }
+
+    Authentication authentication() {
+        return authentication;
+    }
+
+    Settings settings() {
+        return settings;
+    }
+
+    MessageCodec codec() {
+        return codec;
+    }
+
+    /** Counts an accepted connection into its handshake; false if there are too many already. */
+    boolean admitPending() {
+        if (pendingHandshakes.incrementAndGet() > settings.maxPendingHandshakes()) {
+            pendingHandshakes.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    void releasePending() {
+        pendingHandshakes.decrementAndGet();
+    }
+
+    /** For tests: accepted connections in their handshake now. */
+    int pendingHandshakes() {
+        return pendingHandshakes.get();
+    }
+
+    /** The handshake of {@code ch} with {@code place} succeeded: it is that place's connection, unless one is. */
+    boolean established(Channel ch, int place) {
+        if (channels.compareAndSet(place, null, ch)) {
+            connected.countDown();
+            return true;
+        }
+        return false;
+    }
+
+    /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */
+    void handshakeFailed(int place, String why) {
+        if (refused == null) {
+            refused = why;
+        }
+    }
+
+    /** The handler of a connection to {@code place} once its handshake succeeded. */
+    Connection connection(int place) {
+        return new Connection(place);
     }
 
     /**
@@ -233,7 +323,7 @@ final class Transport implements AutoCloseable {
             codec.encode(message, destination(place));                 // an unregistered class says so first
             throw notConnected(place);
         }
-        ByteBuf frame = codec.frame(message, () -> destination(place), settings.maxFrameBytes(),
+        ByteBuf frame = codec.frame(message, () -> destination(place), codec.limits().maxFrameBytes(),
                 ch.alloc());
         if (!control && !ch.isWritable()) {
             try {
@@ -302,7 +392,7 @@ final class Transport implements AutoCloseable {
         pings.put(id, new PendingPing(place, answered));
         long sent = System.nanoTime();
         try {
-            send(place, new Handshake.Ping(id));
+            send(place, new Frames.Ping(id));
             return Duration.ofNanos(answered.get(timeout.toNanos(), TimeUnit.NANOSECONDS) - sent);
         } catch (TimeoutException e) {
             throw new PlaceConnectionException("place " + names.get(place) + " did not answer a ping within "
@@ -366,24 +456,18 @@ final class Transport implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    /**
-     * One connection: its handshake, then its messages. {@code expected} is the place this side connected to, or
-     * -1 on the accepting side until the {@code Hello} says who connected.
-     */
-    private final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
-        private final int expected;
-        private int peer = -1;
+    /** The first line of {@code text}, at most 300 characters: what a log line and a Closing frame say. */
+    private static String firstLine(String text) {
+        String line = String.valueOf(text).lines().findFirst().orElse("");
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+    }
 
-        Connection(int expected) {
-            this.expected = expected;
-        }
+    /** One connection, its handshake done: the frames of the program from place {@code peer}. */
+    final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
+        private final int peer;
 
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            if (expected >= 0) {
-                write(ctx, new Handshake.Hello(program, self));
-            }
-            ctx.fireChannelActive();
+        Connection(int peer) {
+            this.peer = peer;
         }
 
         @Override
@@ -392,76 +476,37 @@ final class Transport implements AutoCloseable {
             try {
                 message = codec.decode(frame);
             } catch (RuntimeException e) {
-                refuse(ctx, "a frame that is not a message of this program: " + e.getMessage());
+                refuse(ctx, "a frame that is not a message of this program: " + firstLine(e.getMessage()));
                 return;
             }
-            if (peer >= 0) {
-                switch (message) {
-                    case Handshake.Ping ping -> write(ctx, new Handshake.Pong(ping.id()));
-                    case Handshake.Refused r -> {
-                        lose(ctx, "place " + names.get(peer) + " closed the connection: " + r.reason());
-                        ctx.close();
+            switch (message) {
+                case Frames.Ping ping -> write(ctx, new Frames.Pong(ping.id()));
+                case Frames.Pong pong -> {
+                    PendingPing pending = pings.remove(pong.id());
+                    if (pending != null) {
+                        pending.answered().complete(System.nanoTime());
                     }
-                    case Handshake.Hello h -> refuse(ctx, "a Hello after the handshake");
-                    case Handshake.Welcome w -> refuse(ctx, "a Welcome after the handshake");
-                    case Handshake.Pong pong -> {
-                        PendingPing pending = pings.remove(pong.id());
-                        if (pending != null) {
-                            pending.answered().complete(System.nanoTime());
-                        }
-                    }
-                    default -> receiver.received(peer, message);
                 }
-            } else if (expected < 0) {
-                accept(ctx, message);
-            } else if (message instanceof Handshake.Welcome w && w.place() == expected) {
-                establish(ctx, expected);
-            } else if (message instanceof Handshake.Refused r) {
-                refused = "place " + names.get(expected) + " refused the connection: " + r.reason();
-                ctx.close();
-            } else {
-                refuse(ctx, "expected the Welcome of place " + names.get(expected) + ", got " + message);
-            }
-        }
-
-        private void accept(ChannelHandlerContext ctx, Object message) {
-            if (!(message instanceof Handshake.Hello hello)) {
-                refuse(ctx, "the first frame must be a Hello, got a " + message.getClass().getName());
-            } else if (!hello.program().equals(program)) {
-                refuse(ctx, "it runs program " + hello.program() + ", this place runs " + program);
-            } else if (hello.place() < 0 || hello.place() >= self) {
-                refuse(ctx, "place index " + hello.place() + " does not connect to place " + names.get(self)
-                        + " (index " + self + "): only places below it do");
-            } else if (channels.get(hello.place()) != null) {
-                refuse(ctx, "place " + names.get(hello.place()) + " is connected already");
-            } else {
-                write(ctx, new Handshake.Welcome(self));
-                establish(ctx, hello.place());
-            }
-        }
-
-        private void establish(ChannelHandlerContext ctx, int place) {
-            if (channels.compareAndSet(place, null, ctx.channel())) {
-                peer = place;
-                connected.countDown();
-            } else {
-                refuse(ctx, "place " + names.get(place) + " is connected already");
+                case Frames.Closing c -> {
+                    lose(ctx, "place " + names.get(peer) + " closed the connection: " + c.reason());
+                    ctx.close();
+                }
+                default -> receiver.received(peer, message);
             }
         }
 
         private void refuse(ChannelHandlerContext ctx, String reason) {
             System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING,
-                    "place " + names.get(self) + " closes a connection from " + ctx.channel().remoteAddress()
-                            + ": " + reason);
-            ctx.writeAndFlush(codec.frame(new Handshake.Refused(reason), () -> "the peer", settings.maxFrameBytes(),
-                    ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
-            if (peer >= 0) {
-                lose(ctx, reason);
-            }
+                    "place " + names.get(self) + " closes its connection with place " + names.get(peer) + ": "
+                            + reason);
+            write(ctx, new Frames.Closing(reason));
+            ctx.close();
+            lose(ctx, reason);
         }
 
         private void write(ChannelHandlerContext ctx, Object message) {
-            ctx.writeAndFlush(codec.frame(message, () -> "the peer", settings.maxFrameBytes(), ctx.alloc()));
+            Supplier<String> to = () -> destination(peer);
+            ctx.writeAndFlush(codec.frame(message, to, codec.limits().maxFrameBytes(), ctx.alloc()));
         }
 
         @Override
@@ -474,11 +519,7 @@ final class Transport implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            if (peer >= 0) {
-                lose(ctx, "the connection closed");
-            } else if (expected >= 0 && refused == null) {
-                refused = "place " + names.get(expected) + " closed the connection during the handshake";
-            }
+            lose(ctx, "the connection closed");
             synchronized (this) {
                 notifyAll();
             }
@@ -487,17 +528,7 @@ final class Transport implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (peer >= 0) {
-                lose(ctx, cause.toString());
-            } else {
-                System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING, "place "
-                        + names.get(self) + ": a connection " + (expected >= 0 ? "to place " + names.get(expected)
-                        : "from " + ctx.channel().remoteAddress()) + " failed during the handshake: " + cause);
-                if (expected >= 0 && refused == null) {
-                    refused = "the connection to place " + names.get(expected) + " failed during the handshake: "
-                            + cause;
-                }
-            }
+            lose(ctx, cause.toString());
             ctx.close();
         }
 

@@ -90,6 +90,9 @@ class ConfiguredPlacesTest {
             throws Exception {
         int[] ports = freePorts(3);
         Path conf = dir.resolve("places.conf");
+        Path secret = dir.resolve("secret");
+        Files.writeString(secret, "the places' shared secret, 32 b.");
+        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         Files.writeString(conf, """
                 selectorSystem {
                   init { place: master, hostname: "127.0.0.1", port: %d }
@@ -97,6 +100,7 @@ class ConfiguredPlacesTest {
                     { place: left, hostname: "127.0.0.1", port: %d },
                     { place: right, hostname: "127.0.0.1", port: %d }
                   ]
+                  security { secretFile: secret }          # beside this file
                 }
                 """.formatted(ports[0], ports[1], ports[2]));
         List<Process> others = new ArrayList<>();

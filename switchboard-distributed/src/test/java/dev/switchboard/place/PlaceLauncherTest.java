@@ -32,6 +32,10 @@ class PlaceLauncherTest {
                 Duration.ofSeconds(60))) {
             children = launcher.children();
             assertThat(children).hasSize(2).allSatisfy(h -> assertThat(h.isAlive()).isTrue());
+            // the places' secret went through each child's standard input: no command line shows it
+            assertThat(children).allSatisfy(h -> assertThat(h.info().arguments().orElseThrow())
+                    .noneMatch(a -> a.toLowerCase(java.util.Locale.ROOT).contains("secret"))
+                    .allMatch(a -> a.length() < 40 || !a.matches("[A-Za-z0-9+/]+={0,2}")));
             assertThat(launcher.names()).containsExactly("p0", "p1", "p2");
             // the data path to each child, handshake done: its transport answers a ping
             for (int place = 1; place <= 2; place++) {
@@ -106,8 +110,8 @@ class PlaceLauncherTest {
     }
 
     /** Place 0's transport for a launch that sends nothing. */
-    private static Transport transport(String run, List<String> names) {
+    private static Transport transport(String run, List<String> names, Authentication auth) {
         return new Transport(0, run, names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { },
-                Transport.Settings.DEFAULTS);
+                Transport.Settings.DEFAULTS, auth);
     }
 }

@@ -151,8 +151,8 @@ class PlacesConfigTest {
                   remotes: [ { place: p1, hostname: localhost, port: 5001 } ]
                 }
                 """)).isInstanceOf(PlacesConfigException.class)
-                .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: init, jvmOptions, messages,"
-                        + " remote, workers)");
+                .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: init, jvmOptions, limits,"
+                        + " messages, remote, security, workers)");
         assertThatThrownBy(() -> parse("""
                 selectorSystem {
                   init { place: p0, hostname: localhost, port: 5000, portt: 5001 }
@@ -222,5 +222,72 @@ class PlacesConfigTest {
         sb.append(" ]\n}\n");
         assertThatThrownBy(() -> parse(sb.toString())).isInstanceOf(PlacesConfigException.class)
                 .hasMessageContaining("selectorSystem.remote[4095]: more than 4096 places");
+    }
+
+    private Path secret(String name, String text, String permissions) throws Exception {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString(permissions));
+        return file;
+    }
+
+    @Test
+    void placesProveTheyBelongWithASecretFileOnlyItsOwnerCanRead() throws Exception {
+        String places = "init { place: p0, hostname: localhost, port: 5000 }";
+        Path good = secret("secret", "a secret of 24 bytes....\n", "rw-------");
+        PlacesConfig config = PlacesConfig.load(write("selectorSystem { " + places + ", security { secretFile: secret"
+                + " } }"), CLASSES);
+        assertThat(config.security()).isEqualTo(new PlacesSecurity(PlacesSecurity.Mode.HMAC, good, null, null, null,
+                null));
+        assertThat(config.security().authentication("p0", "places.conf").mode())
+                .isEqualTo(Authentication.Mode.HMAC);
+        secret("open", "a secret of 24 bytes....", "rw-r--r--");
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { secretFile: \"" + dir.resolve("open")
+                + "\" } }").security().authentication("p0", "places.conf"))
+                .isInstanceOf(PlacesConfigException.class)
+                .hasMessage("the places' secret file " + dir.resolve("open") + " can be read or written by others"
+                        + " ([GROUP_READ, OTHERS_READ]); make it its owner's only: chmod 600 " + dir.resolve("open"));
+        secret("short", "too short", "rw-------");
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { secretFile: \"" + dir.resolve("short")
+                + "\" } }").security().authentication("p0", "places.conf"))
+                .hasMessageStartingWith("the places' secret in " + dir.resolve("short") + " has 9 bytes; it needs at"
+                        + " least 16");
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv(PlacesSecurity.SECRET_FILE_VARIABLE) == null);
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + " }").security()
+                .authentication("p0", "places.conf")).isInstanceOf(PlacesConfigException.class)
+                .hasMessageStartingWith("places.conf: selectorSystem.security.secretFile is missing: the places prove"
+                        + " they belong to the program with a shared secret (mode: hmac, the default).");
+    }
+
+    @Test
+    void tlsNeedsItsStoresAndTheInsecureModeIsNamedLoudly() {
+        String places = "init { place: p0, hostname: localhost, port: 5000 }";
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { mode: tls, keyStore: k.p12 } }"))
+                .isInstanceOf(PlacesConfigException.class).hasMessageStartingWith("places.conf:1:"
+                        + " selectorSystem.security: mode tls needs keyStore");
+        PlacesConfig tls = parse("selectorSystem { " + places + ", security { mode: tls, keyStore: \"certs/{place}.p12\","
+                + " trustStore: certs/ca.p12, keyStorePasswordFile: certs/password } }");
+        assertThat(tls.security().mode()).isEqualTo(PlacesSecurity.Mode.TLS);
+        assertThat(tls.security().keyStore()).isEqualTo(Path.of("").toAbsolutePath().resolve("certs/{place}.p12"));
+        assertThat(tls.security().trustStorePasswordFile()).isNull();
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { mode: none } }"))
+                .hasMessage("places.conf:1: selectorSystem.security.mode: hmac, tls or unauthenticated-insecure, not"
+                        + " 'none'");
+        PlacesConfig open = parse("selectorSystem { " + places + ", security { mode: unauthenticated-insecure } }");
+        assertThat(open.security().authentication("p0", "places.conf").mode())
+                .isEqualTo(Authentication.Mode.UNAUTHENTICATED);
+    }
+
+    @Test
+    void decodingLimitsAreReadWithTheirDefaults() {
+        String places = "init { place: p0, hostname: localhost, port: 5000 }";
+        assertThat(parse("selectorSystem { " + places + " }").limits()).isEqualTo(DecodingLimits.DEFAULTS);
+        assertThat(parse("selectorSystem { " + places + ", limits { maxFrameBytes: 65536, maxDecodedBytes: 1M,"
+                + " maxDepth: 32 } }").limits()).isEqualTo(DecodingLimits.DEFAULTS.withMaxFrameBytes(65_536)
+                .withMaxDecodedBytes(1 << 20).withMaxDepth(32));
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", limits { maxFrameBytes: 10 } }"))
+                .hasMessage("places.conf:1: selectorSystem.limits: maxFrameBytes is at least 1024, not 10");
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", limits { maxFrames: 10 } }"))
+                .hasMessageStartingWith("places.conf:1: selectorSystem.limits.maxFrames: unknown key");
     }
 }

@@ -68,17 +68,29 @@ class TransportTest {
         open.forEach(Transport::close);
     }
 
+    /** The secret the test's places share. */
+    static final Authentication AUTH = Authentication.hmac("a secret of the test's places".getBytes());
+
     private static MessageCodec codec() {
+        return codec(DecodingLimits.DEFAULTS);
+    }
+
+    private static MessageCodec codec(DecodingLimits limits) {
         return new MessageCodec(List.of(Ping.class, Colour.class, Holder.class),
-                "list it under selectorSystem.messages in test.conf");
+                "list it under selectorSystem.messages in test.conf", null, limits);
     }
 
     /** Three places with these inboxes and settings, connected. */
     private List<Transport> places(List<Inbox> inboxes, Transport.Settings settings) throws Exception {
+        return places(inboxes, settings, DecodingLimits.DEFAULTS);
+    }
+
+    private List<Transport> places(List<Inbox> inboxes, Transport.Settings settings, DecodingLimits limits)
+            throws Exception {
         List<Transport> ts = new ArrayList<>();
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (int i = 0; i < NAMES.size(); i++) {
-            Transport t = new Transport(i, "run-1", NAMES, codec(), inboxes.get(i), settings);
+            Transport t = new Transport(i, "run-1", NAMES, codec(limits), inboxes.get(i), settings, AUTH);
             open.add(t);
             ts.add(t);
             addresses.add(t.bind(new InetSocketAddress("127.0.0.1", 0)));
@@ -107,7 +119,20 @@ class TransportTest {
         return List.of(new Inbox(), new Inbox(), new Inbox());
     }
 
-    private static void waitUntil(String what, BooleanSupplier condition) throws InterruptedException {
+    /** Connects places 0 and 1 of two, each from its own thread, listening at {@code at}. */
+    static void connectPair(Transport p0, Transport p1, List<InetSocketAddress> at) throws Exception {
+        java.util.concurrent.CompletableFuture<Void> accepting = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                p1.connect(at, Duration.ofSeconds(20));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        p0.connect(at, Duration.ofSeconds(20));
+        accepting.get(30, TimeUnit.SECONDS);
+    }
+
+    static void waitUntil(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -188,26 +213,27 @@ class TransportTest {
         List<Inbox> in = inboxes();
         List<Transport> t = places(in, Transport.Settings.DEFAULTS);
         Transport stranger = new Transport(0, "another-run", NAMES, codec(), new Inbox(),
-                Transport.Settings.DEFAULTS);
+                Transport.Settings.DEFAULTS, AUTH);
         open.add(stranger);
         InetSocketAddress p2 = t.get(2).bind(new InetSocketAddress("127.0.0.1", 0));
         assertThatThrownBy(() -> stranger.connect(List.of(new InetSocketAddress("127.0.0.1", 1), p2, p2),
                 Duration.ofSeconds(20))).isInstanceOf(PlaceConnectionException.class)
                 // both addresses are p2's, so whichever refusal came last is named, as place 1 or 2
                 .hasMessageMatching("place p0 cannot join: place p[12] refused the connection: it runs program"
-                        + " another-run, this place runs run-1");
-        // a raw socket whose first frame is no Hello: refused with the reason, then closed
+                        + " another-run, this place runs another");
+        // a raw socket whose first frame is a message, not a handshake: refused with the reason, then closed
         try (Socket raw = new Socket("127.0.0.1", p2.getPort())) {
             DataOutputStream out = new DataOutputStream(raw.getOutputStream());
             byte[] notHello = codec().encode("hello?", "test");
-            out.writeInt(notHello.length);
+            out.writeShort(notHello.length);
             out.write(notHello);
             out.flush();
             DataInputStream din = new DataInputStream(raw.getInputStream());
-            byte[] frame = new byte[din.readInt()];
+            byte[] frame = new byte[din.readUnsignedShort()];
             din.readFully(frame);
-            assertThat(codec().decode(frame)).isInstanceOfSatisfying(Handshake.Refused.class, r ->
-                    assertThat(r.reason()).contains("the first frame must be a Hello, got a java.lang.String"));
+            assertThat(Handshake.decode(io.netty.buffer.Unpooled.wrappedBuffer(frame)))
+                    .isInstanceOfSatisfying(Handshake.Refused.class, r ->
+                            assertThat(r.reason()).isEqualTo("a Proof frame cut short"));
             assertThatThrownBy(din::readInt).isInstanceOf(EOFException.class);
         }
         t.get(0).send(2, "still connected");
@@ -217,7 +243,7 @@ class TransportTest {
     @Test
     void aPlaceThatStopsReadingSlowsThenFailsItsSenderNamingIt() throws Exception {
         List<Inbox> in = inboxes();
-        Transport.Settings tight = new Transport.Settings(1 << 20, 16 << 10, 64 << 10, Duration.ofMillis(300));
+        Transport.Settings tight = Transport.Settings.DEFAULTS.withBuffer(16 << 10, 64 << 10, Duration.ofMillis(300));
         List<Transport> t = places(in, tight);
         t.get(1).readFrom(0, false);
         long[] big = new long[1_000];                          // about 8 KB a message
@@ -276,7 +302,8 @@ class TransportTest {
     @Test
     void aMessageLargerThanAFrameIsRefusedAtTheSenderAndTheConnectionStays() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, new Transport.Settings(64 << 10, 16 << 10, 256 << 10, Duration.ofSeconds(10)));
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS.withBuffer(16 << 10, 256 << 10, Duration.ofSeconds(10)),
+                DecodingLimits.DEFAULTS.withMaxFrameBytes(64 << 10));
         assertThatThrownBy(() -> t.get(0).send(1, new byte[100_000])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageMatching("cannot send a \\[B to place p1 \\(from place p0\\): it is 1000\\d\\d bytes serialized, more than the"
                         + " 65536 a message between places may have");
@@ -305,7 +332,7 @@ class TransportTest {
         };
         List<Inbox> in = List.of(new Inbox(), relay, new Inbox());
         // a minute's bound: a send that waited for it would time this test out
-        List<Transport> t = places(in, new Transport.Settings(1 << 20, 16 << 10, 64 << 10, Duration.ofMinutes(1)));
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS.withBuffer(16 << 10, 64 << 10, Duration.ofMinutes(1)));
         holder.add(t.get(1));
         t.get(2).readFrom(1, false);
         t.get(0).send(1, "flood p2");
@@ -316,17 +343,15 @@ class TransportTest {
     }
 
     @Test
-    void aHandshakeFrameAfterTheHandshakeClosesTheConnectionAndBothSidesHearWhy() throws Exception {
+    void aPlaceThatClosesAConnectionSaysWhyAndBothSidesHearIt() throws Exception {
         List<Inbox> in = inboxes();
         List<Transport> t = places(in, Transport.Settings.DEFAULTS);
-        t.get(0).send(1, new Handshake.Hello("run-1", 0));
-        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS))
-                .isEqualTo("1: place p1 closed the connection: a Hello after the handshake");
-        assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: a Hello after the handshake");
+        t.get(0).send(1, new Frames.Closing("leaving"));
+        assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: place p0 closed the connection: leaving");
+        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: the connection closed");
         assertThat(in.get(1).received).isEmpty();
         assertThatThrownBy(() -> t.get(0).send(1, "after")).isInstanceOf(PlaceConnectionException.class)
-                .hasMessage("cannot send to place p1: its connection was lost (place p1 closed the connection: a"
-                        + " Hello after the handshake)");
+                .hasMessage("cannot send to place p1: its connection was lost (the connection closed)");
     }
 
     @Test
@@ -337,8 +362,8 @@ class TransportTest {
         }
         List<String> two = List.of("p0", "p1");
         Inbox at1 = new Inbox();
-        Transport p0 = new Transport(0, "run-1", two, codec(), new Inbox(), Transport.Settings.DEFAULTS);
-        Transport p1 = new Transport(1, "run-1", two, codec(), at1, Transport.Settings.DEFAULTS);
+        Transport p0 = new Transport(0, "run-1", two, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
+        Transport p1 = new Transport(1, "run-1", two, codec(), at1, Transport.Settings.DEFAULTS, AUTH);
         open.add(p0);
         open.add(p1);
         InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -359,7 +384,7 @@ class TransportTest {
         p0.send(1, "late but connected");
         assertThat(at1.next()).containsExactly(0, "late but connected");
 
-        Transport alone = new Transport(0, "run-2", two, codec(), new Inbox(), Transport.Settings.DEFAULTS);
+        Transport alone = new Transport(0, "run-2", two, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
         open.add(alone);
         InetSocketAddress nobody;
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
