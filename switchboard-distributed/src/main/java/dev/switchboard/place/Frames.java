@@ -4,7 +4,8 @@ package dev.switchboard.place;
  * What places send each other once connected (after the {@link Handshake}), encoded by the {@link MessageCodec}.
  * {@link Create}, {@link Deliver} and {@link Failed} are the program's traffic: each place counts those it sends
  * and receives, and global termination compares the sums ({@link PlaceRuntime}). {@link Wave} and
- * {@link Shutdown} are termination's own; {@link Ping}, {@link Pong} and {@link Closing} the transport's.
+ * {@link Shutdown} are termination's own; {@link Heartbeat}, {@link Ping}, {@link Pong} and {@link Closing}
+ * the transport's.
  */
 final class Frames {
     private Frames() {
@@ -45,6 +46,18 @@ final class Frames {
 
     /** The answer to the {@link Ping} with the same id. */
     record Pong(long id) {
+    }
+
+    /** From place 0, when its program's finish makes no progress: each place's part of the hang report, please. */
+    record ReportRequest(long id) {
+    }
+
+    /** A place's part of the hang report {@code id}: what keeps it busy. */
+    record Report(long id, int place, String text) {
+    }
+
+    /** Sent on every connection every heartbeat interval: the place is alive ({@link FailureDetector}). */
+    record Heartbeat() {
     }
 
     /** Sent before a place closes a connection whose handshake is done: why. */

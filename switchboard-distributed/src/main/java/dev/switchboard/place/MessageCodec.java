@@ -30,11 +30,11 @@ final class MessageCodec {
 
     /** The classes every place registers before the configuration's, in id order from 20. */
     private static final List<Class<?>> BUILT_IN = List.of(
-            Frames.Closing.class, Frames.Ping.class, Frames.Pong.class, GlobalId.class,
+            Frames.Closing.class, Frames.Heartbeat.class, Frames.Ping.class, Frames.Pong.class, GlobalId.class,
             byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
             String[].class,
             Frames.Create.class, Frames.Deliver.class, Frames.Failed.class, Frames.Wave.class,
-            Frames.Shutdown.class);
+            Frames.Shutdown.class, Frames.ReportRequest.class, Frames.Report.class);
     /** The id of the first reference class ({@code Seam.referenceClasses()}), after the built-in ones. */
     private static final int FIRST_REFERENCE_ID = 20 + BUILT_IN.size();
 
@@ -291,7 +291,8 @@ final class MessageCodec {
         }
     }
 
-    private RuntimeException unregistered(Object message, String to, RuntimeException e) {
+    private RuntimeException unregistered(Object frame, String to, RuntimeException e) {
+        Object message = frame instanceof Frames.Deliver d ? d.message() : frame;   // the program's, not ours
         String why = String.valueOf(e.getMessage());
         int at = why.indexOf("Class is not registered: ");
         if (at < 0) {

@@ -43,6 +43,8 @@ final class PlaceLauncher implements AutoCloseable {
     private final Transport transport;
     private final List<Child> children;
     private final Thread hook;
+    /** Set when the program failed: {@link #close} waits a second for each child, not ten. */
+    private volatile boolean programFailed;
 
     /** One child JVM: its process, its standard input, and the lines it prints, one after the other. */
     private record Child(int place, String name, Process process, Writer stdin, BlockingQueue<String> lines,
@@ -213,7 +215,15 @@ final class PlaceLauncher implements AutoCloseable {
         return names;
     }
 
-    /** Asks every child to exit, waits for them (at most 10 s, then ends them), and closes this place. */
+    /** The program failed: a child may be frozen, and {@link #close} waits a second for each, not ten. */
+    void programFailed() {
+        programFailed = true;
+    }
+
+    /**
+     * Asks every child to exit, waits for them (at most 10 s, or 1 s for one whose connection is lost or when the
+     * program failed, then ends them), and closes this place.
+     */
     @Override
     public void close() {
         for (Child c : children) {
@@ -226,7 +236,10 @@ final class PlaceLauncher implements AutoCloseable {
         }
         for (Child c : children) {
             try {
-                if (!c.process().waitFor(10, TimeUnit.SECONDS)) {
+                // a place still connected is ending as it was told; one that is not may be frozen: a second, then
+                // it is ended (SIGKILL ends a stopped process too)
+                boolean patient = !programFailed && transport.isConnected(c.place());
+                if (!c.process().waitFor(patient ? 10 : 1, TimeUnit.SECONDS)) {
                     c.process().destroyForcibly();
                 }
             } catch (InterruptedException e) {

@@ -30,7 +30,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@value #ORPHANED}, whatever step it is at. Arguments:
  * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>},
  * {@code --throughput <n>}, {@code --messages <class,class,...>} (the message classes, in every place's order) and
- * {@code --limits <n,n,n,n,n>} ({@link DecodingLimits}).
+ * {@code --limits <n,n,n,n,n>} ({@link DecodingLimits}), {@code --failure-timeout <ms>} and
+ * {@code --hang-report-after <ms>}.
  */
 public final class PlaceMain {
     /** The exit status of a place whose launcher went away. */
@@ -50,6 +51,8 @@ public final class PlaceMain {
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         List<Class<?>> messages = new ArrayList<>();
         DecodingLimits limits = DecodingLimits.DEFAULTS;
+        Duration failureTimeout = Places.Builder.DEFAULT_FAILURE_TIMEOUT;
+        Duration hangReportAfter = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--program" -> program = args[i + 1];
@@ -58,6 +61,8 @@ public final class PlaceMain {
                 case "--workers" -> workers = Integer.parseInt(args[i + 1]);
                 case "--throughput" -> throughput = Integer.parseInt(args[i + 1]);
                 case "--limits" -> limits = DecodingLimits.fromArgument(args[i + 1]);
+                case "--failure-timeout" -> failureTimeout = Duration.ofMillis(Long.parseLong(args[i + 1]));
+                case "--hang-report-after" -> hangReportAfter = Duration.ofMillis(Long.parseLong(args[i + 1]));
                 case "--messages" -> {
                     for (String c : args[i + 1].split(",")) {
                         if (!c.isBlank()) {
@@ -81,10 +86,11 @@ public final class PlaceMain {
         }
         Authentication authentication = Authentication.hmac(Base64.getDecoder().decode(
                 secret.substring(SECRET.length() + 1)));
-        try (PlaceRuntime runtime = new PlaceRuntime(place, names, workers, throughput, messages,
-                "pass it to Places.builder().messages(...)", limits);
+        try (PlaceRuntime runtime = new PlaceRuntime(place, names, messages,
+                "pass it to Places.builder().messages(...)", new PlaceRuntime.Settings(workers, throughput, limits,
+                hangReportAfter, null));
              Transport transport = new Transport(place, program, names, runtime.codec, runtime,
-                     Transport.Settings.DEFAULTS, authentication)) {
+                     Places.Builder.transportSettings(failureTimeout), authentication)) {
             runtime.attach(transport);
             Places.install(new Places(runtime));              // before the others can send it a creation
             InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));

@@ -28,6 +28,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * One place of a program: its task runtime, its connections to the other places, the actors other places know,
@@ -110,24 +111,51 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     private volatile RuntimeException lostPlace;
     /** Counted down when place 0 says the program has ended. */
     final CountDownLatch shutdown = new CountDownLatch(1);
+    /** Place 0: gathers the hang reports of every place into one. */
+    private final HangReportGathering hangReports;
 
     /**
-     * @param throughput the runtime's budget of messages per activation
+     * How a place's runtime runs.
+     *
+     * @param workers         the runtime's workers
+     * @param throughput      its budget of messages per activation
+     * @param limits          what a frame from another place may make this place read and allocate
+     * @param hangReportAfter when a finish that makes no progress is reported (null: the runtime's default)
+     * @param hangReporter    place 0: where the program's hang reports, gathered from every place, go (null: logged)
+     */
+    record Settings(int workers, int throughput, DecodingLimits limits, Duration hangReportAfter,
+                    Consumer<String> hangReporter) {
+        /** {@code workers} workers, the rest the defaults. */
+        static Settings of(int workers) {
+            return new Settings(workers, TaskRuntime.DEFAULT_THROUGHPUT, DecodingLimits.DEFAULTS, null, null);
+        }
+    }
+
+    /**
      * @param messages   the message classes, in every place's order
      * @param register   how a class is registered, for errors
-     * @param limits     what a frame from another place may make this place read and allocate
      */
-    PlaceRuntime(int here, List<String> names, int workers, int throughput, List<Class<?>> messages,
-                 String register, DecodingLimits limits) {
+    PlaceRuntime(int here, List<String> names, List<Class<?>> messages, String register, Settings settings) {
         this.here = here;
         this.names = List.copyOf(names);
         if (here != 0) {
             Seam.usePlaceBits(GlobalId.of(here, here, 0).bits());
         }
         this.ids = new GlobalId.Allocator(here);
-        this.codec = new MessageCodec(messages, register, new References(), limits);
-        this.runtime = TaskRuntime.builder().name("place-" + names.get(here)).workers(workers).throughput(throughput)
-                .onUnscopedFailure(this::failed).build();
+        this.codec = new MessageCodec(messages, register, new References(), settings.limits());
+        TaskRuntime.Builder b = TaskRuntime.builder().name("place-" + names.get(here)).workers(settings.workers())
+                .throughput(settings.throughput()).onUnscopedFailure(this::failed);
+        if (settings.hangReportAfter() != null) {
+            b.hangReportAfter(settings.hangReportAfter());
+        }
+        if (here == 0) {
+            this.hangReports = new HangReportGathering(this, settings.hangReporter() != null ? settings.hangReporter()
+                    : report -> System.getLogger("dev.switchboard").log(System.Logger.Level.WARNING, report));
+            b.hangReporter(hangReports::gather);
+        } else {
+            this.hangReports = null;
+        }
+        this.runtime = b.build();
     }
 
     /**
@@ -419,10 +447,18 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                     programLost(e);                      // a connection between two other places
                 } else {
                     failures.add(e);
+                    LOG.log(System.Logger.Level.ERROR, () -> "a failure at place " + names.get(f.place()) + ", which"
+                            + " the program's finish will throw: " + f.exceptionClass() + ": " + f.message());
                 }
             }
             case Frames.Wave w -> passOn(w);
             case Frames.Shutdown s -> shutdown.countDown();
+            case Frames.ReportRequest r -> answerReportRequest(r);
+            case Frames.Report r -> {
+                if (hangReports != null) {
+                    hangReports.answered(r);
+                }
+            }
             default -> throw new IllegalStateException("place " + names.get(here) + " got an unknown frame from place "
                     + names.get(from) + ": " + message.getClass().getName());
         }
@@ -439,8 +475,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         if (shutdown.getCount() == 0 || terminated) {
             return;                                     // the places are closing
         }
-        PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost its"
-                + " connection to place " + names.get(place) + " while the program ran: " + why);
+        PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost place "
+                + names.get(place) + " while the program ran: " + why);
         if (here == 0) {
             programLost(e);
         } else if (place == 0) {
@@ -504,6 +540,32 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + " could not report a failure to place "
                     + names.get(0) + " (" + e + "): " + trace);
         }
+    }
+
+    /**
+     * Another place's answer to place 0's request for its part of a hang report: what keeps its runtime busy
+     * ({@code TaskRuntime.diagnose()}) and what it waits for; as a control frame, not the program's traffic.
+     */
+    private void answerReportRequest(Frames.ReportRequest r) {
+        List<String> lines = new ArrayList<>(runtime.diagnose());
+        int held = waitingMessages();
+        if (held > 0) {
+            lines.add(held + " messages wait for the creation of their actor here");
+        }
+        if (lines.isEmpty()) {
+            lines.add("nothing is open here");
+        }
+        try {
+            transport.sendControl(0, new Frames.Report(r.id(), here, String.join("\n", lines)));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "place " + names.get(here) + " could not answer a hang report"
+                    + " request: " + e);
+        }
+    }
+
+    /** Place 0, for a hang report: the failures of other places so far. */
+    List<Throwable> failuresSoFar() {
+        return List.copyOf(failures);
     }
 
     // ------------------------------------------------------------------------------------------ termination

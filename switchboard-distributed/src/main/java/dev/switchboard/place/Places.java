@@ -165,6 +165,9 @@ public final class Places {
      * {@link #args} reads both from the command line.
      */
     public static final class Builder {
+        /** How long a place may send nothing before the others declare it failed, unless set. */
+        public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(10);
+
         private final LinkedHashSet<Class<?>> messages = new LinkedHashSet<>();
         private int places = 1;
         private Path config;
@@ -176,8 +179,55 @@ public final class Places {
         private Duration bootstrapTimeout = Duration.ofSeconds(60);
         /** Null until set: a configuration's, else the defaults. */
         private DecodingLimits limits;
+        /** Null until set: a configuration's, else {@link #DEFAULT_FAILURE_TIMEOUT}. */
+        private Duration failureTimeout;
+        private Duration hangReportAfter;
+        private java.util.function.Consumer<String> hangReporter;
 
         private Builder() {
+        }
+
+        /**
+         * How long a place may send nothing before the others declare it failed (default: a configuration's
+         * {@code failureTimeout}, else 10 s). Every connection carries a heartbeat every fifth of it (at most every
+         * second), so a place that is alive is never silent that long unless it is paused as long (a collector, a
+         * stopped process, a machine that does not run it); one that is declared failed fails the program, naming
+         * it and what was last heard from it.
+         *
+         * @throws IllegalArgumentException if it is under 100 ms
+         */
+        public Builder failureTimeout(Duration timeout) {
+            if (timeout.toMillis() < 100) {
+                throw new IllegalArgumentException("the failure timeout is at least 100 ms, not " + timeout);
+            }
+            this.failureTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * When a finish that makes no progress is reported, on every place (default: the runtime's,
+         * {@code TaskRuntime.DEFAULT_HANG_REPORT_AFTER}). At place 0 the report gathers every place's part: what
+         * keeps each busy, and the failures of the others so far.
+         */
+        public Builder hangReportAfter(Duration after) {
+            if (after.isNegative() || after.isZero()) {
+                throw new IllegalArgumentException("hangReportAfter must be positive, not " + after);
+            }
+            this.hangReportAfter = after;
+            return this;
+        }
+
+        /** Where place 0's hang reports go (default: {@code System.Logger} "dev.switchboard", WARNING). */
+        public Builder hangReporter(java.util.function.Consumer<String> reporter) {
+            this.hangReporter = Objects.requireNonNull(reporter, "reporter");
+            return this;
+        }
+
+        /** The transport's settings for a failure timeout. */
+        static Transport.Settings transportSettings(Duration timeout) {
+            Duration heartbeat = timeout.dividedBy(5).compareTo(Duration.ofSeconds(1)) < 0 ? timeout.dividedBy(5)
+                    : Duration.ofSeconds(1);
+            return Transport.Settings.DEFAULTS.withFailureDetection(heartbeat, timeout);
         }
 
         /**
@@ -344,23 +394,28 @@ public final class Places {
             List<Class<?>> registered = List.copyOf(messages);
             String register = "pass it to Places.builder().messages(...)";
             DecodingLimits bounds = limits != null ? limits : DecodingLimits.DEFAULTS;
+            Duration timeout = failureTimeout != null ? failureTimeout : DEFAULT_FAILURE_TIMEOUT;
+            PlaceRuntime.Settings settings = new PlaceRuntime.Settings(threads, throughput, bounds, hangReportAfter,
+                    hangReporter);
             if (places == 1) {
-                try (PlaceRuntime alone = new PlaceRuntime(0, names, threads, throughput, registered, register,
-                        bounds)) {
+                try (PlaceRuntime alone = new PlaceRuntime(0, names, registered, register, settings)) {
                     return runMaster(alone, program, t0);
                 }
             }
-            List<String> childArgs = List.of("--workers", String.valueOf(threads), "--throughput",
+            List<String> childArgs = new ArrayList<>(List.of("--workers", String.valueOf(threads), "--throughput",
                     String.valueOf(throughput), "--messages",
                     registered.stream().map(Class::getName).collect(Collectors.joining(",")), "--limits",
-                    bounds.toArgument());
+                    bounds.toArgument(), "--failure-timeout", String.valueOf(timeout.toMillis())));
+            if (hangReportAfter != null) {
+                childArgs.addAll(List.of("--hang-report-after", String.valueOf(hangReportAfter.toMillis())));
+            }
             PlaceRuntime[] master = new PlaceRuntime[1];
             PlaceLauncher launcher;
             try {
                 // this place is built once the children are starting, and warms up while they do
                 launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all, auth) -> {
-                    master[0] = new PlaceRuntime(0, all, threads, throughput, registered, register, bounds);
-                    Transport t = new Transport(0, run, all, master[0].codec, master[0], Transport.Settings.DEFAULTS,
+                    master[0] = new PlaceRuntime(0, all, registered, register, settings);
+                    Transport t = new Transport(0, run, all, master[0].codec, master[0], transportSettings(timeout),
                             auth);
                     try {
                         master[0].attach(t);
@@ -379,7 +434,12 @@ public final class Places {
                 throw e;
             }
             try (PlaceRuntime place = master[0]; launcher) {
-                return runMaster(place, program, t0);
+                try {
+                    return runMaster(place, program, t0);
+                } catch (RuntimeException | Error failed) {
+                    launcher.programFailed();                 // a place may be frozen: no patience for any
+                    throw failed;
+                }
             }
         }
 
@@ -411,10 +471,12 @@ public final class Places {
             int threads = workers > 0 ? workers
                     : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
             Authentication authentication = cfg.security().authentication(self.name(), cfg.origin());
-            try (PlaceRuntime place = new PlaceRuntime(self.index(), names, threads, throughput, all,
-                    "list it under selectorSystem.messages in " + cfg.origin(), limits != null ? limits : cfg.limits());
-                 Transport t = new Transport(self.index(), run, names, place.codec, place,
-                         Transport.Settings.DEFAULTS, authentication)) {
+            Duration timeout = failureTimeout != null ? failureTimeout : cfg.failureTimeout();
+            try (PlaceRuntime place = new PlaceRuntime(self.index(), names, all,
+                    "list it under selectorSystem.messages in " + cfg.origin(), new PlaceRuntime.Settings(threads,
+                    throughput, limits != null ? limits : cfg.limits(), hangReportAfter, hangReporter));
+                 Transport t = new Transport(self.index(), run, names, place.codec, place, transportSettings(timeout),
+                         authentication)) {
                 place.attach(t);
                 if (self.index() != 0) {
                     Places.install(new Places(place));         // before the others can send it a creation

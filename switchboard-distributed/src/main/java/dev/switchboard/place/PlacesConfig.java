@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
  *   messages: ["com.example.Ping", "com.example.Pong"]          # the classes messages may carry
  *   security { secretFile: "/run/secrets/switchboard" }        # how places prove they belong ({@link PlacesSecurity})
  *   limits { maxFrameBytes: 16777216 }                         # what a frame may cost ({@link DecodingLimits})
+ *   failureTimeout: 10s                  # a place silent this long is declared failed
  * }
  * </pre>
  *
@@ -61,7 +62,7 @@ public final class PlacesConfig {
 
     private static final String ROOT = "selectorSystem";
     private static final Set<String> ROOT_KEYS = Set.of("init", "remote", "workers", "jvmOptions", "messages",
-            "security", "limits");
+            "security", "limits", "failureTimeout");
     private static final Set<String> SECURITY_KEYS = Set.of("mode", "secretFile", "keyStore", "keyStorePasswordFile",
             "trustStore", "trustStorePasswordFile");
     private static final Set<String> LIMIT_KEYS = Set.of("maxFrameBytes", "maxDecodedBytes", "maxElements",
@@ -76,10 +77,13 @@ public final class PlacesConfig {
     private final List<String> messageClasses;
     private final PlacesSecurity security;
     private final DecodingLimits limits;
+    private final java.time.Duration failureTimeout;
 
     private PlacesConfig(String origin, List<Place> places, int workers, List<String> jvmOptions,
-                         List<String> messageClasses, PlacesSecurity security, DecodingLimits limits) {
+                         List<String> messageClasses, PlacesSecurity security, DecodingLimits limits,
+                         java.time.Duration failureTimeout) {
         this.origin = origin;
+        this.failureTimeout = failureTimeout;
         this.security = security;
         this.limits = limits;
         this.places = List.copyOf(places);
@@ -188,8 +192,21 @@ public final class PlacesConfig {
                         + " every place)", e);
             }
         }
+        java.time.Duration failureTimeout = Places.Builder.DEFAULT_FAILURE_TIMEOUT;
+        if (root.hasPath("failureTimeout")) {
+            try {
+                failureTimeout = root.getDuration("failureTimeout");
+            } catch (ConfigException e) {
+                throw new PlacesConfigException(at(root.getValue("failureTimeout"), origin) + ROOT + ".failureTimeout:"
+                        + " a duration (10s, 1500ms), got '" + root.getValue("failureTimeout").unwrapped() + "'", e);
+            }
+            if (failureTimeout.toMillis() < 100) {
+                throw new PlacesConfigException(at(root.getValue("failureTimeout"), origin) + ROOT + ".failureTimeout:"
+                        + " at least 100 ms, not " + failureTimeout);
+            }
+        }
         return new PlacesConfig(origin, places, workers, jvmOptions, messages, security(root, origin, dir),
-                limits(root, origin));
+                limits(root, origin), failureTimeout);
     }
 
     /** The {@code security} section; without one, HMAC (with the secret file the environment names, at launch). */
@@ -398,6 +415,11 @@ public final class PlacesConfig {
     /** What a frame from another place may make a place read and allocate. */
     public DecodingLimits limits() {
         return limits;
+    }
+
+    /** How long a place may send nothing before the others declare it failed (default 10 s). */
+    public java.time.Duration failureTimeout() {
+        return failureTimeout;
     }
 
     /** The names of the classes messages between places may carry, each loadable. */

@@ -69,22 +69,43 @@ final class Transport implements AutoCloseable {
      * @param overload             how long a sender waits for a full buffer to drain before it fails
      * @param handshakeTimeout     how long a connection may take over its handshake before it is closed
      * @param maxPendingHandshakes the most accepted connections in their handshake at once; more are closed
+     * @param heartbeatInterval    how often each connection carries a heartbeat
+     * @param failureTimeout       how long a connected place may send nothing before it is declared failed
      */
     record Settings(int lowWater, int highWater, Duration overload, Duration handshakeTimeout,
-                    int maxPendingHandshakes) {
+                    int maxPendingHandshakes, Duration heartbeatInterval, Duration failureTimeout) {
         static final Settings DEFAULTS = new Settings(256 << 10, 1 << 20, Duration.ofSeconds(10),
-                Duration.ofSeconds(10), 16);
+                Duration.ofSeconds(10), 16, Duration.ofSeconds(1), Duration.ofSeconds(10));
 
         /** These settings with another outbound buffer and overload bound. */
         Settings withBuffer(int low, int high, Duration overloaded) {
-            return new Settings(low, high, overloaded, handshakeTimeout, maxPendingHandshakes);
+            return new Settings(low, high, overloaded, handshakeTimeout, maxPendingHandshakes, heartbeatInterval,
+                    failureTimeout);
         }
 
         /** These settings with another handshake timeout and bound on pending handshakes. */
         Settings withHandshake(Duration timeout, int maxPending) {
-            return new Settings(lowWater, highWater, overload, timeout, maxPending);
+            return new Settings(lowWater, highWater, overload, timeout, maxPending, heartbeatInterval,
+                    failureTimeout);
+        }
+
+        /** These settings with another heartbeat interval and failure timeout. */
+        Settings withFailureDetection(Duration interval, Duration timeout) {
+            if (interval.isNegative() || interval.isZero() || timeout.compareTo(interval.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("the failure timeout (" + timeout + ") must be at least twice the"
+                        + " heartbeat interval (" + interval + "), which must be positive");
+            }
+            return new Settings(lowWater, highWater, overload, handshakeTimeout, maxPendingHandshakes, interval,
+                    timeout);
         }
     }
+
+    /** What a place that closes its transport tells the others. */
+    private static final String SHUTTING_DOWN = "shutting down";
+
+    /** Why a connection ends when the place at the other end went away without a word. */
+    static final String CLOSED_WITHOUT_A_WORD = "its connection closed without a word (the place was killed or"
+            + " crashed, or the link was cut)";
 
     /** How long a place waits before it tries again to reach a place that is not listening yet. */
     private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -98,6 +119,8 @@ final class Transport implements AutoCloseable {
     private final Authentication authentication;
     private final byte[] build;
     private final EventLoopGroup group;
+    /** Which connected places are alive; used on the I/O thread only. */
+    private final FailureDetector detector;
     private final AtomicReferenceArray<Channel> channels;
     private final String[] lostWhy;
     private final CountDownLatch connected;
@@ -114,6 +137,7 @@ final class Transport implements AutoCloseable {
     /** Attempts to reach a place that was not listening yet (for tests). */
     private final AtomicInteger failedConnects =
             new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     /** Accepted connections in their handshake. */
     private final AtomicInteger pendingHandshakes = new AtomicInteger();
 
@@ -138,7 +162,39 @@ final class Transport implements AutoCloseable {
         this.connected = new CountDownLatch(names.size() - 1);
         this.group = new MultiThreadIoEventLoopGroup(1,
                 new DefaultThreadFactory("place-" + names.get(self) + "-io", true), NioIoHandler.newFactory());
+        this.detector = new FailureDetector(names.size(), settings.heartbeatInterval(), settings.failureTimeout());
+        long every = detector.intervalNanos();
+        group.scheduleAtFixedRate(this::heartbeat, every, every, TimeUnit.NANOSECONDS);
     }
+
+    /**
+     * Every heartbeat interval, on the I/O thread: a heartbeat on every connection, then the look for places that
+     * have sent nothing for the failure timeout, each of which is declared failed: its connection is closed, and the
+     * {@link Receiver} hears why.
+     */
+    private void heartbeat() {
+        for (int p = 0; p < channels.length(); p++) {
+            Channel ch = channels.get(p);
+            if (ch != null && ch.isActive()) {
+                ch.writeAndFlush(codec.frame(HEARTBEAT, () -> "a heartbeat", codec.limits().maxFrameBytes(),
+                        ch.alloc()), ch.voidPromise());
+            }
+        }
+        String[] failed = detector.tick(System.nanoTime());
+        if (failed != null) {
+            for (int p = 0; p < failed.length; p++) {
+                Channel ch = channels.get(p);
+                if (failed[p] != null && ch != null) {
+                    Connection c = ch.pipeline().get(Connection.class);
+                    if (c != null) {
+                        c.declareFailed(ch.pipeline().context(c), failed[p]);
+                    }
+                }
+            }
+        }
+    }
+
+    private static final Frames.Heartbeat HEARTBEAT = new Frames.Heartbeat();
 
     /** Listens at {@code at} (port 0: any free port) for the places below this one; returns where it listens. */
     InetSocketAddress bind(InetSocketAddress at) throws InterruptedException {
@@ -267,6 +323,7 @@ final class Transport implements AutoCloseable {
     /** The handshake of {@code ch} with {@code place} succeeded: it is that place's connection, unless one is. */
     boolean established(Channel ch, int place) {
         if (channels.compareAndSet(place, null, ch)) {
+            detector.connected(place);
             connected.countDown();
             return true;
         }
@@ -404,6 +461,11 @@ final class Transport implements AutoCloseable {
         }
     }
 
+    /** Runs {@code task} on the transport's I/O thread after {@code delay}. */
+    void schedule(Runnable task, Duration delay) {
+        group.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
     /** Runs {@code task} on the transport's I/O thread (the one that decodes every frame). */
     void onIoThread(Runnable task) {
         group.execute(task);
@@ -441,11 +503,25 @@ final class Transport implements AutoCloseable {
         }
     }
 
+    /**
+     * Leaves: tells every connected place that this one is shutting down (so that it is told apart from one that
+     * failed), then closes every connection and stops the I/O thread.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         Channel s = server;
         if (s != null) {
             s.close().syncUninterruptibly();
+        }
+        for (int p = 0; p < channels.length(); p++) {
+            Channel ch = channels.get(p);
+            if (ch != null && ch.isActive()) {
+                ch.writeAndFlush(codec.frame(new Frames.Closing(SHUTTING_DOWN), () -> "a place",
+                        codec.limits().maxFrameBytes(), ch.alloc()), ch.voidPromise());
+            }
         }
         for (int p = 0; p < channels.length(); p++) {
             Channel ch = channels.get(p);
@@ -479,7 +555,11 @@ final class Transport implements AutoCloseable {
                 refuse(ctx, "a frame that is not a message of this program: " + firstLine(e.getMessage()));
                 return;
             }
+            detector.heard(peer, message);
             switch (message) {
+                case Frames.Heartbeat h -> {
+                    // heard: that is all it is for
+                }
                 case Frames.Ping ping -> write(ctx, new Frames.Pong(ping.id()));
                 case Frames.Pong pong -> {
                     PendingPing pending = pings.remove(pong.id());
@@ -488,7 +568,8 @@ final class Transport implements AutoCloseable {
                     }
                 }
                 case Frames.Closing c -> {
-                    lose(ctx, "place " + names.get(peer) + " closed the connection: " + c.reason());
+                    lose(ctx, c.reason().equals(SHUTTING_DOWN) ? "it left: it shut down"
+                            : "place " + names.get(peer) + " closed the connection: " + c.reason());
                     ctx.close();
                 }
                 default -> receiver.received(peer, message);
@@ -502,6 +583,15 @@ final class Transport implements AutoCloseable {
             write(ctx, new Frames.Closing(reason));
             ctx.close();
             lose(ctx, reason);
+        }
+
+        /** The failure detector found the peer silent for too long: it is lost, and told so if it still listens. */
+        void declareFailed(ChannelHandlerContext ctx, String why) {
+            System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING, "place " + names.get(self)
+                    + " declares place " + names.get(peer) + " failed: " + why);
+            write(ctx, new Frames.Closing("place " + names.get(self) + " declared this place failed: " + why));
+            lose(ctx, why);
+            ctx.close();
         }
 
         private void write(ChannelHandlerContext ctx, Object message) {
@@ -519,7 +609,7 @@ final class Transport implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            lose(ctx, "the connection closed");
+            lose(ctx, CLOSED_WITHOUT_A_WORD);
             synchronized (this) {
                 notifyAll();
             }
@@ -528,7 +618,8 @@ final class Transport implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            lose(ctx, cause.toString());
+            // a reset or a broken pipe says no more than a close does
+            lose(ctx, cause instanceof java.io.IOException ? CLOSED_WITHOUT_A_WORD : cause.toString());
             ctx.close();
         }
 
@@ -543,6 +634,7 @@ final class Transport implements AutoCloseable {
                 }
             }
             if (channels.compareAndSet(place, ctx.channel(), null)) {
+                detector.disconnected(place);
                 pings.values().removeIf(p -> p.place() == place && p.answered().completeExceptionally(
                         new PlaceConnectionException("place " + names.get(place) + " was lost before it answered a"
                                 + " ping: " + why)));

@@ -70,8 +70,8 @@ class PlaceRuntimeTest {
 
     static volatile CountDownLatch taken = new CountDownLatch(1);
 
-    private final PlaceRuntime place = new PlaceRuntime(0, List.of("p0", "p1"), 1, TaskRuntime.DEFAULT_THROUGHPUT,
-            List.of(NewRecorder.class, NewFaulty.class, NewNarrow.class), "register it", DecodingLimits.DEFAULTS);
+    private final PlaceRuntime place = new PlaceRuntime(0, List.of("p0", "p1"),
+            List.of(NewRecorder.class, NewFaulty.class, NewNarrow.class), "register it", PlaceRuntime.Settings.of(1));
 
     @AfterEach
     void close() {

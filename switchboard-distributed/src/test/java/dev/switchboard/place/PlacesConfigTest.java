@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -151,8 +152,8 @@ class PlacesConfigTest {
                   remotes: [ { place: p1, hostname: localhost, port: 5001 } ]
                 }
                 """)).isInstanceOf(PlacesConfigException.class)
-                .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: init, jvmOptions, limits,"
-                        + " messages, remote, security, workers)");
+                .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: failureTimeout, init,"
+                        + " jvmOptions, limits, messages, remote, security, workers)");
         assertThatThrownBy(() -> parse("""
                 selectorSystem {
                   init { place: p0, hostname: localhost, port: 5000, portt: 5001 }
@@ -289,5 +290,18 @@ class PlacesConfigTest {
                 .hasMessage("places.conf:1: selectorSystem.limits: maxFrameBytes is at least 1024, not 10");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", limits { maxFrames: 10 } }"))
                 .hasMessageStartingWith("places.conf:1: selectorSystem.limits.maxFrames: unknown key");
+    }
+
+    @Test
+    void theFailureTimeoutIsADurationOfAtLeast100Milliseconds() {
+        String places = "init { place: p0, hostname: localhost, port: 5000 }";
+        assertThat(parse("selectorSystem { " + places + " }").failureTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(parse("selectorSystem { " + places + ", failureTimeout: 2500ms }").failureTimeout())
+                .isEqualTo(Duration.ofMillis(2500));
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", failureTimeout: soon }"))
+                .hasMessageStartingWith("places.conf:1: selectorSystem.failureTimeout: a duration (10s, 1500ms), got"
+                        + " 'soon'");
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", failureTimeout: 10ms }"))
+                .hasMessage("places.conf:1: selectorSystem.failureTimeout: at least 100 ms, not PT0.01S");
     }
 }

@@ -315,7 +315,7 @@ class PlacesTest {
             places.start(2, new NewCrasher()).send(true);
         })).isInstanceOfSatisfying(MultiException.class, e -> assertThat(e.failures())
                 .anySatisfy(f -> assertThat(f).isInstanceOf(PlaceConnectionException.class)
-                        .hasMessageContaining("lost its connection to place p2")));
+                        .hasMessageContaining("lost place p2 while the program ran")));
     }
 
     record Unlisted(int x) {

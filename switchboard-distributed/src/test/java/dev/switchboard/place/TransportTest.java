@@ -133,10 +133,16 @@ class TransportTest {
     }
 
     static void waitUntil(String what, BooleanSupplier condition) throws InterruptedException {
+        waitUntil(what, condition, () -> "");
+    }
+
+    /** {@link #waitUntil(String, BooleanSupplier)}, saying {@code state} when it fails. */
+    static void waitUntil(String what, BooleanSupplier condition, java.util.function.Supplier<String> state)
+            throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 20 s: " + what);
+                throw new AssertionError("not within 20 s: " + what + " " + state.get());
             }
             Thread.sleep(5);       // polling a condition with a deadline, not waiting for a schedule
         }
@@ -292,9 +298,10 @@ class TransportTest {
         assertThat(ping.get(30, TimeUnit.SECONDS)).isInstanceOf(PlaceConnectionException.class)
                 .hasMessageContaining("p1").hasMessageContaining("lost");
         assertThatThrownBy(() -> t.get(0).send(1, "after")).isInstanceOf(PlaceConnectionException.class)
-                .hasMessage("cannot send to place p1: its connection was lost (the connection closed)");
-        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: the connection closed");
-        assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: the connection closed");
+                .hasMessage("cannot send to place p1: its connection was lost (" + Transport.CLOSED_WITHOUT_A_WORD
+                        + ")");
+        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: " + Transport.CLOSED_WITHOUT_A_WORD);
+        assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: " + Transport.CLOSED_WITHOUT_A_WORD);
         t.get(0).send(2, "other places unaffected");
         assertThat(in.get(2).next()[1]).isEqualTo("other places unaffected");
     }
@@ -348,10 +355,11 @@ class TransportTest {
         List<Transport> t = places(in, Transport.Settings.DEFAULTS);
         t.get(0).send(1, new Frames.Closing("leaving"));
         assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: place p0 closed the connection: leaving");
-        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: the connection closed");
+        assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: " + Transport.CLOSED_WITHOUT_A_WORD);
         assertThat(in.get(1).received).isEmpty();
         assertThatThrownBy(() -> t.get(0).send(1, "after")).isInstanceOf(PlaceConnectionException.class)
-                .hasMessage("cannot send to place p1: its connection was lost (the connection closed)");
+                .hasMessage("cannot send to place p1: its connection was lost (" + Transport.CLOSED_WITHOUT_A_WORD
+                        + ")");
     }
 
     @Test

@@ -1,0 +1,192 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.actor.Actor;
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.task.MultiException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Real faults on real places (child JVMs on loopback): a place killed with SIGKILL, and one stopped with SIGSTOP,
+ * fail the program naming the place and what was last heard from it, and leave no child process behind; a failure
+ * at another place reaches place 0 as it happens, and place 0's hang report gathers every place's part.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PlaceFailureTest {
+    /** Stays until it is told "exit". */
+    record NewHolder() implements ActorRecipe<String> {
+        @Override
+        public Actor<String> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    if (m.equals("exit")) {
+                        exit();
+                    }
+                }
+            };
+        }
+    }
+
+    /** A program of three places whose places 1 and 2 each hold an actor until the program fails. */
+    private static CompletableFuture<Throwable> holding(CountDownLatch started, Duration failureTimeout) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                Places.builder().places(3).workers(1).failureTimeout(failureTimeout).messages(NewHolder.class)
+                        .run(places -> {
+                            places.start(1, new NewHolder());
+                            places.start(2, new NewHolder());
+                            started.countDown();
+                        });
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        });
+    }
+
+    /** The process of this JVM's child place {@code index}. */
+    private static ProcessHandle place(int index) {
+        return ProcessHandle.current().children().filter(h -> h.info().arguments().map(a -> {
+            List<String> args = List.of(a);
+            int at = args.indexOf("--place");
+            return args.contains(PlaceMain.class.getName()) && at >= 0 && args.get(at + 1).equals(
+                    String.valueOf(index));
+        }).orElse(false)).findFirst().orElseThrow(() -> new AssertionError("no child place " + index));
+    }
+
+    private static void noChildPlaceIsLeft() throws InterruptedException {
+        TransportTest.waitUntil("every child place has ended", () -> ProcessHandle.current().children()
+                .noneMatch(h -> h.isAlive() && h.info().arguments().map(a -> List.of(a).contains(
+                        PlaceMain.class.getName())).orElse(false)), () -> ProcessHandle.current().children()
+                .filter(ProcessHandle::isAlive).map(h -> h.pid() + " " + h.info().commandLine().orElse("?"))
+                .toList().toString());
+    }
+
+    private static List<String> failures(Throwable t) {
+        assertThat(t).isInstanceOf(MultiException.class);
+        return ((MultiException) t).failures().stream().map(Throwable::getMessage).toList();
+    }
+
+    private static void signal(String signal, ProcessHandle process) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start();
+        assertThat(kill.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).isZero();
+    }
+
+    @Test
+    void aKilledPlaceFailsTheProgramNamingItAndNoChildIsLeft() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Throwable> run = holding(started, Duration.ofSeconds(10));
+        assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
+        long t0 = System.nanoTime();
+        place(2).destroyForcibly();                                  // SIGKILL
+        List<String> failures = failures(run.get(60, TimeUnit.SECONDS));
+        System.out.printf("SIGKILL of place p2: the program failed after %.2f s%n", (System.nanoTime() - t0) / 1e9);
+        assertThat(failures).contains("place p0 lost place p2 while the program ran: "
+                + Transport.CLOSED_WITHOUT_A_WORD);
+        noChildPlaceIsLeft();
+    }
+
+    @Test
+    void aFrozenPlaceFailsTheProgramWithinTheTimeoutNamingWhatWasLastHeard() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Throwable> run = holding(started, Duration.ofSeconds(2));
+        assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
+        ProcessHandle frozen = place(2);
+        try {
+            long t0 = System.nanoTime();
+            signal("STOP", frozen);
+            List<String> failures = failures(run.get(60, TimeUnit.SECONDS));
+            System.out.printf("SIGSTOP of place p2: the program failed after %.2f s (failure timeout 2 s)%n",
+                    (System.nanoTime() - t0) / 1e9);
+            // place 0 or place 1, whichever detects it first, fails the program
+            assertThat(failures).anyMatch(f -> f.matches("(place p0|on place p1: " + PlaceConnectionException.class
+                    .getName() + ": place p1) lost place p2 while the program ran: nothing came from it for \\d+\\.\\d s \\(the failure timeout is 2000 ms\\); the last frame was a \\w+ at"
+                    + " [0-9:.]+: it is frozen, overloaded, or cut off"));
+            noChildPlaceIsLeft();                                    // the stopped one too: it was killed
+        } finally {
+            frozen.destroyForcibly();                                // SIGKILL ends a stopped process too
+        }
+    }
+
+    // -------------------------------------------------- a failure at another place, and the gathered hang report
+
+    record Ask(ActorRef<Object> replyTo) {
+    }
+
+    /** Not registered: a reply of this class cannot leave place 1. */
+    record Unlisted(int x) {
+    }
+
+    record NewServer() implements ActorRecipe<Ask> {
+        @Override
+        public Actor<Ask> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Ask a) {
+                    a.replyTo().send(new Unlisted(1));             // fails at the sender: not registered
+                }
+            };
+        }
+    }
+
+    static final AtomicReference<ActorRef<Object>> CLIENT = new AtomicReference<>();
+
+    @Test
+    void aFailureAtAnotherPlaceReachesPlaceZeroAndItsHangReportGathersEveryPlace() throws Exception {
+        BlockingQueue<String> reports = new LinkedBlockingQueue<>();
+        CLIENT.set(null);
+        CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                Places.builder().places(2).workers(1).hangReportAfter(Duration.ofSeconds(1))
+                        .hangReporter(reports::add).messages(Ask.class, NewServer.class).run(places -> {
+                            ActorRef<Ask> server = places.start(1, new NewServer());
+                            Actor<Object> client = new Actor<>() {
+                                @Override
+                                protected void onStart() {
+                                    server.send(new Ask(self()));
+                                }
+
+                                @Override
+                                protected void process(Object m) {
+                                    if (m.equals("stop")) {
+                                        exit();
+                                    }
+                                }
+                            };
+                            CLIENT.set(client.start("client"));
+                        });
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        });
+        String report;
+        try {
+            do {
+                report = reports.poll(60, TimeUnit.SECONDS);
+                assertThat(report).as("a hang report within 60 s").isNotNull();
+            } while (!report.contains("failure at other places so far"));
+        } finally {
+            TransportTest.waitUntil("the client has started", () -> CLIENT.get() != null);
+            CLIENT.get().send("stop");                           // the program ends, whatever the test found
+        }
+        assertThat(report).contains("client@").contains("\n  at the other places:\n  - place p1: nothing is open here")
+                .contains("1 failure at other places so far:\n  - on place p1: java.lang.IllegalArgumentException:"
+                        + " cannot send a " + Unlisted.class.getName() + " to place p0 (from place p1): its class");
+        List<String> failures = failures(run.get(60, TimeUnit.SECONDS));
+        assertThat(failures).hasSize(1).first().asString().startsWith("on place p1: java.lang.IllegalArgumentException:"
+                + " cannot send a " + Unlisted.class.getName());
+    }
+}
