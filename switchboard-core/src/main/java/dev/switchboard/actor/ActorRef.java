@@ -60,6 +60,10 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
      * completes it, the replier's worker or the runtime's timer thread, as work outside every finish: keep them
      * short, or use the {@code ...Async} forms.
      *
+     * <p>An actor of another place is asked the same way, with the same timeouts, errors and late-reply dead
+     * letters (counted at the asking place); a failure it answers with arrives as a {@code PlaceFailureException}
+     * naming its place, its class and its message.
+     *
      * @param <R> the type of the reply, as the request's {@code ReplyTo} declares it
      * @throws NullPointerException     if {@code request} is null or builds a null request
      * @throws IllegalArgumentException if {@code timeout} is not positive

@@ -22,11 +22,24 @@ import java.util.concurrent.ScheduledFuture;
  * would join the replier's finish.
  */
 final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter {
-    private final ActorCore<?> target;
+    /** The actor asked. */
+    private final ActorRef<?> target;
+    /** It, if it is of this JVM; null for an actor of another place. */
+    private final ActorCore<?> local;
+    /** For an actor of another place: the runtime of its route, whose timers and dead letters the ask uses. */
+    private final Scheduler remote;
     private volatile ScheduledFuture<?> timeout;
 
     private AskFuture(ActorCore<?> target) {
+        this.target = target.self;
+        this.local = target;
+        this.remote = null;
+    }
+
+    private AskFuture(RemoteRef<?> target, Scheduler runtime) {
         this.target = target;
+        this.local = null;
+        this.remote = runtime;
     }
 
     /**
@@ -50,9 +63,44 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
         MailboxAdmission.request(target, new Request(message, replyTo), message, index);
-        Node n = Context.current();
-        future.timeoutAfter(timeout, message, n != null && n.owner() instanceof ActorCore<?> a ? a.self : null);
+        future.timeoutAfter(timeout, message, requester());
         return future;
+    }
+
+    /**
+     * {@link ActorRef#ask} of an actor of another place: the request goes through its route, with a
+     * {@link ReplyTo} the places module writes as a handle its place answers through; the timeout runs on the
+     * route's runtime.
+     *
+     * @throws UnsupportedOperationException if the route's JVM takes no requests
+     */
+    static <M, R> CompletableFuture<R> ask(RemoteRef<M> target, Function<? super ReplyTo<R>, ? extends M> request,
+            Duration timeout, int index) {
+        Objects.requireNonNull(request, "request");
+        Scheduler runtime = target.route.scheduler();
+        if (runtime == null) {
+            throw target.requestRefused("ask()");
+        }
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("ask() of " + target + " needs a positive timeout, not " + timeout);
+        }
+        AskFuture<R> future = new AskFuture<>(target, runtime);
+        ReplyTo<R> replyTo = new ReplyTo<>(future, target);
+        M message = replyTo.build(request, target, "ask");
+        target.route(index, message);
+        future.timeoutAfter(timeout, message, requester());
+        return future;
+    }
+
+    /** The actor whose processing asks, or null outside every actor. */
+    private static ActorRef<?> requester() {
+        Node n = Context.current();
+        return n != null && n.owner() instanceof ActorCore<?> a ? a.self : null;
+    }
+
+    /** The runtime whose timers, scheduler and dead letters this ask uses, or null if none (an actor not started). */
+    private Scheduler runtime() {
+        return local != null ? local.scheduler() : remote;
     }
 
     /*
@@ -82,7 +130,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
 
     private void awaitIfDeterministic(String op) {
         Scheduler s;
-        if (!isDone() && (s = target.scheduler) != null) {
+        if (!isDone() && (s = local != null ? local.scheduler : remote) != null) {
             s.awaitIfDeterministic("a blocking " + op + " of an ask of " + target, this::isDone);
         }
     }
@@ -90,7 +138,12 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     @Override
     public void answer(Object reply, Throwable failure) {
         if (!settle(reply, failure)) {
-            target.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
+            if (local != null) {
+                local.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
+            } else {
+                DeadLetterRouting.routeRemote(remote, target, failure == null ? reply : failure,
+                        DeadLetter.Reason.REPLY_TOO_LATE);
+            }
         }
     }
 
@@ -99,13 +152,18 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         settle(null, cause);
     }
 
+    @Override
+    public boolean awaited() {
+        return !isDone();
+    }
+
     /**
      * Completes the future in the global scope of the runtime (see the class comment) and cancels the timeout;
      * returns false if it was done already.
      */
     @SuppressWarnings("unchecked")
     private boolean settle(Object reply, Throwable failure) {
-        Scheduler s = target.scheduler();
+        Scheduler s = runtime();
         if (s == null) {
             Node n = Context.current();
             s = n == null ? null : n.scheduler();
@@ -133,9 +191,9 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     private void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
         String thread = requester == null ? Thread.currentThread().getName() : null;
         try {
-            TimerService timers = ActorTimers.timers(target);
+            TimerService timers = local != null ? ActorTimers.timers(local) : remote.timers();
             ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> settle(null,
-                    new ReplyTimeoutException(requester, thread, target.self, ActorDiagnostics.brief(request), after)),
+                    new ReplyTimeoutException(requester, thread, target, ActorDiagnostics.brief(request), after)),
                     () -> settle(null, new NoReplyException("runtime '" + timers.name() + "' was closed before "
                             + target + " replied to " + ActorDiagnostics.brief(request))));
             timeout = t;

@@ -63,13 +63,17 @@ final class AwaitedReplies {
         OwnerChecks.requireNoPolicy(requester, "awaitReply()",
                 "send the reply as a message, or ask() and handle the future");
         requester.scheduler().requireOpen("awaitReply");
+        ActorCore<Q> target = null;
         if (to instanceof RemoteRef<?> remote) {
-            throw remote.requestRefused("awaitReply()");
+            if (remote.route.scheduler() == null) {
+                throw remote.requestRefused("awaitReply()");
+            }
+        } else {
+            target = ((LocalRef<Q>) to).actor;
+            AskFuture.requireNotBroadcast(target, "awaitReply");
         }
-        ActorCore<Q> target = ((LocalRef<Q>) to).actor;
-        AskFuture.requireNotBroadcast(target, "awaitReply");
         ReplyTo<R> replyTo = new ReplyTo<>(pending, to);
-        Q message = replyTo.build(request, target, "awaitReply");
+        Q message = replyTo.build(request, to, "awaitReply");
         pending.request = message;
         requester.addAwaited(1);                    // hold further messages until the handler has run
         Node context = Context.current();
@@ -81,7 +85,11 @@ final class AwaitedReplies {
         AwaitedReplies replies = requester.extras().replies();
         replies.awaiting(pending);
         try {
-            MailboxAdmission.request(target, new Request(message, replyTo), message, -1);
+            if (target != null) {
+                MailboxAdmission.request(target, new Request(message, replyTo), message, -1);
+            } else {
+                ((RemoteRef<Q>) to).route(-1, message);    // its place answers through the ReplyTo inside
+            }
         } catch (Throwable t) {                      // not sent (a full bounded mailbox, say): nothing to await
             if (pending.withdraw()) {                // else it was answered (given up) first: its handler undoes
                 replies.handled(pending);

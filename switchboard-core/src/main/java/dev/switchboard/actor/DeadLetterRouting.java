@@ -62,6 +62,24 @@ final class DeadLetterRouting {
     }
 
     /**
+     * Counts, in runtime {@code s}, a message to an actor of another place that no one will process here (a reply
+     * that came after its requester stopped waiting), and tells the runtime's listener.
+     */
+    static void routeRemote(Scheduler s, ActorRef<?> recipient, Object message, DeadLetter.Reason reason) {
+        s.countDeadLetter(reason.ordinal());
+        RuntimeEvents events = s.events();
+        Consumer<Object> listener = s.deadLetterListener();
+        if (listener == null && !events.heard()) {
+            return;
+        }
+        DeadLetter letter = new DeadLetter(message, recipient, reason);
+        events.publish(RuntimeEvents.Kind.DEAD_LETTER, recipient, letter, null, reason.name());
+        if (listener != null) {
+            s.runInGlobalScope(() -> listener.accept(letter));
+        }
+    }
+
+    /**
      * A runtime takes over the dead letters counted before the actor's start: all {@code MAILBOX_FULL}, the one
      * reason an actor without a runtime can have (a terminated actor was started, or refused a start, which sets
      * its runtime before it counts; a reply comes to an actor that processed a request).

@@ -102,6 +102,11 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
         complete(null, cause);
     }
 
+    @Override
+    public boolean awaited() {
+        return outcome == UNSET;
+    }
+
     /** Takes the answer if none was taken, and queues the handler; returns false if an answer came first. */
     private boolean complete(Object reply, Throwable failure) {
         if (!OUTCOME.compareAndSet(this, UNSET, failure == null ? reply : new Failed(failure))) {

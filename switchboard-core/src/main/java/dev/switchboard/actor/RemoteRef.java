@@ -18,8 +18,9 @@ import java.util.function.Function;
  * <h2>Implementation notes</h2>
  * Equality is by id, as for {@link LocalRef}: a remote reference and the local reference of the same actor (the
  * same global id, on the actor's own place) are equal. Sends are intercepted as local ones are (a transaction
- * holds them until it commits). A request ({@code ask}, {@code awaitReply}) needs an answer that crosses back,
- * which references do not carry yet: both are refused with an exception that says what to do instead.
+ * holds them until it commits). A request ({@code ask}, {@code awaitReply}) goes through the route like any
+ * message, with its {@link ReplyTo}, which the places module writes as a handle the replier's place answers
+ * through; its timeout runs on the route's runtime (a route without one refuses requests).
  */
 abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfActor, RemoteRef.OfSelector {
     private final long id;
@@ -60,14 +61,14 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
 
     @Override
     public final <R> CompletableFuture<R> ask(Function<? super ReplyTo<R>, ? extends M> request, Duration timeout) {
-        throw requestRefused("ask()");
+        return AskFuture.ask(this, request, timeout, -1);
     }
 
     /** Why a request to this actor is refused. */
     final UnsupportedOperationException requestRefused(String what) {
-        return new UnsupportedOperationException(what + " to " + this + ", an actor of another place, is not"
-                + " supported: send it a request that carries a reference to answer to (self(), or a local actor's),"
-                + " and answer with a message");
+        return new UnsupportedOperationException(what + " to " + this + ", an actor of another JVM, is not"
+                + " supported by its route: send it a request that carries a reference to answer to (self(), or a"
+                + " local actor's), and answer with a message");
     }
 
     @Override
@@ -149,7 +150,7 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
         @Override
         public <R> CompletableFuture<R> ask(B mailbox, Function<? super ReplyTo<R>, ? extends M> request,
                 Duration timeout) {
-            throw requestRefused("ask()");
+            return AskFuture.ask(this, request, timeout, Objects.requireNonNull(mailbox, "mailbox").ordinal());
         }
 
         @Override

@@ -72,6 +72,11 @@ public final class ReplyTo<R> {
 
         /** The runtime's answer when none can come; ignored if the waiter stopped waiting already. */
         void gaveUp(Throwable cause);
+
+        /** Whether the requester still waits for the answer (an answer now would not be a dead letter). */
+        default boolean awaited() {
+            return true;
+        }
     }
 
     private final Waiter waiter;
@@ -90,7 +95,7 @@ public final class ReplyTo<R> {
      * Builds the request around this {@code ReplyTo} with the caller's function ({@code op} names the call, for
      * the error when it builds none), and remembers it for diagnostics.
      */
-    <M> M build(Function<? super ReplyTo<R>, ? extends M> request, ActorCore<?> target, String op) {
+    <M> M build(Function<? super ReplyTo<R>, ? extends M> request, Object target, String op) {
         M message = request.apply(this);
         if (message == null) {
             throw new NullPointerException("the function given to " + op + "() for " + target + " built a null request");
@@ -147,6 +152,11 @@ public final class ReplyTo<R> {
         if (STATE.compareAndSet(this, OPEN, GAVE_UP)) {
             waiter.gaveUp(cause);
         }
+    }
+
+    /** What receives the answer (an ask's future, an awaitReply's pending reply, another place's). */
+    Waiter waiter() {
+        return waiter;
     }
 
     private String describe() {

@@ -1,6 +1,7 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.ActorAccess;
+import dev.switchboard.internal.RemoteAnswer;
 import dev.switchboard.internal.RemoteSend;
 import dev.switchboard.spi.DispatchPolicy;
 import java.util.List;
@@ -61,6 +62,41 @@ final class SeamAccess extends ActorAccess {
     @Override
     public void replyNow(Object replyTo, Object reply, Throwable failure) {
         ((ReplyTo<?>) replyTo).answerNow(reply, failure);
+    }
+
+    @Override
+    public ReplyTo<?> remoteReplyTo(Object target, RemoteAnswer answer) {
+        return new ReplyTo<>(new RemoteAnswerWaiter(answer), (ActorRef<?>) target);
+    }
+
+    @Override
+    public RemoteAnswer remoteAnswerOf(Object replyTo) {
+        return ((ReplyTo<?>) replyTo).waiter() instanceof RemoteAnswerWaiter w ? w.answer() : null;
+    }
+
+    @Override
+    public boolean isAwaited(Object replyTo) {
+        return !((ReplyTo<?>) replyTo).isAnswered() && ((ReplyTo<?>) replyTo).waiter().awaited();
+    }
+
+    @Override
+    public void giveUp(Object replyTo, Throwable cause) {
+        ((ReplyTo<?>) replyTo).failUnanswered(cause);
+    }
+
+    @Override
+    public ActorRef<?> requestTarget(Object replyTo) {
+        return ((ReplyTo<?>) replyTo).target;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void sendRequest(Object to, int mailbox, Object message, Object replyTo) {
+        if (!(to instanceof LocalRef<?> local)) {
+            throw new IllegalArgumentException(to + " is not the reference of an actor of this JVM");
+        }
+        MailboxAdmission.request((ActorCore<Object>) local.actor, new Request(message, (ReplyTo<?>) replyTo), message,
+                mailbox);
     }
 
     @Override

@@ -55,4 +55,22 @@ public abstract class ActorAccess {
 
     /** Answers {@code replyTo} (a ReplyTo) without interception. */
     public abstract void replyNow(Object replyTo, Object reply, Throwable failure);
+
+    /** A reply handle for a request from another JVM to {@code target}: its answer goes to {@code answer}. */
+    public abstract Object remoteReplyTo(Object target, RemoteAnswer answer);
+
+    /** The {@link RemoteAnswer} of a reply handle {@link #remoteReplyTo} made, or null for one made here. */
+    public abstract RemoteAnswer remoteAnswerOf(Object replyTo);
+
+    /** Whether the requester of a reply handle made here still waits for its answer. */
+    public abstract boolean isAwaited(Object replyTo);
+
+    /** The runtime's answer to a reply handle when none can come; ignored once answered. */
+    public abstract void giveUp(Object replyTo, Throwable cause);
+
+    /** The actor a reply handle's request was sent to. */
+    public abstract Object requestTarget(Object replyTo);
+
+    /** Sends a request whose answer goes to {@code replyTo} to the actor of this JVM {@code to}. */
+    public abstract void sendRequest(Object to, int mailbox, Object message, Object replyTo);
 }

@@ -9,6 +9,14 @@ import dev.switchboard.actor.ActorRef;
 @FunctionalInterface
 public interface RemoteRoute {
     /**
+     * The runtime of this JVM whose timers and dead-letter counts the requests ({@code ask}, {@code awaitReply}) to
+     * the route's actors use; null (the default) if requests cannot cross to their JVM, which refuses them.
+     */
+    default dev.switchboard.task.TaskRuntime runtime() {
+        return null;
+    }
+
+    /**
      * Sends {@code message} to {@code to} (a remote reference this route made), into {@code mailbox}, or, if
      * {@code mailbox} is -1, wherever the actor routes it. Called on the sender's thread; must not block for long.
      *

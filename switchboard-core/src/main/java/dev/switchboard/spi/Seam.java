@@ -5,7 +5,10 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.internal.ActorAccess;
 import dev.switchboard.internal.Interceptor;
+import dev.switchboard.internal.RemoteAnswer;
+import dev.switchboard.internal.RemoteSend;
 import dev.switchboard.internal.RuntimeAccess;
+import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.task.TaskRuntime;
 import java.util.List;
@@ -109,8 +112,77 @@ public final class Seam {
         }
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(route, "route");
-        return (ActorRef<?>) access().remoteRef(id, name, mailboxes,
-                (to, mailbox, message) -> route.send((ActorRef<?>) to, mailbox, message));
+        return (ActorRef<?>) access().remoteRef(id, name, mailboxes, new RemoteSend() {
+            @Override
+            public void send(Object to, int mailbox, Object message) {
+                route.send((ActorRef<?>) to, mailbox, message);
+            }
+
+            @Override
+            public Scheduler scheduler() {
+                TaskRuntime runtime = route.runtime();
+                return runtime == null ? null : RuntimeAccess.scheduler(runtime);
+            }
+        });
+    }
+
+    /**
+     * A reply handle for a request that came from another JVM to the actor {@code target} of this one: its answer,
+     * or the runtime's when none can come, goes to {@code reply}. Put it where the request's own was (the places
+     * module decodes it in the request's place).
+     */
+    public static ReplyTo<?> remoteReplyTo(ActorRef<?> target, RemoteReply reply) {
+        return (ReplyTo<?>) access().remoteReplyTo(Objects.requireNonNull(target, "target"),
+                new SpiAnswer(Objects.requireNonNull(reply, "reply")));
+    }
+
+    /** A {@link RemoteReply} as the actor package sees it. */
+    private record SpiAnswer(RemoteReply reply) implements RemoteAnswer {
+        @Override
+        public void answer(Object r, Throwable failure) {
+            reply.answer(r, failure);
+        }
+
+        @Override
+        public void gaveUp(Throwable cause) {
+            reply.gaveUp(cause);
+        }
+
+        @Override
+        public String toString() {
+            return reply.toString();
+        }
+    }
+
+    /** The {@link RemoteReply} of a handle {@link #remoteReplyTo} made, or null for a request made in this JVM. */
+    public static RemoteReply remoteReplyOf(ReplyTo<?> replyTo) {
+        return access().remoteAnswerOf(Objects.requireNonNull(replyTo, "replyTo")) instanceof SpiAnswer a ? a.reply()
+                : null;
+    }
+
+    /** Whether the requester of a request made in this JVM still waits for the answer to {@code replyTo}. */
+    public static boolean isAwaited(ReplyTo<?> replyTo) {
+        return access().isAwaited(Objects.requireNonNull(replyTo, "replyTo"));
+    }
+
+    /** The runtime's answer when none can come ({@code NoReplyException} or the like); ignored once answered. */
+    public static void giveUp(ReplyTo<?> replyTo, Throwable cause) {
+        access().giveUp(Objects.requireNonNull(replyTo, "replyTo"), Objects.requireNonNull(cause, "cause"));
+    }
+
+    /** The actor the request answered through {@code replyTo} was sent to. */
+    public static ActorRef<?> requestTarget(ReplyTo<?> replyTo) {
+        return (ActorRef<?>) access().requestTarget(Objects.requireNonNull(replyTo, "replyTo"));
+    }
+
+    /**
+     * Sends {@code message}, a request answered through {@code replyTo}, to the actor of this JVM {@code to}, into
+     * {@code mailbox} (or where it routes, if -1), as {@code ask} does: if the actor ends before it processes the
+     * request, or its processing fails before it answered, {@code replyTo} is given up on at once.
+     */
+    public static void sendRequest(ActorRef<?> to, int mailbox, Object message, ReplyTo<?> replyTo) {
+        access().sendRequest(Objects.requireNonNull(to, "to"), mailbox, Objects.requireNonNull(message, "message"),
+                Objects.requireNonNull(replyTo, "replyTo"));
     }
 
     /**

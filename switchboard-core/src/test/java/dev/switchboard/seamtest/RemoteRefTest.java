@@ -57,7 +57,7 @@ class RemoteRefTest {
         assertThatThrownBy(() -> selector.send(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("buffer@" + ID);
         assertThatThrownBy(() -> selector.ask(r -> "q", Duration.ofSeconds(1)))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("another place")
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("another JVM, is not supported by its route")
                 .hasMessageContaining("buffer@" + ID);
         assertThatThrownBy(() -> Seam.remoteRef(ID, "x", 0, route)).isInstanceOf(IllegalArgumentException.class);
         assertThat(routed).isEmpty();

@@ -18,8 +18,21 @@ final class Frames {
     record Create(long id, String name, Object recipe, int mailboxes) {
     }
 
-    /** A message for the actor {@code to}: into {@code mailbox}, or routed if -1. */
-    record Deliver(long to, int mailbox, Object message) {
+    /**
+     * A message for the actor {@code to}: into {@code mailbox}, or routed if -1. {@code request}: the one reply
+     * handle the message carried, read with it (not written: it is inside the message), or null.
+     */
+    record Deliver(long to, int mailbox, Object message, dev.switchboard.actor.ReplyTo<?> request) {
+        Deliver(long to, int mailbox, Object message) {
+            this(to, mailbox, message, null);
+        }
+    }
+
+    /**
+     * The answer to a request of place {@code to}'s handle {@code id} ({@link RemoteRequests}): a reply, or a
+     * failure's class and message; {@code noReply}: the runtime's, as no answer could come.
+     */
+    record Answer(long id, Object reply, String failureClass, String failureMessage, boolean noReply) {
     }
 
     /**

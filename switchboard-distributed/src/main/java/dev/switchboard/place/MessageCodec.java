@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.spi.Seam;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -34,13 +35,16 @@ final class MessageCodec {
             byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
             String[].class,
             Frames.Create.class, Frames.Deliver.class, Frames.Failed.class, Frames.Wave.class,
-            Frames.Shutdown.class, Frames.ReportRequest.class, Frames.Report.class);
+            Frames.Shutdown.class, Frames.ReportRequest.class, Frames.Report.class, Frames.Answer.class);
     /** The id of the first reference class ({@code Seam.referenceClasses()}), after the built-in ones. */
     private static final int FIRST_REFERENCE_ID = 20 + BUILT_IN.size();
 
     private final String origin;
     private final List<Class<?>> userClasses;
     private final Serializer<ActorRef<?>> references;
+    private final Serializer<ReplyTo<?>> replies;
+    /** The reply handles read in the message of the {@link Frames.Deliver} being read on this thread. */
+    private static final ThreadLocal<Object[]> REQUESTS = ThreadLocal.withInitial(() -> new Object[2]);
     /** One Kryo per thread (Kryo is not thread-safe): senders encode on their own threads, without a lock. */
     private final ThreadLocal<Kryo> kryos = ThreadLocal.withInitial(this::newKryo);
     /** Each thread's output buffer, reused from one message to the next. */
@@ -70,9 +74,19 @@ final class MessageCodec {
      */
     MessageCodec(List<Class<?>> userClasses, String origin, Serializer<ActorRef<?>> references,
                  DecodingLimits limits) {
+        this(userClasses, origin, references, null, limits);
+    }
+
+    /**
+     * @param replies how reply handles are written and read (as the place that answers them), or null if messages
+     *                carry none
+     */
+    MessageCodec(List<Class<?>> userClasses, String origin, Serializer<ActorRef<?>> references,
+                 Serializer<ReplyTo<?>> replies, DecodingLimits limits) {
         this.origin = origin;
         this.userClasses = List.copyOf(userClasses);
         this.references = references;
+        this.replies = replies;
         this.limits = limits;
         this.inputs = ThreadLocal.withInitial(() -> new BoundedInput(limits));
     }
@@ -94,6 +108,7 @@ final class MessageCodec {
             sha.update(("switchboard-places/" + Handshake.VERSION).getBytes(java.nio.charset.StandardCharsets.UTF_8));
             List<Class<?>> all = new java.util.ArrayList<>(BUILT_IN);
             all.addAll(Seam.referenceClasses());        // a codec without references writes none, and reads alike
+            all.add(ReplyTo.class);
             all.addAll(userClasses);
             for (Class<?> c : all) {
                 sha.update(c.getName().getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -134,6 +149,9 @@ final class MessageCodec {
             for (Class<?> c : Seam.referenceClasses()) {
                 kryo.register(c, references, id++);
             }
+        }
+        if (replies != null) {
+            kryo.register(ReplyTo.class, replies, FIRST_REFERENCE_ID + Seam.referenceClasses().size());
         }
         id = FIRST_USER_ID;
         for (Class<?> c : userClasses) {
@@ -287,7 +305,24 @@ final class MessageCodec {
         public Frames.Deliver read(Kryo kryo, Input input, Class<? extends Frames.Deliver> type) {
             long to = input.readLong();
             int mailbox = input.readVarInt(true) - 1;
-            return new Frames.Deliver(to, mailbox, kryo.readClassAndObject(input));
+            Object[] noted = REQUESTS.get();
+            noted[0] = null;
+            noted[1] = null;
+            Object message = kryo.readClassAndObject(input);
+            ReplyTo<?> request = noted[1] == null ? (ReplyTo<?>) noted[0] : null;   // one handle: a request
+            noted[0] = null;
+            noted[1] = null;
+            return new Frames.Deliver(to, mailbox, message, request);
+        }
+    }
+
+    /** A reply handle was read on this thread (for the {@link Frames.Deliver} being read, if any). */
+    static void noteRequest(ReplyTo<?> r) {
+        Object[] noted = REQUESTS.get();
+        if (noted[0] == null) {
+            noted[0] = r;
+        } else {
+            noted[1] = r;                                // two: neither is the message's request
         }
     }
 

@@ -113,6 +113,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     final CountDownLatch shutdown = new CountDownLatch(1);
     /** Place 0: gathers the hang reports of every place into one. */
     private final HangReportGathering hangReports;
+    /** Requests across places, both sides. */
+    final RemoteRequests requests;
 
     /**
      * How a place's runtime runs.
@@ -142,7 +144,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             Seam.usePlaceBits(GlobalId.of(here, here, 0).bits());
         }
         this.ids = new GlobalId.Allocator(here);
-        this.codec = new MessageCodec(messages, register, new References(), settings.limits());
+        this.requests = new RemoteRequests(this);
+        this.codec = new MessageCodec(messages, register, new References(), requests.new Handles(),
+                settings.limits());
         TaskRuntime.Builder b = TaskRuntime.builder().name("place-" + names.get(here)).workers(settings.workers())
                 .throughput(settings.throughput()).onUnscopedFailure(this::failed);
         if (settings.hangReportAfter() != null) {
@@ -308,7 +312,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      */
     private void handOn(ActorRef<?> ref, Frames.Deliver d, int from) {
         try {
-            Seam.sendNow(ref, d.mailbox(), d.message());
+            if (d.request() != null && !Seam.isRemote(ref)) {
+                Seam.sendRequest(ref, d.mailbox(), d.message(), d.request());   // its end answers NoReply
+            } else {
+                Seam.sendNow(ref, d.mailbox(), d.message());
+            }
         } catch (RuntimeException e) {
             lostDeliveries.incrementAndGet();
             failed(new IllegalStateException("place " + names.get(here) + " could not deliver a "
@@ -329,6 +337,24 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         } else {
             sendFrame(place, new Frames.Deliver(id, mailbox, message));
         }
+    }
+
+    /** Sends a frame of the program's traffic, counted as sent before it goes (a failed send uncounts it). */
+    void sendProgramFrame(int place, Object frame) {
+        sendFrame(place, frame);
+    }
+
+    /** An answer that came for a handle no longer awaited here: a dead letter of this place. */
+    void lostAnswer(Frames.Answer a) {
+        lostDeliveries.incrementAndGet();
+        LOG.log(System.Logger.Level.DEBUG, () -> "place " + names.get(here) + ": an answer came too late for its"
+                + " request (" + (a.failureClass() == null ? String.valueOf(a.reply()) : a.failureClass()) + ")");
+    }
+
+    /** The runtime whose timers and dead letters the requests to other places' actors use. */
+    @Override
+    public TaskRuntime runtime() {
+        return runtime;
     }
 
     /** Sends a frame of the program's traffic, counted as sent before it goes (a failed send uncounts it). */
@@ -437,6 +463,10 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 received.incrementAndGet();
                 create(from, c);
             }
+            case Frames.Answer a -> {
+                received.incrementAndGet();
+                Seam.runUnscoped(runtime, () -> requests.answered(from, a));   // a requester's future runs there
+            }
             case Frames.Failed f -> {
                 received.incrementAndGet();
                 PlaceFailureException e = new PlaceFailureException(names.get(f.place()), f.exceptionClass(),
@@ -477,6 +507,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost place "
                 + names.get(place) + " while the program ran: " + why);
+        requests.placeLost(place, why);
         if (here == 0) {
             programLost(e);
         } else if (place == 0) {
@@ -614,6 +645,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         long lastSent = -1;
         long lastReceived = -1;
         long pauseNanos = 0;
+        long bodyEnded = System.nanoTime();
+        long progressAt = bodyEnded;                     // when the totals last changed
+        long seenTotal = -1;
+        long reportAfter = runtime.hangReportAfter().map(Duration::toNanos).orElse(Long.MAX_VALUE);
+        boolean reported = false;
         for (int round = 1; ; round++) {
             wavesRun = round;
             boolean idle = idle();
@@ -645,6 +681,20 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 lastReceived = -1;
                 pauseNanos = Math.min(Math.max(pauseNanos * 2, 50_000), 2_000_000);
                 LockSupport.parkNanos(pauseNanos);       // a pause between polls, growing to 2 ms
+            }
+            long now = System.nanoTime();
+            if (w.sent() + w.received() != seenTotal) {
+                seenTotal = w.sent() + w.received();
+                progressAt = now;
+                reported = false;
+            } else if (!reported && now - progressAt > reportAfter && hangReports != null) {
+                reported = true;                         // once per stall: the work of other places keeps it open
+                List<String> open = runtime.diagnose();
+                hangReports.gather("Switchboard hang diagnostic: the program's body ended "
+                        + Duration.ofNanos(now - bodyEnded).toSeconds() + " s ago; its finish waits for the work of"
+                        + " every place, and nothing has moved between places for "
+                        + Duration.ofNanos(now - progressAt).toSeconds() + " s"
+                        + (open.isEmpty() ? "" : "\n  " + String.join("\n  ", open)));
             }
         }
     }

@@ -41,8 +41,9 @@ import java.util.stream.Collectors;
  * The program's top-level finish ({@link Builder#run}) ends when the body has ended, every actor on every place
  * has exited and no message is in flight anywhere; a failure on any place reaches it, naming the place
  * ({@link PlaceFailureException}). A {@code finish} inside the program waits for the work of its own place: an
- * actor started at another place belongs to the top-level finish only. Requests ({@code ask}, {@code awaitReply})
- * reach the actors of the requester's place only: across places, send a reference to answer to.
+ * actor started at another place belongs to the top-level finish only. Requests ({@code ask}, {@code awaitReply},
+ * a {@code ReplyTo} in any message) cross places as they work on one, with the same timeouts, errors and late-reply
+ * dead letters; a failure a replier answers with arrives as a {@link PlaceFailureException}.
  */
 public final class Places {
     private static volatile Places current;

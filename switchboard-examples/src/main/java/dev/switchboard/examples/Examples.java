@@ -4,6 +4,7 @@ import dev.switchboard.examples.places.NQueensFirstK;
 import dev.switchboard.examples.places.PiPrecision;
 import dev.switchboard.examples.places.PlacesBoundedBuffer;
 import dev.switchboard.examples.places.PlacesJoin;
+import dev.switchboard.examples.places.PlacesAsk;
 import dev.switchboard.examples.places.PlacesRequestReply;
 import dev.switchboard.examples.places.Trapezoid;
 import dev.switchboard.place.Places;
@@ -76,6 +77,8 @@ public final class Examples {
                 dev.switchboard.examples.stm.SortedList::new));
         ALL.put("PlacesRequestReply", new Entry("003 Fig. 3", "request-reply between selectors of different places",
                 onOnePlace(out -> PlacesRequestReply.run(Places.builder(), out))));
+        ALL.put("PlacesAsk", new Entry("003, 002", "ask and awaitReply across places, a ReplyTo kept until done",
+                onOnePlace(out -> PlacesAsk.run(Places.builder(), 100, out))));
         ALL.put("PlacesJoin", new Entry("003 Fig. 5", "joins in any order and round robin, the sources on other places",
                 onOnePlace(out -> PlacesJoin.run(Places.builder(), out))));
         ALL.put("PlacesBoundedBuffer", new Entry("003 Fig. 6", "a guarded bounded buffer, producers and consumers on every place",

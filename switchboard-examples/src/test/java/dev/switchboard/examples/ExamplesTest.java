@@ -182,7 +182,7 @@ class ExamplesTest {
 
     @Test
     void everyCatalogueEntryRuns() {
-        assertThat(Examples.ALL).hasSize(31);
+        assertThat(Examples.ALL).hasSize(32);
         Examples.ALL.forEach((name, e) -> assertThat(run(e.factory().get())).as(name).isNotEmpty());
     }
 }

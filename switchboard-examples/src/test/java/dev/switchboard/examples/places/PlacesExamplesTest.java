@@ -60,6 +60,18 @@ class PlacesExamplesTest {
 
     @ParameterizedTest(name = "{0} places")
     @ValueSource(ints = {1, 3})
+    void askAndAwaitReplyUnchanged(int places) throws Exception {
+        int deposits = 50;
+        PlacesAsk.Result r = PlacesAsk.run(launch(places), deposits, OUT);
+        long each = deposits * (deposits + 1L) / 2;
+        assertThat(r.before()).isZero();
+        assertThat(r.after()).hasSize(places).allSatisfy((account, balance) -> assertThat(balance).isEqualTo(each));
+        assertThat(r.total()).isEqualTo(places * each);
+        assertThat(r.report().totalDeadLetters()).isZero();
+    }
+
+    @ParameterizedTest(name = "{0} places")
+    @ValueSource(ints = {1, 3})
     void join(int places) throws Exception {
         int rounds = 20;
         PlacesJoin.Result r = PlacesJoin.run(launch(places), rounds, OUT);
