@@ -335,10 +335,14 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * {@code MAILBOX_FULL} dead letter; a mapping that throws fails this actor. A selector's message goes where it
      * routes, or use {@code Selector.watch(target, mailbox, message)}.
      *
+     * <p>An actor of another place is watched the same way: its place tells when it ends, and if that place is lost,
+     * the message comes with {@link Terminated.Reason#PLACE_LOST}.
+     *
      * @throws IllegalStateException         once started, if called from outside this actor's processing and the
      *                                       tasks it spawned
      * @throws IllegalArgumentException      if {@code target} is this actor
-     * @throws UnsupportedOperationException if {@code target} is an actor of another place
+     * @throws UnsupportedOperationException if {@code target} is an actor of another JVM whose route cannot tell
+     *                                       when it ends
      */
     protected final void watch(ActorRef<?> target, Function<? super Terminated, ? extends M> message) {
         ActorWatch.watch(this, target, message, -1);

@@ -79,6 +79,8 @@ final class ActorExtras {
     volatile ActorWatch.Watchers watchers;
     /** The actors this one watches ({@link ActorWatch}), a concurrent set installed with a CAS, or null. */
     volatile java.util.Set<ActorCore<?>> watching;
+    /** The watches this actor made of actors of other places, by their id; null until the first. */
+    volatile java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> remoteWatches;
 
     /**
      * How this actor's parent supervises it ({@link Supervision}), or null: not started by startChild. Set before
@@ -89,6 +91,20 @@ final class ActorExtras {
     volatile java.util.Set<ActorCore<?>> children;
 
     /** The actors this one watches, created (and installed with a CAS) by the first call. */
+    /** {@link #remoteWatches}, made on first use. */
+    java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> remoteWatches() {
+        java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> m = remoteWatches;
+        if (m == null) {
+            synchronized (this) {
+                m = remoteWatches;
+                if (m == null) {
+                    remoteWatches = m = new java.util.concurrent.ConcurrentHashMap<>();
+                }
+            }
+        }
+        return m;
+    }
+
     java.util.Set<ActorCore<?>> watching() {
         return actorSet(WATCHING, watching);
     }

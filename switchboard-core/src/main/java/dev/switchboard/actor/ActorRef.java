@@ -93,7 +93,10 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
      * worker.whenTerminated().thenAccept(end -> log.info("{} ended: {}", end.actor(), end.reason()));
      * }</pre>
      *
-     * @throws UnsupportedOperationException for an actor of another place
+     * <p>For an actor of another place, its place tells when it ends; if that place is lost, the stage completes
+     * with {@link Terminated.Reason#PLACE_LOST}.
+     *
+     * @throws UnsupportedOperationException for an actor of another JVM whose route cannot tell when it ends
      */
     CompletionStage<Terminated> whenTerminated();
 

@@ -63,6 +63,10 @@ final class ActorWatch {
         Objects.requireNonNull(target, () -> "null actor given to watch() of " + self);
         Objects.requireNonNull(message, () -> "null message mapping given to watch() of " + self);
         OwnerChecks.requireOwnContextOnceStarted(self, "watch");
+        if (target instanceof RemoteRef<?> remote) {
+            watchRemote(self, remote, message, mailbox);
+            return;
+        }
         ActorCore<?> t = local(target, "watch");
         if (t == self) {
             throw new IllegalArgumentException(self + " cannot watch itself: its onExit() runs when it ends");
@@ -96,6 +100,10 @@ final class ActorWatch {
         ActorCore<?> self = watcher.cell();
         Objects.requireNonNull(target, () -> "null actor given to unwatch() of " + self);
         OwnerChecks.requireOwnContextOnceStarted(self, "unwatch");
+        if (target instanceof RemoteRef<?> remote) {
+            ActorExtras mine = self.extrasOrNull();
+            return mine != null && mine.remoteWatches != null && mine.remoteWatches.remove(remote.id()) != null;
+        }
         ActorCore<?> t = local(target, "unwatch");
         ActorExtras x = t.extrasOrNull();
         Watchers ws = x == null ? null : x.watchers;
@@ -110,6 +118,37 @@ final class ActorWatch {
             mine.watching.remove(t);
         }
         return was;
+    }
+
+    /**
+     * {@code watcher} watches an actor of another place: its route tells when it ends (or its place is lost), and
+     * the watcher is told as of a local one, unless it unwatched, watched again, or ended first.
+     */
+    private static void watchRemote(ActorCore<?> watcher, RemoteRef<?> target, Function<? super Terminated, ?> message,
+            int mailbox) {
+        CompletionStage<?> end = target.route.whenTerminated(target);
+        if (end == null) {
+            throw new UnsupportedOperationException("watch() of " + target + ", an actor of another JVM, is not"
+                    + " supported by its route: have it tell you from its onExit()");
+        }
+        Watch w = new Watch(watcher, message, mailbox);
+        watcher.extras().remoteWatches().put(target.id(), w);
+        end.thenAccept(t -> {
+            ActorExtras x = watcher.extrasOrNull();
+            if (x != null && x.remoteWatches != null && x.remoteWatches.remove(target.id(), w)) {
+                tell(w, (Terminated) t);
+            }
+        });
+    }
+
+    /** {@link ActorRef#whenTerminated()} of an actor of another place: as its route tells. */
+    static CompletionStage<Terminated> whenTerminated(RemoteRef<?> target) {
+        CompletionStage<?> end = target.route.whenTerminated(target);
+        if (end == null) {
+            throw new UnsupportedOperationException("whenTerminated() of " + target + ", an actor of another JVM, is"
+                    + " not supported by its route: have it tell you from its onExit()");
+        }
+        return end.thenApply(t -> (Terminated) t);
     }
 
     /** {@link ActorRef#whenTerminated()} of a local actor: completes once it has ended. */
@@ -160,6 +199,9 @@ final class ActorWatch {
                     }
                 }
                 watched.clear();
+            }
+            if (x.remoteWatches != null) {
+                x.remoteWatches.clear();                 // the ends of actors of other places are not told now
             }
             Watchers ws = x.watchers;
             if (ws == null) {

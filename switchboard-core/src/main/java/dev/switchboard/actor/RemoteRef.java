@@ -73,8 +73,7 @@ abstract sealed class RemoteRef<M> implements ActorRef<M> permits RemoteRef.OfAc
 
     @Override
     public final CompletionStage<Terminated> whenTerminated() {
-        throw new UnsupportedOperationException("whenTerminated() of " + this + ", an actor of another place, is not"
-                + " supported yet: have it tell you from its onExit()");
+        return ActorWatch.whenTerminated(this);
     }
 
     @Override

@@ -34,7 +34,12 @@ public record Terminated(ActorRef<?> actor, Reason reason, Throwable failure) {
          * parent ended or restarted, or a strategy that stops it on a failure; then {@code failure} is that
          * failure).
          */
-        STOPPED
+        STOPPED,
+        /**
+         * It lived at another place (a JVM of the program), which was lost: killed, frozen, or cut off; then
+         * {@code failure} says why. What the actor did last is not known.
+         */
+        PLACE_LOST
     }
 
     /** {@code Terminated[actor=worker@3, reason=FAILED, failure=java.lang.IllegalStateException: ...]}. */

@@ -13,4 +13,10 @@ public interface RemoteSend {
      * {@code awaitReply}), or null if requests cannot cross to its JVM.
      */
     Scheduler scheduler();
+
+    /**
+     * A stage that completes with how the remote actor {@code ref} ended (a {@code Terminated}), or null if its
+     * JVM cannot tell.
+     */
+    java.util.concurrent.CompletionStage<?> whenTerminated(Object ref);
 }

@@ -17,6 +17,15 @@ public interface RemoteRoute {
     }
 
     /**
+     * A stage that completes with how {@code ref}, an actor this route reaches, ended — with
+     * {@code Terminated.Reason.PLACE_LOST} if its JVM is lost; null (the default) if the route cannot tell, which
+     * refuses death watch of its actors.
+     */
+    default java.util.concurrent.CompletionStage<dev.switchboard.actor.Terminated> whenTerminated(ActorRef<?> ref) {
+        return null;
+    }
+
+    /**
      * Sends {@code message} to {@code to} (a remote reference this route made), into {@code mailbox}, or, if
      * {@code mailbox} is -1, wherever the actor routes it. Called on the sender's thread; must not block for long.
      *

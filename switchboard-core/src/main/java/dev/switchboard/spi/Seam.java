@@ -123,6 +123,11 @@ public final class Seam {
                 TaskRuntime runtime = route.runtime();
                 return runtime == null ? null : RuntimeAccess.scheduler(runtime);
             }
+
+            @Override
+            public java.util.concurrent.CompletionStage<?> whenTerminated(Object ref) {
+                return route.whenTerminated((ActorRef<?>) ref);
+            }
         });
     }
 

@@ -61,6 +61,14 @@ final class Frames {
     record Pong(long id) {
     }
 
+    /** Place {@code from} watches the actor {@code id} of the place it is sent to ({@link RemoteWatches}). */
+    record Watch(long id) {
+    }
+
+    /** How the watched actor {@code id} ended: a {@code Terminated.Reason}'s name, and its failure's, if any. */
+    record Ended(long id, String reason, String failureClass, String failureMessage) {
+    }
+
     /** From place 0, when its program's finish makes no progress: each place's part of the hang report, please. */
     record ReportRequest(long id) {
     }

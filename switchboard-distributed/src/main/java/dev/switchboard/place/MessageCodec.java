@@ -35,7 +35,8 @@ final class MessageCodec {
             byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
             String[].class,
             Frames.Create.class, Frames.Deliver.class, Frames.Failed.class, Frames.Wave.class,
-            Frames.Shutdown.class, Frames.ReportRequest.class, Frames.Report.class, Frames.Answer.class);
+            Frames.Shutdown.class, Frames.ReportRequest.class, Frames.Report.class, Frames.Answer.class,
+            Frames.Watch.class, Frames.Ended.class);
     /** The id of the first reference class ({@code Seam.referenceClasses()}), after the built-in ones. */
     private static final int FIRST_REFERENCE_ID = 20 + BUILT_IN.size();
 

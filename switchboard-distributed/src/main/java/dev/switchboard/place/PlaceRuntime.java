@@ -115,6 +115,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     private final HangReportGathering hangReports;
     /** Requests across places, both sides. */
     final RemoteRequests requests;
+    /** Death watch across places, both sides. */
+    private final RemoteWatches watches = new RemoteWatches(this);
 
     /**
      * How a place's runtime runs.
@@ -300,6 +302,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                     actors.put(c.id(), ref);
                 }
             }
+            watches.created(c.id(), ref);
             actor.start(c.name());
             sweepIfLarge();
         });
@@ -349,6 +352,22 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         lostDeliveries.incrementAndGet();
         LOG.log(System.Logger.Level.DEBUG, () -> "place " + names.get(here) + ": an answer came too late for its"
                 + " request (" + (a.failureClass() == null ? String.valueOf(a.reply()) : a.failureClass()) + ")");
+    }
+
+    /** How an actor of another place ends, as its place tells ({@link RemoteWatches}). */
+    @Override
+    public java.util.concurrent.CompletionStage<dev.switchboard.actor.Terminated> whenTerminated(ActorRef<?> ref) {
+        return watches.whenTerminated(ref);
+    }
+
+    /** The actor of this place exported under {@code id}, or null. */
+    ActorRef<?> exportedActor(long id) {
+        return actors.get(id);
+    }
+
+    /** Whether the actor {@code id}, not exported here, has ended (or its creation here failed). */
+    boolean hasEnded(long id) {
+        return failedCreations.containsKey(id) || gone.containsKey(id) || GlobalId.of(id).creationPlace() == here;
     }
 
     /** The runtime whose timers and dead letters the requests to other places' actors use. */
@@ -463,6 +482,14 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 received.incrementAndGet();
                 create(from, c);
             }
+            case Frames.Watch w -> {
+                received.incrementAndGet();
+                watches.watchRequested(from, w.id());
+            }
+            case Frames.Ended e -> {
+                received.incrementAndGet();
+                Seam.runUnscoped(runtime, () -> watches.ended(from, e));   // watchers' messages go from here
+            }
             case Frames.Answer a -> {
                 received.incrementAndGet();
                 Seam.runUnscoped(runtime, () -> requests.answered(from, a));   // a requester's future runs there
@@ -508,6 +535,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost place "
                 + names.get(place) + " while the program ran: " + why);
         requests.placeLost(place, why);
+        watches.placeLost(place, why);
         if (here == 0) {
             programLost(e);
         } else if (place == 0) {

@@ -43,7 +43,9 @@ import java.util.stream.Collectors;
  * ({@link PlaceFailureException}). A {@code finish} inside the program waits for the work of its own place: an
  * actor started at another place belongs to the top-level finish only. Requests ({@code ask}, {@code awaitReply},
  * a {@code ReplyTo} in any message) cross places as they work on one, with the same timeouts, errors and late-reply
- * dead letters; a failure a replier answers with arrives as a {@link PlaceFailureException}.
+ * dead letters; a failure a replier answers with arrives as a {@link PlaceFailureException}. Death watch
+ * ({@code watch}, {@code whenTerminated}) crosses places too; an actor of a place that is lost ends with
+ * {@code Terminated.Reason.PLACE_LOST}.
  */
 public final class Places {
     private static volatile Places current;

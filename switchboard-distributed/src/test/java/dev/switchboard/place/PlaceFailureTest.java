@@ -38,14 +38,38 @@ class PlaceFailureTest {
         }
     }
 
+    /** Never answers: keeps the request. */
+    record Hold(dev.switchboard.actor.ReplyTo<String> replyTo) {
+    }
+
+    record NewSilent() implements ActorRecipe<Hold> {
+        @Override
+        public Actor<Hold> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Hold h) {
+                    // kept unanswered: the request waits for the place
+                }
+            };
+        }
+    }
+
+    /** A request to an actor of place 2 that never answers. */
+    static final AtomicReference<java.util.concurrent.CompletableFuture<String>> ASKED = new AtomicReference<>();
+
+    /** How the holder at place 2 ended, as place 0 heard it. */
+    static final AtomicReference<java.util.concurrent.CompletionStage<dev.switchboard.actor.Terminated>> HELD_AT_2 =
+            new AtomicReference<>();
+
     /** A program of three places whose places 1 and 2 each hold an actor until the program fails. */
     private static CompletableFuture<Throwable> holding(CountDownLatch started, Duration failureTimeout) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                Places.builder().places(3).workers(1).failureTimeout(failureTimeout).messages(NewHolder.class)
-                        .run(places -> {
+                Places.builder().places(3).workers(1).failureTimeout(failureTimeout).messages(NewHolder.class,
+                        Hold.class, NewSilent.class).run(places -> {
                             places.start(1, new NewHolder());
-                            places.start(2, new NewHolder());
+                            HELD_AT_2.set(places.start(2, new NewHolder()).whenTerminated());
+                            ASKED.set(places.start(2, new NewSilent()).ask(Hold::new, Duration.ofMinutes(10)));
                             started.countDown();
                         });
                 return null;
@@ -95,6 +119,14 @@ class PlaceFailureTest {
         System.out.printf("SIGKILL of place p2: the program failed after %.2f s%n", (System.nanoTime() - t0) / 1e9);
         assertThat(failures).contains("place p0 lost place p2 while the program ran: "
                 + Transport.CLOSED_WITHOUT_A_WORD);
+        // a watched actor of the lost place has ended, as far as place 0 can know
+        dev.switchboard.actor.Terminated end = HELD_AT_2.get().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        assertThat(end.reason()).isEqualTo(dev.switchboard.actor.Terminated.Reason.PLACE_LOST);
+        assertThat(end.failure()).hasMessageStartingWith("place p2 was lost: ");
+        // and a request to one of its actors is answered: no reply will come
+        assertThat(ASKED.get()).failsWithin(20, TimeUnit.SECONDS).withThrowableThat()
+                .havingCause().isInstanceOf(dev.switchboard.actor.NoReplyException.class)
+                .withMessageMatching("place p2, where Silent@\\d+ lived, was lost before it answered: .*");
         noChildPlaceIsLeft();
     }
 
