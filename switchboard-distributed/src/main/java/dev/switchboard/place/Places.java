@@ -182,6 +182,7 @@ public final class Places {
         private Duration bootstrapTimeout = Duration.ofSeconds(60);
         /** Null until set: a configuration's, else the defaults. */
         private DecodingLimits limits;
+        private boolean fromEnvironment;
         /** Null until set: a configuration's, else {@link #DEFAULT_FAILURE_TIMEOUT}. */
         private Duration failureTimeout;
         private Duration hangReportAfter;
@@ -273,6 +274,17 @@ public final class Places {
             return this;
         }
 
+        /**
+         * Runs as the place an orchestrator's environment describes: a Kubernetes StatefulSet's pod or a Slurm task
+         * ({@code SWITCHBOARD_ENVIRONMENT=kubernetes} or {@code slurm}; the guide's "Deploying" and the manifests in
+         * {@code deploy/} say which variables). Every place runs the same {@code main}; place 0 runs the body.
+         * {@link #args} does this when {@code SWITCHBOARD_ENVIRONMENT} is set and the arguments name no launch.
+         */
+        public Builder fromEnvironment() {
+            this.fromEnvironment = true;
+            return this;
+        }
+
         /** This JVM's place in the {@link #config} file (default: the master, its {@code init}). */
         public Builder place(String name) {
             this.placeName = Objects.requireNonNull(name, "name");
@@ -347,6 +359,9 @@ public final class Places {
                     }
                 }
             }
+            if (p == null && c == null && System.getenv("SWITCHBOARD_ENVIRONMENT") != null) {
+                fromEnvironment();                     // started by an orchestrator: the environment says where
+            }
             if (p != null) {
                 places(number(p, "--places"));
             }
@@ -384,6 +399,9 @@ public final class Places {
          */
         public PlacesReport run(Program program) throws InterruptedException {
             Objects.requireNonNull(program, "program");
+            if (fromEnvironment) {
+                return runFromEnvironment(program);
+            }
             if (config != null) {
                 return runConfigured(program);
             }
@@ -455,13 +473,7 @@ public final class Places {
         private PlacesReport runConfigured(Program program) throws InterruptedException {
             PlacesConfig cfg = PlacesConfig.load(config);
             PlacesConfig.Place self = placeName == null ? cfg.master() : cfg.place(placeName);
-            List<String> names = cfg.places().stream().map(PlacesConfig.Place::name).toList();
-            List<Class<?>> all = new ArrayList<>(cfg.messageClasses().stream().map(Builder::load).toList());
-            for (Class<?> c : messages) {
-                if (!all.contains(c)) {
-                    all.add(c);
-                }
-            }
+            List<Class<?>> all = allMessages(cfg);
             String run;
             try {
                 run = "config-" + UUID.nameUUIDFromBytes((Files.readString(config, StandardCharsets.UTF_8)
@@ -470,6 +482,38 @@ public final class Places {
             } catch (java.io.IOException e) {
                 throw new PlacesConfigException(config + ": cannot be read: " + e, e);
             }
+            return runAsPlace(program, cfg, self, all, run, false);
+        }
+
+        /** The places from the orchestrator's environment ({@link PlacesEnvironment}). */
+        private PlacesReport runFromEnvironment(Program program) throws InterruptedException {
+            PlacesEnvironment.Launch launch = PlacesEnvironment.read(System.getenv());
+            List<Class<?>> all = allMessages(launch.config());
+            String run = "env-" + UUID.nameUUIDFromBytes((launch.config().places() + String.join(",",
+                    all.stream().map(Class::getName).toList())).getBytes(StandardCharsets.UTF_8));
+            return runAsPlace(program, launch.config(), launch.self(), all, run, true);
+        }
+
+        /** The configuration's message classes, then the builder's. */
+        private List<Class<?>> allMessages(PlacesConfig cfg) {
+            List<Class<?>> all = new ArrayList<>(cfg.messageClasses().stream().map(Builder::load).toList());
+            for (Class<?> c : messages) {
+                if (!all.contains(c)) {
+                    all.add(c);
+                }
+            }
+            return all;
+        }
+
+        /**
+         * Runs as place {@code self} of {@code cfg}: binds its port ({@code anyInterface}: on every interface, and
+         * the peers' names resolved at each connection attempt, as an orchestrator's DNS names appear when their
+         * places run), connects to every place, and runs the program (place 0) or serves it.
+         */
+        private PlacesReport runAsPlace(Program program, PlacesConfig cfg, PlacesConfig.Place self,
+                                        List<Class<?>> all, String run, boolean anyInterface)
+                throws InterruptedException {
+            List<String> names = cfg.places().stream().map(PlacesConfig.Place::name).toList();
             long t0 = System.nanoTime();
             int threads = workers > 0 ? workers
                     : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
@@ -484,10 +528,12 @@ public final class Places {
                 if (self.index() != 0) {
                     Places.install(new Places(place));         // before the others can send it a creation
                 }
-                t.bind(new InetSocketAddress(self.hostname(), self.port()));
+                t.bind(anyInterface ? new InetSocketAddress(self.port())
+                        : new InetSocketAddress(self.hostname(), self.port()));
                 place.warmUp();
-                t.connect(cfg.places().stream().map(p -> new InetSocketAddress(p.hostname(), p.port())).toList(),
-                        bootstrapTimeout);
+                t.connect(cfg.places().stream().map(p -> anyInterface
+                        ? InetSocketAddress.createUnresolved(p.hostname(), p.port())
+                        : new InetSocketAddress(p.hostname(), p.port())).toList(), bootstrapTimeout);
                 if (self.index() == 0) {
                     return runMaster(place, program, t0);
                 }

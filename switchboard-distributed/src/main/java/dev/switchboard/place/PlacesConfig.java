@@ -123,6 +123,12 @@ public final class PlacesConfig {
         return check(config, name, classes, file.toAbsolutePath().getParent());
     }
 
+    /** Places described elsewhere (an orchestrator's environment), with the defaults for the rest. */
+    static PlacesConfig of(String origin, List<Place> places, PlacesSecurity security) {
+        return new PlacesConfig(origin, places, 0, List.of(), List.of(), security, DecodingLimits.DEFAULTS,
+                Places.Builder.DEFAULT_FAILURE_TIMEOUT);
+    }
+
     /**
      * Reads and checks {@code hocon}, text in the format above; {@code origin} names it in errors.
      *

@@ -124,6 +124,62 @@ class ConfiguredPlacesTest {
         }
     }
 
+    /**
+     * The same program started as a Slurm job step would start it: three processes with nothing but the
+     * environment Slurm gives its tasks (here, three tasks on one node, 127.0.0.1), no configuration file.
+     */
+    @Test
+    void placesStartedByASlurmStepFindEachOtherFromTheirEnvironment(@TempDir Path dir) throws Exception {
+        int base = consecutiveFreePorts(3);
+        Path secret = dir.resolve("secret");
+        Files.writeString(secret, "the job's shared secret, 32 byte");
+        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        List<Process> tasks = new ArrayList<>();
+        try {
+            for (int rank = 2; rank >= 0; rank--) {                  // any order
+                ProcessBuilder pb = new ProcessBuilder(java(), "-cp", classPath(), ConfiguredPlacesTest.class.getName())
+                        .redirectErrorStream(true).redirectOutput(dir.resolve("task-" + rank + ".out").toFile());
+                pb.environment().putAll(java.util.Map.of("SWITCHBOARD_ENVIRONMENT", "slurm", "SLURM_PROCID",
+                        String.valueOf(rank), "SLURM_NTASKS", "3", "SLURM_JOB_NODELIST", "127.0.0.1",
+                        "SLURM_TASKS_PER_NODE", "3", "SWITCHBOARD_PORT", String.valueOf(base),
+                        "SWITCHBOARD_SECRET_FILE", secret.toString()));
+                tasks.add(pb.start());
+            }
+            for (Process p : tasks) {
+                assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("a task's JVM ends").isTrue();
+            }
+            for (int rank = 0; rank < 3; rank++) {
+                assertThat(Files.readString(dir.resolve("task-" + rank + ".out")))
+                        .contains("served: [task-0, task-1, task-2]");
+            }
+            assertThat(tasks).allSatisfy(p -> assertThat(p.exitValue()).isZero());
+        } finally {
+            tasks.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /** The first of {@code n} consecutive ports that are free now. */
+    private static int consecutiveFreePorts(int n) throws IOException {
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int base = 20_000 + random.nextInt(30_000);
+            List<ServerSocket> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < n; i++) {
+                    held.add(new ServerSocket(base + i));
+                }
+                return base;
+            } catch (IOException taken) {
+                // try another range
+            } finally {
+                for (ServerSocket s : held) {
+                    s.close();
+                }
+            }
+        }
+        throw new IOException("no " + n + " consecutive free ports found");
+    }
+
     private static int[] freePorts(int n) throws IOException {
         int[] ports = new int[n];
         List<ServerSocket> held = new ArrayList<>();
