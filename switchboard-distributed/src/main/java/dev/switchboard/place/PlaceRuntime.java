@@ -1,13 +1,8 @@
 package dev.switchboard.place;
 
-import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.Serializer;
-import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
-import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.spi.Seam;
 import dev.switchboard.task.TaskRuntime;
@@ -24,10 +19,8 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -49,15 +42,8 @@ import java.util.function.Consumer;
  * send to it, before the creation reaches the target), then delivered before any later message; a creation that
  * fails makes its waiting and later messages dead letters.
  * <p>
- * <b>Global termination.</b> Every place counts the program's frames it has sent ({@link Frames.Create},
- * {@link Frames.Deliver}, {@link Frames.Failed}) and received, and is <em>idle</em> when nothing of its runtime's
- * global scope is open (every actor created here exited, every task ended) and nothing waits for a creation. Once
- * the program's body has ended on place 0 (its finish), place 0 sends a {@link Frames.Wave} around the ring of
- * places; each place adds its idleness and counts. The program has ended when two consecutive waves find every
- * place idle and the same totals, sent equal to received (the four-counter method). Then no frame is in flight:
- * a place idle at both of its visits received nothing in between (its count did not change), so it stayed idle and
- * sent nothing; at the start of the second wave every place was idle and every frame sent had been received.
- * Place 0 then sends {@link Frames.Shutdown} to every place.
+ * <b>Global termination</b> is {@link GlobalTermination}'s: waves of counts around the ring of places. Requests
+ * and death watch across places are {@link RemoteRequests}'s and {@link RemoteWatches}'s.
  *
  * <h2>Implementation notes</h2>
  * The transport hands every received frame to {@link #received} on its one I/O thread, so creations, deliveries and
@@ -90,8 +76,6 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     /** The size of {@link #actors} at which terminated actors are swept out of it next. */
     private volatile int sweepAt = SWEEP_MIN;
     private static final int SWEEP_MIN = 1024;
-    private final AtomicLong sent = new AtomicLong();
-    private final AtomicLong received = new AtomicLong();
     /**
      * Messages that reached this place and no actor: their actor's creation failed, it terminated and left the
      * export table, or its mailbox refused them.
@@ -99,16 +83,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     private final AtomicLong lostDeliveries = new AtomicLong();
     /** Place 0: failures of every place, in the order they arrived. */
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-    /** Place 0: the tokens of waves that came back (a queue: the transport's thread must never wait to hand one). */
-    private final LinkedBlockingQueue<Frames.Wave> waveBack = new LinkedBlockingQueue<>();
-    /** Place 0: set once global termination is detected; later losses of connections are the places ending. */
-    private volatile boolean terminated;
     /** Another place: set when the connection to place 0 was lost while the program ran. */
     private volatile PlaceConnectionException lostMaster;
-    /** Place 0: termination waves started so far (for tests). */
-    private volatile int wavesRun;
     /** Place 0: set when a connection to another place was lost while the program ran. */
     private volatile RuntimeException lostPlace;
+    /** The program's end, found by waves of counts ({@link GlobalTermination}). */
+    final GlobalTermination termination = new GlobalTermination(this);
     /** Counted down when place 0 says the program has ended. */
     final CountDownLatch shutdown = new CountDownLatch(1);
     /** Place 0: gathers the hang reports of every place into one. */
@@ -147,7 +127,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
         this.ids = new GlobalId.Allocator(here);
         this.requests = new RemoteRequests(this);
-        this.codec = new MessageCodec(messages, register, new References(), requests.new Handles(),
+        this.codec = new MessageCodec(messages, register, new ReferenceSerializer(this), requests.new Handles(),
                 settings.limits());
         TaskRuntime.Builder b = TaskRuntime.builder().name("place-" + names.get(here)).workers(settings.workers())
                 .throughput(settings.throughput()).onUnscopedFailure(this::failed);
@@ -382,17 +362,17 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         if (t == null) {
             throw new IllegalStateException("place " + names.get(here) + " is not connected to the other places");
         }
-        sent.incrementAndGet();
+        termination.sent.incrementAndGet();
         try {
             t.send(place, frame);
         } catch (RuntimeException e) {
-            sent.decrementAndGet();
+            termination.sent.decrementAndGet();
             throw e;
         }
     }
 
     /** Exports a local actor: deliveries for its id find it. */
-    private void export(long id, ActorRef<?> ref) {
+    void export(long id, ActorRef<?> ref) {
         if (actors.putIfAbsent(id, ref) == null) {
             sweepIfLarge();
         }
@@ -425,7 +405,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** For tests: the termination waves place 0 has started. */
     int wavesRun() {
-        return wavesRun;
+        return termination.wavesRun;
     }
 
     /** For tests: this place's transport. */
@@ -475,30 +455,30 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     public void received(int from, Object message) {
         switch (message) {
             case Frames.Deliver d -> {
-                received.incrementAndGet();
+                termination.received.incrementAndGet();
                 deliver(d, from);
             }
             case Frames.Create c -> {
-                received.incrementAndGet();
+                termination.received.incrementAndGet();
                 create(from, c);
             }
             case Frames.Watch w -> {
-                received.incrementAndGet();
+                termination.received.incrementAndGet();
                 watches.watchRequested(from, w.id());
             }
             case Frames.Ended e -> {
-                received.incrementAndGet();
+                termination.received.incrementAndGet();
                 Seam.runUnscoped(runtime, () -> watches.ended(from, e));   // watchers' messages go from here
             }
             case Frames.Answer a -> {
-                received.incrementAndGet();
+                termination.received.incrementAndGet();
                 Seam.runUnscoped(runtime, () -> requests.answered(from, a));   // a requester's future runs there
             }
             case Frames.Failed f -> {
-                received.incrementAndGet();
+                termination.received.incrementAndGet();
                 PlaceFailureException e = new PlaceFailureException(names.get(f.place()), f.exceptionClass(),
                         f.message(), f.stackTrace());
-                if (terminated) {
+                if (termination.terminated) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "after the program ended: " + e.getMessage());
                 } else if (f.lostConnection()) {
                     programLost(e);                      // a connection between two other places
@@ -508,7 +488,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                             + " the program's finish will throw: " + f.exceptionClass() + ": " + f.message());
                 }
             }
-            case Frames.Wave w -> passOn(w);
+            case Frames.Wave w -> termination.passOn(w);
             case Frames.Shutdown s -> shutdown.countDown();
             case Frames.ReportRequest r -> answerReportRequest(r);
             case Frames.Report r -> {
@@ -529,7 +509,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      */
     @Override
     public void lost(int place, String why) {
-        if (shutdown.getCount() == 0 || terminated) {
+        if (shutdown.getCount() == 0 || termination.terminated) {
             return;                                     // the places are closing
         }
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost place "
@@ -587,12 +567,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             if (t == null) {
                 throw new IllegalStateException("not connected");
             }
-            sent.incrementAndGet();
+            termination.sent.incrementAndGet();
             try {
                 t.sendControl(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(),
                         trace.toString(), lostConnection));
             } catch (RuntimeException e) {
-                sent.decrementAndGet();
+                termination.sent.decrementAndGet();
                 throw e;
             }
         } catch (RuntimeException e) {
@@ -630,7 +610,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     // ------------------------------------------------------------------------------------------ termination
 
     /** Whether nothing runs here and nothing waits for a creation. */
-    private boolean idle() {
+    boolean idle() {
         if (Seam.openUnscopedWork(runtime) != 0) {
             return false;
         }
@@ -639,92 +619,28 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
-    private long deadLetters() {
+    long deadLetters() {
         return runtime.deadLetterCount() + lostDeliveries.get();
     }
 
-    /** The wave's visit of this place (not place 0): adds this place and passes the token on. */
-    private void passOn(Frames.Wave w) {
-        if (here == 0) {
-            waveBack.add(w);
-            return;
-        }
-        boolean idle = idle();                           // before the counts: what it sent while busy is counted
-        long[] dead = w.deadLetters().clone();
-        dead[here] = deadLetters();
-        Frames.Wave on = new Frames.Wave(w.round(), w.idle() && idle, w.sent() + sent.get(),
-                w.received() + received.get(), dead);
-        try {
-            transport.sendControl((here + 1) % names.size(), on);
-        } catch (RuntimeException e) {
-            report(e, true);                              // place 0 stops waiting for the wave (if the report
-                                                          // cannot reach it either, it hears of the lost connection)
-        }
+    /** Place 0: why the program cannot end as written (a connection lost while it ran), or null. */
+    RuntimeException lostPlace() {
+        return lostPlace;
     }
 
-    /**
-     * Place 0, once the program's body has ended: runs waves until two in a row find every place idle with the same
-     * totals, sent equal to received. Returns the dead letters of every place, by index.
-     *
-     * @throws RuntimeException why the program cannot end, if a connection between places was lost meanwhile (a
-     *         {@code PlaceConnectionException}, or a {@code PlaceFailureException} reporting one)
-     */
+    /** Place 0: the gathering of hang reports (null at other places). */
+    HangReportGathering hangReports() {
+        return hangReports;
+    }
+
+    /** Place 0: runs termination waves until the program has ended everywhere ({@link GlobalTermination}). */
     long[] awaitTermination() throws InterruptedException {
-        long lastSent = -1;
-        long lastReceived = -1;
-        long pauseNanos = 0;
-        long bodyEnded = System.nanoTime();
-        long progressAt = bodyEnded;                     // when the totals last changed
-        long seenTotal = -1;
-        long reportAfter = runtime.hangReportAfter().map(Duration::toNanos).orElse(Long.MAX_VALUE);
-        boolean reported = false;
-        for (int round = 1; ; round++) {
-            wavesRun = round;
-            boolean idle = idle();
-            long[] dead = new long[names.size()];
-            dead[0] = deadLetters();
-            Frames.Wave w = new Frames.Wave(round, idle, sent.get(), received.get(), dead);
-            if (names.size() > 1) {
-                transport.sendControl(1, w);
-                Frames.Wave back;
-                do {
-                    back = waveBack.poll(100, TimeUnit.MILLISECONDS);
-                    RuntimeException lost = lostPlace;
-                    if (lost != null) {
-                        throw lost;                      // the wave may have gone with the place
-                    }
-                } while (back == null || back.round() != round);
-                w = back;
-            }
-            if (w.idle() && w.sent() == w.received()) {
-                if (w.sent() == lastSent && w.received() == lastReceived) {
-                    terminated = true;
-                    return w.deadLetters();
-                }
-                lastSent = w.sent();
-                lastReceived = w.received();
-                pauseNanos = 0;                          // the confirming wave goes at once
-            } else {
-                lastSent = -1;
-                lastReceived = -1;
-                pauseNanos = Math.min(Math.max(pauseNanos * 2, 50_000), 2_000_000);
-                LockSupport.parkNanos(pauseNanos);       // a pause between polls, growing to 2 ms
-            }
-            long now = System.nanoTime();
-            if (w.sent() + w.received() != seenTotal) {
-                seenTotal = w.sent() + w.received();
-                progressAt = now;
-                reported = false;
-            } else if (!reported && now - progressAt > reportAfter && hangReports != null) {
-                reported = true;                         // once per stall: the work of other places keeps it open
-                List<String> open = runtime.diagnose();
-                hangReports.gather("Switchboard hang diagnostic: the program's body ended "
-                        + Duration.ofNanos(now - bodyEnded).toSeconds() + " s ago; its finish waits for the work of"
-                        + " every place, and nothing has moved between places for "
-                        + Duration.ofNanos(now - progressAt).toSeconds() + " s"
-                        + (open.isEmpty() ? "" : "\n  " + String.join("\n  ", open)));
-            }
-        }
+        return termination.await();
+    }
+
+    /** Reports {@code failure} to place 0 as a lost connection (a wave could not be passed on). */
+    void reportLost(Throwable failure) {
+        report(failure, true);
     }
 
     /** Place 0: tells every other place that the program has ended. */
@@ -767,45 +683,10 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** For tests and the report: the program's frames this place has sent and received. */
     long sentFrames() {
-        return sent.get();
+        return termination.sent.get();
     }
 
     long receivedFrames() {
-        return received.get();
-    }
-
-    /**
-     * Writes a reference as its actor's id, name and mailbox count (-1: not a selector), exporting a local actor;
-     * reads one as the local reference of an actor of this place, or a remote reference.
-     */
-    private final class References extends Serializer<ActorRef<?>> {
-        References() {
-            super(false, true);                          // no nulls written by Kryo for us; immutable
-        }
-
-        @Override
-        public void write(Kryo kryo, Output output, ActorRef<?> ref) {
-            long id = ref.id();
-            if (!Seam.isRemote(ref)) {
-                export(id, ref);                         // deliveries for it find it
-            }
-            output.writeLong(id);
-            output.writeString(ref.name());
-            output.writeInt(ref instanceof SelectorRef<?, ?> s ? s.mailboxCount() : -1, true);
-        }
-
-        @Override
-        public ActorRef<?> read(Kryo kryo, Input input, Class<? extends ActorRef<?>> type) {
-            long id = input.readLong();
-            String name = input.readString();
-            int mailboxes = input.readInt(true);
-            if (GlobalId.of(id).residencePlace() == here) {
-                ActorRef<?> local = actors.get(id);
-                if (local != null) {
-                    return local;
-                }
-            }
-            return Seam.remoteRef(id, name, mailboxes, PlaceRuntime.this);
-        }
+        return termination.received.get();
     }
 }
