@@ -87,7 +87,12 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         AskFuture<R> future = new AskFuture<>(target, runtime);
         ReplyTo<R> replyTo = new ReplyTo<>(future, target);
         M message = replyTo.build(request, target, "ask");
-        target.route(index, message);
+        try {
+            target.route(index, message);
+        } catch (RuntimeException | Error notSent) {
+            future.settle(null, notSent);              // no longer awaited: its place may drop the handle
+            throw notSent;
+        }
         future.timeoutAfter(timeout, message, requester());
         return future;
     }

@@ -144,24 +144,32 @@ final class Authentication {
      */
     static List<String> certificateNames(SSLSession session) throws SSLPeerUnverifiedException {
         Certificate[] chain = session.getPeerCertificates();
+        return chain.length > 0 && chain[0] instanceof X509Certificate x ? certificateNames(x) : List.of();
+    }
+
+    /** The names {@code x} is for: its subject's common names and its DNS subject alternative names. */
+    static List<String> certificateNames(X509Certificate x) {
         List<String> names = new ArrayList<>();
-        if (chain.length > 0 && chain[0] instanceof X509Certificate x) {
-            for (String part : x.getSubjectX500Principal().getName(X500Principal.RFC2253).split(",")) {
-                if (part.startsWith("CN=")) {
-                    names.add(part.substring(3));
+        try {                                          // RDNs parsed, not split: a value may hold an escaped comma
+            for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(
+                    x.getSubjectX500Principal().getName(X500Principal.RFC2253)).getRdns()) {
+                if (rdn.getType().equalsIgnoreCase("CN")) {
+                    names.add(String.valueOf(rdn.getValue()));
                 }
             }
-            try {
-                if (x.getSubjectAlternativeNames() != null) {
-                    for (List<?> san : x.getSubjectAlternativeNames()) {
-                        if (Integer.valueOf(2).equals(san.get(0))) {      // dNSName
-                            names.add(String.valueOf(san.get(1)));
-                        }
+        } catch (javax.naming.InvalidNameException e) {
+            // no common name to go by: the DNS names below are what is left
+        }
+        try {
+            if (x.getSubjectAlternativeNames() != null) {
+                for (List<?> san : x.getSubjectAlternativeNames()) {
+                    if (Integer.valueOf(2).equals(san.get(0))) {      // dNSName
+                        names.add(String.valueOf(san.get(1)));
                     }
                 }
-            } catch (CertificateParsingException e) {
-                // the common name is what is left to go by
             }
+        } catch (CertificateParsingException e) {
+            // the common name is what is left to go by
         }
         return names.stream().distinct().toList();
     }

@@ -28,7 +28,7 @@ final class FailureDetector {
     private final long[] heardAt;
     /** By place: the wall-clock time of that frame, for messages. */
     private final long[] heardAtMillis;
-    /** By place: the class of that frame. */
+    /** By place: the class of that frame, or null for the end of the connection's handshake. */
     private final Class<?>[] heardWhat;
     private long lastTick;
 
@@ -44,7 +44,7 @@ final class FailureDetector {
     void connected(int place) {
         heardAt[place] = System.nanoTime();
         heardAtMillis[place] = System.currentTimeMillis();
-        heardWhat[place] = Handshake.Welcome.class;
+        heardWhat[place] = null;
     }
 
     /** The connection to {@code place} is gone: nothing to watch. */
@@ -80,8 +80,9 @@ final class FailureDetector {
                     failed = new String[heardAt.length];
                 }
                 failed[p] = "nothing came from it for " + String.format(java.util.Locale.ROOT, "%.1f", silent / 1e9)
-                        + " s (the failure timeout is " + timeoutNanos / 1_000_000 + " ms); the last frame was a "
-                        + heardWhat[p].getSimpleName() + " at " + CLOCK.format(Instant.ofEpochMilli(heardAtMillis[p]))
+                        + " s (the failure timeout is " + timeoutNanos / 1_000_000 + " ms); the last frame was "
+                        + (heardWhat[p] == null ? "the end of the handshake" : "a " + heardWhat[p].getSimpleName())
+                        + " at " + CLOCK.format(Instant.ofEpochMilli(heardAtMillis[p]))
                         + ": it is frozen, overloaded, or cut off";
                 heardAt[p] = 0;                             // declared once
             }

@@ -56,7 +56,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             p.addLast("tls", ssl);
         }
         p.addLast("flush", new io.netty.handler.flush.FlushConsolidationHandler(256, true));
-        p.addLast(FRAMES, new LengthFieldBasedFrameDecoder(Handshake.MAX_FRAME_BYTES, 0, 2, 0, 2));
+        p.addLast(FRAMES, new LengthFieldBasedFrameDecoder(Handshake.MAX_FRAME_BYTES + 2, 0, 2, 0, 2));
         p.addLast("handshake", new HandshakeHandler(transport, expected));
     }
 
@@ -65,7 +65,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (expected < 0) {
             if (!transport.admitPending()) {
                 LOG.log(System.Logger.Level.WARNING, () -> transport.here() + " closes a connection from "
-                        + ctx.channel().remoteAddress() + " at once: " + transport.settings().maxPendingHandshakes()
+                        + ctx.channel().remoteAddress() + " at once: " + transport.maxPendingHandshakes()
                         + " connections are in their handshake already (Settings.maxPendingHandshakes)");
                 ended = true;
                 ctx.close();
@@ -237,7 +237,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         end();
         ChannelPipeline p = ctx.pipeline();
         p.addAfter(ctx.name(), "frames", new LengthFieldBasedFrameDecoder(
-                transport.codec().limits().maxFrameBytes(), 0, 4, 0, 4));
+                transport.codec().limits().maxFrameBytes() + 4, 0, 4, 0, 4));      // the length field counts
         p.addAfter("frames", "connection", transport.connection(place));
         p.remove(this);
         p.remove(FRAMES);                                  // hands the bytes it holds on to "frames"
@@ -262,7 +262,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         String from = expected >= 0 ? "to place " + transport.name(expected) + " at " + ctx.channel().remoteAddress()
                 : "from " + ctx.channel().remoteAddress();
         LOG.log(System.Logger.Level.WARNING, () -> transport.here() + " closes a connection " + from
-                + " in its handshake: " + reason);
+                + " in its handshake: " + printable(reason));
         if (expected >= 0) {
             transport.handshakeFailed(expected, reason);
         }
@@ -278,6 +278,13 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             pending = false;
             transport.releasePending();
         }
+    }
+
+    /** {@code text} (which may hold what an unauthenticated peer sent) with control characters shown as '?'. */
+    static String printable(String text) {
+        StringBuilder sb = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> sb.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return sb.toString();
     }
 
     private static void write(ChannelHandlerContext ctx, Handshake.Frame frame) {

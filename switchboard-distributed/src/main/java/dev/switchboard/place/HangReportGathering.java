@@ -75,7 +75,7 @@ final class HangReportGathering {
         if (all) {
             emit(id);
         } else {
-            transport.schedule(() -> emit(id), WAIT);
+            transport.schedule(() -> emitElsewhere(id), WAIT);
         }
     }
 
@@ -83,14 +83,24 @@ final class HangReportGathering {
     void answered(Frames.Report report) {
         Gathering g = open.get(report.id());
         if (g != null && g.answer(report.place(), report.text())) {
-            emit(report.id());
+            emitElsewhere(report.id());
         }
+    }
+
+    /** Emits off the transport's I/O thread: the reporter is the program's, and may take its time. */
+    private void emitElsewhere(long id) {
+        java.util.concurrent.CompletableFuture.runAsync(() -> emit(id));
     }
 
     private void emit(long id) {
         Gathering g = open.remove(id);
         if (g != null) {
-            reporter.accept(render(g.local, g.parts()));
+            try {
+                reporter.accept(render(g.local, g.parts()));
+            } catch (RuntimeException e) {             // the program's reporter: its failure must not reach the
+                System.getLogger(HangReportGathering.class.getName()).log(System.Logger.Level.ERROR,   // transport
+                        "the hang reporter failed: " + e);
+            }
         }
     }
 

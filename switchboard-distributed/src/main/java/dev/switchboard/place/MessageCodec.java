@@ -132,8 +132,20 @@ final class MessageCodec {
         }
     }
 
+    /**
+     * Reads classes by their registered ids only. Kryo's default resolver also reads a class named in the frame,
+     * under a number the frame picks, and keeps every such number in a table it never clears while registration is
+     * required: a peer could grow it without bound, and have any class on the class path loaded by name.
+     */
+    private static final class IdsOnly extends com.esotericsoftware.kryo.util.DefaultClassResolver {
+        @Override
+        protected com.esotericsoftware.kryo.Registration readName(Input input) {
+            throw new KryoException("a frame names a class instead of giving its registered id: refused");
+        }
+    }
+
     private Kryo newKryo() {
-        Kryo kryo = new Kryo();
+        Kryo kryo = new Kryo(new IdsOnly(), null);
         kryo.setRegistrationRequired(true);
         kryo.setReferences(false);
         kryo.setMaxDepth(limits.maxDepth());
@@ -328,7 +340,8 @@ final class MessageCodec {
     }
 
     private RuntimeException unregistered(Object frame, String to, RuntimeException e) {
-        Object message = frame instanceof Frames.Deliver d ? d.message() : frame;   // the program's, not ours
+        Object message = frame instanceof Frames.Deliver d ? d.message()        // the program's, not ours
+                : frame instanceof Frames.Answer a && a.reply() != null ? a.reply() : frame;
         String why = String.valueOf(e.getMessage());
         int at = why.indexOf("Class is not registered: ");
         if (at < 0) {

@@ -259,6 +259,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 Seam.presetId(actor, c.id());
             } catch (RuntimeException | Error e) {
                 String why = "its creation from place " + names.get(from) + " failed: " + e;
+                watches.creationFailed(c.id(), why);
                 synchronized (waiting) {
                     failedCreations.put(c.id(), why);
                     List<Frames.Deliver> lost = waiting.remove(c.id());
@@ -325,6 +326,43 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     /** Sends a frame of the program's traffic, counted as sent before it goes (a failed send uncounts it). */
     void sendProgramFrame(int place, Object frame) {
         sendFrame(place, frame);
+    }
+
+    /**
+     * {@link #sendProgramFrame}, past a full outbound buffer (the transport's control path): for answers and ends,
+     * which must not be lost to backpressure, nor wait for it on the transport's own thread.
+     */
+    void sendProgramControl(int place, Object frame) {
+        Transport t = transport;
+        if (t == null) {
+            throw new IllegalStateException("place " + names.get(here) + " is not connected to the other places");
+        }
+        termination.sent.incrementAndGet();
+        try {
+            t.sendControl(place, frame);
+        } catch (RuntimeException e) {
+            termination.sent.decrementAndGet();
+            throw e;
+        }
+    }
+
+    /**
+     * Runs {@code action} as a task of the runtime's global scope, not on the transport's I/O thread: it completes
+     * futures and stages the program's code has chained actions on, which could block, or wait for a frame that only
+     * this thread reads. Open work until it has run, so global termination waits for it.
+     */
+    private void offIoThread(Runnable action) {
+        Seam.runUnscoped(runtime, () -> runtime.async(action::run));
+    }
+
+    /** Runs {@code task} on the transport's I/O thread, or here if there is no transport. */
+    void onIoThread(Runnable task) {
+        Transport t = transport;
+        if (t != null) {
+            t.onIoThread(task);
+        } else {
+            task.run();
+        }
     }
 
     /** An answer that came for a handle no longer awaited here: a dead letter of this place. */
@@ -468,11 +506,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             }
             case Frames.Ended e -> {
                 termination.received.incrementAndGet();
-                Seam.runUnscoped(runtime, () -> watches.ended(from, e));   // watchers' messages go from here
+                offIoThread(() -> watches.ended(from, e));
             }
             case Frames.Answer a -> {
                 termination.received.incrementAndGet();
-                Seam.runUnscoped(runtime, () -> requests.answered(from, a));   // a requester's future runs there
+                offIoThread(() -> requests.answered(from, a));
             }
             case Frames.Failed f -> {
                 termination.received.incrementAndGet();
@@ -514,8 +552,10 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost place "
                 + names.get(place) + " while the program ran: " + why);
-        requests.placeLost(place, why);
-        watches.placeLost(place, why);
+        offIoThread(() -> {
+            requests.placeLost(place, why);
+            watches.placeLost(place, why);
+        });
         if (here == 0) {
             programLost(e);
         } else if (place == 0) {

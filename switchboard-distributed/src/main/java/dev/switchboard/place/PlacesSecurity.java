@@ -114,6 +114,11 @@ public record PlacesSecurity(Mode mode, Path secretFile, Path keyStore, Path key
     /** The secret's file the environment names, when the configuration names none. */
     private static Path secretFromEnvironment(String origin) {
         String file = System.getenv(SECRET_FILE_VARIABLE);
+        if ((file == null || file.isBlank()) && origin.startsWith("the environment")) {
+            throw new PlacesConfigException(SECRET_FILE_VARIABLE + " is not set: the places prove they belong to the"
+                    + " program with a shared secret; give the file a Kubernetes Secret is mounted as, or one only you"
+                    + " can read (or SWITCHBOARD_SECURITY=tls with SWITCHBOARD_KEY_STORE and SWITCHBOARD_TRUST_STORE)");
+        }
         if (file == null || file.isBlank()) {
             throw new PlacesConfigException(origin + ": selectorSystem.security.secretFile is missing: the places"
                     + " prove they belong to the program with a shared secret (mode: hmac, the default). Give a file"
@@ -125,7 +130,9 @@ public record PlacesSecurity(Mode mode, Path secretFile, Path keyStore, Path key
     }
 
     /**
-     * The secret in {@code file}: its bytes, without trailing white space.
+     * The secret in {@code file}: its bytes, without trailing white space. As PostgreSQL does for its keys, a file
+     * of the process's own user must be its owner's only ({@code 0600}, {@code 0400}); one owned by root may also be
+     * read by its group ({@code 0640}, {@code 0440}: a Kubernetes Secret mounted with an {@code fsGroup}).
      *
      * @throws PlacesConfigException if it cannot be read, others can read it, or it is under 16 bytes
      */
@@ -136,9 +143,14 @@ public record PlacesSecurity(Mode mode, Path secretFile, Path keyStore, Path key
         PosixFileAttributeView posix = Files.getFileAttributeView(file, PosixFileAttributeView.class);
         try {
             if (posix != null) {
-                Set<PosixFilePermission> others = EnumSet.copyOf(posix.readAttributes().permissions());
-                others.retainAll(EnumSet.of(PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
-                        PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE));
+                var attributes = posix.readAttributes();
+                Set<PosixFilePermission> others = EnumSet.copyOf(attributes.permissions());
+                others.retainAll(EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ,
+                        PosixFilePermission.OTHERS_WRITE));
+                if (attributes.permissions().contains(PosixFilePermission.GROUP_READ)
+                        && !attributes.owner().getName().equals("root")) {
+                    others.add(PosixFilePermission.GROUP_READ);
+                }
                 if (!others.isEmpty()) {
                     throw new PlacesConfigException("the places' secret file " + file + " can be read or written by"
                             + " others (" + others + "); make it its owner's only: chmod 600 " + file);

@@ -67,8 +67,18 @@ final class RemoteRequests {
     private void answerHome(int home, Frames.Answer answer) {
         if (home == place.here) {
             answered(home, answer);                     // the handle came back home: answered here
-        } else {
-            place.sendProgramFrame(home, answer);       // a reply of a class not registered fails the replier
+            return;
+        }
+        try {
+            place.sendProgramControl(home, answer);     // never held up by a full buffer, nor lost to it
+        } catch (IllegalArgumentException unsendable) {
+            // the reply cannot be encoded (its class is not registered, say): the requester hears that, and the
+            // replier's reply() throws it, as a send of that message would
+            place.sendProgramControl(home, new Frames.Answer(answer.id(), null,
+                    unsendable.getClass().getName(), unsendable.getMessage(), false));
+            throw unsendable;
+        } catch (PlaceConnectionException lost) {
+            // the requester's place is lost: nobody waits for this answer any more
         }
     }
 
@@ -155,7 +165,8 @@ final class RemoteRequests {
             if (!(kryo.readClassAndObject(input) instanceof ActorRef<?> target)) {
                 throw new com.esotericsoftware.kryo.KryoException("a reply handle without the actor it is for");
             }
-            ReplyTo<?> r = home == place.here && exported.get(id) != null ? exported.get(id)
+            ReplyTo<?> mine = home == place.here ? exported.get(id) : null;
+            ReplyTo<?> r = mine != null ? mine
                     : Seam.remoteReplyTo(target, new ReplyBack(RemoteRequests.this, home, id));
             MessageCodec.noteRequest(r);
             return r;

@@ -55,7 +55,7 @@ final class RemoteWatches {
             w = fresh;
             try {
                 if (at == place.here) {
-                    watchRequested(place.here, id);
+                    place.onIoThread(() -> watchRequested(place.here, id));   // where creations are handled
                 } else {
                     place.sendProgramFrame(at, new Frames.Watch(id));
                 }
@@ -90,10 +90,23 @@ final class RemoteWatches {
     }
 
     private void register(ActorRef<?> local, long id, int from) {
-        if (registered.add(List.of(id, (long) from))) {
-            local.whenTerminated().whenComplete((t, e) -> tell(from, id, t.reason().name(),
-                    t.failure() == null ? null : t.failure().getClass().getName(),
-                    t.failure() == null ? null : t.failure().getMessage()));
+        List<Long> key = List.of(id, (long) from);
+        if (registered.add(key)) {
+            local.whenTerminated().whenComplete((t, e) -> {
+                registered.remove(key);                  // told: a later watch from there registers again
+                tell(from, id, t.reason().name(), t.failure() == null ? null : t.failure().getClass().getName(),
+                        t.failure() == null ? null : t.failure().getMessage());
+            });
+        }
+    }
+
+    /** Watched side: the creation of the actor {@code id} failed here: the watches that came first hear so. */
+    void creationFailed(long id, String why) {
+        List<Integer> from = early.remove(id);
+        if (from != null) {
+            for (int p : from) {
+                tell(p, id, "FAILED", IllegalStateException.class.getName(), why);
+            }
         }
     }
 
@@ -103,9 +116,9 @@ final class RemoteWatches {
             ended(to, end);
         } else {
             try {
-                place.sendProgramFrame(to, end);
-            } catch (RuntimeException e) {
-                // that place is gone: it hears of nothing more
+                place.sendProgramControl(to, end);      // small, and never held up by a full buffer
+            } catch (PlaceConnectionException gone) {
+                // that place is lost: it hears of nothing more, and the program fails for it
             }
         }
     }

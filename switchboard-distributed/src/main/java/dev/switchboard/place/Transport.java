@@ -224,9 +224,10 @@ final class Transport implements AutoCloseable {
                     .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                             new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
                     .handler(pipeline(place));
-            // places start in any order: one not listening yet is tried again until the deadline
-            for (var future = b.connect(addresses.get(place)).await(); !future.isSuccess();
-                    future = b.connect(addresses.get(place)).await()) {
+            // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
+            // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
+            for (var future = connectOnce(b, addresses.get(place)); !future.isSuccess();
+                    future = connectOnce(b, addresses.get(place))) {
                 if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
                     throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
                             + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
@@ -255,6 +256,17 @@ final class Transport implements AutoCloseable {
             throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
                     + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
         }
+    }
+
+    /** One attempt to connect to {@code to}, its name resolved on this thread (again, if it did not resolve). */
+    private static io.netty.util.concurrent.Future<?> connectOnce(Bootstrap b, InetSocketAddress to)
+            throws InterruptedException {
+        InetSocketAddress resolved = to.isUnresolved() ? new InetSocketAddress(to.getHostString(), to.getPort()) : to;
+        if (resolved.isUnresolved()) {
+            return b.config().group().next().newFailedFuture(new java.net.UnknownHostException(to.getHostString()
+                    + " does not resolve (yet)"));
+        }
+        return b.connect(resolved).await();
     }
 
     private ChannelInitializer<SocketChannel> pipeline(int expected) {
@@ -304,7 +316,7 @@ final class Transport implements AutoCloseable {
 
     /** Counts an accepted connection into its handshake; false if there are too many already. */
     boolean admitPending() {
-        if (pendingHandshakes.incrementAndGet() > settings.maxPendingHandshakes()) {
+        if (pendingHandshakes.incrementAndGet() > maxPendingHandshakes()) {
             pendingHandshakes.decrementAndGet();
             return false;
         }
@@ -313,6 +325,11 @@ final class Transport implements AutoCloseable {
 
     void releasePending() {
         pendingHandshakes.decrementAndGet();
+    }
+
+    /** The most accepted connections in their handshake at once: the setting, and at least two per place. */
+    int maxPendingHandshakes() {
+        return Math.max(settings.maxPendingHandshakes(), 2 * names.size());
     }
 
     /** For tests: accepted connections in their handshake now. */
@@ -579,7 +596,7 @@ final class Transport implements AutoCloseable {
         private void refuse(ChannelHandlerContext ctx, String reason) {
             System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING,
                     "place " + names.get(self) + " closes its connection with place " + names.get(peer) + ": "
-                            + reason);
+                            + HandshakeHandler.printable(reason));
             write(ctx, new Frames.Closing(reason));
             ctx.close();
             lose(ctx, reason);
@@ -618,6 +635,11 @@ final class Transport implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof io.netty.handler.codec.TooLongFrameException) {
+                refuse(ctx, "a frame longer than " + codec.limits().maxFrameBytes() + " bytes (DecodingLimits"
+                        + ".maxFrameBytes)");
+                return;
+            }
             // a reset or a broken pipe says no more than a close does
             lose(ctx, cause instanceof java.io.IOException ? CLOSED_WITHOUT_A_WORD : cause.toString());
             ctx.close();

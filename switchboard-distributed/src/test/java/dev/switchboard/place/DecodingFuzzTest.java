@@ -1,6 +1,7 @@
 package dev.switchboard.place;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.DataInputStream;
@@ -34,6 +35,18 @@ class DecodingFuzzTest {
         if (p1 != null) {
             p1.close();
         }
+    }
+
+    @Test
+    void aClassNamedInAFrameIsRefusedNotLoaded() {
+        MessageCodec codec = WireFuzzer.codec();
+        com.esotericsoftware.kryo.io.Output out = new com.esotericsoftware.kryo.io.Output(64, -1);
+        out.writeVarInt(1, true);                                    // Kryo's "a class by name" marker
+        out.writeVarInt(12345, true);                                // the name's number, the frame's choice
+        out.writeString("java.lang.String");
+        out.writeString("then the value");
+        assertThatThrownBy(() -> codec.decode(out.toBytes())).hasMessageContaining("names a class instead of giving"
+                + " its registered id");
     }
 
     /** Runs {@code test} within a time that grows with the number of cases (a minute and more). */

@@ -46,6 +46,10 @@ class PlaceTlsTest {
         keytool("-genkeypair", "-alias", "rogue", "-dname", "CN=another-ca", "-ext", "bc:c", "-keyalg", "EC",
                 "-groupname", "secp256r1", "-validity", "2", "-keystore", "rogue-ca.p12", "-storetype", "PKCS12",
                 "-storepass", PASSWORD);
+        // a subject whose organization's value holds an escaped ",CN=p1": it is for "rogue", not for p1
+        keytool("-genkeypair", "-alias", "tricky", "-dname", "CN=rogue, O=x\\,CN=p1", "-keyalg", "EC",
+                "-groupname", "secp256r1", "-validity", "2", "-keystore", "tricky.p12", "-storetype", "PKCS12",
+                "-storepass", PASSWORD);
         List<CompletableFuture<Void>> each = new ArrayList<>();
         for (String[] place : new String[][] {{"p0", "ca"}, {"p1", "ca"}, {"p2", "ca"}, {"rogue-p1", "rogue"}}) {
             each.add(CompletableFuture.runAsync(() -> {
@@ -164,6 +168,17 @@ class PlaceTlsTest {
                 .hasMessage("place p0 cannot join: place p1 refused the connection: its certificate is for [p2],"
                         + " not for place p0");
         assertThat(p1.isConnected(0)).isFalse();
+    }
+
+    @Test
+    void aCommaInsideAnotherAttributesValueNamesNoPlace() throws Exception {
+        java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(dir.resolve("tricky.p12"))) {
+            store.load(in, PASSWORD.toCharArray());
+        }
+        var certificate = (java.security.cert.X509Certificate) store.getCertificate("tricky");
+        assertThat(certificate.getSubjectX500Principal().getName()).contains("O=x\\,CN");   // inside O's value
+        assertThat(Authentication.certificateNames(certificate)).containsExactly("rogue");
     }
 
     @Test

@@ -242,12 +242,22 @@ class PlacesConfigTest {
                 null));
         assertThat(config.security().authentication("p0", "places.conf").mode())
                 .isEqualTo(Authentication.Mode.HMAC);
-        secret("open", "a secret of 24 bytes....", "rw-r--r--");
+        secret("open", "a secret of 24 bytes....", "rw----r--");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { secretFile: \"" + dir.resolve("open")
                 + "\" } }").security().authentication("p0", "places.conf"))
                 .isInstanceOf(PlacesConfigException.class)
                 .hasMessage("the places' secret file " + dir.resolve("open") + " can be read or written by others"
-                        + " ([GROUP_READ, OTHERS_READ]); make it its owner's only: chmod 600 " + dir.resolve("open"));
+                        + " ([OTHERS_READ]); make it its owner's only: chmod 600 " + dir.resolve("open"));
+        // group-readable: allowed if root owns the file (a Kubernetes Secret with an fsGroup), refused otherwise
+        Path group = secret("group", "a secret of 24 bytes....", "r--r-----");
+        PlacesConfig grouped = parse("selectorSystem { " + places + ", security { secretFile: \"" + group + "\" } }");
+        if (Files.getOwner(group).getName().equals("root")) {
+            assertThat(grouped.security().authentication("p0", "places.conf").mode())
+                    .isEqualTo(Authentication.Mode.HMAC);
+        } else {
+            assertThatThrownBy(() -> grouped.security().authentication("p0", "places.conf"))
+                    .hasMessageContaining("([GROUP_READ])");
+        }
         secret("short", "too short", "rw-------");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { secretFile: \"" + dir.resolve("short")
                 + "\" } }").security().authentication("p0", "places.conf"))

@@ -49,6 +49,13 @@ class RemoteRequestsTest {
     record Quit() implements CounterMsg {
     }
 
+    /** Answered with a class no place registers. */
+    record Odd(ReplyTo<Object> replyTo) implements CounterMsg {
+    }
+
+    record NotListed(int x) {
+    }
+
     record NewCounter() implements ActorRecipe<CounterMsg> {
         @Override
         public Actor<CounterMsg> create() {
@@ -67,6 +74,7 @@ class RemoteRequestsTest {
                         }
                         case Refuse r -> r.replyTo().fail(new IllegalStateException("refused by " + self()));
                         case Quit q -> exit();
+                        case Odd o -> o.replyTo().reply(new NotListed(1));   // throws: not registered
                     }
                 }
             };
@@ -141,6 +149,28 @@ class RemoteRequestsTest {
                 .hasMessageStartingWith("at place p2: Counter@").hasMessageContaining("terminated before processing"
                         + " the request");
         assertThat(report.deadLetters()[0]).as("the late reply, at place 0").isEqualTo(1);
+    }
+
+    @Test
+    void aReplyThatCannotBeSentFailsTheRequestAndTheReplier() throws Exception {
+        Throwable[] asked = new Throwable[1];
+        Throwable failed = null;
+        try {
+            Places.builder().places(2).workers(2).messages(Odd.class, Quit.class, NewCounter.class).run(places -> {
+                ActorRef<CounterMsg> counter = places.start(1, new NewCounter());
+                try {
+                    counter.ask(Odd::new, Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    asked[0] = e.getCause();
+                }
+            });
+        } catch (dev.switchboard.task.MultiException e) {
+            failed = e;
+        }
+        assertThat(asked[0]).isInstanceOf(PlaceFailureException.class).hasMessageStartingWith("on place p1:"
+                + " java.lang.IllegalArgumentException: cannot send a " + NotListed.class.getName());
+        assertThat(failed).as("the replier's failure reaches the program's finish").isNotNull()
+                .hasMessageContaining("cannot send a " + NotListed.class.getName());
     }
 
     private static Throwable failure(CompletableFuture<Long> asked) throws InterruptedException {

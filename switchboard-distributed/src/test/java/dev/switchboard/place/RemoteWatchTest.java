@@ -77,6 +77,8 @@ class RemoteWatchTest {
                 watcher[0].start();
                 watcher[1].start();
                 third.send("end");
+                third.whenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+                // watched again after its end was told: told again
                 fromBody[0] = third.whenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
             });
         } catch (MultiException e) {
