@@ -333,17 +333,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * which must not be lost to backpressure, nor wait for it on the transport's own thread.
      */
     void sendProgramControl(int place, Object frame) {
-        Transport t = transport;
-        if (t == null) {
-            throw new IllegalStateException("place " + names.get(here) + " is not connected to the other places");
-        }
-        termination.sent.incrementAndGet();
-        try {
-            t.sendControl(place, frame);
-        } catch (RuntimeException e) {
-            termination.sent.decrementAndGet();
-            throw e;
-        }
+        sendFrame(place, frame, true);
     }
 
     /**
@@ -396,13 +386,22 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** Sends a frame of the program's traffic, counted as sent before it goes (a failed send uncounts it). */
     private void sendFrame(int place, Object frame) {
+        sendFrame(place, frame, false);
+    }
+
+    /** {@link #sendFrame(int, Object)}; {@code control}: on the transport's control path, past a full buffer. */
+    private void sendFrame(int place, Object frame, boolean control) {
         Transport t = transport;
         if (t == null) {
             throw new IllegalStateException("place " + names.get(here) + " is not connected to the other places");
         }
         termination.sent.incrementAndGet();
         try {
-            t.send(place, frame);
+            if (control) {
+                t.sendControl(place, frame);
+            } else {
+                t.send(place, frame);
+            }
         } catch (RuntimeException e) {
             termination.sent.decrementAndGet();
             throw e;
@@ -602,19 +601,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
         StringWriter trace = new StringWriter();
         failure.printStackTrace(new PrintWriter(trace));
-        Transport t = transport;
         try {
-            if (t == null) {
-                throw new IllegalStateException("not connected");
-            }
-            termination.sent.incrementAndGet();
-            try {
-                t.sendControl(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(),
-                        trace.toString(), lostConnection));
-            } catch (RuntimeException e) {
-                termination.sent.decrementAndGet();
-                throw e;
-            }
+            sendFrame(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(),
+                    trace.toString(), lostConnection), true);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + " could not report a failure to place "
                     + names.get(0) + " (" + e + "): " + trace);
