@@ -41,6 +41,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private boolean challenged;
     private boolean pending;
     private boolean ended;
+    /** Whether a handshake frame has come (before one, a close is a busy or restarting place: dialed again). */
+    private boolean heard;
     private ScheduledFuture<?> deadline;
 
     HandshakeHandler(Transport transport, int expected) {
@@ -100,6 +102,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        heard = true;
         ByteBuf bytes = (ByteBuf) msg;
         Handshake.Frame frame;
         try {
@@ -293,7 +296,12 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        fail(ctx, "the connection closed during the handshake");
+        if (expected >= 0 && !heard && !ended) {
+            end();                                       // closed before a word: the place may be full of handshakes
+            transport.redial(expected);
+        } else {
+            fail(ctx, "the connection closed during the handshake");
+        }
         ctx.fireChannelInactive();
     }
 

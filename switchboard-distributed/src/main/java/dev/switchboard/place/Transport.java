@@ -138,6 +138,11 @@ final class Transport implements AutoCloseable {
     private final AtomicInteger failedConnects =
             new AtomicInteger();
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    /** How to dial a place again whose connection closed before its handshake began, until connect's deadline. */
+    private record Redial(Bootstrap bootstrap, java.net.SocketAddress at, long deadline) {
+    }
+
+    private final ConcurrentHashMap<Integer, Redial> redials = new ConcurrentHashMap<>();
     /** Accepted connections in their handshake. */
     private final AtomicInteger pendingHandshakes = new AtomicInteger();
 
@@ -226,7 +231,8 @@ final class Transport implements AutoCloseable {
                     .handler(pipeline(place));
             // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
             // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
-            for (var future = connectOnce(b, addresses.get(place)); !future.isSuccess();
+            io.netty.util.concurrent.Future<?> future;
+            for (future = connectOnce(b, addresses.get(place)); !future.isSuccess();
                     future = connectOnce(b, addresses.get(place))) {
                 if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
                     throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
@@ -236,12 +242,15 @@ final class Transport implements AutoCloseable {
                 failedConnects.incrementAndGet();
                 TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
             }
+            redials.put(place, new Redial(b, ((io.netty.channel.ChannelFuture) future).channel().remoteAddress(),
+                    deadline));
         }
         boolean all = false;
         for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
                 left = deadline - System.nanoTime()) {
             all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
         }
+        redials.clear();                                  // from now on a closed connection is a lost one
         if (!all && refused != null) {
             throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
         }
@@ -345,6 +354,25 @@ final class Transport implements AutoCloseable {
             return true;
         }
         return false;
+    }
+
+    /**
+     * This place's connection to {@code place} closed before a handshake frame came back (the place is busy with
+     * other handshakes, say): it is dialed again in a moment, until {@link #connect}'s deadline, and then fails.
+     */
+    void redial(int place) {
+        Redial r = redials.get(place);
+        if (r == null || System.nanoTime() - r.deadline() > 0) {
+            handshakeFailed(place, "place " + names.get(place) + " closed the connection before its handshake"
+                    + " began, until the deadline");
+            return;
+        }
+        failedConnects.incrementAndGet();
+        group.schedule(() -> r.bootstrap().connect(r.at()).addListener(f -> {
+            if (!f.isSuccess()) {
+                redial(place);
+            }
+        }), RETRY_NANOS, TimeUnit.NANOSECONDS);
     }
 
     /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */

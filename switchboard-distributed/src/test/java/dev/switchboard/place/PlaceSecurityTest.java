@@ -234,4 +234,39 @@ class PlaceSecurityTest {
         TransportTest.waitUntil("the pending handshakes ended", () -> p1.pendingHandshakes() == 0);
         realPlaceZeroJoins(p1, at, inbox);
     }
+
+    @Test
+    void aPlaceThatComesWhileTheBoundIsFullDialsAgainAndJoinsOnceItFrees() throws Exception {
+        TransportTest.Inbox inbox = new TransportTest.Inbox();
+        Transport p1 = place(1, Authentication.hmac(SECRET),
+                Transport.Settings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), inbox, Note.class);
+        InetSocketAddress at = listen(p1);
+        Transport p0 = place(0, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, new TransportTest.Inbox(),
+                Note.class);
+        InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
+        java.util.List<RawPeer> silent = new java.util.ArrayList<>();
+        java.util.concurrent.CompletableFuture<Void> joining;
+        try {
+            for (int i = 0; i < p1.maxPendingHandshakes(); i++) {
+                silent.add(new RawPeer(at));
+            }
+            TransportTest.waitUntil("the bound is full", () -> p1.pendingHandshakes() == p1.maxPendingHandshakes());
+            joining = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    TransportTest.connectPair(p0, p1, List.of(a0, at));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // p0's connections are closed before a word, and it dials again
+            TransportTest.waitUntil("place 0 has dialed again", () -> p0.failedConnects() >= 2);
+        } finally {
+            for (RawPeer p : silent) {
+                p.close();
+            }
+        }
+        joining.get(30, TimeUnit.SECONDS);
+        p0.send(1, new Note("joined after the strangers left"));
+        assertThat(inbox.next()).containsExactly(0, new Note("joined after the strangers left"));
+    }
 }
