@@ -46,11 +46,6 @@ final class BoundedInput extends ByteBufferInput {
         }
     }
 
-    /** The limits this input enforces. */
-    DecodingLimits limits() {
-        return limits;
-    }
-
     /**
      * Admits {@code count} elements of a collection, map or object array about to be allocated and read, each
      * costing {@code bytesEach} of the budget.
@@ -58,21 +53,22 @@ final class BoundedInput extends ByteBufferInput {
      * @throws KryoException if the count is negative or over the limit, or the budget cannot pay for it
      */
     void admitElements(int count, int bytesEach, String what) {
-        if (count < 0 || count > limits.maxElements()) {
-            throw new KryoException("a frame claims a " + what + " of " + Integer.toUnsignedString(count)
-                    + " elements; the limit is " + limits.maxElements() + " (DecodingLimits.maxElements)");
-        }
+        requireCount(count, what);
         charge((long) count * bytesEach, what + " of " + count + " elements");
     }
 
     /** Admits {@code count} elements that take at least {@code wireBytes} each in the frame. */
     private void admitArray(int count, int wireBytes, int memoryBytes, String what) {
+        requireCount(count, what);
+        requireBytes((long) count * wireBytes, what + " of " + count + " elements");
+        charge((long) count * memoryBytes, what + " of " + count + " elements");
+    }
+
+    private void requireCount(int count, String what) {
         if (count < 0 || count > limits.maxElements()) {
             throw new KryoException("a frame claims a " + what + " of " + Integer.toUnsignedString(count)
                     + " elements; the limit is " + limits.maxElements() + " (DecodingLimits.maxElements)");
         }
-        requireBytes((long) count * wireBytes, what + " of " + count + " elements");
-        charge((long) count * memoryBytes, what + " of " + count + " elements");
     }
 
     private void requireBytes(long bytes, String what) {

@@ -112,11 +112,6 @@ final class RemoteRequests {
         });
     }
 
-    /** For tests: handles of this place awaiting an answer from another. */
-    int exported() {
-        return exported.size();
-    }
-
     private long export(ReplyTo<?> r) {
         long id = ids.incrementAndGet();
         exported.put(id, r);

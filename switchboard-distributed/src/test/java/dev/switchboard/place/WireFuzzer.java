@@ -36,7 +36,7 @@ final class WireFuzzer {
     static final List<Class<?>> CLASSES = List.of(Colour.class, Point.class, Bag.class, Holder.class, Point[].class,
             Object[].class, short[].class, float[].class, ArrayList.class, LinkedList.class, HashMap.class,
             HashSet.class, TreeMap.class, TreeSet.class, PriorityQueue.class, List.of().getClass(),
-            List.of(1).getClass(), Set3.SET_N, Map.of(1, 2).getClass(), Map.of(1, 2, 3, 4).getClass(),
+            List.of(1).getClass(), java.util.Set.of(1, 2, 3).getClass(), Map.of(1, 2).getClass(), Map.of(1, 2, 3, 4).getClass(),
             Arrays.asList().getClass(), Integer.class);
 
     /** The types whose length a frame states: arrays first-varint, collections flagged, maps first-varint. */
@@ -44,17 +44,12 @@ final class WireFuzzer {
             boolean[].class, char[].class, short[].class, float[].class, String[].class, Point[].class,
             Object[].class);
     private static final List<Class<?>> COLLECTIONS = List.of(ArrayList.class, LinkedList.class, HashSet.class,
-            TreeSet.class, PriorityQueue.class, List.of().getClass(), List.of(1).getClass(), Set3.SET_N,
+            TreeSet.class, PriorityQueue.class, List.of().getClass(), List.of(1).getClass(), java.util.Set.of(1, 2, 3).getClass(),
             Arrays.asList().getClass());
     private static final List<Class<?>> MAPS = List.of(HashMap.class, TreeMap.class, Map.of(1, 2).getClass(),
             Map.of(1, 2, 3, 4).getClass());
     private static final int[] LIES = {Integer.MAX_VALUE - 1, Integer.MAX_VALUE - 9, 600_000_001, 1 << 24,
             (1 << 16) + 1, 65_000, 4_000, 100};
-
-    /** {@code Set.of} of three elements' class (the JDK's SetN). */
-    private static final class Set3 {
-        static final Class<?> SET_N = java.util.Set.of(1, 2, 3).getClass();
-    }
 
     /** The limits of the fuzzed codec: small, so that the bounds are easy to see. */
     static final DecodingLimits LIMITS = DecodingLimits.DEFAULTS.withMaxDecodedBytes(1 << 20).withMaxElements(1 << 16)
