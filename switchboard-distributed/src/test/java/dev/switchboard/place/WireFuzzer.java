@@ -44,8 +44,8 @@ final class WireFuzzer {
             boolean[].class, char[].class, short[].class, float[].class, String[].class, Point[].class,
             Object[].class);
     private static final List<Class<?>> COLLECTIONS = List.of(ArrayList.class, LinkedList.class, HashSet.class,
-            TreeSet.class, PriorityQueue.class, List.of().getClass(), List.of(1).getClass(), java.util.Set.of(1, 2, 3).getClass(),
-            Arrays.asList().getClass());
+            TreeSet.class, PriorityQueue.class, List.of().getClass(), List.of(1).getClass(),
+            java.util.Set.of(1, 2, 3).getClass(), Arrays.asList().getClass());
     private static final List<Class<?>> MAPS = List.of(HashMap.class, TreeMap.class, Map.of(1, 2).getClass(),
             Map.of(1, 2, 3, 4).getClass());
     private static final int[] LIES = {Integer.MAX_VALUE - 1, Integer.MAX_VALUE - 9, 600_000_001, 1 << 24,
