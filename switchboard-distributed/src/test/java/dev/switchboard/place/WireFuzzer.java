@@ -36,8 +36,8 @@ final class WireFuzzer {
     static final List<Class<?>> CLASSES = List.of(Colour.class, Point.class, Bag.class, Holder.class, Point[].class,
             Object[].class, short[].class, float[].class, ArrayList.class, LinkedList.class, HashMap.class,
             HashSet.class, TreeMap.class, TreeSet.class, PriorityQueue.class, List.of().getClass(),
-            List.of(1).getClass(), java.util.Set.of(1, 2, 3).getClass(), Map.of(1, 2).getClass(), Map.of(1, 2, 3, 4).getClass(),
-            Arrays.asList().getClass(), Integer.class);
+            List.of(1).getClass(), java.util.Set.of(1, 2, 3).getClass(), Map.of(1, 2).getClass(),
+            Map.of(1, 2, 3, 4).getClass(), Arrays.asList().getClass(), Integer.class);
 
     /** The types whose length a frame states: arrays first-varint, collections flagged, maps first-varint. */
     private static final List<Class<?>> ARRAYS = List.of(byte[].class, int[].class, long[].class, double[].class,
