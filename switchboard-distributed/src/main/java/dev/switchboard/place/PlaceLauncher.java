@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.InetSocketAddress;
@@ -23,18 +24,20 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The embedded default: this JVM is place 0 (the master), and the other places are child JVMs on this host
- * ({@link PlaceMain}), on loopback with free ports, started with this JVM's java and class path. {@link #launch}
- * returns once every place is connected to every other (handshakes done); {@link #close} ends them.
+ * Starts the places of a program from place 0 and ends them: by default (the embedded launch) the other places are
+ * child JVMs on this host ({@link PlaceMain}), on loopback with free ports, started with this JVM's java and class
+ * path; with a configuration's {@code ssh} section they are JVMs on their hosts, started over SSH
+ * ({@link SshPlaces}). {@link #launch} returns once every place is connected to every other (handshakes done);
+ * {@link #close} ends them.
  *
  * <p>The places of a launch share a secret, fresh from a {@code SecureRandom} for each launch, with which each
  * connection's handshake proves that both sides belong to it ({@link Authentication}). A child gets it as the
  * first line on its standard input, a pipe only the two processes hold: never on a command line, which any local
  * user can read.
  *
- * <p>No child outlives its launcher: a child halts when its standard input, a pipe from this JVM, ends — which
- * the operating system does when this JVM ends, however it ends (killed, crashed); a shutdown hook also ends
- * them on a normal exit or Ctrl-C. A child that fails before it is ready fails the launch with its exit status and
+ * <p>No child outlives its launcher: a child halts when its standard input, a pipe from this JVM (or an SSH
+ * channel), ends — which the operating system does when this JVM ends, however it ends (killed, crashed); a
+ * shutdown hook also ends them on a normal exit or Ctrl-C. A child that fails before it is ready fails the launch with its exit status and
  * the end of its error output; one that is not ready within the timeout fails it too, and every child started is
  * ended.
  */
@@ -46,15 +49,46 @@ final class PlaceLauncher implements AutoCloseable {
     /** Set when the program failed: {@link #close} waits a second for each child, not ten. */
     private volatile boolean programFailed;
 
-    /** One child JVM: its process, its standard input, and the lines it prints, one after the other. */
-    private record Child(int place, String name, Process process, Writer stdin, BlockingQueue<String> lines,
-                         Path errors) {
+    /** One child place: its process, and the lines it prints, one after the other. */
+    private record Child(int place, String name, PlaceProcess process, Writer stdin, BlockingQueue<String> lines) {
     }
 
     /** Makes place 0's transport, given the run's id, the places' names and their authentication. */
     @FunctionalInterface
     interface MasterTransport {
         Transport create(String program, List<String> names, Authentication authentication);
+    }
+
+    /**
+     * Where the places are: their names, the host each is reached at and the port each listens on (0: any free one,
+     * which it then reports), place 0 first.
+     */
+    record Layout(List<String> names, List<String> hosts, List<Integer> ports) {
+        /** {@code places} places on this host, on loopback, on free ports. */
+        static Layout local(int places) {
+            if (places < 1 || places > GlobalId.MAX_PLACES) {
+                throw new IllegalArgumentException("places are 1 to " + GlobalId.MAX_PLACES + ", not " + places);
+            }
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < places; i++) {
+                names.add("p" + i);
+            }
+            return new Layout(names, java.util.Collections.nCopies(places, "127.0.0.1"),
+                    java.util.Collections.nCopies(places, 0));
+        }
+
+        /** The places of a configuration. */
+        static Layout of(PlacesConfig config) {
+            return new Layout(config.places().stream().map(PlacesConfig.Place::name).toList(),
+                    config.places().stream().map(PlacesConfig.Place::hostname).toList(),
+                    config.places().stream().map(PlacesConfig.Place::port).toList());
+        }
+    }
+
+    /** Starts place {@code place}'s JVM, running {@link PlaceMain} with {@code arguments}. */
+    @FunctionalInterface
+    interface Starter {
+        PlaceProcess start(int place, String name, List<String> arguments) throws IOException;
     }
 
     private PlaceLauncher(List<String> names, Transport transport, List<Child> children, Thread hook) {
@@ -65,7 +99,7 @@ final class PlaceLauncher implements AutoCloseable {
     }
 
     /**
-     * Starts {@code places} − 1 child places and connects all of them, this JVM being place 0.
+     * Starts {@code places} − 1 child places on this host and connects all of them, this JVM being place 0.
      *
      * @param jvmOptions options for the children's JVMs
      * @param childArgs  more arguments for the children's {@link PlaceMain}
@@ -76,45 +110,58 @@ final class PlaceLauncher implements AutoCloseable {
     static PlaceLauncher launch(int places, List<String> jvmOptions, List<String> childArgs,
                                 MasterTransport transports, Duration timeout)
             throws IOException, InterruptedException {
-        if (places < 1 || places > GlobalId.MAX_PLACES) {
-            throw new IllegalArgumentException("places are 1 to " + GlobalId.MAX_PLACES + ", not " + places);
-        }
+        return launch(Layout.local(places), (place, name, arguments) -> startLocal(name, jvmOptions, arguments),
+                childArgs, transports, timeout);
+    }
+
+    /**
+     * Starts every place of {@code layout} but place 0 with {@code starter} and connects all of them, this JVM being
+     * place 0 (listening at its host and port).
+     *
+     * @throws PlaceConnectionException if a place fails or is not ready within {@code timeout} (every place started
+     *         is ended then)
+     */
+    static PlaceLauncher launch(Layout layout, Starter starter, List<String> childArgs, MasterTransport transports,
+                                Duration timeout) throws IOException, InterruptedException {
         String program = UUID.randomUUID().toString();
         byte[] secret = Authentication.newSecret();
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < places; i++) {
-            names.add("p" + i);
-        }
+        List<String> names = layout.names();
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Child> children = new CopyOnWriteArrayList<>();   // the hook reads it
-        Thread hook = new Thread(() -> children.forEach(c -> c.process().destroyForcibly()), "place-launcher-hook");
+        Thread hook = new Thread(() -> children.forEach(c -> c.process().kill()), "place-launcher-hook");
         Runtime.getRuntime().addShutdownHook(hook);
         Transport transport;
         try {
-            for (int i = 1; i < places; i++) {                // they start while this place sets itself up
-                children.add(start(i, program, names, jvmOptions, childArgs, secret));
+            for (int i = 1; i < names.size(); i++) {          // they start while this place sets itself up
+                List<String> arguments = new ArrayList<>(List.of("--program", program, "--place", String.valueOf(i),
+                        "--names", String.join(",", names), "--bind",
+                        layout.hosts().get(i) + ":" + layout.ports().get(i)));
+                arguments.addAll(childArgs);
+                children.add(child(i, names.get(i), starter.start(i, names.get(i), arguments), secret));
             }
             transport = transports.create(program, List.copyOf(names), Authentication.hmac(secret));
         } catch (IOException | RuntimeException | Error e) {
-            children.forEach(c -> c.process().destroyForcibly());
+            children.forEach(c -> c.process().kill());
             Runtime.getRuntime().removeShutdownHook(hook);
             throw e;
         }
         PlaceLauncher launcher = new PlaceLauncher(names, transport, children, hook);
         try {
-            InetSocketAddress self = transport.bind(new InetSocketAddress("127.0.0.1", 0));
+            InetSocketAddress self = transport.bind(new InetSocketAddress(layout.hosts().get(0),
+                    layout.ports().get(0)));
             List<String> addresses = new ArrayList<>();
-            addresses.add("127.0.0.1:" + self.getPort());
+            addresses.add(layout.hosts().get(0) + ":" + self.getPort());
             for (Child c : children) {
                 String ready = awaitLine(c, PlaceMain.READY + " " + c.place() + " ", deadline);
-                addresses.add("127.0.0.1:" + ready.substring(ready.lastIndexOf(' ') + 1));
+                addresses.add(layout.hosts().get(c.place()) + ":" + ready.substring(ready.lastIndexOf(' ') + 1));
             }
             for (Child c : children) {
                 c.stdin().write("addresses " + String.join(",", addresses) + "\n");
                 c.stdin().flush();
             }
-            List<InetSocketAddress> sockets = addresses.stream().map(a -> new InetSocketAddress("127.0.0.1",
-                    Integer.parseInt(a.substring(a.indexOf(':') + 1)))).toList();
+            List<InetSocketAddress> sockets = addresses.stream().map(a -> new InetSocketAddress(
+                    a.substring(0, a.lastIndexOf(':')), Integer.parseInt(a.substring(a.lastIndexOf(':') + 1))))
+                    .toList();
             transport.connect(sockets, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             for (Child c : children) {
                 awaitLine(c, PlaceMain.CONNECTED + " " + c.place(), deadline);
@@ -126,8 +173,38 @@ final class PlaceLauncher implements AutoCloseable {
         }
     }
 
-    private static Child start(int place, String program, List<String> names, List<String> jvmOptions,
-                               List<String> childArgs, byte[] secret) throws IOException {
+    /** Hands a started place the secret and follows its lines. */
+    private static Child child(int place, String name, PlaceProcess process, byte[] secret) throws IOException {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread pump = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.stdout(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; (line = out.readLine()) != null; ) {
+                    if (line.startsWith("switchboard-place ")) {
+                        lines.add(line);
+                    } else {
+                        System.out.println("[" + name + "] " + line);
+                    }
+                }
+            } catch (IOException e) {
+                // the place is gone; awaitLine reports how it ended
+            }
+        }, "place-" + name + "-output");
+        pump.setDaemon(true);
+        pump.start();
+        Writer stdin = new OutputStreamWriter(process.stdin(), StandardCharsets.UTF_8);
+        try {
+            stdin.write(PlaceMain.SECRET + " " + Base64.getEncoder().encodeToString(secret) + "\n");
+            stdin.flush();
+        } catch (IOException e) {
+            process.kill();
+            throw e;
+        }
+        return new Child(place, name, process, stdin, lines);
+    }
+
+    /** A child JVM on this host, with this JVM's java and class path. */
+    static PlaceProcess startLocal(String name, List<String> jvmOptions, List<String> arguments) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (Runtime.version().feature() >= 24) {
@@ -138,33 +215,65 @@ final class PlaceLauncher implements AutoCloseable {
         command.add(Stream.of(System.getProperty("java.class.path"), System.getProperty("jdk.module.path"))
                 .filter(p -> p != null && !p.isEmpty()).collect(Collectors.joining(File.pathSeparator)));
         command.add(PlaceMain.class.getName());
-        command.addAll(List.of("--program", program, "--place", String.valueOf(place), "--names",
-                String.join(",", names)));
-        command.addAll(childArgs);
-        Path errors = Files.createTempFile("switchboard-place-" + names.get(place) + "-", ".err");
+        command.addAll(arguments);
+        Path errors = Files.createTempFile("switchboard-place-" + name + "-", ".err");
         errors.toFile().deleteOnExit();
         Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread pump = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line; (line = out.readLine()) != null; ) {
-                    if (line.startsWith("switchboard-place ")) {
-                        lines.add(line);
-                    } else {
-                        System.out.println("[" + names.get(place) + "] " + line);
-                    }
-                }
+        return new LocalPlace(process, errors);
+    }
+
+    /** A place that is a child process of this JVM; its error output goes to a file. */
+    private record LocalPlace(Process process, Path errors) implements PlaceProcess {
+        @Override
+        public OutputStream stdin() {
+            return process.getOutputStream();
+        }
+
+        @Override
+        public java.io.InputStream stdout() {
+            return process.getInputStream();
+        }
+
+        @Override
+        public boolean isAlive() {
+            return process.isAlive();
+        }
+
+        @Override
+        public int exitStatus() {
+            return process.isAlive() ? -1 : process.exitValue();
+        }
+
+        @Override
+        public String errorTail() {
+            try {
+                List<String> lines = Files.readAllLines(errors, StandardCharsets.UTF_8);
+                return lines.isEmpty() ? "(no error output)"
+                        : String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
             } catch (IOException e) {
-                // the child is gone; awaitLine reports how it ended
+                return "(its error output cannot be read: " + e + ")";
             }
-        }, "place-" + names.get(place) + "-output");
-        pump.setDaemon(true);
-        pump.start();
-        Writer stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        stdin.write(PlaceMain.SECRET + " " + Base64.getEncoder().encodeToString(secret) + "\n");
-        stdin.flush();
-        return new Child(place, names.get(place), process, stdin, lines, errors);
+        }
+
+        @Override
+        public boolean waitFor(long seconds) throws InterruptedException {
+            return process.waitFor(seconds, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void kill() {
+            process.destroyForcibly();
+        }
+
+        @Override
+        public String describe() {
+            return "pid " + process.pid();
+        }
+
+        @Override
+        public java.util.Optional<ProcessHandle> handle() {
+            return java.util.Optional.of(process.toHandle());
+        }
     }
 
     /** The child's next control line, which must start with {@code expected}. */
@@ -179,24 +288,14 @@ final class PlaceLauncher implements AutoCloseable {
                         + expected.trim() + "'");
             }
             if (!c.process().isAlive() && c.lines().isEmpty()) {
-                throw new PlaceConnectionException("place " + c.name() + " (pid " + c.process().pid()
-                        + ") exited with status " + c.process().exitValue() + " before '" + expected.trim() + "': "
-                        + tail(c.errors()));
+                throw new PlaceConnectionException("place " + c.name() + " (" + c.process().describe()
+                        + ") exited with status " + c.process().exitStatus() + " before '" + expected.trim() + "': "
+                        + c.process().errorTail());
             }
             if (System.nanoTime() > deadline) {
-                throw new PlaceConnectionException("place " + c.name() + " (pid " + c.process().pid()
-                        + ") did not say '" + expected.trim() + "' in time: " + tail(c.errors()));
+                throw new PlaceConnectionException("place " + c.name() + " (" + c.process().describe()
+                        + ") did not say '" + expected.trim() + "' in time: " + c.process().errorTail());
             }
-        }
-    }
-
-    private static String tail(Path errors) {
-        try {
-            List<String> lines = Files.readAllLines(errors, StandardCharsets.UTF_8);
-            return lines.isEmpty() ? "(no error output)"
-                    : String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
-        } catch (IOException e) {
-            return "(its error output cannot be read: " + e + ")";
         }
     }
 
@@ -207,7 +306,7 @@ final class PlaceLauncher implements AutoCloseable {
 
     /** The child places' processes, by index from 1. */
     List<ProcessHandle> children() {
-        return children.stream().map(c -> c.process().toHandle()).toList();
+        return children.stream().flatMap(c -> c.process().handle().stream()).toList();
     }
 
     /** The places' names, by index. */
@@ -239,11 +338,11 @@ final class PlaceLauncher implements AutoCloseable {
                 // a place still connected is ending as it was told; one that is not may be frozen: a second, then
                 // it is ended (SIGKILL ends a stopped process too)
                 boolean patient = !programFailed && transport.isConnected(c.place());
-                if (!c.process().waitFor(patient ? 10 : 1, TimeUnit.SECONDS)) {
-                    c.process().destroyForcibly();
+                if (!c.process().waitFor(patient ? 10 : 1)) {
+                    c.process().kill();
                 }
             } catch (InterruptedException e) {
-                c.process().destroyForcibly();
+                c.process().kill();
                 Thread.currentThread().interrupt();
             }
         }

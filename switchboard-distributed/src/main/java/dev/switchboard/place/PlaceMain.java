@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,7 +20,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * its standard input and output, one line each way per step, and to the other places over the {@link Transport}:
  * <ol>
  *   <li>it reads {@code secret <base64>}: the secret the places of this launch share ({@link Authentication});</li>
- *   <li>it listens on a free loopback port and prints {@code switchboard-place ready <index> <port>};</li>
+ *   <li>it listens (at {@code --bind host:port}; by default a free loopback port) and prints
+ *       {@code switchboard-place ready <index> <port>};</li>
  *   <li>it reads {@code addresses <host:port>,<host:port>,...} (every place's, by index), connects to every other
  *       place (the full mesh, handshakes done) and prints {@code switchboard-place connected <index>};</li>
  *   <li>it runs its place ({@link PlaceRuntime}) until place 0 says the program has ended, or the launcher sends
@@ -30,8 +32,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@value #ORPHANED}, whatever step it is at. Arguments:
  * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>},
  * {@code --throughput <n>}, {@code --messages <class,class,...>} (the message classes, in every place's order) and
- * {@code --limits <n,n,n,n,n>} ({@link DecodingLimits}), {@code --failure-timeout <ms>} and
- * {@code --hang-report-after <ms>}.
+ * {@code --limits <n,n,n,n,n>} ({@link DecodingLimits}), {@code --failure-timeout <ms>},
+ * {@code --hang-report-after <ms>}, {@code --bind <host:port>}, and {@code --tls <keyStore,keyStorePasswordFile,
+ * trustStore,trustStorePasswordFile>} or {@code --unauthenticated-insecure true} instead of the secret (which is
+ * read all the same).
  */
 public final class PlaceMain {
     /** The exit status of a place whose launcher went away. */
@@ -44,6 +48,7 @@ public final class PlaceMain {
     }
 
     public static void main(String[] args) throws Exception {
+        NettyLogging.configure();
         String program = null;
         int place = -1;
         List<String> names = null;
@@ -53,6 +58,8 @@ public final class PlaceMain {
         DecodingLimits limits = DecodingLimits.DEFAULTS;
         Duration failureTimeout = Places.Builder.DEFAULT_FAILURE_TIMEOUT;
         Duration hangReportAfter = null;
+        InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
+        PlacesSecurity security = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--program" -> program = args[i + 1];
@@ -63,6 +70,19 @@ public final class PlaceMain {
                 case "--limits" -> limits = DecodingLimits.fromArgument(args[i + 1]);
                 case "--failure-timeout" -> failureTimeout = Duration.ofMillis(Long.parseLong(args[i + 1]));
                 case "--hang-report-after" -> hangReportAfter = Duration.ofMillis(Long.parseLong(args[i + 1]));
+                case "--bind" -> {
+                    int colon = args[i + 1].lastIndexOf(':');
+                    bind = new InetSocketAddress(args[i + 1].substring(0, colon),
+                            Integer.parseInt(args[i + 1].substring(colon + 1)));
+                }
+                case "--tls" -> {
+                    String[] stores = args[i + 1].split(",", -1);
+                    security = new PlacesSecurity(PlacesSecurity.Mode.TLS, null, Path.of(stores[0]),
+                            stores[1].isEmpty() ? null : Path.of(stores[1]), Path.of(stores[2]),
+                            stores[3].isEmpty() ? null : Path.of(stores[3]));
+                }
+                case "--unauthenticated-insecure" -> security = new PlacesSecurity(
+                        PlacesSecurity.Mode.UNAUTHENTICATED_INSECURE, null, null, null, null, null);
                 case "--messages" -> {
                     for (String c : args[i + 1].split(",")) {
                         if (!c.isBlank()) {
@@ -84,8 +104,9 @@ public final class PlaceMain {
             throw new IllegalStateException("place " + names.get(place) + " expected the places' secret first on its"
                     + " standard input");
         }
-        Authentication authentication = Authentication.hmac(Base64.getDecoder().decode(
-                secret.substring(SECRET.length() + 1)));
+        Authentication authentication = security != null
+                ? security.authentication(names.get(place), "place " + names.get(place) + "'s arguments")
+                : Authentication.hmac(Base64.getDecoder().decode(secret.substring(SECRET.length() + 1)));
         try (PlaceRuntime runtime = new PlaceRuntime(place, names, messages,
                 "pass it to Places.builder().messages(...)", new PlaceRuntime.Settings(workers, throughput, limits,
                 hangReportAfter, null));
@@ -93,7 +114,16 @@ public final class PlaceMain {
                      Places.Builder.transportSettings(failureTimeout), authentication)) {
             runtime.attach(transport);
             Places.install(new Places(runtime));              // before the others can send it a creation
-            InetSocketAddress at = transport.bind(new InetSocketAddress("127.0.0.1", 0));
+            InetSocketAddress at;
+            try {
+                at = transport.bind(bind);
+            } catch (Exception e) {                           // Netty rethrows the BindException unchecked
+                System.err.println("place " + names.get(place) + " cannot listen at " + bind.getHostString() + ":"
+                        + bind.getPort() + ": " + e.getMessage() + (e instanceof java.net.BindException
+                        ? " (is the port in use? each place of a host needs a port of its own)" : ""));
+                System.exit(2);
+                return;
+            }
             System.out.println(READY + " " + place + " " + at.getPort());
             System.out.flush();
             runtime.warmUp();                                 // while the launcher waits for the others

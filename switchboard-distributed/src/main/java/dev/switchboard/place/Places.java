@@ -4,9 +4,6 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.task.MultiException;
 import dev.switchboard.task.TaskRuntime;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,8 +11,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
  * The places of a running program, as its code sees them: how many there are, which one this is, and how to start
@@ -164,29 +159,30 @@ public final class Places {
     /**
      * How a program is launched on its places. Either embedded — {@link #places(int)} places on this host, this JVM
      * place 0 and the others child JVMs it starts and ends — or from a configuration file, each place a JVM started
-     * by any process manager with the file and its place's name ({@link #config}, {@link #place}).
+     * by any process manager with the file and its place's name ({@link #config}, {@link #place}), or all of them
+     * started by place 0 over SSH when the file has an {@code ssh} section ({@link SshSettings}).
      * {@link #args} reads both from the command line.
      */
     public static final class Builder {
         /** How long a place may send nothing before the others declare it failed, unless set. */
         public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(10);
 
-        private final LinkedHashSet<Class<?>> messages = new LinkedHashSet<>();
-        private int places = 1;
-        private Path config;
-        private String placeName;
+        final LinkedHashSet<Class<?>> messages = new LinkedHashSet<>();
+        int places = 1;
+        Path config;
+        String placeName;
         /** 0 until set: the default depends on the launch ({@link #workers(int)}). */
-        private int workers;
-        private int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
-        private final List<String> jvmOptions = new ArrayList<>();
-        private Duration bootstrapTimeout = Duration.ofSeconds(60);
+        int workers;
+        int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
+        final List<String> jvmOptions = new ArrayList<>();
+        Duration bootstrapTimeout = Duration.ofSeconds(60);
         /** Null until set: a configuration's, else the defaults. */
-        private DecodingLimits limits;
-        private boolean fromEnvironment;
+        DecodingLimits limits;
+        boolean fromEnvironment;
         /** Null until set: a configuration's, else {@link #DEFAULT_FAILURE_TIMEOUT}. */
-        private Duration failureTimeout;
-        private Duration hangReportAfter;
-        private java.util.function.Consumer<String> hangReporter;
+        Duration failureTimeout;
+        Duration hangReportAfter;
+        java.util.function.Consumer<String> hangReporter;
 
         private Builder() {
         }
@@ -399,195 +395,7 @@ public final class Places {
          */
         public PlacesReport run(Program program) throws InterruptedException {
             Objects.requireNonNull(program, "program");
-            if (fromEnvironment) {
-                return runFromEnvironment(program);
-            }
-            if (config != null) {
-                return runConfigured(program);
-            }
-            long t0 = System.nanoTime();
-            List<String> names = new ArrayList<>();
-            for (int i = 0; i < places; i++) {
-                names.add("p" + i);
-            }
-            int threads = workers > 0 ? workers
-                    : Math.max(1, Runtime.getRuntime().availableProcessors() / places);
-            List<Class<?>> registered = List.copyOf(messages);
-            String register = "pass it to Places.builder().messages(...)";
-            DecodingLimits bounds = limits != null ? limits : DecodingLimits.DEFAULTS;
-            Duration timeout = failureTimeout != null ? failureTimeout : DEFAULT_FAILURE_TIMEOUT;
-            PlaceRuntime.Settings settings = new PlaceRuntime.Settings(threads, throughput, bounds, hangReportAfter,
-                    hangReporter);
-            if (places == 1) {
-                try (PlaceRuntime alone = new PlaceRuntime(0, names, registered, register, settings)) {
-                    return runMaster(alone, program, t0);
-                }
-            }
-            List<String> childArgs = new ArrayList<>(List.of("--workers", String.valueOf(threads), "--throughput",
-                    String.valueOf(throughput), "--messages",
-                    registered.stream().map(Class::getName).collect(Collectors.joining(",")), "--limits",
-                    bounds.toArgument(), "--failure-timeout", String.valueOf(timeout.toMillis())));
-            if (hangReportAfter != null) {
-                childArgs.addAll(List.of("--hang-report-after", String.valueOf(hangReportAfter.toMillis())));
-            }
-            PlaceRuntime[] master = new PlaceRuntime[1];
-            PlaceLauncher launcher;
-            try {
-                // this place is built once the children are starting, and warms up while they do
-                launcher = PlaceLauncher.launch(places, jvmOptions, childArgs, (run, all, auth) -> {
-                    master[0] = new PlaceRuntime(0, all, registered, register, settings);
-                    Transport t = new Transport(0, run, all, master[0].codec, master[0], transportSettings(timeout),
-                            auth);
-                    try {
-                        master[0].attach(t);
-                        master[0].warmUp();
-                    } catch (RuntimeException | Error e) {
-                        t.close();
-                        throw e;
-                    }
-                    return t;
-                }, bootstrapTimeout);
-            } catch (java.io.IOException e) {
-                closeQuietly(master[0]);
-                throw new PlaceConnectionException("cannot start the places' JVMs: " + e, e);
-            } catch (InterruptedException | RuntimeException | Error e) {
-                closeQuietly(master[0]);
-                throw e;
-            }
-            try (PlaceRuntime place = master[0]; launcher) {
-                try {
-                    return runMaster(place, program, t0);
-                } catch (RuntimeException | Error failed) {
-                    launcher.programFailed();                 // a place may be frozen: no patience for any
-                    throw failed;
-                }
-            }
-        }
-
-        private static void closeQuietly(PlaceRuntime place) {
-            if (place != null) {
-                place.close();
-            }
-        }
-
-        private PlacesReport runConfigured(Program program) throws InterruptedException {
-            PlacesConfig cfg = PlacesConfig.load(config);
-            PlacesConfig.Place self = placeName == null ? cfg.master() : cfg.place(placeName);
-            List<Class<?>> all = allMessages(cfg);
-            String run;
-            try {
-                run = "config-" + UUID.nameUUIDFromBytes((Files.readString(config, StandardCharsets.UTF_8)
-                        + String.join(",", new LinkedHashSet<>(all.stream().map(Class::getName).toList())))
-                        .getBytes(StandardCharsets.UTF_8));
-            } catch (java.io.IOException e) {
-                throw new PlacesConfigException(config + ": cannot be read: " + e, e);
-            }
-            return runAsPlace(program, cfg, self, all, run, false);
-        }
-
-        /** The places from the orchestrator's environment ({@link PlacesEnvironment}). */
-        private PlacesReport runFromEnvironment(Program program) throws InterruptedException {
-            PlacesEnvironment.Launch launch = PlacesEnvironment.read(System.getenv());
-            List<Class<?>> all = allMessages(launch.config());
-            String run = "env-" + UUID.nameUUIDFromBytes((launch.config().places() + String.join(",",
-                    all.stream().map(Class::getName).toList())).getBytes(StandardCharsets.UTF_8));
-            return runAsPlace(program, launch.config(), launch.self(), all, run, true);
-        }
-
-        /** The configuration's message classes, then the builder's. */
-        private List<Class<?>> allMessages(PlacesConfig cfg) {
-            List<Class<?>> all = new ArrayList<>(cfg.messageClasses().stream().map(Builder::load).toList());
-            for (Class<?> c : messages) {
-                if (!all.contains(c)) {
-                    all.add(c);
-                }
-            }
-            return all;
-        }
-
-        /**
-         * Runs as place {@code self} of {@code cfg}: binds its port ({@code anyInterface}: on every interface, and
-         * the peers' names resolved at each connection attempt, as an orchestrator's DNS names appear when their
-         * places run), connects to every place, and runs the program (place 0) or serves it.
-         */
-        private PlacesReport runAsPlace(Program program, PlacesConfig cfg, PlacesConfig.Place self,
-                                        List<Class<?>> all, String run, boolean anyInterface)
-                throws InterruptedException {
-            List<String> names = cfg.places().stream().map(PlacesConfig.Place::name).toList();
-            long t0 = System.nanoTime();
-            int threads = workers > 0 ? workers
-                    : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
-            Authentication authentication = cfg.security().authentication(self.name(), cfg.origin());
-            Duration timeout = failureTimeout != null ? failureTimeout : cfg.failureTimeout();
-            try (PlaceRuntime place = new PlaceRuntime(self.index(), names, all,
-                    "list it under selectorSystem.messages in " + cfg.origin(), new PlaceRuntime.Settings(threads,
-                    throughput, limits != null ? limits : cfg.limits(), hangReportAfter, hangReporter));
-                 Transport t = new Transport(self.index(), run, names, place.codec, place, transportSettings(timeout),
-                         authentication)) {
-                place.attach(t);
-                if (self.index() != 0) {
-                    Places.install(new Places(place));         // before the others can send it a creation
-                }
-                t.bind(anyInterface ? new InetSocketAddress(self.port())
-                        : new InetSocketAddress(self.hostname(), self.port()));
-                place.warmUp();
-                t.connect(cfg.places().stream().map(p -> anyInterface
-                        ? InetSocketAddress.createUnresolved(p.hostname(), p.port())
-                        : new InetSocketAddress(p.hostname(), p.port())).toList(), bootstrapTimeout);
-                if (self.index() == 0) {
-                    return runMaster(place, program, t0);
-                }
-                try {
-                    place.awaitShutdown();
-                } finally {
-                    Places.install(null);
-                }
-                return new PlacesReport(names, Duration.ofNanos(System.nanoTime() - t0), Duration.ZERO,
-                        Duration.ZERO, new long[names.size()], place.sentFrames());
-            }
-        }
-
-        private static Class<?> load(String name) {
-            try {
-                return Class.forName(name, false, Builder.class.getClassLoader());
-            } catch (ClassNotFoundException e) {
-                throw new PlacesConfigException("message class " + name + " is not on the class path", e);
-            }
-        }
-
-        /** Place 0: the body in the program's finish, then global termination, then the report or the failures. */
-        private static PlacesReport runMaster(PlaceRuntime master, Program program, long t0)
-                throws InterruptedException {
-            Places places = new Places(master);
-            Places.install(places);
-            long started = System.nanoTime();
-            List<Throwable> failures = new ArrayList<>();
-            try {
-                master.runtime.finish(() -> program.run(places));
-            } catch (MultiException e) {
-                failures.addAll(e.failures());
-            } catch (RuntimeException e) {
-                failures.add(e);
-            }
-            long bodyEnded = System.nanoTime();
-            long[] deadLetters = null;
-            try {
-                deadLetters = master.awaitTermination();
-            } catch (PlaceConnectionException | PlaceFailureException lost) {
-                if (!master.failures.contains(lost)) {
-                    failures.add(lost);
-                }
-            } finally {
-                Places.install(null);                  // the program's code has ended on every place
-            }
-            long ended = System.nanoTime();
-            master.shutDownOthers();
-            failures.addAll(master.failures);
-            if (!failures.isEmpty()) {
-                throw new MultiException(failures);
-            }
-            return new PlacesReport(master.names, Duration.ofNanos(started - t0), Duration.ofNanos(bodyEnded - started),
-                    Duration.ofNanos(ended - bodyEnded), deadLetters, master.sentFrames());
+            return new PlacesLaunch(this).run(program);
         }
     }
 }

@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
  *   security { secretFile: "/run/secrets/switchboard" }        # how places prove they belong ({@link PlacesSecurity})
  *   limits { maxFrameBytes: 16777216 }                         # what a frame may cost ({@link DecodingLimits})
  *   failureTimeout: 10s                  # a place silent this long is declared failed
+ *   ssh { user: "alice" }                # place 0 starts the others over SSH ({@link SshSettings})
  * }
  * </pre>
  *
@@ -62,7 +63,9 @@ public final class PlacesConfig {
 
     private static final String ROOT = "selectorSystem";
     private static final Set<String> ROOT_KEYS = Set.of("init", "remote", "workers", "jvmOptions", "messages",
-            "security", "limits", "failureTimeout");
+            "security", "limits", "failureTimeout", "ssh");
+    private static final Set<String> SSH_KEYS = Set.of("user", "port", "identityFiles", "agentSocket", "knownHosts",
+            "java", "directory", "connectTimeout");
     private static final Set<String> SECURITY_KEYS = Set.of("mode", "secretFile", "keyStore", "keyStorePasswordFile",
             "trustStore", "trustStorePasswordFile");
     private static final Set<String> LIMIT_KEYS = Set.of("maxFrameBytes", "maxDecodedBytes", "maxElements",
@@ -78,11 +81,13 @@ public final class PlacesConfig {
     private final PlacesSecurity security;
     private final DecodingLimits limits;
     private final java.time.Duration failureTimeout;
+    private final SshSettings ssh;
 
     private PlacesConfig(String origin, List<Place> places, int workers, List<String> jvmOptions,
                          List<String> messageClasses, PlacesSecurity security, DecodingLimits limits,
-                         java.time.Duration failureTimeout) {
+                         java.time.Duration failureTimeout, SshSettings ssh) {
         this.origin = origin;
+        this.ssh = ssh;
         this.failureTimeout = failureTimeout;
         this.security = security;
         this.limits = limits;
@@ -126,7 +131,7 @@ public final class PlacesConfig {
     /** Places described elsewhere (an orchestrator's environment), with the defaults for the rest. */
     static PlacesConfig of(String origin, List<Place> places, PlacesSecurity security) {
         return new PlacesConfig(origin, places, 0, List.of(), List.of(), security, DecodingLimits.DEFAULTS,
-                Places.Builder.DEFAULT_FAILURE_TIMEOUT);
+                Places.Builder.DEFAULT_FAILURE_TIMEOUT, null);
     }
 
     /**
@@ -212,7 +217,70 @@ public final class PlacesConfig {
             }
         }
         return new PlacesConfig(origin, places, workers, jvmOptions, messages, security(root, origin, dir),
-                limits(root, origin), failureTimeout);
+                limits(root, origin), failureTimeout, ssh(root, origin, dir));
+    }
+
+    /** The {@code ssh} section ({@link SshSettings}), or null without one. */
+    private static SshSettings ssh(Config root, String origin, Path dir) {
+        if (!root.hasPath("ssh")) {
+            return null;
+        }
+        String key = ROOT + ".ssh";
+        Config c = object(root, "ssh", key, origin);
+        unknownKeys(c, SSH_KEYS, key, origin);
+        Path home = Path.of(System.getProperty("user.home"));
+        String user = c.hasPath("user") ? string(c, "user", key + ".user", origin) : System.getProperty("user.name");
+        int port = c.hasPath("port") ? integer(c, "port", key + ".port", origin) : 22;
+        if (port < 1 || port > 65_535) {
+            throw new PlacesConfigException(at(c, origin) + key + ".port: a port is 1 to 65535, not " + port);
+        }
+        List<Path> identities = new ArrayList<>();
+        if (c.hasPath("identityFiles")) {
+            List<String> files = strings(c, "identityFiles", origin);
+            for (int i = 0; i < files.size(); i++) {
+                Path f = local(files.get(i), home, dir);
+                if (!Files.isRegularFile(f)) {
+                    throw new PlacesConfigException(at(c.getValue("identityFiles"), origin) + key + ".identityFiles["
+                            + i + "]: no such file " + f);
+                }
+                identities.add(f);
+            }
+        } else {
+            for (String f : List.of("id_ed25519", "id_ecdsa", "id_rsa")) {
+                Path p = home.resolve(".ssh").resolve(f);
+                if (Files.isRegularFile(p)) {
+                    identities.add(p);
+                }
+            }
+        }
+        String socket = c.hasPath("agentSocket") ? string(c, "agentSocket", key + ".agentSocket", origin)
+                : System.getenv("SSH_AUTH_SOCK");
+        Path agent = socket == null || socket.isBlank() ? null : local(socket, home, dir);
+        if (identities.isEmpty() && agent == null) {
+            throw new PlacesConfigException(at(c, origin) + key + ": no key to log in with: no agent (SSH_AUTH_SOCK"
+                    + " is not set, nor " + key + ".agentSocket) and no identityFiles (nor ~/.ssh/id_ed25519,"
+                    + " id_ecdsa or id_rsa)");
+        }
+        Path knownHosts = c.hasPath("knownHosts") ? local(string(c, "knownHosts", key + ".knownHosts", origin), home,
+                dir) : home.resolve(".ssh").resolve("known_hosts");
+        java.time.Duration connectTimeout = java.time.Duration.ofSeconds(10);
+        if (c.hasPath("connectTimeout")) {
+            try {
+                connectTimeout = c.getDuration("connectTimeout");
+            } catch (ConfigException e) {
+                throw new PlacesConfigException(at(c.getValue("connectTimeout"), origin) + key + ".connectTimeout: a"
+                        + " duration (10s, 1500ms), got '" + c.getValue("connectTimeout").unwrapped() + "'", e);
+            }
+        }
+        return new SshSettings(user, port, identities, agent, knownHosts,
+                c.hasPath("java") ? string(c, "java", key + ".java", origin) : "java",
+                c.hasPath("directory") ? string(c, "directory", key + ".directory", origin) : ".switchboard/staging",
+                connectTimeout);
+    }
+
+    /** A path on this host: {@code ~/} is the home directory; a relative one is the configuration's directory's. */
+    private static Path local(String path, Path home, Path dir) {
+        return path.equals("~") ? home : path.startsWith("~/") ? home.resolve(path.substring(2)) : dir.resolve(path);
     }
 
     /** The {@code security} section; without one, HMAC (with the secret file the environment names, at launch). */
@@ -426,6 +494,14 @@ public final class PlacesConfig {
     /** How long a place may send nothing before the others declare it failed (default 10 s). */
     public java.time.Duration failureTimeout() {
         return failureTimeout;
+    }
+
+    /**
+     * How place 0 starts the other places on their hosts ({@link SshSettings}), or null if the configuration has
+     * no {@code ssh} section (each place is then started by some other means with the file and its name).
+     */
+    public SshSettings ssh() {
+        return ssh;
     }
 
     /** The names of the classes messages between places may carry, each loadable. */

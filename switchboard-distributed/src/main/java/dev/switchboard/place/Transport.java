@@ -101,6 +101,10 @@ final class Transport implements AutoCloseable {
     }
 
     /** What a place that closes its transport tells the others. */
+    static {
+        NettyLogging.configure();
+    }
+
     private static final String SHUTTING_DOWN = "shutting down";
 
     /** Why a connection ends when the place at the other end went away without a word. */

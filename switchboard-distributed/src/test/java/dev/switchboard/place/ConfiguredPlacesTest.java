@@ -180,7 +180,8 @@ class ConfiguredPlacesTest {
         throw new IOException("no " + n + " consecutive free ports found");
     }
 
-    private static int[] freePorts(int n) throws IOException {
+    /** {@code n} ports free now (on every loopback address). */
+    static int[] freePorts(int n) throws IOException {
         int[] ports = new int[n];
         List<ServerSocket> held = new ArrayList<>();
         try {

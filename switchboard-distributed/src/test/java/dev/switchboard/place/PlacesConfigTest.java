@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -153,7 +154,7 @@ class PlacesConfigTest {
                 }
                 """)).isInstanceOf(PlacesConfigException.class)
                 .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: failureTimeout, init,"
-                        + " jvmOptions, limits, messages, remote, security, workers)");
+                        + " jvmOptions, limits, messages, remote, security, ssh, workers)");
         assertThatThrownBy(() -> parse("""
                 selectorSystem {
                   init { place: p0, hostname: localhost, port: 5000, portt: 5001 }
@@ -313,5 +314,32 @@ class PlacesConfigTest {
                         + " 'soon'");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", failureTimeout: 10ms }"))
                 .hasMessage("places.conf:1: selectorSystem.failureTimeout: at least 100 ms, not PT0.01S");
+    }
+
+    @Test
+    void theSshSectionIsReadWithItsDefaultsAndItsFilesAreChecked() throws Exception {
+        String places = "init { place: p0, hostname: localhost, port: 5000 }";
+        assertThat(parse("selectorSystem { " + places + " }").ssh()).isNull();
+        Path key = Files.writeString(dir.resolve("id_test"), "a key");
+        SshSettings ssh = parse("selectorSystem { " + places + ", ssh { user: alice, port: 2222, identityFiles: [\""
+                + key + "\"], agentSocket: \"" + dir.resolve("agent") + "\", knownHosts: \"" + dir.resolve("known")
+                + "\", java: /opt/jdk/bin/java, directory: /srv/stage, connectTimeout: 3s } }").ssh();
+        assertThat(ssh).isEqualTo(new SshSettings("alice", 2222, List.of(key), dir.resolve("agent"),
+                dir.resolve("known"), "/opt/jdk/bin/java", "/srv/stage", Duration.ofSeconds(3)));
+        SshSettings defaults = parse("selectorSystem { " + places + ", ssh { identityFiles: [\"" + key
+                + "\"] } }").ssh();
+        assertThat(defaults.user()).isEqualTo(System.getProperty("user.name"));
+        assertThat(defaults.port()).isEqualTo(22);
+        assertThat(defaults.knownHosts()).isEqualTo(Path.of(System.getProperty("user.home"), ".ssh", "known_hosts"));
+        assertThat(defaults.java()).isEqualTo("java");
+        assertThat(defaults.directory()).isEqualTo(".switchboard/staging");
+        assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", ssh { identityFiles: [\""
+                + dir.resolve("missing") + "\"] } }"))
+                .hasMessage("places.conf:1: selectorSystem.ssh.identityFiles[0]: no such file " + dir.resolve("missing"));
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", ssh { password: secret } }"))
+                .hasMessageStartingWith("places.conf:1: selectorSystem.ssh.password: unknown key");
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", ssh { port: 0, identityFiles: [\"" + key
+                + "\"] } }")).hasMessage("places.conf:1: selectorSystem.ssh.port: a port is 1 to 65535, not 0");
     }
 }

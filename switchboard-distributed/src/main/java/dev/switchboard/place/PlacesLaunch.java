@@ -1,0 +1,282 @@
+package dev.switchboard.place;
+
+import dev.switchboard.place.Places.Builder;
+import dev.switchboard.place.Places.Program;
+import dev.switchboard.task.MultiException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * One run of a program on its places, as a {@link Builder} describes it: which launch it is (the embedded one, a
+ * place of a configuration, a configuration's place 0 starting the others over SSH, a place of an orchestrator's
+ * environment), the places' settings that follow from it, and the run itself: place 0 runs the body in the
+ * program's finish and waits for global termination, the other places serve until then.
+ */
+final class PlacesLaunch {
+    private final Builder b;
+
+    PlacesLaunch(Builder builder) {
+        this.b = builder;
+    }
+
+    /** Runs the program as {@link Builder#run} says. */
+    PlacesReport run(Program program) throws InterruptedException {
+        NettyLogging.configure();
+        if (b.fromEnvironment) {
+            return runFromEnvironment(program);
+        }
+        if (b.config != null) {
+            return runConfigured(program);
+        }
+        long t0 = System.nanoTime();
+        int threads = b.workers > 0 ? b.workers : Math.max(1, Runtime.getRuntime().availableProcessors() / b.places);
+        List<Class<?>> registered = List.copyOf(b.messages);
+        String register = "pass it to Places.builder().messages(...)";
+        DecodingLimits bounds = b.limits != null ? b.limits : DecodingLimits.DEFAULTS;
+        Duration timeout = b.failureTimeout != null ? b.failureTimeout : Builder.DEFAULT_FAILURE_TIMEOUT;
+        PlaceRuntime.Settings settings = new PlaceRuntime.Settings(threads, b.throughput, bounds, b.hangReportAfter,
+                b.hangReporter);
+        PlaceLauncher.Layout layout = PlaceLauncher.Layout.local(b.places);
+        if (b.places == 1) {
+            try (PlaceRuntime alone = new PlaceRuntime(0, layout.names(), registered, register, settings)) {
+                return runMaster(alone, program, t0);
+            }
+        }
+        return launchAndRun(program, t0, layout, (place, name, arguments) -> PlaceLauncher.startLocal(name,
+                b.jvmOptions, arguments), childArgs(threads, registered, bounds, timeout), registered, register,
+                settings, timeout, null);
+    }
+
+    /** The arguments every launched place's {@link PlaceMain} gets (workers 0: the place's processors). */
+    private List<String> childArgs(int threads, List<Class<?>> registered, DecodingLimits bounds, Duration timeout) {
+        List<String> args = new ArrayList<>(List.of("--throughput", String.valueOf(b.throughput), "--messages",
+                registered.stream().map(Class::getName).collect(Collectors.joining(",")), "--limits",
+                bounds.toArgument(), "--failure-timeout", String.valueOf(timeout.toMillis())));
+        if (threads > 0) {
+            args.addAll(List.of("--workers", String.valueOf(threads)));
+        }
+        if (b.hangReportAfter != null) {
+            args.addAll(List.of("--hang-report-after", String.valueOf(b.hangReportAfter.toMillis())));
+        }
+        return args;
+    }
+
+    /**
+     * Starts the other places of {@code layout} with {@code starter}, this JVM place 0, and runs the program.
+     *
+     * @param authentication place 0's, or null for the launch's own secret
+     */
+    private PlacesReport launchAndRun(Program program, long t0, PlaceLauncher.Layout layout,
+                                      PlaceLauncher.Starter starter, List<String> childArgs,
+                                      List<Class<?>> registered, String register, PlaceRuntime.Settings settings,
+                                      Duration timeout, Authentication authentication) throws InterruptedException {
+        PlaceRuntime[] master = new PlaceRuntime[1];
+        PlaceLauncher launcher;
+        try {
+            // this place is built once the others are starting, and warms up while they do
+            launcher = PlaceLauncher.launch(layout, starter, childArgs, (run, all, auth) -> {
+                master[0] = new PlaceRuntime(0, all, registered, register, settings);
+                Transport t = new Transport(0, run, all, master[0].codec, master[0],
+                        Builder.transportSettings(timeout), authentication != null ? authentication : auth);
+                try {
+                    master[0].attach(t);
+                    master[0].warmUp();
+                } catch (RuntimeException | Error e) {
+                    t.close();
+                    throw e;
+                }
+                return t;
+            }, b.bootstrapTimeout);
+        } catch (java.io.IOException e) {
+            closeQuietly(master[0]);
+            throw new PlaceConnectionException("cannot start the places' JVMs: " + e, e);
+        } catch (InterruptedException | RuntimeException | Error e) {
+            closeQuietly(master[0]);
+            throw e;
+        }
+        try (PlaceRuntime place = master[0]; launcher) {
+            try {
+                return runMaster(place, program, t0);
+            } catch (RuntimeException | Error failed) {
+                launcher.programFailed();                 // a place may be frozen: no patience for any
+                throw failed;
+            }
+        }
+    }
+
+    private static void closeQuietly(PlaceRuntime place) {
+        if (place != null) {
+            place.close();
+        }
+    }
+
+    private PlacesReport runConfigured(Program program) throws InterruptedException {
+        PlacesConfig cfg = PlacesConfig.load(b.config);
+        PlacesConfig.Place self = b.placeName == null ? cfg.master() : cfg.place(b.placeName);
+        List<Class<?>> all = allMessages(cfg);
+        if (cfg.ssh() != null && self.index() == 0 && cfg.places().size() > 1) {
+            return runOverSsh(program, cfg, all);
+        }
+        String run;
+        try {
+            run = "config-" + UUID.nameUUIDFromBytes((Files.readString(b.config, StandardCharsets.UTF_8)
+                    + String.join(",", new LinkedHashSet<>(all.stream().map(Class::getName).toList())))
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new PlacesConfigException(b.config + ": cannot be read: " + e, e);
+        }
+        return runAsPlace(program, cfg, self, all, run, false);
+    }
+
+    /**
+     * Place 0 of a configuration with an {@code ssh} section: starts every other place on its host over SSH
+     * ({@link SshPlaces}), then runs as the embedded launch does.
+     */
+    private PlacesReport runOverSsh(Program program, PlacesConfig cfg, List<Class<?>> all)
+            throws InterruptedException {
+        long t0 = System.nanoTime();
+        int threads = b.workers > 0 ? b.workers : cfg.workers();
+        DecodingLimits bounds = b.limits != null ? b.limits : cfg.limits();
+        Duration timeout = b.failureTimeout != null ? b.failureTimeout : cfg.failureTimeout();
+        String register = "list it under selectorSystem.messages in " + cfg.origin();
+        PlaceRuntime.Settings settings = new PlaceRuntime.Settings(threads > 0 ? threads
+                : Runtime.getRuntime().availableProcessors(), b.throughput, bounds, b.hangReportAfter, b.hangReporter);
+        List<String> childArgs = childArgs(threads, all, bounds, timeout);
+        PlacesSecurity security = cfg.security();
+        Authentication authentication = switch (security.mode()) {
+            case HMAC -> null;                            // a secret made for this run, sent over each channel
+            case TLS -> {
+                childArgs.addAll(List.of("--tls", String.join(",", security.keyStore().toString(),
+                        path(security.keyStorePasswordFile()), security.trustStore().toString(),
+                        path(security.trustStorePasswordFile()))));
+                yield security.authentication(cfg.master().name(), cfg.origin());
+            }
+            case UNAUTHENTICATED_INSECURE -> {
+                childArgs.addAll(List.of("--unauthenticated-insecure", "true"));
+                yield security.authentication(cfg.master().name(), cfg.origin());
+            }
+        };
+        List<String> jvmOptions = new ArrayList<>(cfg.jvmOptions());
+        jvmOptions.addAll(b.jvmOptions);
+        try (SshPlaces ssh = SshPlaces.open(cfg.ssh(), cfg.places().subList(1, cfg.places().size()))) {
+            return launchAndRun(program, t0, PlaceLauncher.Layout.of(cfg), (place, name, arguments) ->
+                    ssh.start(cfg.places().get(place), jvmOptions, arguments), childArgs, all, register, settings,
+                    timeout, authentication);
+        }
+    }
+
+    private static String path(java.nio.file.Path p) {
+        return p == null ? "" : p.toString();
+    }
+
+    /** The places from the orchestrator's environment ({@link PlacesEnvironment}). */
+    private PlacesReport runFromEnvironment(Program program) throws InterruptedException {
+        PlacesEnvironment.Launch launch = PlacesEnvironment.read(System.getenv());
+        List<Class<?>> all = allMessages(launch.config());
+        String run = "env-" + UUID.nameUUIDFromBytes((launch.config().places() + String.join(",",
+                all.stream().map(Class::getName).toList())).getBytes(StandardCharsets.UTF_8));
+        return runAsPlace(program, launch.config(), launch.self(), all, run, true);
+    }
+
+    /** The configuration's message classes, then the builder's. */
+    private List<Class<?>> allMessages(PlacesConfig cfg) {
+        List<Class<?>> all = new ArrayList<>(cfg.messageClasses().stream().map(PlacesLaunch::load).toList());
+        for (Class<?> c : b.messages) {
+            if (!all.contains(c)) {
+                all.add(c);
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Runs as place {@code self} of {@code cfg}: binds its port ({@code anyInterface}: on every interface, and the
+     * peers' names resolved at each connection attempt, as an orchestrator's DNS names appear when their places run),
+     * connects to every place, and runs the program (place 0) or serves it.
+     */
+    private PlacesReport runAsPlace(Program program, PlacesConfig cfg, PlacesConfig.Place self, List<Class<?>> all,
+                                    String run, boolean anyInterface) throws InterruptedException {
+        List<String> names = cfg.places().stream().map(PlacesConfig.Place::name).toList();
+        long t0 = System.nanoTime();
+        int threads = b.workers > 0 ? b.workers
+                : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
+        Authentication authentication = cfg.security().authentication(self.name(), cfg.origin());
+        Duration timeout = b.failureTimeout != null ? b.failureTimeout : cfg.failureTimeout();
+        try (PlaceRuntime place = new PlaceRuntime(self.index(), names, all,
+                "list it under selectorSystem.messages in " + cfg.origin(), new PlaceRuntime.Settings(threads,
+                b.throughput, b.limits != null ? b.limits : cfg.limits(), b.hangReportAfter, b.hangReporter));
+             Transport t = new Transport(self.index(), run, names, place.codec, place,
+                     Builder.transportSettings(timeout), authentication)) {
+            place.attach(t);
+            if (self.index() != 0) {
+                Places.install(new Places(place));         // before the others can send it a creation
+            }
+            t.bind(anyInterface ? new InetSocketAddress(self.port())
+                    : new InetSocketAddress(self.hostname(), self.port()));
+            place.warmUp();
+            t.connect(cfg.places().stream().map(p -> anyInterface
+                    ? InetSocketAddress.createUnresolved(p.hostname(), p.port())
+                    : new InetSocketAddress(p.hostname(), p.port())).toList(), b.bootstrapTimeout);
+            if (self.index() == 0) {
+                return runMaster(place, program, t0);
+            }
+            try {
+                place.awaitShutdown();
+            } finally {
+                Places.install(null);
+            }
+            return new PlacesReport(names, Duration.ofNanos(System.nanoTime() - t0), Duration.ZERO,
+                    Duration.ZERO, new long[names.size()], place.sentFrames());
+        }
+    }
+
+    private static Class<?> load(String name) {
+        try {
+            return Class.forName(name, false, PlacesLaunch.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new PlacesConfigException("message class " + name + " is not on the class path", e);
+        }
+    }
+
+    /** Place 0: the body in the program's finish, then global termination, then the report or the failures. */
+    private static PlacesReport runMaster(PlaceRuntime master, Program program, long t0)
+            throws InterruptedException {
+        Places places = new Places(master);
+        Places.install(places);
+        long started = System.nanoTime();
+        List<Throwable> failures = new ArrayList<>();
+        try {
+            master.runtime.finish(() -> program.run(places));
+        } catch (MultiException e) {
+            failures.addAll(e.failures());
+        } catch (RuntimeException e) {
+            failures.add(e);
+        }
+        long bodyEnded = System.nanoTime();
+        long[] deadLetters = null;
+        try {
+            deadLetters = master.awaitTermination();
+        } catch (PlaceConnectionException | PlaceFailureException lost) {
+            if (!master.failures.contains(lost)) {
+                failures.add(lost);
+            }
+        } finally {
+            Places.install(null);                  // the program's code has ended on every place
+        }
+        long ended = System.nanoTime();
+        master.shutDownOthers();
+        failures.addAll(master.failures);
+        if (!failures.isEmpty()) {
+            throw new MultiException(failures);
+        }
+        return new PlacesReport(master.names, Duration.ofNanos(started - t0), Duration.ofNanos(bodyEnded - started),
+                Duration.ofNanos(ended - bodyEnded), deadLetters, master.sentFrames());
+    }
+}

@@ -1,0 +1,332 @@
+package dev.switchboard.place;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.auth.pubkey.UserAuthPublicKeyFactory;
+import org.apache.sshd.client.channel.ChannelExec;
+import org.apache.sshd.client.channel.ClientChannelEvent;
+import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
+import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
+import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
+import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
+import org.apache.sshd.sftp.client.SftpClient;
+import org.apache.sshd.sftp.client.SftpClientFactory;
+
+/**
+ * Place 0's SSH sessions to the hosts of the other places ({@link SshSettings}), with MINA SSHD: for each host, one
+ * session, logged in with a key; a check that the host has a Java the places can run on; the class path staged there
+ * ({@link ClassPathStaging}); then one exec channel per place, running {@link PlaceMain} with the staged jars. The
+ * channel is the place's standard input and output, so the launcher drives a remote place as it drives a local
+ * one ({@link PlaceLauncher}), and a place whose channel ends (place 0 ended, or the connection is cut) halts.
+ *
+ * <p>Each way this can fail says so, naming the place and the host: a host that cannot be reached, a host key that
+ * is not in {@code known_hosts} or differs from it, keys the host refuses, no Java (or one older than 21) there,
+ * a port a place cannot listen on (reported by the place when it starts).
+ */
+final class SshPlaces implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(SshPlaces.class.getName());
+    private static final Pattern VERSION = Pattern.compile("version \"(1\\.)?(\\d+)");
+
+    private final SshSettings settings;
+    private final SshClient client;
+    private final Map<String, Host> hosts = new LinkedHashMap<>();
+    /** The host keys the verifier refused, by session: what a failed login reports. */
+    private final Map<ClientSession, String> refusedHostKeys = new ConcurrentHashMap<>();
+
+    /** A host's session, its Java, and the class path staged there. */
+    private record Host(String name, ClientSession session, int javaFeature, String classPath) {
+    }
+
+    private SshPlaces(SshSettings settings) {
+        this.settings = settings;
+        this.client = SshClient.setUpDefaultClient();
+        client.setHostConfigEntryResolver(HostConfigEntryResolver.EMPTY);     // the configuration says everything
+        KnownHostsServerKeyVerifier knownHosts = new KnownHostsServerKeyVerifier(RejectAllServerKeyVerifier.INSTANCE,
+                settings.knownHosts());
+        client.setServerKeyVerifier((session, remote, key) -> {
+            boolean known = knownHosts.verifyServerKey(session, remote, key);
+            if (!known) {
+                refusedHostKeys.put(session, KeyUtils.getKeyType(key) + " " + KeyUtils.getFingerPrint(key));
+            }
+            return known;
+        });
+        client.setUserAuthFactories(List.of(UserAuthPublicKeyFactory.INSTANCE));   // keys only, never a password
+        client.setKeyIdentityProvider(settings.identityFiles().isEmpty() ? KeyIdentityProvider.EMPTY_KEYS_PROVIDER
+                : new FileKeyPairProvider(settings.identityFiles()));
+        if (settings.agentSocket() != null) {
+            client.setAgentFactory(SshAgentSocket.factory(settings.agentSocket()));
+        }
+        client.start();
+    }
+
+    /**
+     * Logs in to the host of every place of {@code places}, checks its Java and stages this JVM's class path there.
+     *
+     * @throws PlaceConnectionException if a host cannot be reached, logged in to, or has no Java 21 or newer
+     */
+    static SshPlaces open(SshSettings settings, List<PlacesConfig.Place> places) {
+        SshPlaces ssh = new SshPlaces(settings);
+        try {
+            List<ClassPathStaging.Artifact> artifacts = null;
+            for (PlacesConfig.Place p : places) {
+                if (!ssh.hosts.containsKey(p.hostname())) {
+                    if (artifacts == null) {
+                        artifacts = ClassPathStaging.of(System.getProperty("java.class.path"));
+                    }
+                    ssh.hosts.put(p.hostname(), ssh.prepare(p, artifacts));
+                }
+            }
+            return ssh;
+        } catch (RuntimeException | Error e) {
+            ssh.close();
+            throw e;
+        }
+    }
+
+    private Host prepare(PlacesConfig.Place place, List<ClassPathStaging.Artifact> artifacts) {
+        String host = place.hostname();
+        String where = host + ":" + settings.port();
+        String forWhom = " (for place " + place.name() + ")";
+        long timeout = settings.connectTimeout().toMillis();
+        ClientSession session;
+        try {
+            session = client.connect(settings.user(), host, settings.port()).verify(timeout).getClientSession();
+        } catch (IOException e) {
+            throw new PlaceConnectionException("cannot reach " + where + " by SSH" + forWhom + ": " + message(e), e);
+        }
+        try {
+            session.auth().verify(timeout);
+        } catch (IOException e) {
+            String key = refusedHostKeys.get(session);
+            closeQuietly(session);
+            if (key != null) {
+                throw new PlaceConnectionException("the host key of " + where + forWhom + " (" + key + ") is not in "
+                        + settings.knownHosts() + ", or differs from the one there: if it is that host's key, add it"
+                        + " (ssh-keyscan -p " + settings.port() + " " + host + " >> " + settings.knownHosts() + ")", e);
+            }
+            throw new PlaceConnectionException(where + forWhom + " refused user " + settings.user() + "'s keys ("
+                    + offered() + "): " + message(e), e);
+        }
+        try {
+            int feature = javaFeature(session, where + forWhom);
+            ClassPathStaging.Staged staged;
+            try (SftpClient sftp = SftpClientFactory.instance().createSftpClient(session)) {
+                staged = ClassPathStaging.stage(sftp, settings.directory(), artifacts);
+            }
+            LOG.log(System.Logger.Level.INFO, () -> "staged the class path at " + where + ": " + staged.paths().size()
+                    + " jars, " + staged.sent() + " sent (" + staged.bytesSent() / 1024 + " KiB), the others there"
+                    + " already");
+            return new Host(host, session, feature, String.join(":", staged.paths()));
+        } catch (IOException e) {
+            closeQuietly(session);
+            throw new PlaceConnectionException("cannot stage the program's class path in " + settings.directory()
+                    + " at " + where + forWhom + ": " + message(e), e);
+        } catch (RuntimeException e) {
+            closeQuietly(session);
+            throw e;
+        }
+    }
+
+    private String offered() {
+        List<String> keys = new ArrayList<>();
+        if (settings.agentSocket() != null) {
+            keys.add("the agent's at " + settings.agentSocket());
+        }
+        settings.identityFiles().forEach(f -> keys.add(f.toString()));
+        return "offered: " + String.join(", ", keys);
+    }
+
+    /** The feature version of the host's {@code java}, which must be 21 or newer. */
+    private int javaFeature(ClientSession session, String where) throws IOException {
+        String command = quote(settings.java()) + " -version";
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        Integer status;
+        try (ChannelExec exec = session.createExecChannel(command)) {
+            exec.setOut(output);
+            exec.setErr(output);
+            exec.open().verify(settings.connectTimeout().toMillis());
+            exec.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(60));
+            status = exec.getExitStatus();
+        }
+        String said = output.toString(StandardCharsets.UTF_8).strip().replace('\n', ' ');
+        Matcher version = VERSION.matcher(said);
+        if (status == null || status != 0 || !version.find()) {
+            throw new PlaceConnectionException("no Java at " + where + ": '" + command + "' ended with status "
+                    + status + (said.isEmpty() ? "" : " and said: " + said) + "; install a JDK 21 or newer there, or"
+                    + " set selectorSystem.ssh.java to its java");
+        }
+        int feature = Integer.parseInt(version.group(2));
+        if (version.group(1) != null || feature < 21) {
+            throw new PlaceConnectionException("Java " + (version.group(1) != null ? "1." : "") + feature + " at "
+                    + where + " (" + settings.java() + "): the places need Java 21 or newer; set"
+                    + " selectorSystem.ssh.java to a newer one's java");
+        }
+        return feature;
+    }
+
+    /**
+     * Starts {@code place}'s JVM on its host, running {@link PlaceMain} with the staged class path.
+     *
+     * @throws IOException if the channel cannot be opened
+     */
+    PlaceProcess start(PlacesConfig.Place place, List<String> jvmOptions, List<String> arguments) throws IOException {
+        Host host = hosts.get(place.hostname());
+        List<String> command = new ArrayList<>(List.of("exec", quote(settings.java())));
+        if (host.javaFeature() >= 24) {
+            command.add("--sun-misc-unsafe-memory-access=allow");    // Kryo's unsafe buffers, without a warning
+        }
+        jvmOptions.forEach(o -> command.add(quote(o)));
+        command.addAll(List.of("-cp", quote(host.classPath()), PlaceMain.class.getName()));
+        arguments.forEach(a -> command.add(quote(a)));
+        ChannelExec exec = host.session().createExecChannel(String.join(" ", command));
+        exec.open().verify(settings.connectTimeout().toMillis());
+        return new RemotePlace(exec, host.name() + ":" + settings.port(), exec.getInvertedErr());
+    }
+
+    /** {@code s} as one word for a POSIX shell. */
+    static String quote(String s) {
+        return s.matches("[A-Za-z0-9_./:=,@%+-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    private static String message(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage();
+        return root == e || m == null ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root + ")";
+    }
+
+    private static void closeQuietly(ClientSession session) {
+        try {
+            session.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    /** Ends every session (and so every remote place still running) and the client. */
+    @Override
+    public void close() {
+        hosts.values().forEach(h -> closeQuietly(h.session()));
+        try {
+            client.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    /** A place on another host: its exec channel, and the end of its error output. */
+    private static final class RemotePlace implements PlaceProcess {
+        private final ChannelExec channel;
+        private final String where;
+        private final Deque<String> errors = new ArrayDeque<>();
+        private final Thread errorReader;
+
+        RemotePlace(ChannelExec channel, String where, InputStream errorStream) {
+            this.channel = channel;
+            this.where = where;
+            this.errorReader = new Thread(() -> {
+                try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(errorStream,
+                        StandardCharsets.UTF_8))) {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        synchronized (errors) {
+                            errors.addLast(line);
+                            if (errors.size() > 5) {
+                                errors.removeFirst();
+                            }
+                        }
+                        System.err.println("[" + where + "] " + line);
+                    }
+                } catch (IOException e) {
+                    // the channel is closed
+                }
+            }, "place-ssh-errors");
+            errorReader.setDaemon(true);
+            errorReader.start();
+        }
+
+        @Override
+        public OutputStream stdin() {
+            return channel.getInvertedIn();
+        }
+
+        @Override
+        public InputStream stdout() {
+            return channel.getInvertedOut();
+        }
+
+        @Override
+        public boolean isAlive() {
+            return channel.getExitStatus() == null && !channel.isClosed();
+        }
+
+        @Override
+        public int exitStatus() {
+            Integer status = channel.getExitStatus();
+            return status == null ? -1 : status;
+        }
+
+        @Override
+        public String errorTail() {
+            if (!isAlive()) {
+                try {
+                    errorReader.join(1_000);              // what it said before it ended
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            synchronized (errors) {
+                return errors.isEmpty() ? "(no error output)" : String.join(" | ", errors);
+            }
+        }
+
+        @Override
+        public boolean waitFor(long seconds) {
+            Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED,
+                    ClientChannelEvent.EXIT_STATUS), Duration.ofSeconds(seconds));
+            return events.contains(ClientChannelEvent.CLOSED) || events.contains(ClientChannelEvent.EXIT_STATUS);
+        }
+
+        @Override
+        public void kill() {
+            channel.close(true);                          // the place's input ends: it halts
+        }
+
+        @Override
+        public String describe() {
+            return "on " + where + " over SSH";
+        }
+
+        @Override
+        public Optional<ProcessHandle> handle() {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SSH to " + hosts.keySet().stream().collect(Collectors.joining(", "));
+    }
+}

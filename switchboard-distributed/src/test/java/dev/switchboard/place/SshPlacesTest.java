@@ -1,0 +1,253 @@
+package dev.switchboard.place;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
+import org.apache.sshd.common.file.nativefs.NativeFileSystemFactory;
+import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+import org.apache.sshd.server.shell.ProcessShellFactory;
+import org.apache.sshd.sftp.server.SftpSubsystemFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Places on hosts reached over SSH ([DistSelectors] §3), against SSH servers (MINA SSHD) started by the test on two
+ * loopback addresses, 127.0.0.1 and 127.0.0.2, as two hosts: place 0 logs in with a key, checks each host's Java,
+ * stages the class path once per jar, starts each place over its channel and runs the program. And each way it
+ * fails, with the error that says so: a host nobody listens at, a host key not known, a key refused, no Java, a
+ * port in use.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class SshPlacesTest {
+    private static final String ECDSA = "ecdsa-sha2-nistp256";
+
+    @TempDir
+    Path dir;
+
+    private final List<SshServer> servers = new ArrayList<>();
+    private int sshPort;
+    private KeyPair user;
+    private Path identity;
+    private Path knownHosts;
+    private Path staging;
+
+    @BeforeEach
+    void startSshServers() throws Exception {
+        user = KeyUtils.generateKeyPair(ECDSA, 256);
+        identity = privateKeyFile(dir.resolve("id_ecdsa"), user);
+        SimpleGeneratorHostKeyProvider hostKeys = new SimpleGeneratorHostKeyProvider(dir.resolve("host-key"));
+        hostKeys.setAlgorithm(KeyUtils.EC_ALGORITHM);
+        for (String address : List.of("127.0.0.1", "127.0.0.2")) {
+            SshServer server = SshServer.setUpDefaultServer();
+            server.setHost(address);
+            server.setPort(sshPort);                  // the first: any free port; the second: the same one
+            server.setKeyPairProvider(hostKeys);
+            server.setPublickeyAuthenticator((name, key, session) -> KeyUtils.compareKeys(key, user.getPublic()));
+            // as OpenSSH does: the command runs in the user's shell
+            server.setCommandFactory((channel, command) -> new ProcessShellFactory(command, "/bin/sh", "-c", command)
+                    .createShell(channel));
+            server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
+            server.setFileSystemFactory(NativeFileSystemFactory.INSTANCE);
+            server.start();
+            servers.add(server);
+            sshPort = server.getPort();
+        }
+        KeyPair hostKey = hostKeys.loadKeys(null).iterator().next();
+        knownHosts = dir.resolve("known_hosts");
+        Files.writeString(knownHosts, "[127.0.0.1]:" + sshPort + " " + PublicKeyEntry.toString(hostKey.getPublic())
+                + "\n[127.0.0.2]:" + sshPort + " " + PublicKeyEntry.toString(hostKey.getPublic()) + "\n");
+        staging = dir.resolve("remote-home").resolve("staging");
+    }
+
+    @AfterEach
+    void stopSshServers() throws IOException {
+        for (SshServer s : servers) {
+            s.stop(true);
+        }
+    }
+
+    @Test
+    void placesStartedOverSshRunTheProgramAndASecondRunSendsNoJarAgain() throws Exception {
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(3), sshSection(identity,
+                knownHosts, java()));
+        PlacesReport report = ConfiguredPlacesTest.launch("--config", conf.toString());
+        assertThat(report.places()).containsExactly("p0", "p1", "p2");
+        assertThat(ConfiguredPlacesTest.thrower.answers).isEqualTo(2 * 101);
+        assertThat(report.totalDeadLetters()).isZero();
+
+        Map<String, FileTime> staged = stagedJars();
+        int classPathEntries = (int) Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(e -> Files.exists(Path.of(e))).count();
+        assertThat(staged).as("each class path entry staged once, named by its contents").hasSize(classPathEntries);
+        assertThat(staged.keySet()).allSatisfy(name -> assertThat(name).matches("[0-9a-f]{16}-.+\\.jar"));
+
+        ConfiguredPlacesTest.launch("--config", conf.toString());
+        assertThat(ConfiguredPlacesTest.thrower.answers).isEqualTo(2 * 101);
+        assertThat(stagedJars()).as("the second run sent no jar: none is rewritten").isEqualTo(staged);
+    }
+
+    @Test
+    void aHostNobodyListensAtIsNamed() throws Exception {
+        int closed = ConfiguredPlacesTest.freePorts(1)[0];
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
+                ssh { port: %d, identityFiles: ["%s"], knownHosts: "%s", java: "%s", directory: "%s" }
+                """.formatted(closed, identity, knownHosts, java(), staging));
+        assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageContaining("cannot reach 127.0.0.1:" + closed + " by SSH (for place p1)");
+    }
+
+    @Test
+    void aHostKeyNotInKnownHostsIsRefused() throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty_known_hosts"), "");
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), sshSection(identity, empty, java()));
+        assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageContaining("the host key of 127.0.0.1:" + sshPort + " (for place p1)")
+                .hasMessageContaining("is not in " + empty)
+                .hasMessageContaining("ssh-keyscan -p " + sshPort + " 127.0.0.1");
+    }
+
+    @Test
+    void aKeyTheHostDoesNotKnowIsRefused() throws Exception {
+        Path stranger = privateKeyFile(dir.resolve("id_stranger"), KeyUtils.generateKeyPair(ECDSA, 256));
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), sshSection(stranger, knownHosts,
+                java()));
+        assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageContaining("127.0.0.1:" + sshPort + " (for place p1) refused user")
+                .hasMessageContaining(stranger.toString());
+    }
+
+    @Test
+    void aHostWithoutJavaIsNamed() throws Exception {
+        Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2), sshSection(identity, knownHosts,
+                "/nonexistent/jdk/bin/java"));
+        assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageContaining("no Java at 127.0.0.2:" + sshPort + " (for place p1)")
+                .hasMessageContaining("selectorSystem.ssh.java");
+    }
+
+    @Test
+    void aPortInUseOnTheRemoteHostIsNamed() throws Exception {
+        int[] ports = ConfiguredPlacesTest.freePorts(2);
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), ports[1]));
+            Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ports, sshSection(identity, knownHosts, java()));
+            assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
+                    .isInstanceOf(PlaceConnectionException.class)
+                    .hasMessageContaining("place p1 (on 127.0.0.2:" + sshPort + " over SSH) exited with status 2")
+                    .hasMessageContaining("cannot listen at 127.0.0.2:" + ports[1])
+                    .hasMessageContaining("port in use");
+        }
+    }
+
+    /** The key comes from an SSH agent ({@code ssh-agent}, where the machine has one), no key file named. */
+    @Test
+    void theAgentsKeyLogsIn() throws Exception {
+        assumeTrue(onPath("ssh-agent") && onPath("ssh-add"), "no ssh-agent and ssh-add on this machine's PATH");
+        Path socket = dir.resolve("agent.sock");
+        Process agent = new ProcessBuilder("ssh-agent", "-D", "-a", socket.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("agent.out").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!Files.exists(socket)) {
+                assertThat(agent.isAlive()).as("ssh-agent runs: %s", Files.readString(dir.resolve("agent.out")))
+                        .isTrue();
+                assertThat(System.nanoTime()).as("ssh-agent made its socket within 20 s").isLessThan(deadline);
+                agent.waitFor(20, TimeUnit.MILLISECONDS);
+            }
+            ProcessBuilder add = new ProcessBuilder("ssh-add", identity.toString()).redirectErrorStream(true);
+            add.environment().put("SSH_AUTH_SOCK", socket.toString());
+            Process adding = add.start();
+            assertThat(adding.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(adding.exitValue()).as("ssh-add: %s", new String(adding.getInputStream().readAllBytes()))
+                    .isZero();
+            Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2), """
+                    ssh { port: %d, identityFiles: [], agentSocket: "%s", knownHosts: "%s", java: "%s",
+                          directory: "%s" }
+                    """.formatted(sshPort, socket, knownHosts, java(), staging));
+            PlacesReport report = ConfiguredPlacesTest.launch("--config", conf.toString());
+            assertThat(report.places()).containsExactly("p0", "p1");
+            assertThat(ConfiguredPlacesTest.thrower.answers).isEqualTo(101);
+        } finally {
+            agent.destroyForcibly();
+        }
+    }
+
+    private String sshSection(Path key, Path hosts, String java) {
+        return """
+                ssh { port: %d, identityFiles: ["%s"], knownHosts: "%s", java: "%s", directory: "%s" }
+                """.formatted(sshPort, key, hosts, java, staging);
+    }
+
+    private Path config(List<String> hosts, int[] ports, String ssh) throws IOException {
+        StringBuilder remote = new StringBuilder();
+        for (int i = 1; i < hosts.size(); i++) {
+            remote.append("    { place: p%d, hostname: \"%s\", port: %d }\n".formatted(i, hosts.get(i), ports[i]));
+        }
+        Path conf = dir.resolve("places.conf");
+        Files.writeString(conf, """
+                selectorSystem {
+                  init { place: p0, hostname: "%s", port: %d }
+                  remote: [
+                %s  ]
+                  jvmOptions: ["-Xmx256m"]
+                  %s
+                }
+                """.formatted(hosts.get(0), ports[0], remote, ssh));
+        return conf;
+    }
+
+    private Map<String, FileTime> stagedJars() throws IOException {
+        Map<String, FileTime> jars = new TreeMap<>();
+        try (Stream<Path> files = Files.list(staging)) {
+            for (Path f : files.toList()) {
+                jars.put(f.getFileName().toString(), Files.getLastModifiedTime(f));
+            }
+        }
+        return jars;
+    }
+
+    private static Path privateKeyFile(Path file, KeyPair key) throws Exception {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(key, "switchboard-test", null, out);
+        }
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        return file;
+    }
+
+    private static boolean onPath(String command) {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, command)));
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}
