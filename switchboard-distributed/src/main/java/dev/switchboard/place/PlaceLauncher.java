@@ -60,10 +60,10 @@ final class PlaceLauncher implements AutoCloseable {
     }
 
     /**
-     * Where the places are: their names, the host each is reached at and the port each listens on (0: any free one,
-     * which it then reports), place 0 first.
+     * Where the places are: their names, the host and port each is reached at (port 0: the free one it finds and
+     * reports), and where each listens ({@code host:port}), place 0 first.
      */
-    record Layout(List<String> names, List<String> hosts, List<Integer> ports) {
+    record Layout(List<String> names, List<String> hosts, List<Integer> ports, List<String> binds) {
         /** {@code places} places on this host, on loopback, on free ports. */
         static Layout local(int places) {
             if (places < 1 || places > GlobalId.MAX_PLACES) {
@@ -74,14 +74,28 @@ final class PlaceLauncher implements AutoCloseable {
                 names.add("p" + i);
             }
             return new Layout(names, java.util.Collections.nCopies(places, "127.0.0.1"),
-                    java.util.Collections.nCopies(places, 0));
+                    java.util.Collections.nCopies(places, 0), java.util.Collections.nCopies(places, "127.0.0.1:0"));
         }
 
         /** The places of a configuration. */
         static Layout of(PlacesConfig config) {
-            return new Layout(config.places().stream().map(PlacesConfig.Place::name).toList(),
-                    config.places().stream().map(PlacesConfig.Place::hostname).toList(),
-                    config.places().stream().map(PlacesConfig.Place::port).toList());
+            List<PlacesConfig.Place> places = config.places();
+            return new Layout(places.stream().map(PlacesConfig.Place::name).toList(),
+                    places.stream().map(PlacesConfig.Place::hostname).toList(),
+                    places.stream().map(PlacesConfig.Place::port).toList(),
+                    places.stream().map(p -> p.bindHostname() + ":" + p.bindPort()).toList());
+        }
+
+        /** Where place {@code i} listens. */
+        InetSocketAddress bind(int i) {
+            String b = binds.get(i);
+            int colon = b.lastIndexOf(':');
+            return new InetSocketAddress(b.substring(0, colon), Integer.parseInt(b.substring(colon + 1)));
+        }
+
+        /** Where the others reach place {@code i}, which reported that it listens on {@code port}. */
+        String address(int i, int port) {
+            return hosts.get(i) + ":" + (ports.get(i) != 0 ? ports.get(i) : port);
         }
     }
 
@@ -134,8 +148,7 @@ final class PlaceLauncher implements AutoCloseable {
         try {
             for (int i = 1; i < names.size(); i++) {          // they start while this place sets itself up
                 List<String> arguments = new ArrayList<>(List.of("--program", program, "--place", String.valueOf(i),
-                        "--names", String.join(",", names), "--bind",
-                        layout.hosts().get(i) + ":" + layout.ports().get(i)));
+                        "--names", String.join(",", names), "--bind", layout.binds().get(i)));
                 arguments.addAll(childArgs);
                 children.add(child(i, names.get(i), starter.start(i, names.get(i), arguments), secret));
             }
@@ -147,13 +160,12 @@ final class PlaceLauncher implements AutoCloseable {
         }
         PlaceLauncher launcher = new PlaceLauncher(names, transport, children, hook);
         try {
-            InetSocketAddress self = transport.bind(new InetSocketAddress(layout.hosts().get(0),
-                    layout.ports().get(0)));
+            InetSocketAddress self = transport.bind(layout.bind(0));
             List<String> addresses = new ArrayList<>();
-            addresses.add(layout.hosts().get(0) + ":" + self.getPort());
+            addresses.add(layout.address(0, self.getPort()));
             for (Child c : children) {
                 String ready = awaitLine(c, PlaceMain.READY + " " + c.place() + " ", deadline);
-                addresses.add(layout.hosts().get(c.place()) + ":" + ready.substring(ready.lastIndexOf(' ') + 1));
+                addresses.add(layout.address(c.place(), Integer.parseInt(ready.substring(ready.lastIndexOf(' ') + 1))));
             }
             for (Child c : children) {
                 c.stdin().write("addresses " + String.join(",", addresses) + "\n");
@@ -174,7 +186,7 @@ final class PlaceLauncher implements AutoCloseable {
     }
 
     /** Hands a started place the secret and follows its lines. */
-    private static Child child(int place, String name, PlaceProcess process, byte[] secret) throws IOException {
+    private static Child child(int place, String name, PlaceProcess process, byte[] secret) {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread pump = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(process.stdout(),
@@ -197,8 +209,7 @@ final class PlaceLauncher implements AutoCloseable {
             stdin.write(PlaceMain.SECRET + " " + Base64.getEncoder().encodeToString(secret) + "\n");
             stdin.flush();
         } catch (IOException e) {
-            process.kill();
-            throw e;
+            // it ended already: awaitLine reports how, with its status and error output
         }
         return new Child(place, name, process, stdin, lines);
     }

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  *   init   { place: p0, hostname: "10.0.0.1", port: 5000 }     # the master place
  *   remote: [
  *     { place: p1, hostname: "10.0.0.2", port: 5000 },
- *     { place: p2, hostname: "10.0.0.2", port: 5002 }           # two places on one host: two ports
+ *     { place: p2, hostname: "10.0.0.2", port: 5002 },          # two places on one host: two ports
+ *     { place: p3, hostname: "203.0.113.9", port: 5000, bind: "0.0.0.0" }    # reached there, listens here
  *   ]
  *   workers: 4                           # worker threads per place (default: the place's processors)
  *   jvmOptions: ["-Xmx2g"]               # for the place JVMs a launcher starts (default: none)
@@ -51,9 +52,16 @@ import java.util.regex.Pattern;
  */
 public final class PlacesConfig {
     /**
-     * One place: its index (the master 0, then the {@code remote} list's order), its name, and where it listens.
+     * One place: its index (the master 0, then the {@code remote} list's order), its name, where the others reach it
+     * ({@code hostname}, {@code port}), and where it listens: the same, unless its {@code bind} says otherwise (a
+     * place behind a proxy or a NAT, or one that listens on every interface: {@code bind: "0.0.0.0"}).
      */
-    public record Place(int index, String name, String hostname, int port) {
+    public record Place(int index, String name, String hostname, int port, String bindHostname, int bindPort) {
+        /** A place that listens where the others reach it. */
+        public Place(int index, String name, String hostname, int port) {
+            this(index, name, hostname, port, hostname, port);
+        }
+
         /** {@code name (hostname:port)}. */
         @Override
         public String toString() {
@@ -70,7 +78,8 @@ public final class PlacesConfig {
             "trustStore", "trustStorePasswordFile");
     private static final Set<String> LIMIT_KEYS = Set.of("maxFrameBytes", "maxDecodedBytes", "maxElements",
             "maxStringLength", "maxDepth");
-    private static final Set<String> PLACE_KEYS = Set.of("place", "hostname", "port");
+    private static final Set<String> PLACE_KEYS = Set.of("place", "hostname", "port", "bind");
+    private static final Pattern BIND = Pattern.compile("\\[([^\\]]+)](?::(\\d+))?|([^:\\[\\]]+)(?::(\\d+))?");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private final String origin;
@@ -370,7 +379,22 @@ public final class PlacesConfig {
                     + ") is also the address of the place at " + other + "; places on one host need ports of their"
                     + " own");
         }
-        return new Place(index, name, hostname, port);
+        if (!c.hasPath("bind")) {
+            return new Place(index, name, hostname, port);
+        }
+        String bind = string(c, "bind", key + ".bind", origin);
+        java.util.regex.Matcher m = BIND.matcher(bind);
+        if (!m.matches()) {
+            throw new PlacesConfigException(at(c, origin) + key + ".bind: where the place listens, host or host:port"
+                    + " (0.0.0.0:7100, [::]:7100), not '" + bind + "'");
+        }
+        String bindHost = m.group(1) != null ? m.group(1) : m.group(3);
+        String bindPort = m.group(1) != null ? m.group(2) : m.group(4);
+        int listen = bindPort == null ? port : Integer.parseInt(bindPort);
+        if (listen < 1 || listen > 65_535) {
+            throw new PlacesConfigException(at(c, origin) + key + ".bind: a port is 1 to 65535, not " + listen);
+        }
+        return new Place(index, name, hostname, port, bindHost, listen);
     }
 
     private static void unknownKeys(Config c, Set<String> known, String key, String origin) {

@@ -218,8 +218,8 @@ final class PlacesLaunch {
             if (self.index() != 0) {
                 Places.install(new Places(place));         // before the others can send it a creation
             }
-            t.bind(anyInterface ? new InetSocketAddress(self.port())
-                    : new InetSocketAddress(self.hostname(), self.port()));
+            t.bind(anyInterface ? new InetSocketAddress(self.bindPort())
+                    : new InetSocketAddress(self.bindHostname(), self.bindPort()));
             place.warmUp();
             t.connect(cfg.places().stream().map(p -> anyInterface
                     ? InetSocketAddress.createUnresolved(p.hostname(), p.port())

@@ -45,7 +45,7 @@ class ConfiguredPlacesTest {
 
     /** Place 0's side: bounces a hop off an actor at every other place, {@code rounds} times each. */
     static final class Thrower extends Actor<Hop> {
-        int answers;
+        volatile int answers;                 // read by tests while it runs
         private int open;
 
         Thrower(List<ActorRef<Hop>> bouncers, int rounds) {

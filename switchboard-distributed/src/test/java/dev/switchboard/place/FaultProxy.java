@@ -28,8 +28,13 @@ final class FaultProxy implements AutoCloseable {
     private volatile long delayNanos;
 
     FaultProxy(InetSocketAddress target) throws IOException {
+        this(target, InetAddress.getLoopbackAddress());
+    }
+
+    /** A proxy that listens on a free port of {@code at}. */
+    FaultProxy(InetSocketAddress target, InetAddress at) throws IOException {
         this.target = target;
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.server = new ServerSocket(0, 50, at);
         Thread accept = new Thread(this::accept, "fault-proxy-accept");
         accept.setDaemon(true);
         accept.start();
@@ -37,7 +42,7 @@ final class FaultProxy implements AutoCloseable {
 
     /** Where to connect to reach the target through the proxy. */
     InetSocketAddress address() {
-        return new InetSocketAddress("127.0.0.1", server.getLocalPort());
+        return new InetSocketAddress(server.getInetAddress().getHostAddress(), server.getLocalPort());
     }
 
     /** Forwards each chunk it reads {@code millis} later (0: at once). */

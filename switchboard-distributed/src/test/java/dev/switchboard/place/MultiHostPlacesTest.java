@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,9 +44,15 @@ class MultiHostPlacesTest {
             return "10.77." + subnet + "." + (host + 1);
         }
 
+        /** This (the test's) namespace's address on the bridge: a host of its own too. */
+        String rootAddress() {
+            return "10.77." + subnet + ".254";
+        }
+
         void create(int hosts) throws Exception {
             ip("link", "add", bridge, "type", "bridge");
             ip("link", "set", bridge, "up");
+            ip("addr", "add", rootAddress() + "/24", "dev", bridge);
             for (int h = 0; h < hosts; h++) {
                 String ns = namespace(h);
                 String outside = "swb" + tag + h + "a";
@@ -106,9 +114,7 @@ class MultiHostPlacesTest {
         Assumptions.assumeTrue(why == null, why);
         try (Hosts hosts = new Hosts()) {
             hosts.create(3);
-            Path secret = dir.resolve("secret");
-            Files.writeString(secret, "the hosts' shared secret, 32 b..");
-            Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            secretFile(dir);
             Path conf = dir.resolve("places.conf");
             Files.writeString(conf, """
                     selectorSystem {
@@ -141,6 +147,102 @@ class MultiHostPlacesTest {
                 places.forEach(Process::destroyForcibly);
             }
         }
+    }
+
+    /**
+     * Faults between hosts: this JVM is place 0 on a host of its own (the test's namespace), and every connection to
+     * the place on the third host goes through a {@link FaultProxy} here (the place listens at its own address, the
+     * others reach it at the proxy: its {@code bind}). First the proxy delays every chunk by 20 ms and the program
+     * runs on, slower; then it drops everything, as a link that loses every packet, and the program fails within its
+     * failure timeout (2 s), naming the place.
+     */
+    @Test
+    void aSlowLinkSlowsTheProgramAndALinkThatLosesEverythingFailsItNamingThePlace(@TempDir Path dir)
+            throws Exception {
+        String why = cannotUseNamespaces();
+        Assumptions.assumeTrue(why == null, why);
+        try (Hosts hosts = new Hosts()) {
+            hosts.create(3);
+            secretFile(dir);
+            int master = ConfiguredPlacesTest.freePorts(1)[0];
+            try (FaultProxy proxy = new FaultProxy(new InetSocketAddress(hosts.address(2), 7100),
+                    InetAddress.getByName(hosts.rootAddress()))) {
+                Path conf = dir.resolve("places.conf");
+                Files.writeString(conf, """
+                        selectorSystem {
+                          init { place: master, hostname: "%s", port: %d }
+                          remote: [
+                            { place: left, hostname: "%s", port: 7100 },
+                            { place: right, hostname: "%s", port: %d, bind: "%s:7100" }
+                          ]
+                          security { secretFile: secret }
+                          failureTimeout: 2s
+                        }
+                        """.formatted(hosts.rootAddress(), master, hosts.address(1), hosts.rootAddress(),
+                        proxy.address().getPort(), hosts.address(2)));
+                proxy.delay(20);
+                List<Process> others = new ArrayList<>();
+                try {
+                    for (int h = 1; h <= 2; h++) {
+                        String name = h == 1 ? "left" : "right";
+                        others.add(new ProcessBuilder("ip", "netns", "exec", hosts.namespace(h),
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                                classPath(), ConfiguredPlacesTest.class.getName(), "--config", conf.toString(),
+                                "--place", name).redirectErrorStream(true)
+                                .redirectOutput(dir.resolve(name + ".out").toFile()).start());
+                    }
+                    ConfiguredPlacesTest.Thrower[] thrower = new ConfiguredPlacesTest.Thrower[1];
+                    java.util.concurrent.CompletableFuture<Throwable> run = new java.util.concurrent
+                            .CompletableFuture<>();
+                    Thread program = new Thread(() -> {
+                        try {
+                            Places.builder().workers(1).messages(ConfiguredPlacesTest.Hop.class,
+                                    ConfiguredPlacesTest.NewBouncer.class).args("--config", conf.toString())
+                                    .run(places -> {
+                                        List<dev.switchboard.actor.ActorRef<ConfiguredPlacesTest.Hop>> bouncers =
+                                                new ArrayList<>();
+                                        for (int p = 1; p < places.count(); p++) {
+                                            bouncers.add(places.start(p, new ConfiguredPlacesTest.NewBouncer()));
+                                        }
+                                        thrower[0] = new ConfiguredPlacesTest.Thrower(bouncers, 1_000_000);
+                                        thrower[0].start();
+                                    });
+                            run.complete(null);
+                        } catch (Throwable t) {
+                            run.complete(t);
+                        }
+                    }, "multi-host-program");
+                    program.start();
+                    long slowStart = System.nanoTime();
+                    long deadline = slowStart + TimeUnit.SECONDS.toNanos(90);
+                    while (thrower[0] == null || thrower[0].answers < 100) {
+                        assertThat(run).as("the program runs on over the slow link").isNotDone();
+                        assertThat(System.nanoTime()).as("100 answers within 90 s").isLessThan(deadline);
+                        Thread.sleep(10);                      // polling a counter the program raises
+                    }
+                    long slow = System.nanoTime() - slowStart;
+                    proxy.drop();
+                    long dropped = System.nanoTime();
+                    Throwable failure = run.get(60, TimeUnit.SECONDS);
+                    long detected = System.nanoTime() - dropped;
+                    assertThat(failure).as("the program fails").isInstanceOf(dev.switchboard.task.MultiException.class);
+                    assertThat(failure.getMessage()).contains("right");
+                    System.out.printf("multi-host: 100 answers over a 20 ms link in %d ms; a link that loses"
+                            + " everything failed the program in %d ms (failure timeout 2000 ms): %s%n",
+                            TimeUnit.NANOSECONDS.toMillis(slow), TimeUnit.NANOSECONDS.toMillis(detected),
+                            failure.getMessage().lines().findFirst().orElse(""));
+                } finally {
+                    others.forEach(Process::destroyForcibly);
+                }
+            }
+        }
+    }
+
+    /** The places' secret, beside the configuration: {@code secretFile: secret}. */
+    private static void secretFile(Path dir) throws IOException {
+        Path secret = dir.resolve("secret");
+        Files.writeString(secret, "the hosts' shared secret, 32 b..");
+        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     }
 
     private static String classPath() {

@@ -159,7 +159,7 @@ class PlacesConfigTest {
                 selectorSystem {
                   init { place: p0, hostname: localhost, port: 5000, portt: 5001 }
                 }
-                """)).hasMessage("places.conf:2: selectorSystem.init.portt: unknown key (known: hostname, place,"
+                """)).hasMessage("places.conf:2: selectorSystem.init.portt: unknown key (known: bind, hostname, place,"
                 + " port)");
     }
 
@@ -341,5 +341,27 @@ class PlacesConfigTest {
                 .hasMessageStartingWith("places.conf:1: selectorSystem.ssh.password: unknown key");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", ssh { port: 0, identityFiles: [\"" + key
                 + "\"] } }")).hasMessage("places.conf:1: selectorSystem.ssh.port: a port is 1 to 65535, not 0");
+    }
+
+    @Test
+    void aPlaceMayListenElsewhereThanWhereItIsReached() {
+        PlacesConfig config = parse("""
+                selectorSystem {
+                  init { place: p0, hostname: "127.0.0.1", port: 5000 }
+                  remote: [
+                    { place: p1, hostname: "127.0.0.2", port: 6001, bind: "127.0.0.3:7001" },
+                    { place: p2, hostname: "127.0.0.2", port: 6002, bind: "0.0.0.0" },
+                    { place: p3, hostname: "127.0.0.2", port: 6003, bind: "[::]:7003" }
+                  ]
+                }
+                """);
+        assertThat(config.places()).extracting(PlacesConfig.Place::bindHostname, PlacesConfig.Place::bindPort)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("127.0.0.1", 5000),
+                        org.assertj.core.groups.Tuple.tuple("127.0.0.3", 7001),
+                        org.assertj.core.groups.Tuple.tuple("0.0.0.0", 6002),
+                        org.assertj.core.groups.Tuple.tuple("::", 7003));
+        assertThatThrownBy(() -> parse("selectorSystem { init { place: p0, hostname: localhost, port: 5000,"
+                + " bind: \"a:b:c\" } }")).hasMessage("places.conf:1: selectorSystem.init.bind: where the place"
+                + " listens, host or host:port (0.0.0.0:7100, [::]:7100), not 'a:b:c'");
     }
 }
