@@ -49,12 +49,15 @@ public final class Suite {
 
     /**
      * Benchmarks that run only when {@code --only} names them, not in the default run: the remote ones start a
-     * second JVM per side (Switchboard's places against Pekko's Artery TCP) and keep them for all of their runs.
+     * second JVM per side (Switchboard's places against Pekko's Artery TCP, or both over mutual TLS) and keep them
+     * for all of their runs.
      */
     public static List<Benchmark> optional() {
         return List.of(
                 new RemoteThroughput(),
-                new RemotePingPong());
+                new RemotePingPong(),
+                RemoteThroughput.overTls(),
+                RemotePingPong.overTls());
     }
 
     /**

@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -23,10 +25,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RemoteVerifyTest {
 
-    @Test
-    void bothSidesComputeTheExpectedChecksumAndCloseEndsTheirJvms() throws Exception {
+    @ParameterizedTest(name = "tls: {0}")
+    @ValueSource(booleans = {false, true})
+    void bothSidesComputeTheExpectedChecksumAndCloseEndsTheirJvms(boolean tls) throws Exception {
         long before = childProcesses();
-        RemoteSides sides = new RemoteSides();
+        RemoteSides sides = new RemoteSides(tls);
         // 3,500: not a multiple of the burst, so the last burst is short and the end follows it
         List<Benchmark> benchmarks = List.of(new RemoteThroughput(3_500, sides), new RemotePingPong(100, sides));
         try (TaskRuntime runtime = TaskRuntime.create(2)) {
@@ -53,7 +56,7 @@ class RemoteVerifyTest {
     void theRemoteBenchmarksRunOnlyWhenNamed() {
         assertThat(Suite.all()).extracting(Benchmark::name).doesNotContain("RemoteThroughput", "RemotePingPong");
         assertThat(Suite.optional()).extracting(Benchmark::name).containsExactly("RemoteThroughput",
-                "RemotePingPong");
+                "RemotePingPong", "RemoteThroughputTls", "RemotePingPongTls");
         assertThat(Suite.select(Set.of("remotethroughput", "remotepingpong", "pingpong")))
                 .extracting(Benchmark::name).containsExactly("PingPong", "RemoteThroughput", "RemotePingPong");
         assertThat(new RemoteThroughput().params()).containsEntry("messages", 200_000)

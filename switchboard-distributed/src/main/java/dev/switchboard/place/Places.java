@@ -179,6 +179,8 @@ public final class Places {
         /** Null until set: a configuration's, else the defaults. */
         DecodingLimits limits;
         boolean fromEnvironment;
+        /** Null until set: a configuration's, else the embedded launch's secret. */
+        PlacesSecurity security;
         /** Null until set: a configuration's, else {@link #DEFAULT_FAILURE_TIMEOUT}. */
         Duration failureTimeout;
         Duration hangReportAfter;
@@ -228,6 +230,24 @@ public final class Places {
             Duration heartbeat = timeout.dividedBy(5).compareTo(Duration.ofSeconds(1)) < 0 ? timeout.dividedBy(5)
                     : Duration.ofSeconds(1);
             return Transport.Settings.DEFAULTS.withFailureDetection(heartbeat, timeout);
+        }
+
+        /**
+         * How the places prove they belong to the program, in place of a configuration's {@code security} section;
+         * for the embedded launch ({@link #places(int)}), whose default is a secret made for the run and handed to
+         * each place it starts. With {@link PlacesSecurity.Mode#TLS TLS}, each place opens the key store of its name
+         * ({@code p0}, {@code p1}, ...: {@code {place}} in the path) and the trust store; {@code secretFile} is not
+         * read by the embedded launch.
+         *
+         * <pre>{@code
+         * Places.builder().places(3).security(new PlacesSecurity(PlacesSecurity.Mode.TLS, null,
+         *         Path.of("certs/{place}.p12"), Path.of("certs/password"), Path.of("certs/trust.p12"),
+         *         Path.of("certs/password")))
+         * }</pre>
+         */
+        public Builder security(PlacesSecurity security) {
+            this.security = Objects.requireNonNull(security, "security");
+            return this;
         }
 
         /**

@@ -49,9 +49,11 @@ final class PlacesLaunch {
                 return runMaster(alone, program, t0);
             }
         }
+        List<String> childArgs = childArgs(threads, registered, bounds, timeout);
+        Authentication authentication = b.security == null ? null
+                : launchedSecurity(b.security, layout.names().get(0), "Places.builder().security(...)", childArgs);
         return launchAndRun(program, t0, layout, (place, name, arguments) -> PlaceLauncher.startLocal(name,
-                b.jvmOptions, arguments), childArgs(threads, registered, bounds, timeout), registered, register,
-                settings, timeout, null);
+                b.jvmOptions, arguments), childArgs, registered, register, settings, timeout, authentication);
     }
 
     /** The arguments every launched place's {@link PlaceMain} gets (workers 0: the place's processors). */
@@ -149,20 +151,8 @@ final class PlacesLaunch {
         PlaceRuntime.Settings settings = new PlaceRuntime.Settings(threads > 0 ? threads
                 : Runtime.getRuntime().availableProcessors(), b.throughput, bounds, b.hangReportAfter, b.hangReporter);
         List<String> childArgs = childArgs(threads, all, bounds, timeout);
-        PlacesSecurity security = cfg.security();
-        Authentication authentication = switch (security.mode()) {
-            case HMAC -> null;                            // a secret made for this run, sent over each channel
-            case TLS -> {
-                childArgs.addAll(List.of("--tls", String.join(",", security.keyStore().toString(),
-                        path(security.keyStorePasswordFile()), security.trustStore().toString(),
-                        path(security.trustStorePasswordFile()))));
-                yield security.authentication(cfg.master().name(), cfg.origin());
-            }
-            case UNAUTHENTICATED_INSECURE -> {
-                childArgs.addAll(List.of("--unauthenticated-insecure", "true"));
-                yield security.authentication(cfg.master().name(), cfg.origin());
-            }
-        };
+        Authentication authentication = launchedSecurity(b.security != null ? b.security : cfg.security(),
+                cfg.master().name(), cfg.origin(), childArgs);
         List<String> jvmOptions = new ArrayList<>(cfg.jvmOptions());
         jvmOptions.addAll(b.jvmOptions);
         try (SshPlaces ssh = SshPlaces.open(cfg.ssh(), cfg.places().subList(1, cfg.places().size()))) {
@@ -170,6 +160,28 @@ final class PlacesLaunch {
                     ssh.start(cfg.places().get(place), jvmOptions, arguments), childArgs, all, register, settings,
                     timeout, authentication);
         }
+    }
+
+    /**
+     * How the places a launcher starts prove they belong: place 0's authentication, or null for the launch's own
+     * secret (HMAC: made for the run, handed to each place over its standard input); the places' arguments for TLS
+     * or none are added to {@code childArgs}.
+     */
+    private static Authentication launchedSecurity(PlacesSecurity security, String master, String origin,
+                                                   List<String> childArgs) {
+        return switch (security.mode()) {
+            case HMAC -> null;
+            case TLS -> {
+                childArgs.addAll(List.of("--tls", String.join(",", security.keyStore().toString(),
+                        path(security.keyStorePasswordFile()), security.trustStore().toString(),
+                        path(security.trustStorePasswordFile()))));
+                yield security.authentication(master, origin);
+            }
+            case UNAUTHENTICATED_INSECURE -> {
+                childArgs.addAll(List.of("--unauthenticated-insecure", "true"));
+                yield security.authentication(master, origin);
+            }
+        };
     }
 
     private static String path(java.nio.file.Path p) {
@@ -207,7 +219,8 @@ final class PlacesLaunch {
         long t0 = System.nanoTime();
         int threads = b.workers > 0 ? b.workers
                 : cfg.workers() > 0 ? cfg.workers() : Runtime.getRuntime().availableProcessors();
-        Authentication authentication = cfg.security().authentication(self.name(), cfg.origin());
+        Authentication authentication = (b.security != null ? b.security : cfg.security())
+                .authentication(self.name(), cfg.origin());
         Duration timeout = b.failureTimeout != null ? b.failureTimeout : cfg.failureTimeout();
         try (PlaceRuntime place = new PlaceRuntime(self.index(), names, all,
                 "list it under selectorSystem.messages in " + cfg.origin(), new PlaceRuntime.Settings(threads,

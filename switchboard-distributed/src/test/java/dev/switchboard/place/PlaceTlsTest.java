@@ -193,4 +193,25 @@ class PlaceTlsTest {
         assertThat(Files.exists(dir.resolve("rogue-p1.p12"))).isTrue();
         assertThat(rogue.isConnected(0)).isFalse();
     }
+
+    /** The embedded launch with mutual TLS: each child place opens the key store of its name. */
+    @Test
+    void anEmbeddedLaunchRunsItsPlacesOverMutualTls() throws Exception {
+        Path password = Files.writeString(dir.resolve("password"), PASSWORD);
+        PlacesSecurity tls = new PlacesSecurity(PlacesSecurity.Mode.TLS, null, dir.resolve("{place}.p12"), password,
+                dir.resolve("trust.p12"), password);
+        ConfiguredPlacesTest.Thrower[] thrower = new ConfiguredPlacesTest.Thrower[1];
+        PlacesReport report = Places.builder().places(3).workers(1).security(tls)
+                .messages(ConfiguredPlacesTest.Hop.class, ConfiguredPlacesTest.NewBouncer.class)
+                .run(places -> {
+                    List<dev.switchboard.actor.ActorRef<ConfiguredPlacesTest.Hop>> bouncers = new ArrayList<>();
+                    for (int p = 1; p < places.count(); p++) {
+                        bouncers.add(places.start(p, new ConfiguredPlacesTest.NewBouncer()));
+                    }
+                    thrower[0] = new ConfiguredPlacesTest.Thrower(bouncers, 100);
+                    thrower[0].start();
+                });
+        assertThat(report.places()).containsExactly("p0", "p1", "p2");
+        assertThat(thrower[0].answers).isEqualTo(2 * 101);
+    }
 }

@@ -76,11 +76,33 @@ final class PekkoRemote implements AutoCloseable {
     }
 
     /**
-     * A system called {@code name} with {@link #config}: it starts with errors logged only, then logs warnings as
+     * {@link #config} with Artery's {@code tls-tcp} transport: mutual TLS with the key store {@code keyStore} and the
+     * trust store of {@link RemoteCertificates}, Pekko's defaults for the rest (TLSv1.3, AES-GCM 128 or 256, no host
+     * name check), as the places' TLS has.
+     */
+    static Config tlsConfig(int workers, int throughput, Path keyStore) {
+        Path trust = keyStore.resolveSibling("trust.p12");
+        return ConfigFactory.parseString("""
+                pekko.remote.artery.transport = tls-tcp
+                pekko.remote.artery.ssl.config-ssl-engine {
+                  key-store = "%s"
+                  trust-store = "%s"
+                  key-store-password = "%s"
+                  key-password = "%s"
+                  trust-store-password = "%s"
+                }
+                """.formatted(keyStore, trust, RemoteCertificates.PASSWORD, RemoteCertificates.PASSWORD,
+                RemoteCertificates.PASSWORD)).withFallback(config(workers, throughput));
+    }
+
+    /**
+     * A system called {@code name} with {@link #config} (with {@link #tlsConfig} and {@code keyStore} unless it is
+     * null): it starts with errors logged only, then logs warnings as
      * the harness's systems do.
      */
-    static ActorSystem create(String name, int workers, int throughput) {
-        ActorSystem system = ActorSystem.create(name, config(workers, throughput));
+    static ActorSystem create(String name, int workers, int throughput, Path keyStore) {
+        ActorSystem system = ActorSystem.create(name, keyStore == null ? config(workers, throughput)
+                : tlsConfig(workers, throughput, keyStore));
         system.eventStream().setLogLevel(Logging.WarningLevel());
         return system;
     }
@@ -90,8 +112,9 @@ final class PekkoRemote implements AutoCloseable {
      *
      * @param workers    the default dispatcher's threads, on both systems
      * @param throughput its throughput
+     * @param tls        whether the systems talk over Artery's {@code tls-tcp}
      */
-    PekkoRemote(int workers, int throughput) throws Exception {
+    PekkoRemote(int workers, int throughput, boolean tls) throws Exception {
         this.workers = workers;
         this.throughput = throughput;
         List<String> command = new ArrayList<>();
@@ -103,12 +126,16 @@ final class PekkoRemote implements AutoCloseable {
         command.add(PekkoRemoteMain.class.getName());
         command.add(String.valueOf(workers));
         command.add(String.valueOf(throughput));
+        Path certificates = tls ? RemoteCertificates.directory() : null;
+        if (tls) {
+            command.add(certificates.resolve("p1.p12").toString());
+        }
         Path errors = Files.createTempFile("switchboard-bench-pekko-remote-", ".err");
         errors.toFile().deleteOnExit();
         child = new ProcessBuilder(command).redirectError(errors.toFile()).start();
         ActorSystem local = null;
         try {
-            local = create("local", workers, throughput);          // while the child starts
+            local = create("local", workers, throughput, tls ? certificates.resolve("p0.p12") : null);  // as it starts
             int port = awaitReady(child, errors);
             String remote = "pekko://" + CHILD_SYSTEM + "@127.0.0.1:" + port + "/user/";
             CompletableFuture<ActorRef> sinkFound = local.actorSelection(remote + "sink")

@@ -12,22 +12,23 @@ import org.apache.pekko.actor.Props;
  * {@code pekko-remote ready <port>} when they are up. <b>It never outlives the harness</b>: it reads its standard
  * input, a pipe from the harness, for its whole life, and halts as soon as that ends (the harness closed it, or
  * its process is gone however it ended), as a place's JVM does. Arguments: {@code <workers> <throughput>}, the
- * default dispatcher's threads and throughput.
+ * default dispatcher's threads and throughput, and for Artery's {@code tls-tcp} the key store of its side.
  */
 public final class PekkoRemoteMain {
     private PekkoRemoteMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            throw new IllegalArgumentException("usage: PekkoRemoteMain <workers> <throughput>");
+        if (args.length != 2 && args.length != 3) {
+            throw new IllegalArgumentException("usage: PekkoRemoteMain <workers> <throughput> [<TLS key store>]");
         }
         Thread watcher = new Thread(PekkoRemoteMain::haltWhenStdinEnds, "pekko-remote-watch");
         watcher.setDaemon(true);
         watcher.start();
         int workers = Integer.parseInt(args[0]);
         int throughput = Integer.parseInt(args[1]);
-        ActorSystem system = PekkoRemote.create(PekkoRemote.CHILD_SYSTEM, workers, throughput);
+        ActorSystem system = PekkoRemote.create(PekkoRemote.CHILD_SYSTEM, workers, throughput,
+                args.length == 3 ? java.nio.file.Path.of(args[2]) : null);
         system.actorOf(Props.create(PekkoRemote.Sink.class, PekkoRemote.Sink::new), "sink");
         system.actorOf(Props.create(PekkoRemote.Ponger.class, PekkoRemote.Ponger::new), "ponger");
         int port = ((ExtendedActorSystem) system).provider().getDefaultAddress().getPort()

@@ -33,6 +33,11 @@ abstract sealed class RemoteBenchmark implements Benchmark permits RemoteThrough
         return count;
     }
 
+    /** Whether both sides talk over mutual TLS. */
+    final boolean tls() {
+        return sides.tls();
+    }
+
     @Override
     public long expected() {
         return count;

@@ -23,15 +23,20 @@ public final class RemotePingPong extends RemoteBenchmark {
         super(Kind.PING_PONG, roundTrips, sides);
     }
 
+    /** The same over mutual TLS on both sides (places' TLS, Artery's {@code tls-tcp}). */
+    public static RemotePingPong overTls() {
+        return new RemotePingPong(20_000, new RemoteSides(true));
+    }
+
     @Override
     public String name() {
-        return "RemotePingPong";
+        return tls() ? "RemotePingPongTls" : "RemotePingPong";
     }
 
     @Override
     public String description() {
         return "a 100-byte message back and forth between actors in two JVMs over loopback TCP (places vs Artery"
-                + " TCP)";
+                + (tls() ? " TLS-TCP, both mutual TLS)" : " TCP)");
     }
 
     @Override

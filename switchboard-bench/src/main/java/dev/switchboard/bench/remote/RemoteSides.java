@@ -16,9 +16,28 @@ import org.apache.pekko.actor.ActorSystem;
  * both remote benchmarks on one pair of child JVMs per side); the harness runs one benchmark at a time.
  */
 public final class RemoteSides implements AutoCloseable {
+    private final boolean tls;
     private SwitchboardRemote switchboard;
     /** By the systems' workers and throughput. */
     private final Map<String, PekkoRemote> pekko = new LinkedHashMap<>();
+
+    /** Sides that talk over plain TCP, as Artery TCP does by default (places authenticate by HMAC). */
+    public RemoteSides() {
+        this(false);
+    }
+
+    /**
+     * Sides that talk over mutual TLS when {@code tls}: places with {@code PlacesSecurity.Mode.TLS}, Artery with
+     * {@code tls-tcp}, both with the certificates of {@link RemoteCertificates}.
+     */
+    public RemoteSides(boolean tls) {
+        this.tls = tls;
+    }
+
+    /** Whether the sides talk over mutual TLS. */
+    public boolean tls() {
+        return tls;
+    }
 
     /**
      * Runs {@code count} messages or round trips of {@code kind} on places with the worker count and the budget of
@@ -31,12 +50,12 @@ public final class RemoteSides implements AutoCloseable {
             switchboard = null;
         }
         if (switchboard == null) {
-            switchboard = new SwitchboardRemote(runtime.workers(), runtime.throughput());
+            switchboard = new SwitchboardRemote(runtime.workers(), runtime.throughput(), tls);
         }
         return switchboard.run(kind, count);
     }
 
-    /** Runs them on Artery TCP, between systems with the dispatcher settings of {@code system}. */
+    /** Runs them on Artery TCP (or TLS-TCP), between systems with the dispatcher settings of {@code system}. */
     long runPekko(ActorSystem system, Kind kind, int count) throws Exception {
         var config = system.settings().config();
         int workers = config.getInt("pekko.actor.default-dispatcher.fork-join-executor.parallelism-max");
@@ -44,7 +63,7 @@ public final class RemoteSides implements AutoCloseable {
         String key = workers + "/" + throughput;
         PekkoRemote remote = pekko.get(key);
         if (remote == null) {
-            remote = new PekkoRemote(workers, throughput);
+            remote = new PekkoRemote(workers, throughput, tls);
             pekko.put(key, remote);
         }
         return remote.run(kind, count);

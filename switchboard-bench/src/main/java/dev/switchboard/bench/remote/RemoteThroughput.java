@@ -23,15 +23,20 @@ public final class RemoteThroughput extends RemoteBenchmark {
         super(Kind.THROUGHPUT, messages, sides);
     }
 
+    /** The same over mutual TLS on both sides (places' TLS, Artery's {@code tls-tcp}). */
+    public static RemoteThroughput overTls() {
+        return new RemoteThroughput(200_000, new RemoteSides(true));
+    }
+
     @Override
     public String name() {
-        return "RemoteThroughput";
+        return tls() ? "RemoteThroughputTls" : "RemoteThroughput";
     }
 
     @Override
     public String description() {
         return "one-way 100-byte messages to an actor in a second JVM over loopback TCP, flow-controlled"
-                + " (places vs Artery TCP)";
+                + (tls() ? " (places vs Artery TLS-TCP, both mutual TLS)" : " (places vs Artery TCP)");
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.switchboard.bench.remote.Remote.Go;
 import dev.switchboard.bench.remote.Remote.Kind;
 import dev.switchboard.place.ActorRecipe;
 import dev.switchboard.place.Places;
+import dev.switchboard.place.PlacesSecurity;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -57,6 +58,7 @@ final class SwitchboardRemote implements AutoCloseable {
 
     private final int workers;
     private final int throughput;
+    private final boolean tls;
     private final BlockingQueue<Object> commands = new LinkedBlockingQueue<>();
     /** Completed when the body has started its actors; failed if the program could not start. */
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -64,10 +66,14 @@ final class SwitchboardRemote implements AutoCloseable {
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     private final Thread program;
 
-    /** Starts the program with {@code workers} workers on each place; returns when its actors are started. */
-    SwitchboardRemote(int workers, int throughput) throws Exception {
+    /**
+     * Starts the program with {@code workers} workers on each place, its places on mutual TLS if {@code tls} (else
+     * HMAC, the embedded launch's default); returns when its actors are started.
+     */
+    SwitchboardRemote(int workers, int throughput, boolean tls) throws Exception {
         this.workers = workers;
         this.throughput = throughput;
+        this.tls = tls;
         this.program = new Thread(this::runProgram, "remote-bench-places");
         program.setDaemon(true);
         program.start();
@@ -102,9 +108,16 @@ final class SwitchboardRemote implements AutoCloseable {
 
     private void runProgram() {
         try {
-            Places.builder().places(2).workers(workers).throughput(throughput).messages(MESSAGES.toArray(Class<?>[]::new))
-                    .jvmOptions(Remote.childJvmOptions().toArray(String[]::new))
-                    .run(this::body);
+            Places.Builder launch = Places.builder().places(2).workers(workers).throughput(throughput)
+                    .messages(MESSAGES.toArray(Class<?>[]::new))
+                    .jvmOptions(Remote.childJvmOptions().toArray(String[]::new));
+            if (tls) {
+                java.nio.file.Path certificates = RemoteCertificates.directory();
+                java.nio.file.Path password = certificates.resolve("password");
+                launch.security(new PlacesSecurity(PlacesSecurity.Mode.TLS, null, certificates.resolve("{place}.p12"),
+                        password, certificates.resolve("trust.p12"), password));
+            }
+            launch.run(this::body);
             ended.complete(null);
         } catch (Throwable t) {
             ended.completeExceptionally(t);
