@@ -24,12 +24,14 @@ import org.apache.sshd.sftp.common.SftpConstants;
 import org.apache.sshd.sftp.common.SftpException;
 
 /**
- * This JVM's class path as the jars it is staged as on another host. Each jar of the class path is sent as it is; a
+ * This JVM's class path as the jars it is staged as on another host. Each jar of the class path (and of the module
+ * path, and those a jar's manifest names) is sent as it is; a
  * directory of classes (a build's output) is packed into a jar first, its entries sorted and dated alike, so the same
  * classes make the same bytes. Every jar is named on the host by its contents ({@code <sha-256 prefix>-<name>.jar}):
  * a jar that is there already is not sent again, and two programs, or two versions of one, never overwrite each
- * other's. A jar is written under a temporary name and renamed when complete, so a run cut short leaves no
- * half-written jar under a real name.
+ * other's; one whose size is not its contents' is staged again. A jar is written under a temporary name and renamed
+ * when complete, so a run cut short leaves no half-written jar under a real name. A staging directory others can
+ * write is refused: a jar someone else put there would run as this user.
  */
 final class ClassPathStaging {
     /** The date every entry of a packed directory carries: the earliest a zip can say. */
@@ -52,14 +54,54 @@ final class ClassPathStaging {
     private ClassPathStaging() {
     }
 
-    /** The jars that carry {@code classPath} (entries separated by the platform's separator; missing ones skipped). */
-    static List<Artifact> of(String classPath) {
-        List<Artifact> artifacts = new ArrayList<>();
-        for (String entry : classPath.split(File.pathSeparator)) {
-            if (entry.isBlank()) {
-                continue;
+    /**
+     * The jars that carry this JVM's class path and module path, in order, with the jars a jar's manifest names
+     * ({@code Class-Path}: {@code java -jar app.jar} and its {@code lib/}); missing entries are skipped.
+     */
+    static List<Artifact> ofThisJvm() {
+        List<Path> entries = new ArrayList<>();
+        for (String path : new String[] {System.getProperty("java.class.path"), System.getProperty("jdk.module.path")}) {
+            if (path != null) {
+                for (String entry : path.split(File.pathSeparator)) {
+                    if (!entry.isBlank()) {
+                        withManifestClassPath(Path.of(entry).toAbsolutePath().normalize(), entries);
+                    }
+                }
             }
-            Path p = Path.of(entry).toAbsolutePath();
+        }
+        return of(entries);
+    }
+
+    /** {@code entry}, then what its manifest's {@code Class-Path} names (relative to its directory), each once. */
+    private static void withManifestClassPath(Path entry, List<Path> entries) {
+        if (entries.contains(entry)) {
+            return;
+        }
+        entries.add(entry);
+        if (!Files.isRegularFile(entry)) {
+            return;
+        }
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(entry.toFile())) {
+            java.util.jar.Manifest manifest = jar.getManifest();
+            String classPath = manifest == null ? null
+                    : manifest.getMainAttributes().getValue(java.util.jar.Attributes.Name.CLASS_PATH);
+            if (classPath != null) {
+                for (String relative : classPath.trim().split("\\s+")) {
+                    if (!relative.isEmpty()) {
+                        Path p = entry.getParent().resolve(java.net.URI.create(relative).getPath());
+                        withManifestClassPath(p.toAbsolutePath().normalize(), entries);
+                    }
+                }
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            // not a jar, or a manifest the JVM would not follow either: the entry goes as it is
+        }
+    }
+
+    /** The jars that carry {@code entries} (missing ones skipped). */
+    static List<Artifact> of(List<Path> entries) {
+        List<Artifact> artifacts = new ArrayList<>();
+        for (Path p : entries) {
             try {
                 if (Files.isDirectory(p)) {
                     byte[] jar = pack(p);
@@ -88,31 +130,55 @@ final class ClassPathStaging {
     static Staged stage(SftpClient sftp, String directory, List<Artifact> artifacts) throws IOException {
         makeDirectories(sftp, directory);
         String dir = sftp.canonicalPath(directory);
+        SftpClient.Attributes attributes = sftp.stat(dir);
+        if ((attributes.getPermissions() & 0022) != 0) {
+            throw new IOException("the staging directory " + dir + " can be written by others (mode "
+                    + Integer.toOctalString(attributes.getPermissions() & 0777) + "): a jar put there by someone else"
+                    + " would run as this user; make it its owner's only (chmod go-w) or choose another");
+        }
         List<String> paths = new ArrayList<>();
         int sent = 0;
         long bytes = 0;
         for (Artifact a : artifacts) {
             String target = dir + "/" + a.name();
             paths.add(target);
-            if (exists(sftp, target)) {
-                continue;
+            Long size = size(sftp, target);
+            if (size != null && size == a.size()) {
+                continue;                             // there already: its name is its contents'
+            }
+            if (size != null) {                       // cut short, or damaged: staged again
+                sftp.remove(target);
             }
             String part = target + ".part-" + UUID.randomUUID();
-            try (InputStream in = a.content().open(); OutputStream out = sftp.write(part)) {
-                in.transferTo(out);
-            }
+            boolean renamed = false;
             try {
+                try (InputStream in = a.content().open(); OutputStream out = sftp.write(part)) {
+                    in.transferTo(out);
+                }
                 sftp.rename(part, target);
+                renamed = true;
             } catch (SftpException raced) {            // another launch staged the same jar meanwhile
-                sftp.remove(part);
-                if (!exists(sftp, target)) {
+                Long now = size(sftp, target);
+                if (now == null || now != a.size()) {
                     throw raced;
+                }
+            } finally {
+                if (!renamed) {
+                    removeQuietly(sftp, part);
                 }
             }
             sent++;
             bytes += a.size();
         }
         return new Staged(paths, sent, bytes);
+    }
+
+    private static void removeQuietly(SftpClient sftp, String path) {
+        try {
+            sftp.remove(path);
+        } catch (IOException e) {
+            // not there, or the session is gone
+        }
     }
 
     private static void makeDirectories(SftpClient sftp, String directory) throws IOException {
@@ -122,20 +188,26 @@ final class ClassPathStaging {
                 continue;
             }
             path.append(part);
-            if (!exists(sftp, path.toString())) {
-                sftp.mkdir(path.toString());
+            if (size(sftp, path.toString()) == null) {
+                try {
+                    sftp.mkdir(path.toString());
+                } catch (SftpException e) {           // another launch made it meanwhile
+                    if (size(sftp, path.toString()) == null) {
+                        throw e;
+                    }
+                }
             }
             path.append('/');
         }
     }
 
-    private static boolean exists(SftpClient sftp, String path) throws IOException {
+    /** The size of what is at {@code path}, or null if nothing is. */
+    private static Long size(SftpClient sftp, String path) throws IOException {
         try {
-            sftp.stat(path);
-            return true;
+            return sftp.stat(path).getSize();
         } catch (SftpException e) {
             if (e.getStatus() == SftpConstants.SSH_FX_NO_SUCH_FILE) {
-                return false;
+                return null;
             }
             throw e;
         }

@@ -10,7 +10,8 @@ import org.slf4j.spi.SLF4JServiceProvider;
  * API onto the class path; Netty, finding it, would ask it for a logger, and SLF4J without a provider prints a
  * three-line warning in every place's JVM and then discards the log. Netty's own choice in that case is the JDK's
  * logging (what it used before the API was there), so this makes that choice first, without asking SLF4J. With a
- * provider (Logback, slf4j-simple, ...), or a Log4j 2 on the class path, Netty chooses as it always does.
+ * provider (Logback, slf4j-simple, ...), a Log4j 2, or an SLF4J 1.x API on the class path, Netty chooses as it
+ * always does.
  */
 final class NettyLogging {
     private static boolean configured;
@@ -25,11 +26,22 @@ final class NettyLogging {
         }
         configured = true;
         ClassLoader loader = NettyLogging.class.getClassLoader();
-        boolean slf4j = System.getProperty("slf4j.provider") != null
-                || ServiceLoader.load(SLF4JServiceProvider.class, loader).stream().findFirst().isPresent();
-        if (!slf4j && !present("org.apache.logging.log4j.LogManager", loader)) {
-            InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        if (!present("org.slf4j.spi.SLF4JServiceProvider", loader)) {
+            return;                                   // an SLF4J 1.x API: Netty chooses as it always did
         }
+        try {
+            if (System.getProperty("slf4j.provider") == null && !provided(loader)
+                    && !present("org.apache.logging.log4j.LogManager", loader)) {
+                InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+            }
+        } catch (LinkageError | java.util.ServiceConfigurationError e) {
+            // a class path this does not understand: Netty chooses as it always does
+        }
+    }
+
+    /** Whether an SLF4J 2 provider is on the class path (looked up as SLF4J does, without starting SLF4J). */
+    private static boolean provided(ClassLoader loader) {
+        return ServiceLoader.load(SLF4JServiceProvider.class, loader).stream().findFirst().isPresent();
     }
 
     private static boolean present(String className, ClassLoader loader) {

@@ -33,9 +33,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@code --program <run id> --place <index> --names <name,name,...>}, and optionally {@code --workers <n>},
  * {@code --throughput <n>}, {@code --messages <class,class,...>} (the message classes, in every place's order) and
  * {@code --limits <n,n,n,n,n>} ({@link DecodingLimits}), {@code --failure-timeout <ms>},
- * {@code --hang-report-after <ms>}, {@code --bind <host:port>}, and {@code --tls <keyStore,keyStorePasswordFile,
- * trustStore,trustStorePasswordFile>} or {@code --unauthenticated-insecure true} instead of the secret (which is
- * read all the same).
+ * {@code --hang-report-after <ms>}, {@code --bind <host:port>}, and {@code --tls-key-store <file>},
+ * {@code --tls-trust-store <file>} and their {@code --tls-...-password-file <file>}, or
+ * {@code --unauthenticated-insecure true}, instead of the secret (which is read all the same).
  */
 public final class PlaceMain {
     /** The exit status of a place whose launcher went away. */
@@ -49,6 +49,35 @@ public final class PlaceMain {
 
     public static void main(String[] args) throws Exception {
         NettyLogging.configure();
+        try {
+            run(args);
+        } catch (IllegalArgumentException | IllegalStateException e) {   // a configuration's, a connection's too
+            // one line, the last its launcher reads: what went wrong, not where in this class
+            System.err.println("place " + name(args) + " cannot run: " + e.getMessage());
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    /** The place's name, as far as its arguments say. */
+    private static String name(String[] args) {
+        String index = "?";
+        String[] names = {};
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("--place")) {
+                index = args[i + 1];
+            } else if (args[i].equals("--names")) {
+                names = args[i + 1].split(",");
+            }
+        }
+        try {
+            return names[Integer.parseInt(index)];
+        } catch (RuntimeException e) {
+            return index;
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         String program = null;
         int place = -1;
         List<String> names = null;
@@ -60,6 +89,7 @@ public final class PlaceMain {
         Duration hangReportAfter = null;
         InetSocketAddress bind = new InetSocketAddress("127.0.0.1", 0);
         PlacesSecurity security = null;
+        String[] tls = new String[4];
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--program" -> program = args[i + 1];
@@ -75,12 +105,10 @@ public final class PlaceMain {
                     bind = new InetSocketAddress(args[i + 1].substring(0, colon),
                             Integer.parseInt(args[i + 1].substring(colon + 1)));
                 }
-                case "--tls" -> {
-                    String[] stores = args[i + 1].split(",", -1);
-                    security = new PlacesSecurity(PlacesSecurity.Mode.TLS, null, Path.of(stores[0]),
-                            stores[1].isEmpty() ? null : Path.of(stores[1]), Path.of(stores[2]),
-                            stores[3].isEmpty() ? null : Path.of(stores[3]));
-                }
+                case "--tls-key-store" -> tls[0] = args[i + 1];
+                case "--tls-key-store-password-file" -> tls[1] = args[i + 1];
+                case "--tls-trust-store" -> tls[2] = args[i + 1];
+                case "--tls-trust-store-password-file" -> tls[3] = args[i + 1];
                 case "--unauthenticated-insecure" -> security = new PlacesSecurity(
                         PlacesSecurity.Mode.UNAUTHENTICATED_INSECURE, null, null, null, null, null);
                 case "--messages" -> {
@@ -93,6 +121,10 @@ public final class PlaceMain {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (usage: --program <run id> --place <index> --names <name,name,...>)");
             }
+        }
+        if (tls[0] != null) {
+            security = new PlacesSecurity(PlacesSecurity.Mode.TLS, null, Path.of(tls[0]),
+                    tls[1] == null ? null : Path.of(tls[1]), Path.of(tls[2]), tls[3] == null ? null : Path.of(tls[3]));
         }
         if (program == null || place < 0 || names == null || place >= names.size()) {
             throw new IllegalArgumentException("usage: --program <run id> --place <index> --names <name,name,...>,"
@@ -154,7 +186,6 @@ public final class PlaceMain {
             exit.start();
             runtime.awaitShutdown();
         }
-        System.exit(0);
     }
 
     /**

@@ -73,13 +73,13 @@ public final class PlacesConfig {
     private static final Set<String> ROOT_KEYS = Set.of("init", "remote", "workers", "jvmOptions", "messages",
             "security", "limits", "failureTimeout", "ssh");
     private static final Set<String> SSH_KEYS = Set.of("user", "port", "identityFiles", "agentSocket", "knownHosts",
-            "java", "directory", "connectTimeout");
+            "java", "directory", "connectTimeout", "keepAlive");
     private static final Set<String> SECURITY_KEYS = Set.of("mode", "secretFile", "keyStore", "keyStorePasswordFile",
             "trustStore", "trustStorePasswordFile");
     private static final Set<String> LIMIT_KEYS = Set.of("maxFrameBytes", "maxDecodedBytes", "maxElements",
             "maxStringLength", "maxDepth");
     private static final Set<String> PLACE_KEYS = Set.of("place", "hostname", "port", "bind");
-    private static final Pattern BIND = Pattern.compile("\\[([^\\]]+)](?::(\\d+))?|([^:\\[\\]]+)(?::(\\d+))?");
+    private static final Pattern BIND = Pattern.compile("\\[([^\\]]+)](?::(\\d{1,5}))?|([^:\\[\\]]+)(?::(\\d{1,5}))?");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private final String origin;
@@ -262,7 +262,7 @@ public final class PlacesConfig {
                 }
             }
         }
-        String socket = c.hasPath("agentSocket") ? string(c, "agentSocket", key + ".agentSocket", origin)
+        String socket = c.hasPath("agentSocket") ? c.getString("agentSocket").trim()      // "": no agent
                 : System.getenv("SSH_AUTH_SOCK");
         Path agent = socket == null || socket.isBlank() ? null : local(socket, home, dir);
         if (identities.isEmpty() && agent == null) {
@@ -272,19 +272,32 @@ public final class PlacesConfig {
         }
         Path knownHosts = c.hasPath("knownHosts") ? local(string(c, "knownHosts", key + ".knownHosts", origin), home,
                 dir) : home.resolve(".ssh").resolve("known_hosts");
-        java.time.Duration connectTimeout = java.time.Duration.ofSeconds(10);
-        if (c.hasPath("connectTimeout")) {
-            try {
-                connectTimeout = c.getDuration("connectTimeout");
-            } catch (ConfigException e) {
-                throw new PlacesConfigException(at(c.getValue("connectTimeout"), origin) + key + ".connectTimeout: a"
-                        + " duration (10s, 1500ms), got '" + c.getValue("connectTimeout").unwrapped() + "'", e);
-            }
-        }
+        java.time.Duration connectTimeout = duration(c, "connectTimeout", java.time.Duration.ofSeconds(10), key, origin);
+        java.time.Duration keepAlive = duration(c, "keepAlive", java.time.Duration.ofSeconds(15), key, origin);
+        String directory = c.hasPath("directory") ? string(c, "directory", key + ".directory", origin)
+                : ".switchboard/staging";
         return new SshSettings(user, port, identities, agent, knownHosts,
                 c.hasPath("java") ? string(c, "java", key + ".java", origin) : "java",
-                c.hasPath("directory") ? string(c, "directory", key + ".directory", origin) : ".switchboard/staging",
-                connectTimeout);
+                directory.startsWith("~/") ? directory.substring(2) : directory, connectTimeout, keepAlive);
+    }
+
+    /** A positive duration at {@code name} in {@code c}, or {@code otherwise}. */
+    private static java.time.Duration duration(Config c, String name, java.time.Duration otherwise, String key,
+                                               String origin) {
+        if (!c.hasPath(name)) {
+            return otherwise;
+        }
+        try {
+            java.time.Duration d = c.getDuration(name);
+            if (!d.isNegative() && !d.isZero()) {
+                return d;
+            }
+        } catch (ConfigException e) {
+            throw new PlacesConfigException(at(c.getValue(name), origin) + key + "." + name + ": a duration (10s,"
+                    + " 1500ms), got '" + c.getValue(name).unwrapped() + "'", e);
+        }
+        throw new PlacesConfigException(at(c.getValue(name), origin) + key + "." + name + ": a positive duration,"
+                + " got '" + c.getValue(name).unwrapped() + "'");
     }
 
     /** A path on this host: {@code ~/} is the home directory; a relative one is the configuration's directory's. */

@@ -172,9 +172,16 @@ final class PlacesLaunch {
         return switch (security.mode()) {
             case HMAC -> null;
             case TLS -> {
-                childArgs.addAll(List.of("--tls", String.join(",", security.keyStore().toString(),
-                        path(security.keyStorePasswordFile()), security.trustStore().toString(),
-                        path(security.trustStorePasswordFile()))));
+                childArgs.addAll(List.of("--tls-key-store", security.keyStore().toString(), "--tls-trust-store",
+                        security.trustStore().toString()));
+                if (security.keyStorePasswordFile() != null) {
+                    childArgs.addAll(List.of("--tls-key-store-password-file",
+                            security.keyStorePasswordFile().toString()));
+                }
+                if (security.trustStorePasswordFile() != null) {
+                    childArgs.addAll(List.of("--tls-trust-store-password-file",
+                            security.trustStorePasswordFile().toString()));
+                }
                 yield security.authentication(master, origin);
             }
             case UNAUTHENTICATED_INSECURE -> {
@@ -182,10 +189,6 @@ final class PlacesLaunch {
                 yield security.authentication(master, origin);
             }
         };
-    }
-
-    private static String path(java.nio.file.Path p) {
-        return p == null ? "" : p.toString();
     }
 
     /** The places from the orchestrator's environment ({@link PlacesEnvironment}). */

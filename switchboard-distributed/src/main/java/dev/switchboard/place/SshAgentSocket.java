@@ -25,6 +25,7 @@ import org.apache.sshd.common.util.buffer.ByteArrayBuffer;
  * (MINA's own Unix agent client needs the native Apache Portable Runtime; this needs nothing.)
  */
 final class SshAgentSocket extends AbstractAgentProxy {
+    private static final System.Logger LOG = System.getLogger(SshAgentSocket.class.getName());
     /** An agent's answer is a list of keys or a signature: far below this. */
     private static final int MAX_ANSWER = 256 * 1024;
 
@@ -49,9 +50,15 @@ final class SshAgentSocket extends AbstractAgentProxy {
                 return List.of();                     // the places forward no agent
             }
 
+            /** The agent, or none (null: MINA then offers the key files alone) if its socket does not answer. */
             @Override
-            public SshAgent createClient(Session session, FactoryManager manager) throws IOException {
-                return new SshAgentSocket(socket);
+            public SshAgent createClient(Session session, FactoryManager manager) {
+                try {
+                    return new SshAgentSocket(socket);
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, () -> e.getMessage() + "; its keys are not offered");
+                    return null;
+                }
             }
 
             @Override

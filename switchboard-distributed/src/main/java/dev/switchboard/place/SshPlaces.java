@@ -26,10 +26,17 @@ import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
+import org.apache.sshd.client.config.hosts.KnownHostEntry;
 import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.NamedFactory;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
 import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
+import org.apache.sshd.common.session.Session;
+import org.apache.sshd.common.session.SessionListener;
+import org.apache.sshd.common.signature.Signature;
+import org.apache.sshd.common.util.net.SshdSocketAddress;
+import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.sftp.client.SftpClient;
 import org.apache.sshd.sftp.client.SftpClientFactory;
 
@@ -71,13 +78,68 @@ final class SshPlaces implements AutoCloseable {
             }
             return known;
         });
+        client.addSessionListener(new SessionListener() {
+            @Override
+            public void sessionCreated(Session session) {
+                if (session instanceof ClientSession c) {
+                    preferKnownHostKeyTypes(c);
+                }
+            }
+        });
         client.setUserAuthFactories(List.of(UserAuthPublicKeyFactory.INSTANCE));   // keys only, never a password
+        // the places talk over their own connections, so a session may carry nothing for hours: never idle out,
+        // but ask the host every keepAlive whether it is there (as OpenSSH's ServerAliveInterval), and give up on
+        // it after three unanswered asks
+        CoreModuleProperties.IDLE_TIMEOUT.set(client, Duration.ZERO);
+        CoreModuleProperties.HEARTBEAT_INTERVAL.set(client, settings.keepAlive());
+        CoreModuleProperties.HEARTBEAT_REPLY_WAIT.set(client, settings.keepAlive());
+        CoreModuleProperties.HEARTBEAT_NO_REPLY_MAX.set(client, 3);
         client.setKeyIdentityProvider(settings.identityFiles().isEmpty() ? KeyIdentityProvider.EMPTY_KEYS_PROVIDER
                 : new FileKeyPairProvider(settings.identityFiles()));
         if (settings.agentSocket() != null) {
             client.setAgentFactory(SshAgentSocket.factory(settings.agentSocket()));
         }
         client.start();
+    }
+
+    /**
+     * Before the key exchange: asks the host first for a key of a type {@code known_hosts} has for it, as OpenSSH
+     * does (a host with keys of several types presents the one the client prefers; one known_hosts does not have
+     * would be refused though the host is known).
+     */
+    private void preferKnownHostKeyTypes(ClientSession session) {
+        if (!(session.getConnectAddress() instanceof java.net.SocketAddress address)) {
+            return;
+        }
+        String host = address instanceof java.net.InetSocketAddress i ? i.getHostString()
+                : address instanceof SshdSocketAddress a ? a.getHostName() : null;
+        int port = address instanceof java.net.InetSocketAddress i ? i.getPort()
+                : address instanceof SshdSocketAddress a ? a.getPort() : -1;
+        Set<String> known = knownKeyTypes(host, port);
+        if (host == null || known.isEmpty()) {
+            return;
+        }
+        List<NamedFactory<Signature>> ordered = new ArrayList<>(session.getSignatureFactories());
+        ordered.sort(java.util.Comparator.comparingInt(f -> known.contains(KeyUtils.getCanonicalKeyType(f.getName()))
+                ? 0 : 1));
+        session.setSignatureFactories(ordered);
+    }
+
+    /** The (canonical) key types {@code known_hosts} has for {@code host:port}. */
+    private Set<String> knownKeyTypes(String host, int port) {
+        Set<String> types = new java.util.LinkedHashSet<>();
+        try {
+            if (host != null && java.nio.file.Files.isRegularFile(settings.knownHosts())) {
+                for (KnownHostEntry e : KnownHostEntry.readKnownHostEntries(settings.knownHosts())) {
+                    if (e.getKeyEntry() != null && e.isHostMatch(host, port)) {
+                        types.add(KeyUtils.getCanonicalKeyType(e.getKeyEntry().getKeyType()));
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable file: the verifier refuses the host, and says so
+        }
+        return types;
     }
 
     /**
@@ -92,7 +154,7 @@ final class SshPlaces implements AutoCloseable {
             for (PlacesConfig.Place p : places) {
                 if (!ssh.hosts.containsKey(p.hostname())) {
                     if (artifacts == null) {
-                        artifacts = ClassPathStaging.of(System.getProperty("java.class.path"));
+                        artifacts = ClassPathStaging.ofThisJvm();
                     }
                     ssh.hosts.put(p.hostname(), ssh.prepare(p, artifacts));
                 }
@@ -121,9 +183,12 @@ final class SshPlaces implements AutoCloseable {
             String key = refusedHostKeys.get(session);
             closeQuietly(session);
             if (key != null) {
+                Set<String> known = knownKeyTypes(host, settings.port());
                 throw new PlaceConnectionException("the host key of " + where + forWhom + " (" + key + ") is not in "
-                        + settings.knownHosts() + ", or differs from the one there: if it is that host's key, add it"
-                        + " (ssh-keyscan -p " + settings.port() + " " + host + " >> " + settings.knownHosts() + ")", e);
+                        + settings.knownHosts() + (known.isEmpty() ? ", which has no key for that host"
+                        : ", which has a key of type " + String.join(", ", known) + " for that host, not this one")
+                        + ": if it is that host's key, add it (ssh-keyscan -p " + settings.port() + " " + host
+                        + " >> " + settings.knownHosts() + "); if it is not, someone may be in between", e);
             }
             throw new PlaceConnectionException(where + forWhom + " refused user " + settings.user() + "'s keys ("
                     + offered() + "): " + message(e), e);
@@ -159,14 +224,17 @@ final class SshPlaces implements AutoCloseable {
 
     /** The feature version of the host's {@code java}, which must be 21 or newer. */
     private int javaFeature(ClientSession session, String where) throws IOException {
-        String command = quote(settings.java()) + " -version";
+        String command = java() + " -version";
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         Integer status;
         try (ChannelExec exec = session.createExecChannel(command)) {
             exec.setOut(output);
             exec.setErr(output);
             exec.open().verify(settings.connectTimeout().toMillis());
-            exec.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(60));
+            Set<ClientChannelEvent> ended = exec.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(60));
+            if (!ended.contains(ClientChannelEvent.CLOSED)) {
+                throw new PlaceConnectionException("'" + command + "' at " + where + " did not end within 60 s");
+            }
             status = exec.getExitStatus();
         }
         String said = output.toString(StandardCharsets.UTF_8).strip().replace('\n', ' ');
@@ -192,7 +260,7 @@ final class SshPlaces implements AutoCloseable {
      */
     PlaceProcess start(PlacesConfig.Place place, List<String> jvmOptions, List<String> arguments) throws IOException {
         Host host = hosts.get(place.hostname());
-        List<String> command = new ArrayList<>(List.of("exec", quote(settings.java())));
+        List<String> command = new ArrayList<>(List.of("exec", java()));
         if (host.javaFeature() >= 24) {
             command.add("--sun-misc-unsafe-memory-access=allow");    // Kryo's unsafe buffers, without a warning
         }
@@ -200,8 +268,19 @@ final class SshPlaces implements AutoCloseable {
         command.addAll(List.of("-cp", quote(host.classPath()), PlaceMain.class.getName()));
         arguments.forEach(a -> command.add(quote(a)));
         ChannelExec exec = host.session().createExecChannel(String.join(" ", command));
-        exec.open().verify(settings.connectTimeout().toMillis());
+        try {
+            exec.open().verify(settings.connectTimeout().toMillis());
+        } catch (IOException | RuntimeException e) {
+            exec.close(true);
+            throw e;
+        }
         return new RemotePlace(exec, host.name() + ":" + settings.port(), exec.getInvertedErr());
+    }
+
+    /** The java command, for the remote shell: a leading {@code ~/} is the remote home. */
+    private String java() {
+        String java = settings.java();
+        return java.startsWith("~/") ? "~/" + quote(java.substring(2)) : quote(java);
     }
 
     /** {@code s} as one word for a POSIX shell. */
@@ -297,8 +376,10 @@ final class SshPlaces implements AutoCloseable {
                     Thread.currentThread().interrupt();
                 }
             }
+            String signal = channel.getExitSignal();
             synchronized (errors) {
-                return errors.isEmpty() ? "(no error output)" : String.join(" | ", errors);
+                return (signal == null ? "" : "(ended by signal " + signal + ") ")
+                        + (errors.isEmpty() ? "(no error output)" : String.join(" | ", errors));
             }
         }
 
@@ -309,9 +390,13 @@ final class SshPlaces implements AutoCloseable {
             return events.contains(ClientChannelEvent.CLOSED) || events.contains(ClientChannelEvent.EXIT_STATUS);
         }
 
+        /**
+         * Closes its channel: the place's input ends and it halts (a JVM that is stopped, SIGSTOP, halts when it is
+         * continued; SSH has no portable way to kill it).
+         */
         @Override
         public void kill() {
-            channel.close(true);                          // the place's input ends: it halts
+            channel.close(true);
         }
 
         @Override

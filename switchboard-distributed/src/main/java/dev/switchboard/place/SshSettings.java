@@ -18,11 +18,12 @@ import java.util.Objects;
  *     user: "alice"                          # default: the user running place 0
  *     port: 22                               # the hosts' SSH port
  *     identityFiles: ["~/.ssh/id_ed25519"]   # default: ~/.ssh/id_ed25519, id_ecdsa, id_rsa, those that exist
- *     agentSocket: "/run/user/1000/agent"    # default: $SSH_AUTH_SOCK; the agent's keys are offered first
+ *     agentSocket: "/run/user/1000/agent"    # default: $SSH_AUTH_SOCK ("": no agent); its keys are offered first
  *     knownHosts: "~/.ssh/known_hosts"       # the hosts' keys; a host not in it, or with another key, is refused
  *     java: "/usr/lib/jvm/jdk-21/bin/java"   # default: java on the remote PATH; 21 or newer
- *     directory: ".switchboard/staging"      # where the jars are staged (relative: to the remote home)
+ *     directory: ".switchboard/staging"      # where the jars are staged (relative, or ~/: the remote home)
  *     connectTimeout: 10s
+ *     keepAlive: 15s                         # how often a quiet session asks the host whether it is there
  *   }
  * }
  * </pre>
@@ -44,9 +45,12 @@ import java.util.Objects;
  * @param java           the java command on the hosts
  * @param directory      where the class path is staged on the hosts
  * @param connectTimeout how long connecting to a host and logging in may take
+ * @param keepAlive      how often a session asks its host whether it is there; three unanswered asks end it (and
+ *                       so its places). A session is never closed for being idle: the places talk over their own
+ *                       connections, and their SSH sessions may carry nothing for hours
  */
 public record SshSettings(String user, int port, List<Path> identityFiles, Path agentSocket, Path knownHosts,
-                          String java, String directory, Duration connectTimeout) {
+                          String java, String directory, Duration connectTimeout, Duration keepAlive) {
     /** @throws NullPointerException if a value other than {@code agentSocket} is null */
     public SshSettings {
         Objects.requireNonNull(user, "user");
@@ -55,6 +59,9 @@ public record SshSettings(String user, int port, List<Path> identityFiles, Path 
         Objects.requireNonNull(java, "java");
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
+        if (keepAlive.isNegative() || keepAlive.isZero()) {
+            throw new IllegalArgumentException("the SSH keep-alive interval must be positive, not " + keepAlive);
+        }
         if (port < 1 || port > 65_535) {
             throw new IllegalArgumentException("an SSH port is 1 to 65535, not " + port);
         }

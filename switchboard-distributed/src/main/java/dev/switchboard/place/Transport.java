@@ -49,6 +49,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * fail naming it, and the {@link Receiver} hears of it.
  */
 final class Transport implements AutoCloseable {
+    static {
+        NettyLogging.configure();                     // before Netty's first class logs
+    }
+
     /**
      * Where the messages of other places go, on the transport's I/O thread: it must not block (hand the message
      * on, as to an actor's mailbox). A {@link #send} from it never waits for a full buffer (the I/O thread is the
@@ -101,10 +105,6 @@ final class Transport implements AutoCloseable {
     }
 
     /** What a place that closes its transport tells the others. */
-    static {
-        NettyLogging.configure();
-    }
-
     private static final String SHUTTING_DOWN = "shutting down";
 
     /** Why a connection ends when the place at the other end went away without a word. */

@@ -76,7 +76,13 @@ final class FaultProxy implements AutoCloseable {
         try {
             while (!server.isClosed()) {
                 Socket from = server.accept();
-                Socket to = new Socket(target.getAddress(), target.getPort());
+                Socket to;
+                try {
+                    to = new Socket(target.getAddress(), target.getPort());
+                } catch (IOException notListeningYet) {
+                    from.close();                          // as the target itself would refuse: the caller dials again
+                    continue;
+                }
                 from.setTcpNoDelay(true);
                 to.setTcpNoDelay(true);
                 sockets.add(from);

@@ -213,5 +213,17 @@ class PlaceTlsTest {
                 });
         assertThat(report.places()).containsExactly("p0", "p1", "p2");
         assertThat(thrower[0].answers).isEqualTo(2 * 101);
+        // the children do open their stores: without p2's, place p2 cannot start
+        Path partial = Files.createDirectories(dir.resolve("without-p2"));
+        for (String f : List.of("p0.p12", "p1.p12", "trust.p12")) {
+            Files.copy(dir.resolve(f), partial.resolve(f), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        PlacesSecurity missing = new PlacesSecurity(PlacesSecurity.Mode.TLS, null, partial.resolve("{place}.p12"),
+                password, partial.resolve("trust.p12"), password);
+        assertThatThrownBy(() -> Places.builder().places(3).workers(1).security(missing)
+                .messages(ConfiguredPlacesTest.Hop.class, ConfiguredPlacesTest.NewBouncer.class).run(places -> { }))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageContaining("place p2 cannot run: place p2: cannot set up TLS with key store "
+                        + partial.resolve("p2.p12"));
     }
 }

@@ -323,9 +323,10 @@ class PlacesConfigTest {
         Path key = Files.writeString(dir.resolve("id_test"), "a key");
         SshSettings ssh = parse("selectorSystem { " + places + ", ssh { user: alice, port: 2222, identityFiles: [\""
                 + key + "\"], agentSocket: \"" + dir.resolve("agent") + "\", knownHosts: \"" + dir.resolve("known")
-                + "\", java: /opt/jdk/bin/java, directory: /srv/stage, connectTimeout: 3s } }").ssh();
+                + "\", java: /opt/jdk/bin/java, directory: /srv/stage, connectTimeout: 3s, keepAlive: 5s } }").ssh();
         assertThat(ssh).isEqualTo(new SshSettings("alice", 2222, List.of(key), dir.resolve("agent"),
-                dir.resolve("known"), "/opt/jdk/bin/java", "/srv/stage", Duration.ofSeconds(3)));
+                dir.resolve("known"), "/opt/jdk/bin/java", "/srv/stage", Duration.ofSeconds(3),
+                Duration.ofSeconds(5)));
         SshSettings defaults = parse("selectorSystem { " + places + ", ssh { identityFiles: [\"" + key
                 + "\"] } }").ssh();
         assertThat(defaults.user()).isEqualTo(System.getProperty("user.name"));
@@ -334,6 +335,15 @@ class PlacesConfigTest {
         assertThat(defaults.java()).isEqualTo("java");
         assertThat(defaults.directory()).isEqualTo(".switchboard/staging");
         assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.keepAlive()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(parse("selectorSystem { " + places + ", ssh { identityFiles: [\"" + key + "\"], agentSocket: \"\","
+                + " directory: \"~/stage\" } }").ssh()).satisfies(s -> {
+                    assertThat(s.agentSocket()).as("\"\": no agent").isNull();
+                    assertThat(s.directory()).as("~/ is the remote home").isEqualTo("stage");
+                });
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", ssh { identityFiles: [\"" + key + "\"],"
+                + " keepAlive: 0s } }")).hasMessage("places.conf:1: selectorSystem.ssh.keepAlive: a positive duration,"
+                + " got '0s'");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", ssh { identityFiles: [\""
                 + dir.resolve("missing") + "\"] } }"))
                 .hasMessage("places.conf:1: selectorSystem.ssh.identityFiles[0]: no such file " + dir.resolve("missing"));

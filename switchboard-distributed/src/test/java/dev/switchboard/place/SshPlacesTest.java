@@ -62,25 +62,37 @@ class SshPlacesTest {
         SimpleGeneratorHostKeyProvider hostKeys = new SimpleGeneratorHostKeyProvider(dir.resolve("host-key"));
         hostKeys.setAlgorithm(KeyUtils.EC_ALGORITHM);
         for (String address : List.of("127.0.0.1", "127.0.0.2")) {
-            SshServer server = SshServer.setUpDefaultServer();
-            server.setHost(address);
-            server.setPort(sshPort);                  // the first: any free port; the second: the same one
-            server.setKeyPairProvider(hostKeys);
-            server.setPublickeyAuthenticator((name, key, session) -> KeyUtils.compareKeys(key, user.getPublic()));
-            // as OpenSSH does: the command runs in the user's shell
-            server.setCommandFactory((channel, command) -> new ProcessShellFactory(command, "/bin/sh", "-c", command)
-                    .createShell(channel));
-            server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
-            server.setFileSystemFactory(NativeFileSystemFactory.INSTANCE);
-            server.start();
-            servers.add(server);
-            sshPort = server.getPort();
+            sshPort = startServer(address, sshPort, hostKeys, null);   // the second on the first's port
         }
         KeyPair hostKey = hostKeys.loadKeys(null).iterator().next();
         knownHosts = dir.resolve("known_hosts");
         Files.writeString(knownHosts, "[127.0.0.1]:" + sshPort + " " + PublicKeyEntry.toString(hostKey.getPublic())
                 + "\n[127.0.0.2]:" + sshPort + " " + PublicKeyEntry.toString(hostKey.getPublic()) + "\n");
         staging = dir.resolve("remote-home").resolve("staging");
+    }
+
+    /**
+     * An SSH server at {@code address} ({@code port} 0: a free one) with {@code hostKeys}, that knows the user's key,
+     * runs commands as OpenSSH does (in the user's shell) and serves SFTP; its port. {@code idleTimeout}: when it
+     * closes a session that sends it nothing (null: MINA's default, 10 minutes).
+     */
+    private int startServer(String address, int port, org.apache.sshd.common.keyprovider.KeyPairProvider hostKeys,
+                            java.time.Duration idleTimeout) throws IOException {
+        SshServer server = SshServer.setUpDefaultServer();
+        server.setHost(address);
+        server.setPort(port);
+        server.setKeyPairProvider(hostKeys);
+        server.setPublickeyAuthenticator((name, key, session) -> KeyUtils.compareKeys(key, user.getPublic()));
+        server.setCommandFactory((channel, command) -> new ProcessShellFactory(command, "/bin/sh", "-c", command)
+                .createShell(channel));
+        server.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
+        server.setFileSystemFactory(NativeFileSystemFactory.INSTANCE);
+        if (idleTimeout != null) {
+            org.apache.sshd.core.CoreModuleProperties.IDLE_TIMEOUT.set(server, idleTimeout);
+        }
+        server.start();
+        servers.add(server);
+        return server.getPort();
     }
 
     @AfterEach
@@ -114,7 +126,8 @@ class SshPlacesTest {
     void aHostNobodyListensAtIsNamed() throws Exception {
         int closed = ConfiguredPlacesTest.freePorts(1)[0];
         Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
-                ssh { port: %d, identityFiles: ["%s"], knownHosts: "%s", java: "%s", directory: "%s" }
+                ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
+                      directory: "%s" }
                 """.formatted(closed, identity, knownHosts, java(), staging));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
@@ -130,6 +143,65 @@ class SshPlacesTest {
                 .hasMessageContaining("the host key of 127.0.0.1:" + sshPort + " (for place p1)")
                 .hasMessageContaining("is not in " + empty)
                 .hasMessageContaining("ssh-keyscan -p " + sshPort + " 127.0.0.1");
+    }
+
+    @Test
+    void aHostKeyOtherThanTheKnownOneIsRefusedNamingTheKnownType() throws Exception {
+        KeyPair other = KeyUtils.generateKeyPair(ECDSA, 256);
+        Path changed = Files.writeString(dir.resolve("changed_known_hosts"), "[127.0.0.1]:" + sshPort + " "
+                + PublicKeyEntry.toString(other.getPublic()) + "\n");
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), sshSection(identity,
+                changed, java()));
+        assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageContaining("the host key of 127.0.0.1:" + sshPort + " (for place p1)")
+                .hasMessageContaining("has a key of type " + ECDSA + " for that host, not this one")
+                .hasMessageContaining("someone may be in between");
+    }
+
+    /**
+     * A host with keys of two types, of which known_hosts has the one the client would not ask for first (RSA; MINA
+     * prefers ECDSA): the client asks for the known one, as OpenSSH does, and the host is accepted.
+     */
+    @Test
+    void aHostWithSeveralKeysIsAskedForTheTypeKnownHostsHas() throws Exception {
+        KeyPair ec = KeyUtils.generateKeyPair(ECDSA, 256);
+        KeyPair rsa = KeyUtils.generateKeyPair("ssh-rsa", 2048);
+        int port = startServer("127.0.0.1", 0, org.apache.sshd.common.keyprovider.KeyPairProvider.wrap(ec, rsa),
+                null);
+        Path rsaOnly = Files.writeString(dir.resolve("rsa_known_hosts"), "[127.0.0.1]:" + port + " "
+                + PublicKeyEntry.toString(rsa.getPublic()) + "\n");
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
+                ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
+                      directory: "%s" }
+                """.formatted(port, identity, rsaOnly, java(), staging));
+        PlacesReport report = ConfiguredPlacesTest.launch("--config", conf.toString());
+        assertThat(report.places()).containsExactly("p0", "p1");
+        assertThat(ConfiguredPlacesTest.thrower.answers).isEqualTo(101);
+    }
+
+    /**
+     * A host that closes a session it hears nothing from for a second: the program's body is quiet for three, and
+     * its places survive, because the client asks the host every keepAlive (here 200 ms) whether it is there.
+     */
+    @Test
+    void aQuietProgramKeepsItsSessionsAlive() throws Exception {
+        SimpleGeneratorHostKeyProvider hostKeys = new SimpleGeneratorHostKeyProvider(dir.resolve("host-key"));
+        int port = startServer("127.0.0.1", 0, hostKeys, java.time.Duration.ofSeconds(1));
+        Path known = Files.writeString(dir.resolve("quiet_known_hosts"), "[127.0.0.1]:" + port + " "
+                + PublicKeyEntry.toString(hostKeys.loadKeys(null).iterator().next().getPublic()) + "\n");
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
+                ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
+                      directory: "%s", keepAlive: 200ms }
+                """.formatted(port, identity, known, java(), staging));
+        PlacesReport report = Places.builder().workers(1).messages(ConfiguredPlacesTest.Hop.class,
+                ConfiguredPlacesTest.NewBouncer.class).args("--config", conf.toString()).run(places -> {
+                    // the workload: a program with nothing to say for three seconds, then a bounce
+                    Thread.sleep(3_000);
+                    new ConfiguredPlacesTest.Thrower(List.of(places.start(1, new ConfiguredPlacesTest.NewBouncer())),
+                            10).start();
+                });
+        assertThat(report.places()).containsExactly("p0", "p1");
     }
 
     @Test
@@ -202,7 +274,8 @@ class SshPlacesTest {
 
     private String sshSection(Path key, Path hosts, String java) {
         return """
-                ssh { port: %d, identityFiles: ["%s"], knownHosts: "%s", java: "%s", directory: "%s" }
+                ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
+                      directory: "%s" }
                 """.formatted(sshPort, key, hosts, java, staging);
     }
 

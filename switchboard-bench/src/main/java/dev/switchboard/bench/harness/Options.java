@@ -92,8 +92,8 @@ final class Options {
     boolean help;
 
     @Option(names = "--only", order = 2, paramLabel = "a,b", description = {"run only these benchmarks (names as in"
-            + " --list, case-insensitive); the remote ones (RemoteThroughput, RemotePingPong: a second JVM per"
-            + " side) run only when named here"})
+            + " --list, case-insensitive); the remote ones (RemoteThroughput, RemotePingPong and their Tls"
+            + " variants: a second JVM per side) run only when named here"})
     void only(String v) {
         only = Set.of(v.toLowerCase(Locale.ROOT).split(","));
     }

@@ -78,11 +78,12 @@ final class PekkoRemote implements AutoCloseable {
     /**
      * {@link #config} with Artery's {@code tls-tcp} transport: mutual TLS with the key store {@code keyStore} and the
      * trust store of {@link RemoteCertificates}, Pekko's defaults for the rest (TLSv1.3, AES-GCM 128 or 256, no host
-     * name check), as the places' TLS has.
+     * name check), as the places' TLS has. Its threads are daemons: its shutdown may stall ({@link #close}).
      */
     static Config tlsConfig(int workers, int throughput, Path keyStore) {
         Path trust = keyStore.resolveSibling("trust.p12");
         return ConfigFactory.parseString("""
+                pekko.daemonic = on
                 pekko.remote.artery.transport = tls-tcp
                 pekko.remote.artery.ssl.config-ssl-engine {
                   key-store = "%s"
@@ -187,8 +188,16 @@ final class PekkoRemote implements AutoCloseable {
         system.terminate();
         try {
             Await.result(system.whenTerminated(), scala.concurrent.duration.Duration.apply(30, TimeUnit.SECONDS));
+        } catch (java.util.concurrent.TimeoutException e) {
+            if (!system.settings().config().getString("pekko.remote.artery.transport").equals("tls-tcp")) {
+                throw new IllegalStateException("the remote benchmark's Pekko system did not terminate in 30 s", e);
+            }
+            // Artery's TLS streams may stall its shutdown (apache/pekko#3247, bounded in a later Pekko by
+            // shutdown-streams-timeout): the runs are measured already, and this system's threads are daemons
+            System.out.println("[pekko-remote] the tls-tcp system did not terminate in 30 s (Artery's shutdown"
+                    + " stall); going on");
         } catch (Exception e) {
-            throw new IllegalStateException("the remote benchmark's Pekko system did not terminate in 30 s", e);
+            throw new IllegalStateException("the remote benchmark's Pekko system did not terminate", e);
         }
     }
 
