@@ -67,7 +67,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (expected < 0) {
             if (!transport.admitPending()) {
                 LOG.log(System.Logger.Level.WARNING, () -> transport.here() + " closes a connection from "
-                        + ctx.channel().remoteAddress() + " at once: " + transport.maxPendingHandshakes()
+                        + address(ctx) + " at once: " + transport.maxPendingHandshakes()
                         + " connections are in their handshake already (Settings.maxPendingHandshakes)");
                 ended = true;
                 ctx.close();
@@ -202,7 +202,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 if (c.place() != expected) {
                     refuse(ctx, "this place connected to place " + name + ", not place index " + c.place());
                 } else if (!Handshake.sameProof(expectedProof, c.proof())) {
-                    refuse(ctx, "the place at " + ctx.channel().remoteAddress() + " did not prove that it knows the"
+                    refuse(ctx, "the place at " + address(ctx) + " did not prove that it knows the"
                             + " program's secret: it is not place " + name + " of this program");
                 } else {
                     challenged = true;
@@ -262,8 +262,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         end();
-        String from = expected >= 0 ? "to place " + transport.name(expected) + " at " + ctx.channel().remoteAddress()
-                : "from " + ctx.channel().remoteAddress();
+        String from = expected >= 0 ? "to place " + transport.name(expected) + " at " + address(ctx)
+                : "from " + address(ctx);
         LOG.log(System.Logger.Level.WARNING, () -> transport.here() + " closes a connection " + from
                 + " in its handshake: " + printable(reason));
         if (expected >= 0) {
@@ -305,8 +305,19 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
+    /** The peer's address as {@code /host-address:port}, whichever transport made the channel. */
+    static String address(ChannelHandlerContext ctx) {
+        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? "/" + a.getAddress().getHostAddress() + ":" + a.getPort()
+                : String.valueOf(ctx.channel().remoteAddress());
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (expected >= 0 && !heard && !ended && cause instanceof java.io.IOException) {
+            ctx.close();                                 // reset before a word: dialed again on close
+            return;
+        }
         Throwable tls = cause instanceof io.netty.handler.codec.DecoderException d ? d.getCause() : cause;
         fail(ctx, tls instanceof javax.net.ssl.SSLException ? "the TLS handshake failed: " + tls
                 : "the connection failed: " + cause);

@@ -152,6 +152,7 @@ public final class PlaceMain {
             } catch (Exception e) {                           // Netty rethrows the BindException unchecked
                 System.err.println("place " + names.get(place) + " cannot listen at " + bind.getHostString() + ":"
                         + bind.getPort() + ": " + e.getMessage() + (e instanceof java.net.BindException
+                        || String.valueOf(e.getMessage()).contains("Address already in use")     // a native transport's
                         ? " (is the port in use? each place of a host needs a port of its own)" : ""));
                 System.exit(2);
                 return;

@@ -236,8 +236,8 @@ final class Transport implements AutoCloseable {
             // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
             // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
             io.netty.util.concurrent.Future<?> future;
-            for (future = connectOnce(b, addresses.get(place)); !future.isSuccess();
-                    future = connectOnce(b, addresses.get(place))) {
+            for (future = connectOnce(b, place, addresses.get(place), deadline); !future.isSuccess();
+                    future = connectOnce(b, place, addresses.get(place), deadline)) {
                 if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
                     throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
                             + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
@@ -246,8 +246,6 @@ final class Transport implements AutoCloseable {
                 failedConnects.incrementAndGet();
                 TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
             }
-            redials.put(place, new Redial(b, ((io.netty.channel.ChannelFuture) future).channel().remoteAddress(),
-                    deadline));
         }
         boolean all = false;
         for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
@@ -271,14 +269,18 @@ final class Transport implements AutoCloseable {
         }
     }
 
-    /** One attempt to connect to {@code to}, its name resolved on this thread (again, if it did not resolve). */
-    private static io.netty.util.concurrent.Future<?> connectOnce(Bootstrap b, InetSocketAddress to)
-            throws InterruptedException {
+    /**
+     * One attempt to connect to {@code to}, its name resolved on this thread (again, if it did not resolve). Where to
+     * dial again if the connection closes before a word is noted before it is made: the close may come first.
+     */
+    private io.netty.util.concurrent.Future<?> connectOnce(Bootstrap b, int place, InetSocketAddress to,
+                                                           long deadline) throws InterruptedException {
         InetSocketAddress resolved = to.isUnresolved() ? new InetSocketAddress(to.getHostString(), to.getPort()) : to;
         if (resolved.isUnresolved()) {
             return b.config().group().next().newFailedFuture(new java.net.UnknownHostException(to.getHostString()
                     + " does not resolve (yet)"));
         }
+        redials.put(place, new Redial(b, resolved, deadline));
         return b.connect(resolved).await();
     }
 

@@ -76,7 +76,7 @@ class PlaceFailureTest {
             } catch (Throwable e) {
                 return e;
             }
-        });
+        }, TransportTest.OWN_THREAD);
     }
 
     /** The process of this JVM's child place {@code index}. */
@@ -205,7 +205,7 @@ class PlaceFailureTest {
             } catch (Throwable e) {
                 return e;
             }
-        });
+        }, TransportTest.OWN_THREAD);
         String report;
         try {
             do {

@@ -257,7 +257,7 @@ class PlaceSecurityTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
+            }, TransportTest.OWN_THREAD);
             // p0's connections are closed before a word, and it dials again
             TransportTest.waitUntil("place 0 has dialed again", () -> p0.failedConnects() >= 2);
         } finally {

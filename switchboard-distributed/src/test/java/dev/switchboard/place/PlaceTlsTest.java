@@ -58,7 +58,7 @@ class PlaceTlsTest {
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            }));
+            }, TransportTest.OWN_THREAD));
         }
         for (CompletableFuture<Void> f : each) {
             f.get(100, TimeUnit.SECONDS);
@@ -121,7 +121,7 @@ class PlaceTlsTest {
                 } catch (Throwable e) {
                     return e;
                 }
-            }));
+            }, TransportTest.OWN_THREAD));
         }
         List<Throwable> failures = new ArrayList<>();
         for (CompletableFuture<Throwable> f : each) {

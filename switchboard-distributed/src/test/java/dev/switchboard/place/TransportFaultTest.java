@@ -60,7 +60,7 @@ class TransportFaultTest {
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, TransportTest.OWN_THREAD);
         p0.connect(List.of(a0, proxy.address()), Duration.ofSeconds(20));
         accepting.get(30, TimeUnit.SECONDS);
     }
@@ -113,7 +113,7 @@ class TransportFaultTest {
                 }
             }
             return n;
-        });
+        }, TransportTest.OWN_THREAD);
         for (int i = 0; i < 1_000; i++) {
             assertThat(in1.next()).containsExactly(0, new Seq(i));
         }

@@ -127,7 +127,7 @@ class TransportTest {
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, TransportTest.OWN_THREAD);
         p0.connect(at, Duration.ofSeconds(20));
         accepting.get(30, TimeUnit.SECONDS);
     }
@@ -147,6 +147,16 @@ class TransportTest {
             Thread.sleep(5);       // polling a condition with a deadline, not waiting for a schedule
         }
     }
+
+    /**
+     * Runs each task on a thread of its own: a test's blocking task never waits for, or holds up, the common pool
+     * (one thread on two cores), which an earlier test's task may still hold.
+     */
+    static final java.util.concurrent.Executor OWN_THREAD = task -> {
+        Thread t = new Thread(task, "test-task");
+        t.setDaemon(true);
+        t.start();
+    };
 
     @Test
     void messagesGoBothWaysInEachSendersOrderAndArriveWhole() throws Exception {
@@ -290,7 +300,7 @@ class TransportTest {
                     } catch (Throwable e) {
                         return e;
                     }
-                });
+                }, TransportTest.OWN_THREAD);
         waitUntil("the ping is out", () -> t.get(0).pendingPings() == 1);
         t.get(1).cut(0);
         waitUntil("p0 sees the cut", () -> !t.get(0).isConnected(1));
@@ -384,7 +394,7 @@ class TransportTest {
                     } catch (Throwable e) {
                         return e;
                     }
-                });
+                }, TransportTest.OWN_THREAD);
         waitUntil("p0 has found p1 not listening", () -> p0.failedConnects() > 0);
         p1.bind(addresses.get(1));
         p1.connect(addresses, Duration.ofSeconds(30));
