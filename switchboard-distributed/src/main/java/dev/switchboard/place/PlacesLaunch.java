@@ -155,7 +155,8 @@ final class PlacesLaunch {
                 cfg.master().name(), cfg.origin(), childArgs);
         List<String> jvmOptions = new ArrayList<>(cfg.jvmOptions());
         jvmOptions.addAll(b.jvmOptions);
-        try (SshPlaces ssh = SshPlaces.open(cfg.ssh(), cfg.places().subList(1, cfg.places().size()))) {
+        try (SshPlaces ssh = SshPlaces.open(cfg.ssh(), cfg.places().subList(1, cfg.places().size()),
+                b.bootstrapTimeout)) {
             return launchAndRun(program, t0, PlaceLauncher.Layout.of(cfg), (place, name, arguments) ->
                     ssh.start(cfg.places().get(place), jvmOptions, arguments), childArgs, all, register, settings,
                     timeout, authentication);

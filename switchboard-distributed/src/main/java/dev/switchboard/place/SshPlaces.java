@@ -57,7 +57,7 @@ final class SshPlaces implements AutoCloseable {
 
     private final SshSettings settings;
     private final SshClient client;
-    private final Map<String, Host> hosts = new LinkedHashMap<>();
+    private final Map<String, Host> hosts = new java.util.concurrent.ConcurrentHashMap<>();
     /** The host keys the verifier refused, by session: what a failed login reports. */
     private final Map<ClientSession, String> refusedHostKeys = new ConcurrentHashMap<>();
 
@@ -143,26 +143,48 @@ final class SshPlaces implements AutoCloseable {
     }
 
     /**
-     * Logs in to the host of every place of {@code places}, checks its Java and stages this JVM's class path there.
+     * Logs in to the host of every place of {@code places}, checks its Java and stages this JVM's class path there:
+     * the hosts side by side, all of it within {@code timeout}.
      *
-     * @throws PlaceConnectionException if a host cannot be reached, logged in to, or has no Java 21 or newer
+     * @throws PlaceConnectionException if a host cannot be reached, logged in to, has no Java 21 or newer, or is not
+     *         ready within the timeout
      */
-    static SshPlaces open(SshSettings settings, List<PlacesConfig.Place> places) {
+    static SshPlaces open(SshSettings settings, List<PlacesConfig.Place> places, Duration timeout)
+            throws InterruptedException {
         SshPlaces ssh = new SshPlaces(settings);
+        var each = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+        boolean ready = false;
         try {
-            List<ClassPathStaging.Artifact> artifacts = null;
-            for (PlacesConfig.Place p : places) {
-                if (!ssh.hosts.containsKey(p.hostname())) {
-                    if (artifacts == null) {
-                        artifacts = ClassPathStaging.ofThisJvm();
-                    }
-                    ssh.hosts.put(p.hostname(), ssh.prepare(p, artifacts));
+            Map<String, PlacesConfig.Place> firstOfHost = new LinkedHashMap<>();
+            places.forEach(p -> firstOfHost.putIfAbsent(p.hostname(), p));
+            List<ClassPathStaging.Artifact> artifacts = firstOfHost.isEmpty() ? List.of()
+                    : ClassPathStaging.ofThisJvm();
+            // the hosts are prepared side by side, and all of it within the launch's timeout
+            Map<String, java.util.concurrent.Future<Host>> prepared = new LinkedHashMap<>();
+            firstOfHost.forEach((host, p) -> prepared.put(host, each.submit(() -> ssh.prepare(p, artifacts))));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (var e : prepared.entrySet()) {
+                try {
+                    ssh.hosts.put(e.getKey(), e.getValue().get(Math.max(0, deadline - System.nanoTime()),
+                            java.util.concurrent.TimeUnit.NANOSECONDS));
+                } catch (java.util.concurrent.TimeoutException late) {
+                    throw new PlaceConnectionException("logging in to " + e.getKey() + ":" + settings.port()
+                            + ", checking its Java and staging the class path there (for place "
+                            + firstOfHost.get(e.getKey()).name() + ") did not end within " + timeout.toMillis()
+                            + " ms", late);
+                } catch (java.util.concurrent.ExecutionException failed) {
+                    throw failed.getCause() instanceof RuntimeException r ? r
+                            : new PlaceConnectionException("preparing " + e.getKey() + " failed: " + failed.getCause(),
+                            failed.getCause());
                 }
             }
+            ready = true;
             return ssh;
-        } catch (RuntimeException | Error e) {
-            ssh.close();
-            throw e;
+        } finally {
+            if (!ready) {
+                ssh.close();                              // ends the sessions: a host still being prepared stops
+            }
+            each.shutdownNow();                           // and its thread is not waited for
         }
     }
 

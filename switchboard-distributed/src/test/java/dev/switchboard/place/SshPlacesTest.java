@@ -134,6 +134,23 @@ class SshPlacesTest {
                 .hasMessageContaining("cannot reach 127.0.0.1:" + closed + " by SSH (for place p1)");
     }
 
+    /** A host that takes the connection and says nothing: the launch fails within its bootstrap timeout, naming it. */
+    @Test
+    void aHostThatNeverAnswersFailsTheLaunchWithinItsTimeout() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.2"))) {
+            Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2), """
+                    ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
+                          directory: "%s", connectTimeout: 120s }
+                    """.formatted(silent.getLocalPort(), identity, knownHosts, java(), staging));
+            assertThatThrownBy(() -> Places.builder().bootstrapTimeout(java.time.Duration.ofSeconds(2)).workers(1)
+                    .messages(ConfiguredPlacesTest.Hop.class, ConfiguredPlacesTest.NewBouncer.class)
+                    .args("--config", conf.toString()).run(places -> { }))
+                    .isInstanceOf(PlaceConnectionException.class)
+                    .hasMessage("logging in to 127.0.0.2:" + silent.getLocalPort() + ", checking its Java and staging"
+                            + " the class path there (for place p1) did not end within 2000 ms");
+        }
+    }
+
     @Test
     void aHostKeyNotInKnownHostsIsRefused() throws Exception {
         Path empty = Files.writeString(dir.resolve("empty_known_hosts"), "");
