@@ -85,6 +85,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             ssl.handshakeFuture().addListener(f -> {
                 if (f.isSuccess()) {
                     start(ctx);
+                } else if (expected >= 0 && !heard && !(f.cause() instanceof javax.net.ssl.SSLException)
+                        && (!ctx.channel().isActive() || f.cause() instanceof java.io.IOException)) {
+                    // closed or reset before a word, not refused by TLS: channelInactive dials again
+                    ctx.close();
                 } else {
                     fail(ctx, "the TLS handshake failed: " + f.cause());
                 }
@@ -314,7 +318,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (expected >= 0 && !heard && !ended && cause instanceof java.io.IOException) {
+        if (expected >= 0 && !heard && !ended && cause instanceof java.io.IOException
+                && !(cause instanceof javax.net.ssl.SSLException)) {
+            transport.noteBeforeAWord(expected, cause.toString());
             ctx.close();                                 // reset before a word: dialed again on close
             return;
         }

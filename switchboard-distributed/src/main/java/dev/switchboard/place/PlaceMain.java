@@ -51,7 +51,7 @@ public final class PlaceMain {
         NettyLogging.configure();
         try {
             run(args);
-        } catch (IllegalArgumentException | IllegalStateException e) {   // a configuration's, a connection's too
+        } catch (PlacesConfigException | PlaceConnectionException e) {     // anything else: its stack trace
             // one line, the last its launcher reads: what went wrong, not where in this class
             System.err.println("place " + name(args) + " cannot run: " + e.getMessage());
             System.exit(1);

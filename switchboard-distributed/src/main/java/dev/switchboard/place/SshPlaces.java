@@ -159,22 +159,28 @@ final class SshPlaces implements AutoCloseable {
             places.forEach(p -> firstOfHost.putIfAbsent(p.hostname(), p));
             List<ClassPathStaging.Artifact> artifacts = firstOfHost.isEmpty() ? List.of()
                     : ClassPathStaging.ofThisJvm();
-            // the hosts are prepared side by side, and all of it within the launch's timeout
-            Map<String, java.util.concurrent.Future<Host>> prepared = new LinkedHashMap<>();
-            firstOfHost.forEach((host, p) -> prepared.put(host, each.submit(() -> ssh.prepare(p, artifacts))));
+            // the hosts are prepared side by side, all of it within the launch's timeout; the first to fail is
+            // reported at once, and on the timeout every host not ready is named
+            var done = new java.util.concurrent.ExecutorCompletionService<Host>(each);
+            firstOfHost.values().forEach(p -> done.submit(() -> ssh.prepare(p, artifacts)));
             long deadline = System.nanoTime() + timeout.toNanos();
-            for (var e : prepared.entrySet()) {
+            for (int i = 0; i < firstOfHost.size(); i++) {
+                var next = done.poll(Math.max(0, deadline - System.nanoTime()),
+                        java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    List<String> waiting = firstOfHost.values().stream().filter(p -> !ssh.hosts.containsKey(
+                            p.hostname())).map(p -> p.hostname() + ":" + settings.port() + " (for place " + p.name()
+                            + ")").toList();
+                    throw new PlaceConnectionException("logging in to " + String.join(", ", waiting) + ", checking its"
+                            + " Java and staging the class path there did not end within " + timeout.toMillis()
+                            + " ms (Places.builder().bootstrapTimeout(...))");
+                }
                 try {
-                    ssh.hosts.put(e.getKey(), e.getValue().get(Math.max(0, deadline - System.nanoTime()),
-                            java.util.concurrent.TimeUnit.NANOSECONDS));
-                } catch (java.util.concurrent.TimeoutException late) {
-                    throw new PlaceConnectionException("logging in to " + e.getKey() + ":" + settings.port()
-                            + ", checking its Java and staging the class path there (for place "
-                            + firstOfHost.get(e.getKey()).name() + ") did not end within " + timeout.toMillis()
-                            + " ms", late);
+                    Host host = next.get();
+                    ssh.hosts.put(host.name(), host);
                 } catch (java.util.concurrent.ExecutionException failed) {
                     throw failed.getCause() instanceof RuntimeException r ? r
-                            : new PlaceConnectionException("preparing " + e.getKey() + " failed: " + failed.getCause(),
+                            : new PlaceConnectionException("preparing a host failed: " + failed.getCause(),
                             failed.getCause());
                 }
             }

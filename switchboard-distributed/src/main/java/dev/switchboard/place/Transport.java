@@ -147,6 +147,7 @@ final class Transport implements AutoCloseable {
     }
 
     private final ConcurrentHashMap<Integer, Redial> redials = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, String> lastBeforeAWord = new ConcurrentHashMap<>();
     /** Accepted connections in their handshake. */
     private final AtomicInteger pendingHandshakes = new AtomicInteger();
 
@@ -224,48 +225,52 @@ final class Transport implements AutoCloseable {
      * @throws PlaceConnectionException if a place refuses, cannot be reached or does not connect in time
      */
     void connect(List<InetSocketAddress> addresses, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int place = self + 1; place < addresses.size(); place++) {
-            Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                            (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
-                    .handler(pipeline(place));
-            // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
-            // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
-            io.netty.util.concurrent.Future<?> future;
-            for (future = connectOnce(b, place, addresses.get(place), deadline); !future.isSuccess();
-                    future = connectOnce(b, place, addresses.get(place), deadline)) {
-                if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
-                    throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
-                            + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
-                            + " ms: " + future.cause(), future.cause());
-                }
-                failedConnects.incrementAndGet();
-                TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
-            }
-        }
-        boolean all = false;
-        for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
-                left = deadline - System.nanoTime()) {
-            all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
-        }
-        redials.clear();                                  // from now on a closed connection is a lost one
-        if (!all && refused != null) {
-            throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
-        }
-        if (!all) {
-            String why = refused;
-            StringBuilder missing = new StringBuilder();
-            for (int p = 0; p < names.size(); p++) {
-                if (p != self && channels.get(p) == null) {
-                    missing.append(missing.isEmpty() ? "" : ", ").append(names.get(p));
+        try {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (int place = self + 1; place < addresses.size(); place++) {
+                Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                        .option(ChannelOption.TCP_NODELAY, true)
+                        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                                (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))
+                        .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                                new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
+                        .handler(pipeline(place));
+                // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
+                // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
+                io.netty.util.concurrent.Future<?> future;
+                for (future = connectOnce(b, place, addresses.get(place), deadline); !future.isSuccess();
+                        future = connectOnce(b, place, addresses.get(place), deadline)) {
+                    if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
+                        throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
+                                + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
+                                + " ms: " + future.cause(), future.cause());
+                    }
+                    failedConnects.incrementAndGet();
+                    TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
                 }
             }
-            throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
-                    + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
+            boolean all = false;
+            for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
+                    left = deadline - System.nanoTime()) {
+                all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+            }
+            if (!all && refused != null) {
+                throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
+            }
+            if (!all) {
+                String why = refused;
+                StringBuilder missing = new StringBuilder();
+                for (int p = 0; p < names.size(); p++) {
+                    if (p != self && channels.get(p) == null) {
+                        missing.append(missing.isEmpty() ? "" : ", ").append(names.get(p));
+                    }
+                }
+                throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
+                        + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
+            }
+    
+        } finally {
+            redials.clear();                              // from now on a closed connection is a lost one
         }
     }
 
@@ -369,8 +374,9 @@ final class Transport implements AutoCloseable {
     void redial(int place) {
         Redial r = redials.get(place);
         if (r == null || System.nanoTime() - r.deadline() > 0) {
+            String last = lastBeforeAWord.get(place);
             handshakeFailed(place, "place " + names.get(place) + " closed the connection before its handshake"
-                    + " began, until the deadline");
+                    + " began, until the deadline" + (last == null ? "" : " (the last time: " + last + ")"));
             return;
         }
         failedConnects.incrementAndGet();
@@ -379,6 +385,15 @@ final class Transport implements AutoCloseable {
                 redial(place);
             }
         }), RETRY_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Why the last connection to {@code place} ended before a word (a reset, say), for {@link #redial}'s end. */
+    void noteBeforeAWord(int place, String why) {
+        if (lastBeforeAWord.put(place, why) == null) {
+            System.getLogger(Transport.class.getName()).log(System.Logger.Level.INFO, () -> "place "
+                    + names.get(self) + ": the connection to place "
+                    + names.get(place) + " ended before its handshake began (" + why + "); dialing again");
+        }
     }
 
     /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */

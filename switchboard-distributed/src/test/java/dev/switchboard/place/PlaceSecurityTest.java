@@ -244,6 +244,16 @@ class PlaceSecurityTest {
         Transport p0 = place(0, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, new TransportTest.Inbox(),
                 Note.class);
         InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
+        joinsWhileTheBoundIsFull(p0, a0, p1, at, inbox);
+    }
+
+    /**
+     * Fills {@code p1}'s bound of connections in their handshake with silent strangers, has {@code p0} join: its
+     * connections are closed before a word and it dials again; once the strangers leave it joins, and a message
+     * goes through.
+     */
+    static void joinsWhileTheBoundIsFull(Transport p0, InetSocketAddress a0, Transport p1, InetSocketAddress at,
+                                         TransportTest.Inbox inbox) throws Exception {
         java.util.List<RawPeer> silent = new java.util.ArrayList<>();
         java.util.concurrent.CompletableFuture<Void> joining;
         try {
@@ -258,7 +268,6 @@ class PlaceSecurityTest {
                     throw new IllegalStateException(e);
                 }
             }, TransportTest.OWN_THREAD);
-            // p0's connections are closed before a word, and it dials again
             TransportTest.waitUntil("place 0 has dialed again", () -> p0.failedConnects() >= 2);
         } finally {
             for (RawPeer p : silent) {

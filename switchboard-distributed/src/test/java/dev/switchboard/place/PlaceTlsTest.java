@@ -194,6 +194,23 @@ class PlaceTlsTest {
         assertThat(rogue.isConnected(0)).isFalse();
     }
 
+    /** Over TLS too, a place closed before a word (the acceptor is full of handshakes) dials again and joins. */
+    @Test
+    void aPlaceThatComesWhileTheBoundIsFullDialsAgainOverTlsToo() throws Exception {
+        List<String> names = List.of("p0", "p1");
+        TransportTest.Inbox inbox = new TransportTest.Inbox();
+        List<Class<?>> notes = List.of(PlaceSecurityTest.Note.class);
+        Transport p1 = new Transport(1, "run-tls", names, new MessageCodec(notes, "test"), inbox,
+                Transport.Settings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), tls("p1"));
+        open.add(p1);
+        InetSocketAddress at = p1.bind(new InetSocketAddress("127.0.0.1", 0));
+        Transport p0 = new Transport(0, "run-tls", names, new MessageCodec(notes, "test"), new TransportTest.Inbox(),
+                Transport.Settings.DEFAULTS, tls("p0"));
+        open.add(p0);
+        InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
+        PlaceSecurityTest.joinsWhileTheBoundIsFull(p0, a0, p1, at, inbox);
+    }
+
     /** The embedded launch with mutual TLS: each child place opens the key store of its name. */
     @Test
     void anEmbeddedLaunchRunsItsPlacesOverMutualTls() throws Exception {

@@ -146,8 +146,9 @@ class SshPlacesTest {
                     .messages(ConfiguredPlacesTest.Hop.class, ConfiguredPlacesTest.NewBouncer.class)
                     .args("--config", conf.toString()).run(places -> { }))
                     .isInstanceOf(PlaceConnectionException.class)
-                    .hasMessage("logging in to 127.0.0.2:" + silent.getLocalPort() + ", checking its Java and staging"
-                            + " the class path there (for place p1) did not end within 2000 ms");
+                    .hasMessage("logging in to 127.0.0.2:" + silent.getLocalPort() + " (for place p1), checking its"
+                            + " Java and staging the class path there did not end within 2000 ms"
+                            + " (Places.builder().bootstrapTimeout(...))");
         }
     }
 
