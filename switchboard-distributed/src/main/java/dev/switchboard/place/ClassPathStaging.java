@@ -60,7 +60,8 @@ final class ClassPathStaging {
      */
     static List<Artifact> ofThisJvm() {
         List<Path> entries = new ArrayList<>();
-        for (String path : new String[] {System.getProperty("java.class.path"), System.getProperty("jdk.module.path")}) {
+        for (String path : new String[] {System.getProperty("java.class.path"),
+                System.getProperty("jdk.module.path")}) {
             if (path != null) {
                 for (String entry : path.split(File.pathSeparator)) {
                     if (!entry.isBlank()) {

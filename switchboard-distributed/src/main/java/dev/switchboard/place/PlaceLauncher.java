@@ -36,10 +36,10 @@ import java.util.stream.Stream;
  * user can read.
  *
  * <p>No child outlives its launcher: a child halts when its standard input, a pipe from this JVM (or an SSH
- * channel), ends — which the operating system does when this JVM ends, however it ends (killed, crashed); a
- * shutdown hook also ends them on a normal exit or Ctrl-C. A child that fails before it is ready fails the launch with its exit status and
- * the end of its error output; one that is not ready within the timeout fails it too, and every child started is
- * ended.
+ * channel), ends — which the operating system does when this JVM ends, however it ends (killed, crashed); a shutdown
+ * hook also ends them on a normal exit or Ctrl-C. A child that fails before it is ready fails the launch with its exit
+ * status and the end of its error output; one that is not ready within the timeout fails it too, and every child
+ * started is ended.
  */
 final class PlaceLauncher implements AutoCloseable {
     private final List<String> names;
@@ -218,9 +218,7 @@ final class PlaceLauncher implements AutoCloseable {
     static PlaceProcess startLocal(String name, List<String> jvmOptions, List<String> arguments) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (Runtime.version().feature() >= 24) {
-            command.add("--sun-misc-unsafe-memory-access=allow");    // Kryo's unsafe buffers, without a warning
-        }
+        command.addAll(placeJvmOptions(Runtime.version().feature()));
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(Stream.of(System.getProperty("java.class.path"), System.getProperty("jdk.module.path"))
@@ -231,6 +229,12 @@ final class PlaceLauncher implements AutoCloseable {
         errors.toFile().deleteOnExit();
         Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
         return new LocalPlace(process, errors);
+    }
+
+    /** What a place's JVM of Java {@code feature} needs besides the user's options. */
+    static List<String> placeJvmOptions(int feature) {
+        return feature >= 24 ? List.of("--sun-misc-unsafe-memory-access=allow")   // Kryo's Unsafe, without a warning
+                : List.of();
     }
 
     /** A place that is a child process of this JVM; its error output goes to a file. */

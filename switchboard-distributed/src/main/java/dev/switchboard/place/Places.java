@@ -235,9 +235,9 @@ public final class Places {
         /**
          * How the places prove they belong to the program: for the embedded launch ({@link #places(int)}), whose
          * default is a secret made for the run and handed to each place it starts, and in place of a configuration's
-         * {@code security} section for the other launches. With {@link PlacesSecurity.Mode#TLS TLS}, each place opens the key store of its name
-         * ({@code p0}, {@code p1}, ...: {@code {place}} in the path) and the trust store; {@code secretFile} is not
-         * read by the embedded launch.
+         * {@code security} section for the other launches. With {@link PlacesSecurity.Mode#TLS TLS}, each place opens
+         * the key store of its name ({@code p0}, {@code p1}, ...: {@code {place}} in the path) and the trust store;
+         * {@code secretFile} is not read by the embedded launch.
          *
          * <pre>{@code
          * Places.builder().places(3).security(new PlacesSecurity(PlacesSecurity.Mode.TLS, null,

@@ -272,7 +272,8 @@ public final class PlacesConfig {
         }
         Path knownHosts = c.hasPath("knownHosts") ? local(string(c, "knownHosts", key + ".knownHosts", origin), home,
                 dir) : home.resolve(".ssh").resolve("known_hosts");
-        java.time.Duration connectTimeout = duration(c, "connectTimeout", java.time.Duration.ofSeconds(10), key, origin);
+        java.time.Duration connectTimeout = duration(c, "connectTimeout", java.time.Duration.ofSeconds(10), key,
+                origin);
         java.time.Duration keepAlive = duration(c, "keepAlive", java.time.Duration.ofSeconds(15), key, origin);
         String directory = c.hasPath("directory") ? string(c, "directory", key + ".directory", origin)
                 : ".switchboard/staging";

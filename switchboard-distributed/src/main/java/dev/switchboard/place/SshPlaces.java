@@ -108,15 +108,12 @@ final class SshPlaces implements AutoCloseable {
      * would be refused though the host is known).
      */
     private void preferKnownHostKeyTypes(ClientSession session) {
-        if (!(session.getConnectAddress() instanceof java.net.SocketAddress address)) {
+        if (session.getConnectAddress() == null) {
             return;
         }
-        String host = address instanceof java.net.InetSocketAddress i ? i.getHostString()
-                : address instanceof SshdSocketAddress a ? a.getHostName() : null;
-        int port = address instanceof java.net.InetSocketAddress i ? i.getPort()
-                : address instanceof SshdSocketAddress a ? a.getPort() : -1;
-        Set<String> known = knownKeyTypes(host, port);
-        if (host == null || known.isEmpty()) {
+        SshdSocketAddress at = SshdSocketAddress.toSshdSocketAddress(session.getConnectAddress());
+        Set<String> known = knownKeyTypes(at.getHostName(), at.getPort());
+        if (known.isEmpty()) {
             return;
         }
         List<NamedFactory<Signature>> ordered = new ArrayList<>(session.getSignatureFactories());
@@ -259,7 +256,8 @@ final class SshPlaces implements AutoCloseable {
             exec.setOut(output);
             exec.setErr(output);
             exec.open().verify(settings.connectTimeout().toMillis());
-            Set<ClientChannelEvent> ended = exec.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(60));
+            Set<ClientChannelEvent> ended = exec.waitFor(EnumSet.of(ClientChannelEvent.CLOSED),
+                    Duration.ofSeconds(60));
             if (!ended.contains(ClientChannelEvent.CLOSED)) {
                 throw new PlaceConnectionException("'" + command + "' at " + where + " did not end within 60 s");
             }
@@ -289,9 +287,7 @@ final class SshPlaces implements AutoCloseable {
     PlaceProcess start(PlacesConfig.Place place, List<String> jvmOptions, List<String> arguments) throws IOException {
         Host host = hosts.get(place.hostname());
         List<String> command = new ArrayList<>(List.of("exec", java()));
-        if (host.javaFeature() >= 24) {
-            command.add("--sun-misc-unsafe-memory-access=allow");    // Kryo's unsafe buffers, without a warning
-        }
+        command.addAll(PlaceLauncher.placeJvmOptions(host.javaFeature()));
         jvmOptions.forEach(o -> command.add(quote(o)));
         command.addAll(List.of("-cp", quote(host.classPath()), PlaceMain.class.getName()));
         arguments.forEach(a -> command.add(quote(a)));
