@@ -22,15 +22,15 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shell lines of the README and the docs are commands that exist, with options they take: every
- * {@code ./switchboard ...} and {@code switchboard-bench/scripts/...} line of a code block or an inline code span
- * names a command whose {@code --help} answers with its usage (exit 0, on standard output; the launcher builds
- * nothing for it), and each {@code --option} on the line is in that usage. The harness's options are picocli's
+ * {@code ./switchboard ...}, {@code switchboard-bench/scripts/...} and {@code scripts/...} line of a code block or
+ * an inline code span names a command whose {@code --help} answers with its usage (exit 0, on standard output; the
+ * launcher builds nothing for it), and each {@code --option} on the line is in that usage. The harness's options are picocli's
  * usage of {@link Options}, the same text {@code ./switchboard bench --help} prints after building the harness.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DocCommandsTest {
     static final Path ROOT = findRoot();
-    private static final Pattern INLINE = Pattern.compile("`((?:\\./switchboard|switchboard-bench/scripts/)[^`]*)`");
+    private static final Pattern INLINE = Pattern.compile("`((?:\\./switchboard|switchboard-bench/scripts/|scripts/)[^`]*)`");
     private static final Pattern OPTION = Pattern.compile("(?<![\\w-])(--[a-z][a-z-]*)");
 
     /** A command line of a doc, and where. */
@@ -66,7 +66,7 @@ class DocCommandsTest {
 
     @Test
     void everyCommandOfTheLauncherAnswersHelp() {
-        for (String command : List.of("test", "demo", "examples", "place", "place run", "jmh", "stress", "java")) {
+        for (String command : List.of("test", "install", "demo", "examples", "place", "place run", "jmh", "stress", "java")) {
             List<String> words = new ArrayList<>(List.of("./switchboard"));
             words.addAll(List.of(command.split(" ")));
             assertThat(helpOf(words)).as(command).startsWith("usage: ./switchboard " + command.split(" ")[0]);
@@ -77,7 +77,7 @@ class DocCommandsTest {
     /** The usage of the command {@code words} start with: cached per command (and subcommand). */
     private String helpOf(List<String> words) {
         String program = words.get(0);
-        if (program.startsWith("switchboard-bench/scripts/")) {
+        if (program.startsWith("switchboard-bench/scripts/") || program.startsWith("scripts/")) {
             return helps.computeIfAbsent(program, p -> run(List.of("bash", p, "--help")));
         }
         if (!program.equals("./switchboard")) {
@@ -147,7 +147,8 @@ class DocCommandsTest {
                 }
                 if (inBlock) {
                     String command = l.startsWith("$ ") ? l.substring(2) : l;
-                    if (command.startsWith("./switchboard") || command.startsWith("switchboard-bench/scripts/")) {
+                    if (command.startsWith("./switchboard") || command.startsWith("switchboard-bench/scripts/")
+                            || command.startsWith("scripts/")) {
                         StringBuilder joined = new StringBuilder(command);
                         while (joined.toString().endsWith("\\") && i + 1 < text.size()) {
                             joined.setLength(joined.length() - 1);
