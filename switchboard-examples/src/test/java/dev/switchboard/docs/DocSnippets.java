@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  * The Java code of the README and the docs, and the compiled code it is the same as.
  *
  * <p>Every {@code ```java} block of {@code README.md} and {@code docs/*.md} is preceded, on the line right above
- * its fence, by a Markdown comment that names a region of a source file in this directory:
+ * its fence, by a Markdown comment that names a region of a source file in this directory, or in the benchmark
+ * module's {@code dev.switchboard.frompekko} (the programs ported from Pekko, which only that module may compile):
  * <pre>
  * &lt;!-- snippet: Actors.java#counter --&gt;
  * ```java
@@ -36,8 +37,10 @@ import java.util.stream.Stream;
 final class DocSnippets {
     /** The repository's root. */
     static final Path ROOT = findRoot();
-    /** Where the regions are. */
-    static final Path SOURCES = ROOT.resolve("switchboard-examples/src/test/java/dev/switchboard/docs");
+    /** Where the regions are: a file's region is named by its path under one of these. */
+    static final List<Path> SOURCES = List.of(
+            ROOT.resolve("switchboard-examples/src/test/java/dev/switchboard/docs"),
+            ROOT.resolve("switchboard-bench/src/test/java/dev/switchboard/frompekko"));
 
     private static final Pattern FENCE = Pattern.compile("^(\\s*)```(\\w*)\\s*$");
     private static final Pattern MARKER = Pattern.compile("^\\s*<!-- snippet: ([\\w./#\\s-]+?) -->\\s*$");
@@ -116,16 +119,24 @@ final class DocSnippets {
         return names;
     }
 
-    /** Every region of every source file in this directory, by "File.java#tag". */
+    /** Every region of every source file under {@link #SOURCES}, by "File.java#tag". */
     static Map<String, Region> regions() {
         Map<String, Region> all = new LinkedHashMap<>();
-        try (Stream<Path> files = Files.walk(SOURCES)) {
-            for (Path file : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-                String name = SOURCES.relativize(file).toString().replace('\\', '/');
-                regionsOf(file).forEach((tag, region) -> all.put(name + "#" + tag, region));
+        for (Path root : SOURCES) {
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                    String name = root.relativize(file).toString().replace('\\', '/');
+                    regionsOf(file).forEach((tag, region) -> {
+                        Region other = all.put(name + "#" + tag, region);
+                        if (other != null) {
+                            throw new IllegalStateException(name + "#" + tag + " is a region of both " + other.file()
+                                    + " and " + region.file() + ": rename one of the files");
+                        }
+                    });
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return all;
     }

@@ -37,7 +37,7 @@ class DocSnippetsTest {
                     Region region = regions.get(name);
                     if (region == null) {
                         problems.add(block.where() + ": names " + name + ", which is no region under "
-                                + DocSnippets.ROOT.relativize(DocSnippets.SOURCES));
+                                + DocSnippets.SOURCES.stream().map(DocSnippets.ROOT::relativize).toList());
                     }
                     shown.add(region);
                 }
