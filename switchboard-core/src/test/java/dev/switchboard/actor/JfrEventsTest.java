@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingStream;
 import org.junit.jupiter.api.Test;
@@ -30,12 +31,16 @@ class JfrEventsTest {
     static final List<String> NAMES = List.of("dev.switchboard.ActorFailed", "dev.switchboard.ActorRestarted",
             "dev.switchboard.ActorStopped", "dev.switchboard.DeadLetter", "dev.switchboard.MailboxFull");
 
-    /** Throws on "boom"; on "hold", waits for {@code release} (so that its mailbox of one fills). */
+    /**
+     * Throws on "boom"; on "hold", says it holds and waits for {@code release} (so that its mailbox of one fills).
+     */
     static final class Flaky extends Actor<String> {
+        private final CountDownLatch holding;
         private final CountDownLatch release;
 
-        Flaky(CountDownLatch release) {
+        Flaky(CountDownLatch holding, CountDownLatch release) {
             super(BoundedMailbox.dropping(1));
+            this.holding = holding;
             this.release = release;
         }
 
@@ -45,6 +50,7 @@ class JfrEventsTest {
                 throw new IllegalStateException("boom");
             }
             if (s.equals("hold")) {
+                holding.countDown();
                 try {
                     release.await();
                 } catch (InterruptedException e) {
@@ -56,11 +62,16 @@ class JfrEventsTest {
 
     static final class Parent extends Actor<String> {
         final CompletableFuture<ActorRef<String>> child = new CompletableFuture<>();
+        final AtomicInteger instances = new AtomicInteger();
+        final CountDownLatch holding = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
 
         @Override
         protected void onStart() {
-            child.complete(startChild("flaky", () -> new Flaky(release), SupervisorStrategy.restart()));
+            child.complete(startChild("flaky", () -> {
+                instances.incrementAndGet();
+                return new Flaky(holding, release);
+            }, SupervisorStrategy.restart()));
         }
 
         @Override
@@ -84,7 +95,9 @@ class JfrEventsTest {
                     ActorRef<String> p = parent.start("parent");
                     ActorRef<String> flaky = parent.child.join();
                     flaky.send("boom");                       // ActorFailed, then ActorRestarted
-                    flaky.send("hold");
+                    Await.until("the supervisor made the second instance", () -> parent.instances.get() == 2);
+                    flaky.send("hold");                       // the new instance takes it (after the restart)
+                    Await.until("the new instance holds", () -> parent.holding.getCount() == 0);
                     for (int i = 0; i < 100; i++) {
                         flaky.send("fill");                   // a mailbox of one, held: all but one meet it full
                     }
