@@ -21,6 +21,7 @@ public final class Suite {
 
     public static List<Benchmark> all() {
         List<Benchmark> all = new java.util.ArrayList<>(micro());
+        all.add(PingPong.pairs(8));
         all.addAll(MailboxOverheadBenchmarks.all());
         all.addAll(RequestReplyBenchmarks.all());
         all.addAll(ServerBenchmarks.all());

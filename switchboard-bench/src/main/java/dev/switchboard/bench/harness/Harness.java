@@ -41,6 +41,7 @@ import java.util.Map;
  * ./switchboard bench --help               (every option: {@link Options})
  * ./switchboard bench [options]
  * ./switchboard bench --compare a,b,...    (Switchboard variants against each other: {@link Comparison})
+ * ./switchboard bench --scaling 1,2,4      (a set of benchmarks at each worker count: {@link Scaling})
  * ./switchboard bench --probe-latency ...  (a probe's latency under endless chains: {@link ProbeLatency})
  * </pre>
  */
@@ -120,7 +121,7 @@ public final class Harness {
                         options.compareWorkers != null ? options.compareWorkers : List.of(options.workers),
                         options.throughput, System.out).idleSpin(options.idleSpin);
             } else {
-                chosen = Suite.select(options.only);
+                chosen = Suite.select(options.scaling != null ? Scaling.selection(options) : options.only);
             }
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
@@ -129,6 +130,18 @@ public final class Harness {
         }
         if (comparison != null) {
             comparison.run();
+            return;
+        }
+        if (options.scaling != null) {
+            try {
+                List<Scaling.Point> points = Scaling.run(options, chosen, System.out);
+                boolean verified = points.size() == options.scaling.size() && points.stream()
+                        .allMatch(p -> p.runs().verified() && p.failures().isEmpty());
+                System.exit(verified ? 0 : 1);
+            } catch (ChildRuns.Failure e) {
+                System.err.println("bench: " + e.getMessage());
+                System.exit(1);
+            }
             return;
         }
         if (options.runs > 1) {

@@ -32,9 +32,9 @@ final class Options {
     /** Options of the benchmark runs that mean nothing to --probe-latency. */
     private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
             "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs", "--pool-mode",
-            "--compare-workers", "--idle-spin");
+            "--compare-workers", "--idle-spin", "--scaling");
     /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
-    private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs", "--pool-mode");
+    private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs", "--pool-mode", "--scaling");
 
     /** The arguments as given. */
     List<String> arguments = List.of();
@@ -73,6 +73,8 @@ final class Options {
     List<String> compare;
     /** With --compare: the worker counts to run every benchmark on, one runtime each; null for --workers. */
     List<Integer> compareWorkers;
+    /** The worker counts of the scaling mode ({@link Scaling}); null otherwise. */
+    List<Integer> scaling;
 
     /** The probe-latency tool instead of the benchmarks ({@link ProbeLatency}). */
     @Option(names = "--probe-latency", order = 18,
@@ -162,7 +164,8 @@ final class Options {
     @Option(names = "--runs", order = 11,
             paramLabel = "N", description = {"run the harness N times, each in its own JVM (same"
             + " flags), one after the other, and report the spread of every ratio over the runs (default 1); a"
-            + " run whose JVM fails is named and tried once more, and left out if it fails again"})
+            + " run whose JVM fails is named and tried once more, and left out if it fails again; with --scaling,"
+            + " N runs per worker count"})
     void runs(String v) {
         runs = positive(v, "--runs");
     }
@@ -204,15 +207,16 @@ final class Options {
             + " benchmark on a runtime of each of these worker counts, all in this JVM, in the same rounds, and"
             + " relate each to the same benchmark on the first count (instead of --workers)"})
     void compareWorkers(String value) {
-        List<Integer> counts = new ArrayList<>();
-        for (String v : value.split(",")) {
-            int n = positive(v.trim(), "--compare-workers");
-            if (counts.contains(n)) {
-                throw bad("--compare-workers lists " + n + " twice: " + value);
-            }
-            counts.add(n);
-        }
-        compareWorkers = List.copyOf(counts);
+        compareWorkers = counts(value, "--compare-workers");
+    }
+
+    @Option(names = "--scaling", order = 17, paramLabel = "1,2,4", description = {"the scaling mode: run a set of"
+            + " benchmarks (--only's, or by default PingPongPairs8, Big, HotServer20Map, DictRead150K-ReadersWriter,"
+            + " TxList-Read-Dynamic-Tx, FibFuture and ParallelLoop) at each of these worker counts, every side with"
+            + " that many workers, each count in JVMs of its own (--runs of them, the counts taking turns), and report"
+            + " each side's time and speedup per count (table, --json, --html with a chart per benchmark)"})
+    void scaling(String value) {
+        scaling = counts(value, "--scaling");
     }
 
     @Option(names = "--chains", order = 19,
@@ -320,6 +324,9 @@ final class Options {
         if (compareWorkers != null && given.contains("--workers")) {
             throw bad("--compare-workers replaces --workers; give one of them");
         }
+        if (scaling != null && given.contains("--workers")) {
+            throw bad("--scaling replaces --workers; give one of them");
+        }
     }
 
     private void fillDefaults() {
@@ -335,6 +342,19 @@ final class Options {
         if (warmupSeconds < 0) {
             warmupSeconds = quick ? 2 : 5;
         }
+    }
+
+    /** A list of distinct worker counts, {@code 1,2,4}. */
+    private static List<Integer> counts(String value, String option) {
+        List<Integer> counts = new ArrayList<>();
+        for (String v : value.split(",")) {
+            int n = positive(v.trim(), option);
+            if (counts.contains(n)) {
+                throw bad(option + " lists " + n + " twice: " + value);
+            }
+            counts.add(n);
+        }
+        return List.copyOf(counts);
     }
 
     private static int positive(String v, String option) {

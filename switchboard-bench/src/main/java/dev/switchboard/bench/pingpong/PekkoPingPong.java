@@ -1,11 +1,13 @@
 package dev.switchboard.bench.pingpong;
 
 import dev.switchboard.bench.harness.PekkoRun;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
 
-/** PingPong on Pekko classic actors; the pong actor completes a future with the checksum when stopped. */
+/** PingPong on Pekko classic actors, one pair or several; the pongs add up the checksum as they stop. */
 final class PekkoPingPong {
     record Start() {
     }
@@ -22,12 +24,34 @@ final class PekkoPingPong {
     private PekkoPingPong() {
     }
 
-    static long run(ActorSystem system, int n) throws Exception {
+    static long run(ActorSystem system, int n, int pairs) throws Exception {
         PekkoRun run = new PekkoRun();
-        ActorRef pong = run.spawn(system, Props.create(PongActor.class, () -> new PongActor(run)));
-        ActorRef ping = run.spawn(system, Props.create(PingActor.class, () -> new PingActor(run, n, pong)));
-        ping.tell(new Start(), ActorRef.noSender());
+        Tally tally = new Tally(run, pairs);
+        for (int i = 0; i < pairs; i++) {
+            ActorRef pong = run.spawn(system, Props.create(PongActor.class, () -> new PongActor(run, tally)));
+            ActorRef ping = run.spawn(system, Props.create(PingActor.class, () -> new PingActor(run, n, pong)));
+            ping.tell(new Start(), ActorRef.noSender());
+        }
         return run.await();
+    }
+
+    /** The pongs' checksums, added up; the last pong to stop completes the run with the sum. */
+    static final class Tally {
+        private final PekkoRun run;
+        private final AtomicLong sum = new AtomicLong();
+        private final AtomicInteger left;
+
+        Tally(PekkoRun run, int pairs) {
+            this.run = run;
+            this.left = new AtomicInteger(pairs);
+        }
+
+        void add(long checksum) {
+            long total = sum.addAndGet(checksum);
+            if (left.decrementAndGet() == 0) {
+                run.complete(total);
+            }
+        }
     }
 
     static final class PingActor extends PekkoRun.Counted {
@@ -63,10 +87,12 @@ final class PekkoPingPong {
     }
 
     static final class PongActor extends PekkoRun.Counted {
+        private final Tally tally;
         private long pings;
 
-        PongActor(PekkoRun run) {
+        PongActor(PekkoRun run, Tally tally) {
             super(run);
+            this.tally = tally;
         }
 
         @Override
@@ -78,7 +104,7 @@ final class PekkoPingPong {
                     })
                     .match(Stop.class, s -> {
                         getContext().stop(getSelf());
-                        run.complete(pings + s.pongsReceived());
+                        tally.add(pings + s.pongsReceived());
                     })
                     .build();
         }

@@ -4,7 +4,7 @@ import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.task.TaskRuntime;
 
-/** PingPong on Switchboard: the finish ends when both actors have exited. */
+/** PingPong on Switchboard, one pair or several: the finish ends when every actor has exited. */
 final class SwitchboardPingPong {
     sealed interface Msg permits Start, Ping, Pong, Stop {
     }
@@ -24,14 +24,20 @@ final class SwitchboardPingPong {
     private SwitchboardPingPong() {
     }
 
-    static long run(TaskRuntime runtime, int n) {
-        PongActor pong = new PongActor();
+    static long run(TaskRuntime runtime, int n, int pairs) {
+        PongActor[] pongs = new PongActor[pairs];
         runtime.finish(() -> {
-            ActorRef<Msg> pongRef = pong.start();
-            ActorRef<Msg> ping = new PingActor(n, pongRef).start();
-            ping.send(new Start());
+            for (int i = 0; i < pairs; i++) {
+                pongs[i] = new PongActor();
+                ActorRef<Msg> ping = new PingActor(n, pongs[i].start()).start();
+                ping.send(new Start());
+            }
         });
-        return pong.checksum;
+        long checksum = 0;
+        for (PongActor pong : pongs) {
+            checksum += pong.checksum;
+        }
+        return checksum;
     }
 
     static final class PingActor extends Actor<Msg> {
