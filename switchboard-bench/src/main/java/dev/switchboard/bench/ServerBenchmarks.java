@@ -4,6 +4,7 @@ import dev.switchboard.bench.harness.Benchmark;
 import dev.switchboard.bench.hotserver.HotServer;
 import dev.switchboard.bench.hotserver.HotServer.Cost;
 import dev.switchboard.bench.hotserver.HotServer.Variant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The hot-server benchmarks (see {@link HotServer}), in report order (see {@link Suite}). */
@@ -32,5 +33,25 @@ final class ServerBenchmarks {
                 new HotServer(1, Cost.INCREMENT, Variant.AWAIT_REPLY),
                 new HotServer(20, Cost.INCREMENT, Variant.AWAIT_REPLY),
                 new HotServer(20, Cost.MAP, Variant.AWAIT_REPLY));
+    }
+
+    /**
+     * The request-reply grid: servers whose state is a map of 1,000, 100,000 or 1,000,000 entries (built once per
+     * JVM), with 1, 4, 20 or 64 clients, 0, 10 or 50 % writes, the replies sent to the client's reference in the
+     * request or to a {@code ReplyTo} (the clients asking with {@code awaitReply}); then one server that builds a
+     * 500,000-entry map in its constructor at every run, with 20 clients and 10 % writes.
+     */
+    static List<Benchmark> grid() {
+        List<Benchmark> grid = new ArrayList<>();
+        for (int keys : new int[] {1_000, 100_000, 1_000_000}) {
+            for (int clients : new int[] {1, 4, 20, 64}) {
+                for (int writes : new int[] {0, 10, 50}) {
+                    grid.add(HotServer.grid(keys, clients, writes, Variant.ACTOR));
+                    grid.add(HotServer.grid(keys, clients, writes, Variant.AWAIT_REPLY));
+                }
+            }
+        }
+        grid.add(HotServer.fresh(500_000, 20, 10));
+        return List.copyOf(grid);
     }
 }

@@ -61,6 +61,17 @@ public final class Suite {
                 RemotePingPong.overTls());
     }
 
+    /** The name that stands for the whole {@link #serverGrid()} in {@code --only}. */
+    public static final String SERVER_GRID = "ServerGrid";
+
+    /**
+     * The request-reply grid (map size x clients x writes x reply style, and a server that builds its map at every
+     * run): run only when {@code --only} names them, one by one or all as {@value #SERVER_GRID}.
+     */
+    public static List<Benchmark> serverGrid() {
+        return ServerBenchmarks.grid();
+    }
+
     /**
      * Switchboard-only variants that {@code --compare} can name besides the benchmarks of {@link #all()}: they
      * take a measured difference apart and are not part of the main run.
@@ -75,6 +86,7 @@ public final class Suite {
     public static Benchmark forCompare(String name) {
         List<Benchmark> known = new java.util.ArrayList<>(all());
         known.addAll(optional());
+        known.addAll(serverGrid());
         known.addAll(compareVariants());
         return known.stream().filter(b -> b.name().equalsIgnoreCase(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown benchmark " + name + " for --compare;"
@@ -82,18 +94,24 @@ public final class Suite {
     }
 
     /**
-     * The benchmarks named in {@code only} (case-insensitive), of {@link #all()} and {@link #optional()}, in report
-     * order; or those of {@link #all()} if it is null.
+     * The benchmarks named in {@code only} (case-insensitive), of {@link #all()}, {@link #optional()} and
+     * {@link #serverGrid()} ({@value #SERVER_GRID} names all of the grid), in report order; or those of
+     * {@link #all()} if it is null.
      */
     public static List<Benchmark> select(Set<String> only) {
         if (only == null) {
             return all();
         }
+        Set<String> names = new java.util.HashSet<>(only);
+        if (names.remove(SERVER_GRID.toLowerCase(Locale.ROOT))) {
+            serverGrid().forEach(b -> names.add(b.name().toLowerCase(Locale.ROOT)));
+        }
         List<Benchmark> known = new java.util.ArrayList<>(all());
         known.addAll(optional());
+        known.addAll(serverGrid());
         List<Benchmark> chosen = known.stream()
-                .filter(b -> only.contains(b.name().toLowerCase(Locale.ROOT))).toList();
-        if (chosen.size() != only.size()) {
+                .filter(b -> names.contains(b.name().toLowerCase(Locale.ROOT))).toList();
+        if (chosen.size() != names.size()) {
             throw new IllegalArgumentException("unknown benchmark in " + only + "; known: "
                     + known.stream().map(Benchmark::name).toList());
         }

@@ -169,7 +169,10 @@ final class ChildRuns {
         command.addAll(arguments);
         command.add("--json");
         command.add(json.toString());
-        out.printf("%n=== run %d of %d%s (its own JVM) ===%n", run, runs, attempt > 1 ? ", attempt " + attempt : "");
+        if (runs > 1 || attempt > 1) {       // a single run's caller says what it is (the scaling mode)
+            out.printf("%n=== run %d of %d%s (its own JVM) ===%n", run, runs, attempt > 1 ? ", attempt " + attempt
+                    : "");
+        }
         out.flush();
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         current = p;

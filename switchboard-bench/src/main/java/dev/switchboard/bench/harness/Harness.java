@@ -106,6 +106,12 @@ public final class Harness {
                 System.out.printf("%-28s %s%n", b.name(), b.description());
             }
             System.out.println();
+            System.out.println("the request-reply grid, only when --only names them (--only " + Suite.SERVER_GRID
+                    + " names all " + Suite.serverGrid().size() + "):");
+            for (Benchmark b : Suite.serverGrid()) {
+                System.out.printf("%-28s %s%n", b.name(), b.description());
+            }
+            System.out.println();
             System.out.println("for --compare only (Switchboard variants, not in the main run):");
             for (Benchmark b : Suite.compareVariants()) {
                 System.out.printf("%-28s %s%n", b.name(), b.description());

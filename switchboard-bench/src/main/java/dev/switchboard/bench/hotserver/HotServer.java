@@ -57,6 +57,8 @@ public final class HotServer implements Benchmark {
     private final Params p;
     private final Variant variant;
     private final long expected;
+    /** The name of a benchmark of the request-reply grid ({@link #grid}, {@link #fresh}); null for the others. */
+    private final String gridName;
 
     /**
      * @param clients       client actors
@@ -66,7 +68,15 @@ public final class HotServer implements Benchmark {
      * @param variant       how the Switchboard server is run
      */
     public HotServer(int clients, int requests, int writePercent, Cost cost, Variant variant) {
-        if (clients < 1 || requests < clients || writePercent < 0 || writePercent > 100) {
+        this(new Params(clients, requests / Math.max(1, clients), writePercent, cost, MAP_KEYS, false), variant, null);
+    }
+
+    private HotServer(Params p, Variant variant, String gridName) {
+        int clients = p.clients();
+        int requests = p.requestsPerClient() * clients;
+        int writePercent = p.writePercent();
+        Cost cost = p.cost();
+        if (clients < 1 || requests < clients || writePercent < 0 || writePercent > 100 || p.mapKeys() < 1) {
             throw new IllegalArgumentException("bad HotServer parameters: clients " + clients + ", requests "
                     + requests + ", writes " + writePercent + " %");
         }
@@ -74,9 +84,40 @@ public final class HotServer implements Benchmark {
             throw new IllegalArgumentException("the readers-writer server needs the MAP or RENDER cost (an increment"
                     + " is a write)");
         }
-        this.p = new Params(clients, requests / clients, writePercent, cost);
+        this.p = p;
         this.variant = variant;
+        this.gridName = gridName;
         this.expected = simulate(p);
+    }
+
+    /**
+     * A cell of the request-reply grid: a server whose state is a map of {@code mapKeys} entries, built once per JVM
+     * and shared by every run; {@code clients} clients, 200,000 requests in all, {@code writePercent} of them
+     * writes; the clients send their reference in the request ({@link Variant#ACTOR}) or ask with
+     * {@code awaitReply} and a {@code ReplyTo} ({@link Variant#AWAIT_REPLY}). Named like
+     * {@code Server100K-20c-10w} and {@code Server100K-20c-10w-ReplyTo}.
+     */
+    public static HotServer grid(int mapKeys, int clients, int writePercent, Variant variant) {
+        if (variant == Variant.READERS_WRITER) {
+            throw new IllegalArgumentException("the grid's servers are plain actors");
+        }
+        return new HotServer(new Params(clients, 200_000 / clients, writePercent, Cost.MAP, mapKeys, false), variant,
+                "Server" + size(mapKeys) + "-" + clients + "c-" + writePercent + "w"
+                        + (variant == Variant.AWAIT_REPLY ? "-ReplyTo" : ""));
+    }
+
+    /**
+     * A server that builds its state, a fresh map of {@code mapKeys} entries, in its constructor at every run, as a
+     * program that starts a new service each time does: {@code ServerFresh500K-20c-10w}.
+     */
+    public static HotServer fresh(int mapKeys, int clients, int writePercent) {
+        return new HotServer(new Params(clients, 200_000 / clients, writePercent, Cost.MAP, mapKeys, true),
+                Variant.ACTOR, "ServerFresh" + size(mapKeys) + "-" + clients + "c-" + writePercent + "w");
+    }
+
+    /** 1K, 100K, 1M: a map size for a name. */
+    private static String size(int keys) {
+        return keys % 1_000_000 == 0 ? keys / 1_000_000 + "M" : keys % 1_000 == 0 ? keys / 1_000 + "K" : keys + "";
     }
 
     /** 200,000 requests in all, 10 % writes: the shape of the independently written workload. */
@@ -86,6 +127,9 @@ public final class HotServer implements Benchmark {
 
     @Override
     public String name() {
+        if (gridName != null) {
+            return gridName;
+        }
         return "HotServer" + p.clients() + switch (p.cost()) {
             case INCREMENT -> "Inc";
             case MAP -> "Map";
@@ -100,6 +144,13 @@ public final class HotServer implements Benchmark {
 
     @Override
     public String description() {
+        if (gridName != null) {
+            return p.clients() + " request-reply clients of one server, a lookup (" + (100 - p.writePercent())
+                    + " %) or store (" + p.writePercent() + " %) in a " + size(p.mapKeys()) + "-entry HashMap "
+                    + (p.fresh() ? "the server builds anew at every run" : "built once per JVM") + "; replies to "
+                    + (variant == Variant.AWAIT_REPLY ? "a ReplyTo (Switchboard clients ask with awaitReply)"
+                    : "the client's reference in the request") + " (Pekko: tell and getSender())";
+        }
         return p.clients() + " request-reply clients of one server, "
                 + switch (p.cost()) {
                     case INCREMENT -> "a field increment";
@@ -120,6 +171,8 @@ public final class HotServer implements Benchmark {
         m.put("requests_per_client", p.requestsPerClient());
         m.put("write_percent", p.writePercent());
         m.put("cost", p.cost().name());
+        m.put("map_keys", p.cost() == Cost.INCREMENT ? 0 : p.mapKeys());
+        m.put("fresh_map", p.fresh());
         m.put("switchboard", variant.name());
         return m;
     }
@@ -131,17 +184,27 @@ public final class HotServer implements Benchmark {
 
     @Override
     public long runSwitchboard(TaskRuntime runtime) {
-        return SwitchboardHotServer.run(runtime, p, variant, state(p.cost()));
+        return SwitchboardHotServer.run(runtime, p, variant, state(p));
     }
 
     @Override
     public long runPekko(ActorSystem system) throws Exception {
-        return PekkoHotServer.run(system, p, state(p.cost()));
+        return PekkoHotServer.run(system, p, state(p));
     }
 
-    record Params(int clients, int requestsPerClient, int writePercent, Cost cost) {
+    /**
+     * @param mapKeys the entries of the server's map (MAP and RENDER)
+     * @param fresh   whether the server builds its map in its constructor at every run, rather than taking the one
+     *                built once per JVM
+     */
+    record Params(int clients, int requestsPerClient, int writePercent, Cost cost, int mapKeys, boolean fresh) {
         int keys() {
-            return cost == Cost.INCREMENT ? SMALL_KEYS : MAP_KEYS;
+            return cost == Cost.INCREMENT ? SMALL_KEYS : mapKeys;
+        }
+
+        /** The map a server serves from: {@code shared}, or a new one of its own when {@code fresh}. */
+        HashMap<Integer, Integer> serverMap(HashMap<Integer, Integer> shared) {
+            return fresh ? filled(mapKeys) : shared;
         }
 
         /** The reply to a request whose value is {@code value}. */
@@ -150,26 +213,31 @@ public final class HotServer implements Benchmark {
         }
     }
 
-    /** The server's state: the large map, except for {@link Cost#INCREMENT}. */
-    private static HashMap<Integer, Integer> state(Cost cost) {
-        return cost == Cost.INCREMENT ? null : map();
+    /**
+     * The server's shared state: the map of {@code p.mapKeys()} entries, except for {@link Cost#INCREMENT} and a
+     * server that builds its own ({@link Params#fresh}).
+     */
+    private static HashMap<Integer, Integer> state(Params p) {
+        return p.cost() == Cost.INCREMENT || p.fresh() ? null : map(p.mapKeys());
     }
 
-    private static HashMap<Integer, Integer> map;
+    private static final Map<Integer, HashMap<Integer, Integer>> MAPS = new HashMap<>();
 
     /**
-     * The filled map, built once and shared by every run of both sides: a write stores the value the map
-     * already holds, so its contents never change.
+     * The filled map of {@code keys} entries, built once per size and shared by every run of both sides: a write
+     * stores the value the map already holds, so its contents never change.
      */
-    static synchronized HashMap<Integer, Integer> map() {
-        if (map == null) {
-            HashMap<Integer, Integer> m = new HashMap<>(MAP_KEYS * 2);
-            for (int k = 0; k < MAP_KEYS; k++) {
-                m.put(k, valueOf(k));
-            }
-            map = m;
+    static synchronized HashMap<Integer, Integer> map(int keys) {
+        return MAPS.computeIfAbsent(keys, HotServer::filled);
+    }
+
+    /** A new map of {@code keys} entries, each key to {@link #valueOf} it. */
+    static HashMap<Integer, Integer> filled(int keys) {
+        HashMap<Integer, Integer> m = new HashMap<>(keys * 2);
+        for (int k = 0; k < keys; k++) {
+            m.put(k, valueOf(k));
         }
-        return map;
+        return m;
     }
 
     /**

@@ -52,7 +52,7 @@ final class PekkoHotServer {
         Server(PekkoRun run, Params p, HashMap<Integer, Integer> map) {
             super(run);
             this.p = p;
-            this.map = map;
+            this.map = p.serverMap(map);
         }
 
         @Override

@@ -79,7 +79,7 @@ final class SwitchboardHotServer {
         private long served;
 
         Server(HashMap<Integer, Integer> map, Params p) {
-            this.map = map;
+            this.map = p.serverMap(map);
             this.p = p;
         }
 
