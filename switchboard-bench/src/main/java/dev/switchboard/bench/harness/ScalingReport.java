@@ -51,9 +51,8 @@ final class ScalingReport {
     /** The benchmarks over the points, in the order of the runs. */
     static List<BenchmarkJson> benchmarks(List<Scaling.Point> points) {
         List<BenchmarkJson> out = new ArrayList<>();
-        List<Runs.Row> firstRows = points.get(0).runs().rows();
-        for (int b = 0; b < firstRows.size(); b++) {
-            Runs.Row first = firstRows.get(b);
+        for (int b = 0; b < points.get(0).runs().rows().size(); b++) {
+            Runs.Row first = firstRow(points, b);
             List<String> failures = new ArrayList<>();
             List<Side> sides = new ArrayList<>();
             for (Scaling.Point p : points) {
@@ -65,17 +64,13 @@ final class ScalingReport {
             }
             List<SideJson> sideJson = new ArrayList<>();
             for (Side side : sides) {
+                Stats atFirst = firstRow(points, b).medians().get(side);      // the speedups' base
                 List<PointJson> pts = new ArrayList<>();
-                Double base = null;
                 for (Scaling.Point p : points) {
                     Stats s = p.runs().rows().get(b).medians().get(side);
-                    if (s == null) {
-                        pts.add(new PointJson(p.workers(), null, null, null, null));
-                        continue;
-                    }
-                    base = base == null && p == points.get(0) ? s.medianMs() : base;
-                    pts.add(new PointJson(p.workers(), s.medianMs(), s.minMs(), s.maxMs(),
-                            base == null ? null : base / s.medianMs()));
+                    pts.add(s == null ? new PointJson(p.workers(), null, null, null, null)
+                            : new PointJson(p.workers(), s.medianMs(), s.minMs(), s.maxMs(),
+                                    atFirst == null ? null : atFirst.medianMs() / s.medianMs()));
                 }
                 sideJson.add(new SideJson(side.key(), side.label(), pts));
             }
@@ -95,6 +90,10 @@ final class ScalingReport {
                     ? "fork_join_pool" : "pekko", sideJson, ratios, failures));
         }
         return out;
+    }
+
+    private static Runs.Row firstRow(List<Scaling.Point> points, int benchmark) {
+        return points.get(0).runs().rows().get(benchmark);
     }
 
     /** The table printed at the end of a scaling run. */
