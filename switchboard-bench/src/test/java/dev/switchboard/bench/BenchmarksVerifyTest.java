@@ -27,6 +27,7 @@ class BenchmarksVerifyTest extends BothSides {
     static Stream<Benchmark> small() {
         return Stream.of(
                 new PingPong(2_000),
+                PingPong.pairs(8),       // full size: 8 pairs, whose pongs add up one checksum on Pekko's side
                 new ThreadRing(10, 5_000),
                 new Counting(50_000),
                 new ForkJoinThroughput(8, 2_000),

@@ -47,9 +47,9 @@ final class PekkoPingPong {
         }
 
         void add(long checksum) {
-            long total = sum.addAndGet(checksum);
-            if (left.decrementAndGet() == 0) {
-                run.complete(total);
+            sum.addAndGet(checksum);
+            if (left.decrementAndGet() == 0) {    // every pong added before it counted down: the sum is whole
+                run.complete(sum.get());
             }
         }
     }
