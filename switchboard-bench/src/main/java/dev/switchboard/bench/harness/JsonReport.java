@@ -184,7 +184,8 @@ public final class JsonReport {
         return ReportMapper.write(new ReportJson.ProbeReport(machine, config, rows));
     }
 
-    private static void writeFile(Path file, String json) throws IOException {
+    /** Writes {@code json} to {@code file}, making its directory first. */
+    static void writeFile(Path file, String json) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
@@ -192,7 +193,8 @@ public final class JsonReport {
         Files.writeString(file, json);
     }
 
-    private static String peer(Benchmark.Peer peer) {
+    /** A peer's name in the reports: {@code pekko} or {@code fork_join_pool}. */
+    static String peer(Benchmark.Peer peer) {
         return peer.name().toLowerCase(Locale.ROOT);
     }
 

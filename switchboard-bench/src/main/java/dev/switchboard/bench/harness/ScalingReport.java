@@ -86,8 +86,8 @@ final class ScalingReport {
                 }
                 ratios.put(side.key(), perCount);
             }
-            out.add(new BenchmarkJson(first.name(), first.description(), first.peer() == Benchmark.Peer.FORK_JOIN_POOL
-                    ? "fork_join_pool" : "pekko", sideJson, ratios, failures));
+            out.add(new BenchmarkJson(first.name(), first.description(), JsonReport.peer(first.peer()), sideJson,
+                    ratios, failures));
         }
         return out;
     }
@@ -132,11 +132,7 @@ final class ScalingReport {
 
     static void writeJson(Path file, RunInfo run, Map<String, Object> machine, Map<String, Object> config,
                           List<Scaling.Point> points) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, json(run, machine, config, points));
+        JsonReport.writeFile(file, json(run, machine, config, points));
     }
 
     static String json(RunInfo run, Map<String, Object> machine, Map<String, Object> config,

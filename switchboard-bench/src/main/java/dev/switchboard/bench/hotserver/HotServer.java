@@ -101,9 +101,8 @@ public final class HotServer implements Benchmark {
         if (variant == Variant.READERS_WRITER) {
             throw new IllegalArgumentException("the grid's servers are plain actors");
         }
-        return new HotServer(new Params(clients, 200_000 / clients, writePercent, Cost.MAP, mapKeys, false), variant,
-                "Server" + size(mapKeys) + "-" + clients + "c-" + writePercent + "w"
-                        + (variant == Variant.AWAIT_REPLY ? "-ReplyTo" : ""));
+        return mapServer(mapKeys, clients, writePercent, false, variant,
+                variant == Variant.AWAIT_REPLY ? "-ReplyTo" : "");
     }
 
     /**
@@ -111,8 +110,14 @@ public final class HotServer implements Benchmark {
      * program that starts a new service each time does: {@code ServerFresh500K-20c-10w}.
      */
     public static HotServer fresh(int mapKeys, int clients, int writePercent) {
-        return new HotServer(new Params(clients, 200_000 / clients, writePercent, Cost.MAP, mapKeys, true),
-                Variant.ACTOR, "ServerFresh" + size(mapKeys) + "-" + clients + "c-" + writePercent + "w");
+        return mapServer(mapKeys, clients, writePercent, true, Variant.ACTOR, "");
+    }
+
+    /** A grid server: 200,000 requests in all, named Server[Fresh]{size}-{clients}c-{writes}w{suffix}. */
+    private static HotServer mapServer(int mapKeys, int clients, int writePercent, boolean fresh, Variant variant,
+                                       String suffix) {
+        return new HotServer(new Params(clients, 200_000 / clients, writePercent, Cost.MAP, mapKeys, fresh), variant,
+                "Server" + (fresh ? "Fresh" : "") + size(mapKeys) + "-" + clients + "c-" + writePercent + "w" + suffix);
     }
 
     /** 1K, 100K, 1M: a map size for a name. */
