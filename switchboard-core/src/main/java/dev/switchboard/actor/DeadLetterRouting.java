@@ -32,7 +32,7 @@ final class DeadLetterRouting {
         Object message = Dispatch.messageOf(envelope);
         if (envelope instanceof Request r) {
             r.replyTo().failUnanswered(new NoReplyException(actor + (byClose
-                    ? " was terminated by the close of its runtime before processing the request "
+                    ? " was terminated by the close of its runtime " + runtimeName(actor) + " before processing the request "
                     : reason == DeadLetter.Reason.MAILBOX_FULL ? "'s mailbox was full: it dropped the request "
                     : reason == DeadLetter.Reason.FAILED_PROCESSING ? " failed processing, and its supervisor dropped,"
                             + " the request "
@@ -90,5 +90,11 @@ final class DeadLetterRouting {
             s.countDeadLetters(DeadLetter.Reason.MAILBOX_FULL.ordinal(),
                     (long) ActorExtras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
         }
+    }
+
+    /** The name of the runtime the actor ran on, for a message; "" if it never started. */
+    private static String runtimeName(ActorCore<?> actor) {
+        var s = actor.scheduler();
+        return s == null ? "" : s.name();
     }
 }
