@@ -34,4 +34,13 @@ final class MonitorBenchmarks {
         all.add(new Flock(300, 200, 4_000, true));
         return all;
     }
+
+    /**
+     * For {@code --compare} only: the read-mostly mix as a plain actor and under a mutex monitor, the baselines of
+     * {@code DictMix150K-ReadersWriter}.
+     */
+    static List<Benchmark> compareVariants() {
+        return List.of(new MonitorDictionary(150_000, OPERATIONS, 5, Variant.ACTOR, false),
+                new MonitorDictionary(150_000, OPERATIONS, 5, Variant.MUTEX, false));
+    }
 }

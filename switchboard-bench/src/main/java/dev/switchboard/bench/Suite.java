@@ -79,6 +79,7 @@ public final class Suite {
     public static List<Benchmark> compareVariants() {
         List<Benchmark> variants = new java.util.ArrayList<>(MailboxOverheadBenchmarks.compareVariants());
         variants.addAll(TxListBenchmarks.compareVariants());
+        variants.addAll(MonitorBenchmarks.compareVariants());
         return variants;
     }
 

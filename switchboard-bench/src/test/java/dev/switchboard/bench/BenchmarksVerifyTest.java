@@ -76,7 +76,7 @@ class BenchmarksVerifyTest extends BothSides {
     }
 
     @Test
-    void theCompareVariantsAreNamedAfterTheirMailboxesAndSendPatternOrTheirSplit() {
+    void theCompareVariantsAreNamedAfterTheirMailboxesAndSendPatternOrTheirSplitOrTheirBaseline() {
         java.util.List<String> txList = new java.util.ArrayList<>();
         for (String w : java.util.List.of("Write", "Mixed")) {
             for (int threads : new int[] {1, 2, 4}) {
@@ -88,7 +88,10 @@ class BenchmarksVerifyTest extends BothSides {
                 "ForkJoinThroughputSelector2", "ForkJoinThroughputSelector4", "ForkJoinThroughputSelector2-Mailbox0",
                 "ForkJoinThroughputSelector32-Mailbox0", "ForkJoinThroughputSelector32-Runs16"));
         expected.addAll(txList);
+        expected.addAll(java.util.List.of("DictMix150K-Actor", "DictMix150K-Mutex"));
         assertThat(Suite.compareVariants()).extracting(Benchmark::name).containsExactlyElementsOf(expected);
+        assertThat(Suite.all()).extracting(Benchmark::name).doesNotContain("DictMix150K-Actor")
+                .contains("DictMix150K-ReadersWriter");
         assertThat(Suite.all()).extracting(Benchmark::name).doesNotContainAnyElementsOf(txList);
         assertThat(Suite.forCompare("txlist-write-static1-direct").name()).isEqualTo("TxList-Write-Static1-Direct");
         assertThat(Suite.all()).extracting(Benchmark::name).doesNotContain("ForkJoinThroughputSelector32-Mailbox0");

@@ -1,6 +1,5 @@
 package dev.switchboard.actor;
 
-import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.MessageSampling;
 import dev.switchboard.internal.Node;
 import dev.switchboard.spi.MessageProcessing;
@@ -33,6 +32,9 @@ final class MessageTask extends Node implements MessageProcessing {
      * message. A turn that runs while the message is processed (a send to its own actor) may not.
      */
     boolean reporting;
+    /** When the start() that made this task ran, if its hand-over is timed; else NOT_TIMED. */
+    private final long createdAt;
+    private static final long NOT_TIMED = Long.MIN_VALUE;
 
     MessageTask(Activation activation, Object envelope, PolicyDispatch policy, Object ticket) {
         super(activation.attachChild(), activation.scheduler());
@@ -41,6 +43,9 @@ final class MessageTask extends Node implements MessageProcessing {
         this.envelope = envelope;
         this.ticket = ticket;
         this.budgetLeft = activation.scheduler().budget() - 1;
+        LetterPlacement placement = policy == null ? null : policy.placement;
+        this.createdAt = placement != null && PolicyDispatch.timesNextMessage()
+                ? placement.clock().nanoTime() : NOT_TIMED;
     }
 
     @Override
@@ -111,34 +116,15 @@ final class MessageTask extends Node implements MessageProcessing {
                 }
                 return;
             }
+            if (createdAt != NOT_TIMED) {
+                LetterPlacement placement = policy.placement;
+                placement.handedOver(placement.clock().nanoTime() - createdAt);
+            }
             for (;;) {
-                Object result = null;
-                Throwable failure = null;
-                boolean timed = PolicyDispatch.timesNextMessage();
-                long startedAt = timed ? Clock.system().nanoTime() : 0;   // the runtime's pacing: real time
-                int every = MessageSampling.every();              // 0 unless a JFR recording samples messages
-                Object sample = every != 0 && MessageSampling.due(every) ? MessageSampling.begin() : null;
-                try {
-                    result = policy.policy.process(this);
-                } catch (Throwable t) {
-                    failure = t;
-                    actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message()) + ")",
-                            ActorDiagnostics.processing(message()));
-                    if (envelope instanceof Request r) {
-                        Dispatch.requestFailed(actor, r, t);
-                    }
-                } finally {
-                    if (timed) {
-                        policy.letterTook(Clock.system().nanoTime() - startedAt);
-                    }
-                    if (sample != null) {
-                        MessageSampling.end(sample, actor.scheduler(), actor.self, message());
-                    }
-                    Dispatch.processedInTask(actor);
-                }
+                Object report = policy.processStarted(this, envelope, ticket, false, PolicyDispatch.AS_TASK);
                 reporting = true;                         // a turn run by this report may continue with this task
                 try {
-                    policy.finished(ticket, result, failure);   // the policy hears of it before this task completes
+                    policy.finished(report);          // the policy hears of it before this task completes
                 } finally {
                     reporting = false;
                 }

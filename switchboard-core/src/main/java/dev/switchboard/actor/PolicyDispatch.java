@@ -1,10 +1,13 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.MessageSampling;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.spi.Dispatcher;
+import dev.switchboard.spi.MessageProcessing;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
@@ -55,7 +58,26 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * next looks (every millisecond while a worker holds work back and another is idle; the first may come a
      * period of 10 ms later), not until the continuation's chain ends. The average is a hint written by the
      * message tasks without synchronisation; it starts at the threshold, so that forking is tried first.
+     *
+     * Inline messages: for a policy that allows them (mayRunInline), start() asks the actor's LetterPlacement where
+     * each message runs. One that runs inline is queued (InlineLetters) and runs right after the turn that started
+     * it, on the turn's thread with the token held; the loop then goes round again without giving the token up, and
+     * the next turn reports it to the policy. They run only in the actor's activation or on the thread of a message
+     * task of the actor: a turn on a sender's stack hands them to the activation, and while messages run inline
+     * ActorCell.runAcquired does not run turns on senders at all (turnsOnActivationOnly). A policy that, idle,
+     * starts each arrival at once (startsEachArrivalWhenIdle) is left out while messages run inline and it is idle
+     * (skipsPolicyNow: nothing started and unreported, nothing held, no turn asked for): runDirect takes the
+     * messages from the mailbox and processes them here one at a time, with the activation's budget and yield, as
+     * the plain activation loop does. `started` counts the messages started and not yet reported, so the token's
+     * holder knows when the policy is idle, and whether tasks of the actor run beside an inline message (then that
+     * message is no sample of what inline costs).
      */
+    /** Where a started message runs ({@link #processStarted}): as a task of its own. */
+    static final int AS_TASK = 0;
+    /** Inline, on the thread of the turn. */
+    static final int INLINE = 1;
+    /** Inline, while messages of the actor run as tasks beside it. */
+    static final int BESIDE_TASKS = 2;
     /** About one message in this many is timed for {@link #letterNanos}. */
     static final int LETTER_SAMPLE_PERIOD = 16;
     final DispatchPolicy policy;
@@ -76,6 +98,29 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * purpose, and an int so that a racy write is never torn (a sample is capped far below its range).
      */
     private int letterNanos = (int) Scheduler.SPREAD_WORTH_NANOS;
+    /** Whether the policy lets its messages run inline ({@link DispatchPolicy#mayRunInline()}, read at bind). */
+    private final boolean mayRunInline;
+    /**
+     * Whether, while messages run inline, the policy may be left out when it is idle ({@link
+     * DispatchPolicy#startsEachArrivalWhenIdle()}, read at bind).
+     */
+    private final boolean skipsPolicyWhenIdle;
+    /** Confined to the turns: messages started and not yet reported to the policy. */
+    private int started;
+
+    /** Messages started and not yet reported to the policy (for the token's holder). */
+    int started() {
+        return started;
+    }
+    /** Confined to the turns: messages processed without the policy until the next one is timed. */
+    private int untilTimed = LETTER_SAMPLE_PERIOD;
+    /**
+     * Where started messages run, for a policy that may run them inline; made by the first start (the token held)
+     * and read by the message tasks it made after that, which their fork publishes to.
+     */
+    LetterPlacement placement;
+    /** Confined to the turns: the messages started inline, until their reports (made by the first). */
+    private InlineLetters inlineLetters;
 
     /** A finished message that came with a result or a failure. */
     private record Finished(Object ticket, Object result, Throwable failure) {
@@ -111,6 +156,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     PolicyDispatch(ActorCore<?> actor, DispatchPolicy policy) {
         this.actor = actor;
         this.policy = policy;
+        this.mayRunInline = policy.mayRunInline();
+        this.skipsPolicyWhenIdle = mayRunInline && policy.startsEachArrivalWhenIdle();
     }
 
     @Override
@@ -125,7 +172,17 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
 
     /** Whether a turn has something to report besides arrivals. */
     boolean hasWork() {
-        return turnRequested || !finished.isEmpty();
+        InlineLetters l = inlineLetters;
+        return turnRequested || !finished.isEmpty() || l != null && !l.isEmpty();
+    }
+
+    /**
+     * Whether turns run on the worker of the actor's activation only, not on a sender's stack: while the messages
+     * run inline, as an actor's messages run in its activation (read by the thread that has just taken the token).
+     */
+    boolean turnsOnActivationOnly() {
+        LetterPlacement p = placement;
+        return p != null && p.inline();
     }
 
     /** Whether finished messages wait to be reported (after termination, the only work a policy has left). */
@@ -139,6 +196,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         Node previous = Context.enter(thread, actor.activation());
         MessageTask finishing = previous instanceof MessageTask mt && mt.actor == actor && mt.reporting ? mt : null;
         int turnsLeft = actor.scheduler().budget();
+        int ranInline = 0;
+        boolean direct = false;
         try {
             for (;;) {
                 if (actor.isTerminated()) {
@@ -147,6 +206,26 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 }
                 if (ActorLifecycle.runStartHookIfPending(actor)) {
                     continue;                             // terminated by it, or on to the messages
+                }
+                if (!inline && skipsPolicyNow()) {
+                    int ran = runDirect(actor.scheduler().budget() - ranInline);
+                    if (ran != 0) {
+                        ranInline += ran;
+                        if (ranInline >= actor.scheduler().budget()) {
+                            ranInline = 0;
+                            if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
+                                return;                   // the token stays with the re-queued activation
+                            }
+                            actor.scheduler().turnGoesOn(actor.activation());
+                        }
+                        continue;
+                    }
+                    if (!actor.mailbox.hasAny() && placement.inline()) {
+                        if (!actor.releaseAndReacquire()) {   // idle, as a plain actor's activation would be
+                            return;
+                        }
+                        continue;
+                    }
                 }
                 continuing = finishing != null && finishing.hasNext();
                 continuation = continuing ? null : finishing;
@@ -162,9 +241,16 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                         report(f);
                         changed = true;
                     }
+                    InlineLetters l = inlineLetters;
+                    if (l != null && l.hasReports()) {
+                        l.reportAll(this);
+                        changed = true;
+                    }
                     Mailbox box = actor.mailbox;
                     Object envelope;
-                    while ((envelope = box.poll()) != null) {
+                    // Idle and inline now: the next messages are processed without the policy (the loop's top).
+                    direct = !inline && skipsPolicyNow() && box.hasAny();
+                    while (!direct && (envelope = box.poll()) != null) {
                         int from = box.lastServed();
                         if (ActorStop.takenByPolicy(actor, envelope, from)) {
                             MailboxAdmission.releasedLater(actor);   // the stop, or a dead letter behind it
@@ -184,6 +270,29 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     inTurn = false;
                     continuation = null;
                     continuing = false;
+                }
+                if (inlineLetters != null && !inlineLetters.isEmpty()) {
+                    if (inline && finishing == null) {
+                        // A sender's stack: the messages run on a worker, in the actor's activation.
+                        actor.scheduler().activate(actor.activation());
+                        return;
+                    }
+                    ranInline += inlineLetters.runAll(this);
+                    if (ranInline >= actor.scheduler().budget()) {
+                        ranInline = 0;
+                        if (inline) {                      // a finished task's thread: the activation goes on
+                            actor.scheduler().activate(actor.activation());
+                            return;
+                        }
+                        if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
+                            return;                       // the token stays with the re-queued activation
+                        }
+                        actor.scheduler().turnGoesOn(actor.activation());
+                    }
+                    continue;                             // the next turn reports them, the token still held
+                }
+                if (direct) {
+                    continue;
                 }
                 if (!actor.releaseAndReacquire()) {
                     return;
@@ -210,7 +319,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         }
     }
 
-    private void report(Object f) {
+    void report(Object f) {
+        started--;
         if (f instanceof Finished d) {
             policy.finished(d.ticket, d.result, d.failure);
         } else {
@@ -218,9 +328,11 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         }
     }
 
-    /** A started message has been processed (called by its task): queue the report and signal the actor. */
-    void finished(Object ticket, Object result, Throwable failure) {
-        Object f = result == null && failure == null ? ticket : new Finished(ticket, result, failure);
+    /**
+     * A started message has been processed (called by its task): queue its report ({@link #processStarted}) and
+     * signal the actor.
+     */
+    void finished(Object f) {
         if (!finished.offer(f)) {
             throw new IllegalStateException(actor + " has " + ActorCore.MAX_QUEUED
                     + " finished messages its policy has not seen");
@@ -236,6 +348,16 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      */
     void terminated() {
         turnRequested = false;                       // nothing to decide any more
+        InlineLetters l = inlineLetters;
+        if (l != null && !l.isEmpty()) {
+            l.runAll(this);                          // started before the end: they run, as started tasks do
+            try {
+                l.reportAll(this);
+            } catch (Throwable t) {
+                ActorFailures.report(actor, t, "its dispatch policy " + policy
+                        + " threw in finished() after it terminated");
+            }
+        }
         Object f;
         while ((f = finished.poll()) != null) {
             try {
@@ -268,6 +390,14 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             throw new IllegalStateException(policy + " started a message of " + actor + " outside its turn: start()"
                     + " is valid only inside arrived(), finished() and turn()");
         }
+        started++;
+        if (mayRunInline && placement().runInline()) {
+            if (inlineLetters == null) {
+                inlineLetters = new InlineLetters(actor);
+            }
+            inlineLetters.add(envelope, ticket);
+            return;
+        }
         MessageTask c = continuation;
         if (c != null) {
             continuation = null;
@@ -284,6 +414,117 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         } else {
             task.scheduler().activateBehind(task);
         }
+    }
+
+    @Override
+    public boolean runsInline() {
+        LetterPlacement p = placement;
+        return p != null && p.inline();
+    }
+
+    /** The placement of started messages, made by the first start (with the token held). */
+    private LetterPlacement placement() {
+        LetterPlacement p = placement;
+        if (p == null) {
+            p = new LetterPlacement(actor.scheduler());
+            placement = p;
+        }
+        return p;
+    }
+
+    /**
+     * Whether the next messages may be processed without the policy: it allows that when idle, messages run inline
+     * now, and it is idle (no message of its actor started and not reported, none held, nothing else to tell it).
+     */
+    private boolean skipsPolicyNow() {
+        LetterPlacement p = placement;
+        return skipsPolicyWhenIdle && p != null && p.inline() && started == 0 && !turnRequested
+                && finished.isEmpty() && policy.held() == 0;
+    }
+
+    /**
+     * Processes up to {@code limit} messages from the mailbox here, in arrival order, without the policy (see
+     * {@link DispatchPolicy#startsEachArrivalWhenIdle()}), as long as they should still run inline. Returns how
+     * many it took.
+     */
+    private int runDirect(int limit) {
+        Mailbox box = actor.mailbox;
+        if (inlineLetters == null) {
+            inlineLetters = new InlineLetters(actor);
+        }
+        LetterPlacement p = placement;
+        int ran = 0;
+        Object envelope;
+        while (ran < limit && !actor.isTerminated() && p.choose() && (envelope = box.poll()) != null) {
+            ran++;
+            if (ActorStop.takenByPolicy(actor, envelope, box.lastServed())) {
+                MailboxAdmission.releasedLater(actor);   // the stop, or a dead letter behind it
+                ActorStop.endIfStoppedByPolicy(actor, 0);
+                continue;
+            }
+            processStarted(inlineLetters.one(envelope), envelope, null, true, INLINE);
+        }
+        return ran;
+    }
+
+    /**
+     * Processes a started message on this thread, through the policy (a message task's, or the turn's for one
+     * run inline): times it now and then, samples it for a JFR recording, and turns a failure into the actor's.
+     * {@code alone}: no other message of the actor can be running (it is counted with a plain write);
+     * {@code where}: {@link #AS_TASK}, {@link #INLINE} (on the turn's thread), or {@link #BESIDE_TASKS} (inline
+     * while tasks of the actor run: not a sample of either place). Returns the report for the policy: the ticket,
+     * or a {@link Finished} record with a result or a failure.
+     */
+    Object processStarted(MessageProcessing m, Object envelope, Object ticket, boolean alone, int where) {
+        Object result = null;
+        Throwable failure = null;
+        LetterPlacement p = placement;
+        boolean timed;
+        if (p != null && p.timingAll()) {
+            timed = true;                                 // until the first choice of where messages run
+        } else if (!alone) {
+            timed = timesNextMessage();
+        } else if (--untilTimed > 0) {
+            timed = false;
+        } else {                                          // the token's holder: a countdown, a random gap each time
+            untilTimed = 1 + ThreadLocalRandom.current().nextInt(2 * LETTER_SAMPLE_PERIOD - 1);
+            timed = true;
+        }
+        Clock clock = !timed ? null : p != null ? p.clock() : Clock.system();
+        long startedAt = timed ? clock.nanoTime() : 0;
+        long realStart = timed && clock != Clock.system() ? System.nanoTime() : startedAt;
+        int every = MessageSampling.every();              // 0 unless a JFR recording samples messages
+        Object sample = every != 0 && MessageSampling.due(every) ? MessageSampling.begin() : null;
+        try {
+            result = policy.process(m);
+        } catch (Throwable t) {
+            failure = t;
+            Object message = Dispatch.messageOf(envelope);
+            actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
+                    ActorDiagnostics.processing(message));
+            if (envelope instanceof Request r) {
+                Dispatch.requestFailed(actor, r, t);
+            }
+        } finally {
+            if (timed) {
+                long now = clock.nanoTime();
+                letterTook((clock != Clock.system() ? System.nanoTime() : now) - realStart);   // pacing: real time
+                if (p != null && where != BESIDE_TASKS) {
+                    p.messageTook(now - startedAt);
+                }
+            }
+            if (sample != null) {
+                MessageSampling.end(sample, actor.scheduler(), actor.self, Dispatch.messageOf(envelope));
+            }
+            if (alone) {                                  // no other message of the actor runs: one writer
+                actor.activation().countProcessed(true);
+                MailboxAdmission.releasedLater(actor);
+                Thread.interrupted();
+            } else {
+                Dispatch.processedInTask(actor);
+            }
+        }
+        return result == null && failure == null ? ticket : new Finished(ticket, result, failure);
     }
 
     /** Whether a message started beside a continuation is forked (the messages are long), see the notes. */

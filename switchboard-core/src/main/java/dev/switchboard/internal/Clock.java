@@ -6,8 +6,9 @@ package dev.switchboard.internal;
  *
  * <p><b>What a runtime's clock drives.</b> Everything a program can observe of time: when its timers run
  * ({@link TimerService}: actor timers, ask and reply timeouts, a dispatch policy's periodic work), when a
- * {@code finish(Duration)} or {@code get(Duration)} times out, when a hang report is due, and the ages that
- * diagnostics show ({@link Scheduler#roughNanoTime()}). <b>What it does not.</b> The pacing of the runtime's own
+ * {@code finish(Duration)} or {@code get(Duration)} times out, when a hang report is due, the ages that
+ * diagnostics show ({@link Scheduler#roughNanoTime()}), and what the messages of a dispatch policy that may run
+ * them inline are measured to cost, which decides where they run (a readers-writer monitor's reads). <b>What it does not.</b> The pacing of the runtime's own
  * threads, which stays in real time whatever the clock ({@code Clock.system()} is read for it explicitly): how
  * long an idle worker spins for work ({@link IdleSpin}), the sampling of turn lengths and the trials of the
  * spreading rule ({@link Worker}, {@link SpreadingTrials}), and the periods of the watchdog. A thread that waits

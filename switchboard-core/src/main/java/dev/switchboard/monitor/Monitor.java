@@ -215,6 +215,37 @@ public abstract class Monitor {
         return waiting;
     }
 
+    /**
+     * Whether this monitor's letters may run inline: one after another on the thread of the turn that started them,
+     * when the runtime measures that handing them to other workers costs more than they take (a map lookup, say);
+     * as tasks in parallel again once they take longer. The letters then still run as soon as {@code schedule()}
+     * returns, and {@link #leave} still runs once for each. Override to return true in a monitor whose letters never
+     * wait for each other; it is asked once, when the monitor is bound. The default is false: every letter runs as
+     * a task of its own.
+     */
+    protected boolean mayRunLettersInline() {
+        return false;
+    }
+
+    /**
+     * Whether this monitor, whenever it holds no letter and none runs, starts a letter as soon as it arrives
+     * ({@code DispatchPolicy.startsEachArrivalWhenIdle}): then, while letters run inline, the runtime processes
+     * them without calling {@code schedule} and {@code leave}. For the library's monitors whose own
+     * {@code schedule} and {@code leave} run; false for every other.
+     */
+    boolean startsEachArrivalWhenIdle() {
+        return false;
+    }
+
+    /**
+     * Whether the letters started now run inline (see {@link #mayRunLettersInline()}): the runtime's latest
+     * choice, false before the first letter and always false unless the monitor allows it.
+     */
+    protected final boolean runsLettersInline() {
+        Dispatcher d = starter;
+        return d != null && d.runsInline();
+    }
+
     /** Branches on the category of {@code letter}: {@code dispatch(letter).on(R, ...).on(W, ...)}. */
     protected final LetterDispatch dispatch(Letter letter) {
         return new LetterDispatch(letter);
@@ -296,6 +327,16 @@ public abstract class Monitor {
         @Override
         public int held() {
             return waiting;
+        }
+
+        @Override
+        public boolean mayRunInline() {
+            return mayRunLettersInline();
+        }
+
+        @Override
+        public boolean startsEachArrivalWhenIdle() {
+            return Monitor.this.startsEachArrivalWhenIdle();
         }
 
         @Override

@@ -22,6 +22,15 @@ import java.util.Objects;
  *   <li>{@link Policy#WRITERS_PREFERRED}: while a writer waits, no new reader starts; the writer starts as soon as
  *       the running readers are done (the second readers-writers problem).</li>
  * </ul>
+ *
+ * <h2>Reads that cost less than a hand-over</h2>
+ * Running reads in parallel pays when a read takes longer than handing it to another worker; a read that is a map
+ * lookup takes less, and run in parallel it would make the actor slower than without a monitor. So the monitor
+ * lets the runtime choose: it measures what the reads take and what a hand-over costs, and while parallel would not
+ * pay, the letters it starts run inline, one after another on the actor's worker, as a plain actor's messages do;
+ * when reads grow longer they run in parallel again. Writers are exclusive either way, and the policy above decides
+ * the order in both. On a runtime of one worker every letter runs inline. Reads that wait for each other (one
+ * waits on a latch another opens, say) must run in parallel: build such a monitor with {@link #alwaysParallel()}.
  */
 public class ReadersWriterMonitor extends Monitor {
     /** Which side waits when both readers and writers are waiting. */
@@ -32,6 +41,7 @@ public class ReadersWriterMonitor extends Monitor {
     private final Policy policy;
     private boolean writing;
     private int readers;
+    private volatile boolean alwaysParallel;
 
     public ReadersWriterMonitor(Category reads, Category writes) {
         this(reads, writes, Policy.FAIR);
@@ -44,6 +54,48 @@ public class ReadersWriterMonitor extends Monitor {
         // The write category names the writers; any other letter that is not a read is exclusive as well.
         this.writes = writes.or(reads.negate());
         this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    /**
+     * Runs every read as a task of its own, in parallel with the other reads, whatever reads cost: for reads that
+     * wait for each other. Call it before {@link #bind}.
+     *
+     * <pre>{@code
+     * new ReadersWriterMonitor(reads, writes).alwaysParallel().bind(board);
+     * }</pre>
+     *
+     * @return this monitor
+     * @throws IllegalStateException if the monitor is bound already
+     */
+    public final ReadersWriterMonitor alwaysParallel() {
+        if (actor() != null) {
+            throw new IllegalStateException(this + " is bound already: call alwaysParallel() before bind()");
+        }
+        alwaysParallel = true;
+        return this;
+    }
+
+    @Override
+    protected final boolean mayRunLettersInline() {
+        return !alwaysParallel;
+    }
+
+    /**
+     * Idle (no reader or writer running, no letter waiting), each of the three policies starts a letter as soon as
+     * it arrives: a reader because no writer runs, a writer because no reader runs or waits. Unless a subclass
+     * decides for itself (overrides schedule or leave).
+     */
+    @Override
+    final boolean startsEachArrivalWhenIdle() {
+        for (Class<?> c = getClass(); c != ReadersWriterMonitor.class; c = c.getSuperclass()) {
+            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                if (m.getName().equals("schedule") && m.getParameterCount() == 0
+                        || m.getName().equals("leave") && m.getParameterCount() == 1) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     @Override
@@ -67,7 +119,11 @@ public class ReadersWriterMonitor extends Monitor {
 
     @Override
     protected void leave(Letter letter) {
-        dispatch(letter).on(reads, () -> readers--).otherwise(() -> writing = false);
+        if (reads.pass(letter)) {
+            readers--;
+        } else {
+            writing = false;
+        }
     }
 
     /** Readers running now (for tests and diagnostics; read it from schedule or leave). */
@@ -82,6 +138,7 @@ public class ReadersWriterMonitor extends Monitor {
 
     @Override
     public String toString() {
-        return "ReadersWriterMonitor(" + policy + ")" + (actor() == null ? "" : " of " + actor());
+        return "ReadersWriterMonitor(" + policy + (alwaysParallel ? ", always parallel" : "") + ")"
+                + (actor() == null ? "" : " of " + actor());
     }
 }

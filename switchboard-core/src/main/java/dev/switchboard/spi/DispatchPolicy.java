@@ -73,4 +73,33 @@ public interface DispatchPolicy {
 
     /** Messages held, for diagnostics. */
     int held();
+
+    /**
+     * Whether the messages this policy starts may run inline: one after another, on the thread of the turn that
+     * started them (the actor's activation, as a plain actor's messages run), instead of as tasks that run in
+     * parallel. The runtime then measures what a message costs and what handing it to another worker costs, and
+     * runs the messages inline while parallel would not pay, as tasks again once it would; on a runtime of one
+     * worker they always run inline. A message started inline runs as soon as the turn that started it returns,
+     * before the next turn; it is reported to {@link #finished} as any other.
+     *
+     * <p>Return true only if no message this policy starts waits for another to run (a latch that a later message
+     * opens, say): run one after another, such messages would wait forever. Called once, when the policy is bound.
+     * The default is false: every message is a task of its own.
+     */
+    default boolean mayRunInline() {
+        return false;
+    }
+
+    /**
+     * Whether this policy, whenever it holds no message and none of its actor's messages is running, starts a
+     * message as soon as it arrives (a readers-writer policy does; one that holds messages back until a condition
+     * holds does not). If so, while its messages run inline ({@link #mayRunInline()}) and it is idle, the runtime
+     * may process them one at a time in arrival order without calling the policy for them ({@code arrived},
+     * {@code turn} and {@code finished} are not called; {@link #process} still is): that is the schedule the
+     * policy itself produces when each message arrives after the one before has finished. Called once, when the
+     * policy is bound, and only if {@code mayRunInline()} is true. The default is false.
+     */
+    default boolean startsEachArrivalWhenIdle() {
+        return false;
+    }
 }

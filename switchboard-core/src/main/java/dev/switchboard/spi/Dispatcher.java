@@ -18,6 +18,14 @@ public interface Dispatcher {
     void start(Object envelope, Object ticket);
 
     /**
+     * Whether the messages started now run inline (see {@link DispatchPolicy#mayRunInline()}): always false for a
+     * policy that does not allow it. For diagnostics; the answer may change with the next message.
+     */
+    default boolean runsInline() {
+        return false;
+    }
+
+    /**
      * Asks for a {@link DispatchPolicy#turn()} soon, even if no message arrives or finishes: for a policy whose
      * decision changed for reasons of its own (a period ended, a limit was raised). May be called from any thread,
      * any number of times; turns that are asked for while one is pending are merged.
