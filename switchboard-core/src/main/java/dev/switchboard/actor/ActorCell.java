@@ -310,7 +310,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
     private void runAcquired() {
         if ((status & TERMINATED) != 0) {
             drainOrRelease();
-        } else if (dispatch instanceof PolicyDispatch p && scheduler.onWorker() && !p.turnsOnActivationOnly()) {
+        } else if (dispatch instanceof PolicyDispatch p && !p.turnsOnActivationOnly() && scheduler.onWorker()) {
             p.runTurns(true);                             // thread-less: on the worker that is already here
         } else {
             // An actor's activation; or the turns of a policy whose sender is not a worker (the main thread,

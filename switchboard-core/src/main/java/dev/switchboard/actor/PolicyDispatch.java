@@ -208,23 +208,25 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     continue;                             // terminated by it, or on to the messages
                 }
                 if (!inline && skipsPolicyNow()) {
-                    int ran = runDirect(actor.scheduler().budget() - ranInline);
-                    if (ran != 0) {
-                        ranInline += ran;
-                        if (ranInline >= actor.scheduler().budget()) {
-                            ranInline = 0;
-                            if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
-                                return;                   // the token stays with the re-queued activation
-                            }
-                            actor.scheduler().turnGoesOn(actor.activation());
+                    int budget = actor.scheduler().budget();
+                    int ran = runDirect(budget - ranInline);
+                    ranInline += ran;
+                    if (ranInline >= budget) {
+                        ranInline = 0;
+                        if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
+                            return;                       // the token stays with the re-queued activation
                         }
+                        actor.scheduler().turnGoesOn(actor.activation());
                         continue;
                     }
-                    if (!actor.mailbox.hasAny() && placement.inline()) {
+                    if (!actor.mailbox.hasAny() && placement.inline() && !actor.isTerminated()) {
                         if (!actor.releaseAndReacquire()) {   // idle, as a plain actor's activation would be
                             return;
                         }
                         continue;
+                    }
+                    if (ran != 0) {
+                        continue;                         // terminated (drained above), or on to tasks (below)
                     }
                 }
                 continuing = finishing != null && finishing.hasNext();
