@@ -69,9 +69,8 @@ final class LetterPlacement {
     private int chosenAt;
     /** Confined to the token's holder: messages started inline before the first choice. */
     private int inlineBeforeChoice;
-    /** Confined to the token's holder: the median message at the last choice, and how often the place changed. */
+    /** Confined to the token's holder: the median message at the last choice (for toString). */
     private int lastMedian = -1;
-    private int switches;
 
     LetterPlacement(Scheduler scheduler) {
         this.scheduler = scheduler;
@@ -109,7 +108,6 @@ final class LetterPlacement {
             lastMedian = median;
             if (now != inline) {
                 inline = now;
-                switches++;
             }
         }
         return inline;
@@ -155,11 +153,6 @@ final class LetterPlacement {
     /** Whether messages run inline now (as last decided). */
     boolean inline() {
         return inline;
-    }
-
-    /** How many times the choice has changed. */
-    int switches() {
-        return switches;
     }
 
     @Override

@@ -107,11 +107,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     private final boolean skipsPolicyWhenIdle;
     /** Confined to the turns: messages started and not yet reported to the policy. */
     private int started;
-
-    /** Messages started and not yet reported to the policy (for the token's holder). */
-    int started() {
-        return started;
-    }
     /** Confined to the turns: messages processed without the policy until the next one is timed. */
     private int untilTimed = LETTER_SAMPLE_PERIOD;
     /**
@@ -119,8 +114,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * and read by the message tasks it made after that, which their fork publishes to.
      */
     LetterPlacement placement;
-    /** Confined to the turns: the messages started inline, until their reports (made by the first). */
-    private InlineLetters inlineLetters;
+    /** The messages started inline, until their reports (confined to the turns); null unless mayRunInline. */
+    private final InlineLetters inlineLetters;
 
     /** A finished message that came with a result or a failure. */
     private record Finished(Object ticket, Object result, Throwable failure) {
@@ -158,6 +153,12 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         this.policy = policy;
         this.mayRunInline = policy.mayRunInline();
         this.skipsPolicyWhenIdle = mayRunInline && policy.startsEachArrivalWhenIdle();
+        this.inlineLetters = mayRunInline ? new InlineLetters(actor) : null;
+    }
+
+    /** Messages started and not yet reported to the policy (for the token's holder). */
+    int started() {
+        return started;
     }
 
     @Override
@@ -172,8 +173,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
 
     /** Whether a turn has something to report besides arrivals. */
     boolean hasWork() {
-        InlineLetters l = inlineLetters;
-        return turnRequested || !finished.isEmpty() || l != null && !l.isEmpty();
+        return turnRequested || !finished.isEmpty() || mayRunInline && !inlineLetters.isEmpty();
     }
 
     /**
@@ -213,10 +213,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     ranInline += ran;
                     if (ranInline >= budget) {
                         ranInline = 0;
-                        if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
-                            return;                       // the token stays with the re-queued activation
+                        if (yieldsAfterBudget()) {
+                            return;
                         }
-                        actor.scheduler().turnGoesOn(actor.activation());
                         continue;
                     }
                     if (!actor.mailbox.hasAny() && placement.inline() && !actor.isTerminated()) {
@@ -243,9 +242,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                         report(f);
                         changed = true;
                     }
-                    InlineLetters l = inlineLetters;
-                    if (l != null && l.hasReports()) {
-                        l.reportAll(this);
+                    if (mayRunInline && inlineLetters.hasReports()) {
+                        inlineLetters.reportAll(this);
                         changed = true;
                     }
                     Mailbox box = actor.mailbox;
@@ -273,7 +271,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     continuation = null;
                     continuing = false;
                 }
-                if (inlineLetters != null && !inlineLetters.isEmpty()) {
+                if (mayRunInline && !inlineLetters.isEmpty()) {
                     if (inline && finishing == null) {
                         // A sender's stack: the messages run on a worker, in the actor's activation.
                         actor.scheduler().activate(actor.activation());
@@ -286,10 +284,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                             actor.scheduler().activate(actor.activation());
                             return;
                         }
-                        if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
-                            return;                       // the token stays with the re-queued activation
+                        if (yieldsAfterBudget()) {
+                            return;
                         }
-                        actor.scheduler().turnGoesOn(actor.activation());
                     }
                     continue;                             // the next turn reports them, the token still held
                 }
@@ -350,11 +347,10 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      */
     void terminated() {
         turnRequested = false;                       // nothing to decide any more
-        InlineLetters l = inlineLetters;
-        if (l != null && !l.isEmpty()) {
-            l.runAll(this);                          // started before the end: they run, as started tasks do
+        if (mayRunInline && !inlineLetters.isEmpty()) {
+            inlineLetters.runAll(this);              // started before the end: they run, as started tasks do
             try {
-                l.reportAll(this);
+                inlineLetters.reportAll(this);
             } catch (Throwable t) {
                 ActorFailures.report(actor, t, "its dispatch policy " + policy
                         + " threw in finished() after it terminated");
@@ -394,9 +390,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         }
         started++;
         if (mayRunInline && placement().runInline()) {
-            if (inlineLetters == null) {
-                inlineLetters = new InlineLetters(actor);
-            }
             inlineLetters.add(envelope, ticket);
             return;
         }
@@ -435,6 +428,18 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     }
 
     /**
+     * The activation has run its budget of messages: it gives its worker to the work waiting there, and then the
+     * caller returns (true: the token stays with the re-queued activation), or goes on if none waits.
+     */
+    private boolean yieldsAfterBudget() {
+        if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
+            return true;
+        }
+        actor.scheduler().turnGoesOn(actor.activation());
+        return false;
+    }
+
+    /**
      * Whether the next messages may be processed without the policy: it allows that when idle, messages run inline
      * now, and it is idle (no message of its actor started and not reported, none held, nothing else to tell it).
      */
@@ -451,9 +456,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      */
     private int runDirect(int limit) {
         Mailbox box = actor.mailbox;
-        if (inlineLetters == null) {
-            inlineLetters = new InlineLetters(actor);
-        }
         LetterPlacement p = placement;
         int ran = 0;
         Object envelope;
