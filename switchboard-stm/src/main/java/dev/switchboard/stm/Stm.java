@@ -2,7 +2,6 @@ package dev.switchboard.stm;
 
 import java.util.Objects;
 import java.util.function.Supplier;
-import scala.concurrent.stm.japi.STM;
 
 /**
  * Transactions over {@link TRef}s: {@link #atomic} runs a body as one transaction, atomically and in isolation from
@@ -22,16 +21,21 @@ import scala.concurrent.stm.japi.STM;
  * }</pre>
  *
  * <p>An exception escaping the body rolls the transaction back (none of its writes are seen) and is rethrown by
- * {@code atomic}. A transaction inside another is part of it. A transaction that conflicts every time is given up
- * after {@link #DEFAULT_MAX_ATTEMPTS} attempts (or the bound given) with a {@link TransactionConflictException},
- * instead of being retried for ever.
+ * {@code atomic}. A transaction inside another is part of it: it commits with the outer one, and an exception
+ * escaping it undoes its own writes and handlers and reaches the outer body, which may catch it and go on. A
+ * transaction that conflicts every time is given up after {@link #DEFAULT_MAX_ATTEMPTS} attempts (or the bound
+ * given) with a {@link TransactionConflictException}, instead of being retried for ever.
  *
  * <p>A transaction must not wait for another thread's transaction (through a future, a lock, a queue): after
- * repeated conflicts the engine runs a transaction pessimistically, holding the references it reads, and the other
- * transaction may be waiting for exactly those. The runtime's own waits ({@code finish}, a blocking {@code get})
- * inside a transactional actor's transaction fail at once; the JDK's cannot be seen.
+ * repeated conflicts a transaction runs alone, every other commit of writes waiting until it ends, and the other
+ * transaction may be one of them. The runtime's own waits ({@code finish}, a blocking {@code get}) inside a
+ * transactional actor's transaction fail at once; the JDK's cannot be seen.
  *
- * <p>The engine is ScalaSTM (BSD licence), behind this API: no Scala type appears in it.
+ * <p>The engine is TL2 with snapshot extension: reads see one snapshot (also in an attempt that will roll back, so
+ * a body never sees a state that no commit left), writes are buffered and published at the commit, and a
+ * transaction without writes commits without any shared write. After a rollback the next attempt waits a random,
+ * growing while, so that two transactions that keep conflicting do not keep meeting; after eight rollbacks it runs
+ * alone, so that a long transaction that short ones keep rolling back (an audit beside transfers) still ends.
  */
 public final class Stm {
     /** How many times {@link #atomic(Supplier)} runs a transaction that keeps conflicting before it gives up. */
@@ -82,16 +86,7 @@ public final class Stm {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("a transaction needs at least 1 attempt, got " + maxAttempts);
         }
-        int[] attempts = {0};
-        return STM.atomic(() -> {
-            int attempt = ++attempts[0];
-            if (attempt > maxAttempts) {
-                throw new TransactionConflictException("a transaction was given up after " + maxAttempts
-                        + " attempts: it conflicted with other transactions every time (make it shorter, or make"
-                        + " the references it reads less contended)", maxAttempts);
-            }
-            return body.get();
-        });
+        return Transaction.current().run(maxAttempts, body);
     }
 
     /**
@@ -100,7 +95,7 @@ public final class Stm {
      * @return true inside {@link #atomic} or a transactional message
      */
     public static boolean inTransaction() {
-        return Engine.currentOrNull() != null;
+        return Transaction.current().active();
     }
 
     /**
@@ -112,8 +107,7 @@ public final class Stm {
      */
     public static void afterCommit(Runnable action) {
         Objects.requireNonNull(action, "action");
-        requireTransaction("afterCommit");
-        STM.afterCommit(action);
+        requireTransaction("afterCommit").afterCommit(action);
     }
 
     /**
@@ -125,13 +119,14 @@ public final class Stm {
      */
     public static void afterRollback(Runnable action) {
         Objects.requireNonNull(action, "action");
-        requireTransaction("afterRollback");
-        STM.afterRollback(action);
+        requireTransaction("afterRollback").afterRollback(action);
     }
 
-    private static void requireTransaction(String op) {
-        if (Engine.currentOrNull() == null) {
+    private static Transaction requireTransaction(String op) {
+        Transaction t = Transaction.current();
+        if (!t.active()) {
             throw new IllegalStateException("Stm." + op + "() was called outside a transaction");
         }
+        return t;
     }
 }

@@ -349,6 +349,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         return new double[] {levels[best], alpha};
     }
 
+    /** What kind of transaction a message's processing is, for the engine's guess that it only reads. */
+    private static Class<?> kindOf(Object message) {
+        return message == null ? Object.class : message.getClass();
+    }
+
     private static double ratio(long commits, long rollbacks) {
         return rollbacks == 0 ? Double.POSITIVE_INFINITY : (double) commits / rollbacks;
     }
@@ -517,7 +522,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             int[] attempts = {0};
             List<Holder> last = new ArrayList<>(1);
             try {
-                Stm.atomic(settings.maxAttempts(), () -> {
+                Transaction.current().run(settings.maxAttempts(), () -> {
                     attempts[0]++;
                     Holder holder = new Holder();           // a fresh one per attempt: a rollback drops its sends
                     last.clear();
@@ -526,7 +531,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
                         processing.process();
                     }
                     return null;
-                });
+                }, kindOf(processing.message()));
             } catch (RuntimeException | Error failure) {
                 rollbacks.add(attempts[0]);                // every attempt rolled back, the last one with the failure
                 transactional.increment();

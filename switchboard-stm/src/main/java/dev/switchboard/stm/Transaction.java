@@ -1,0 +1,629 @@
+package dev.switchboard.stm;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * One thread's transaction: its snapshot, its read set, its buffered writes and its handlers; one object per
+ * thread, reused by every transaction the thread runs. The engine behind {@link Stm} and {@link TRef}.
+ */
+final class Transaction {
+    /*
+     * Overview. The engine is TL2 (Dice, Shalev and Shavit, "Transactional Locking II", DISC 2006) with the snapshot
+     * extension of LSA (Riegel, Felber and Fetzer, "A Lazy Snapshot Algorithm with Eager Validation", DISC 2006):
+     *
+     * - A global version clock (CLOCK). Every reference carries a version word (TRef.meta): the clock value of the
+     *   commit that last wrote it, and a lock bit.
+     * - A transaction starts by reading the clock: its read version rv. A recorded read (TRef.get) reads the
+     *   reference's version word, its value and the word again; it accepts the value if the two words agree, are
+     *   unlocked and the version is at most rv: the value belongs to the snapshot rv. The reference goes into the
+     *   read set.
+     * - A reference newer than rv does not roll the transaction back at once: the transaction reads the clock
+     *   again and checks that every reference in its read set is still unlocked and at most rv (unchanged since it
+     *   was read); if so, the snapshot moves forward to the new clock value and the read is tried again. If not,
+     *   the transaction rolls back. So every value a transaction sees belongs to one snapshot, also in an attempt
+     *   that will roll back (opacity): a body never sees a state no commit left.
+     * - Writes are buffered in the write set (TRef.set) and read back by the transaction's own reads.
+     * - A commit with no writes has nothing to do: its reads were one snapshot. A commit with writes locks the
+     *   written references (a CAS of the lock bit, in the order the writes were made; a reference locked by another
+     *   committer is waited for a little, then the transaction rolls back rather than wait for ever), takes a
+     *   write version wv from the clock (increment), validates the read set (every reference unlocked, or locked by
+     *   this transaction, and at most rv; skipped when wv = rv + 1, since then no other commit took a version in
+     *   between), copies the buffered values into the references and releases each lock with the version wv.
+     * - An unrecorded read (TRef.relaxedGet) reads the latest committed value and is kept out of the read set: it
+     *   is never validated. A direct read (TRef.directGet) reads the value field alone, outside any transaction.
+     *
+     * Why a direct read sees only committed values: a value reaches TRef.value only in the write-back of a commit
+     * that has already validated; nothing after the validation can roll it back.
+     *
+     * Transactions guessed to only read keep no read set (the read-only transactions of TL2). Each kind of
+     * transaction (the body's class; for a transactional actor, the message's class) starts recording; after
+     * ReadsOnly.STREAK read-only commits in a row it is guessed read-only, and its attempts keep no read set: a
+     * read newer than the snapshot then rolls the attempt back (the snapshot cannot move without a read set), and a
+     * write rolls it back and makes its kind record again, for twice as many read-only commits before the next
+     * guess. Without a read set the reads are still one snapshot, and a read-only commit needs nothing more.
+     *
+     * Nesting is flat: a transaction inside another is part of it. An exception escaping a nested body undoes what
+     * the nested body wrote (an undo log of the outer writes it overwrote, kept only while nested) and its
+     * handlers, and is rethrown to the outer body, which may catch it and go on; a conflict rolls back the whole.
+     *
+     * Implementation notes.
+     * - Finding this thread's transaction is on every read. BY_THREAD, indexed by the thread's id, saves the thread
+     *   local's lookup: a slot is written without synchronization, but a thread uses the object it finds only if
+     *   the object's final `thread` field is itself, and only the thread itself made and stored it, so it sees
+     *   its own complete object (another thread's object, read through a race, still shows its final field
+     *   initialized). A slot keeps its thread (dead or not) until a new thread of that slot replaces it.
+     * - A conflict unwinds the body with ROLLBACK, a preallocated Error without a stack trace. A body that catches
+     *   it and goes on finds the transaction doomed: every further read throws it again, and the commit rolls back.
+     * - Contention: after a rollback the next attempt waits a random number of spins, bounded by a power of two that
+     *   doubles with the attempts (to 2^12), then yields the processor from the 16th attempt on.
+     * - Progress: a transaction that has rolled back ALONE_AFTER times runs alone: it takes ALONE (one at a time),
+     *   and until it ends every other commit of writes waits before it locks anything. Commits already past that
+     *   point can still make it roll back, but they are finitely many, so a long reader that every writer keeps
+     *   rolling back (an audit beside transfers) ends. Running alone, it waits for a locked reference as long as
+     *   the commit holding it takes (that commit waits for nothing), where others roll back after LOCKED_SPINS
+     *   re-reads. The price on the fast path is one read of ALONE per commit of writes. A transaction running alone must not wait for another thread's transaction: that one may be
+     *   waiting for it.
+     * - The read set keeps the references, not their versions: a reference of the read set is valid while it is
+     *   unlocked (or locked by this transaction) and at most rv, since no commit can give it a version at most rv
+     *   after this transaction read it (a committer locks before it takes its version from the clock).
+     * - The write set is two arrays in write order, searched linearly up to 8 entries, then through an identity map.
+     * - The write set is cleared after each transaction (its values must not be kept alive by a thread's idle
+     *   transaction). The read set is not: clearing it costs a G1 barrier per entry, about a tenth of a long walk,
+     *   so until the thread's next transactions overwrite them it keeps at most KEPT_CAPACITY references (and
+     *   their current values) alive; a bigger read set is dropped at the end of its transaction.
+     */
+
+    /** The global version clock: the version of the last commit that took one. */
+    private static final AtomicLong CLOCK = new AtomicLong();
+    /** The transaction that runs alone, if one does: no other commits a write meanwhile. */
+    private static final AtomicReference<Transaction> ALONE = new AtomicReference<>();
+    /** The attempts after which a transaction runs alone. */
+    static final int ALONE_AFTER = 8;
+    private static final ThreadLocal<Transaction> CURRENT = ThreadLocal.withInitial(Transaction::new);
+    /**
+     * A faster way to this thread's transaction object than CURRENT: slot threadId mod 256 holds the object of
+     * one of the threads whose ids fall there (the first still alive to ask); the others use CURRENT.
+     */
+    private static final Transaction[] BY_THREAD = new Transaction[256];
+
+    /** How a conflict unwinds a body: preallocated, without a stack trace. */
+    static final Error ROLLBACK = new Error("a transaction conflicted and rolls back (the engine catches this: a"
+            + " transaction's body must not)", null, false, false) {
+    };
+
+    private static final int LINEAR_WRITES = 8;
+    private static final int KEPT_CAPACITY = 4_096;
+    /** How many times a read or a commit re-reads a locked reference before the transaction rolls back. */
+    private static final int LOCKED_SPINS = 256;
+
+    /** How many atomic blocks of this thread are open: 0 outside a transaction. */
+    private int depth;
+    /** The snapshot's version. */
+    private long rv;
+    /** Set by a conflict a body may have swallowed: the attempt can only roll back. */
+    private boolean doomed;
+    /**
+     * Zero while a recorded read may take the fast path: in a transaction, not doomed, nothing written yet (so no
+     * own write to look for). Anything else sends reads to the slow path, which sorts it out.
+     */
+    private int readsSlowly = 1;
+    /** Whether this attempt keeps no read set, on the guess that it only reads (see the overview). */
+    private boolean unrecorded;
+    /** Whether this attempt tried to write while keeping no read set: it rolls back, and its kind records. */
+    private boolean wroteUnrecorded;
+
+    /** Per kind of transaction: whether it is guessed to only read (racy fields: a guess, and each write is whole). */
+    private static final ClassValue<ReadsOnly> READS_ONLY = new ClassValue<>() {
+        @Override
+        protected ReadsOnly computeValue(Class<?> kind) {
+            return new ReadsOnly();
+        }
+    };
+
+    /** The guess for one kind of transaction, learned from its commits. */
+    static final class ReadsOnly {
+        /** Read-only commits in a row that make a kind be guessed read-only, at first. */
+        static final int STREAK = 16;
+        /** The most that a kind guessed wrong must show before it is guessed read-only again. */
+        static final int MAX_STREAK = 1 << 20;
+
+        boolean unrecorded;
+        int streak;
+        int needed = STREAK;
+
+        void committed(boolean readOnly) {
+            if (!readOnly) {
+                streak = 0;
+            } else if (!unrecorded && ++streak >= needed) {
+                unrecorded = true;
+            }
+        }
+
+        void wrote() {
+            unrecorded = false;
+            streak = 0;
+            needed = Math.min(MAX_STREAK, needed * 2);
+        }
+    }
+
+    private TRef<?>[] reads = new TRef<?>[64];
+    private int readCount;
+    private TRef<?>[] written = new TRef<?>[LINEAR_WRITES];
+    private Object[] writtenValues = new Object[LINEAR_WRITES];
+    private int writeCount;
+    /** Index of each written reference's entry, once there are more than LINEAR_WRITES. */
+    private IdentityHashMap<TRef<?>, Integer> writeIndex;
+    /** The locks this commit holds: written[0 .. locked). */
+    private int locked;
+
+    /** The first write entry of the innermost nested body (entries from it on are truncated when it fails). */
+    private int nestedWritesFrom;
+    /** While nested: the outer entries a nested body overwrote (entry index, old value), to undo. */
+    private int[] undoEntries = new int[0];
+    private Object[] undoValues = new Object[0];
+    private int undoCount;
+
+    private final List<Runnable> onCommit = new ArrayList<>(0);
+    private final List<Runnable> onRollback = new ArrayList<>(0);
+
+    /** The thread this transaction object belongs to. */
+    private final Thread thread = Thread.currentThread();
+
+    private Transaction() {
+        int i = slot(thread);
+        Transaction there = BY_THREAD[i];
+        if (there == null || !there.thread.isAlive()) {
+            BY_THREAD[i] = this;                         // racy, and only ever read by this thread (see current())
+        }
+    }
+
+    private static int slot(Thread t) {
+        return (int) t.threadId() & (BY_THREAD.length - 1);
+    }
+
+    /** This thread's transaction object (inside a transaction or not). */
+    static Transaction current() {
+        Thread me = Thread.currentThread();
+        Transaction t = BY_THREAD[slot(me)];
+        return t != null && t.thread == me ? t : CURRENT.get();
+    }
+
+    /** This thread's transaction, or null outside a transaction. */
+    static Transaction activeOrNull() {
+        Transaction t = CURRENT.get();
+        return t.depth > 0 ? t : null;
+    }
+
+    boolean active() {
+        return depth > 0;
+    }
+
+    /** Whether this transaction runs alone now (see the overview). */
+    boolean runsAlone() {
+        return depth > 0 && ALONE.get() == this;
+    }
+
+    /* ---------------------------------------------------------------- running */
+
+    /** Runs {@code body} as a transaction of at most {@code maxAttempts} attempts, or as part of the open one. */
+    <T> T run(int maxAttempts, Supplier<? extends T> body) {
+        return run(maxAttempts, body, body.getClass());
+    }
+
+    /**
+     * Runs {@code body} as a transaction of at most {@code maxAttempts} attempts, or as part of the open one;
+     * {@code kind} names what the body does (its class, a message's class), for the guess that it only reads.
+     */
+    <T> T run(int maxAttempts, Supplier<? extends T> body, Class<?> kind) {
+        if (depth > 0) {
+            return runNested(body);
+        }
+        try {
+            return runAttempts(maxAttempts, body, READS_ONLY.get(kind));
+        } finally {
+            if (ALONE.get() == this) {
+                ALONE.set(null);
+            }
+        }
+    }
+
+    private <T> T runAttempts(int maxAttempts, Supplier<? extends T> body, ReadsOnly guess) {
+        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+            if (attempt > ALONE_AFTER && ALONE.get() != this) {
+                runAlone();
+            }
+            begin(guess.unrecorded);
+            T result;
+            try {
+                result = body.get();
+            } catch (Throwable failure) {
+                if (failure == ROLLBACK || doomed) {
+                    if (wroteUnrecorded) {
+                        guess.wrote();                   // wrong guess: this and later attempts record
+                    }
+                    rollBack();
+                    backOff(attempt);
+                    continue;
+                }
+                rollBack();
+                throw failure;
+            }
+            boolean readOnly = writeCount == 0;
+            if (commit()) {
+                guess.committed(readOnly);
+                return result;
+            }
+            if (wroteUnrecorded) {
+                guess.wrote();                           // a body that swallowed the rollback of its write
+            }
+            backOff(attempt);
+        }
+        throw new TransactionConflictException("a transaction was given up after " + maxAttempts + " attempts: it"
+                + " conflicted with other transactions every time (make it shorter, or make the references it reads"
+                + " less contended)", maxAttempts);
+    }
+
+    private <T> T runNested(Supplier<? extends T> body) {
+        int writes = writeCount;
+        int undo = undoCount;
+        int commits = onCommit.size();
+        int rollbacks = onRollback.size();
+        int outerWritesFrom = nestedWritesFrom;
+        nestedWritesFrom = writes;
+        depth++;
+        try {
+            return body.get();
+        } catch (Throwable failure) {
+            if (failure != ROLLBACK && !doomed) {
+                undoNested(writes, undo, commits, rollbacks);
+            }
+            throw failure;
+        } finally {
+            depth--;
+            nestedWritesFrom = outerWritesFrom;
+            if (depth == 1) {
+                undoCount = 0;                           // the undo log serves only while nested
+                Arrays.fill(undoValues, null);
+            }
+        }
+    }
+
+    private void begin(boolean unrecordedReads) {
+        depth = 1;
+        doomed = false;
+        unrecorded = unrecordedReads;
+        wroteUnrecorded = false;
+        readsSlowly = 0;
+        rv = CLOCK.get();
+    }
+
+    /** Commits the attempt: true, or false after rolling it back. */
+    private boolean commit() {
+        if (writeCount == 0) {
+            if (doomed) {
+                rollBack();
+                return false;
+            }
+            List<Runnable> handlers = onCommit.isEmpty() ? null : List.copyOf(onCommit);
+            end();
+            runHandlers(handlers);
+            return true;
+        }
+        waitWhileAnotherRunsAlone();
+        if (doomed || !lockWrites()) {
+            rollBack();
+            return false;
+        }
+        long wv = CLOCK.incrementAndGet();
+        if (wv != rv + 1 && !readSetValid()) {
+            rollBack();
+            return false;
+        }
+        long released = wv;
+        for (int i = 0; i < writeCount; i++) {
+            written[i].publish(writtenValues[i], released);
+        }
+        locked = 0;
+        List<Runnable> handlers = onCommit.isEmpty() ? null : List.copyOf(onCommit);
+        end();
+        runHandlers(handlers);
+        return true;
+    }
+
+    private boolean lockWrites() {
+        locked = 0;
+        boolean alone = ALONE.get() == this;
+        for (int i = 0; i < writeCount; i++) {
+            if (!written[i].tryLock(this, LOCKED_SPINS, alone)) {
+                return false;
+            }
+            locked++;
+        }
+        return true;
+    }
+
+    private void rollBack() {
+        for (int i = 0; i < locked; i++) {
+            written[i].unlock();
+        }
+        locked = 0;
+        List<Runnable> handlers = onRollback.isEmpty() ? null : List.copyOf(onRollback);
+        end();
+        runHandlers(handlers);
+    }
+
+    /** Leaves the transaction: depth 0, sets cleared. */
+    private void end() {
+        depth = 0;
+        readsSlowly = 1;
+        if (readCount > KEPT_CAPACITY) {
+            reads = new TRef<?>[64];
+        }
+        readCount = 0;
+        if (writeCount > KEPT_CAPACITY) {
+            written = new TRef<?>[LINEAR_WRITES];
+            writtenValues = new Object[LINEAR_WRITES];
+        } else {
+            Arrays.fill(written, 0, writeCount, null);
+            Arrays.fill(writtenValues, 0, writeCount, null);
+        }
+        writeCount = 0;
+        writeIndex = null;
+        undoCount = 0;
+        onCommit.clear();
+        onRollback.clear();
+    }
+
+    /** Runs the handlers of a transaction that has ended (they may run transactions of their own). */
+    private static void runHandlers(List<Runnable> handlers) {
+        if (handlers != null) {
+            for (Runnable h : handlers) {
+                h.run();
+            }
+        }
+    }
+
+    /** Becomes the transaction that runs alone, once the one that does (if any) has ended. */
+    private void runAlone() {
+        for (int spins = 0; !ALONE.compareAndSet(null, this); spins++) {
+            waitABit(spins);
+        }
+    }
+
+    /** Before a commit of writes: waits while another transaction runs alone. */
+    private void waitWhileAnotherRunsAlone() {
+        Transaction alone;
+        for (int spins = 0; (alone = ALONE.get()) != null && alone != this; spins++) {
+            waitABit(spins);
+        }
+    }
+
+    /** Waits a little: spins at first, then yields the processor (the thread it waits for may not be running). */
+    static void waitABit(int spins) {
+        if (spins < 64) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+    }
+
+    private static void backOff(int attempt) {
+        if (attempt >= 16) {
+            Thread.yield();
+            return;
+        }
+        int spins = ThreadLocalRandom.current().nextInt(1 << Math.min(attempt, 12));
+        for (int i = 0; i < spins; i++) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /* ---------------------------------------------------------------- reads */
+
+    /**
+     * A recorded read of {@code r} (see the overview). The fast path is kept small so that it inlines into the
+     * caller's loop: a consistent, unlocked value not newer than the snapshot, with room in the read set.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T read(TRef<T> r) {
+        long m = r.meta();
+        Object v = r.value();
+        if (readsSlowly == 0 && m == r.meta() && Long.compareUnsigned(m, rv) <= 0) {
+            if (unrecorded) {
+                return (T) v;
+            }
+            if (readCount < reads.length) {
+                reads[readCount++] = r;
+                return (T) v;
+            }
+        }
+        return readSlowly(r);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T readSlowly(TRef<T> r) {
+        if (depth == 0) {
+            throw TRef.outsideATransaction("get");
+        }
+        if (writeCount != 0) {
+            int i = writeEntry(r);
+            if (i >= 0) {
+                return (T) writtenValues[i];
+            }
+        }
+        for (int spins = 0; ; ) {
+            if (doomed) {
+                throw ROLLBACK;
+            }
+            long m1 = r.meta();
+            Object v = r.value();
+            long m2 = r.meta();
+            if (m1 == m2 && (m1 & TRef.LOCKED) == 0) {
+                if (m1 <= rv) {
+                    if (!unrecorded) {
+                        record(r);
+                    }
+                    return (T) v;
+                }
+                if (unrecorded) {
+                    throw doom();                        // no read set to move the snapshot with
+                }
+                extend();                                // newer than the snapshot: move it, or roll back
+            } else if (++spins > LOCKED_SPINS && ALONE.get() != this) {
+                throw doom();
+            } else {
+                waitABit(spins);                         // a commit is writing it back
+            }
+        }
+    }
+
+    /** An unrecorded read of {@code r}: the latest committed value, or this transaction's own write. */
+    @SuppressWarnings("unchecked")
+    <T> T relaxedRead(TRef<T> r) {
+        if (writeCount != 0) {
+            int i = writeEntry(r);
+            if (i >= 0) {
+                return (T) writtenValues[i];
+            }
+        }
+        if (doomed) {
+            throw ROLLBACK;
+        }
+        return (T) r.value();
+    }
+
+    private void record(TRef<?> r) {
+        if (readCount == reads.length) {
+            reads = Arrays.copyOf(reads, readCount * 2);
+        }
+        reads[readCount++] = r;
+    }
+
+    /** Moves the snapshot to the clock's present if every reference read so far is unchanged; else rolls back. */
+    private void extend() {
+        long now = CLOCK.get();
+        if (!readSetValid()) {
+            throw doom();
+        }
+        rv = now;
+    }
+
+    private boolean readSetValid() {
+        for (int i = 0; i < readCount; i++) {
+            if (!reads[i].unchangedSince(rv, this)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Error doom() {
+        doomed = true;
+        readsSlowly = 1;
+        return ROLLBACK;
+    }
+
+    /* ---------------------------------------------------------------- writes */
+
+    <T> void write(TRef<T> r, T value) {
+        if (doomed) {
+            throw ROLLBACK;
+        }
+        if (unrecorded) {
+            wroteUnrecorded = true;                      // its reads were not recorded: it cannot commit
+            throw doom();
+        }
+        int i = writeCount == 0 ? -1 : writeEntry(r);
+        if (i >= 0) {
+            if (depth > 1) {
+                saveForUndo(i);
+            }
+            writtenValues[i] = value;
+            return;
+        }
+        if (writeCount == written.length) {
+            written = Arrays.copyOf(written, writeCount * 2);
+            writtenValues = Arrays.copyOf(writtenValues, writeCount * 2);
+        }
+        written[writeCount] = r;
+        writtenValues[writeCount] = value;
+        readsSlowly = 1;
+        if (writeIndex != null) {
+            writeIndex.put(r, writeCount);
+        } else if (writeCount == LINEAR_WRITES) {
+            writeIndex = new IdentityHashMap<>(4 * LINEAR_WRITES);
+            for (int k = 0; k <= writeCount; k++) {
+                writeIndex.put(written[k], k);
+            }
+        }
+        writeCount++;
+    }
+
+    /** The index of {@code r}'s entry in the write set, or -1. */
+    private int writeEntry(TRef<?> r) {
+        if (writeIndex != null) {
+            Integer i = writeIndex.get(r);
+            return i == null ? -1 : i;
+        }
+        for (int i = 0; i < writeCount; i++) {
+            if (written[i] == r) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void saveForUndo(int entry) {
+        if (entry >= nestedWritesFrom) {
+            return;                                      // the nested body's own entry: truncated on undo
+        }
+        if (undoCount == undoEntries.length) {
+            int n = Math.max(4, undoCount * 2);
+            undoEntries = Arrays.copyOf(undoEntries, n);
+            undoValues = Arrays.copyOf(undoValues, n);
+        }
+        undoEntries[undoCount] = entry;
+        undoValues[undoCount] = writtenValues[entry];
+        undoCount++;
+    }
+
+    private void undoNested(int writes, int undo, int commits, int rollbacks) {
+        for (int k = undoCount - 1; k >= undo; k--) {
+            writtenValues[undoEntries[k]] = undoValues[k];
+        }
+        undoCount = undo;
+        for (int i = writes; i < writeCount; i++) {
+            if (writeIndex != null) {
+                writeIndex.remove(written[i]);
+            }
+            written[i] = null;
+            writtenValues[i] = null;
+        }
+        writeCount = writes;
+        while (onCommit.size() > commits) {
+            onCommit.remove(onCommit.size() - 1);
+        }
+        List<Runnable> undone = new ArrayList<>(onRollback.subList(rollbacks, onRollback.size()));
+        onRollback.subList(rollbacks, onRollback.size()).clear();
+        for (Runnable h : undone) {
+            h.run();
+        }
+    }
+
+    /* ---------------------------------------------------------------- handlers */
+
+    void afterCommit(Runnable action) {
+        onCommit.add(action);
+    }
+
+    void afterRollback(Runnable action) {
+        onRollback.add(action);
+    }
+}
