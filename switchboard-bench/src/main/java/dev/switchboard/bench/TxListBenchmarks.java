@@ -33,7 +33,9 @@ final class TxListBenchmarks {
     /**
      * For {@code --compare}: the write-dominated and mixed workloads with the static split at 1, 2 and 4 of the 8
      * threads for transactional messages, the sum a transactional or a direct read. With the paper's 7 (the main
-     * variants) they show the best fixed split, which bounds what the dynamic split can gain over 90:10.
+     * variants) they show the best fixed split, which bounds what the dynamic split can gain over 90:10. And the
+     * read-dominated workload on one list actor ({@link TxList#oneList}): serial, and static and dynamic splits
+     * with the sum a transactional or a direct read.
      */
     static List<Benchmark> compareVariants() {
         List<Benchmark> variants = new ArrayList<>();
@@ -42,6 +44,12 @@ final class TxListBenchmarks {
                 for (SumRead read : new SumRead[] {SumRead.TX, SumRead.DIRECT}) {
                     variants.add(TxList.staticSplit(w, threads, read));
                 }
+            }
+        }
+        variants.add(TxList.oneList(Workload.READ, Split.SERIAL, null));
+        for (Split split : new Split[] {Split.STATIC, Split.DYNAMIC}) {
+            for (SumRead read : new SumRead[] {SumRead.TX, SumRead.DIRECT}) {
+                variants.add(TxList.oneList(Workload.READ, split, read));
             }
         }
         return variants;

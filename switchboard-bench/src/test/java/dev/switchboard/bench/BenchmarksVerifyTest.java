@@ -84,6 +84,9 @@ class BenchmarksVerifyTest extends BothSides {
                 txList.add("TxList-" + w + "-Static" + threads + "-Direct");
             }
         }
+        txList.addAll(java.util.List.of("TxList-Read-OneList-Serial", "TxList-Read-OneList-Static-Tx",
+                "TxList-Read-OneList-Static-Direct", "TxList-Read-OneList-Dynamic-Tx",
+                "TxList-Read-OneList-Dynamic-Direct"));
         java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(
                 "ForkJoinThroughputSelector2", "ForkJoinThroughputSelector4", "ForkJoinThroughputSelector2-Mailbox0",
                 "ForkJoinThroughputSelector32-Mailbox0", "ForkJoinThroughputSelector32-Runs16"));

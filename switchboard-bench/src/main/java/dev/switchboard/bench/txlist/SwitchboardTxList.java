@@ -167,8 +167,17 @@ final class SwitchboardTxList {
         }
     }
 
-    /** A node of the transactional list: its value, and the reference to the next node (null at the end). */
-    record Node(int value, TRef<Node> next) {
+    /**
+     * A node of the transactional list: its value, and, as the {@code TRef} it extends, the next node (null at the
+     * end), so that a walk loads one object per node, as the serial list's does.
+     */
+    static final class Node extends TRef<Node> {
+        final int value;
+
+        Node(int value, Node next) {
+            super(next);
+            this.value = value;
+        }
     }
 
     /** The transactional list actor: the nodes' {@code next} fields are {@code TRef}s. */
@@ -180,65 +189,65 @@ final class SwitchboardTxList {
             super(settings);
             Node next = null;
             for (int v = initial.previousSetBit(hi - 1); v >= lo; v = initial.previousSetBit(v - 1)) {
-                next = new Node(v, TRef.of(next));
+                next = new Node(v, next);
             }
-            head = new Node(Integer.MIN_VALUE, TRef.of(next));
+            head = new Node(Integer.MIN_VALUE, next);
         }
 
         @Override
         protected void process(ListMsg msg) {
             switch (msg) {
                 case Lookup l -> {
-                    Node cur = head.next().get();
-                    while (cur != null && cur.value() < l.value()) {
-                        cur = cur.next().get();
+                    Node cur = head.get();
+                    while (cur != null && cur.value < l.value()) {
+                        cur = cur.get();
                     }
-                    l.replyTo().reply(cur != null && cur.value() == l.value());
+                    l.replyTo().reply(cur != null && cur.value == l.value());
                 }
                 case Insert i -> {
                     Node prev = head;
-                    Node cur = prev.next().get();
-                    while (cur != null && cur.value() < i.value()) {
+                    Node cur = prev.get();
+                    while (cur != null && cur.value < i.value()) {
                         prev = cur;
-                        cur = cur.next().get();
+                        cur = cur.get();
                     }
-                    boolean absent = cur == null || cur.value() != i.value();
+                    boolean absent = cur == null || cur.value != i.value();
                     if (absent) {
-                        prev.next().set(new Node(i.value(), TRef.of(cur)));
+                        prev.set(new Node(i.value(), cur));
                     }
                     i.replyTo().reply(absent);
                 }
                 case Remove r -> {
                     Node prev = head;
-                    Node cur = prev.next().get();
-                    while (cur != null && cur.value() < r.value()) {
+                    Node cur = prev.get();
+                    while (cur != null && cur.value < r.value()) {
                         prev = cur;
-                        cur = cur.next().get();
+                        cur = cur.get();
                     }
-                    boolean present = cur != null && cur.value() == r.value();
+                    boolean present = cur != null && cur.value == r.value();
                     if (present) {
-                        prev.next().set(cur.next().get());
+                        prev.set(cur.get());
                     }
                     r.replyTo().reply(present);
                 }
                 case SumTx s -> {
                     long sum = 0;
-                    for (Node cur = head.next().get(); cur != null; cur = cur.next().get()) {
-                        sum += cur.value();
+                    for (Node cur = head.get(); cur != null; cur = cur.get()) {
+                        sum += cur.value;
                     }
                     s.replyTo().reply(sum);
                 }
                 case SumRelaxed s -> s.replyTo().reply(Stm.atomic(() -> {
                     long sum = 0;
-                    for (Node cur = head.next().relaxedGet(); cur != null; cur = cur.next().relaxedGet()) {
-                        sum += cur.value();
+                    for (Node cur = head.relaxedGet(); cur != null; cur = cur.relaxedGet()) {
+                        sum += cur.value;
                     }
                     return sum;
                 }));
                 case SumDirect s -> {
                     long sum = 0;
-                    for (Node cur = head.next().directGet(); cur != null; cur = cur.next().directGet()) {
-                        sum += cur.value();
+                    for (Node cur = head.directGet(); cur != null; cur = cur.directGet()) {
+                        sum += cur.value;
                     }
                     s.replyTo().reply(sum);
                 }
@@ -250,8 +259,8 @@ final class SwitchboardTxList {
         @Override
         public PrimitiveIterator.OfInt values() {
             IntStream.Builder b = IntStream.builder();
-            for (Node cur = head.next().directGet(); cur != null; cur = cur.next().directGet()) {
-                b.add(cur.value());
+            for (Node cur = head.directGet(); cur != null; cur = cur.directGet()) {
+                b.add(cur.value);
             }
             return b.build().iterator();
         }

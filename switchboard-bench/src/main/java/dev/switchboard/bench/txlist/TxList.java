@@ -222,11 +222,22 @@ public final class TxList implements Benchmark {
         return new TxList(workload, Split.STATIC, sumRead, transactionalThreads, 8, 1_024, 128, 1_000);
     }
 
+    /**
+     * One list actor holding all {@code 8,192} values, 128 requesters × 500 requests: named {@code
+     * TxList-<workload>-OneList-<split>[-<read>]}. A serial list actor then runs on one core while the other waits
+     * for it, so this is where running one actor's messages at once can pay on two cores; {@code --compare} runs
+     * these.
+     */
+    public static TxList oneList(Workload workload, Split split, SumRead sumRead) {
+        return new TxList(workload, split, sumRead, STATIC_THREADS, 1, 8_192, 128, 500);
+    }
+
     @Override
     public String name() {
         String splitLabel = split == Split.STATIC && staticThreads != STATIC_THREADS ? split.label + staticThreads
                 : split.label;
-        return "TxList-" + p.workload().label + "-" + splitLabel + (sumRead == null ? "" : "-" + sumRead.label);
+        return "TxList-" + p.workload().label + (p.lists() == 1 ? "-OneList" : "") + "-" + splitLabel
+                + (sumRead == null ? "" : "-" + sumRead.label);
     }
 
     /** The split in words: "90:10", or "k:(8-k) threads" for another static one. */
