@@ -35,8 +35,13 @@ final class TxListBenchmarks {
      * threads for transactional messages, the sum a transactional or a direct read. With the paper's 7 (the main
      * variants) they show the best fixed split, which bounds what the dynamic split can gain over 90:10. And the
      * read-dominated workload on one list actor ({@link TxList#oneList}): serial, and static and dynamic splits
-     * with the sum a transactional or a direct read.
+     * with the sum a transactional or a direct read; and the same with 10 % and 50 % of the requests also
+     * incrementing one of 2 hot keys ({@link TxList#oneListHot}, the conflict setting).
      */
+    /** The conflict setting's hot keys per list actor, and the shares of requests that increment one. */
+    static final int HOT_KEYS = 2;
+    static final int[] HOT_PERCENTS = {10, 50};
+
     static List<Benchmark> compareVariants() {
         List<Benchmark> variants = new ArrayList<>();
         for (Workload w : new Workload[] {Workload.WRITE, Workload.MIXED}) {
@@ -51,6 +56,11 @@ final class TxListBenchmarks {
             for (SumRead read : new SumRead[] {SumRead.TX, SumRead.DIRECT}) {
                 variants.add(TxList.oneList(Workload.READ, split, read));
             }
+        }
+        for (int percent : HOT_PERCENTS) {
+            variants.add(TxList.oneListHot(Workload.READ, Split.SERIAL, null, HOT_KEYS, percent));
+            variants.add(TxList.oneListHot(Workload.READ, Split.STATIC, SumRead.DIRECT, HOT_KEYS, percent));
+            variants.add(TxList.oneListHot(Workload.READ, Split.DYNAMIC, SumRead.DIRECT, HOT_KEYS, percent));
         }
         return variants;
     }

@@ -87,6 +87,11 @@ class BenchmarksVerifyTest extends BothSides {
         txList.addAll(java.util.List.of("TxList-Read-OneList-Serial", "TxList-Read-OneList-Static-Tx",
                 "TxList-Read-OneList-Static-Direct", "TxList-Read-OneList-Dynamic-Tx",
                 "TxList-Read-OneList-Dynamic-Direct"));
+        for (int percent : new int[] {10, 50}) {
+            txList.addAll(java.util.List.of("TxList-Read-OneList-Hot" + percent + "-Serial",
+                    "TxList-Read-OneList-Hot" + percent + "-Static-Direct",
+                    "TxList-Read-OneList-Hot" + percent + "-Dynamic-Direct"));
+        }
         java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(
                 "ForkJoinThroughputSelector2", "ForkJoinThroughputSelector4", "ForkJoinThroughputSelector2-Mailbox0",
                 "ForkJoinThroughputSelector32-Mailbox0", "ForkJoinThroughputSelector32-Runs16"));

@@ -24,8 +24,9 @@ import scala.concurrent.stm.japi.STM;
 
 /**
  * What a transactional read costs: a walk of a sorted list of {@code length} nodes (the list actors' lookup and
- * sum), summing the values, with plain fields, with {@code TRef} links read directly, recorded ({@code get()} in
- * {@code Stm.atomic}) and unrecorded ({@code relaxedGet()}), for two layouts of the node (a record holding a
+ * sum), summing the values, with plain fields, with {@code TRef} links read directly, with {@code get()} in a
+ * read-only {@code Stm.atomic} (which the engine soon runs without a read set), with {@code get()} in one that also
+ * writes (recorded), and unrecorded ({@code relaxedGet()}), for two layouts of the node (a record holding a
  * {@code TRef}, and a node that extends {@code TRef}), and the same walks on ScalaSTM, the engine switchboard-stm
  * had before its own (decision 028). The list is built in order, as the list actors build theirs.
  */
@@ -79,6 +80,8 @@ public class TxWalkBenchmark {
     Node node;
     LinkNode link;
     ScalaNode scala;
+    /** What the recorded walks write, so that their transactions are updates. */
+    final TRef<Long> written = TRef.of(0L);
 
     @Setup
     public void setUp() {
@@ -143,6 +146,31 @@ public class TxWalkBenchmark {
             for (LinkNode c = link; c != null; c = c.get()) {
                 s += c.value;
             }
+            return s;
+        });
+    }
+
+    /** The walk of a transaction that also writes: its reads are recorded (a read set), as an update's are. */
+    @Benchmark
+    public long recorded() {
+        return Stm.atomic(() -> {
+            long s = 0;
+            for (Node c = node; c != null; c = c.next().get()) {
+                s += c.value();
+            }
+            written.set(s);
+            return s;
+        });
+    }
+
+    @Benchmark
+    public long recordedLinkNode() {
+        return Stm.atomic(() -> {
+            long s = 0;
+            for (LinkNode c = link; c != null; c = c.get()) {
+                s += c.value;
+            }
+            written.set(s);
             return s;
         });
     }

@@ -31,13 +31,13 @@ final class SwitchboardTxList {
     }
 
     /** Transactional: walks with {@code get()}. */
-    record Lookup(int value, ReplyTo<Boolean> replyTo) implements ListMsg {
+    record Lookup(int value, int hot, ReplyTo<Boolean> replyTo) implements ListMsg {
     }
 
-    record Insert(int value, ReplyTo<Boolean> replyTo) implements ListMsg {
+    record Insert(int value, int hot, ReplyTo<Boolean> replyTo) implements ListMsg {
     }
 
-    record Remove(int value, ReplyTo<Boolean> replyTo) implements ListMsg {
+    record Remove(int value, int hot, ReplyTo<Boolean> replyTo) implements ListMsg {
     }
 
     /** The sum as a transactional message: {@code get()} all along. */
@@ -61,7 +61,7 @@ final class SwitchboardTxList {
     }
 
     /** The outcome of a run: its checksum, and what the transactional list actors did. */
-    record Outcome(long checksum, RunStats stats) {
+    record Outcome(long checksum, RunStats stats, long hotSum) {
     }
 
     private SwitchboardTxList() {
@@ -83,8 +83,8 @@ final class SwitchboardTxList {
             for (int l = 0; l < lists.length; l++) {
                 int lo = l * p.valuesPerList();
                 int hi = lo + p.valuesPerList();
-                lists[l] = serial ? new SerialListActor(initial, lo, hi)
-                        : new TransactionalListActor(settings, initial, lo, hi);
+                lists[l] = serial ? new SerialListActor(initial, lo, hi, p.hotKeys())
+                        : new TransactionalListActor(settings, initial, lo, hi, p.hotKeys());
                 refs[l] = lists[l].start();
             }
             ActorRef<Integer> master = new Master(refs, p.requesters()).start();
@@ -97,6 +97,11 @@ final class SwitchboardTxList {
         for (Requester r : requesters) {
             counts.add(r.counts);
         }
+        long hotSum = 0;
+        for (ListActor l : lists) {
+            hotSum += l.hotSum();
+        }
+
         Digest digest = new Digest();
         long commits = 0;
         long rollbacks = 0;
@@ -130,7 +135,7 @@ final class SwitchboardTxList {
         }
         RunStats stats = serial ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
                 commitsPerPeriod, rollbacksPerPeriod, threadsPerPeriod);
-        return new Outcome(TxList.checksum(p, initial, counts, digest), stats);
+        return new Outcome(TxList.checksum(p, initial, counts, digest), stats, hotSum);
     }
 
     /** A list actor of either kind: its values in list order, read after the run. */
@@ -138,27 +143,45 @@ final class SwitchboardTxList {
         ActorRef<ListMsg> start();
 
         PrimitiveIterator.OfInt values();
+
+        /** The sum of its hot keys' counters (after the run). */
+        long hotSum();
     }
 
     /** The serial list actor: one message at a time, plain fields. */
     static final class SerialListActor extends Actor<ListMsg> implements ListActor {
         private final SerialList list;
 
-        SerialListActor(BitSet initial, int lo, int hi) {
+        private final long[] hot;
+
+        SerialListActor(BitSet initial, int lo, int hi, int hotKeys) {
             this.list = new SerialList(initial, lo, hi);
+            this.hot = new long[hotKeys];
+        }
+
+        @Override
+        public long hotSum() {
+            return java.util.Arrays.stream(hot).sum();
         }
 
         @Override
         protected void process(ListMsg msg) {
             switch (msg) {
-                case Lookup l -> l.replyTo().reply(list.lookup(l.value()));
-                case Insert i -> i.replyTo().reply(list.insert(i.value()));
-                case Remove r -> r.replyTo().reply(list.remove(r.value()));
+                case Lookup l -> l.replyTo().reply(touch(l.hot(), list.lookup(l.value())));
+                case Insert i -> i.replyTo().reply(touch(i.hot(), list.insert(i.value())));
+                case Remove r -> r.replyTo().reply(touch(r.hot(), list.remove(r.value())));
                 case SumTx s -> s.replyTo().reply(list.sum());
                 case SumRelaxed s -> s.replyTo().reply(list.sum());
                 case SumDirect s -> s.replyTo().reply(list.sum());
                 case Close c -> exit();
             }
+        }
+
+        private boolean touch(int key, boolean answer) {
+            if (key >= 0) {
+                hot[key]++;
+            }
+            return answer;
         }
 
         @Override
@@ -185,8 +208,16 @@ final class SwitchboardTxList {
         /** A sentinel before the smallest value. */
         private final Node head;
 
-        TransactionalListActor(Settings settings, BitSet initial, int lo, int hi) {
+        /** The hot keys: counters that a share of the requests read before their walk and increment after it. */
+        private final TRef<Long>[] hot;
+
+        @SuppressWarnings("unchecked")
+        TransactionalListActor(Settings settings, BitSet initial, int lo, int hi, int hotKeys) {
             super(settings);
+            hot = new TRef[hotKeys];
+            for (int k = 0; k < hotKeys; k++) {
+                hot[k] = TRef.of(0L);
+            }
             Node next = null;
             for (int v = initial.previousSetBit(hi - 1); v >= lo; v = initial.previousSetBit(v - 1)) {
                 next = new Node(v, next);
@@ -198,13 +229,16 @@ final class SwitchboardTxList {
         protected void process(ListMsg msg) {
             switch (msg) {
                 case Lookup l -> {
+                    long counted = counted(l.hot());
                     Node cur = head.get();
                     while (cur != null && cur.value < l.value()) {
                         cur = cur.get();
                     }
+                    touch(l.hot(), counted);
                     l.replyTo().reply(cur != null && cur.value == l.value());
                 }
                 case Insert i -> {
+                    long counted = counted(i.hot());
                     Node prev = head;
                     Node cur = prev.get();
                     while (cur != null && cur.value < i.value()) {
@@ -215,9 +249,11 @@ final class SwitchboardTxList {
                     if (absent) {
                         prev.set(new Node(i.value(), cur));
                     }
+                    touch(i.hot(), counted);
                     i.replyTo().reply(absent);
                 }
                 case Remove r -> {
+                    long counted = counted(r.hot());
                     Node prev = head;
                     Node cur = prev.get();
                     while (cur != null && cur.value < r.value()) {
@@ -228,6 +264,7 @@ final class SwitchboardTxList {
                     if (present) {
                         prev.set(cur.get());
                     }
+                    touch(r.hot(), counted);
                     r.replyTo().reply(present);
                 }
                 case SumTx s -> {
@@ -253,6 +290,27 @@ final class SwitchboardTxList {
                 }
                 case Close c -> exit();
             }
+        }
+
+        /** A hot key's count, read before the walk, so that the whole walk conflicts with its other writers. */
+        private long counted(int key) {
+            return key >= 0 ? hot[key].get() : 0;
+        }
+
+        /** After the walk: the hot key's count, read before it, plus one. */
+        private void touch(int key, long counted) {
+            if (key >= 0) {
+                hot[key].set(counted + 1);
+            }
+        }
+
+        @Override
+        public long hotSum() {
+            long sum = 0;
+            for (TRef<Long> k : hot) {
+                sum += k.directGet();
+            }
+            return sum;
         }
 
         /** The committed values in list order (after the run, when every transaction has committed). */
@@ -317,13 +375,14 @@ final class SwitchboardTxList {
                 return;
             }
             int value = requests.value;
+            int hot = requests.hot;
             Op op = requests.op;
             switch (op) {
-                case LOOKUP -> awaitReply(lists[requests.list()], replyTo -> new Lookup(value, replyTo),
+                case LOOKUP -> awaitReply(lists[requests.list()], replyTo -> new Lookup(value, hot, replyTo),
                         (Boolean yes) -> answered(op, yes));
-                case INSERT -> awaitReply(lists[requests.list()], replyTo -> new Insert(value, replyTo),
+                case INSERT -> awaitReply(lists[requests.list()], replyTo -> new Insert(value, hot, replyTo),
                         (Boolean yes) -> answered(op, yes));
-                case REMOVE -> awaitReply(lists[requests.list()], replyTo -> new Remove(value, replyTo),
+                case REMOVE -> awaitReply(lists[requests.list()], replyTo -> new Remove(value, hot, replyTo),
                         (Boolean yes) -> answered(op, yes));
                 case SUM -> {
                     sumsPending = lists.length;

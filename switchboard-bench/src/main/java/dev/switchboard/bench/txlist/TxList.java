@@ -151,9 +151,16 @@ public final class TxList implements Benchmark {
      * @param requesters     request actors
      * @param requestsPerRequester requests each request actor makes, one at a time
      * @param workload       the request mix
+     * @param hotKeys        counters in each list actor that requests may also increment (the conflict setting)
+     * @param hotPercent     the share of lookups, inserts and removes that also increment one of them, in percent
      */
     public record Params(int lists, int valuesPerList, int requesters, int requestsPerRequester,
-                         Workload workload) {
+                         Workload workload, int hotKeys, int hotPercent) {
+        /** Without hot keys. */
+        public Params(int lists, int valuesPerList, int requesters, int requestsPerRequester, Workload workload) {
+            this(lists, valuesPerList, requesters, requestsPerRequester, workload, 0, 0);
+        }
+
         /** Every value: {@code lists · valuesPerList}. */
         int values() {
             return lists * valuesPerList;
@@ -172,6 +179,8 @@ public final class TxList implements Benchmark {
     private final int staticThreads;
     private final BitSet initial;
     private final long expected;
+    /** How many requests increment a hot key: what the hot keys must sum to after a Switchboard run. */
+    private final long hotTouches;
     /** Commits and rollbacks of the transactional list actors of the last Switchboard run ({@link #lastRun()}). */
     private volatile RunStats lastRun = RunStats.NONE;
 
@@ -186,6 +195,16 @@ public final class TxList implements Benchmark {
 
     private TxList(Workload workload, Split split, SumRead sumRead, int staticThreads, int lists, int valuesPerList,
                    int requesters, int requestsPerRequester) {
+        this(workload, split, sumRead, staticThreads, new Params(lists, valuesPerList, requesters,
+                requestsPerRequester, workload));
+    }
+
+    /** A variant with any parameters, hot keys included (tests; the named factories for the harness). */
+    TxList(Workload workload, Split split, SumRead sumRead, int staticThreads, Params params) {
+        int lists = params.lists();
+        int valuesPerList = params.valuesPerList();
+        int requesters = params.requesters();
+        int requestsPerRequester = params.requestsPerRequester();
         if (staticThreads < 1 || staticThreads >= THREADS) {
             throw new IllegalArgumentException("a static split gives transactional messages 1 to " + (THREADS - 1)
                     + " of the " + THREADS + " threads, not " + staticThreads);
@@ -199,12 +218,17 @@ public final class TxList implements Benchmark {
         if ((split == Split.SERIAL) != (sumRead == null)) {
             throw new IllegalArgumentException("the serial list takes no sum read, a transactional one needs one");
         }
-        this.p = new Params(lists, valuesPerList, requesters, requestsPerRequester, workload);
+        if (params.hotPercent() < 0 || params.hotPercent() > 100 || (params.hotPercent() > 0) != (params.hotKeys() > 0)) {
+            throw new IllegalArgumentException("hot keys need a share between 1 and 100 %, and a share needs hot"
+                    + " keys: got " + params.hotKeys() + " keys, " + params.hotPercent() + " %");
+        }
+        this.p = params;
         this.split = split;
         this.sumRead = sumRead;
         this.staticThreads = staticThreads;
         this.initial = initial(p);
         this.expected = simulate(p, initial);
+        this.hotTouches = hotTouches(p);
     }
 
     /** The scaled-down paper parameters: 8 list actors × 1,024 values, 128 requesters × 1,000 requests. */
@@ -232,11 +256,25 @@ public final class TxList implements Benchmark {
         return new TxList(workload, split, sumRead, STATIC_THREADS, 1, 8_192, 128, 500);
     }
 
+    /**
+     * The conflict setting, on one list actor ({@link #oneList}): the list actor also holds {@code hotKeys}
+     * counters, and {@code hotPercent} % of the lookups, inserts and removes also increment one of them, drawn at
+     * random: they read it before their walk and write it after, so two transactions that increment the same
+     * counter while both run conflict, and one of them rolls back with its walk. Named {@code TxList-<workload>-OneList-Hot<percent>-<split>[-<read>]}; {@code --compare}
+     * runs these. The counters' final sum is checked against the increments asked for; the Pekko side of these
+     * is the plain one-list run (it has no counters), so they are for comparing Switchboard's splits.
+     */
+    public static TxList oneListHot(Workload workload, Split split, SumRead sumRead, int hotKeys, int hotPercent) {
+        return new TxList(workload, split, sumRead, STATIC_THREADS, new Params(1, 8_192, 128, 500, workload,
+                hotKeys, hotPercent));
+    }
+
     @Override
     public String name() {
         String splitLabel = split == Split.STATIC && staticThreads != STATIC_THREADS ? split.label + staticThreads
                 : split.label;
-        return "TxList-" + p.workload().label + (p.lists() == 1 ? "-OneList" : "") + "-" + splitLabel
+        return "TxList-" + p.workload().label + (p.lists() == 1 ? "-OneList" : "")
+                + (p.hotPercent() > 0 ? "-Hot" + p.hotPercent() : "") + "-" + splitLabel
                 + (sumRead == null ? "" : "-" + sumRead.label);
     }
 
@@ -248,7 +286,9 @@ public final class TxList implements Benchmark {
     @Override
     public String description() {
         String mix = String.format(Locale.ROOT, "%s (%d%% modify, %d%% lookup, %d%% sum)", p.workload().words,
-                p.workload().modifyPercent, p.workload().lookupPercent, p.workload().sumPercent());
+                p.workload().modifyPercent, p.workload().lookupPercent, p.workload().sumPercent())
+                + (p.hotPercent() > 0 ? String.format(Locale.ROOT, ", %d%% of them also incrementing one of %d hot"
+                + " keys", p.hotPercent(), p.hotKeys()) : "");
         String sb = switch (split) {
             case SERIAL -> "serial list actors";
             case STATIC -> "transactional list actors of " + THREADS + " threads split " + staticWords()
@@ -273,6 +313,10 @@ public final class TxList implements Benchmark {
         m.put("initial_elements", initial.cardinality());
         m.put("requesters", p.requesters());
         m.put("requests_per_requester", p.requestsPerRequester());
+        if (p.hotPercent() > 0) {
+            m.put("hot_keys", p.hotKeys());
+            m.put("hot_percent", p.hotPercent());
+        }
         m.put("switchboard", split.name());
         if (split != Split.SERIAL) {
             m.put("sum_read", sumRead.name());
@@ -296,6 +340,10 @@ public final class TxList implements Benchmark {
         SwitchboardTxList.Outcome outcome = SwitchboardTxList.run(runtime, p, initial,
                 split == Split.SERIAL ? null : settings(), sumRead);
         lastRun = outcome.stats();
+        if (outcome.hotSum() != hotTouches) {
+            throw new IllegalStateException("the hot keys count " + outcome.hotSum() + " increments, but "
+                    + hotTouches + " requests asked for one");
+        }
         return outcome.checksum();
     }
 
@@ -390,6 +438,8 @@ public final class TxList implements Benchmark {
         Op op;
         /** Its value (not for SUM). */
         int value;
+        /** The hot key it also increments, or -1 (only with hot keys; never for SUM). */
+        int hot = -1;
 
         Requests(int requester, Params p) {
             this.random = new SplittableRandom(SEED * 1_000_003L + requester);
@@ -415,6 +465,10 @@ public final class TxList implements Benchmark {
                 op = Op.SUM;
             }
             value = requester + p.requesters() * random.nextInt(owned);
+            hot = -1;
+            if (p.hotPercent() > 0 && op != Op.SUM && random.nextInt(100) < p.hotPercent()) {
+                hot = random.nextInt(p.hotKeys());       // drawn only with hot keys: streams without stay as they were
+            }
             return true;
         }
 
@@ -502,6 +556,20 @@ public final class TxList implements Benchmark {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
+    }
+
+    /** How many requests of all requesters increment a hot key. */
+    static long hotTouches(Params p) {
+        long touches = 0;
+        for (int r = 0; r < p.requesters(); r++) {
+            Requests q = new Requests(r, p);
+            while (q.next()) {
+                if (q.hot >= 0) {
+                    touches++;
+                }
+            }
+        }
+        return touches;
     }
 
     /** Each requester alone, one after the other: the outcome of any interleaving (see the class comment). */

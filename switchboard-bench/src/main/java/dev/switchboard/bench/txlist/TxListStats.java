@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  *     dev.switchboard.bench.txlist.TxListStats [--workers N] [--warmup N] [--runs N] [name,name,...]
  * </pre>
  *
- * Without names it runs every TxList variant. Prints per variant the median wall time and, per measured run, its
+ * Without names it runs every TxList variant, the {@code --compare} ones included. Prints per variant the median wall time and, per measured run, its
  * time, commits, rollbacks, read-only messages and the transactional threads of each list actor at the end. With
  * {@code --html FILE} it also writes a page that plots, per variant, the commits, the rollbacks and the
  * transactional threads of every period of its last run (throughput and rollbacks over time, as [TxActors]'s Figs.
@@ -29,6 +29,17 @@ import java.util.stream.Collectors;
  */
 public final class TxListStats {
     private TxListStats() {
+    }
+
+    /** Each period's commits per rollback ("inf" without rollbacks), one decimal. */
+    private static String perRollback(TxList.RunStats s) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < s.commitsPerPeriod().length; i++) {
+            long r = s.rollbacksPerPeriod()[i];
+            b.append(i == 0 ? "" : ", ").append(r == 0 ? "inf"
+                    : String.format(Locale.ROOT, "%.1f", (double) s.commitsPerPeriod()[i] / r));
+        }
+        return b.append(']').toString();
     }
 
     public static void main(String[] args) throws Exception {
@@ -48,7 +59,9 @@ public final class TxListStats {
             }
         }
         List<TxList> chosen = new ArrayList<>();
-        for (Benchmark b : Suite.all()) {
+        List<Benchmark> all = new ArrayList<>(Suite.all());
+        all.addAll(Suite.compareVariants());
+        for (Benchmark b : all) {
             if (b instanceof TxList t && (names == null || names.contains(b.name().toLowerCase(Locale.ROOT)))) {
                 chosen.add(t);
             }
@@ -77,6 +90,10 @@ public final class TxListStats {
                     lines.append(String.format(Locale.ROOT, "    %9.1f ms  commits %8d  rollbacks %8d  read-only %6d"
                             + "  tx threads at the end %s%n", ms[i], s.commits(), s.rollbacks(), s.readOnly(),
                             Arrays.toString(s.transactionalThreads())));
+                    if (s.threadsPerPeriod().length > 0) {
+                        lines.append("      per period: tx threads ").append(Arrays.toString(s.threadsPerPeriod()))
+                                .append(", commits per rollback ").append(perRollback(s)).append('\n');
+                    }
                 }
                 double[] sorted = ms.clone();
                 Arrays.sort(sorted);

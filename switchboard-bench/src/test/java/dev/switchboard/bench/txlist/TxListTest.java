@@ -118,6 +118,50 @@ class TxListTest {
         }
     }
 
+    /**
+     * The conflict setting: a share of the requests also increment a hot key; every variant gives the answers of
+     * the run without them, the hot keys count every increment asked for (the run fails if one is lost), and every
+     * transactional message commits once, however many times its increment conflicted. A request without hot keys
+     * never touches one; with them, every request but a sum touches one of the keys.
+     */
+    @Test
+    void withHotKeysEveryIncrementCountsAndEveryTransactionalMessageCommitsOnce() throws Exception {
+        Params hot = new Params(1, 512, 16, 300, Workload.READ, 2, 100);
+        Params plain = new Params(1, 512, 16, 300, Workload.READ);
+        for (int r = 0; r < hot.requesters(); r++) {
+            Requests h = new Requests(r, hot);
+            Requests q = new Requests(r, plain);
+            while (q.next()) {
+                assertThat(h.next()).isTrue();
+                assertThat(h.hot).isEqualTo(h.op == Op.SUM ? -1 : h.hot).isBetween(h.op == Op.SUM ? -1 : 0, 1);
+                assertThat(q.hot).isEqualTo(-1);
+            }
+            assertThat(h.next()).isFalse();
+        }
+        assertThat(TxList.hotTouches(hot)).isPositive();
+        assertThat(TxList.hotTouches(plain)).isZero();
+        long sums = 0;
+        for (int r = 0; r < hot.requesters(); r++) {
+            Requests q = new Requests(r, hot);
+            while (q.next()) {
+                sums += q.op == Op.SUM ? 1 : 0;
+            }
+        }
+        long transactional = (long) hot.requesters() * hot.requestsPerRequester() - sums + hot.lists();
+        try (TaskRuntime runtime = TaskRuntime.create(2)) {
+            for (Split split : Split.values()) {
+                TxList b = new TxList(Workload.READ, split, split == Split.SERIAL ? null : SumRead.DIRECT,
+                        TxList.STATIC_THREADS, hot);
+                for (int run = 0; run < 3; run++) {
+                    assertThat(b.runSwitchboard(runtime)).as(b.name()).isEqualTo(b.expected());
+                    if (split != Split.SERIAL) {
+                        assertThat(b.lastRun().commits()).as(b.name()).isEqualTo(transactional);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void aRunOfSeveralPeriodsRecordsCommitsRollbacksAndThreadsPerPeriodForTheReport() throws Exception {
         try (TaskRuntime runtime = TaskRuntime.create(2)) {
