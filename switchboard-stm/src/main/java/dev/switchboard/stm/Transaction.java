@@ -2,7 +2,6 @@ package dev.switchboard.stm;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,7 +43,7 @@ final class Transaction {
      *
      * Transactions guessed to only read keep no read set (the read-only transactions of TL2). Each kind of
      * transaction (the body's class; for a transactional actor, the message's class) starts recording; after
-     * ReadsOnly.STREAK read-only commits in a row it is guessed read-only, and its attempts keep no read set: a
+     * ReadOnlyGuess.STREAK read-only commits in a row it is guessed read-only, and its attempts keep no read set: a
      * read newer than the snapshot then rolls the attempt back (the snapshot cannot move without a read set), and a
      * write rolls it back and makes its kind record again, for twice as many read-only commits before the next
      * guess. Without a read set the reads are still one snapshot, and a read-only commit needs nothing more.
@@ -68,15 +67,14 @@ final class Transaction {
      *   point can still make it roll back, but they are finitely many, so a long reader that every writer keeps
      *   rolling back (an audit beside transfers) ends. Running alone, it waits for a locked reference as long as
      *   the commit holding it takes (that commit waits for nothing), where others roll back after LOCKED_SPINS
-     *   re-reads. The price on the fast path is one read of ALONE per commit of writes. A transaction running alone must not wait for another thread's transaction: that one may be
-     *   waiting for it.
+     *   re-reads. The price on the fast path is one read of ALONE per commit of writes. A transaction running
+     *   alone must not wait for another thread's transaction: that one may be waiting for it.
      * - The read set keeps the references, not their versions: a reference of the read set is valid while it is
      *   unlocked (or locked by this transaction) and at most rv, since no commit can give it a version at most rv
      *   after this transaction read it (a committer locks before it takes its version from the clock).
-     * - The write set is two arrays in write order, searched linearly up to 8 entries, then through an identity map.
-     * - The write set is cleared after each transaction (its values must not be kept alive by a thread's idle
-     *   transaction). The read set is not: clearing it costs a G1 barrier per entry, about a tenth of a long walk,
-     *   so until the thread's next transactions overwrite them it keeps at most KEPT_CAPACITY references (and
+     * - The write set (WriteSet) is cleared after each transaction: its values must not be kept alive by a thread's
+     *   idle transaction. The read set is not: clearing it (a reference store per entry, with the collector's
+     *   barrier) took about a tenth of a long walk's time, so until the thread's next transactions overwrite them it keeps at most KEPT_CAPACITY references (and
      *   their current values) alive; a bigger read set is dropped at the end of its transaction.
      */
 
@@ -98,7 +96,6 @@ final class Transaction {
             + " transaction's body must not)", null, false, false) {
     };
 
-    private static final int LINEAR_WRITES = 8;
     private static final int KEPT_CAPACITY = 4_096;
     /** How many times a read or a commit re-reads a locked reference before the transaction rolls back. */
     private static final int LOCKED_SPINS = 256;
@@ -119,56 +116,11 @@ final class Transaction {
     /** Whether this attempt tried to write while keeping no read set: it rolls back, and its kind records. */
     private boolean wroteUnrecorded;
 
-    /** Per kind of transaction: whether it is guessed to only read (racy fields: a guess, and each write is whole). */
-    private static final ClassValue<ReadsOnly> READS_ONLY = new ClassValue<>() {
-        @Override
-        protected ReadsOnly computeValue(Class<?> kind) {
-            return new ReadsOnly();
-        }
-    };
-
-    /** The guess for one kind of transaction, learned from its commits. */
-    static final class ReadsOnly {
-        /** Read-only commits in a row that make a kind be guessed read-only, at first. */
-        static final int STREAK = 16;
-        /** The most that a kind guessed wrong must show before it is guessed read-only again. */
-        static final int MAX_STREAK = 1 << 20;
-
-        boolean unrecorded;
-        int streak;
-        int needed = STREAK;
-
-        void committed(boolean readOnly) {
-            if (!readOnly) {
-                streak = 0;
-            } else if (!unrecorded && ++streak >= needed) {
-                unrecorded = true;
-            }
-        }
-
-        void wrote() {
-            unrecorded = false;
-            streak = 0;
-            needed = Math.min(MAX_STREAK, needed * 2);
-        }
-    }
-
     private TRef<?>[] reads = new TRef<?>[64];
     private int readCount;
-    private TRef<?>[] written = new TRef<?>[LINEAR_WRITES];
-    private Object[] writtenValues = new Object[LINEAR_WRITES];
-    private int writeCount;
-    /** Index of each written reference's entry, once there are more than LINEAR_WRITES. */
-    private IdentityHashMap<TRef<?>, Integer> writeIndex;
-    /** The locks this commit holds: written[0 .. locked). */
+    private final WriteSet writes = new WriteSet();
+    /** The locks this commit holds: the write set's entries 0 .. locked - 1. */
     private int locked;
-
-    /** The first write entry of the innermost nested body (entries from it on are truncated when it fails). */
-    private int nestedWritesFrom;
-    /** While nested: the outer entries a nested body overwrote (entry index, old value), to undo. */
-    private int[] undoEntries = new int[0];
-    private Object[] undoValues = new Object[0];
-    private int undoCount;
 
     private final List<Runnable> onCommit = new ArrayList<>(0);
     private final List<Runnable> onRollback = new ArrayList<>(0);
@@ -193,12 +145,6 @@ final class Transaction {
         Thread me = Thread.currentThread();
         Transaction t = BY_THREAD[slot(me)];
         return t != null && t.thread == me ? t : CURRENT.get();
-    }
-
-    /** This thread's transaction, or null outside a transaction. */
-    static Transaction activeOrNull() {
-        Transaction t = CURRENT.get();
-        return t.depth > 0 ? t : null;
     }
 
     boolean active() {
@@ -226,7 +172,7 @@ final class Transaction {
             return runNested(body);
         }
         try {
-            return runAttempts(maxAttempts, body, READS_ONLY.get(kind));
+            return runAttempts(maxAttempts, body, ReadOnlyGuess.of(kind));
         } finally {
             if (ALONE.get() == this) {
                 ALONE.set(null);
@@ -234,12 +180,12 @@ final class Transaction {
         }
     }
 
-    private <T> T runAttempts(int maxAttempts, Supplier<? extends T> body, ReadsOnly guess) {
+    private <T> T runAttempts(int maxAttempts, Supplier<? extends T> body, ReadOnlyGuess guess) {
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             if (attempt > ALONE_AFTER && ALONE.get() != this) {
                 runAlone();
             }
-            begin(guess.unrecorded);
+            begin(guess.readOnly());
             T result;
             try {
                 result = body.get();
@@ -255,7 +201,7 @@ final class Transaction {
                 rollBack();
                 throw failure;
             }
-            boolean readOnly = writeCount == 0;
+            boolean readOnly = writes.size() == 0;
             if (commit()) {
                 guess.committed(readOnly);
                 return result;
@@ -271,28 +217,30 @@ final class Transaction {
     }
 
     private <T> T runNested(Supplier<? extends T> body) {
-        int writes = writeCount;
-        int undo = undoCount;
+        long mark = writes.enterNested();
         int commits = onCommit.size();
         int rollbacks = onRollback.size();
-        int outerWritesFrom = nestedWritesFrom;
-        nestedWritesFrom = writes;
         depth++;
         try {
             return body.get();
         } catch (Throwable failure) {
             if (failure != ROLLBACK && !doomed) {
-                undoNested(writes, undo, commits, rollbacks);
+                writes.undoTo(mark);
+                undoHandlers(commits, rollbacks);
             }
             throw failure;
         } finally {
             depth--;
-            nestedWritesFrom = outerWritesFrom;
-            if (depth == 1) {
-                undoCount = 0;                           // the undo log serves only while nested
-                Arrays.fill(undoValues, null);
-            }
+            writes.leaveNested(mark);
         }
+    }
+
+    /** A nested body failed: its commit handlers are dropped, its rollback handlers run. */
+    private void undoHandlers(int commits, int rollbacks) {
+        onCommit.subList(commits, onCommit.size()).clear();
+        List<Runnable> undone = List.copyOf(onRollback.subList(rollbacks, onRollback.size()));
+        onRollback.subList(rollbacks, onRollback.size()).clear();
+        runHandlers(undone);
     }
 
     private void begin(boolean unrecordedReads) {
@@ -306,7 +254,7 @@ final class Transaction {
 
     /** Commits the attempt: true, or false after rolling it back. */
     private boolean commit() {
-        if (writeCount == 0) {
+        if (writes.size() == 0) {
             if (doomed) {
                 rollBack();
                 return false;
@@ -327,8 +275,8 @@ final class Transaction {
             return false;
         }
         long released = wv;
-        for (int i = 0; i < writeCount; i++) {
-            written[i].publish(writtenValues[i], released);
+        for (int i = 0; i < writes.size(); i++) {
+            writes.ref(i).publish(writes.value(i), released);
         }
         locked = 0;
         List<Runnable> handlers = onCommit.isEmpty() ? null : List.copyOf(onCommit);
@@ -340,8 +288,8 @@ final class Transaction {
     private boolean lockWrites() {
         locked = 0;
         boolean alone = ALONE.get() == this;
-        for (int i = 0; i < writeCount; i++) {
-            if (!written[i].tryLock(this, LOCKED_SPINS, alone)) {
+        for (int i = 0; i < writes.size(); i++) {
+            if (!writes.ref(i).tryLock(this, LOCKED_SPINS, alone)) {
                 return false;
             }
             locked++;
@@ -351,7 +299,7 @@ final class Transaction {
 
     private void rollBack() {
         for (int i = 0; i < locked; i++) {
-            written[i].unlock();
+            writes.ref(i).unlock();
         }
         locked = 0;
         List<Runnable> handlers = onRollback.isEmpty() ? null : List.copyOf(onRollback);
@@ -367,16 +315,7 @@ final class Transaction {
             reads = new TRef<?>[64];
         }
         readCount = 0;
-        if (writeCount > KEPT_CAPACITY) {
-            written = new TRef<?>[LINEAR_WRITES];
-            writtenValues = new Object[LINEAR_WRITES];
-        } else {
-            Arrays.fill(written, 0, writeCount, null);
-            Arrays.fill(writtenValues, 0, writeCount, null);
-        }
-        writeCount = 0;
-        writeIndex = null;
-        undoCount = 0;
+        writes.clear();
         onCommit.clear();
         onRollback.clear();
     }
@@ -452,10 +391,10 @@ final class Transaction {
         if (depth == 0) {
             throw TRef.outsideATransaction("get");
         }
-        if (writeCount != 0) {
-            int i = writeEntry(r);
+        if (writes.size() != 0) {
+            int i = writes.find(r);
             if (i >= 0) {
-                return (T) writtenValues[i];
+                return (T) writes.value(i);
             }
         }
         for (int spins = 0; ; ) {
@@ -487,10 +426,10 @@ final class Transaction {
     /** An unrecorded read of {@code r}: the latest committed value, or this transaction's own write. */
     @SuppressWarnings("unchecked")
     <T> T relaxedRead(TRef<T> r) {
-        if (writeCount != 0) {
-            int i = writeEntry(r);
+        if (writes.size() != 0) {
+            int i = writes.find(r);
             if (i >= 0) {
-                return (T) writtenValues[i];
+                return (T) writes.value(i);
             }
         }
         if (doomed) {
@@ -540,81 +479,8 @@ final class Transaction {
             wroteUnrecorded = true;                      // its reads were not recorded: it cannot commit
             throw doom();
         }
-        int i = writeCount == 0 ? -1 : writeEntry(r);
-        if (i >= 0) {
-            if (depth > 1) {
-                saveForUndo(i);
-            }
-            writtenValues[i] = value;
-            return;
-        }
-        if (writeCount == written.length) {
-            written = Arrays.copyOf(written, writeCount * 2);
-            writtenValues = Arrays.copyOf(writtenValues, writeCount * 2);
-        }
-        written[writeCount] = r;
-        writtenValues[writeCount] = value;
-        readsSlowly = 1;
-        if (writeIndex != null) {
-            writeIndex.put(r, writeCount);
-        } else if (writeCount == LINEAR_WRITES) {
-            writeIndex = new IdentityHashMap<>(4 * LINEAR_WRITES);
-            for (int k = 0; k <= writeCount; k++) {
-                writeIndex.put(written[k], k);
-            }
-        }
-        writeCount++;
-    }
-
-    /** The index of {@code r}'s entry in the write set, or -1. */
-    private int writeEntry(TRef<?> r) {
-        if (writeIndex != null) {
-            Integer i = writeIndex.get(r);
-            return i == null ? -1 : i;
-        }
-        for (int i = 0; i < writeCount; i++) {
-            if (written[i] == r) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private void saveForUndo(int entry) {
-        if (entry >= nestedWritesFrom) {
-            return;                                      // the nested body's own entry: truncated on undo
-        }
-        if (undoCount == undoEntries.length) {
-            int n = Math.max(4, undoCount * 2);
-            undoEntries = Arrays.copyOf(undoEntries, n);
-            undoValues = Arrays.copyOf(undoValues, n);
-        }
-        undoEntries[undoCount] = entry;
-        undoValues[undoCount] = writtenValues[entry];
-        undoCount++;
-    }
-
-    private void undoNested(int writes, int undo, int commits, int rollbacks) {
-        for (int k = undoCount - 1; k >= undo; k--) {
-            writtenValues[undoEntries[k]] = undoValues[k];
-        }
-        undoCount = undo;
-        for (int i = writes; i < writeCount; i++) {
-            if (writeIndex != null) {
-                writeIndex.remove(written[i]);
-            }
-            written[i] = null;
-            writtenValues[i] = null;
-        }
-        writeCount = writes;
-        while (onCommit.size() > commits) {
-            onCommit.remove(onCommit.size() - 1);
-        }
-        List<Runnable> undone = new ArrayList<>(onRollback.subList(rollbacks, onRollback.size()));
-        onRollback.subList(rollbacks, onRollback.size()).clear();
-        for (Runnable h : undone) {
-            h.run();
-        }
+        writes.put(r, value);
+        readsSlowly = 1;                                 // reads look for their own writes now
     }
 
     /* ---------------------------------------------------------------- handlers */
