@@ -25,6 +25,24 @@ final class GuideTransactions {
         return new long[] {alice.directGet(), bob.directGet(), audit};
     }
 
+    // tag::node[]
+    static final class Node extends TRef<Node> {   // the TRef's value is the next node
+        final int value;
+        Node(int value, Node next) { super(next); this.value = value; }
+    }
+    // end::node[]
+
+    /** Whether {@code wanted} is in the sorted list after {@code head}, in one transaction. */
+    static boolean contains(Node head, int wanted) {
+        return Stm.atomic(() -> {
+            // tag::walk[]
+            Node cur = head.get();                      // inside the transaction: each step one object, as a plain list
+            while (cur != null && cur.value < wanted) cur = cur.get();
+            // end::walk[]
+            return cur != null && cur.value == wanted;
+        });
+    }
+
     // tag::bank[]
     sealed interface BankMsg {}
     record Transfer(int from, int to, long amount) implements BankMsg {}

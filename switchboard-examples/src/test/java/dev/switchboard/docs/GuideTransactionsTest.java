@@ -31,6 +31,10 @@ class GuideTransactionsTest {
     @Test
     void aTransferIsAllOrNothingAndTheAuditSeesIt() {
         assertThat(GuideTransactions.transfer()).containsExactly(70, 30, 100);
+        GuideTransactions.Node head = new GuideTransactions.Node(Integer.MIN_VALUE,
+                new GuideTransactions.Node(3, new GuideTransactions.Node(7, null)));
+        assertThat(GuideTransactions.contains(head, 7)).isTrue();
+        assertThat(GuideTransactions.contains(head, 5)).isFalse();
     }
 
     @Test
