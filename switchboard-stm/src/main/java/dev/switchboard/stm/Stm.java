@@ -64,10 +64,10 @@ public final class Stm {
      */
     public static void atomic(Runnable body) {
         Objects.requireNonNull(body, "body");
-        atomic(DEFAULT_MAX_ATTEMPTS, () -> {
+        Transaction.current().run(DEFAULT_MAX_ATTEMPTS, () -> {
             body.run();
             return null;
-        });
+        }, body.getClass());                              // the kind is the caller's body, not this wrapper
     }
 
     /**
@@ -86,7 +86,7 @@ public final class Stm {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("a transaction needs at least 1 attempt, got " + maxAttempts);
         }
-        return Transaction.current().run(maxAttempts, body);
+        return Transaction.current().run(maxAttempts, body, body.getClass());
     }
 
     /**

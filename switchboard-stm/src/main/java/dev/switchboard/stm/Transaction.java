@@ -158,11 +158,6 @@ final class Transaction {
 
     /* ---------------------------------------------------------------- running */
 
-    /** Runs {@code body} as a transaction of at most {@code maxAttempts} attempts, or as part of the open one. */
-    <T> T run(int maxAttempts, Supplier<? extends T> body) {
-        return run(maxAttempts, body, body.getClass());
-    }
-
     /**
      * Runs {@code body} as a transaction of at most {@code maxAttempts} attempts, or as part of the open one;
      * {@code kind} names what the body does (its class, a message's class), for the guess that it only reads.
@@ -240,7 +235,7 @@ final class Transaction {
         onCommit.subList(commits, onCommit.size()).clear();
         List<Runnable> undone = List.copyOf(onRollback.subList(rollbacks, onRollback.size()));
         onRollback.subList(rollbacks, onRollback.size()).clear();
-        runHandlers(undone);
+        undone.forEach(Runnable::run);
     }
 
     private void begin(boolean unrecordedReads) {
@@ -259,9 +254,7 @@ final class Transaction {
                 rollBack();
                 return false;
             }
-            List<Runnable> handlers = onCommit.isEmpty() ? null : List.copyOf(onCommit);
-            end();
-            runHandlers(handlers);
+            endAndRun(onCommit);
             return true;
         }
         waitWhileAnotherRunsAlone();
@@ -274,14 +267,11 @@ final class Transaction {
             rollBack();
             return false;
         }
-        long released = wv;
         for (int i = 0; i < writes.size(); i++) {
-            writes.ref(i).publish(writes.value(i), released);
+            writes.ref(i).publish(writes.value(i), wv);
         }
         locked = 0;
-        List<Runnable> handlers = onCommit.isEmpty() ? null : List.copyOf(onCommit);
-        end();
-        runHandlers(handlers);
+        endAndRun(onCommit);
         return true;
     }
 
@@ -302,9 +292,7 @@ final class Transaction {
             writes.ref(i).unlock();
         }
         locked = 0;
-        List<Runnable> handlers = onRollback.isEmpty() ? null : List.copyOf(onRollback);
-        end();
-        runHandlers(handlers);
+        endAndRun(onRollback);
     }
 
     /** Leaves the transaction: depth 0, sets cleared. */
@@ -320,13 +308,11 @@ final class Transaction {
         onRollback.clear();
     }
 
-    /** Runs the handlers of a transaction that has ended (they may run transactions of their own). */
-    private static void runHandlers(List<Runnable> handlers) {
-        if (handlers != null) {
-            for (Runnable h : handlers) {
-                h.run();
-            }
-        }
+    /** Leaves the transaction, then runs {@code handlers} (copied first: they may run transactions of their own). */
+    private void endAndRun(List<Runnable> handlers) {
+        List<Runnable> toRun = handlers.isEmpty() ? List.of() : List.copyOf(handlers);
+        end();
+        toRun.forEach(Runnable::run);
     }
 
     /** Becomes the transaction that runs alone, once the one that does (if any) has ended. */
