@@ -228,7 +228,7 @@ public final class TxList implements Benchmark {
         this.staticThreads = staticThreads;
         this.initial = initial(p);
         this.expected = simulate(p, initial);
-        this.hotTouches = hotTouches(p);
+        this.hotTouches = p.hotPercent() == 0 ? 0 : hotTouches(p);
     }
 
     /** The scaled-down paper parameters: 8 list actors × 1,024 values, 128 requesters × 1,000 requests. */
