@@ -50,6 +50,11 @@ final class Activation extends Node {
      * every send, and a write per message next to it would move that cache line back and forth.
      */
     private long processed;
+    /**
+     * Whether GONE went out with RELEASED ({@link #goneWithRelease}): written and then read by the releasing
+     * thread, whose completion of this activation runs onCompletion.
+     */
+    private boolean goneAtRelease;
     private final Scope scope;
     private final String startedBy;
     private final long startedAtNanos;
@@ -77,14 +82,36 @@ final class Activation extends Node {
     @Override
     public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
         if (actor.activation() == this) {  // not the activation of a start() that lost a race: that actor lives on
-            try {
-                scheduler().counters().actorEnded(processed());  // final now: every processing has ended
-            } catch (Throwable noMemory) {
-                // the metrics miss this actor's messages; its end goes on
+            if (!goneAtRelease) {
+                countEnded();
             }
-            ActorWatch.ended(actor);         // never throws
+            ActorWatch.ended(actor, goneAtRelease);  // never throws
         }
         super.onCompletion(caller);
+    }
+
+    /**
+     * Called by the holder of the terminated actor's token just before it publishes RELEASED and completes this
+     * activation. If no child is alive (none can attach any more, and one that has ended stays ended), that
+     * completion runs {@link #onCompletion} in this thread now: the ended messages are counted here and GONE is
+     * returned, to be published with RELEASED in one atomic. Otherwise 0: the last child's end marks GONE.
+     */
+    int goneWithRelease() {
+        if (getPendingCount() != 0 || actor.activation() != this) {
+            return 0;
+        }
+        countEnded();
+        goneAtRelease = true;
+        return ActorCell.GONE;
+    }
+
+    /** The messages the actor processed join its runtime's count of ended actors' messages. Never throws. */
+    private void countEnded() {
+        try {
+            scheduler().counters().actorEnded(processed());  // final now: every processing has ended
+        } catch (Throwable noMemory) {
+            // the metrics miss this actor's messages; its end goes on
+        }
     }
 
     /** The messages this turn processed (at least one): read plainly, as the holder of the actor's token. */

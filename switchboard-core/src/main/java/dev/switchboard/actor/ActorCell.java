@@ -50,9 +50,10 @@ abstract sealed class ActorCell<M> permits ActorCore {
      *   4           RELEASED    the holder that first drains the            never
      *                           terminated actor; a refused start
      *   5           BY_CLOSE    close(), with or before TERMINATED          never
-     *   6           GONE        the completion of the activation (the      never
-     *                           actor and every task it spawned have
-     *                           ended; ActorWatch), a refused start
+     *   6           GONE        the actor and every task it spawned have    never
+     *                           ended (ActorWatch): with RELEASED if no
+     *                           child is alive then, else the completion
+     *                           of the activation; a refused start
      *   8..31       the count   awaitReply(), +AWAIT_UNIT per reply         the reply's handler, or a failed send
      *               of awaited                                              of the request, -AWAIT_UNIT
      *               replies
@@ -631,8 +632,8 @@ abstract sealed class ActorCell<M> permits ActorCore {
                 ActorLifecycle.runExitHook(core());
                 // before RELEASED: if it throws, drainOrRelease still releases
                 AwaitedReplies.holdUnansweredOf(core());
-                STATUS.getAndBitwiseOr(this, RELEASED);
                 activation.sealSpawns();
+                STATUS.getAndBitwiseOr(this, RELEASED | activation.goneWithRelease());
                 activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
             }
             STATUS.getAndBitwiseAnd(this, ~SCHEDULED);

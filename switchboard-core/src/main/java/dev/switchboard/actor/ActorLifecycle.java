@@ -123,7 +123,7 @@ final class ActorLifecycle {
                 actor.deadLetter(envelope, DeadLetter.Reason.RUNTIME_CLOSED);
             }
             actor.releaseRefused();
-            ActorWatch.ended(actor);         // it never had an activation to complete
+            ActorWatch.ended(actor, false);  // it never had an activation to complete
         }
         s.requireOpen("start " + actor);
     }

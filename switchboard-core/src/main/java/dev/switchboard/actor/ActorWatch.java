@@ -24,7 +24,8 @@ import java.util.function.Function;
 final class ActorWatch {
     /*
      * Implementation notes. Who tells a watcher is decided under the lock of the watched actor's Watchers: the
-     * ending thread (the activation's completion) sets GONE in the status word (an atomic read-modify-write), then
+     * ending thread sets GONE in the status word with an atomic read-modify-write (the one that publishes RELEASED,
+     * when no child of the actor is alive then; otherwise one of its own, in the activation's completion), then
      * reads the extras' watchers and takes every entry out under the lock and tells each; a watcher puts its entry
      * in under the lock, then reads GONE, and if it is set takes its own entry back out and tells itself. Whoever
      * removes an entry tells it, so it is told at most once. It is told at least once: the status word and the
@@ -175,10 +176,11 @@ final class ActorWatch {
 
     /**
      * {@code actor} and every task it spawned have ended (called once, by the thread that completes its activation,
-     * or by a refused start): it stops watching others, and its watchers are told. Never throws.
+     * or by a refused start): it stops watching others, and its watchers are told. {@code markedGone}: the caller
+     * has set GONE already (with RELEASED); otherwise it is set here. Never throws.
      */
-    static void ended(ActorCore<?> actor) {
-        if (actor.markGone()) {
+    static void ended(ActorCore<?> actor, boolean markedGone) {
+        if (!markedGone && actor.markGone()) {
             return;
         }
         ActorExtras x = actor.extrasOrNull();
