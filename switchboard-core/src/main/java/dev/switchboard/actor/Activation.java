@@ -91,13 +91,14 @@ final class Activation extends Node {
     }
 
     /**
-     * Called by the holder of the terminated actor's token just before it publishes RELEASED and completes this
-     * activation. If no child is alive (none can attach any more, and one that has ended stays ended), that
-     * completion runs {@link #onCompletion} in this thread now: the ended messages are counted here and GONE is
-     * returned, to be published with RELEASED in one atomic. Otherwise 0: the last child's end marks GONE.
+     * Called by the holder of the terminated actor's token, on the actor's own activation, just before it
+     * publishes RELEASED and completes it. If no child is alive (none can attach any more, and one that has ended
+     * stays ended), that completion runs {@link #onCompletion} in this thread now: the ended messages are counted
+     * here and GONE is returned, to be published with RELEASED in one atomic. Otherwise 0: the last child's end
+     * marks GONE.
      */
     int goneWithRelease() {
-        if (getPendingCount() != 0 || actor.activation() != this) {
+        if (getPendingCount() != 0) {
             return 0;
         }
         countEnded();
