@@ -48,7 +48,8 @@ abstract sealed class ActorCell<M> permits ActorCore {
      *   3           TERMINATED  exit(), a failure (fail, crashed,           never
      *                           schedulingRefused), close, a refused start
      *   4           RELEASED    the holder that first drains the            never
-     *                           terminated actor; a refused start
+     *                           terminated actor, in the atomic that
+     *                           clears SCHEDULED; a refused start
      *   5           BY_CLOSE    close(), with or before TERMINATED          never
      *   6           GONE        the actor and every task it spawned have    never
      *                           ended (ActorWatch): with RELEASED if no
@@ -181,7 +182,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     // ------------------------------------------------------------------------------------------ hooks of the kinds
 
-    
     /** The reference of this kind of actor; called once, by the constructor. */
     LocalRef<M> newRef() {
         return new LocalRef.OfActor<>(core());
@@ -478,37 +478,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     // ------------------------------------------------------------------------------------------ failure and end
 
-    /**
-     * Terminates the actor because of {@code failure}; the failure goes to the actor's finish scope. {@code what}
-     * goes into the note on the failure and may show the message; {@code where}, for the log, never does.
-     */
-    final void fail(Throwable failure, String what, String where) {
-        fail(failure, what, where, null);
-    }
-
-    /**
-     * {@link #fail(Throwable, String, String)} while processing {@code envelope}: a supervised actor's strategy
-     * decides instead ({@link Supervision}). Returns whether the envelope will be processed again (retried).
-     */
-    final boolean fail(Throwable failure, String what, String where, Object envelope) {
-        ActorExtras x = extras;
-        if (x != null && x.supervision != null) {
-            int handled = Supervision.handle(core(), failure, envelope, where);
-            if (handled != Supervision.NOT_HANDLED) {
-                return handled == Supervision.RETRYING;
-            }
-        }
-        ActorFailures.keep(core(), failure);
-        ActorFailures.report(core(), failure, what, where);
-        terminate(0);
-        return false;
-    }
-
-    /** {@link #fail(Throwable, String, String)} where the note shows nothing of a message. */
-    final void fail(Throwable failure, String what) {
-        fail(failure, what, what);
-    }
-
     /** Sets TERMINATED and {@code also}; drains the actor here if nobody holds its token. */
     final void terminate(int also) {
         drainUnlessHeld((int) STATUS.getAndBitwiseOr(this, TERMINATED | also));
@@ -603,28 +572,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
             Supervision.terminated(core());                      // its children end with it; a retry is dropped
         }
         do {
-            Object envelope;
-            while ((envelope = mailbox.pollAny()) != null) {
-                MailboxAdmission.released(core());
-                if (!(envelope instanceof ActorTimers.TimerMessage)) {   // a timer's: cancelled above, dropped
-                    deadLetter(envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
-                }
-            }
-            if (limit != null) {
-                limit.wakeAll();                   // waiting senders see the exit and dead-letter their messages
-            }
-            AwaitedReplies replies = AwaitedReplies.of(core());
-            if (replies != null) {
-                Runnable r;
-                while ((r = replies.pollReady()) != null) {   // replies that came after exit: their handlers do not run
-                    if (r instanceof PendingReply<?> p) {
-                        replies.handled(p);
-                        deadLetter(p.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
-                    } else {
-                        ((ControlAction) r).dropped();
-                    }
-                }
-            }
+            DeadLetterRouting.drainQueued(core());
             if (dispatch instanceof PolicyDispatch d) {
                 d.terminated();
             }
@@ -633,13 +581,42 @@ abstract sealed class ActorCell<M> permits ActorCore {
                 // before RELEASED: if it throws, drainOrRelease still releases
                 AwaitedReplies.holdUnansweredOf(core());
                 activation.sealSpawns();
-                STATUS.getAndBitwiseOr(this, RELEASED | activation.goneWithRelease());
-                activation.tryComplete();   // the lingering task ends; the finish waits only for our children now
+                release(RELEASED | activation.goneWithRelease());
+                completeActivation();       // the lingering task ends; the finish waits only for our children now
+            } else {
+                STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
             }
-            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
         } while (reacquire());
     }
 
+    /**
+     * Publishes {@code bits} (RELEASED, and GONE if it goes with it) and gives the token up, in one atomic: the
+     * end of an actor takes one read-modify-write of its status word rather than two. From here on another
+     * thread may hold the token (to dead-letter what arrives); it finds RELEASED and only drains.
+     */
+    private void release(int bits) {
+        int s = status;
+        int witness;
+        while ((witness = (int) STATUS.compareAndExchange(this, s, (s | bits) & ~SCHEDULED)) != s) {
+            s = witness;                           // a concurrent change of other bits (an awaited count, a close)
+        }
+    }
+
+    /**
+     * Completes the released actor's activation. The token is no longer held here, so a failure is kept rather
+     * than thrown into {@link #drainOrRelease}, whose recovery assumes the token.
+     */
+    private void completeActivation() {
+        try {
+            activation.tryComplete();
+        } catch (Throwable t) {
+            try {
+                ActorFailures.add(core(), t);
+            } catch (Throwable noMemory) {
+                // the finish misses this failure; the token is not this thread's to give back any more
+            }
+        }
+    }
 
     /** Counts a message no one will process: see {@link DeadLetterRouting}. */
     final void deadLetter(Object envelope, DeadLetter.Reason reason) {

@@ -8,11 +8,45 @@ import dev.switchboard.internal.Scheduler;
  * returns, kept in its {@link ActorExtras}), and how a failure reaches the actor's finish with a note naming the
  * actor.
  *
- * <p>Owns the extras' {@code failure} field. May touch the actor's activation, to add a failure to its finish
+ * <p>Owns the extras' {@code failure} field, and the entry of a failure that terminates an actor ({@link #fail}, or
+ * its supervisor's strategy instead). May touch the actor's activation, to add a failure to its finish
  * scope, and its runtime's event hook ({@code FAILURE}), told as the failure happens. Never throws for want of memory: a failure that cannot carry its note is reported as it is.
  */
 final class ActorFailures {
     private ActorFailures() {
+    }
+
+    /**
+     * Terminates {@code actor} because of {@code failure}; the failure goes to the actor's finish scope.
+     * {@code what} goes into the note on the failure and may show the message; {@code where}, for the log, never
+     * does.
+     */
+    static void fail(ActorCore<?> actor, Throwable failure, String what, String where) {
+        fail(actor, failure, what, where, null);
+    }
+
+    /** {@link #fail(ActorCore, Throwable, String, String)} where the note shows nothing of a message. */
+    static void fail(ActorCore<?> actor, Throwable failure, String what) {
+        fail(actor, failure, what, what);
+    }
+
+    /**
+     * {@link #fail(ActorCore, Throwable, String, String)} while processing {@code envelope}: a supervised actor's
+     * strategy decides instead ({@link Supervision}). Returns whether the envelope will be processed again
+     * (retried).
+     */
+    static boolean fail(ActorCore<?> actor, Throwable failure, String what, String where, Object envelope) {
+        ActorExtras x = actor.extrasOrNull();
+        if (x != null && x.supervision != null) {
+            int handled = Supervision.handle(actor, failure, envelope, where);
+            if (handled != Supervision.NOT_HANDLED) {
+                return handled == Supervision.RETRYING;
+            }
+        }
+        keep(actor, failure);
+        report(actor, failure, what, where);
+        actor.terminate(0);
+        return false;
     }
 
     /** Keeps the first failure that terminates {@code actor}, for {@code failure()}; never throws. */

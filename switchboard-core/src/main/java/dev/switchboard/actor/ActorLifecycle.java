@@ -149,7 +149,7 @@ final class ActorLifecycle {
                 ActorHosting.instanceOf(actor).onRestart(restart);
             }
         } catch (Throwable t) {
-            actor.fail(t, "this exception escaped " + (restart == null ? "onStart()" : "onRestart()"));
+            ActorFailures.fail(actor, t, "this exception escaped " + (restart == null ? "onStart()" : "onRestart()"));
         } finally {
             Thread.interrupted();
         }

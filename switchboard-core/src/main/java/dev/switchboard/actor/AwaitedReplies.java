@@ -185,7 +185,7 @@ final class AwaitedReplies {
             pending.handle();
         } catch (Throwable t) {
             Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-            requester.fail(cause, "the reply to " + ActorDiagnostics.brief(pending.request) + " from "
+            ActorFailures.fail(requester, cause, "the reply to " + ActorDiagnostics.brief(pending.request) + " from "
                     + pending.target + " could not be processed", "handling the reply to "
                     + ActorDiagnostics.withArticle(ActorDiagnostics.typeOf(pending.request)) + " from "
                     + pending.target);

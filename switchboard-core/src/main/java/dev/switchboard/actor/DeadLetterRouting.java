@@ -8,12 +8,43 @@ import java.util.function.Consumer;
  * Where an actor's dead letters go: the reason they carry, the requester a dead request fails, the counts (the
  * actor's, and its runtime's), the runtime's listener ({@code DeadLetter.subscribe}) and its event hook.
  *
- * <p>Owns the extras' dead-letter counts. May touch the actor's status word (read only: whether the close ended
- * it), its runtime's dead-letter accounting, and a dead request's {@link ReplyTo}. A dead letter of an actor not
+ * <p>Owns the extras' dead-letter counts, and the draining of what a terminated actor still holds. May touch the
+ * actor's status word (read only: whether the close ended it), its mailbox and awaited replies (as the holder of
+ * the terminated actor's token), its runtime's dead-letter accounting, and a dead request's {@link ReplyTo}. A dead letter of an actor not
  * started yet is counted by the actor and added to its runtime's count by {@code start()}.
  */
 final class DeadLetterRouting {
     private DeadLetterRouting() {
+    }
+
+    /**
+     * With the token of the terminated {@code actor} held: turns what is queued into dead letters (its mailbox's
+     * messages, and the replies that came after its exit, whose handlers do not run) and wakes the senders waiting
+     * on a full bounded mailbox, who then see the exit and dead-letter their own messages.
+     */
+    static void drainQueued(ActorCore<?> actor) {
+        Object envelope;
+        while ((envelope = actor.mailbox.pollAny()) != null) {
+            MailboxAdmission.released(actor);
+            if (!(envelope instanceof ActorTimers.TimerMessage)) {   // a timer's: cancelled by the end, dropped
+                route(actor, envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
+            }
+        }
+        if (actor.limit != null) {
+            actor.limit.wakeAll();
+        }
+        AwaitedReplies replies = AwaitedReplies.of(actor);
+        if (replies != null) {
+            Runnable r;
+            while ((r = replies.pollReady()) != null) {
+                if (r instanceof PendingReply<?> p) {
+                    replies.handled(p);
+                    route(actor, p.arrived(), DeadLetter.Reason.REPLY_AFTER_EXIT);
+                } else {
+                    ((ControlAction) r).dropped();
+                }
+            }
+        }
     }
 
     /**

@@ -116,7 +116,7 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
             }
             invoke(actor, message);
         } catch (Throwable t) {
-            boolean retried = actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
+            boolean retried = ActorFailures.fail(actor, t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
                     ActorDiagnostics.processing(message), serial ? envelope : null);
             if (!retried && envelope instanceof Request r) {
                 requestFailed(actor, r, t);
@@ -172,7 +172,7 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     static void refused(ActorCore<?> actor, Object envelope, Throwable cause) {
         MailboxAdmission.releasedLater(actor);
         if (!actor.scheduler().isClosed()) {
-            actor.fail(cause, "the runtime could not start one of its messages");
+            ActorFailures.fail(actor, cause, "the runtime could not start one of its messages");
         }
         actor.deadLetter(envelope, actor.scheduler().isClosed() ? DeadLetter.Reason.RUNTIME_CLOSED
                 : DeadLetter.Reason.UNPROCESSED_AT_EXIT);

@@ -264,7 +264,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     }
                     ActorStop.endIfStoppedByPolicy(actor, policy.held());
                 } catch (Throwable t) {
-                    actor.fail(t, "its dispatch policy " + policy + " threw");
+                    ActorFailures.fail(actor, t, "its dispatch policy " + policy + " threw");
                     continue;
                 } finally {
                     inTurn = false;
@@ -504,7 +504,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         } catch (Throwable t) {
             failure = t;
             Object message = Dispatch.messageOf(envelope);
-            actor.fail(t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
+            ActorFailures.fail(actor, t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
                     ActorDiagnostics.processing(message));
             if (envelope instanceof Request r) {
                 Dispatch.requestFailed(actor, r, t);

@@ -392,7 +392,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
             try {
                 boxes.evaluateGuards();
             } catch (Throwable t) {
-                fail(t, "a declarative guard threw");
+                ActorFailures.fail(this, t, "a declarative guard threw");
             }
         }
     }

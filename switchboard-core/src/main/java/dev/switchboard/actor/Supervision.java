@@ -377,7 +377,7 @@ final class Supervision {
                         + parent + ", which had restarted since", "a failure escalated to a parent that restarted");
                 return;
             }
-            parent.fail(failure, "its child " + child + " escalated this failure",
+            ActorFailures.fail(parent, failure, "its child " + child + " escalated this failure",
                     "a failure its child " + child + " escalated");
         }
 
