@@ -37,7 +37,14 @@ package dev.switchboard.internal;
  * (within about {@code CENTRAL_LOOKS + MIN_STAY} looks after a central program, below).
  * An interval in which no worker had such a chance, or that was longer than {@value #MAX_INTERVAL_NANOS} ns (the
  * watchdog was not looking at the short period), says nothing about the modes (the program paused, ended, or does
- * other work now): it empties the baseline, and ends a trial in progress with the mode before it.
+ * other work now), and is skipped: the baseline, a trial in progress and the votes on a central node wait for
+ * their next looks. A program that runs for a few milliseconds at a time, again and again (a benchmark's runs, a
+ * batch job's rounds), has only a few short looks each time: the first look after a pause comes at the idle
+ * period ({@code Watchdog.WATCHDOG_PERIOD_NANOS}, 10 ms) and says nothing, and a trial needs {@code TRIAL_LOOKS}
+ * looks of baseline and {@code SETTLE_LOOKS + TRIAL_LOOKS} looks in the other mode. Were a pause to end the
+ * trial or empty the baseline, such a program would never finish a trial, and would keep whichever mode the
+ * program before it left. Across a pause the looks may come from another program; a verdict on such looks may be
+ * wrong, and a mode it changes to is tried against the other again after {@value #MIN_STAY} looks.
  * <p>
  * The best interval of each side is compared, not their sums: what disturbs an interval (a garbage collection, the
  * host taking the CPU away, another program on the machine) only ever makes it slower, so the fastest of a few is
@@ -171,14 +178,7 @@ final class SpreadingTrials {
         lastVoted = voted;
         lastLeading = leading;
         if (first || !chances || dt <= 0 || dt > MAX_INTERVAL_NANOS || dwork < 0) {
-            if (phase != STAY) {
-                hold = !hold;                 // a trial that cannot be judged: the mode before it returns
-                phase = STAY;
-                left = stay;
-            }
-            baseCount = 0;
-            ringCount = 0;
-            return;
+            return;                           // skipped: the phase waits for its next looks (see the class comment)
         }
         if (hold && phase == STAY) {
             judgeCentral(dvoted, dleading);

@@ -137,21 +137,58 @@ class SpreadingTrialsTest {
     }
 
     @Test
-    void anIntervalWithoutChancesEndsATrial() {
+    void anIntervalWithoutChancesPausesATrial() {
         Program p = new Program(0, 0);
         p.looks(SpreadingTrials.MIN_STAY, 1_000);
         SpreadingTrials t = p.trials;
         assertThat(t.holdsShortTurns()).as("the first trial holds").isTrue();
         assertThat(t.trials()).isEqualTo(1);
-        // the program stops deciding about short turns (its workers are all busy, or it ended)
+        // the program stops deciding about short turns (its workers are all busy, or it paused): not judged
         p.look(LOOK, 5_000, false);
-        assertThat(t.holdsShortTurns()).isFalse();
+        p.look(LOOK, 5_000, false);
+        assertThat(t.holdsShortTurns()).as("the trial waits, in its mode").isTrue();
+        // it comes back: the trial takes its remaining looks and is judged (held: a fifth faster, so it stays)
+        p.looks(SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS - 1, 1_000);
+        assertThat(t.holdsShortTurns()).isTrue();
         assertThat(t.changes()).isZero();
-        // and a trial starts again only after a full stay, with a fresh baseline
-        p.looks(SpreadingTrials.MIN_STAY - 1, 1_000);
+        p.looks(1, 1_200);
+        assertThat(t.holdsShortTurns()).isTrue();
+        assertThat(t.changes()).isEqualTo(1);
         assertThat(t.trials()).isEqualTo(1);
-        p.looks(1, 1_000);
-        assertThat(t.trials()).isEqualTo(2);
+    }
+
+    @Test
+    void aProgramRunInShortBurstsReachesTheModeThatPays() {
+        // A central program held for long (a busy server's clients), then one that runs for three short looks at a
+        // time with a pause between (a benchmark of a few milliseconds, run after another runtime's turn; the first
+        // look after a pause comes at the idle period and says nothing) and goes twice as fast spread. A trial
+        // needs more looks than one burst has.
+        Program p = new Program(1_000, 1_300, 0.5);
+        p.run(2_000);
+        assertThat(p.trials.holdsShortTurns()).isTrue();
+        assertThat(p.trials.central()).isTrue();
+        p.spreadRate = 2_000;
+        p.holdRate = 1_000;
+        p.leadingShare = 0;                               // eight pairs: no node leads
+        int bursts = 0;
+        while (p.trials.holdsShortTurns() && bursts < 100) {
+            p.look(20 * LOOK, 0, false);                  // the pause: long, and no chances
+            p.run(3);
+            bursts++;
+        }
+        // no longer central after CENTRAL_LOOKS held looks, then MIN_STAY looks, a settle and a trial
+        int looks = SpreadingTrials.CENTRAL_LOOKS + SpreadingTrials.MIN_STAY + SpreadingTrials.SETTLE_LOOKS
+                + SpreadingTrials.TRIAL_LOOKS;
+        assertThat(p.trials.holdsShortTurns()).as("spread after %d bursts", bursts).isFalse();
+        assertThat(bursts * 3).isLessThanOrEqualTo(looks + 3);
+        // and it stays spread: its trials of holding lose, across the pauses too
+        int heldBefore = p.looksHeld;
+        for (int i = 0; i < 200; i++) {
+            p.look(20 * LOOK, 0, false);
+            p.run(3);
+        }
+        assertThat(p.trials.holdsShortTurns()).isFalse();
+        assertThat(p.looksHeld - heldBefore).as("held looks in 600").isLessThan(600 / 16);
     }
 
     @Test
@@ -172,8 +209,9 @@ class SpreadingTrialsTest {
         Program p = new Program(0, 0);
         p.looks(SpreadingTrials.MIN_STAY + SpreadingTrials.SETTLE_LOOKS, 1_000);
         assertThat(p.trials.trials()).isEqualTo(1);
-        // the trial's measured look comes 10 ms later (the program paused): not judged, the mode returns
+        // the trial's measured look comes 10 ms later (the program paused), ten times as fast: not judged
         p.look(10 * LOOK, 100_000, true);
+        p.looks(SpreadingTrials.TRIAL_LOOKS, 1_000);
         assertThat(p.trials.holdsShortTurns()).isFalse();
         assertThat(p.trials.changes()).isZero();
     }
