@@ -52,7 +52,8 @@ final class Activation extends Node {
     private long processed;
     /**
      * Whether GONE went out with RELEASED ({@link #goneWithRelease}): written and then read by the releasing
-     * thread, whose completion of this activation runs onCompletion.
+     * thread, whose completion of this activation runs onCompletion; read by a metrics snapshot
+     * ({@link #endCounted}).
      */
     private boolean goneAtRelease;
     private final Scope scope;
@@ -94,16 +95,26 @@ final class Activation extends Node {
      * Called by the holder of the terminated actor's token, on the actor's own activation, just before it
      * publishes RELEASED and completes it. If no child is alive (none can attach any more, and one that has ended
      * stays ended), that completion runs {@link #onCompletion} in this thread now: the ended messages are counted
-     * here and GONE is returned, to be published with RELEASED in one atomic. Otherwise 0: the last child's end
-     * marks GONE.
+     * here (before GONE, which a watcher that registers late reads before it is told) and GONE is returned, to be
+     * published with RELEASED in one atomic. Otherwise 0: the last child's end marks GONE.
      */
     int goneWithRelease() {
         if (getPendingCount() != 0) {
             return 0;
         }
+        goneAtRelease = true;      // before the count: a snapshot that sees the count sees this (endCounted)
         countEnded();
-        goneAtRelease = true;
         return ActorCell.GONE;
+    }
+
+    /**
+     * Whether the actor's messages were added to its runtime's count of ended actors' messages while it was still
+     * open (by {@link #goneWithRelease}, just before its release). A metrics snapshot reads the ended count first,
+     * with acquire, and then the open actors: one whose count that read saw is seen here as counted (the flag is
+     * written before the count's release store), and is not counted again.
+     */
+    boolean endCounted() {
+        return goneAtRelease;
     }
 
     /** The messages the actor processed join its runtime's count of ended actors' messages. Never throws. */

@@ -571,22 +571,23 @@ abstract sealed class ActorCell<M> permits ActorCore {
             ActorTimers.cancelAll(core());                       // first: nothing below can keep a timer sending
             Supervision.terminated(core());                      // its children end with it; a retry is dropped
         }
+        boolean releasing;
         do {
             DeadLetterRouting.drainQueued(core());
             if (dispatch instanceof PolicyDispatch d) {
                 d.terminated();
             }
-            if ((status & RELEASED) == 0) {
+            releasing = (status & RELEASED) == 0;
+            if (releasing) {
                 ActorLifecycle.runExitHook(core());
                 // before RELEASED: if it throws, drainOrRelease still releases
                 AwaitedReplies.holdUnansweredOf(core());
                 activation.sealSpawns();
                 release(RELEASED | activation.goneWithRelease());
-                completeActivation();       // the lingering task ends; the finish waits only for our children now
             } else {
                 STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
             }
-        } while (reacquire());
+        } while (afterRelease(releasing));
     }
 
     /**
@@ -603,18 +604,25 @@ abstract sealed class ActorCell<M> permits ActorCore {
     }
 
     /**
-     * Completes the released actor's activation. The token is no longer held here, so a failure is kept rather
-     * than thrown into {@link #drainOrRelease}, whose recovery assumes the token.
+     * With the token just given up: completes the activation if this thread has just released the actor (the
+     * lingering task ends; the finish waits only for the actor's children now), then takes the token back if work
+     * came meanwhile; returns whether it did. The token may be another thread's by now, so nothing thrown here may
+     * reach {@link #drainOrRelease}, whose recovery gives a token back: it goes to the actor's finish, and what
+     * came meanwhile is left to the next sender or holder.
      */
-    private void completeActivation() {
+    private boolean afterRelease(boolean completes) {
         try {
-            activation.tryComplete();
+            if (completes) {
+                activation.tryComplete();
+            }
+            return reacquire();
         } catch (Throwable t) {
             try {
                 ActorFailures.add(core(), t);
             } catch (Throwable noMemory) {
                 // the finish misses this failure; the token is not this thread's to give back any more
             }
+            return false;
         }
     }
 

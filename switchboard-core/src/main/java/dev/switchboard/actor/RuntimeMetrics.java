@@ -86,7 +86,9 @@ public record RuntimeMetrics(String runtime, int workers, int workersBusy, long 
         c.forEachTracked(n -> {
             if (n instanceof Activation a && a.isOpen()) {
                 live[0]++;
-                processed[0] += a.processed();
+                if (!a.endCounted()) {             // counted among the ended just before its release
+                    processed[0] += a.processed();
+                }
             }
         });
         EnumMap<DeadLetter.Reason, Long> dead = new EnumMap<>(DeadLetter.Reason.class);

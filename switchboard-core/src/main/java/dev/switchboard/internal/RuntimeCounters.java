@@ -22,7 +22,9 @@ public final class RuntimeCounters {
      * terminated actor, close(), a deterministic test's thread), to a LongAdder. A snapshot reads those counts
      * first (acquire), then walks the actors still open. An activation completes only after its actor was
      * released (RELEASED, a volatile write), so an actor whose count the first read saw is seen released by the
-     * walk, which skips it: no message is counted twice. One that completes during the snapshot may be counted by
+     * walk, which skips it: no message is counted twice. An actor that ends with no task of its own alive is
+     * counted by the releasing thread just before its release; it marks itself counted before that count's store
+     * (the actor package's Activation.endCounted), so the walk sees the mark and skips it as well. One that completes during the snapshot may be counted by
      * neither (the snapshot lags), as may one released while tasks it spawned still run (it is off the walk, the
      * pruning of the tracked list may have dropped it, and not yet counted as ended).
      *
@@ -44,7 +46,8 @@ public final class RuntimeCounters {
 
     /**
      * An actor's activation completed, after it had processed {@code processed} messages: called by the completing
-     * thread, after the actor was released. One store to the worker's own field on a worker of this runtime.
+     * thread, after the actor was released, or by the releasing thread just before (see the implementation notes).
+     * One store to the worker's own field on a worker of this runtime.
      */
     public void actorEnded(long processed) {
         if (processed != 0) {
