@@ -9,8 +9,9 @@ import dev.switchboard.internal.Scheduler;
  * actor.
  *
  * <p>Owns the extras' {@code failure} field, and the entry of a failure that terminates an actor ({@link #fail}, or
- * its supervisor's strategy instead). May touch the actor's activation, to add a failure to its finish
- * scope, and its runtime's event hook ({@code FAILURE}), told as the failure happens. Never throws for want of memory: a failure that cannot carry its note is reported as it is.
+ * its supervisor's strategy instead). May touch the actor's activation, to add a failure to its finish scope, and
+ * its runtime's event hook ({@code FAILURE}), told as the failure happens. Never throws for want of memory: a
+ * failure that cannot carry its note is reported as it is.
  */
 final class ActorFailures {
     private ActorFailures() {

@@ -260,7 +260,8 @@ final class ActorWatch {
             MailboxAdmission.enqueue(watcher, watcher.mailbox, message, box, true);
         } catch (Throwable t) {
             try {
-                ActorFailures.fail(watcher, t, "its watch of " + end.actor() + " could not make or send its message (" + t + ")",
+                ActorFailures.fail(watcher, t,
+                        "its watch of " + end.actor() + " could not make or send its message (" + t + ")",
                         "making or sending the message of its watch of " + end.actor());
             } catch (Throwable noMemory) {
                 // the watcher is not told; the watched actor's end is not its to fail

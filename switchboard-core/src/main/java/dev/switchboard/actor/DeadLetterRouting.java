@@ -10,8 +10,9 @@ import java.util.function.Consumer;
  *
  * <p>Owns the extras' dead-letter counts, and the draining of what a terminated actor still holds. May touch the
  * actor's status word (read only: whether the close ended it), its mailbox and awaited replies (as the holder of
- * the terminated actor's token), its runtime's dead-letter accounting, and a dead request's {@link ReplyTo}. A dead letter of an actor not
- * started yet is counted by the actor and added to its runtime's count by {@code start()}.
+ * the terminated actor's token), its runtime's dead-letter accounting, and a dead request's {@link ReplyTo}. A dead
+ * letter of an actor not started yet is counted by the actor and added to its runtime's count by
+ * {@code start()}.
  */
 final class DeadLetterRouting {
     private DeadLetterRouting() {

@@ -116,7 +116,8 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
             }
             invoke(actor, message);
         } catch (Throwable t) {
-            boolean retried = ActorFailures.fail(actor, t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
+            boolean retried = ActorFailures.fail(actor, t,
+                    "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
                     ActorDiagnostics.processing(message), serial ? envelope : null);
             if (!retried && envelope instanceof Request r) {
                 requestFailed(actor, r, t);

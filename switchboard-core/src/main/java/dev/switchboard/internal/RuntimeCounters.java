@@ -24,9 +24,10 @@ public final class RuntimeCounters {
      * released (RELEASED, a volatile write), so an actor whose count the first read saw is seen released by the
      * walk, which skips it: no message is counted twice. An actor that ends with no task of its own alive is
      * counted by the releasing thread just before its release; it marks itself counted before that count's store
-     * (the actor package's Activation.endCounted), so the walk sees the mark and skips it as well. One that completes during the snapshot may be counted by
-     * neither (the snapshot lags), as may one released while tasks it spawned still run (it is off the walk, the
-     * pruning of the tracked list may have dropped it, and not yet counted as ended).
+     * (the actor package's Activation.endCounted), so the walk sees the mark and skips it as well. One that
+     * completes during the snapshot may be counted by neither (the snapshot lags), as may one released while tasks
+     * it spawned still run (it is off the walk, the pruning of the tracked list may have dropped it, and not yet
+     * counted as ended).
      *
      * A worker that ends (the pool retires idle threads) gives its count to the LongAdder after it has left the
      * set of workers: a snapshot meanwhile misses it, never counts it twice.
