@@ -151,6 +151,12 @@ final class Activation extends Node {
         actor.terminateByClose();
     }
 
+    /** An actor's turns run on one worker while the runtime holds short turns (see the scheduler's notes). */
+    @Override
+    protected boolean concentrates() {
+        return true;
+    }
+
     @Override
     public Object owner() {
         return actor;

@@ -291,6 +291,11 @@ public abstract class Node extends CountedCompleter<Void> {
         return pollTask();
     }
 
+    /** Whether this node is an actor's activation, which runs on one worker while short turns are held. */
+    protected boolean concentrates() {
+        return false;
+    }
+
     /** Runs this node's work. Implementations catch everything: a node never completes abnormally. */
     protected abstract void run();
 

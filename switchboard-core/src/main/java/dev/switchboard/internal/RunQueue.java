@@ -31,7 +31,8 @@ import java.util.concurrent.ForkJoinTask;
  * A {@link ConcurrentLinkedQueue}: unbounded, lock-free, linearizable ({@code poll} returns null only when the
  * queue is empty), and the same node may be queued again after it was taken, which an array deque of the pool is
  * not safe against (see {@link Node#poolTask()}). It costs one small allocation per entry; entries are only made
- * off the hot path of message chains, which hand off through the worker's buffer instead.
+ * off the hot path of message chains, which hand off through the worker's buffer instead (while actors are held on
+ * one worker, that worker's overflowing buffer and turns that yield come here too, see {@link Concentration}).
  *
  * <p>At most one pump is pending (submitted, not yet started): {@link #pending} is 0 or 1, set by whoever submits
  * one and cleared by the pump as it starts. No entry is stranded: an offer queues its entry and then submits a pump
@@ -43,6 +44,10 @@ import java.util.concurrent.ForkJoinTask;
  * memory) leaves the flag clear; the watchdog {@linkplain #signal signals} every period while entries wait.
  * (A model of these steps, checked over every interleaving of a few offers, polls and pumps, and the jcstress test
  * {@code RunQueueOfferVsPumpTest} back this up.)
+ *
+ * <p>The one exception is an entry given to the worker that owns the actors while they are held
+ * ({@link #offerQuiet}): it is queued without a pump, since the owner takes it, and {@link Concentration} makes
+ * sure a pump is pending if the owner leaves (jcstress: {@code ConcentrationGiveAwayVsLeaveTest}).
  */
 final class RunQueue {
     private static final VarHandle PENDING;
@@ -67,6 +72,13 @@ final class RunQueue {
         void submit(Pump pump, boolean onWorker);
     }
 
+    /**
+     * The concentration of the runtime's actors on one worker ({@link Concentration}): a pump run on another worker
+     * than their owner leaves the entries to it. Null when there are no trials to decide it (the jcstress tests of
+     * the queue alone).
+     */
+    private final Concentration concentration;
+
     /** A queue whose pumps go to {@code scheduler}'s pool. */
     RunQueue(Scheduler scheduler) {
         this((pump, onWorker) -> {
@@ -75,11 +87,22 @@ final class RunQueue {
             } else {
                 scheduler.pool().externalSubmit(pump);
             }
-        });
+        }, scheduler.spreading.trials());
     }
 
     RunQueue(PumpSink sink) {
+        this(sink, null);
+    }
+
+    /** A queue whose actors are concentrated on one worker while {@code trials} hold short turns (if not null). */
+    RunQueue(PumpSink sink, SpreadingTrials trials) {
         this.sink = sink;
+        this.concentration = trials == null ? null : new Concentration(this, trials);
+    }
+
+    /** Which worker runs the actors while short turns are held; null for a queue without trials. */
+    Concentration concentration() {
+        return concentration;
     }
 
     /**
@@ -128,6 +151,14 @@ final class RunQueue {
         }
     }
 
+    /**
+     * Queues {@code node} without a pump: the owner of the actors takes it ({@link Concentration}, which makes
+     * sure a pump is pending when the owner leaves).
+     */
+    void offerQuiet(Node node) {
+        entries.offer(node);
+    }
+
     /** For a busy worker: the oldest entry, or null. */
     Node poll() {
         return entries.poll();
@@ -149,8 +180,9 @@ final class RunQueue {
 
     /**
      * A pool task that runs the oldest entries of the queue (not necessarily the one that was queued when it was
-     * submitted) while its worker's deque is empty. It has no completer, so a worker helping a finish never runs it as part of that finish; it never
-     * completes, since nothing joins it.
+     * submitted) while its worker's deque is empty, unless another worker owns the actors now
+     * ({@link Concentration}): then it leaves them to that worker. It has no completer, so a worker helping a
+     * finish never runs it as part of that finish; it never completes, since nothing joins it.
      */
     static final class Pump extends CountedCompleter<Void> {
         private final RunQueue queue;
@@ -163,6 +195,9 @@ final class RunQueue {
         public void compute() {
             RunQueue q = queue;
             q.pending = 0;                           // before the poll: an offer after this submits a new pump
+            if (q.concentration != null && q.concentration.heldElsewhere()) {
+                return;                              // the owner of the actors takes them (Concentration, R5)
+            }
             Node n;
             while ((n = q.entries.poll()) != null) {
                 if (!q.entries.isEmpty()) {

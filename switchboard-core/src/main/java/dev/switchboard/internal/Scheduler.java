@@ -64,6 +64,8 @@ public final class Scheduler {
     private volatile boolean closed;
 
     final Spreading spreading = new Spreading();
+    /** Which worker runs the actors while short turns are held (the shared queue's). */
+    final Concentration concentration;
     final IdleSpin idleSpin;
     final Watchdog watchdog;
     final HangReports hangs;
@@ -121,6 +123,7 @@ public final class Scheduler {
         this.idleSpin = new IdleSpin(this, pool, parallelism, idleSpinNanos);
         this.watchdog = new Watchdog(this);
         this.runQueue = new RunQueue(this);
+        this.concentration = runQueue.concentration();
         this.global = new Scope(null, this, null, true, 0);
         trackingScopes.add(global);
         this.timers = new TimerService(this.name, clock, this::reportUnscopedFailure);
@@ -355,6 +358,11 @@ public final class Scheduler {
     void share(Node node, boolean onWorker) {
         try {
             if (deterministic == null) {
+                if (onWorker && node.concentrates() && concentration.owns(Thread.currentThread())
+                        && concentration.on()) {
+                    concentration.giveAway(node, true);   // the owner keeps its actors (Concentration, R3)
+                    return;
+                }
                 runQueue.offer(node, onWorker);
             } else {
                 deterministic.ready(node);

@@ -11,8 +11,8 @@ package dev.switchboard.internal;
  * is spread") estimates from the turns how far a spread activation gets, and that estimate tells the two apart
  * only roughly (docs/decisions/004-hot-server.md). This class measures what the choice is for: the work the
  * runtime's workers do per unit of time (tasks run and messages processed), with short turns spread by that rule
- * ({@code SPREAD}) and with short turns kept on their worker ({@code HOLD}: on two workers, about what one worker
- * does), and keeps the mode that did more.
+ * ({@code SPREAD}) and with short turns kept on their worker and the actors on one worker ({@code HOLD}, see
+ * {@link Concentration}), and keeps the mode that did more.
  *
  * <p>The watchdog calls {@link #look} at each of its looks, every millisecond while workers have chances to spread
  * short turns ({@link Worker#sawShortTurnChance}). A program starts spreading, as the workers' rule does (its
@@ -156,9 +156,18 @@ final class SpreadingTrials {
     private volatile long trials;
     private volatile long changes;
 
+    /** Set by {@link #pin}: the mode no longer changes. Tests only. */
+    private volatile boolean pinned;
+
     /** Whether workers keep short turns where they are (read by the workers at each chance to spread them). */
     boolean holdsShortTurns() {
         return hold;
+    }
+
+    /** For tests: fixes the mode ({@code hold} or not); the looks no longer change it. */
+    void pin(boolean hold) {
+        pinned = true;
+        this.hold = hold;
     }
 
     /**
@@ -177,7 +186,7 @@ final class SpreadingTrials {
         lastWork = work;
         lastVoted = voted;
         lastLeading = leading;
-        if (first || !chances || dt <= 0 || dt > MAX_INTERVAL_NANOS || dwork < 0) {
+        if (first || !chances || dt <= 0 || dt > MAX_INTERVAL_NANOS || dwork < 0 || pinned) {
             return;                           // skipped: the phase waits for its next looks (see the class comment)
         }
         if (hold && phase == STAY) {

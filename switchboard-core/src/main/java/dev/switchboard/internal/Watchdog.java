@@ -116,8 +116,13 @@ final class Watchdog {
                 long leading = 0;
                 for (Worker w : s.workers) {
                     long p = w.progress();
-                    if (w.watchdogSeen == p && w.hasBuffered()) {
-                        w.stealBuffered();
+                    if (w.watchdogSeen == p) {
+                        if (s.concentration.owns(w) && (!s.runQueue.isEmpty() || w.hasBuffered())) {
+                            s.concentration.revoke(w);   // before the steal: the stolen entries need a new owner
+                        }
+                        if (w.hasBuffered()) {
+                            w.stealBuffered();
+                        }
                     }
                     w.watchdogSeen = p;
                     work += w.work();
@@ -127,6 +132,9 @@ final class Watchdog {
                         w.sawShortTurnChance = false;
                         chances = true;
                     }
+                }
+                if (s.concentration.on() && s.concentration.held() && !s.runQueue.isEmpty()) {
+                    chances = true;               // look again soon: an owner in a long turn loses its actors (R6)
                 }
                 s.spreading.trials().look(real, work, chances, voted, leading);
             } catch (Throwable t) {

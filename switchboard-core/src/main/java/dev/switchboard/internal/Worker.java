@@ -42,6 +42,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * last look (see docs/decisions/004-hot-server.md). The turns' votes for the node whose work leads, which the
  * trials also read, are the worker's {@link TurnVotes}.
  * <p>
+ * <b>One worker while held.</b> While short turns are held, the actors run on one worker at a time, the owner
+ * ({@link Concentration}): a worker that starts a chain with an activation while another owns the actors gives
+ * it to the shared queue instead, a chain that finds another owner at its look at the shared queue gives its
+ * buffer away and ends, and the owner keeps what would have left it (an overflowing buffer, turns that yield) in
+ * the shared queue, which it takes from whenever its buffer is empty, and spreads nothing.
+ * <p>
  * <b>Idle spin.</b> A worker that runs out of work returns to the pool, which parks it after a spin of a few
  * microseconds; waking it again takes tens of microseconds. A runtime built with an idle spin
  * ({@link Scheduler#spinsWhenIdle}) has the worker look for work for that long first ({@link #spinForWork}), so
@@ -179,6 +185,8 @@ public final class Worker extends ForkJoinWorkerThread {
      * ({@link MessageSampling#due}); touched only while a recording enables that event.
      */
     int messagesToSample;
+    /** How deep {@link #runChain} calls are nested on this thread: only an outermost chain owns the actors. */
+    private int depth;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
     /**
@@ -192,8 +200,10 @@ public final class Worker extends ForkJoinWorkerThread {
     private int probePeriod = PROBE_PERIOD;
     /**
      * Set by this worker when it had a chance to spread short turns (a worker was idle while activations waited
-     * here, and this worker's turns are short), whether it spread them or not; cleared by the watchdog at each
-     * look. A hint only (plain accesses): while it is set the watchdog looks every
+     * here, and this worker's turns are short), whether it spread them or not, and when a sampled turn left its
+     * average short, idle worker or not (a program that keeps every worker busy with short turns may run faster
+     * on one: {@link Concentration}); cleared by the watchdog at each look. A hint only (plain accesses): while
+     * it is set the watchdog looks every
      * {@link Watchdog#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
      * long wait about that long before another worker takes them, and the looks time the modes that
      * {@link SpreadingTrials} compares.
@@ -283,10 +293,17 @@ public final class Worker extends ForkJoinWorkerThread {
             scheduler.share(first, false);       // see helpThrough
             return 0;
         }
+        Concentration conc = scheduler.concentration;
+        if (depth == 0 && blocking == 0 && helping == null && first.concentrates() && conc.on()
+                && !conc.claim(this)) {
+            conc.giveAway(first, true);          // another worker runs the actors now (Concentration, R1)
+            return 0;
+        }
         Node saved = current();
         Node n = first;
         int hops = scheduler.handoffLimit();
         int ran = 0;
+        depth++;
         try {
             for (;;) {
                 setCurrent(n);
@@ -303,6 +320,9 @@ public final class Worker extends ForkJoinWorkerThread {
                     // capped: one turn the OS pre-empted must not make short turns look long
                     long t = Math.min(Clock.system().nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
                     turnNanos += (t - turnNanos) >> 2;
+                    if (turnNanos < SPREAD_TURN_NANOS && !sawShortTurnChance) {
+                        sawShortTurnChance = true;   // short turns, idle worker or not: see Concentration
+                    }
                 }
                 int units = (int) Math.max(0, turnUnits - (countedUnits - counted));  // what turnGoesOn did not count
                 countedUnits = counted;
@@ -316,6 +336,10 @@ public final class Worker extends ForkJoinWorkerThread {
                 Node h = null;
                 if (++turns >= SHARED_PERIOD && blocking == 0) {
                     turns = 0;
+                    if (depth == 1 && helping == null && conc.on() && !conc.claim(this)) {
+                        giveAwayBuffered(conc);      // another worker runs the actors now (Concentration, R2)
+                        break;
+                    }
                     h = scheduler.pollShared();      // the handoffs wait one turn more
                     if (h == null && ForkJoinTask.getQueuedTaskCount() > 0) {
                         // tasks spawned here wait in the deque: they go first, the chain goes on behind the others
@@ -329,6 +353,9 @@ public final class Worker extends ForkJoinWorkerThread {
                 }
                 if (h == null) {
                     h = take();
+                    if (h == null && depth == 1 && blocking == 0 && conc.owns(this)) {
+                        h = scheduler.pollShared();  // the actors it keeps, and those given to it (R3)
+                    }
                     if (h == null) {
                         break;
                     }
@@ -336,7 +363,15 @@ public final class Worker extends ForkJoinWorkerThread {
                         publish(this);               // an idle worker could run these now
                     }
                     if (--hops <= 0) {
-                        if (scheduler.othersWaiting()) {
+                        if (depth == 1 && conc.owns(this) && conc.on() && ForkJoinTask.getQueuedTaskCount() == 0
+                                && !scheduler.runQueue.isEmpty()) {
+                            conc.giveAway(h, true);      // behind the others, and this worker goes on (R3)
+                            hops = scheduler.handoffLimit();
+                            h = scheduler.pollShared();
+                            if (h == null) {
+                                break;
+                            }
+                        } else if (scheduler.othersWaiting()) {
                             scheduler.yieldTurn(h);
                             publish();
                             break;
@@ -357,8 +392,19 @@ public final class Worker extends ForkJoinWorkerThread {
             }
         } finally {
             setCurrent(saved);
+            if (--depth == 0) {
+                conc.leave(this);
+            }
         }
         return ran;
+    }
+
+    /** Gives every buffered activation to the owner of the actors ({@link Concentration}, R2). */
+    private void giveAwayBuffered(Concentration conc) {
+        Node n;
+        while ((n = take()) != null) {
+            conc.giveAway(n, true);
+        }
     }
 
     /**
@@ -395,7 +441,11 @@ public final class Worker extends ForkJoinWorkerThread {
             if (full || spreadNow(true)) {
                 Node next = take();
                 if (next != null) {
-                    scheduler.fork(next, full ? null : this);
+                    if (full && scheduler.concentration.owns(this) && scheduler.concentration.on()) {
+                        scheduler.concentration.giveAway(next, true);    // stays with this worker (R3)
+                    } else {
+                        scheduler.fork(next, full ? null : this);
+                    }
                 }
             }
         }
@@ -457,6 +507,12 @@ public final class Worker extends ForkJoinWorkerThread {
     private boolean spreadNow(boolean actors) {
         if (!scheduler.idleSpin.idleWorkers()) {
             return false;
+        }
+        if (actors && scheduler.concentration.owns(this) && scheduler.concentration.on()) {
+            if (!sawShortTurnChance) {
+                sawShortTurnChance = true;       // the trials go on timing the modes
+            }
+            return false;                        // held: the owner keeps its actors, long turns too (R3)
         }
         if (turnNanos >= SPREAD_TURN_NANOS) {
             spreadingPaid();
@@ -542,6 +598,7 @@ public final class Worker extends ForkJoinWorkerThread {
     void enterBlocking() {
         publish();
         blocking++;
+        scheduler.concentration.leave(this);     // a waiting thread runs no actors (Concentration, R4)
     }
 
     /**

@@ -3,9 +3,6 @@ package dev.switchboard.internal;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -25,35 +22,18 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "an entry was stranded without a pump, or ran twice")
 @State
 public class RunQueueOfferVsPumpTest {
-    final AtomicInteger ran = new AtomicInteger();
-    final List<RunQueue.Pump> pumps = new ArrayList<>();
-    final RunQueue queue = new RunQueue((pump, onWorker) -> {
-        synchronized (pumps) {
-            pumps.add(pump);
-        }
-    });
+    final PumpRecorder pumps = new PumpRecorder();
+    final RunQueue queue = new RunQueue(pumps);
     final RunQueue.Pump firstPump;
 
     public RunQueueOfferVsPumpTest() {
-        queue.offer(new Entry(), false);
-        firstPump = pumps.get(0);
-    }
-
-    /** An entry that counts its runs. */
-    final class Entry extends Node {
-        Entry() {
-            super(null, Leaf.SCHEDULER);
-        }
-
-        @Override
-        protected void run() {
-            ran.incrementAndGet();
-        }
+        queue.offer(pumps.entry(), false);
+        firstPump = pumps.pump(0);
     }
 
     @Actor
     public void offer() {
-        queue.offer(new Entry(), false);
+        queue.offer(pumps.entry(), false);
     }
 
     @Actor
@@ -63,17 +43,8 @@ public class RunQueueOfferVsPumpTest {
 
     @Arbiter
     public void arbiter(II_Result r) {
-        for (int i = 1; ; i++) {                  // every pump but the first, in the order submitted
-            RunQueue.Pump next;
-            synchronized (pumps) {
-                if (i >= pumps.size()) {
-                    break;
-                }
-                next = pumps.get(i);
-            }
-            next.compute();
-        }
-        r.r1 = ran.get() - 2;
+        pumps.runPumps(1);                        // every pump but the first, in the order submitted
+        r.r1 = pumps.ran.get() - 2;
         r.r2 = queue.size();
     }
 }
