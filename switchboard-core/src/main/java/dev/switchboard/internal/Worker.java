@@ -320,8 +320,8 @@ public final class Worker extends ForkJoinWorkerThread {
                     // capped: one turn the OS pre-empted must not make short turns look long
                     long t = Math.min(Clock.system().nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
                     turnNanos += (t - turnNanos) >> 2;
-                    if (turnNanos < SPREAD_TURN_NANOS && !sawShortTurnChance) {
-                        sawShortTurnChance = true;   // short turns, idle worker or not: see Concentration
+                    if (turnNanos < SPREAD_TURN_NANOS) {
+                        sawChance();                 // short turns, idle worker or not: see Concentration
                     }
                 }
                 int units = (int) Math.max(0, turnUnits - (countedUnits - counted));  // what turnGoesOn did not count
@@ -509,9 +509,7 @@ public final class Worker extends ForkJoinWorkerThread {
             return false;
         }
         if (actors && scheduler.concentration.owns(this) && scheduler.concentration.on()) {
-            if (!sawShortTurnChance) {
-                sawShortTurnChance = true;       // the trials go on timing the modes
-            }
+            sawChance();                         // the trials go on timing the modes
             return false;                        // held: the owner keeps its actors, long turns too (R3)
         }
         if (turnNanos >= SPREAD_TURN_NANOS) {
@@ -519,9 +517,7 @@ public final class Worker extends ForkJoinWorkerThread {
             return true;
         }
         if (actors) {
-            if (!sawShortTurnChance) {
-                sawShortTurnChance = true;
-            }
+            sawChance();
             if (scheduler.spreading.holdsShortTurns()) {
                 return false;
             }
@@ -533,10 +529,15 @@ public final class Worker extends ForkJoinWorkerThread {
         if (probe()) {
             return true;
         }
+        sawChance();
+        return false;
+    }
+
+    /** Sets {@link #sawShortTurnChance}, writing it only when it is clear (the watchdog reads its line). */
+    private void sawChance() {
         if (!sawShortTurnChance) {
             sawShortTurnChance = true;
         }
-        return false;
     }
 
     /**
