@@ -25,16 +25,19 @@ package dev.switchboard.internal;
  *               the other mode stays, and the next stay is MIN_STAY looks
  *             (a central program held: more than a quarter more, CENTRAL_MARGIN_SHIFT)
  *             otherwise: the mode before the trial returns, and the next stay is twice as long, up to MAX_STAY
- *               (MAX_HELD_STAY if the mode is HOLD; MAX_CENTRAL_HELD_STAY if the held program is central)
+ *               (MAX_HELD_STAY if the mode is HOLD; MAX_CENTRAL_HELD_STAY if the held program is central;
+ *               MAX_SPREAD_STAY if SPREAD returns because holding did less than two thirds of its work)
  * </pre>
- * So a program that settles in SPREAD tries holding once in about {@value #MAX_STAY} looks, one that settles in
- * HOLD tries spreading once in about {@value #MAX_HELD_STAY} (or {@value #MAX_CENTRAL_HELD_STAY}, below), and a
- * trial that loses costs
- * {@code SETTLE_LOOKS + TRIAL_LOOKS} looks in the worse mode. The stays are uneven because the losses are: a
- * program that needs both workers runs two or three times slower held, while a server's clients spread run about a
- * fifth slower than held; and a held program can give way to one that needs both workers (a program's phases, or
- * another program on the same runtime), which then gets the second worker within {@value #MAX_HELD_STAY} looks
- * (within about {@code CENTRAL_LOOKS + MIN_STAY} looks after a central program, below).
+ * So a program that settles in SPREAD tries holding once in about {@value #MAX_STAY} looks, or once in about
+ * {@value #MAX_SPREAD_STAY} if held it does less than two thirds of the work; one that settles in HOLD tries
+ * spreading once in about {@value #MAX_HELD_STAY} (or {@value #MAX_CENTRAL_HELD_STAY}, below); and a trial that
+ * loses costs {@code SETTLE_LOOKS + TRIAL_LOOKS} looks in the worse mode. The stays are uneven because the losses
+ * are: a program that needs both workers runs two or three times slower held, so each of its trials of holding
+ * costs it two or three looks' work, while a server's clients spread run about a fifth slower than held; and a held
+ * program can give way to one that needs both workers (a program's phases, or another program on the same
+ * runtime), which then gets the second worker within {@value #MAX_HELD_STAY} looks (within about
+ * {@code CENTRAL_LOOKS + MIN_STAY} looks after a central program, below), while a program that comes to gain from
+ * holding after one that needed both workers waits up to {@value #MAX_SPREAD_STAY} looks for its trial.
  * An interval in which no worker had such a chance, or that was longer than {@value #MAX_INTERVAL_NANOS} ns (the
  * watchdog was not looking at the short period), says nothing about the modes (the program paused, ended, or does
  * other work now), and is skipped: the baseline, a trial in progress and the votes on a central node wait for
@@ -96,6 +99,13 @@ final class SpreadingTrials {
      * kept on one, gets the second within about this many looks.
      */
     static final int MAX_HELD_STAY = 32;
+    /**
+     * The longest stay in SPREAD after trials of holding that did less than two thirds of the baseline's work
+     * ({@link #LOSS_SHIFT}): each such trial costs a program that needs both workers two or three looks' work.
+     */
+    static final int MAX_SPREAD_STAY = 512;
+    /** A trial lost clearly when the baseline did more than half as much again ({@code 1 / 2^1}) as the trial. */
+    static final int LOSS_SHIFT = 1;
     /** Looks after a change of mode that are not measured: the work takes a while to move between the workers. */
     static final int SETTLE_LOOKS = 1;
     /** Intervals measured on each side of a trial. */
@@ -132,7 +142,8 @@ final class SpreadingTrials {
     private int left = MIN_STAY;
     /**
      * The current length of a stay: {@link #MIN_STAY}, doubled by each trial that loses, up to {@link #MAX_STAY}
-     * ({@link #MAX_HELD_STAY} while short turns are held, {@link #MAX_CENTRAL_HELD_STAY} in a central program).
+     * ({@link #MAX_HELD_STAY} while short turns are held, {@link #MAX_CENTRAL_HELD_STAY} in a central program,
+     * {@link #MAX_SPREAD_STAY} after a trial of holding that lost clearly).
      */
     private int stay = MIN_STAY;
     /** The work rates (per nanosecond) of the last looks of the stay, a ring of {@link #TRIAL_LOOKS}. */
@@ -226,7 +237,9 @@ final class SpreadingTrials {
                     stay = MIN_STAY;
                 } else {
                     hold = !hold;
-                    stay = Math.min(stay << 1, !hold ? MAX_STAY : central ? MAX_CENTRAL_HELD_STAY : MAX_HELD_STAY);
+                    int longest = hold ? (central ? MAX_CENTRAL_HELD_STAY : MAX_HELD_STAY)
+                            : faster(baseBest, trialBest, LOSS_SHIFT) ? MAX_SPREAD_STAY : MAX_STAY;
+                    stay = Math.min(stay << 1, longest);
                 }
                 phase = STAY;
                 left = stay;

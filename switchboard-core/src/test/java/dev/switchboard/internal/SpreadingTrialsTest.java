@@ -115,6 +115,31 @@ class SpreadingTrialsTest {
     }
 
     @Test
+    void trialsOfHoldingThatLoseClearlyComeLessOften() {
+        // the branches of a split-join pipeline, three times faster spread: one trial of holding per longest
+        // spread stay, so its trials cost it under one per cent of its looks held
+        long perTrial = SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS;
+        Program clear = new Program(3_000, 1_000);
+        clear.run(2_000);
+        long before = clear.trials.trials();
+        clear.run(20_000);
+        long n = clear.trials.trials() - before;
+        assertThat(n).isBetween(20_000L / (SpreadingTrials.MAX_SPREAD_STAY + perTrial),
+                20_000L / (SpreadingTrials.MAX_SPREAD_STAY + perTrial) + 2);
+        assertThat(clear.trials.holdsShortTurns()).isFalse();
+        // held at nine tenths of its spread speed, the loss is not clear: a trial per MAX_STAY, and the program
+        // that changes to gain by holding is tried within that
+        Program close = new Program(1_000, 900);
+        close.run(2_000);
+        before = close.trials.trials();
+        close.run(20_000);
+        n = close.trials.trials() - before;
+        assertThat(n).isBetween(20_000L / (SpreadingTrials.MAX_STAY + perTrial),
+                20_000L / (SpreadingTrials.MAX_STAY + perTrial) + 2);
+        assertThat(close.trials.changes()).isZero();
+    }
+
+    @Test
     void modesWithinTheMarginDoNotFlap() {
         Program p = new Program(1_000, 1_040);   // 4 %: below the margin of one sixteenth
         p.run(5_000);
@@ -131,8 +156,9 @@ class SpreadingTrialsTest {
         p.run(SpreadingTrials.MAX_HELD_STAY + SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS);
         assertThat(p.trials.holdsShortTurns()).isFalse();
         p.run(5_000);
-        p.holdRate = 5_000;                      // and now holding does: tried within the longest stay
-        p.run(SpreadingTrials.MAX_STAY + SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS);
+        p.holdRate = 5_000;                      // and now holding does: tried within the longest stay after
+        // trials of holding that lost clearly (1,300 against 3,000)
+        p.run(SpreadingTrials.MAX_SPREAD_STAY + SpreadingTrials.SETTLE_LOOKS + SpreadingTrials.TRIAL_LOOKS);
         assertThat(p.trials.holdsShortTurns()).isTrue();
     }
 
