@@ -203,6 +203,17 @@ public final class AStar implements Benchmark {
             return parents;
         }
 
+        /** The nodes a search claimed: those with a parent, the origin included. */
+        static int claimed(AtomicIntegerArray parents) {
+            int n = 0;
+            for (int i = 0; i < parents.length(); i++) {
+                if (parents.getPlain(i) >= 0) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
         /** 1 if the target has a parent chain back to the origin along edges of the grid, else 0. */
         long checksum(AtomicIntegerArray parents) {
             int node = target;

@@ -40,11 +40,16 @@ final class PekkoAStar {
     }
 
     static long run(ActorSystem system, Grid grid, int workers, int threshold) throws Exception {
+        return run(system, grid, workers, threshold, grid.newParents());
+    }
+
+    /** One search that claims nodes in {@code parents} (fresh from {@link Grid#newParents}); the checksum. */
+    static long run(ActorSystem system, Grid grid, int workers, int threshold, AtomicIntegerArray parents)
+            throws Exception {
         if (!system.settings().config().hasPath(AStar.PEKKO_MAILBOX)) {
             throw new IllegalStateException("the actor system's configuration lacks the priority mailbox: add "
                     + AStar.PEKKO_MAILBOX_CONFIG.strip());
         }
-        AtomicIntegerArray parents = grid.newParents();
         PekkoRun run = new PekkoRun();
         ActorRef master = run.spawn(system, Props.create(Master.class,
                 () -> new Master(run, grid, workers, threshold, parents)).withMailbox(AStar.PEKKO_MAILBOX));

@@ -43,7 +43,11 @@ final class SwitchboardAStar {
     }
 
     static long run(TaskRuntime runtime, Grid grid, int workers, int threshold) {
-        AtomicIntegerArray parents = grid.newParents();
+        return run(runtime, grid, workers, threshold, grid.newParents());
+    }
+
+    /** One search that claims nodes in {@code parents} (fresh from {@link Grid#newParents}); the checksum. */
+    static long run(TaskRuntime runtime, Grid grid, int workers, int threshold, AtomicIntegerArray parents) {
         Master master = new Master(grid, workers);
         runtime.finish(() -> {
             // the master is idle until the first Work, which is sent once its workers are in place
