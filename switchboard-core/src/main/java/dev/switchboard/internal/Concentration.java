@@ -87,6 +87,11 @@ final class Concentration {
         return owner == t;
     }
 
+    /** Whether thread {@code t} owns the actors and short turns are held now: what it runs stays with it (R3). */
+    boolean keeps(Thread t) {
+        return owner == t && on();
+    }
+
     /** Whether {@code w} owns the actors now, claiming them if nobody does. */
     boolean claim(Thread w) {
         Thread o = owner;

@@ -358,8 +358,7 @@ public final class Scheduler {
     void share(Node node, boolean onWorker) {
         try {
             if (deterministic == null) {
-                if (onWorker && node.concentrates() && concentration.owns(Thread.currentThread())
-                        && concentration.on()) {
+                if (onWorker && node.concentrates() && concentration.keeps(Thread.currentThread())) {
                     concentration.giveAway(node, true);   // the owner keeps its actors (Concentration, R3)
                     return;
                 }

@@ -363,7 +363,7 @@ public final class Worker extends ForkJoinWorkerThread {
                         publish(this);               // an idle worker could run these now
                     }
                     if (--hops <= 0) {
-                        if (depth == 1 && conc.owns(this) && conc.on() && ForkJoinTask.getQueuedTaskCount() == 0
+                        if (depth == 1 && conc.keeps(this) && ForkJoinTask.getQueuedTaskCount() == 0
                                 && !scheduler.runQueue.isEmpty()) {
                             conc.giveAway(h, true);      // behind the others, and this worker goes on (R3)
                             hops = scheduler.handoffLimit();
@@ -441,7 +441,7 @@ public final class Worker extends ForkJoinWorkerThread {
             if (full || spreadNow(true)) {
                 Node next = take();
                 if (next != null) {
-                    if (full && scheduler.concentration.owns(this) && scheduler.concentration.on()) {
+                    if (full && scheduler.concentration.keeps(this)) {
                         scheduler.concentration.giveAway(next, true);    // stays with this worker (R3)
                     } else {
                         scheduler.fork(next, full ? null : this);
@@ -508,7 +508,7 @@ public final class Worker extends ForkJoinWorkerThread {
         if (!scheduler.idleSpin.idleWorkers()) {
             return false;
         }
-        if (actors && scheduler.concentration.owns(this) && scheduler.concentration.on()) {
+        if (actors && scheduler.concentration.keeps(this)) {
             sawChance();                         // the trials go on timing the modes
             return false;                        // held: the owner keeps its actors, long turns too (R3)
         }

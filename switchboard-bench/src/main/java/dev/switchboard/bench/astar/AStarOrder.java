@@ -48,14 +48,13 @@ public final class AStarOrder {
                 throw new IllegalArgumentException("a side is switchboard:BUDGET or pekko:BUDGET, not " + args[i]);
             }
         }
-        AStar astar = new AStar();
         Grid grid = new Grid(150, 10);
         for (int i = 1; i < args.length; i++) {
             String[] sideBudget = args[i].split(":");
             int budget = Integer.parseInt(sideBudget[1]);
             double[][] measured = sideBudget[0].equals("switchboard") ? switchboard(grid, budget, runs)
                     : pekko(grid, budget, runs);
-            report(astar.name() + " " + args[i], measured);
+            report("AStar " + args[i], measured);
         }
     }
 
