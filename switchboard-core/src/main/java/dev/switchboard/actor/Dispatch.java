@@ -101,7 +101,9 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
 
     /**
      * Processes one envelope on the current thread, catching what escapes: the serial dispatch (on the
-     * activation holding the token, {@code serial}) and the parallel one (a {@link MessageTask}).
+     * activation holding the token, {@code serial}), the messages a policy left out runs in the activation
+     * ({@code serial} too: {@link PolicyDispatch}), and the parallel one (a {@link MessageTask}). Only the serial
+     * dispatch's supervisor may retry the failed message: it is the one that takes a retried message again.
      */
     static void process(ActorCore<?> actor, Object envelope, boolean serial) {
         Object message = envelope;
@@ -118,7 +120,7 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
         } catch (Throwable t) {
             boolean retried = ActorFailures.fail(actor, t,
                     "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
-                    ActorDiagnostics.processing(message), serial ? envelope : null);
+                    ActorDiagnostics.processing(message), serial && actor.dispatch instanceof Serial ? envelope : null);
             if (!retried && envelope instanceof Request r) {
                 requestFailed(actor, r, t);
             }

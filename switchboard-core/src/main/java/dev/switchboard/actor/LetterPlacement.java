@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.Scheduler;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Where the messages a dispatch policy starts run, for a policy that allows them to run inline
@@ -18,10 +19,13 @@ final class LetterPlacement {
      * What is measured, through the runtime's clock (Scheduler.clock(): a test on a manual clock decides what a
      * message costs by moving the clock inside it):
      * - what processing a message takes, wherever it ran: every message until the first choice, then about one in
-     *   PolicyDispatch.LETTER_SAMPLE_PERIOD. The last TRIAL samples are kept in a ring (TRIAL is a power of two),
-     *   and the choice reads their median, so a pre-empted or collected message counts as one long sample, not as
-     *   the length of its pause. A message run inline while tasks of the actor run beside it is no sample: it
-     *   shares its core's time and data with them (PolicyDispatch.BESIDE_TASKS);
+     *   PolicyDispatch.LETTER_SAMPLE_PERIOD, or one in LEFT_OUT_SAMPLE_PERIOD of those the token's holder takes
+     *   without the policy (gapAfter: after one that would have the messages run elsewhere, every one until the
+     *   next choice, so that a choice after a change of cost is not held up by the longer gap). The last TRIAL
+     *   samples are kept in a ring (TRIAL is a power of two), and the choice reads their median, so a pre-empted
+     *   or collected message counts as one long sample, not as the length of its pause. A message run inline
+     *   while tasks of the actor run beside it is no sample: it shares its core's time and data with them
+     *   (PolicyDispatch.BESIDE_TASKS);
      * - what handing a message to another worker costs: about one task in the same period is timed from the
      *   start() that made it to the moment a worker begins it, into a running median (a frugal streaming median:
      *   Ma, Muthukrishnan and Sandler, "Frugal Streaming for Estimating Quantiles", 2013: each sample moves it one
@@ -46,6 +50,8 @@ final class LetterPlacement {
      */
     /** Samples per choice, and the size of the ring (a power of two). */
     static final int TRIAL = 32;
+    /** About one message in this many that the token's holder processes without the policy is timed. */
+    static final int LEFT_OUT_SAMPLE_PERIOD = 256;
     /** The least a hand-over to another worker is taken to cost. */
     static final int MIN_ELSEWHERE = (int) Scheduler.SPREAD_WORTH_NANOS;
     /** The most a hand-over is taken to cost. */
@@ -67,6 +73,11 @@ final class LetterPlacement {
     private volatile boolean timingAll;
     /** Confined to the token's holder: the sample count at the last choice (0: none yet). */
     private int chosenAt;
+    /**
+     * Confined to the token's holder: whether every message it processes without the policy is timed until the
+     * next choice ({@link #gapAfter}).
+     */
+    private boolean timingToChoice;
     /** Confined to the token's holder: messages started inline before the first choice. */
     private int inlineBeforeChoice;
     /** Confined to the token's holder: the median message at the last choice (for toString). */
@@ -102,8 +113,9 @@ final class LetterPlacement {
         if (n - chosenAt >= TRIAL) {
             chosenAt = n;
             timingAll = false;
+            timingToChoice = false;
             int median = median(ring);
-            int elsewhere = Math.min(Math.max(handoverNanos, MIN_ELSEWHERE), MAX_ELSEWHERE);
+            int elsewhere = elsewhere();
             boolean now = inline ? median <= 2 * elsewhere : median < elsewhere;
             lastMedian = median;
             if (now != inline) {
@@ -113,9 +125,33 @@ final class LetterPlacement {
         return inline;
     }
 
+    /**
+     * Called by the token's holder after it timed a message it processed without the policy, which took
+     * {@code nanos}: how many such messages to count down to the next one it times (1: the next one). Until the
+     * first choice, every one; after one that would have the messages run elsewhere, every one until the next
+     * choice, so that a change of cost is seen within a choice (cheap samples meanwhile, a write among long reads
+     * say, do not hold it up); otherwise a random gap of about {@link #LEFT_OUT_SAMPLE_PERIOD}. On one worker,
+     * where there is nothing to choose, none again.
+     */
+    int gapAfter(long nanos) {
+        if (oneWorker) {
+            return Integer.MAX_VALUE;                 // nothing to choose: never timed again
+        }
+        if (timingAll || timingToChoice || (inline ? nanos > 2L * elsewhere() : nanos < elsewhere())) {
+            timingToChoice = true;
+            return 1;
+        }
+        return 1 + ThreadLocalRandom.current().nextInt(2 * LEFT_OUT_SAMPLE_PERIOD - 1);
+    }
+
     /** Whether the next message is to be timed whatever the sampling period says (until the first choice). */
     boolean timingAll() {
         return timingAll;
+    }
+
+    /** What running a message elsewhere is taken to cost: the hand-over, clamped (see the notes). */
+    private int elsewhere() {
+        return Math.min(Math.max(handoverNanos, MIN_ELSEWHERE), MAX_ELSEWHERE);
     }
 
     /** The clock of the runtime, which messages and hand-overs are timed with. */

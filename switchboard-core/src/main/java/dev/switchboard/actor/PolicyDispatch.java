@@ -68,7 +68,11 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * starts each arrival at once (startsEachArrivalWhenIdle) is left out while messages run inline and it is idle
      * (skipsPolicyNow: nothing started and unreported, nothing held, no turn asked for): runDirect takes the
      * messages from the mailbox and processes them here one at a time, with the activation's budget and yield, as
-     * the plain activation loop does. `started` counts the messages started and not yet reported, so the token's
+     * the plain activation loop does. Those it does not time go through Dispatch.process, the plain activation's
+     * own processing, unless the policy wraps the processing in a process() of its own (processesOnce); one in
+     * about LetterPlacement.LEFT_OUT_SAMPLE_PERIOD goes through processStarted and is timed (untilTimed counts
+     * down to it; LetterPlacement.gapAfter sets the next gap): the messages left out are the cheap ones, to
+     * which a timing adds the most. `started` counts the messages started and not yet reported, so the token's
      * holder knows when the policy is idle, and whether tasks of the actor run beside an inline message (then that
      * message is no sample of what inline costs).
      */
@@ -105,10 +109,15 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * DispatchPolicy#startsEachArrivalWhenIdle()}, read at bind).
      */
     private final boolean skipsPolicyWhenIdle;
+    /**
+     * Whether the policy keeps the default {@code process} (read at bind): then the messages taken without the
+     * policy and not timed are processed as a plain actor's activation processes them.
+     */
+    private final boolean processesOnce;
     /** Confined to the turns: messages started and not yet reported to the policy. */
     private int started;
     /** Confined to the turns: messages processed without the policy until the next one is timed. */
-    private int untilTimed = LETTER_SAMPLE_PERIOD;
+    private int untilTimed;
     /**
      * Where started messages run, for a policy that may run them inline; made by the first start (the token held)
      * and read by the message tasks it made after that, which their fork publishes to.
@@ -154,6 +163,17 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         this.mayRunInline = policy.mayRunInline();
         this.skipsPolicyWhenIdle = mayRunInline && policy.startsEachArrivalWhenIdle();
         this.inlineLetters = mayRunInline ? new InlineLetters(actor) : null;
+        this.processesOnce = processesOnce(policy);
+    }
+
+    /** Whether {@code policy} keeps {@link DispatchPolicy#process}'s default: it processes each message once. */
+    private static boolean processesOnce(DispatchPolicy policy) {
+        try {
+            return policy.getClass().getMethod("process", MessageProcessing.class).getDeclaringClass()
+                    == DispatchPolicy.class;
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError("DispatchPolicy declares process(MessageProcessing)", e);
+        }
     }
 
     /** Messages started and not yet reported to the policy (for the token's holder). */
@@ -458,6 +478,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         Mailbox box = actor.mailbox;
         LetterPlacement p = placement;
         int ran = 0;
+        int left = untilTimed;                            // counted down here, stored once
+        boolean plainly = processesOnce && MessageSampling.every() == 0;
         Object envelope;
         while (ran < limit && !actor.isTerminated() && p.choose() && (envelope = box.poll()) != null) {
             ran++;
@@ -466,8 +488,16 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 ActorStop.endIfStoppedByPolicy(actor, 0);
                 continue;
             }
+            if (--left > 0 && plainly) {
+                Dispatch.process(actor, envelope, true);      // as a plain actor's activation processes it
+                MailboxAdmission.releasedLater(actor);
+                continue;
+            }
+            untilTimed = left;
             processStarted(inlineLetters.one(envelope), envelope, null, true, INLINE);
+            left = untilTimed;                            // the next gap, if it timed this one
         }
+        untilTimed = left;
         return ran;
     }
 
@@ -488,11 +518,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             timed = true;                                 // until the first choice of where messages run
         } else if (!alone) {
             timed = timesNextMessage();
-        } else if (--untilTimed > 0) {
-            timed = false;
-        } else {                                          // the token's holder: a countdown, a random gap each time
-            untilTimed = 1 + ThreadLocalRandom.current().nextInt(2 * LETTER_SAMPLE_PERIOD - 1);
-            timed = true;
+        } else {                    // left out: runDirect counted down to this one, or it is sampled for JFR
+            timed = untilTimed <= 0;
         }
         Clock clock = !timed ? null : p != null ? p.clock() : Clock.system();
         long startedAt = timed ? clock.nanoTime() : 0;
@@ -515,6 +542,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 letterTook((clock != Clock.system() ? System.nanoTime() : now) - realStart);   // pacing: real time
                 if (p != null && where != BESIDE_TASKS) {
                     p.messageTook(now - startedAt);
+                }
+                if (alone) {
+                    untilTimed = p.gapAfter(now - startedAt);
                 }
             }
             if (sample != null) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -109,6 +110,26 @@ class SeamTest {
             if (m.startsWith("b ")) {
                 exit();
             }
+        }
+    }
+
+    /** A policy that holds nothing and does nothing at a finish or a turn: the tests override what they need. */
+    abstract static class QuietPolicy implements DispatchPolicy {
+        @Override
+        public void finished(Object ticket, Object result, Throwable failure) {
+        }
+
+        @Override
+        public void turn() {
+        }
+
+        @Override
+        public void terminated(Consumer<Object> deadLetters) {
+        }
+
+        @Override
+        public int held() {
+            return 0;
         }
     }
 
@@ -277,7 +298,7 @@ class SeamTest {
     @Test
     void bindingIsCheckedClearly() {
         try (TaskRuntime rt = TaskRuntime.create(1)) {
-            DispatchPolicy idle = new DispatchPolicy() {
+            DispatchPolicy idle = new QuietPolicy() {
                 @Override
                 public void bound(ActorRef<?> actor, Dispatcher dispatcher) {
                     assertThatThrownBy(() -> dispatcher.start("x", "t")).isInstanceOf(IllegalStateException.class)
@@ -291,22 +312,6 @@ class SeamTest {
                 public void arrived(Object envelope, Object message, int mailbox) {
                 }
 
-                @Override
-                public void finished(Object ticket, Object result, Throwable failure) {
-                }
-
-                @Override
-                public void turn() {
-                }
-
-                @Override
-                public void terminated(Consumer<Object> deadLetters) {
-                }
-
-                @Override
-                public int held() {
-                    return 0;
-                }
 
                 @Override
                 public String toString() {
@@ -339,5 +344,82 @@ class SeamTest {
                 assertThatThrownBy(() -> Seam.bind(started, idle)).hasMessageContaining("was already started");
             });
         }
+    }
+
+    /**
+     * A policy that starts each arrival at once when idle is left out while its messages run inline; one that also
+     * wraps the processing in its own {@code process} still has it called for every message, as its contract says
+     * (the runtime processes the messages it leaves out as a plain actor's only for a policy that keeps the
+     * default {@code process}).
+     */
+    @Test
+    void aPolicyLeftOutWhileIdleStillWrapsEveryMessageItProcesses() throws Exception {
+        int messages = 3_000;
+        AtomicInteger wrapped = new AtomicInteger();
+        AtomicInteger processed = new AtomicInteger();
+        AtomicInteger arrivals = new AtomicInteger();
+        try (TaskRuntime rt = TaskRuntime.create(1)) {      // one worker: every message runs inline
+            DispatchPolicy startsEachAtOnce = new QuietPolicy() {
+                private Dispatcher dispatcher;
+
+                @Override
+                public void bound(ActorRef<?> actor, Dispatcher d) {
+                    dispatcher = d;
+                }
+
+                @Override
+                public void arrived(Object envelope, Object message, int mailbox) {
+                    arrivals.incrementAndGet();
+                    dispatcher.start(envelope, "t");
+                }
+
+                @Override
+                public Object process(dev.switchboard.spi.MessageProcessing processing) {
+                    wrapped.incrementAndGet();
+                    processing.process();
+                    return null;
+                }
+
+
+                @Override
+                public boolean mayRunInline() {
+                    return true;
+                }
+
+                @Override
+                public boolean startsEachArrivalWhenIdle() {
+                    return true;
+                }
+            };
+            CountDownLatch firstRuns = new CountDownLatch(1);
+            Actor<Integer> counter = new Actor<>() {
+                @Override
+                protected void process(Integer m) {
+                    if (m == 0) {           // the first goes through the policy; the rest queue behind it
+                        firstRuns.countDown();
+                        Await.until("the rest queued", () -> mailboxSize() == messages - 1);
+                    }
+                    if (processed.incrementAndGet() == messages) {
+                        exit();
+                    }
+                }
+            };
+            Seam.bind(counter, startsEachAtOnce);
+            CompletableFuture<ActorRef<Integer>> ref = new CompletableFuture<>();
+            CompletableFuture<Void> done = CompletableFuture.runAsync(() -> rt.finish(() -> {
+                ref.complete(counter.start());
+            }));
+            ActorRef<Integer> to = ref.get(30, TimeUnit.SECONDS);
+            to.send(0);                     // from a thread that is not a worker: the activation runs the turns
+            assertThat(firstRuns.await(30, TimeUnit.SECONDS)).isTrue();
+            for (int i = 1; i < messages; i++) {
+                to.send(i);
+            }
+            done.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(processed.get()).isEqualTo(messages);
+        assertThat(wrapped.get()).as("process() calls").isEqualTo(messages);
+        assertThat(arrivals.get()).as("arrivals the policy heard of: idle, it was left out for the rest")
+                .isEqualTo(1);
     }
 }

@@ -1,0 +1,77 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.internal.Scheduler;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How often the token's holder times the messages it processes without the policy
+ * ({@link LetterPlacement#gapAfter}): every one until the first choice; then about one in
+ * {@link LetterPlacement#LEFT_OUT_SAMPLE_PERIOD} while they are cheap; every one from the first that would have the
+ * messages run elsewhere until the next choice, whatever comes between; none on one worker.
+ */
+class LetterPlacementTest {
+    /** Far below the least a hand-over is taken to cost. */
+    static final long CHEAP = 100;
+    /** Far above twice the most a hand-over is taken to cost. */
+    static final long LONG = 1_000_000;
+
+    /** Gives {@code placement} {@link LetterPlacement#TRIAL} samples of {@code nanos} and lets it choose. */
+    static boolean choiceAfter(LetterPlacement placement, long nanos) {
+        for (int i = 0; i < LetterPlacement.TRIAL; i++) {
+            placement.messageTook(nanos);
+        }
+        return placement.choose();
+    }
+
+    @Test
+    void cheapMessagesAreTimedRarelyAndALongOneHasEveryOneTimedUntilTheNextChoice() {
+        Scheduler s = new Scheduler("placement", 2, 64, 64, 0);
+        try {
+            LetterPlacement p = new LetterPlacement(s);
+            assertThat(p.gapAfter(CHEAP)).as("before the first choice").isEqualTo(1);
+            assertThat(choiceAfter(p, CHEAP)).as("cheap: inline").isTrue();
+
+            int longest = 0;
+            long sum = 0;
+            for (int i = 0; i < 10_000; i++) {
+                int gap = p.gapAfter(CHEAP);
+                assertThat(gap).isBetween(1, 2 * LetterPlacement.LEFT_OUT_SAMPLE_PERIOD - 1);
+                longest = Math.max(longest, gap);
+                sum += gap;
+            }
+            assertThat(longest).as("the longest of 10,000 gaps").isGreaterThan(LetterPlacement.LEFT_OUT_SAMPLE_PERIOD);
+            int period = LetterPlacement.LEFT_OUT_SAMPLE_PERIOD;
+            assertThat(sum / 10_000.0).as("the mean gap").isBetween(period * 0.8, period * 1.2);
+
+            assertThat(p.gapAfter(LONG)).as("a message that would run elsewhere").isEqualTo(1);
+            assertThat(p.gapAfter(CHEAP)).as("a cheap one before the next choice").isEqualTo(1);
+            assertThat(choiceAfter(p, CHEAP)).as("the next choice: still cheap, still inline").isTrue();
+            assertThat(p.gapAfter(CHEAP)).as("after that choice").isGreaterThanOrEqualTo(1);
+            int gaps = 0;
+            for (int i = 0; i < 100; i++) {
+                gaps += p.gapAfter(CHEAP);
+            }
+            assertThat(gaps).as("100 gaps after the choice: no longer one each").isGreaterThan(100);
+
+            assertThat(p.gapAfter(LONG)).isEqualTo(1);
+            assertThat(choiceAfter(p, LONG)).as("long: to tasks").isFalse();
+        } finally {
+            s.close(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void onOneWorkerNothingIsTimedAgain() {
+        Scheduler s = new Scheduler("placement-1w", 1, 64, 64, 0);
+        try {
+            LetterPlacement p = new LetterPlacement(s);
+            assertThat(p.gapAfter(LONG)).isEqualTo(Integer.MAX_VALUE);
+            assertThat(p.choose()).isTrue();
+        } finally {
+            s.close(10, TimeUnit.SECONDS);
+        }
+    }
+}
