@@ -102,8 +102,8 @@ final class ActorTimers {
             throw new IllegalStateException(actor + "." + op + "() needs " + actor + " started: start timers in"
                     + " onStart() or process()");
         }
-        OwnerChecks.requireNoPolicy(actor, op + "()", "its policy decides when its messages run, and timers are not"
-                + " offered there");
+        OwnerChecks.requireNoPolicy(actor, op + "()", "it has no timers of its own (a timer of a plain actor can"
+                + " send it the message)");
         if (actor.dispatch == Dispatch.PARALLEL && Context.current() != actor.activation()) {
             throw new IllegalStateException(actor + "." + op + "() from a message of a stateless actor, whose"
                     + " messages run in parallel: its timers are started in onStart() and end with it");

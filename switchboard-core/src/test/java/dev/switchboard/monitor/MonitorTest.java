@@ -545,9 +545,13 @@ class MonitorTest {
         assertThat(inTime).as("the second letter ran while the first waited for it").isTrue();
     }
 
-    /** pause() and awaitReply() would not hold letters a monitor already started: they are refused, clearly. */
+    /**
+     * pause() and awaitReply() would not hold letters a monitor already started, and a timer's message would
+     * bypass it: they are refused, clearly.
+     */
     @Test
-    void pauseAndAwaitReplyAreRefusedUnderAMonitor() {
+    void pauseAwaitReplyAndTimersAreRefusedUnderAMonitor() {
+        AtomicReference<Throwable> timer = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<Throwable> paused = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<Throwable> awaited = new java.util.concurrent.atomic.AtomicReference<>();
         AtomicReference<ActorRef<Msg>> otherRef = new AtomicReference<>();   // set before monitored gets its message
@@ -561,6 +565,8 @@ class MonitorTest {
             @Override
             protected void process(Msg m) {
                 paused.set(org.assertj.core.api.Assertions.catchThrowable(this::pause));
+                timer.set(org.assertj.core.api.Assertions.catchThrowable(
+                        () -> startSingleTimer("k", new Msg("t"), java.time.Duration.ofMillis(1))));
                 awaited.set(org.assertj.core.api.Assertions.catchThrowable(
                         () -> awaitReply(otherRef.get(), r -> new Msg("q"), (Object r) -> { })));
                 exit();
@@ -579,6 +585,10 @@ class MonitorTest {
                 .hasMessageContaining("is bound to " + monitor + ", which decides when its messages run");
         assertThat(awaited.get()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(monitored + ".awaitReply() is not supported");
+        assertThat(timer.get()).isInstanceOf(IllegalStateException.class).hasMessage(monitored
+                + ".startSingleTimer() is not supported: " + monitored + " is bound to " + monitor
+                + ", which decides when its messages run; it has no timers of its own (a timer of a plain actor"
+                + " can send it the message)");
         assertThat(other.processedCount()).isEqualTo(1);   // the refused request was never sent
     }
 }
