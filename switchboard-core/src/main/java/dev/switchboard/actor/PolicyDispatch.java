@@ -518,7 +518,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             timed = true;                                 // until the first choice of where messages run
         } else if (!alone) {
             timed = timesNextMessage();
-        } else {                    // left out: runDirect counted down to this one, or it is sampled for JFR
+        } else {        // left out: runDirect counted down to this one, or the policy wraps it, or JFR samples it
             timed = untilTimed <= 0;
         }
         Clock clock = !timed ? null : p != null ? p.clock() : Clock.system();
