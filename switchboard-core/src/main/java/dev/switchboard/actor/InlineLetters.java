@@ -37,6 +37,11 @@ final class InlineLetters {
         return count >> 1;
     }
 
+    /** Whether messages started inline wait to run. */
+    boolean hasUnrun() {
+        return run < count;
+    }
+
     /** Whether messages have run and wait for their reports. */
     boolean hasReports() {
         return run != 0;

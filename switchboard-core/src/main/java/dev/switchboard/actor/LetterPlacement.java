@@ -34,7 +34,12 @@ final class LetterPlacement {
      *   spins for work, while the messages' own hand-over costs (the turns that start them and hear of their end,
      *   the token passed between cores, the state's cache misses on another core) do not show in it; so the cost
      *   of elsewhere is taken as the measured hand-over clamped to [MIN_ELSEWHERE, MAX_ELSEWHERE], between what
-     *   the workers' spreading rule finds not worth a wake-up and twice that.
+     *   the workers' spreading rule finds not worth a wake-up and twice that;
+     * - whether a worker is spare: for each sample taken inline, whether another message of the actor was waiting
+     *   when it started (at its end, a client's next request may already be there: that is no queue) and some
+     *   worker was idle when it ended (Scheduler.hasIdleWorkers). While messages run inline, the
+     *   actor's messages use one core; when they queue up behind each other and another core has nothing to do,
+     *   running them in parallel would use it.
      * Samples are written by whichever thread took them, without synchronisation: they are hints (ints, never
      * torn), and a sample lost to a race only delays a choice.
      *
@@ -45,8 +50,14 @@ final class LetterPlacement {
      * another for want of a measurement; short ones come one or a few at a time). They go to tasks when
      * the median message takes more than twice the cost of elsewhere, and come back inline when it takes less
      * than that cost: the gap keeps messages near the line from flipping between the places (each flip back to
-     * inline waits for the tasks to finish before the policy can be left out). A runtime of one worker never runs
-     * messages in parallel, so there every message runs inline and nothing is timed.
+     * inline waits for the tasks to finish before the policy can be left out). They also go to tasks for a spare
+     * worker: when at least half of the trial's samples saw one, and the median message takes more than
+     * MIN_ELSEWHERE (a message that long runs in parallel for less than it takes); they come back from there when
+     * the median falls below SPARE_WORKER_BACK. That gap is wider than the other on purpose: run in parallel, the
+     * messages keep the spare worker busy, so its absence then says nothing, and the messages' length is the only
+     * sign left. A message that waits for no other (one client at a time) sees no spare worker: running it
+     * elsewhere would only add a hand-over to its latency. A runtime of one worker never runs messages in
+     * parallel, so there every message runs inline and nothing is timed.
      */
     /** Samples per choice, and the size of the ring (a power of two). */
     static final int TRIAL = 32;
@@ -58,6 +69,11 @@ final class LetterPlacement {
     static final int MAX_ELSEWHERE = 2 * MIN_ELSEWHERE;
     /** The least step of the hand-over's median. */
     static final int MIN_STEP = 16;
+    /**
+     * Below this, messages that went to tasks for a spare worker come back inline: three quarters of
+     * {@link #MIN_ELSEWHERE}, the least they went for.
+     */
+    static final int SPARE_WORKER_BACK = MIN_ELSEWHERE * 3 / 4;
 
     private final Scheduler scheduler;
     private final boolean oneWorker;
@@ -65,6 +81,11 @@ final class LetterPlacement {
     private final int[] ring = new int[TRIAL];
     /** Samples taken so far (a racy count). */
     private volatile int samples;
+    /**
+     * Samples taken inline since the last choice at whose end another message of the actor waited and some worker
+     * was idle (a racy count).
+     */
+    private volatile int spareSamples;
     /** The running median of the hand-over, in nanoseconds. */
     private int handoverNanos = MIN_ELSEWHERE;
     /** Whether started messages run inline now. */
@@ -80,6 +101,8 @@ final class LetterPlacement {
     private boolean timingToChoice;
     /** Confined to the token's holder: messages started inline before the first choice. */
     private int inlineBeforeChoice;
+    /** Confined to the token's holder: whether the messages went to tasks for a spare worker (last choice). */
+    private boolean forSpareWorker;
     /** Confined to the token's holder: the median message at the last choice (for toString). */
     private int lastMedian = -1;
 
@@ -116,7 +139,16 @@ final class LetterPlacement {
             timingToChoice = false;
             int median = median(ring);
             int elsewhere = elsewhere();
-            boolean now = inline ? median <= 2 * elsewhere : median < elsewhere;
+            boolean spare = spareSamples * 2 >= TRIAL;
+            spareSamples = 0;
+            boolean now;
+            if (inline) {
+                boolean worthTasks = median > 2 * elsewhere;
+                forSpareWorker = !worthTasks && spare && median > MIN_ELSEWHERE;
+                now = !worthTasks && !forSpareWorker;
+            } else {
+                now = median < (forSpareWorker ? SPARE_WORKER_BACK : elsewhere);
+            }
             lastMedian = median;
             if (now != inline) {
                 inline = now;
@@ -159,9 +191,15 @@ final class LetterPlacement {
         return scheduler.clock();
     }
 
-    /** A timed message took {@code nanos} to process. */
-    void messageTook(long nanos) {
+    /**
+     * A timed message took {@code nanos} to process; {@code othersWait}: another message of the actor was waiting
+     * when it started.
+     */
+    void messageTook(long nanos, boolean othersWait) {
         ring[samples++ & (TRIAL - 1)] = (int) Math.min(Math.max(nanos, 0), Integer.MAX_VALUE);   // racy: a hint
+        if (othersWait && inline && scheduler.hasIdleWorkers()) {
+            spareSamples++;                                                                     // racy: a hint
+        }
     }
 
     /** A timed task began {@code nanos} after the start() that made it. */

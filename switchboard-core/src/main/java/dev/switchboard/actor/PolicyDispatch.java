@@ -522,6 +522,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             timed = untilTimed <= 0;
         }
         Clock clock = !timed ? null : p != null ? p.clock() : Clock.system();
+        boolean othersWait = timed && p != null && where == INLINE && othersWait();   // behind it, as it starts
         long startedAt = timed ? clock.nanoTime() : 0;
         long realStart = timed && clock != Clock.system() ? System.nanoTime() : startedAt;
         int every = MessageSampling.every();              // 0 unless a JFR recording samples messages
@@ -541,7 +542,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 long now = clock.nanoTime();
                 letterTook((clock != Clock.system() ? System.nanoTime() : now) - realStart);   // pacing: real time
                 if (p != null && where != BESIDE_TASKS) {
-                    p.messageTook(now - startedAt);
+                    p.messageTook(now - startedAt, othersWait);
                 }
                 if (alone) {
                     untilTimed = p.gapAfter(now - startedAt);
@@ -559,6 +560,11 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             }
         }
         return result == null && failure == null ? ticket : new Finished(ticket, result, failure);
+    }
+
+    /** For the token's holder: whether another message of the actor waits (in its mailbox, inline, or held). */
+    private boolean othersWait() {
+        return actor.mailbox.hasAny() || inlineLetters.hasUnrun() || policy.held() > 0;
     }
 
     /** Whether a message started beside a continuation is forked (the messages are long), see the notes. */

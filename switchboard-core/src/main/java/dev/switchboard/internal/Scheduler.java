@@ -437,6 +437,11 @@ public final class Scheduler {
         return idleSpin.nanos != 0;
     }
 
+    /** Whether some worker is idle now (parked, about to park, or spinning for work): a hint. */
+    public boolean hasIdleWorkers() {
+        return idleSpin.idleWorkers();
+    }
+
     /** How long an idle worker spins for work before it parks, in nanoseconds (0: not at all). */
     public long idleSpinNanos() {
         return idleSpin.nanos;

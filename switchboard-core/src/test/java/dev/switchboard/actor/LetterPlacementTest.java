@@ -18,10 +18,21 @@ class LetterPlacementTest {
     /** Far above twice the most a hand-over is taken to cost. */
     static final long LONG = 1_000_000;
 
+    /** Between the least a hand-over is taken to cost and twice that: inline, unless a worker is spare. */
+    static final long MIDDLING = 3_000;
+
     /** Gives {@code placement} {@link LetterPlacement#TRIAL} samples of {@code nanos} and lets it choose. */
     static boolean choiceAfter(LetterPlacement placement, long nanos) {
+        return choiceAfter(placement, nanos, 0);
+    }
+
+    /**
+     * Gives {@code placement} {@link LetterPlacement#TRIAL} samples of {@code nanos}, the first {@code waiting} of
+     * them with another message waiting, and lets it choose.
+     */
+    static boolean choiceAfter(LetterPlacement placement, long nanos, int waiting) {
         for (int i = 0; i < LetterPlacement.TRIAL; i++) {
-            placement.messageTook(nanos);
+            placement.messageTook(nanos, i < waiting);
         }
         return placement.choose();
     }
@@ -58,6 +69,32 @@ class LetterPlacementTest {
 
             assertThat(p.gapAfter(LONG)).isEqualTo(1);
             assertThat(choiceAfter(p, LONG)).as("long: to tasks").isFalse();
+        } finally {
+            s.close(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A scheduler that runs nothing has both workers idle: every sample taken with another message waiting sees a
+     * spare worker.
+     */
+    @Test
+    void middlingMessagesGoToTasksWhenOthersWaitAndAWorkerIsSpareAndComeBackOnlyWhenCheap() {
+        Scheduler s = new Scheduler("placement-spare", 2, 64, 64, 0);
+        try {
+            LetterPlacement p = new LetterPlacement(s);
+            assertThat(choiceAfter(p, MIDDLING)).as("nothing waits: no use for a spare worker").isTrue();
+            int half = LetterPlacement.TRIAL / 2;
+            assertThat(choiceAfter(p, MIDDLING, half - 1)).as("fewer than half saw one waiting").isTrue();
+            assertThat(choiceAfter(p, MIDDLING, half)).as("half saw one waiting and a worker spare").isFalse();
+            assertThat(choiceAfter(p, LetterPlacement.MIN_ELSEWHERE - 200))
+                    .as("a little under a hand-over: still in tasks for the spare worker").isFalse();
+            assertThat(choiceAfter(p, LetterPlacement.SPARE_WORKER_BACK - 200)).as("cheap: inline again").isTrue();
+            assertThat(choiceAfter(p, LetterPlacement.MIN_ELSEWHERE - 200, LetterPlacement.TRIAL))
+                    .as("shorter than a hand-over, a spare worker is no reason").isTrue();
+            assertThat(choiceAfter(p, LONG)).as("long: to tasks").isFalse();
+            assertThat(choiceAfter(p, LetterPlacement.MIN_ELSEWHERE - 200))
+                    .as("gone to tasks for their length: back below one hand-over").isTrue();
         } finally {
             s.close(10, TimeUnit.SECONDS);
         }

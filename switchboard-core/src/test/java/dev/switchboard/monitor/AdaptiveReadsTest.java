@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -118,6 +119,14 @@ class AdaptiveReadsTest {
         assertThat(latch.await(30, TimeUnit.SECONDS)).as("the phase's operations were processed").isTrue();
     }
 
+    /** Sends {@code op} alone and waits until it is processed. */
+    static void one(Store store, Op op) throws InterruptedException {
+        CountDownLatch latch = new CountDownLatch(1);
+        store.phase = latch;
+        store.ref().send(op);
+        assertThat(latch.await(30, TimeUnit.SECONDS)).as("%s was processed", op).isTrue();
+    }
+
     static TaskRuntime runtime(int workers, ManualClock clock) {
         return RuntimeInternals.clock(TaskRuntime.builder().name("adaptive-" + workers + "w").workers(workers), clock)
                 .build();
@@ -166,6 +175,73 @@ class AdaptiveReadsTest {
             assertThat(store.violations.get()).as("writes overlapping anything").isZero();
             assertThat(store.processed.get()).isEqualTo(1 + 2_000 + 8_000 + 6_000 + 1);
             assertThat(store.readers.get()).isZero();
+        }
+    }
+
+    /** Between the least a hand-over is taken to cost (2 µs) and twice that: the worth of a spare worker decides. */
+    static final long MIDDLING_READ = 3_000;
+
+    @Test
+    void readsOfAFewMicrosecondsThatQueueUpGoParallelWhileAWorkerIsSpare() throws Exception {
+        assertThat(middlingReadsAsTasks(false, false)).as("per cent of queued reads run as tasks")
+                .isGreaterThanOrEqualTo(70);
+    }
+
+    @Test
+    void readsOfAFewMicrosecondsStayInlineWhileTheOtherWorkerIsBusy() throws Exception {
+        assertThat(middlingReadsAsTasks(true, false)).as("per cent of reads run as tasks, no worker spare")
+                .isLessThanOrEqualTo(10);
+    }
+
+    @Test
+    void readsOfAFewMicrosecondsThatComeOneAtATimeStayInline() throws Exception {
+        assertThat(middlingReadsAsTasks(false, true)).as("per cent of lone reads run as tasks")
+                .isLessThanOrEqualTo(5);
+    }
+
+    /**
+     * Runs 3,000 reads of {@link #MIDDLING_READ} (every tenth operation a write) on two workers and returns the per
+     * cent of them run as tasks: sent at once, so that each waits behind others, or one at a time (a client that
+     * waits for each answer); with the other worker idle, or busy with a task of its own throughout.
+     */
+    static int middlingReadsAsTasks(boolean otherWorkerBusy, boolean oneAtATime) throws Exception {
+        ManualClock clock = new ManualClock();
+        try (TaskRuntime rt = runtime(2, clock)) {
+            ReadersWriterMonitor monitor = new ReadersWriterMonitor(READS, WRITES);
+            Store store = monitor.bind(new Store(clock));
+            CompletableFuture<Void> done = started(rt, store);
+            AtomicBoolean release = new AtomicBoolean();
+            CountDownLatch spinning = new CountDownLatch(1);
+            CompletableFuture<Void> busy = !otherWorkerBusy ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.runAsync(() -> rt.finish(() -> rt.async(() -> {
+                        spinning.countDown();
+                        while (!release.get()) {
+                            Thread.onSpinWait();            // the other worker's own work, for the whole phase
+                        }
+                    })));
+            int share;
+            try {
+                assertThat(!otherWorkerBusy || spinning.await(30, TimeUnit.SECONDS)).as("a worker runs the busy task")
+                        .isTrue();
+                phase(store, 1, 0, false);
+                store.taskShare();
+                if (oneAtATime) {
+                    for (int i = 0; i < 3_000; i++) {
+                        one(store, i % 10 == 9 ? new Put() : new Get(MIDDLING_READ));
+                    }
+                } else {
+                    phase(store, 3_000, MIDDLING_READ, true);
+                }
+                share = store.taskShare();
+            } finally {
+                release.set(true);
+            }
+            busy.get(30, TimeUnit.SECONDS);
+            store.ref().send(new Stop());
+            done.get(30, TimeUnit.SECONDS);
+            assertThat(store.violations.get()).as("writes overlapping anything").isZero();
+            assertThat(store.processed.get()).isEqualTo(3_002);
+            return share;
         }
     }
 

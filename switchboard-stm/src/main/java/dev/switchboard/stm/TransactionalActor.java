@@ -57,12 +57,22 @@ import java.util.function.Consumer;
  * classes wait in different queues, so a read-only message is not ordered after the transactional ones sent before
  * it. A sender that needs one message to take effect before another waits for the first's answer.
  *
- * <p>The messages run as tasks on the runtime's workers, at most {@link Settings#threads()} at once (no thread is
- * created for them): that many are split between the two classes, statically or, by default, dynamically: every
- * period the ratio of commits to rollbacks is compared with a threshold α, and the transactional share is halved
- * (contention) or doubled, never leaving either class less than a tenth while it has work ({@link #stats()} shows
- * the split and the counts). Unless α is given, a short profiling phase finds it first
+ * <p>In parallel, the messages run as tasks on the runtime's workers, at most {@link Settings#threads()} at once
+ * (no thread is created for them): that many are split between the two classes, statically or, by default,
+ * dynamically: every period the ratio of commits to rollbacks is compared with a threshold α, and the
+ * transactional share is halved (contention) or doubled, never leaving either class less than a tenth while it has
+ * work ({@link #stats()} shows the split and the counts). Unless α is given, a short profiling phase finds it first
  * ({@link Settings#profiledSplit}). The actor's finish ends only when every message it started has ended.
+ *
+ * <p><b>Where they run.</b> A message run in parallel pays for a task of its own and the turns around it, and it
+ * gains nothing while every worker is busy with other actors. So the runtime chooses, as it does for a
+ * readers-writer monitor's reads: it measures what a message takes, and while that is less than handing it to
+ * another worker costs (a few microseconds), or a little more with no worker spare to take it, the messages run one
+ * after another on the actor's worker, each still in a transaction of its own with everything above true; when
+ * they are longer, or queue up while a worker is spare, they run in parallel. On a runtime of one worker they
+ * always run one after another. Messages that wait for each other (a read-only message that waits for an answer
+ * only a later message of this actor gives) would wait forever one after another: give such an actor
+ * {@link Settings#withAlwaysParallel()}.
  *
  * <p>What does not apply: {@code pause()} and {@code awaitReply} (the dispatcher decides what runs; ask with
  * {@code ActorRef.ask} and send the answer to yourself instead), and {@code become} (messages run concurrently:
@@ -77,8 +87,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * slots. A started message runs in its own task through Policy.process: a read-only one with the read-only
      * scope set (a TRef write fails); a transactional one as Stm.atomic around the actor's process, with a send
      * interceptor installed for each attempt that holds the attempt's sends and exit(), replayed after the commit
-     * (the interceptor is closed by then, so they take effect). Counters are LongAdders, written by the message
-     * tasks; the dynamic split is computed on the runtime's timer thread from the counters' differences over the
+     * (the interceptor is closed by then, so they take effect). The policy lets the runtime run the started
+     * messages inline (DispatchPolicy.mayRunInline, unless Settings.alwaysParallel): then they run through the same
+     * Policy.process, one after another after the turn that started them. It is never left out
+     * (startsEachArrivalWhenIdle stays false): its turns classify every message and start the period's timer.
+     * Counters are LongAdders, written by the message tasks; the dynamic split is computed on the runtime's timer thread from the counters' differences over the
      * period, written to a volatile, and applied by the turn it asks for.
      */
 
@@ -93,9 +106,12 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * @param alpha              the commits per rollback below which the dynamic split halves the transactional
      *                           threads; NaN to find it by profiling
      * @param maxAttempts        how many times a transactional message runs before its transaction is given up
+     * @param alwaysParallel     whether every message runs as a task of its own whatever it costs (false: the
+     *                           runtime may run them one after another on the actor's worker while that is
+     *                           cheaper; see {@link #withAlwaysParallel()})
      */
     public record Settings(int threads, boolean dynamic, double transactionalShare, Duration period, double alpha,
-                           int maxAttempts) {
+                           int maxAttempts, boolean alwaysParallel) {
         /**
          * Checks the settings.
          *
@@ -120,6 +136,37 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             if (maxAttempts < 1) {
                 throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
             }
+        }
+
+        /**
+         * Settings that let the runtime run the messages inline when that is cheaper (as every factory here does).
+         *
+         * @param threads            how many of its messages run at once, both classes together (at least 2)
+         * @param dynamic            whether the split changes every period
+         * @param transactionalShare the share of the threads the transactional messages start with
+         * @param period             how often the dynamic split looks at the commits and rollbacks
+         * @param alpha              the commits per rollback below which the dynamic split halves the transactional
+         *                           threads; NaN to find it by profiling
+         * @param maxAttempts        how many times a transactional message runs before its transaction is given up
+         */
+        public Settings(int threads, boolean dynamic, double transactionalShare, Duration period, double alpha,
+                        int maxAttempts) {
+            this(threads, dynamic, transactionalShare, period, alpha, maxAttempts, false);
+        }
+
+        /**
+         * These settings, with every message run as a task of its own, in parallel with the others, whatever the
+         * messages cost: for an actor whose messages wait for each other (a read-only message that waits for an
+         * answer only a later message of the same actor gives, say), which one after another would wait forever.
+         *
+         * <pre>{@code
+         * super(TransactionalActor.Settings.defaults().withAlwaysParallel());
+         * }</pre>
+         *
+         * @return the same settings, always in parallel
+         */
+        public Settings withAlwaysParallel() {
+            return new Settings(threads, dynamic, transactionalShare, period, alpha, maxAttempts, true);
         }
 
         /**
@@ -579,6 +626,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         @Override
         public int held() {
             return transactionalQueue.size() + readOnlyQueue.size();
+        }
+
+        @Override
+        public boolean mayRunInline() {
+            return !settings.alwaysParallel();
         }
 
         @Override

@@ -144,7 +144,11 @@ class TransactionalActorTest {
         final AtomicInteger noisyAttempts = new AtomicInteger();
 
         Worker() {
-            super(TransactionalActor.Settings.staticSplit(4, 0.5));
+            this(TransactionalActor.Settings.staticSplit(4, 0.5));
+        }
+
+        Worker(TransactionalActor.Settings settings) {
+            super(settings);
         }
 
         @Override
@@ -239,7 +243,8 @@ class TransactionalActorTest {
     @Test
     void transactionalMessagesRunAtOnce() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
-            Worker w = new Worker();
+            // Two messages that wait for each other: one after another they would wait forever.
+            Worker w = new Worker(TransactionalActor.Settings.staticSplit(4, 0.5).withAlwaysParallel());
             rt.finish(() -> {
                 ActorRef<Op> ref = w.start("worker");
                 CyclicBarrier barrier = new CyclicBarrier(2);
@@ -249,6 +254,79 @@ class TransactionalActorTest {
             });
             assertThat(w.slots).allSatisfy(s -> assertThat(s.directGet()).isEqualTo(1));
             assertThat(w.stats().rollbacks()).isZero();
+        }
+    }
+
+    /** Moves one unit between two counters and notes whether it ran as a task of its own or inline. */
+    static final class Mover extends TransactionalActor<Op> {
+        final TRef<Integer> a = TRef.of(1_000);
+        final TRef<Integer> b = TRef.of(0);
+        final AtomicInteger asTasks = new AtomicInteger();
+        final AtomicInteger inline = new AtomicInteger();
+
+        Mover(TransactionalActor.Settings settings) {
+            super(settings);
+        }
+
+        @Override
+        protected void process(Op op) {
+            switch (op) {
+                case Work w -> {
+                    (asTask() ? asTasks : inline).incrementAndGet();   // per attempt: no rollback here
+                    a.set(a.get() - 1);
+                    b.set(b.get() + 1);
+                }
+                case Stop s -> exit();
+                default -> throw new IllegalArgumentException("not for the mover: " + op);
+            }
+        }
+
+        /** Whether the message being processed runs in a message task of its own (not after its turn). */
+        static boolean asTask() {
+            return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+                    f -> f.getClassName().equals("dev.switchboard.actor.MessageTask")));
+        }
+    }
+
+    @Test
+    void onOneWorkerTheMessagesRunOneAfterAnotherEachInATransactionOfItsOwn() {
+        Mover m = movedOnOneWorker(TransactionalActor.Settings.staticSplit(4, 0.5), 500);
+        assertThat(m.inline).hasValue(500);
+        assertThat(m.asTasks).hasValue(0);
+        assertThat(m.a.directGet() + m.b.directGet()).isEqualTo(1_000);
+        assertThat(m.b.directGet()).isEqualTo(500);
+        assertThat(m.stats().commits()).isEqualTo(501);            // the moves and the Stop
+        assertThat(m.stats().transactional()).isEqualTo(501);
+    }
+
+    @Test
+    void alwaysParallelRunsEveryMessageAsATaskOfItsOwnEvenOnOneWorker() {
+        TransactionalActor.Settings plain = TransactionalActor.Settings.staticSplit(4, 0.5);
+        TransactionalActor.Settings parallel = plain.withAlwaysParallel();
+        assertThat(plain.alwaysParallel()).isFalse();
+        assertThat(parallel.alwaysParallel()).isTrue();
+        assertThat(parallel).isEqualTo(new TransactionalActor.Settings(plain.threads(), plain.dynamic(),
+                plain.transactionalShare(), plain.period(), plain.alpha(), plain.maxAttempts(), true));
+        assertThat(new TransactionalActor.Settings(4, false, 0.5, Duration.ofSeconds(1), 1, 3).alwaysParallel())
+                .isFalse();
+        Mover m = movedOnOneWorker(parallel, 200);
+        assertThat(m.asTasks).hasValue(200);
+        assertThat(m.inline).hasValue(0);
+        assertThat(m.b.directGet()).isEqualTo(200);
+    }
+
+    /** A mover with {@code settings}, sent {@code moves} moves and a Stop on a runtime of one worker, ended. */
+    static Mover movedOnOneWorker(TransactionalActor.Settings settings, int moves) {
+        try (TaskRuntime rt = TaskRuntime.create(1)) {
+            Mover m = new Mover(settings);
+            rt.finish(() -> {
+                ActorRef<Op> ref = m.start("mover");
+                for (int i = 0; i < moves; i++) {
+                    ref.send(new Work());
+                }
+                ref.send(new Stop());
+            });
+            return m;
         }
     }
 
