@@ -91,8 +91,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * messages inline (DispatchPolicy.mayRunInline, unless Settings.alwaysParallel): then they run through the same
      * Policy.process, one after another after the turn that started them. It is never left out
      * (startsEachArrivalWhenIdle stays false): its turns classify every message and start the period's timer.
-     * Counters are LongAdders, written by the message tasks; the dynamic split is computed on the runtime's timer thread from the counters' differences over the
-     * period, written to a volatile, and applied by the turn it asks for.
+     * Counters are LongAdders, written by the message tasks; every period the runtime's timer thread records a
+     * Sample and hands the counters' differences to the ThreadSplit, which applies the paper's rule, and asks for a
+     * turn when the split changed.
      */
 
     /**
@@ -248,9 +249,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     private final LongAdder rollbacks = new LongAdder();
     private final LongAdder transactional = new LongAdder();
     private final LongAdder readOnly = new LongAdder();
-    private volatile int transactionalThreads;
-    /** α: given, or found by profiling (NaN until then). */
-    private volatile double alpha;
+    private final ThreadSplit split;
 
     /** A transactional actor with the {@linkplain Settings#defaults() default settings}. */
     protected TransactionalActor() {
@@ -264,8 +263,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      */
     protected TransactionalActor(Settings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.transactionalThreads = clamp(settings, (int) Math.round(settings.threads() * settings.transactionalShare()));
-        this.alpha = settings.alpha();
+        this.split = new ThreadSplit(settings);
         Seam.bind(this, new Policy());
     }
 
@@ -327,9 +325,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * @return the counts so far
      */
     public final Stats stats() {
-        int tx = transactionalThreads;
+        int tx = split.transactionalThreads();
         return new Stats(commits.sum(), rollbacks.sum(), transactional.sum(), readOnly.sum(), tx,
-                settings.threads() - tx, alpha);
+                settings.threads() - tx, split.alpha());
     }
 
     /**
@@ -341,68 +339,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         return settings;
     }
 
-    private static int clamp(Settings settings, int tx) {
-        int floor = settings.floor();
-        return Math.max(floor, Math.min(settings.threads() - floor, tx));
-    }
-
-    /**
-     * The paper's rule (§4.1): the transactional threads for the next period, from the current number and the
-     * commits and rollbacks of the period that ended: halved when commits per rollback fell below α, doubled
-     * otherwise, each class keeping a tenth; unchanged after a period without transactions.
-     */
-    static int nextSplit(Settings settings, double alpha, int transactionalThreads, long commits, long rollbacks) {
-        if (commits + rollbacks == 0) {
-            return transactionalThreads;                  // nothing learned
-        }
-        double ratio = rollbacks == 0 ? Double.POSITIVE_INFINITY : (double) commits / rollbacks;
-        return clamp(settings, ratio < alpha ? transactionalThreads / 2 : transactionalThreads * 2);
-    }
-
-    /** The thread counts the profiling phase tries for transactional messages: 1, 2, 4, ..., and the top. */
-    static int[] profilingLevels(Settings settings) {
-        List<Integer> levels = new ArrayList<>();
-        int top = settings.threads() - settings.floor();
-        for (int t = settings.floor(); t < top; t *= 2) {
-            levels.add(t);
-        }
-        levels.add(top);
-        return levels.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /**
-     * α from a profile: {@code commits[i]} and {@code rollbacks[i]} measured over one period with
-     * {@code levels[i]} transactional threads (see {@link Settings#profiledSplit}). Returns {best level, α}.
-     */
-    static double[] profiledAlpha(int[] levels, long[] commits, long[] rollbacks) {
-        int best = 0;
-        for (int i = 1; i < levels.length; i++) {
-            if (commits[i] > commits[best]) {
-                best = i;
-            }
-        }
-        double atBest = ratio(commits[best], rollbacks[best]);
-        double alpha;
-        if (best + 1 < levels.length) {
-            double above = ratio(commits[best + 1], rollbacks[best + 1]);
-            alpha = Double.isInfinite(atBest) ? (Double.isInfinite(above) ? 0 : 2 * above)
-                    : Double.isInfinite(above) ? atBest / 2 : Math.sqrt(atBest * Math.max(above, 1e-9));
-        } else {
-            alpha = Double.isInfinite(atBest) ? 0 : atBest / 2;
-        }
-        if (!(alpha > 0)) {                               // no rollback anywhere: a tenth of the smallest ratio seen
-            alpha = 0.1 / Math.max(1, commits[best]);
-        }
-        return new double[] {levels[best], alpha};
-    }
-
     /** What kind of transaction a message's processing is, for the engine's guess that it only reads. */
     private static Class<?> kindOf(Object message) {
         return message == null ? Object.class : message.getClass();
-    }
-
-    private static double ratio(long commits, long rollbacks) {
-        return rollbacks == 0 ? Double.POSITIVE_INFINITY : (double) commits / rollbacks;
     }
 
     /** The two classes of message, and the tickets their started messages carry. */
@@ -467,11 +406,6 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         private ScheduledFuture<?> timer;
         private long lastCommits;
         private long lastRollbacks;
-        /** The profiling phase, while α is not known: the levels to try, and what each period measured. */
-        private int[] levels;
-        private long[] levelCommits;
-        private long[] levelRollbacks;
-        private int level;
 
         @Override
         public void bound(ActorRef<?> actor, Dispatcher d) {
@@ -489,7 +423,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             if (timer == null) {                         // every period: the history, and the dynamic split
                 timer = dispatcher.scheduleAtFixedRate(settings.period(), this::adjust);
             }
-            int tx = transactionalThreads;
+            int tx = split.transactionalThreads();
             int ro = settings.threads() - tx;
             // a class without work lends its threads to the other, down to the other's floor
             if (readOnlyQueue.isEmpty() && runningReadOnly == 0) {
@@ -507,7 +441,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             }
         }
 
-        /** Every period, on the timer thread: the paper's rule (§4.1), then a turn to apply it. */
+        /** Every period, on the timer thread: the history, then the paper's rule (§4.1) and a turn to apply it. */
         private void adjust() {
             long c = commits.sum();
             long r = rollbacks.sum();
@@ -515,43 +449,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             long dr = r - lastRollbacks;
             lastCommits = c;
             lastRollbacks = r;
-            int tx = transactionalThreads;
-            record(new Sample(System.nanoTime(), dc, dr, transactional.sum(), readOnly.sum(), tx));
-            if (!settings.dynamic()) {
-                return;
-            }
-            int next;
-            if (Double.isNaN(alpha)) {
-                next = profile(dc, dr);
-            } else {
-                next = nextSplit(settings, alpha, tx, dc, dr);
-            }
-            if (next != tx) {
-                transactionalThreads = next;
+            record(new Sample(System.nanoTime(), dc, dr, transactional.sum(), readOnly.sum(),
+                    split.transactionalThreads()));
+            if (settings.dynamic() && split.periodEnded(dc, dr)) {
                 dispatcher.requestTurn();
             }
-        }
-
-        /** One period of the profiling phase has ended (on the timer thread): record it, and go to the next level. */
-        private int profile(long dc, long dr) {
-            if (levels == null) {                          // the first period ran at the initial split: start over
-                levels = profilingLevels(settings);
-                levelCommits = new long[levels.length];
-                levelRollbacks = new long[levels.length];
-                level = 0;
-                return levels[0];
-            }
-            if (dc + dr == 0) {
-                return levels[level];                      // an idle period: measure this level again
-            }
-            levelCommits[level] = dc;
-            levelRollbacks[level] = dr;
-            if (++level < levels.length) {
-                return levels[level];
-            }
-            double[] found = profiledAlpha(levels, levelCommits, levelRollbacks);
-            alpha = found[1];
-            return (int) found[0];
         }
 
         @Override

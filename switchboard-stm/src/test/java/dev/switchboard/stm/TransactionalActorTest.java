@@ -452,34 +452,34 @@ class TransactionalActorTest {
     @Test
     void theSplitRuleHalvesBelowAlphaDoublesAboveAndKeepsATenthForEach() {
         TransactionalActor.Settings s = TransactionalActor.Settings.dynamicSplit(32, Duration.ofSeconds(1), 0.21);
-        assertThat(TransactionalActor.nextSplit(s, 0.21, 28, 100, 1_000)).isEqualTo(14);   // 0.1 < 0.21: halve
-        assertThat(TransactionalActor.nextSplit(s, 0.21, 14, 100, 100)).isEqualTo(28);     // 1.0: double
-        assertThat(TransactionalActor.nextSplit(s, 0.21, 28, 100, 0)).isEqualTo(28);       // at most 32 - 4
-        assertThat(TransactionalActor.nextSplit(s, 0.21, 4, 1, 1_000)).isEqualTo(4);       // at least a tenth (4 of 32)
-        assertThat(TransactionalActor.nextSplit(s, 0.21, 16, 0, 0)).isEqualTo(16);         // no transaction: unchanged
-        assertThat(TransactionalActor.nextSplit(s, 0.21, 16, 0, 5)).isEqualTo(8);          // only rollbacks: halve
+        assertThat(ThreadSplit.nextSplit(s, 0.21, 28, 100, 1_000)).isEqualTo(14);   // 0.1 < 0.21: halve
+        assertThat(ThreadSplit.nextSplit(s, 0.21, 14, 100, 100)).isEqualTo(28);     // 1.0: double
+        assertThat(ThreadSplit.nextSplit(s, 0.21, 28, 100, 0)).isEqualTo(28);       // at most 32 - 4
+        assertThat(ThreadSplit.nextSplit(s, 0.21, 4, 1, 1_000)).isEqualTo(4);       // at least a tenth (4 of 32)
+        assertThat(ThreadSplit.nextSplit(s, 0.21, 16, 0, 0)).isEqualTo(16);         // no transaction: unchanged
+        assertThat(ThreadSplit.nextSplit(s, 0.21, 16, 0, 5)).isEqualTo(8);          // only rollbacks: halve
     }
 
     @Test
     void profilingFindsTheBestLevelAndAnAlphaThatHoldsIt() {
         TransactionalActor.Settings s = TransactionalActor.Settings.profiledSplit(8, Duration.ofSeconds(1));
-        assertThat(TransactionalActor.profilingLevels(s)).containsExactly(1, 2, 4, 7);
-        assertThat(TransactionalActor.profilingLevels(
+        assertThat(ThreadSplit.profilingLevels(s)).containsExactly(1, 2, 4, 7);
+        assertThat(ThreadSplit.profilingLevels(
                 TransactionalActor.Settings.profiledSplit(32, Duration.ofSeconds(1)))).containsExactly(4, 8, 16, 28);
         int[] levels = {1, 2, 4, 7};
         // throughput peaks at 2 threads; commits per rollback fall as threads grow: 100, 20, 5, 1
-        double[] found = TransactionalActor.profiledAlpha(levels, new long[] {500, 800, 600, 300},
+        double[] found = ThreadSplit.profiledAlpha(levels, new long[] {500, 800, 600, 300},
                 new long[] {5, 40, 120, 300});
         assertThat(found[0]).isEqualTo(2);
         assertThat(found[1]).isEqualTo(Math.sqrt(20 * 5.0));          // between 20 (kept) and 5 (halved)
-        assertThat(TransactionalActor.nextSplit(s, found[1], 2, 800, 40)).isEqualTo(4);    // 20 >= 10: try more
-        assertThat(TransactionalActor.nextSplit(s, found[1], 4, 600, 120)).isEqualTo(2);   // 5 < 10: back
+        assertThat(ThreadSplit.nextSplit(s, found[1], 2, 800, 40)).isEqualTo(4);    // 20 >= 10: try more
+        assertThat(ThreadSplit.nextSplit(s, found[1], 4, 600, 120)).isEqualTo(2);   // 5 < 10: back
         // the best is the top level: alpha is half its ratio
-        double[] top = TransactionalActor.profiledAlpha(levels, new long[] {100, 200, 400, 700},
+        double[] top = ThreadSplit.profiledAlpha(levels, new long[] {100, 200, 400, 700},
                 new long[] {1, 2, 4, 70});
         assertThat(top).containsExactly(7, 5.0);
         // no rollback anywhere: alpha is below any ratio a period can show, so the split only grows
-        double[] none = TransactionalActor.profiledAlpha(levels, new long[] {100, 200, 400, 700}, new long[4]);
+        double[] none = ThreadSplit.profiledAlpha(levels, new long[] {100, 200, 400, 700}, new long[4]);
         assertThat(none[0]).isEqualTo(7);
         assertThat(none[1]).isPositive().isLessThan(1.0 / 700);
         assertThat(TransactionalActor.Settings.defaults().alpha()).isNaN();
