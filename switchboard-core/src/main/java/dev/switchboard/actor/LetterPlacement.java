@@ -19,7 +19,7 @@ final class LetterPlacement {
      * What is measured, through the runtime's clock (Scheduler.clock(): a test on a manual clock decides what a
      * message costs by moving the clock inside it):
      * - what processing a message takes, wherever it ran: every message until the first choice, then about one in
-     *   PolicyDispatch.LETTER_SAMPLE_PERIOD, or one in LEFT_OUT_SAMPLE_PERIOD of those the token's holder takes
+     *   LetterLength.SAMPLE_PERIOD, or one in LEFT_OUT_SAMPLE_PERIOD of those the token's holder takes
      *   without the policy (gapAfter: after one that would have the messages run elsewhere, every one until the
      *   next choice, so that a choice after a change of cost is not held up by the longer gap). The last TRIAL
      *   samples are kept in a ring (TRIAL is a power of two), and the choice reads their median, so a pre-empted

@@ -44,7 +44,7 @@ final class MessageTask extends Node implements MessageProcessing {
         this.ticket = ticket;
         this.budgetLeft = activation.scheduler().budget() - 1;
         LetterPlacement placement = policy == null ? null : policy.placement;
-        this.createdAt = placement != null && PolicyDispatch.timesNextMessage()
+        this.createdAt = placement != null && LetterLength.timesNextMessage()
                 ? placement.clock().nanoTime() : NOT_TIMED;
     }
 

@@ -11,7 +11,6 @@ import dev.switchboard.spi.MessageProcessing;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The dispatch of an actor bound to a {@link DispatchPolicy}: instead of an activation loop that processes
@@ -45,19 +44,11 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * its own: on a worker it goes through the handoff buffer, after the current turn (the worker's spreading
      * rule decides whether an idle worker takes it instead). When this thread already has a message to
      * continue with and the actor's messages are long, it is forked instead, so an idle worker can steal it at
-     * once rather than find it hidden behind the continuation. Long means: about one message in
-     * LETTER_SAMPLE_PERIOD is timed (chosen by the thread's own random numbers, so that parallel messages do
-     * not all write one counter), and the moving average (weight 1/4, each time capped at twice the threshold
-     * so that one pre-empted message does not count as many) is at least Scheduler.SPREAD_WORTH_NANOS, the
-     * threshold below which the workers do not wake each other for activations either: forking a short message
-     * wakes an idle worker to run less work than the wake-up and the handover cost. In a runtime whose idle workers
-     * spin for work (Scheduler.spinsWhenIdle) a fork wakes nobody and is taken within microseconds, so there the
-     * threshold is half as long (a message of about 1 µs and more is forked). A short one goes behind the
-     * continuation with the watchdog told to look often (Scheduler.activateBehind): if the continuation turns
-     * out long after all, the message waits as an activation held behind a long turn does, until the watchdog's
-     * next looks (every millisecond while a worker holds work back and another is idle; the first may come a
-     * period of 10 ms later), not until the continuation's chain ends. The average is a hint written by the
-     * message tasks without synchronisation; it starts at the threshold, so that forking is tried first.
+     * once rather than find it hidden behind the continuation (what long means: LetterLength). A short one goes
+     * behind the continuation with the watchdog told to look often (Scheduler.activateBehind): if the
+     * continuation turns out long after all, the message waits as an activation held behind a long turn does,
+     * until the watchdog's next looks (every millisecond while a worker holds work back and another is idle; the
+     * first may come a period of 10 ms later), not until the continuation's chain ends.
      *
      * Inline messages: for a policy that allows them (mayRunInline), start() asks the actor's LetterPlacement where
      * each message runs. One that runs inline is queued (InlineLetters) and runs right after the turn that started
@@ -82,8 +73,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     static final int INLINE = 1;
     /** Inline, while messages of the actor run as tasks beside it. */
     static final int BESIDE_TASKS = 2;
-    /** About one message in this many is timed for {@link #letterNanos}. */
-    static final int LETTER_SAMPLE_PERIOD = 16;
     final DispatchPolicy policy;
     private final ActorCore<?> actor;
     /** Finished messages not yet reported to the policy: tickets, or {@link Finished} records. */
@@ -97,11 +86,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     private boolean inTurn;
     /** Whether the policy has been told that its actor terminated (it is told once). */
     private boolean terminatedReported;
-    /**
-     * How long the started messages take, on average, in nanoseconds (see the implementation notes); racy on
-     * purpose, and an int so that a racy write is never torn (a sample is capped far below its range).
-     */
-    private int letterNanos = (int) Scheduler.SPREAD_WORTH_NANOS;
+    /** How long the started messages take, for the choice between forking one and queueing it. */
+    private final LetterLength length = new LetterLength();
     /** Whether the policy lets its messages run inline ({@link DispatchPolicy#mayRunInline()}, read at bind). */
     private final boolean mayRunInline;
     /**
@@ -424,7 +410,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         MessageTask task = new MessageTask(actor.activation(), envelope, this, ticket);
         if (!continuing) {
             task.scheduler().activate(task);
-        } else if (forksStartedMessages()) {
+        } else if (length.isLong(actor.scheduler())) {
             task.scheduler().submit(task);
         } else {
             task.scheduler().activateBehind(task);
@@ -517,7 +503,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         if (p != null && p.timingAll()) {
             timed = true;                                 // until the first choice of where messages run
         } else if (!alone) {
-            timed = timesNextMessage();
+            timed = LetterLength.timesNextMessage();
         } else {        // left out: runDirect counted down to this one, or the policy wraps it, or JFR samples it
             timed = untilTimed <= 0;
         }
@@ -540,7 +526,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         } finally {
             if (timed) {
                 long now = clock.nanoTime();
-                letterTook((clock != Clock.system() ? System.nanoTime() : now) - realStart);   // pacing: real time
+                length.took((clock != Clock.system() ? System.nanoTime() : now) - realStart);   // real time
                 if (p != null && where != BESIDE_TASKS) {
                     p.messageTook(now - startedAt, othersWait);
                 }
@@ -565,25 +551,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
     /** For the token's holder: whether another message of the actor waits (in its mailbox, inline, or held). */
     private boolean othersWait() {
         return actor.mailbox.hasAny() || inlineLetters.hasUnrun() || policy.held() > 0;
-    }
-
-    /** Whether a message started beside a continuation is forked (the messages are long), see the notes. */
-    boolean forksStartedMessages() {
-        int t = letterNanos;
-        return t >= Scheduler.SPREAD_WORTH_NANOS
-                || (t >= Scheduler.SPREAD_WORTH_NANOS / 2 && actor.scheduler().spinsWhenIdle());
-    }
-
-    /** Whether the message about to be processed is one to time ({@link #letterTook}): about one in the period. */
-    static boolean timesNextMessage() {
-        return ThreadLocalRandom.current().nextInt(LETTER_SAMPLE_PERIOD) == 0;
-    }
-
-    /** A timed message took {@code nanos} to process. */
-    void letterTook(long nanos) {
-        int t = (int) Math.min(nanos, 2 * Scheduler.SPREAD_WORTH_NANOS);
-        int average = letterNanos;
-        letterNanos = average + ((t - average) >> 2);
     }
 
     @Override
