@@ -21,7 +21,10 @@ import java.util.stream.Stream;
  * in a new JVM, the series goes on, and the runs that completed are merged (a peer that ends its JVM now and then,
  * as Pekko does on a fatal error, costs an attempt, not the series or one of its runs). Every failure is kept and
  * reported. A usage error ends the series at once, since every run would fail the same way, and so does a series
- * none of whose runs completed, with its first failure.
+ * none of whose runs completed, with its first failure. A failed attempt that left a report (a child rewrites
+ * its report after every benchmark, {@link Harness#run}) has it kept beside the series' own report, when there is
+ * one ({@link #keepingFailedReportsBeside}), named after the run and attempt, so that what it measured before it
+ * failed is not lost; the merge leaves it out.
  */
 final class ChildRuns {
     /** A child run that did not succeed. */
@@ -70,6 +73,8 @@ final class ChildRuns {
     private final int runs;
     private final PrintStream out;
     private volatile Process current;
+    /** The series' own report, beside which failed attempts' reports are kept; null: they are not kept. */
+    private Path keepBeside;
 
     /**
      * @param jvm       the command that starts the harness, up to its arguments ({@link #thisJvm})
@@ -80,6 +85,17 @@ final class ChildRuns {
         this.arguments = List.copyOf(arguments);
         this.runs = runs;
         this.out = out;
+    }
+
+    /**
+     * Keeps the report a failed attempt left, beside {@code report} (the series' own {@code --json} file), as
+     * {@code <report>.run-<run>-attempt-<attempt>.json}.
+     *
+     * @return this
+     */
+    ChildRuns keepingFailedReportsBeside(Path report) {
+        this.keepBeside = report;
+        return this;
     }
 
     /**
@@ -192,7 +208,7 @@ final class ChildRuns {
                 case 1 -> " (a benchmark failed or returned a wrong checksum; see its output above)";
                 case USAGE_ERROR -> " (a usage error; see its output above)";
                 default -> " (see its output above)";
-            });
+            } + keptReport(run, attempt, json));
         }
         if (!Files.exists(json)) {
             throw new Failure(run, runs, attempt, -1, "it exited with code 0 but wrote no report to " + json);
@@ -202,6 +218,27 @@ final class ChildRuns {
         } catch (IllegalArgumentException e) {
             throw new Failure(run, runs, attempt, -1, "its report " + json + " cannot be read: " + e.getMessage());
         }
+    }
+
+    /**
+     * Keeps the report a failed attempt left ({@link #keepingFailedReportsBeside}); returns what the failure's
+     * message adds about it ("" if there is none or none is kept).
+     */
+    private String keptReport(int run, int attempt, Path json) throws IOException {
+        if (keepBeside == null || !Files.exists(json)) {
+            return "";
+        }
+        Path kept = keepBeside.toAbsolutePath().resolveSibling(keepBeside.getFileName() + ".run-" + run + "-attempt-"
+                + attempt + ".json");
+        Files.copy(json, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        String measured;
+        try {
+            int n = JsonReport.parseResults(Files.readString(kept)).size();
+            measured = n == 1 ? "1 benchmark" : n + " benchmarks";
+        } catch (IllegalArgumentException e) {
+            measured = "unreadable: " + e.getMessage();
+        }
+        return "; the report it left (" + measured + ") is kept as " + kept;
     }
 
     /** Copies the child's output to {@code out} as it comes, until the child closes it. */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -197,6 +198,8 @@ public final class Harness {
                 Collector.inUse());
         Measurement measurement = new Measurement(options, out);
         List<Result> results = new ArrayList<>();
+        Map<String, Object> machine = Machine.describe();
+        String commit = RunInfo.currentCommit();
         long start = System.nanoTime();
         try (Runtimes runtimes = new Runtimes(workers, budget, options.idleSpin, options.peerConfigs,
                 options.poolFifo)) {
@@ -204,6 +207,9 @@ public final class Harness {
             for (Benchmark b : benchmarks) {
                 index++;
                 results.add(measurement.measure(b, index, benchmarks.size(), runtimes));
+                if (options.json != null && index < benchmarks.size()) {
+                    writePartial(started, commit, description, machine, config, pool, results, benchmarks.size());
+                }
             }
         } catch (Exception e) {
             throw new IOException("benchmark run failed", e);
@@ -212,8 +218,7 @@ public final class Harness {
         out.printf("%ncollector: %s%n", Collector.inUse());
         out.print(TableReport.render(results));
         out.printf("%nTotal time %d m %02d s.%n", took.toMinutes(), took.toSecondsPart());
-        Map<String, Object> machine = Machine.describe();
-        RunInfo run = new RunInfo(started, RunInfo.now(), RunInfo.currentCommit(), options.arguments,
+        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments,
                 description.settings(machine, pool));
         if (options.json != null) {
             JsonReport.write(options.json, run, machine, config, results);
@@ -224,6 +229,22 @@ public final class Harness {
             out.println("HTML report: " + page.toAbsolutePath());
         }
         return results;
+    }
+
+    /**
+     * Writes the report of the benchmarks measured so far, so that a JVM ended before the rest (a peer's fatal-error
+     * handler calls {@code System.exit}) leaves them: the config's {@code "partial"} says how many of how many, and
+     * the complete report replaces it at the end.
+     */
+    private void writePartial(OffsetDateTime started, String commit, RunDescription description,
+                              Map<String, Object> machine, Map<String, Object> config, boolean pool,
+                              List<Result> results, int total) throws IOException {
+        Map<String, Object> partialConfig = new LinkedHashMap<>(config);
+        partialConfig.put("partial", results.size() + " of " + total + " benchmarks measured; the JVM had not"
+                + " finished the rest when this was written");
+        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments,
+                description.settings(machine, pool));
+        JsonReport.write(options.json, run, machine, partialConfig, results);
     }
 
     /**
@@ -243,8 +264,12 @@ public final class Harness {
         Map<String, Object> config = description.configuration(benchmarks);
         out.printf(Locale.ROOT, "%d runs of the harness, each in its own JVM, one after the other; collector %s%n",
                 options.runs, Collector.inUse());
-        ChildRuns.Outcome outcome = new ChildRuns(ChildRuns.thisJvm(commit),
-                ChildRuns.childArguments(options.arguments), options.runs, out).run();
+        ChildRuns children = new ChildRuns(ChildRuns.thisJvm(commit), ChildRuns.childArguments(options.arguments),
+                options.runs, out);
+        if (options.json != null) {
+            children.keepingFailedReportsBeside(options.json);
+        }
+        ChildRuns.Outcome outcome = children.run();
         failedRuns = outcome.failures();
         Runs runs = new Runs(outcome.results());
         List<String> failed = failedRuns.stream().map(Throwable::getMessage).toList();

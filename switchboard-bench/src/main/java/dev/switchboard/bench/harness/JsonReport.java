@@ -11,8 +11,10 @@ import dev.switchboard.bench.harness.ReportJson.SpreadJson;
 import dev.switchboard.bench.harness.ReportJson.StatsJson;
 import dev.switchboard.bench.latency.ProbeLatency;
 import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -185,12 +187,23 @@ public final class JsonReport {
     }
 
     /** Writes {@code json} to {@code file}, making its directory first. */
+    /**
+     * Writes {@code json} to {@code file} whole or not at all: into a file beside it, then moved over it, so a JVM
+     * that ends mid-write leaves the report before, never half of one.
+     */
     static void writeFile(Path file, String json) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
+        Path target = file.toAbsolutePath();
+        Path parent = target.getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, json);
+        Path part = target.resolveSibling(target.getFileName() + ".writing");
+        Files.writeString(part, json);
+        try {
+            Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(part, target, StandardCopyOption.REPLACE_EXISTING);
+        }
     }
 
     /** A peer's name in the reports: {@code pekko} or {@code fork_join_pool}. */

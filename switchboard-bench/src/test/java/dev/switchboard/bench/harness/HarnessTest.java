@@ -122,6 +122,76 @@ class HarnessTest {
                 .contains("threads added, ForkJoinPool").contains("ForkJoinSum");
     }
 
+    @Test
+    void whileABenchmarkRunsTheReportOnDiskHoldsTheOnesMeasuredBeforeIt(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("out.json");
+        Options options = Options.parse(new String[] {"--iterations", "1", "--warmup", "0",
+                "--warmup-seconds", "0", "--workers", "2", "--json", json.toString()});
+        ReadsTheReport reader = new ReadsTheReport(json);
+        List<Result> results = new Harness(options, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8)).run(List.of(new ForkJoinSum(100_000, 1_000), reader,
+                new ForkJoinSum(1_000, 100)));
+
+        assertThat(results).allSatisfy(r -> assertThat(r.verified()).isTrue());
+        // What a JVM ended in the second benchmark would have left: the first one's results, marked partial.
+        assertThat(reader.seen).isNotEmpty().allSatisfy(report -> assertThat(report)
+                .contains("\"partial\": \"1 of 3 benchmarks measured;").contains("\"name\": \"ForkJoinSum\"")
+                .doesNotContain("\"name\": \"ReadsTheReport\""));
+        assertThat(JsonReport.parseResults(reader.seen.get(0))).singleElement()
+                .satisfies(r -> assertThat(r.verified()).isTrue());
+        String complete = Files.readString(json);
+        assertThat(complete).doesNotContain("\"partial\"").contains("\"name\": \"ReadsTheReport\"");
+        assertThat(JsonReport.parseResults(complete)).hasSize(3);
+        assertThat(Files.list(dir)).containsExactly(json);     // no file left from writing it whole
+    }
+
+    /** A pool-peer benchmark that reads the harness's report on disk at every run, and keeps what it read. */
+    private static final class ReadsTheReport implements Benchmark {
+        final Path json;
+        final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        ReadsTheReport(Path json) {
+            this.json = json;
+        }
+
+        @Override
+        public String name() {
+            return "ReadsTheReport";
+        }
+
+        @Override
+        public String description() {
+            return "reads the report the harness has written so far";
+        }
+
+        @Override
+        public java.util.Map<String, Object> params() {
+            return java.util.Map.of();
+        }
+
+        @Override
+        public long expected() {
+            return 1;
+        }
+
+        @Override
+        public Peer peer() {
+            return Peer.FORK_JOIN_POOL;
+        }
+
+        @Override
+        public long runSwitchboard(TaskRuntime runtime) throws Exception {
+            seen.add(Files.readString(json));
+            return 1;
+        }
+
+        @Override
+        public long runForkJoin(java.util.concurrent.ForkJoinPool pool) throws Exception {
+            seen.add(Files.readString(json));
+            return 1;
+        }
+    }
+
     /** A pool-peer benchmark whose pool side starts three threads, all alive at once; Switchboard's starts none. */
     private static final class ThreeThreads implements Benchmark {
         @Override
