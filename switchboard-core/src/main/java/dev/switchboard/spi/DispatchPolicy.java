@@ -95,9 +95,10 @@ public interface DispatchPolicy {
      * message as soon as it arrives (a readers-writer policy does; one that holds messages back until a condition
      * holds does not). If so, while its messages run inline ({@link #mayRunInline()}) and it is idle, the runtime
      * may process them one at a time in arrival order without calling the policy for them ({@code arrived},
-     * {@code turn} and {@code finished} are not called; {@link #process} still is): that is the schedule the
-     * policy itself produces when each message arrives after the one before has finished. Called once, when the
-     * policy is bound, and only if {@code mayRunInline()} is true. The default is false.
+     * {@code turn} and {@code finished} are not called; {@link #process} still is, with a null
+     * {@linkplain MessageProcessing#ticket() ticket}): that is the schedule the policy itself produces when each
+     * message arrives after the one before has finished. Called once, when the policy is bound, and only if
+     * {@code mayRunInline()} is true. The default is false.
      */
     default boolean startsEachArrivalWhenIdle() {
         return false;

@@ -5,7 +5,10 @@ public interface MessageProcessing {
     /** The message, as the actor's {@code process} sees it. */
     Object message();
 
-    /** The ticket it was started with ({@link Dispatcher#start}). */
+    /**
+     * The ticket it was started with ({@link Dispatcher#start}); null for a message the runtime processes without
+     * the policy's turns, while the policy is idle ({@link DispatchPolicy#startsEachArrivalWhenIdle()}).
+     */
     Object ticket();
 
     /**

@@ -358,6 +358,7 @@ class SeamTest {
         AtomicInteger wrapped = new AtomicInteger();
         AtomicInteger processed = new AtomicInteger();
         AtomicInteger arrivals = new AtomicInteger();
+        AtomicInteger withoutTicket = new AtomicInteger();
         try (TaskRuntime rt = TaskRuntime.create(1)) {      // one worker: every message runs inline
             DispatchPolicy startsEachAtOnce = new QuietPolicy() {
                 private Dispatcher dispatcher;
@@ -376,10 +377,12 @@ class SeamTest {
                 @Override
                 public Object process(dev.switchboard.spi.MessageProcessing processing) {
                     wrapped.incrementAndGet();
+                    if (processing.ticket() == null) {
+                        withoutTicket.incrementAndGet();
+                    }
                     processing.process();
                     return null;
                 }
-
 
                 @Override
                 public boolean mayRunInline() {
@@ -421,5 +424,7 @@ class SeamTest {
         assertThat(wrapped.get()).as("process() calls").isEqualTo(messages);
         assertThat(arrivals.get()).as("arrivals the policy heard of: idle, it was left out for the rest")
                 .isEqualTo(1);
+        assertThat(withoutTicket.get()).as("process() calls without a ticket: the ones it was left out of")
+                .isEqualTo(messages - 1);
     }
 }
