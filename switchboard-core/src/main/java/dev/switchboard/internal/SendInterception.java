@@ -92,12 +92,11 @@ public final class SendInterception {
         return previous;
     }
 
-    /** Puts back {@code previous} (null: none). */
+    /**
+     * Puts back {@code previous} (null: none). A null is set, not removed: the thread's entry stays for the next
+     * install (a transactional actor installs one per attempt), instead of being made again each time.
+     */
     public static void restore(Interceptor previous) {
-        if (previous == null) {
-            CURRENT.remove();
-        } else {
-            CURRENT.set(previous);
-        }
+        CURRENT.set(previous);
     }
 }

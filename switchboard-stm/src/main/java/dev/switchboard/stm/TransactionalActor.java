@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * An actor that processes many of its messages at once, each inside a transaction over {@link TRef}s, with the
@@ -247,7 +248,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     private final Settings settings;
     private final LongAdder commits = new LongAdder();
     private final LongAdder rollbacks = new LongAdder();
-    private final LongAdder transactional = new LongAdder();
+    /** Transactional messages whose transaction failed (transactional messages processed: these and the commits). */
+    private final LongAdder failedTransactions = new LongAdder();
     private final LongAdder readOnly = new LongAdder();
     private final ThreadSplit split;
 
@@ -326,7 +328,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      */
     public final Stats stats() {
         int tx = split.transactionalThreads();
-        return new Stats(commits.sum(), rollbacks.sum(), transactional.sum(), readOnly.sum(), tx,
+        long c = commits.sum();
+        return new Stats(c, rollbacks.sum(), c + failedTransactions.sum(), readOnly.sum(), tx,
                 settings.threads() - tx, split.alpha());
     }
 
@@ -357,13 +360,17 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
     /** Holds one attempt's sends, answers, spawns and exit, and forbids it to wait. */
     private final class Holder implements SendInterceptor {
-        final List<Held> sends = new ArrayList<>();
-        final List<HeldReply> replies = new ArrayList<>(1);
-        final List<Runnable> spawns = new ArrayList<>(0);
-        boolean exit;
+        /** Each made by the first of its kind: most attempts send nothing, or give one answer. */
+        private List<Held> sends;
+        private List<HeldReply> replies;
+        private List<Runnable> spawns;
+        private boolean exit;
 
         @Override
         public boolean interceptSpawn(Runnable spawn) {
+            if (spawns == null) {
+                spawns = new ArrayList<>(2);
+            }
             spawns.add(spawn);
             return true;
         }
@@ -377,12 +384,18 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
         @Override
         public boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+            if (replies == null) {
+                replies = new ArrayList<>(1);
+            }
             replies.add(new HeldReply(replyTo, reply, failure));
             return true;
         }
 
         @Override
         public boolean intercept(ActorRef<?> to, int mailbox, Object message) {
+            if (sends == null) {
+                sends = new ArrayList<>(4);
+            }
             sends.add(new Held(to, mailbox, message));
             return true;
         }
@@ -394,6 +407,52 @@ public abstract class TransactionalActor<M> extends Actor<M> {
                 return true;
             }
             return false;
+        }
+
+        /** The committed attempt's effects, once: actors and tasks first, so that messages sent to one find it. */
+        void commit() {
+            if (spawns != null) {
+                for (Runnable spawn : spawns) {
+                    spawn.run();
+                }
+            }
+            if (sends != null) {
+                for (Held h : sends) {
+                    Seam.sendNow(h.to(), h.mailbox(), h.message());
+                }
+            }
+            if (replies != null) {
+                for (HeldReply r : replies) {
+                    Seam.replyNow(r.replyTo(), r.reply(), r.failure());
+                }
+            }
+            if (exit) {
+                exit();
+            }
+        }
+    }
+
+    /** The attempts of one transactional message: each runs its processing with a fresh holder of its effects. */
+    private final class Attempts implements Supplier<Object> {
+        private final MessageProcessing processing;
+        /** Attempts made so far. */
+        int count;
+        /** The holder of the last attempt (the committed one, once the transaction has committed). */
+        Holder last;
+
+        Attempts(MessageProcessing processing) {
+            this.processing = processing;
+        }
+
+        @Override
+        public Object get() {
+            count++;
+            Holder holder = new Holder();                 // a fresh one per attempt: a rollback drops its effects
+            last = holder;
+            try (Seam.Interception held = Seam.interceptSends(holder)) {
+                processing.process();
+            }
+            return null;
         }
     }
 
@@ -449,7 +508,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             long dr = r - lastRollbacks;
             lastCommits = c;
             lastRollbacks = r;
-            record(new Sample(System.nanoTime(), dc, dr, transactional.sum(), readOnly.sum(),
+            record(new Sample(System.nanoTime(), dc, dr, c + failedTransactions.sum(), readOnly.sum(),
                     split.transactionalThreads()));
             if (settings.dynamic() && split.periodEnded(dc, dr)) {
                 dispatcher.requestTurn();
@@ -468,41 +527,20 @@ public abstract class TransactionalActor<M> extends Actor<M> {
                 }
                 return null;
             }
-            int[] attempts = {0};
-            List<Holder> last = new ArrayList<>(1);
+            Attempts attempts = new Attempts(processing);
             try {
-                Transaction.current().run(settings.maxAttempts(), () -> {
-                    attempts[0]++;
-                    Holder holder = new Holder();           // a fresh one per attempt: a rollback drops its sends
-                    last.clear();
-                    last.add(holder);
-                    try (Seam.Interception held = Seam.interceptSends(holder)) {
-                        processing.process();
-                    }
-                    return null;
-                }, kindOf(processing.message()));
+                Transaction.current().run(settings.maxAttempts(), attempts, kindOf(processing.message()));
             } catch (RuntimeException | Error failure) {
-                rollbacks.add(attempts[0]);                // every attempt rolled back, the last one with the failure
-                transactional.increment();
+                rollbacks.add(attempts.count);             // every attempt rolled back, the last one with the failure
+                failedTransactions.increment();
                 throw failure;
             }
             commits.increment();
-            rollbacks.add(attempts[0] - 1);
-            transactional.increment();
-            Holder committed = last.get(0);
-            for (Runnable spawn : committed.spawns) {      // the commit's effects, once: actors and tasks first,
-                spawn.run();                               // so that messages sent to a new actor find it started
+            if (attempts.count > 1) {
+                rollbacks.add(attempts.count - 1);
             }
-            for (Held h : committed.sends) {
-                Seam.sendNow(h.to(), h.mailbox(), h.message());
-            }
-            for (HeldReply r : committed.replies) {
-                Seam.replyNow(r.replyTo(), r.reply(), r.failure());
-            }
-            if (committed.exit) {
-                exit();
-            }
-            return attempts[0];
+            attempts.last.commit();
+            return attempts.count;
         }
 
         @Override
