@@ -90,8 +90,10 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * interceptor installed for each attempt that holds the attempt's sends and exit(), replayed after the commit
      * (the interceptor is closed by then, so they take effect). The policy lets the runtime run the started
      * messages inline (DispatchPolicy.mayRunInline, unless Settings.alwaysParallel): then they run through the same
-     * Policy.process, one after another after the turn that started them. It is never left out
-     * (startsEachArrivalWhenIdle stays false): its turns classify every message and start the period's timer.
+     * Policy.process, one after another after the turn that started them; and while it is idle, the runtime
+     * leaves its turns out (startsEachArrivalWhenIdle: idle, it starts any arrival at once), so Policy.process
+     * sees those messages with a null ticket and classifies them itself. The period's timer is started by the
+     * first turn, which always comes before: the runtime leaves a policy out only once it has started a message.
      * Counters are LongAdders, written by the message tasks; every period the runtime's timer thread records a
      * Sample and hands the counters' differences to the ThreadSplit, which applies the paper's rule, and asks for a
      * turn when the split changed.
@@ -271,7 +273,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
     /**
      * Whether {@code message} is read-only (see the class comment). By default, whether its type implements
-     * {@link ReadOnly}. Called once per message, when it arrives; it must not throw.
+     * {@link ReadOnly}. Called once per message, when it arrives or, while the actor is idle, when it runs; it must
+     * not throw.
      *
      * @param message a message that arrived
      * @return whether it runs as a read-only message
@@ -516,8 +519,13 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         }
 
         @Override
+        @SuppressWarnings("unchecked")
         public Object process(MessageProcessing processing) {
-            if (processing.ticket() == Kind.READ_ONLY) {
+            Object ticket = processing.ticket();
+            if (ticket == null) {                         // the policy was left out: classify it here
+                ticket = isReadOnly((M) processing.message()) ? Kind.READ_ONLY : Kind.TRANSACTIONAL;
+            }
+            if (ticket == Kind.READ_ONLY) {
                 Object previous = ReadOnlyScope.enter(TransactionalActor.this, processing.message());
                 try {
                     processing.process();
@@ -571,6 +579,12 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         @Override
         public boolean mayRunInline() {
             return !settings.alwaysParallel();
+        }
+
+        /** Idle, a turn starts any arrival at once: each class has a free thread. */
+        @Override
+        public boolean startsEachArrivalWhenIdle() {
+            return true;
         }
 
         @Override

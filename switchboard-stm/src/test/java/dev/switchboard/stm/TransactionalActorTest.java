@@ -97,6 +97,38 @@ class TransactionalActorTest {
         }
     }
 
+    @Test
+    void messagesProcessedWhileThePolicyIsLeftOutAreStillClassifiedCountedAndSampled() {
+        // One worker: every message runs inline, and while the actor is idle the policy's turns are left out.
+        try (TaskRuntime rt = TaskRuntime.create(1)) {
+            Bank bank = new Bank(4, 1_000, TransactionalActor.Settings.dynamicSplit(4, Duration.ofMillis(2), 0.2));
+            List<CompletableFuture<Long>> audits = new ArrayList<>();
+            rt.finish(() -> {
+                ActorRef<BankMsg> ref = bank.start("bank");
+                for (int i = 0; i < 2_000; i++) {
+                    ref.send(new Transfer(i % 4, (i + 1) % 4, 1 + i % 7));
+                    if (i % 100 == 0) {
+                        audits.add(ref.ask(Audit::new, Duration.ofMinutes(2)));
+                    }
+                }
+                CompletableFuture.allOf(audits.toArray(CompletableFuture[]::new)).thenRunAsync(() -> {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (bank.history().size() < 2 && System.nanoTime() < deadline) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);   // the timer's periods
+                    }
+                    ref.send(new Close());
+                });
+            });
+            assertThat(bank.history()).as("periods sampled by the timer").hasSizeGreaterThanOrEqualTo(2);
+            assertThat(audits).allSatisfy(a -> assertThat(a.join()).isEqualTo(4_000L));
+            TransactionalActor.Stats s = bank.stats();
+            assertThat(s.readOnly()).as("audits run as read-only messages").isEqualTo(audits.size());
+            assertThat(s.commits()).isEqualTo(2_001);                 // the transfers and the Close
+            assertThat(s.transactional()).isEqualTo(2_001);
+            assertThat(bank.total()).isEqualTo(4_000);
+        }
+    }
+
     sealed interface Op {
     }
 
