@@ -553,11 +553,21 @@ final class Transport implements AutoCloseable {
         return ch != null && ch.isActive();
     }
 
-    /** For tests: stops (or resumes) reading what {@code place} sends, so that its sender's buffer fills. */
+    /**
+     * For tests: stops (or resumes) reading what {@code place} sends, so that its sender's buffer fills; in effect
+     * when it returns. Set from another thread, Netty clears the pending read later, on the I/O thread, so a frame
+     * sent right after could still be read (a ping answered that a test meant to leave unanswered); set on the I/O
+     * thread, it takes effect at once.
+     */
     void readFrom(int place, boolean read) {
         Channel ch = channels.get(place);
-        if (ch != null) {
+        if (ch == null) {
+            return;
+        }
+        if (ch.eventLoop().inEventLoop()) {
             ch.config().setAutoRead(read);
+        } else {
+            ch.eventLoop().submit(() -> ch.config().setAutoRead(read)).syncUninterruptibly();
         }
     }
 
