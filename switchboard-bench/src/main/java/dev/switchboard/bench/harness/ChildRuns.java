@@ -224,18 +224,23 @@ final class ChildRuns {
      * Keeps the report a failed attempt left ({@link #keepingFailedReportsBeside}); returns what the failure's
      * message adds about it ("" if there is none or none is kept).
      */
-    private String keptReport(int run, int attempt, Path json) throws IOException {
+    private String keptReport(int run, int attempt, Path json) {
         if (keepBeside == null || !Files.exists(json)) {
             return "";
         }
         Path kept = keepBeside.toAbsolutePath().resolveSibling(keepBeside.getFileName() + ".run-" + run + "-attempt-"
                 + attempt + ".json");
-        Files.copy(json, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try {
+            Files.createDirectories(kept.getParent());
+            Files.copy(json, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {   // the series goes on without it
+            return "; the report it left could not be kept as " + kept + ": " + e;
+        }
         String measured;
         try {
             int n = JsonReport.parseResults(Files.readString(kept)).size();
             measured = n == 1 ? "1 benchmark" : n + " benchmarks";
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IOException e) {
             measured = "unreadable: " + e.getMessage();
         }
         return "; the report it left (" + measured + ") is kept as " + kept;

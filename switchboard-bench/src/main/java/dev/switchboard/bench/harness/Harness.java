@@ -208,7 +208,12 @@ public final class Harness {
                 index++;
                 results.add(measurement.measure(b, index, benchmarks.size(), runtimes));
                 if (options.json != null && index < benchmarks.size()) {
-                    writePartial(started, commit, description, machine, config, pool, results, benchmarks.size());
+                    try {
+                        writePartial(started, commit, description, machine, config, pool, results,
+                                benchmarks.size());
+                    } catch (IOException | RuntimeException e) {   // the run goes on; the last write may do
+                        out.printf("  (the report so far could not be written to %s: %s)%n", options.json, e);
+                    }
                 }
             }
         } catch (Exception e) {

@@ -186,10 +186,9 @@ public final class JsonReport {
         return ReportMapper.write(new ReportJson.ProbeReport(machine, config, rows));
     }
 
-    /** Writes {@code json} to {@code file}, making its directory first. */
     /**
-     * Writes {@code json} to {@code file} whole or not at all: into a file beside it, then moved over it, so a JVM
-     * that ends mid-write leaves the report before, never half of one.
+     * Writes {@code json} to {@code file}, making its directory first, whole or not at all: into a file beside it,
+     * then moved over it, so a JVM that ends mid-write leaves the report before, never half of one.
      */
     static void writeFile(Path file, String json) throws IOException {
         Path target = file.toAbsolutePath();
@@ -198,11 +197,15 @@ public final class JsonReport {
             Files.createDirectories(parent);
         }
         Path part = target.resolveSibling(target.getFileName() + ".writing");
-        Files.writeString(part, json);
         try {
-            Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(part, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.writeString(part, json);
+            try {
+                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(part, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(part);               // left only if the write or the move failed
         }
     }
 

@@ -142,7 +142,9 @@ class HarnessTest {
         String complete = Files.readString(json);
         assertThat(complete).doesNotContain("\"partial\"").contains("\"name\": \"ReadsTheReport\"");
         assertThat(JsonReport.parseResults(complete)).hasSize(3);
-        assertThat(Files.list(dir)).containsExactly(json);     // no file left from writing it whole
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            assertThat(files).containsExactly(json);            // no file left from writing it whole
+        }
     }
 
     /** A pool-peer benchmark that reads the harness's report on disk at every run, and keeps what it read. */

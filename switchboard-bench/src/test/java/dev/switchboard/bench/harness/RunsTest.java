@@ -277,17 +277,17 @@ class RunsTest {
         // a "JVM" that runs the harness to the end, report written, and then exits with 255 as Pekko's handler would
         List<String> jvm = new ArrayList<>(List.of("sh", "-c", "\"$@\"; exit 255", "sh"));
         jvm.addAll(ChildRuns.thisJvm("test"));
-        Path series = dir.resolve("series.json");
+        Path series = dir.resolve("not-made-yet").resolve("series.json");   // its directory is made for the kept
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ChildRuns children = new ChildRuns(jvm, List.of("--only", "PingPong", "--iterations", "1", "--warmup", "0",
                 "--warmup-seconds", "0", "--workers", "2"), 1, new PrintStream(bytes, true, StandardCharsets.UTF_8))
                 .keepingFailedReportsBeside(series);
-        Path first = dir.resolve("series.json.run-1-attempt-1.json");
+        Path first = series.resolveSibling("series.json.run-1-attempt-1.json");
         assertThatThrownBy(children::run).isInstanceOfSatisfying(ChildRuns.Failure.class, f -> {
             assertThat(f.exitCode()).isEqualTo(255);
             assertThat(f).hasMessageEndingWith("; the report it left (1 benchmark) is kept as " + first);
         });
-        for (Path kept : List.of(first, dir.resolve("series.json.run-1-attempt-2.json"))) {
+        for (Path kept : List.of(first, series.resolveSibling("series.json.run-1-attempt-2.json"))) {
             assertThat(JsonReport.parseResults(Files.readString(kept))).singleElement()
                     .satisfies(r -> assertThat(r.name()).isEqualTo("PingPong"))
                     .satisfies(r -> assertThat(r.verified()).isTrue());
