@@ -20,8 +20,9 @@ final class LetterPlacement {
      * message costs by moving the clock inside it):
      * - what processing a message takes, wherever it ran: every message until the first choice, then about one in
      *   LetterLength.SAMPLE_PERIOD, or one in LEFT_OUT_SAMPLE_PERIOD of those the token's holder takes
-     *   without the policy (gapAfter: after one that would have the messages run elsewhere, every one until the
-     *   next choice, so that a choice after a change of cost is not held up by the longer gap). The last TRIAL
+     *   without the policy (gapAfter: after one that would have the messages run elsewhere, or could, for a spare
+     *   worker, every one until the next choice, so that a choice after a change of cost is not held up by the
+     *   longer gap). The last TRIAL
      *   samples are kept in a ring (TRIAL is a power of two), and the choice reads their median, so a pre-empted
      *   or collected message counts as one long sample, not as the length of its pause. A message run inline
      *   while tasks of the actor run beside it is no sample: it shares its core's time and data with them
@@ -52,7 +53,8 @@ final class LetterPlacement {
      * than that cost: the gap keeps messages near the line from flipping between the places (each flip back to
      * inline waits for the tasks to finish before the policy can be left out). They also go to tasks for a spare
      * worker: when at least half of the trial's samples saw one, and the median message takes more than
-     * MIN_ELSEWHERE (a message that long runs in parallel for less than it takes); they come back from there when
+     * MIN_ELSEWHERE (the least a hand-over is taken to cost: a message shorter than that gains nothing from another
+     * core, whatever the hand-over really costs); they come back from there when
      * the median falls below SPARE_WORKER_BACK. That gap is wider than the other on purpose: run in parallel, the
      * messages keep the spare worker busy, so its absence then says nothing, and the messages' length is the only
      * sign left. A message that waits for no other (one client at a time) sees no spare worker: running it
@@ -160,8 +162,8 @@ final class LetterPlacement {
     /**
      * Called by the token's holder after it timed a message it processed without the policy, which took
      * {@code nanos}: how many such messages to count down to the next one it times (1: the next one). Until the
-     * first choice, every one; after one that would have the messages run elsewhere, every one until the next
-     * choice, so that a change of cost is seen within a choice (cheap samples meanwhile, a write among long reads
+     * first choice, every one; after one that would have the messages run elsewhere (inline, longer than
+     * {@link #MIN_ELSEWHERE}, for which a spare worker may be reason enough), every one until the next choice, so that a change of cost is seen within a choice (cheap samples meanwhile, a write among long reads
      * say, do not hold it up); otherwise a random gap of about {@link #LEFT_OUT_SAMPLE_PERIOD}. On one worker,
      * where there is nothing to choose, none again.
      */
@@ -169,7 +171,7 @@ final class LetterPlacement {
         if (oneWorker) {
             return Integer.MAX_VALUE;                 // nothing to choose: never timed again
         }
-        if (timingAll || timingToChoice || (inline ? nanos > 2L * elsewhere() : nanos < elsewhere())) {
+        if (timingAll || timingToChoice || (inline ? nanos > MIN_ELSEWHERE : nanos < elsewhere())) {
             timingToChoice = true;
             return 1;
         }

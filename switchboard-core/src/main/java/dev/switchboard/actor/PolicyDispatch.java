@@ -508,12 +508,13 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             timed = untilTimed <= 0;
         }
         Clock clock = !timed ? null : p != null ? p.clock() : Clock.system();
-        boolean othersWait = timed && p != null && where == INLINE && othersWait();   // behind it, as it starts
+        boolean othersWait = false;
         long startedAt = timed ? clock.nanoTime() : 0;
         long realStart = timed && clock != Clock.system() ? System.nanoTime() : startedAt;
         int every = MessageSampling.every();              // 0 unless a JFR recording samples messages
         Object sample = every != 0 && MessageSampling.due(every) ? MessageSampling.begin() : null;
         try {
+            othersWait = timed && p != null && where == INLINE && othersWait();    // behind it, as it starts
             result = policy.process(m);
         } catch (Throwable t) {
             failure = t;

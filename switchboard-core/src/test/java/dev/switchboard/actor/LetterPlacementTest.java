@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
  * How often the token's holder times the messages it processes without the policy
  * ({@link LetterPlacement#gapAfter}): every one until the first choice; then about one in
  * {@link LetterPlacement#LEFT_OUT_SAMPLE_PERIOD} while they are cheap; every one from the first that would have the
- * messages run elsewhere until the next choice, whatever comes between; none on one worker.
+ * messages run elsewhere (or could, for a spare worker) until the next choice, whatever comes between; none on one
+ * worker.
  */
 class LetterPlacementTest {
     /** Far below the least a hand-over is taken to cost. */
@@ -66,6 +67,10 @@ class LetterPlacementTest {
                 gaps += p.gapAfter(CHEAP);
             }
             assertThat(gaps).as("100 gaps after the choice: no longer one each").isGreaterThan(100);
+
+            assertThat(p.gapAfter(MIDDLING)).as("one that a spare worker could take").isEqualTo(1);
+            assertThat(p.gapAfter(CHEAP)).as("and a cheap one after it, before the next choice").isEqualTo(1);
+            assertThat(choiceAfter(p, CHEAP)).as("no spare worker seen: inline").isTrue();
 
             assertThat(p.gapAfter(LONG)).isEqualTo(1);
             assertThat(choiceAfter(p, LONG)).as("long: to tasks").isFalse();

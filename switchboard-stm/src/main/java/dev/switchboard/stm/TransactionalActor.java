@@ -73,7 +73,9 @@ import java.util.function.Supplier;
  * they are longer, or queue up while a worker is spare, they run in parallel. On a runtime of one worker they
  * always run one after another. Messages that wait for each other (a read-only message that waits for an answer
  * only a later message of this actor gives) would wait forever one after another: give such an actor
- * {@link Settings#withAlwaysParallel()}.
+ * {@link Settings#withAlwaysParallel()}; and a read-only message that waits for anything holds up the actor's
+ * other messages while they run one after another. While they do, the split does not apply, and the dynamic split
+ * (its profiling too) skips those periods: they show no contention either way.
  *
  * <p>What does not apply: {@code pause()} and {@code awaitReply} (the dispatcher decides what runs; ask with
  * {@code ActorRef.ask} and send the answer to yourself instead), and {@code become} (messages run concurrently:
@@ -381,8 +383,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         @Override
         public String blockingForbidden() {
             return "inside a transaction of " + TransactionalActor.this + ", which may run several times and must not"
-                    + " wait (do the waiting in a read-only message, or in a task the transaction spawns: that runs"
-                    + " once, after the commit)";
+                    + " wait (do the waiting in a task the transaction spawns: that runs once, after the commit)";
         }
 
         @Override
@@ -513,7 +514,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             lastRollbacks = r;
             record(new Sample(System.nanoTime(), dc, dr, c + failedTransactions.sum(), readOnly.sum(),
                     split.transactionalThreads()));
-            if (settings.dynamic() && split.periodEnded(dc, dr)) {
+            // Messages that run one after another neither conflict nor use the split: such a period says nothing
+            // about contention, and is neither profiled nor ruled on (the runtime's latest choice, read racily).
+            if (settings.dynamic() && !dispatcher.runsInline() && split.periodEnded(dc, dr)) {
                 dispatcher.requestTurn();
             }
         }

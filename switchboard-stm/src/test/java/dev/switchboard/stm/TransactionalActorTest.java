@@ -129,6 +129,32 @@ class TransactionalActorTest {
         }
     }
 
+    @Test
+    void periodsWhoseMessagesRanOneAfterAnotherAreNotProfiled() {
+        // One worker: every message runs inline, so no period can say what contention the split meets.
+        try (TaskRuntime rt = TaskRuntime.create(1)) {
+            Bank bank = new Bank(4, 1_000, TransactionalActor.Settings.profiledSplit(8, Duration.ofMillis(1)));
+            rt.finish(() -> {
+                ActorRef<BankMsg> ref = bank.start("bank");
+                for (int i = 0; i < 500; i++) {
+                    ref.send(new Transfer(i % 4, (i + 1) % 4, 1));
+                }
+                CompletableFuture.runAsync(() -> {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (bank.history().size() < 8 && System.nanoTime() < deadline) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);   // the timer's periods
+                    }
+                    ref.send(new Close());
+                });
+            });
+            assertThat(bank.history()).as("periods sampled").hasSizeGreaterThanOrEqualTo(8);
+            TransactionalActor.Stats s = bank.stats();
+            assertThat(s.alpha()).as("alpha, unprofiled: every period ran inline").isNaN();
+            assertThat(s.transactionalThreads()).as("the initial split, 90:10 of 8").isEqualTo(7);
+            assertThat(s.commits()).isEqualTo(501);
+        }
+    }
+
     sealed interface Op {
     }
 
