@@ -56,10 +56,19 @@ class TransactionalActorTest {
                         to.set(to.get() + t.amount());
                     }
                 }
-                case Audit a -> a.replyTo().reply(accounts.stream().mapToLong(TRef::directGet).sum());
+                case Audit a -> {
+                    if (StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getMethodName()
+                            .equals("runDirect") && f.getClassName().equals("dev.switchboard.actor.PolicyDispatch")))) {
+                        auditsLeftOut.incrementAndGet();   // processed without the policy's turns
+                    }
+                    a.replyTo().reply(accounts.stream().mapToLong(TRef::directGet).sum());
+                }
                 case Close c -> exit();
             }
         }
+
+        /** Audits processed while the policy was left out. */
+        final AtomicInteger auditsLeftOut = new AtomicInteger();
 
         long total() {
             return accounts.stream().mapToLong(TRef::directGet).sum();
@@ -123,6 +132,7 @@ class TransactionalActorTest {
             assertThat(audits).allSatisfy(a -> assertThat(a.join()).isEqualTo(4_000L));
             TransactionalActor.Stats s = bank.stats();
             assertThat(s.readOnly()).as("audits run as read-only messages").isEqualTo(audits.size());
+            assertThat(bank.auditsLeftOut).as("audits processed without the policy's turns").hasPositiveValue();
             assertThat(s.commits()).isEqualTo(2_001);                 // the transfers and the Close
             assertThat(s.transactional()).isEqualTo(2_001);
             assertThat(bank.total()).isEqualTo(4_000);
