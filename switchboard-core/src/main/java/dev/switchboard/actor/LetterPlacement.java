@@ -19,13 +19,12 @@ final class LetterPlacement {
      * What is measured, through the runtime's clock (Scheduler.clock(): a test on a manual clock decides what a
      * message costs by moving the clock inside it):
      * - what processing a message takes, wherever it ran: every message until the first choice, then about one in
-     *   LetterLength.SAMPLE_PERIOD, or one in LEFT_OUT_SAMPLE_PERIOD of those the token's holder takes
-     *   without the policy (gapAfter: after one that would have the messages run elsewhere, or could, for a spare
-     *   worker, every one until the next choice, so that a choice after a change of cost is not held up by the
-     *   longer gap). The last TRIAL
-     *   samples are kept in a ring (TRIAL is a power of two), and the choice reads their median, so a pre-empted
-     *   or collected message counts as one long sample, not as the length of its pause. A message run inline
-     *   while tasks of the actor run beside it is no sample: it shares its core's time and data with them
+     *   LetterLength.SAMPLE_PERIOD, or one in LEFT_OUT_SAMPLE_PERIOD of those the token's holder takes without the
+     *   policy (gapAfter: after one that would have the messages run elsewhere, or could, for a spare worker, every
+     *   one until the next choice, so that a choice after a change of cost is not held up by the longer gap). The
+     *   last TRIAL samples are kept in a ring (TRIAL is a power of two), and the choice reads their median, so a
+     *   pre-empted or collected message counts as one long sample, not as the length of its pause. A message run
+     *   inline while tasks of the actor run beside it is no sample: it shares its core's time and data with them
      *   (PolicyDispatch.BESIDE_TASKS);
      * - what handing a message to another worker costs: about one task in the same period is timed from the
      *   start() that made it to the moment a worker begins it, into a running median (a frugal streaming median:
@@ -38,9 +37,9 @@ final class LetterPlacement {
      *   the workers' spreading rule finds not worth a wake-up and twice that;
      * - whether a worker is spare: for each sample taken inline, whether another message of the actor was waiting
      *   when it started (at its end, a client's next request may already be there: that is no queue) and some
-     *   worker was idle when it ended (Scheduler.hasIdleWorkers). While messages run inline, the
-     *   actor's messages use one core; when they queue up behind each other and another core has nothing to do,
-     *   running them in parallel would use it.
+     *   worker was idle when it ended (Scheduler.hasIdleWorkers). While messages run inline, the actor's messages
+     *   use one core; when they queue up behind each other and another core has nothing to do, running them in
+     *   parallel would use it.
      * Samples are written by whichever thread took them, without synchronisation: they are hints (ints, never
      * torn), and a sample lost to a race only delays a choice.
      *
@@ -54,12 +53,12 @@ final class LetterPlacement {
      * inline waits for the tasks to finish before the policy can be left out). They also go to tasks for a spare
      * worker: when at least half of the trial's samples saw one, and the median message takes more than
      * MIN_ELSEWHERE (the least a hand-over is taken to cost: a message shorter than that gains nothing from another
-     * core, whatever the hand-over really costs); they come back from there when
-     * the median falls below SPARE_WORKER_BACK. That gap is wider than the other on purpose: run in parallel, the
-     * messages keep the spare worker busy, so its absence then says nothing, and the messages' length is the only
-     * sign left. A message that waits for no other (one client at a time) sees no spare worker: running it
-     * elsewhere would only add a hand-over to its latency. A runtime of one worker never runs messages in
-     * parallel, so there every message runs inline and nothing is timed.
+     * core, whatever the hand-over really costs); they come back from there when the median falls below
+     * SPARE_WORKER_BACK. That gap is wider than the other on purpose: run in parallel, the messages keep the spare
+     * worker busy, so its absence then says nothing, and the messages' length is the only sign left. A message
+     * that waits for no other (one client at a time) sees no spare worker: running it elsewhere would only add a
+     * hand-over to its latency. A runtime of one worker never runs messages in parallel, so there every message
+     * runs inline and nothing is timed.
      */
     /** Samples per choice, and the size of the ring (a power of two). */
     static final int TRIAL = 32;
@@ -84,8 +83,8 @@ final class LetterPlacement {
     /** Samples taken so far (a racy count). */
     private volatile int samples;
     /**
-     * Samples taken inline since the last choice at whose end another message of the actor waited and some worker
-     * was idle (a racy count).
+     * Samples taken inline since the last choice whose message found another of the actor waiting as it started,
+     * and some worker idle as it ended (a racy count).
      */
     private volatile int spareSamples;
     /** The running median of the hand-over, in nanoseconds. */
@@ -163,8 +162,9 @@ final class LetterPlacement {
      * Called by the token's holder after it timed a message it processed without the policy, which took
      * {@code nanos}: how many such messages to count down to the next one it times (1: the next one). Until the
      * first choice, every one; after one that would have the messages run elsewhere (inline, longer than
-     * {@link #MIN_ELSEWHERE}, for which a spare worker may be reason enough), every one until the next choice, so that a change of cost is seen within a choice (cheap samples meanwhile, a write among long reads
-     * say, do not hold it up); otherwise a random gap of about {@link #LEFT_OUT_SAMPLE_PERIOD}. On one worker,
+     * {@link #MIN_ELSEWHERE}, for which a spare worker may be reason enough), every one until the next choice, so
+     * that a change of cost is seen within a choice (cheap samples meanwhile, a write among long reads say, do not
+     * hold it up); otherwise a random gap of about {@link #LEFT_OUT_SAMPLE_PERIOD}. On one worker,
      * where there is nothing to choose, none again.
      */
     int gapAfter(long nanos) {

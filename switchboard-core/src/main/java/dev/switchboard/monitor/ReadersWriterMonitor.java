@@ -29,9 +29,9 @@ import java.util.Objects;
  * lets the runtime choose: it measures what the reads take and what a hand-over costs, and while parallel would not
  * pay, the letters it starts run inline, one after another on the actor's worker, as a plain actor's messages do;
  * when reads grow longer, or reads of a few microseconds queue up while another worker is idle, they run in
- * parallel again. Writers are exclusive either way, and the policy above decides
- * the order in both. On a runtime of one worker every letter runs inline. Reads that wait for each other (one
- * waits on a latch another opens, say) must run in parallel: build such a monitor with {@link #alwaysParallel()}.
+ * parallel again. Writers are exclusive either way, and the policy above decides the order in both. On a runtime
+ * of one worker every letter runs inline. Reads that wait for each other (one waits on a latch another opens, say)
+ * must run in parallel: build such a monitor with {@link #alwaysParallel()}.
  */
 public class ReadersWriterMonitor extends Monitor {
     /** Which side waits when both readers and writers are waiting. */

@@ -476,9 +476,14 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public void arrived(Object envelope, Object message, int mailbox) {
-            (isReadOnly((M) message) ? readOnlyQueue : transactionalQueue).add(envelope);
+            (kind(message) == Kind.READ_ONLY ? readOnlyQueue : transactionalQueue).add(envelope);
+        }
+
+        /** The class of {@code message} ({@link #isReadOnly}). */
+        @SuppressWarnings("unchecked")
+        private Kind kind(Object message) {
+            return isReadOnly((M) message) ? Kind.READ_ONLY : Kind.TRANSACTIONAL;
         }
 
         @Override
@@ -522,11 +527,10 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public Object process(MessageProcessing processing) {
             Object ticket = processing.ticket();
             if (ticket == null) {                         // the policy was left out: classify it here
-                ticket = isReadOnly((M) processing.message()) ? Kind.READ_ONLY : Kind.TRANSACTIONAL;
+                ticket = kind(processing.message());
             }
             if (ticket == Kind.READ_ONLY) {
                 Object previous = ReadOnlyScope.enter(TransactionalActor.this, processing.message());

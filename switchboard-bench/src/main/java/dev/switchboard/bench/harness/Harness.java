@@ -200,6 +200,7 @@ public final class Harness {
         List<Result> results = new ArrayList<>();
         Map<String, Object> machine = Machine.describe();
         String commit = RunInfo.currentCommit();
+        Map<String, String> settings = description.settings(machine, pool);
         long start = System.nanoTime();
         try (Runtimes runtimes = new Runtimes(workers, budget, options.idleSpin, options.peerConfigs,
                 options.poolFifo)) {
@@ -209,8 +210,8 @@ public final class Harness {
                 results.add(measurement.measure(b, index, benchmarks.size(), runtimes));
                 if (options.json != null && index < benchmarks.size()) {
                     try {
-                        writePartial(started, commit, description, machine, config, pool, results,
-                                benchmarks.size());
+                        writePartial(new RunInfo(started, RunInfo.now(), commit, options.arguments, settings),
+                                machine, config, results, benchmarks.size());
                     } catch (IOException | RuntimeException e) {   // the run goes on; the last write may do
                         out.printf("  (the report so far could not be written to %s: %s)%n", options.json, e);
                     }
@@ -223,8 +224,7 @@ public final class Harness {
         out.printf("%ncollector: %s%n", Collector.inUse());
         out.print(TableReport.render(results));
         out.printf("%nTotal time %d m %02d s.%n", took.toMinutes(), took.toSecondsPart());
-        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments,
-                description.settings(machine, pool));
+        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments, settings);
         if (options.json != null) {
             JsonReport.write(options.json, run, machine, config, results);
             out.println("JSON report: " + options.json.toAbsolutePath());
@@ -241,14 +241,11 @@ public final class Harness {
      * handler calls {@code System.exit}) leaves them: the config's {@code "partial"} says how many of how many, and
      * the complete report replaces it at the end.
      */
-    private void writePartial(OffsetDateTime started, String commit, RunDescription description,
-                              Map<String, Object> machine, Map<String, Object> config, boolean pool,
+    private void writePartial(RunInfo run, Map<String, Object> machine, Map<String, Object> config,
                               List<Result> results, int total) throws IOException {
         Map<String, Object> partialConfig = new LinkedHashMap<>(config);
         partialConfig.put("partial", results.size() + " of " + total + " benchmarks measured; the JVM had not"
                 + " finished the rest when this was written");
-        RunInfo run = new RunInfo(started, RunInfo.now(), commit, options.arguments,
-                description.settings(machine, pool));
         JsonReport.write(options.json, run, machine, partialConfig, results);
     }
 
