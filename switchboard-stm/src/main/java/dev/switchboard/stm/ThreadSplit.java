@@ -46,9 +46,13 @@ final class ThreadSplit {
 
     /**
      * A period of a dynamic split has ended, with {@code commits} and {@code rollbacks} in it (on the timer
-     * thread): profiles it or applies the rule. Returns whether the split changed.
+     * thread): profiles it or applies the rule. A period without a transaction says nothing and changes nothing,
+     * the profiling phase's start included. Returns whether the split changed.
      */
     boolean periodEnded(long commits, long rollbacks) {
+        if (commits + rollbacks == 0) {
+            return false;
+        }
         int tx = transactionalThreads;
         int next = Double.isNaN(alpha) ? profile(commits, rollbacks) : nextSplit(settings, alpha, tx, commits, rollbacks);
         if (next == tx) {
@@ -60,15 +64,12 @@ final class ThreadSplit {
 
     /** One period of the profiling phase has ended: record it, and go to the next level (or set α). */
     private int profile(long dc, long dr) {
-        if (levels == null) {                          // the first period ran at the initial split: start over
+        if (levels == null) {                 // the first period with transactions ran at the initial split: start over
             levels = profilingLevels(settings);
             levelCommits = new long[levels.length];
             levelRollbacks = new long[levels.length];
             level = 0;
             return levels[0];
-        }
-        if (dc + dr == 0) {
-            return levels[level];                      // an idle period: measure this level again
         }
         levelCommits[level] = dc;
         levelRollbacks[level] = dr;
