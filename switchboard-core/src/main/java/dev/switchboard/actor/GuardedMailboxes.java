@@ -46,6 +46,27 @@ import java.util.function.BooleanSupplier;
  * misses once per queue rather than twice. One arrival queue per selector, sorted by the consumer, and
  * linked-node queues were measured too and lost (docs/benchmarks.md).
  *
+ * <p>The bitmaps and {@code last} (the mailbox served last, written by the consumer) are one {@code long[]}:
+ * <pre>
+ * index                 what                                  written by
+ * [0, NON_EMPTY)        padding                               (a bitmap selector's only)
+ * NON_EMPTY + w         nonEmpty word w                       senders; the consumer when a queue runs empty
+ * next PAD              padding                               (a bitmap selector's only)
+ * manualAt + w          manual word w                         the processing and the tasks it spawned
+ * guardAt + w           guardOk word w                        the processing
+ * lastAt                last                                  the consumer (plain: confined to it)
+ * last PAD              padding
+ * </pre>
+ * Senders read this object's fields, the queue table and a bitmap selector's {@code nonEmpty} on every send; the
+ * consumer writes {@code manual} (a join disables a mailbox per message) and {@code last} (after nearly every
+ * message of a selector that takes its mailboxes in turn). On one cache line, each such write cost the sender's
+ * next read a miss to the other core: a join's producer and its adder on two workers took 1.5 to 1.9 times one
+ * worker's time (decision 032). So the consumer's words have a line of padding after them, and a bitmap
+ * selector's {@code nonEmpty} a line on either side. A direct-scan selector has no padding before its words, so
+ * that an idle selector of two mailboxes stays within its footprint (architecture.md); {@link #create} allocates
+ * the array before this object, which puts the selector's own fields in front of it, as long as the collector
+ * has not moved them apart.
+ *
  * <p>A mailbox's queue (about 360 bytes with its first buffer) is created by the first message sent to it: until
  * then the mailbox costs its slot in {@code queues} (4 bytes with compressed oops) and its bits. The sender that
  * finds the slot empty installs a queue with a CAS on the slot (compareAndExchange: a volatile write of a fully
@@ -78,13 +99,23 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         }
     }
 
+    /** Longs of padding in {@link #bitmaps} before a bitmap selector's {@code nonEmpty}: 64 bytes with the header. */
+    static final int PAD_FIRST = 6;
+    /** Longs of padding (64 bytes) after the consumer's words, and between them and {@code nonEmpty}. */
+    static final int PAD = 8;
+    /** Where the {@code nonEmpty} words start in {@link #bitmaps} (a bitmap selector's only). */
+    static final int NON_EMPTY = PAD_FIRST;
+
     private final int count;
     private final int words;
     /** The mailboxes' queues; a slot is null until its mailbox's first message (see the class notes). */
     private final MailboxQueue[] queues;
-    private final long[] nonEmpty;
-    private final long[] manual;
-    private final long[] guardOk;
+    /** The bitmaps and the consumer's {@code last}, in one array laid out as the class notes' table says. */
+    private final long[] bitmaps;
+    /** Where the words of {@code manual} and {@code guardOk} start in {@link #bitmaps}, and where {@code last} is. */
+    private final int manualAt;
+    private final int guardAt;
+    private final int lastAt;
     /** Bit w: word w may hold a ready mailbox. Used only when there is more than one word. */
     private volatile long summary;
 
@@ -93,31 +124,50 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
 
     private final SelectionPolicy policy;
     private final BuiltInPolicy builtIn;
-    /** The mailbox the last message came from; confined to the consumer. */
-    private int last = -1;
     /** Declarative guards; confined to the selector's processing. */
     private BooleanSupplier[] guards;
     private int guardCount;
 
-    GuardedMailboxes(int count, SelectionPolicy policy) {
+    /**
+     * The mailboxes of a selector: the bitmaps' array is allocated first, so that while the objects stay where they
+     * were made it lies between the selector and this object (see the class notes).
+     */
+    static GuardedMailboxes create(int count, SelectionPolicy policy) {
+        return new GuardedMailboxes(count, policy, new long[bitmapsLength(count)]);
+    }
+
+    private GuardedMailboxes(int count, SelectionPolicy policy, long[] bitmaps) {
+        this.count = count;
+        this.words = words(count);
+        this.queues = new MailboxQueue[count];
+        this.direct = count <= DIRECT_SCAN_MAX;
+        this.manualAt = direct ? 0 : NON_EMPTY + words + PAD;
+        this.guardAt = manualAt + words;
+        this.lastAt = guardAt + words;
+        this.bitmaps = bitmaps;
+        for (int w = 0; w < words; w++) {
+            bitmaps[manualAt + w] = wordMask(w);
+            bitmaps[guardAt + w] = -1L;
+        }
+        bitmaps[lastAt] = -1;
+        this.policy = policy;
+        this.builtIn = policy instanceof BuiltInPolicy b ? b : null;
+        VarHandle.releaseFence();            // publish the initial bitmaps with the selector
+    }
+
+    private static int words(int count) {
         if (count < 1 || count > MAX_MAILBOXES) {
             throw new IllegalArgumentException("a selector has between 1 and " + MAX_MAILBOXES
                     + " mailboxes, not " + count);
         }
-        this.count = count;
-        this.words = (count + 63) >>> 6;
-        this.queues = new MailboxQueue[count];
-        this.nonEmpty = new long[words];
-        this.manual = new long[words];
-        this.guardOk = new long[words];
-        for (int w = 0; w < words; w++) {
-            manual[w] = wordMask(w);
-            guardOk[w] = -1L;
-        }
-        this.direct = count <= DIRECT_SCAN_MAX;
-        this.policy = policy;
-        this.builtIn = policy instanceof BuiltInPolicy b ? b : null;
-        VarHandle.releaseFence();            // publish the initial bitmaps with the selector
+        return (count + 63) >>> 6;
+    }
+
+    /** The length of the bitmaps' array of a selector of {@code count} mailboxes (the class notes' table). */
+    private static int bitmapsLength(int count) {
+        int words = words(count);
+        int consumers = 2 * words + 1 + PAD;            // manual, guardOk, last, padding
+        return count <= DIRECT_SCAN_MAX ? consumers : NON_EMPTY + words + PAD + consumers;
     }
 
     /** The bits of word {@code w} that stand for existing mailboxes. */
@@ -144,6 +194,11 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         return won != null ? won : fresh;
     }
 
+    /** For tests: where NON_EMPTY, manual, guardOk and last are in the bitmaps array, and its length. */
+    int[] layout() {
+        return new int[] {NON_EMPTY, manualAt, guardAt, lastAt, bitmaps.length};
+    }
+
     /** How many mailboxes have a queue (have been sent a message); for tests. */
     int queuesCreated() {
         int n = 0;
@@ -156,11 +211,11 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     }
 
     private long ready(int w) {
-        return (long) BITS.getVolatile(nonEmpty, w) & enabled(w);
+        return (long) BITS.getVolatile(bitmaps, NON_EMPTY + w) & enabled(w);
     }
 
     private long enabled(int w) {
-        return (long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w);
+        return (long) BITS.getVolatile(bitmaps, manualAt + w) & (long) BITS.getVolatile(bitmaps, guardAt + w);
     }
 
     // ------------------------------------------------------------------------------------------ senders
@@ -176,8 +231,8 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         }
         int w = index >>> 6;
         long bit = 1L << index;
-        if (((long) BITS.getVolatile(nonEmpty, w) & bit) == 0) {
-            BITS.getAndBitwiseOr(nonEmpty, w, bit);
+        if (((long) BITS.getVolatile(bitmaps, NON_EMPTY + w) & bit) == 0) {
+            BITS.getAndBitwiseOr(bitmaps, NON_EMPTY + w, bit);
         }
         if (words > 1 && (ready(w) & bit) != 0) {
             markSummary(w);
@@ -223,12 +278,12 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
      * follows, and a bit that was already set needs no signal (whoever set it signalled).
      */
     private boolean setEnabledBits(int w, long bits, boolean enabled) {
-        long now = (long) BITS.getVolatile(manual, w);
+        long now = (long) BITS.getVolatile(bitmaps, manualAt + w);
         if (enabled) {
             if ((now & bits) == bits) {
                 return false;
             }
-            long old = (long) BITS.getAndBitwiseOr(manual, w, bits);
+            long old = (long) BITS.getAndBitwiseOr(bitmaps, manualAt + w, bits);
             if ((old & bits) == bits) {
                 return false;
             }
@@ -238,7 +293,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             return true;
         }
         if ((now & bits) != 0) {
-            BITS.getAndBitwiseAnd(manual, w, ~bits);
+            BITS.getAndBitwiseAnd(bitmaps, manualAt + w, ~bits);
         }
         return false;
     }
@@ -248,7 +303,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     public void setAll(boolean enabled, int except) {
         for (int w = 0; w < words; w++) {
             long bits = enabled ? wordMask(w) : (except >= 0 && except >>> 6 == w ? 1L << except : 0L);
-            BITS.setVolatile(manual, w, bits);
+            BITS.setVolatile(bitmaps, manualAt + w, bits);
             if (words > 1 && ready(w) != 0) {
                 markSummary(w);
             }
@@ -259,14 +314,14 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     public boolean isEnabled(int index) {
         long bit = 1L << index;
         int w = index >>> 6;
-        return ((long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w) & bit) != 0;
+        return (enabled(w) & bit) != 0;
     }
 
     /** Whether no mailbox is enabled (imperatively and by its guard). */
     @Override
     public boolean allDisabled() {
         for (int w = 0; w < words; w++) {
-            if (((long) BITS.getVolatile(manual, w) & (long) BITS.getVolatile(guardOk, w) & wordMask(w)) != 0) {
+            if ((enabled(w) & wordMask(w)) != 0) {
                 return false;
             }
         }
@@ -306,10 +361,10 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     private void applyGuard(int index, boolean open) {
         int w = index >>> 6;
         long bit = 1L << index;
-        long old = (long) BITS.getVolatile(guardOk, w);
+        long old = (long) BITS.getVolatile(bitmaps, guardAt + w);
         long now = open ? old | bit : old & ~bit;
         if (now != old) {
-            BITS.setVolatile(guardOk, w, now);     // single writer: the selector's processing
+            BITS.setVolatile(bitmaps, guardAt + w, now);     // single writer: the selector's processing
             if (words > 1 && open && (ready(w) & bit) != 0) {
                 markSummary(w);
             }
@@ -331,9 +386,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             MailboxQueue q = queue(i);
             Object e = q != null ? q.poll() : null;
             if (e != null) {
-                if (i != last) {
-                    last = i;                      // written on change only: this object is read by senders
-                }
+                served(i);
                 return e;
             }
             clearNonEmpty(i);                      // the queue ran empty: clear its bit (lazily, here)
@@ -349,6 +402,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         if (builtIn == BuiltInPolicy.PRIORITY) {
             return pollFirst(enabled);
         }
+        int last = last();
         int from = last + 1 >= count ? 0 : last + 1;      // round robin: after the mailbox served last
         long atOrAfter = enabled & (-1L << from);
         Object e = pollFirst(atOrAfter);
@@ -361,9 +415,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             MailboxQueue q = queue(i);
             Object e = q != null ? q.poll() : null;
             if (e != null) {
-                if (i != last) {
-                    last = i;
-                }
+                served(i);
                 return e;
             }
         }
@@ -376,9 +428,9 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         }
         int w = i >>> 6;
         long bit = 1L << i;
-        BITS.getAndBitwiseAnd(nonEmpty, w, ~bit);
+        BITS.getAndBitwiseAnd(bitmaps, NON_EMPTY + w, ~bit);
         if (!isEmpty(i)) {                         // a sender slipped in after the poll: undo
-            BITS.getAndBitwiseOr(nonEmpty, w, bit);
+            BITS.getAndBitwiseOr(bitmaps, NON_EMPTY + w, bit);
         }
     }
 
@@ -387,12 +439,12 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             return firstFrom(0);
         }
         if (builtIn == BuiltInPolicy.ROUND_ROBIN) {
-            return nextFromWrapping(last + 1);
+            return nextFromWrapping(last() + 1);
         }
         if (!hasReady()) {
             return -1;
         }
-        int i = policy.select(this, last);
+        int i = policy.select(this, last());
         if (i < 0 || i >= count || !contains(i)) {
             throw new IllegalStateException("selection policy " + policy + " chose mailbox " + i
                     + ", which is not ready");
@@ -482,7 +534,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             MailboxQueue q = queue(i);
             Object e = q != null ? q.poll() : null;
             if (e != null) {
-                last = i;                           // for the bound's count: which mailbox it left
+                served(i);                          // for the bound's count: which mailbox it left
                 return e;
             }
         }
@@ -517,7 +569,18 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     /** The mailbox the message being processed came from. */
     @Override
     public int lastServed() {
-        return last;
+        return last();
+    }
+
+    /** The mailbox the last message came from, -1 before the first; confined to the consumer. */
+    private int last() {
+        return (int) bitmaps[lastAt];
+    }
+
+    private void served(int index) {
+        if (bitmaps[lastAt] != index) {
+            bitmaps[lastAt] = index;               // on change only: a direct selector's line may be read by senders
+        }
     }
 
     // ------------------------------------------------------------------------------------------ ReadySet

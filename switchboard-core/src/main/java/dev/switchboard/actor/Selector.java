@@ -119,7 +119,8 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
 
     /** One mailbox under a built-in policy is an actor's mailbox: the same class, the same dispatch code. */
     private static SelectorMailboxes mailboxesFor(int count, SelectionPolicy policy) {
-        return count == 1 && policy instanceof BuiltInPolicy ? new SingleMailbox() : new GuardedMailboxes(count, policy);
+        return count == 1 && policy instanceof BuiltInPolicy ? new SingleMailbox()
+                : GuardedMailboxes.create(count, policy);
     }
 
     @Override

@@ -28,7 +28,7 @@ public class LazyQueueFirstOffersTest {
     static final Object[] ELEMENTS = {"first", "second"};
 
     final SingleMailbox single = new SingleMailbox();
-    final GuardedMailboxes guarded = new GuardedMailboxes(2, SelectionPolicy.PRIORITY);
+    final GuardedMailboxes guarded = GuardedMailboxes.create(2, SelectionPolicy.PRIORITY);
 
     @Actor
     public void first() {
