@@ -141,7 +141,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         this.words = words(count);
         this.queues = new MailboxQueue[count];
         this.direct = count <= DIRECT_SCAN_MAX;
-        this.manualAt = direct ? 0 : NON_EMPTY + words + PAD;
+        this.manualAt = manualAt(count, words);
         this.guardAt = manualAt + words;
         this.lastAt = guardAt + words;
         this.bitmaps = bitmaps;
@@ -163,11 +163,15 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         return (count + 63) >>> 6;
     }
 
-    /** The length of the bitmaps' array of a selector of {@code count} mailboxes (the class notes' table). */
+    /** Where {@code manual} starts in the bitmaps' array: after a bitmap selector's nonEmpty words and padding. */
+    private static int manualAt(int count, int words) {
+        return count <= DIRECT_SCAN_MAX ? 0 : NON_EMPTY + words + PAD;
+    }
+
+    /** The length of the bitmaps' array (the class notes' table): then manual, guardOk, last and padding. */
     private static int bitmapsLength(int count) {
         int words = words(count);
-        int consumers = 2 * words + 1 + PAD;            // manual, guardOk, last, padding
-        return count <= DIRECT_SCAN_MAX ? consumers : NON_EMPTY + words + PAD + consumers;
+        return manualAt(count, words) + 2 * words + 1 + PAD;
     }
 
     /** The bits of word {@code w} that stand for existing mailboxes. */
