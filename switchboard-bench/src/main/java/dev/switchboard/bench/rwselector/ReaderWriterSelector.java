@@ -4,6 +4,7 @@ import static dev.switchboard.Switchboard.async;
 
 import dev.switchboard.actor.Selector;
 import dev.switchboard.task.DataDrivenControl;
+import dev.switchboard.task.TaskRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +28,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * subclass may let up to {@code readBatch} reads that are queued together share one task, as a sequential
  * threshold does in divide and conquer. A read is never held back: the batch is started when no further
  * request waits in the read mailbox, when it is full, and before any write or control message. With
- * {@code readBatch = 1} every read is a task of its own, exactly as in Fig. 16.
+ * {@code readBatch = 1}, and reads long enough to be worth a task (below), every read is a task of its own, exactly
+ * as in Fig. 16.
+ *
+ * <p>Placement: a batch runs as a task only while that pays. The selector times its batches ({@code ReadPlacement})
+ * and, while the median batch takes less than handing it to another worker costs, runs each read inline, in the
+ * turn that takes it, as the runtime's {@code ReadersWriterMonitor} does with its letters; on a runtime of one
+ * worker always inline. Inline, a timed read counts as the batch a task would carry in its place (it and the
+ * reads waiting, up to {@code readBatch}), so that reads which are cheap alone but worth a task together go back
+ * to tasks. Inline reads still never overlap a write: a write is processed in a turn of its own, after the reads
+ * started as tasks before it have ended. {@link #readsRunInline()} says where they run now.
  *
  * @param <M> the message type
  */
@@ -56,6 +66,8 @@ public abstract class ReaderWriterSelector<M> extends Selector<M, Selector.Numbe
     /** Reads queued together that will share one task; confined to the processing. */
     private final int readBatch;
     private List<M> batch;
+    /** Where batches of reads run; confined to the processing (its samples excepted). */
+    private ReadPlacement placement;
 
     /** A reader-writer selector that starts one task per read (Fig. 16). */
     protected ReaderWriterSelector(Policy policy) {
@@ -113,15 +125,29 @@ public abstract class ReaderWriterSelector<M> extends Selector<M, Selector.Numbe
             write(message);
         } else {
             batch.add(message);
-            if (batch.size() == readBatch || mailboxSize(readMailbox) == 0) {
+            if (readsRunInline() || batch.size() == readBatch || mailboxSize(readMailbox) == 0) {
                 startReads();
             }
         }
     }
 
-    /** Starts the batched reads as one task, running in parallel with other reads. */
+    /**
+     * Starts the batched reads: inline, in this turn, while the placement finds them cheaper than a task's
+     * hand-over (then each read is started as it is taken: there is no task to share); otherwise as one task, in
+     * parallel with other reads.
+     */
     private void startReads() {
         if (batch.isEmpty()) {
+            return;
+        }
+        ReadPlacement placement = placement();
+        boolean inline = placement.runInline();
+        boolean timed = placement.timeNext();
+        if (inline) {
+            // Timed as the batch a task would carry now: these reads and those waiting, up to readBatch.
+            int waiting = timed ? mailboxSize(readMailbox) : 0;
+            runReads(batch, timed, Math.max(batch.size(), Math.min(readBatch, batch.size() + waiting)));
+            batch.clear();                                 // no write ran while this turn did
             return;
         }
         List<M> reads = batch;
@@ -132,15 +158,38 @@ public abstract class ReaderWriterSelector<M> extends Selector<M, Selector.Numbe
         DataDrivenControl<Boolean> burst = readersDone;
         async(() -> {
             try {
-                for (M read : reads) {
-                    processRead(read);
-                }
+                runReads(reads, timed, reads.size());
             } finally {
                 if (activeReaders.decrementAndGet() == 0) {
                     burst.addValue(Boolean.TRUE);
                 }
             }
         });
+    }
+
+    /** Processes {@code reads}; if {@code timed}, reports to the placement what {@code carry} of them take. */
+    private void runReads(List<M> reads, boolean timed, int carry) {
+        long start = timed ? System.nanoTime() : 0;
+        for (M read : reads) {
+            processRead(read);
+        }
+        if (timed) {
+            placement.batchTook((System.nanoTime() - start) * carry / reads.size());
+        }
+    }
+
+    /** The placement, made at the first read, when the runtime that runs this selector is known. */
+    private ReadPlacement placement() {
+        ReadPlacement p = placement;
+        if (p == null) {
+            p = placement = new ReadPlacement(TaskRuntime.current().workers());
+        }
+        return p;
+    }
+
+    /** Whether reads run inline in the selector's turn now, rather than as tasks (as last decided). */
+    protected final boolean readsRunInline() {
+        return placement != null && placement.inline();
     }
 
     private void write(M message) {
