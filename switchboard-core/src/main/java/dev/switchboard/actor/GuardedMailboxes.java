@@ -59,13 +59,12 @@ import java.util.function.BooleanSupplier;
  * </pre>
  * Senders read this object's fields, the queue table and a bitmap selector's {@code nonEmpty} on every send; the
  * consumer writes {@code manual} (a join disables a mailbox per message) and {@code last} (after nearly every
- * message of a selector that takes its mailboxes in turn). On one cache line, each such write cost the sender's
- * next read a miss to the other core: a join's producer and its adder on two workers took 1.5 to 1.9 times one
- * worker's time (decision 032). So the consumer's words have a line of padding after them, and a bitmap
- * selector's {@code nonEmpty} a line on either side. A direct-scan selector has no padding before its words, so
- * that an idle selector of two mailboxes stays within its footprint (architecture.md); {@link #create} allocates
- * the array before this object, which puts the selector's own fields in front of it, as long as the collector
- * has not moved them apart.
+ * message of a selector that takes its mailboxes in turn). On one cache line, each such write would cost the
+ * sender's next read a miss to the other core (decision 032). So the consumer's words have a line of padding
+ * after them, and a bitmap selector's {@code nonEmpty} a line on either side. A direct-scan selector has no
+ * padding before its words, so that an idle selector of two mailboxes stays within its footprint
+ * (architecture.md); {@link #create} allocates the array before this object, which puts the selector's own
+ * fields in front of it, as long as the collector has not moved them apart.
  *
  * <p>A mailbox's queue (about 360 bytes with its first buffer) is created by the first message sent to it: until
  * then the mailbox costs its slot in {@code queues} (4 bytes with compressed oops) and its bits. The sender that
