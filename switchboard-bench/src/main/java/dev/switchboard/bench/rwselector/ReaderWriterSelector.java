@@ -147,7 +147,7 @@ public abstract class ReaderWriterSelector<M> extends Selector<M, Selector.Numbe
             // Timed as the batch a task would carry now: these reads and those waiting, up to readBatch.
             int waiting = timed ? mailboxSize(readMailbox) : 0;
             runReads(batch, timed, Math.max(batch.size(), Math.min(readBatch, batch.size() + waiting)));
-            batch.clear();                                 // no write ran while this turn did
+            batch.clear();                                 // run in this turn: no task holds the list
             return;
         }
         List<M> reads = batch;
