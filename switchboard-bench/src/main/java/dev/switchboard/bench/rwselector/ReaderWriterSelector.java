@@ -21,8 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * mailbox with the selector's priority order favouring readers (RF, the first readers-writers problem) or
  * writers (WF, the second). {@code process} is the same for all three.
  *
- * <p>Control messages (the end of the run) have a last mailbox of their own, which is never disabled: a write
- * disables the read and write mailboxes, as Fig. 16 does ({@code disable(READ, WRITE)}), not every mailbox.
+ * <p>Control messages (the end of the run) have a last mailbox of their own, served when no read or write waits.
+ * A write that waits for readers disables every mailbox, the control mailbox with the read and write mailboxes of
+ * Fig. 16 ({@code disable(READ, WRITE)}), so a control message is never taken before the reads and writes sent
+ * ahead of it (reads started as tasks may still be running when it is processed).
  *
  * <p>Granularity: a read whose work is tiny (a hash lookup) costs less than the task that would run it, so a
  * subclass may let up to {@code readBatch} reads that are queued together share one task, as a sequential
@@ -198,14 +200,16 @@ public abstract class ReaderWriterSelector<M> extends Selector<M, Selector.Numbe
             processWrite(message);                         // no reader in flight
             return;
         }
-        disable(readMailbox, writeMailbox);                // Fig. 16: disable(READ, WRITE)
+        // Fig. 16's disable(READ, WRITE), and the control mailbox too: a control message sent after the reads
+        // queued behind this write waits for them.
+        disableAll();
         // Synchronous: the write runs on the thread of the last reader as it ends (or here, if that already
         // happened), without scheduling another task. The mailboxes are enabled in one step: enabling READ
         // and then WRITE would let the selector start again after the first, take the next write, and have
         // that write's disabling undone by the second.
         burst.addResumable(ignored -> {
             processWrite(message);
-            enable(readMailbox, writeMailbox);
+            enableAll();
         });
     }
 

@@ -123,8 +123,7 @@ class ReaderWriterSelectorTest {
 
     /**
      * Sends {@code reads} reads of {@code nanos} each, a write after every tenth; waits until the store has
-     * processed them all; then asks where reads run. (A control message is served whenever no read or write can
-     * be taken, also while a write waiting for readers has disabled them: sent earlier, it could overtake them.)
+     * processed them all; then asks where reads run.
      */
     private static boolean sendAndAsk(Store store, ActorRef<Request> ref, int reads, long nanos, boolean last)
             throws TimeoutException {
