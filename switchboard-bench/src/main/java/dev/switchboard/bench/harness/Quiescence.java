@@ -16,6 +16,10 @@ import org.apache.pekko.dispatch.MessageDispatcher;
  * run, whichever side it is. A runtime still busy after ten seconds is stuck (a Pekko side that timed out leaves
  * its actors, and maybe a spinning pool thread, behind): every figure measured beside it would be disturbed, so
  * the wait fails, naming it, and the benchmark fails instead of reporting such figures.
+ *
+ * <p>Once nothing has work, the wait takes one look at the Pekko systems' and the Switchboard runtime's threads
+ * ({@link SpinningThreads}): a thread that keeps a core busy with no work (a Pekko pool worker the JDK's
+ * {@code ForkJoinPool} left spinning) fails the wait at once, naming it; it would not stop by waiting.
  */
 final class Quiescence {
     /** How long a runtime may stay busy after a run before it counts as stuck. */
@@ -25,6 +29,8 @@ final class Quiescence {
     private static final long PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final TaskRuntime switchboard;
+    /** The share of a core an idle runtime's thread must use to count as spinning (lower in tests on a busy machine). */
+    double spinShare = SpinningThreads.SHARE;
     private final ForkJoinPool pool;
     private final List<String> names = new ArrayList<>();
     private final List<ActorSystem> systems = new ArrayList<>();
@@ -58,7 +64,12 @@ final class Quiescence {
         for (int looks = 0; ; looks++) {
             String busy = busy();
             if (busy == null) {
-                return;
+                String spinning = spinning();
+                if (spinning == null) {
+                    return;
+                }
+                throw new IllegalStateException(spinning + " kept a core busy with no work left: it spins, and what"
+                        + " runs beside it would be measured on a machine it shares");
             }
             if (System.nanoTime() - deadline >= 0) {
                 throw new IllegalStateException(busy + " still had work " + limitNanos / 1_000_000
@@ -73,15 +84,31 @@ final class Quiescence {
         }
     }
 
-    /** The Pekko systems that still have actors of a run (a side that timed out leaves them behind). */
+    /**
+     * The Pekko systems that still have actors of a run (a side that timed out leaves them behind), or a thread
+     * that spins with no work.
+     */
     List<ActorSystem> busyPekkoSystems() {
         List<ActorSystem> busy = new ArrayList<>();
         for (int i = 0; i < dispatchers.size(); i++) {
-            if (dispatchers.get(i).inhabitants() > baselines.get(i)) {
+            if (dispatchers.get(i).inhabitants() > baselines.get(i)
+                    || !SpinningThreads.among(systems.get(i).name() + "-", spinShare).isEmpty()) {
                 busy.add(systems.get(i));
             }
         }
         return busy;
+    }
+
+    /** The first runtime with a thread that keeps a core busy although nothing has work, named with it; or null. */
+    private String spinning() {
+        for (int i = 0; i < systems.size(); i++) {
+            List<String> threads = SpinningThreads.among(systems.get(i).name() + "-", spinShare);
+            if (!threads.isEmpty()) {
+                return names.get(i) + " (its thread " + threads.get(0) + ")";
+            }
+        }
+        List<String> threads = SpinningThreads.among(switchboard.name() + "-worker-", spinShare);
+        return threads.isEmpty() ? null : "the Switchboard runtime (its thread " + threads.get(0) + ")";
     }
 
     /** What still has work left over, or null if nothing has. */

@@ -1,5 +1,6 @@
 package dev.switchboard.bench.harness;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,11 +9,13 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.PoisonPill;
 import org.apache.pekko.actor.Props;
+import org.apache.pekko.dispatch.Dispatcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -102,6 +105,48 @@ class QuiescenceTest {
             assertThatCode(() -> quiescence.await(Quiescence.LIMIT_NANOS)).doesNotThrowAnyException();
         } finally {
             pool.shutdownNow();
+            system.terminate();
+            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A Pekko dispatcher thread that spins with no actor of a run left (what the JDK's pool sometimes does) fails
+     * the wait at once, naming the system and the thread, and makes the system one to replace; once it stops, the
+     * wait passes again. The look asks for 5 % of a core, which a spinning thread gets on a busy machine too.
+     */
+    @Test
+    void aPekkoThreadSpinningWithNoWorkFailsTheWaitNamingIt() throws Exception {
+        ActorSystem system = ActorSystem.create("spin-test");
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).noHangReports().build()) {
+            Quiescence quiescence = new Quiescence(rt, List.of(system), null);
+            quiescence.spinShare = 0.05;
+            AtomicBoolean stop = new AtomicBoolean();
+            CountDownLatch spinning = new CountDownLatch(1);
+            // On the dispatcher's executor itself, as the pool's own spin is: the dispatcher's execute would count
+            // the task as an inhabitant.
+            ((Dispatcher) system.dispatcher()).executorService().execute(() -> {
+                spinning.countDown();
+                while (!stop.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+            spinning.await();
+            try {
+                assertThatThrownBy(() -> quiescence.await(Quiescence.LIMIT_NANOS))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("the Pekko system spin-test (its thread 'spin-test-pekko.actor.default-dispatcher-")
+                        .hasMessageContaining("kept a core busy with no work left");
+                assertThat(quiescence.busyPekkoSystems()).containsExactly(system);
+            } finally {
+                stop.set(true);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!quiescence.busyPekkoSystems().isEmpty()) {
+                assertThat(System.nanoTime()).as("the dispatcher thread stopped spinning within 30 s")
+                        .isLessThan(deadline);
+            }
+        } finally {
             system.terminate();
             system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
