@@ -42,15 +42,7 @@ final class ServerBenchmarks {
      * 500,000-entry map in its constructor at every run, with 20 clients and 10 % writes.
      */
     static List<Benchmark> grid() {
-        List<Benchmark> grid = new ArrayList<>();
-        for (int keys : new int[] {1_000, 100_000, 1_000_000}) {
-            for (int clients : new int[] {1, 4, 20, 64}) {
-                for (int writes : new int[] {0, 10, 50}) {
-                    grid.add(HotServer.grid(keys, clients, writes, Variant.ACTOR));
-                    grid.add(HotServer.grid(keys, clients, writes, Variant.AWAIT_REPLY));
-                }
-            }
-        }
+        List<Benchmark> grid = new ArrayList<>(HotServer.gridCells());
         grid.add(HotServer.fresh(500_000, 20, 10));
         return List.copyOf(grid);
     }

@@ -2,8 +2,10 @@ package dev.switchboard.bench.hotserver;
 
 import dev.switchboard.bench.harness.Benchmark;
 import dev.switchboard.task.TaskRuntime;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.pekko.actor.ActorSystem;
@@ -106,6 +108,32 @@ public final class HotServer implements Benchmark {
     }
 
     /**
+     * The grid's cells, {@link #grid} for every map size (1,000, 100,000, 1,000,000 entries), client count (1, 4,
+     * 20, 64), write share (0, 10, 50 %) and reply style (a reference, a {@code ReplyTo}), in that nesting order.
+     */
+    public static List<HotServer> gridCells() {
+        List<HotServer> cells = new ArrayList<>();
+        for (int keys : new int[] {1_000, 100_000, 1_000_000}) {
+            for (int clients : new int[] {1, 4, 20, 64}) {
+                for (int writes : new int[] {0, 10, 50}) {
+                    cells.add(grid(keys, clients, writes, Variant.ACTOR));
+                    cells.add(grid(keys, clients, writes, Variant.AWAIT_REPLY));
+                }
+            }
+        }
+        return List.copyOf(cells);
+    }
+
+    /** The grid cell called {@code name} (as {@code Server1M-20c-10w-ReplyTo}; case-insensitive). */
+    public static HotServer gridCell(String name) {
+        List<HotServer> cells = gridCells();
+        return cells.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no grid cell called '" + name + "'; the cells are "
+                        + cells.get(0).name() + " to " + cells.get(cells.size() - 1).name()
+                        + ": Server{1K,100K,1M}-{1,4,20,64}c-{0,10,50}w, with or without -ReplyTo"));
+    }
+
+    /**
      * A server that builds its state, a fresh map of {@code mapKeys} entries, in its constructor at every run, as a
      * program that starts a new service each time does: {@code ServerFresh500K-20c-10w}.
      */
@@ -187,6 +215,16 @@ public final class HotServer implements Benchmark {
         return expected;
     }
 
+    /** The shape of this server's runs (for {@link ServerCeiling}). */
+    Params shape() {
+        return p;
+    }
+
+    /** How its Switchboard side is written. */
+    Variant variant() {
+        return variant;
+    }
+
     @Override
     public long runSwitchboard(TaskRuntime runtime) {
         return SwitchboardHotServer.run(runtime, p, variant, state(p));
@@ -222,7 +260,7 @@ public final class HotServer implements Benchmark {
      * The server's shared state: the map of {@code p.mapKeys()} entries, except for {@link Cost#INCREMENT} and a
      * server that builds its own ({@link Params#fresh}).
      */
-    private static HashMap<Integer, Integer> state(Params p) {
+    static HashMap<Integer, Integer> state(Params p) {
         return p.cost() == Cost.INCREMENT || p.fresh() ? null : map(p.mapKeys());
     }
 

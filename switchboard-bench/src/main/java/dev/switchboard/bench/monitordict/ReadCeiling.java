@@ -1,13 +1,12 @@
 package dev.switchboard.bench.monitordict;
 
+import dev.switchboard.bench.harness.Rounds;
 import dev.switchboard.bench.monitordict.MonitorDictionary.Variant;
 import dev.switchboard.task.TaskRuntime;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.LongSupplier;
 
 /**
  * The ceiling of the {@code DictRead} benchmarks' parallel reads on this machine: the same reads of the same
@@ -39,8 +38,8 @@ public final class ReadCeiling {
     }
 
     public static void main(String[] args) throws Exception {
-        int entries = args.length > 0 ? positive(args[0], "ENTRIES") : 150_000;
-        int rounds = args.length > 1 ? positive(args[1], "ROUNDS") : 40;
+        int entries = args.length > 0 ? Rounds.positive(args[0], "ENTRIES") : 150_000;
+        int rounds = args.length > 1 ? Rounds.positive(args[1], "ROUNDS") : 40;
         Result r = measure(new Workload(entries, 4_000, 0), rounds);
         System.out.printf(Locale.ROOT, "%,d entries, 4,000 reads a run, median of %d rounds (ms):%n", entries,
                 rounds - rounds / 2);
@@ -52,53 +51,28 @@ public final class ReadCeiling {
                 + " %.3f%n", r.monitorMs() / r.twoThreadsMs(), r.actorMs() / r.oneThreadMs());
     }
 
-    private static int positive(String arg, String what) {
-        try {
-            int n = Integer.parseInt(arg);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // named below
-        }
-        throw new IllegalArgumentException(what + " must be a positive number, got '" + arg + "'");
-    }
 
     /** Runs the four, {@code rounds} times each in turn on a runtime of two workers; checks every checksum. */
     static Result measure(Workload workload, int rounds) throws Exception {
         long[] ops = workload.ops();
         AssociationList list = new AssociationList(workload.size());
         long expected = workload.expected();
-        long[][] times = new long[4][rounds];
+        long[][] times;
         try (TaskRuntime runtime = TaskRuntime.create(2); ExecutorService two = Executors.newFixedThreadPool(2)) {
-            LongSupplier[] runs = {
+            Rounds.Run[] runs = {
                 () -> SwitchboardDictionary.run(runtime, workload, Variant.ACTOR),
                 () -> SwitchboardDictionary.run(runtime, workload, Variant.READERS_WRITER),
                 () -> scan(list, ops, 0, 1),
                 () -> {
                     Future<Long> even = two.submit(() -> scan(list, ops, 0, 2));
                     Future<Long> odd = two.submit(() -> scan(list, ops, 1, 2));
-                    try {
-                        return even.get() + odd.get();
-                    } catch (Exception e) {
-                        throw new IllegalStateException("a scanning thread failed", e);
-                    }
+                    return even.get() + odd.get();
                 },
             };
-            for (int round = 0; round < rounds; round++) {
-                for (int k = 0; k < runs.length; k++) {
-                    int which = (k + round) % runs.length;        // each takes every place in the order in turn
-                    long start = System.nanoTime();
-                    long sum = runs[which].getAsLong();
-                    times[which][round] = System.nanoTime() - start;
-                    if (sum != expected) {
-                        throw new IllegalStateException("run " + which + " of round " + round + " read " + sum
-                                + ", expected " + expected);
-                    }
-                }
-            }
+            times = Rounds.takeTurns("the reads", runs, rounds, expected, () -> { });
         }
-        return new Result(medianMs(times[0]), medianMs(times[1]), medianMs(times[2]), medianMs(times[3]));
+        return new Result(Rounds.medianOfSecondHalfMs(times[0]), Rounds.medianOfSecondHalfMs(times[1]),
+                Rounds.medianOfSecondHalfMs(times[2]), Rounds.medianOfSecondHalfMs(times[3]));
     }
 
     private static long scan(AssociationList list, long[] ops, int from, int step) {
@@ -109,10 +83,4 @@ public final class ReadCeiling {
         return sum;
     }
 
-    /** The median of the second half of {@code nanos} (the first half warms up), in milliseconds. */
-    private static double medianMs(long[] nanos) {
-        long[] measured = Arrays.copyOfRange(nanos, nanos.length / 2, nanos.length);
-        Arrays.sort(measured);
-        return measured[measured.length / 2] / 1e6;
-    }
 }
