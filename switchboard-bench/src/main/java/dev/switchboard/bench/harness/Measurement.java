@@ -64,6 +64,7 @@ final class Measurement {
                 }
                 progress.update(i + 1, false, round);
             }
+            runtimes.requireNoneSpinning();     // else every figure above was measured beside a spinning thread
         } catch (Throwable t) {
             failure = t.toString();
         }

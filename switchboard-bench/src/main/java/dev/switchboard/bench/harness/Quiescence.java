@@ -17,9 +17,10 @@ import org.apache.pekko.dispatch.MessageDispatcher;
  * its actors, and maybe a spinning pool thread, behind): every figure measured beside it would be disturbed, so
  * the wait fails, naming it, and the benchmark fails instead of reporting such figures.
  *
- * <p>Once nothing has work, the wait takes one look at the Pekko systems' and the Switchboard runtime's threads
- * ({@link SpinningThreads}): a thread that keeps a core busy with no work (a Pekko pool worker the JDK's
- * {@code ForkJoinPool} left spinning) fails the wait at once, naming it; it would not stop by waiting.
+ * <p>{@link #requireNoneSpinning} looks at the Pekko systems' and the Switchboard runtime's threads
+ * ({@link SpinningThreads}), once a benchmark's runs are over: a thread that keeps a core busy with no work (a Pekko
+ * pool worker the JDK's {@code ForkJoinPool} left spinning) fails the benchmark, naming it; it would not stop by
+ * waiting. Once per benchmark, not after every run: a look pauses 20 ms, in which every worker parks.
  */
 final class Quiescence {
     /** How long a runtime may stay busy after a run before it counts as stuck. */
@@ -64,12 +65,7 @@ final class Quiescence {
         for (int looks = 0; ; looks++) {
             String busy = busy();
             if (busy == null) {
-                String spinning = spinning();
-                if (spinning == null) {
-                    return;
-                }
-                throw new IllegalStateException(spinning + " kept a core busy with no work left: it spins, and what"
-                        + " runs beside it would be measured on a machine it shares");
+                return;
             }
             if (System.nanoTime() - deadline >= 0) {
                 throw new IllegalStateException(busy + " still had work " + limitNanos / 1_000_000
@@ -97,6 +93,19 @@ final class Quiescence {
             }
         }
         return busy;
+    }
+
+    /**
+     * Looks, when no runtime has work, for a thread of one that keeps a core busy anyway.
+     *
+     * @throws IllegalStateException naming the runtime and the thread, if one does
+     */
+    void requireNoneSpinning() {
+        String spinning = spinning();
+        if (spinning != null) {
+            throw new IllegalStateException(spinning + " kept a core busy with no work left: it spins, and what"
+                    + " runs beside it would be measured on a machine it shares");
+        }
     }
 
     /** The first runtime with a thread that keeps a core busy although nothing has work, named with it; or null. */

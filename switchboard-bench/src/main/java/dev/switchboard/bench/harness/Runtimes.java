@@ -28,6 +28,8 @@ final class Runtimes implements AutoCloseable {
     private final int workers;
     private final int budget;
     private Quiescence quiescence;
+    /** The share of a core an idle runtime's thread must use to count as spinning ({@link #spinShare(double)}). */
+    private double spinShare = SpinningThreads.SHARE;
     /**
      * Why a stuck Pekko system could not be replaced (it did not terminate, a thread of it kept running, or its
      * replacement could not be created), or null. Once set, every later wait fails with it: a terminated system
@@ -56,7 +58,19 @@ final class Runtimes implements AutoCloseable {
             close();
             throw e;
         }
-        quiescence = new Quiescence(switchboard, pekko.values(), pool);
+        quiescence = newQuiescence();
+    }
+
+    /** Lowers the share of a core that counts as spinning, for tests on a machine busy with other work. */
+    void spinShare(double share) {
+        spinShare = share;
+        quiescence.spinShare = share;
+    }
+
+    private Quiescence newQuiescence() {
+        Quiescence q = new Quiescence(switchboard, pekko.values(), pool);
+        q.spinShare = spinShare;
+        return q;
     }
 
     /** The Switchboard runtime. */
@@ -94,6 +108,15 @@ final class Runtimes implements AutoCloseable {
         quiescence.await(Quiescence.LIMIT_NANOS);
     }
 
+    /**
+     * Once a benchmark's runs are over (the runtimes quiescent): fails if a thread of a runtime keeps a core busy
+     * with no work, naming it, so that the benchmark's figures, measured beside it, are not reported.
+     */
+    void requireNoneSpinning() {
+        requireNothingLost();
+        quiescence.requireNoneSpinning();
+    }
+
     private void requireNothingLost() {
         if (lost != null) {
             throw new IllegalStateException("an earlier benchmark left a Pekko system stuck that could not be"
@@ -103,9 +126,10 @@ final class Runtimes implements AutoCloseable {
 
     /**
      * After a benchmark failed: waits for quiescence once more, and replaces each Pekko system still busy with
-     * actors of the run (a side that timed out leaves them behind) by a new one of the same configuration, once the
-     * old one has terminated and its threads have ended, so that the benchmarks after it run beside nothing left
-     * over. Returns the names of the systems replaced (empty if every runtime was quiescent).
+     * actors of the run (a side that timed out leaves them behind), or with a thread that spins, by a new one of the
+     * same configuration, once the old one has terminated and its threads have ended, so that the benchmarks after it
+     * run beside nothing left over. Returns the names of the systems replaced (empty if every runtime was
+     * quiescent).
      *
      * @throws IllegalStateException naming what is stuck, if the Switchboard runtime or the pool is still busy, or a
      *         Pekko system does not terminate or keeps a thread running (then this and every later wait and
@@ -115,6 +139,7 @@ final class Runtimes implements AutoCloseable {
         requireNothingLost();
         try {
             quiescence.await(limitNanos);
+            quiescence.requireNoneSpinning();
             return List.of();
         } catch (IllegalStateException stuck) {
             List<ActorSystem> busy = quiescence.busyPekkoSystems();
@@ -136,7 +161,7 @@ final class Runtimes implements AutoCloseable {
                         : new IllegalStateException("replacing a stuck Pekko system failed: " + failed, failed);
                 throw lost;
             } finally {
-                quiescence = new Quiescence(switchboard, pekko.values(), pool);   // the systems there are now
+                quiescence = newQuiescence();   // the systems there are now
             }
             quiescence.await(limitNanos);      // the rest must be quiescent too
             return replaced;

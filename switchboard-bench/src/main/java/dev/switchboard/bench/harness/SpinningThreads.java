@@ -19,13 +19,14 @@ import java.util.concurrent.locks.LockSupport;
  * thread is measured on a shared machine, for both runtimes alike, so a run must find it and say so rather than
  * report those figures.
  *
- * <p>A look costs a millisecond: each thread's CPU time over a 1 ms pause. A thread that used 80 % of it is
- * watched for another 50 ms, and it is spinning if it used 80 % of that too; a worker finishing its last task, or
- * spinning briefly before it parks, does not.
+ * <p>A look costs 20 ms: each thread's CPU time over a 20 ms pause, several of the kernel's time slices, so that
+ * a spinning thread the scheduler set aside for a slice still shows. A thread that used 80 % of it is watched for
+ * another 100 ms, and it is spinning if it used 80 % of that too; a worker finishing its last task, or spinning
+ * briefly before it parks, does not.
  */
 public final class SpinningThreads {
-    static final long FIRST_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    static final long CONFIRM_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    static final long FIRST_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    static final long CONFIRM_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** The share of a core a thread must use in both looks to count as spinning. */
     public static final double SHARE = 0.8;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();

@@ -104,4 +104,43 @@ class RuntimesTest {
             assertThat(runtimes.recover(SHORT)).isEmpty();
         }
     }
+
+    /**
+     * A Pekko thread that spins with no work and no actor of the run left (a task on the dispatcher's executor
+     * itself, as the JDK's pool spins): only the look for spinning threads finds it. The benchmark's look fails
+     * naming it; the recovery tries to replace the system, which cannot terminate while the thread spins, so it is
+     * lost and every later wait fails. The look asks for 5 % of a core, which a spinning thread gets on a busy
+     * machine too.
+     */
+    @Test
+    void aPekkoSystemWithASpinningThreadIsNamedAndLost() throws Exception {
+        try (Runtimes runtimes = new Runtimes(1, 64, Duration.ZERO, List.of(Side.PEKKO_DEFAULT), false)) {
+            runtimes.terminateNanos = TimeUnit.SECONDS.toNanos(2);
+            runtimes.spinShare(0.05);
+            ActorSystem system = runtimes.pekko(Side.PEKKO_DEFAULT);
+            runtimes.requireNoneSpinning();
+            CountDownLatch spinning = new CountDownLatch(1);
+            AtomicBoolean release = new AtomicBoolean();
+            ((org.apache.pekko.dispatch.Dispatcher) system.dispatcher()).executorService().execute(() -> {
+                spinning.countDown();
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+            spinning.await();
+            try {
+                runtimes.awaitQuiescence();            // no actor, no inhabitant: the wait alone does not see it
+                assertThatThrownBy(runtimes::requireNoneSpinning).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("the Pekko system pekko-default (its thread 'pekko-default-")
+                        .hasMessageContaining("kept a core busy with no work left");
+                assertThatThrownBy(() -> runtimes.recover(SHORT)).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("the stuck Pekko system pekko-default")
+                        .hasMessageContaining("did not terminate in 2 s");
+                assertThatThrownBy(runtimes::awaitQuiescence).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("could not be replaced");
+            } finally {
+                release.set(true);
+            }
+        }
+    }
 }
