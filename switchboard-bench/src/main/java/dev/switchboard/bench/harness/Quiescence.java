@@ -18,9 +18,10 @@ import org.apache.pekko.dispatch.MessageDispatcher;
  * the wait fails, naming it, and the benchmark fails instead of reporting such figures.
  *
  * <p>{@link #requireNoneSpinning} looks at the Pekko systems' and the Switchboard runtime's threads
- * ({@link SpinningThreads}), once a benchmark's runs are over: a thread that keeps a core busy with no work (a Pekko
- * pool worker the JDK's {@code ForkJoinPool} left spinning) fails the benchmark, naming it; it would not stop by
- * waiting. Once per benchmark, not after every run: a look pauses 20 ms, in which every worker parks.
+ * ({@link SpinningThreads}), once a benchmark's runs are over: a thread that keeps a core busy with no actor of a
+ * run left (a Pekko pool worker the JDK's {@code ForkJoinPool} left spinning, which would not stop by waiting, or
+ * work of Pekko's runs on its internal dispatcher, which this wait does not count) fails the benchmark, naming it.
+ * Once per benchmark, not after every run: a look pauses 20 ms, in which every worker parks.
  */
 final class Quiescence {
     /** How long a runtime may stay busy after a run before it counts as stuck. */
@@ -103,8 +104,9 @@ final class Quiescence {
     void requireNoneSpinning() {
         String spinning = spinning();
         if (spinning != null) {
-            throw new IllegalStateException(spinning + " kept a core busy with no work left: it spins, and what"
-                    + " runs beside it would be measured on a machine it shares");
+            throw new IllegalStateException(spinning + " kept a core busy after the benchmark's last run, with no"
+                    + " actor of a run left: a pool thread that spins, or work of the runs that the wait between"
+                    + " them does not see; either way what ran beside it was measured on a machine it shares");
         }
     }
 
