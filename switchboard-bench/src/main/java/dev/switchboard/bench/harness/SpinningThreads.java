@@ -36,7 +36,7 @@ public final class SpinningThreads {
 
     /**
      * The live threads whose names start with {@code prefix} that keep a core busy, each as
-     * {@code 'name' (48 ms of CPU in 50 ms)}; empty if none does (or the JVM cannot measure thread CPU time).
+     * {@code 'name' (98 ms of CPU in 100 ms)}; empty if none does (or the JVM cannot measure thread CPU time).
      */
     public static List<String> among(String prefix) {
         return among(prefix, SHARE);

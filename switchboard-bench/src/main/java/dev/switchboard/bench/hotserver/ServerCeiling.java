@@ -33,6 +33,12 @@ import org.apache.pekko.actor.ActorSystem;
  * </pre>
  */
 public final class ServerCeiling {
+    /** Rounds of the first cell run before any is measured, while the compilers take the other core. */
+    private static final int WARM_UP_ROUNDS = 20;
+
+    /** The Pekko system's name, and so the start of its threads' names. */
+    private static final String SYSTEM = "server-ceiling";
+
     /** Median milliseconds of a run of the cell, over the measured rounds (the second half of them). */
     record Result(String cell, double ceilingMs, double switchboardMs, double pekkoMs) {
         /** The grid's ratio: Pekko's time over Switchboard's. */
@@ -82,7 +88,6 @@ public final class ServerCeiling {
         }
     }
 
-
     /**
      * Runs each cell's three sides {@code rounds} times, in turn, on a Switchboard runtime and a Pekko system of two
      * workers each; checks every run's checksum; hands each cell's result to {@code done} as it is measured.
@@ -107,12 +112,6 @@ public final class ServerCeiling {
         pekko.getWhenTerminated().toCompletableFuture().get(1, TimeUnit.MINUTES);
         return results;
     }
-
-    /** Rounds of the first cell run before any is measured, while the compilers take the other core. */
-    private static final int WARM_UP_ROUNDS = 20;
-
-    /** The Pekko system's name, and so the start of its threads' names. */
-    private static final String SYSTEM = "server-ceiling";
 
     private static Result measure(HotServer cell, int rounds, TaskRuntime runtime, ActorSystem pekko)
             throws Exception {
@@ -169,5 +168,4 @@ public final class ServerCeiling {
         }
         return checksum;
     }
-
 }
