@@ -238,7 +238,7 @@ class LibraryMonitorsTest {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger overlapWithOthers = new AtomicInteger();
         final class Pairing extends Actor<AdminMsg> {
-            int count;
+            final AtomicInteger count = new AtomicInteger();   // the letters run in parallel: both requests, both halves
 
             @Override
             protected void process(AdminMsg m) {
@@ -249,7 +249,7 @@ class LibraryMonitorsTest {
                     log.add("other");
                 }
                 running.decrementAndGet();
-                if (++count == 4) {
+                if (count.incrementAndGet() == 4) {
                     exit();
                 }
             }
