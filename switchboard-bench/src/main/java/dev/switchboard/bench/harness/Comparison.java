@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * </pre>
  *
  * Reports per variant the median and quartiles of its wall time and {@code vs first = median / first median}
- * (above 1: slower than the first). Every run's checksum is checked.
+ * (above 1: slower than the first). Every run's checksum is checked. With {@code --json FILE} the rows, each
+ * with every measured round's time, go to a JSON report ({@link ComparisonReport}).
  *
  * <p>With several worker counts ({@code --compare-workers 1,2}), every benchmark runs on a runtime of each count,
  * all of them open in this JVM, in the same rounds: the question "is this program slower on two workers than on
@@ -40,11 +41,12 @@ import java.util.stream.Collectors;
  */
 final class Comparison {
     /**
-     * One variant's result: its wall times in milliseconds, its median relative to the first variant's, and
-     * relative to the same benchmark's on the first worker count (1 with one count).
+     * One variant's result: its wall times in milliseconds (the median, the quartiles, and every measured round's
+     * in round order), its median relative to the first variant's, and relative to the same benchmark's on the
+     * first worker count (1 with one count).
      */
     record Row(String name, int workers, double medianMs, double q1Ms, double q3Ms, double vsFirst,
-               double vsFirstWorkers) {
+               double vsFirstWorkers, double[] samplesMs) {
     }
 
     /** A benchmark on the runtime of one worker count. */
@@ -89,6 +91,19 @@ final class Comparison {
         this.warmupSeconds = warmupSeconds;
         this.throughput = throughput;
         this.out = out;
+    }
+
+    /** What the comparison ran with, for the {@code config} section of its JSON report. */
+    Map<String, Object> configuration() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("benchmarks", benchmarks.stream().map(Benchmark::name).toList());
+        config.put("worker_counts", workerCounts);
+        config.put("throughput", throughput);
+        config.put("idle_spin_micros", idleSpin.toNanos() / 1_000);
+        config.put("rounds", rounds);
+        config.put("warmup_rounds", warmupRounds);
+        config.put("warmup_seconds", warmupSeconds);
+        return config;
     }
 
     /** Runs the benchmarks on runtimes whose idle workers spin for {@code spin} before they park. */
@@ -174,7 +189,7 @@ final class Comparison {
             }
             Variant v = variants.get(i);
             rows.add(new Row(v.benchmark().name(), v.workers(), median, quantile(sorted, 0.25),
-                    quantile(sorted, 0.75), median / first, median / firstCount));
+                    quantile(sorted, 0.75), median / first, median / firstCount, ms[i].clone()));
         }
         String count = "vs " + workerCounts.get(0) + (workerCounts.get(0) == 1 ? " worker" : " workers");
         out.printf("%-40s %10s %10s %10s %9s%s%n", "benchmark (Switchboard side)", "median", "q1", "q3", "vs first",

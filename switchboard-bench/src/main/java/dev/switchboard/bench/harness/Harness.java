@@ -136,7 +136,13 @@ public final class Harness {
             return;
         }
         if (comparison != null) {
-            comparison.run();
+            OffsetDateTime started = RunInfo.now();
+            List<Comparison.Row> rows = comparison.run();
+            if (options.json != null) {
+                RunInfo run = new RunInfo(started, RunInfo.now(), RunInfo.currentCommit(), options.arguments, Map.of());
+                ComparisonReport.writeJson(options.json, run, Machine.describe(), comparison.configuration(), rows);
+                System.out.println("JSON report: " + options.json.toAbsolutePath());
+            }
             return;
         }
         if (options.scaling != null) {

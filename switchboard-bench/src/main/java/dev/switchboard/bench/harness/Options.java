@@ -33,8 +33,12 @@ final class Options {
     private static final Set<String> BENCHMARK_OPTIONS = Set.of("--quick", "--only", "--compare", "--html",
             "--iterations", "--warmup", "--warmup-seconds", "--list", "--peer-config", "--runs", "--pool-mode",
             "--compare-workers", "--idle-spin", "--scaling");
-    /** Options of the main run that mean nothing to --compare (it runs Switchboard only). */
-    private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs", "--pool-mode", "--scaling");
+    /**
+     * Options of the main run that mean nothing to --compare (it runs Switchboard only, names its own benchmarks
+     * and reports a table and --json).
+     */
+    private static final Set<String> MAIN_RUN_OPTIONS = Set.of("--peer-config", "--runs", "--pool-mode", "--scaling",
+            "--only", "--html");
 
     /** The arguments as given. */
     List<String> arguments = List.of();

@@ -2,7 +2,9 @@ package dev.switchboard.bench.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import dev.switchboard.bench.Suite;
 import dev.switchboard.bench.pingpong.PingPong;
@@ -14,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -490,5 +493,38 @@ class HarnessTest {
                 "0,1"})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
         assertThatThrownBy(() -> Options.parse(new String[] {"--probe-latency", "--compare-workers", "1,2"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not go with --probe-latency");
+    }
+
+    @Test
+    void aComparisonWritesItsRowsAndEveryRoundToJson(@TempDir Path dir) throws Exception {
+        Comparison comparison = new Comparison(List.of(new PingPong(500)), 3, 0, 0, List.of(1, 2), 64,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        List<Comparison.Row> rows = comparison.run();
+        Path file = dir.resolve("compare.json");
+        RunInfo run = new RunInfo(RunInfo.now(), RunInfo.now(), "abc1234", List.of("--compare", "PingPong"), Map.of());
+        ComparisonReport.writeJson(file, run, Map.of("cpus", 2), comparison.configuration(), rows);
+
+        JsonNode json = ReportMapper.MAPPER.readTree(Files.readString(file));
+        assertThat(json.at("/run/commit").asText()).isEqualTo("abc1234");
+        assertThat(json.at("/config/worker_counts").toString()).isEqualTo("[1,2]");
+        assertThat(json.at("/config/rounds").asInt()).isEqualTo(3);
+        JsonNode results = json.get("results");
+        assertThat(results).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+            JsonNode row = results.get(i);
+            assertThat(row.get("name").asText()).isEqualTo("PingPong");
+            assertThat(row.get("workers").asInt()).isEqualTo(rows.get(i).workers());
+            assertThat(row.get("samples_ms")).hasSize(3);
+            assertThat(row.get("median_ms").asDouble()).isCloseTo(rows.get(i).medianMs(), within(1e-4));
+            assertThat(row.get("vs_first_workers").asDouble()).isCloseTo(rows.get(i).vsFirstWorkers(), within(1e-4));
+        }
+
+        // the main run's reports mean nothing to a comparison, and neither does --only: refused, not ignored
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong,Big", "--html", "out"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--html does not go with --compare");
+        assertThatThrownBy(() -> Options.parse(new String[] {"--compare", "PingPong,Big", "--only", "Big"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--only does not go with --compare");
+        assertThat(Options.parse(new String[] {"--compare", "PingPong,Big", "--json", "x.json"}).json)
+                .isEqualTo(Path.of("x.json"));
     }
 }
