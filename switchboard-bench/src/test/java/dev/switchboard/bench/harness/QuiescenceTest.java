@@ -111,6 +111,39 @@ class QuiescenceTest {
     }
 
     /**
+     * Work on a Pekko system's internal dispatcher (where its own actors hear of a run's actors stopping) keeps the
+     * wait waiting, naming the system, until it ends.
+     */
+    @Test
+    void workOnPekkosInternalDispatcherIsWaitedFor() throws Exception {
+        ActorSystem system = ActorSystem.create("internal-test");
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).noHangReports().build()) {
+            Quiescence quiescence = new Quiescence(rt, List.of(system), null);
+            ForkJoinPool internal = Quiescence.forkJoinPoolOf(system.dispatchers().lookup(Quiescence.INTERNAL_DISPATCHER));
+            assertThat(internal).as("Pekko's internal dispatcher runs on a fork-join pool").isNotNull();
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch started = new CountDownLatch(1);
+            internal.execute(() -> {
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            started.await();
+            assertThatThrownBy(() -> quiescence.await(TimeUnit.MILLISECONDS.toNanos(50)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("the Pekko system internal-test (work on its internal dispatcher)");
+            release.countDown();
+            assertThatCode(() -> quiescence.await(Quiescence.LIMIT_NANOS)).doesNotThrowAnyException();
+        } finally {
+            system.terminate();
+            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
      * A Pekko dispatcher thread that spins with no actor of a run left (what the JDK's pool sometimes does): the wait
      * for quiescence passes, the look for spinning threads fails, naming the system and the thread, and the system
      * is one to replace; once the thread stops, the look passes again. The look asks for 5 % of a core, which a
