@@ -1,5 +1,6 @@
 package dev.switchboard.internal;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Delayed;
@@ -202,7 +203,13 @@ public final class TimerService {
             return true;
         }
         try {
-            return e.awaitTermination(1, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            if (!e.awaitTermination(1, TimeUnit.SECONDS)) {
+                return false;
+            }
+            // The executor terminates as its thread leaves the executor's loop, a moment before the thread ends.
+            Thread t = thread;
+            return t == null || t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return false;

@@ -60,6 +60,31 @@ class CloseEndsItsWorkTest {
         assertThat(body.isAlive()).isFalse();
     }
 
+    /**
+     * The timer's executor terminates as its thread leaves the executor's loop, a moment before the thread ends:
+     * close() waits for the thread itself. Many runtimes, so that the moment between the two is met.
+     */
+    @Test
+    void theTimerThreadHasEndedWhenCloseReturns() throws Exception {
+        for (int i = 0; i < 300; i++) {
+            String name = "timer-ends-" + i;
+            TaskRuntime rt = TaskRuntime.builder().name(name).workers(1).noHangReports().build();
+            CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
+            Thread body = Thread.ofPlatform().start(() -> {
+                try {
+                    rt.finish(() -> started.complete(new Silent().start("silent")));
+                } catch (RuntimeException closed) {
+                    // the close ends the finish
+                }
+            });
+            started.get(30, TimeUnit.SECONDS).ask(Question::new, Duration.ofSeconds(60));   // starts the timer
+            assertThat(rt.close(Duration.ofSeconds(10))).as("runtime %d closed", i).isTrue();
+            assertThat(aliveThreadNamed(name + "-timer")).as("the timer thread of runtime %d is alive after close()", i)
+                    .isFalse();
+            body.join(30_000);
+        }
+    }
+
     @Test
     void aCloseFromTheTimerThreadItselfEndsTheRuntimeWithoutInterruptingItsCaller() throws Exception {
         TaskRuntime rt = TaskRuntime.builder().name("closed-by-its-timer").workers(1).build();
