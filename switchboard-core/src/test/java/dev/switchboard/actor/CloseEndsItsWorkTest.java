@@ -27,6 +27,26 @@ class CloseEndsItsWorkTest {
         }
     }
 
+    /** A thread in {@code rt}'s finish, which a {@link Silent} actor keeps open until the close ends it. */
+    record Body(Thread thread, CompletableFuture<ActorRef<Question>> started) {
+        static Body start(TaskRuntime rt) {
+            CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
+            Thread thread = Thread.ofPlatform().start(() -> {
+                try {
+                    rt.finish(() -> started.complete(new Silent().start("silent")));
+                } catch (RuntimeException closed) {
+                    // the close ends the finish
+                }
+            });
+            return new Body(thread, started);
+        }
+
+        /** The silent actor, once the body has started it. */
+        ActorRef<Question> silent() throws Exception {
+            return started.get(30, TimeUnit.SECONDS);
+        }
+    }
+
     static boolean aliveThreadNamed(String prefix) {
         return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.isAlive() && t.getName().startsWith(prefix));
     }
@@ -34,15 +54,8 @@ class CloseEndsItsWorkTest {
     @Test
     void aPendingAskFailsAtTheCloseAndNoThreadOfTheRuntimeLivesOn() throws Exception {
         TaskRuntime rt = TaskRuntime.builder().name("close-ends-its-work").workers(2).build();
-        CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
-        Thread body = Thread.ofPlatform().start(() -> {
-            try {
-                rt.finish(() -> started.complete(new Silent().start("silent")));
-            } catch (RuntimeException closed) {
-                // the close ends the finish
-            }
-        });
-        ActorRef<Question> silent = started.get(30, TimeUnit.SECONDS);
+        Body body = Body.start(rt);
+        ActorRef<Question> silent = body.silent();
         CompletableFuture<String> answer = silent.ask(Question::new, Duration.ofSeconds(60));
         assertThat(aliveThreadNamed("close-ends-its-work-timer")).isTrue();   // the ask's timeout is armed
 
@@ -56,8 +69,8 @@ class CloseEndsItsWorkTest {
                     .hasMessageMatching("runtime 'close-ends-its-work' was closed before silent@\\d+ replied to Question.*");
         }
         assertThat(aliveThreadNamed("close-ends-its-work-")).as("a thread of the closed runtime is still alive").isFalse();
-        body.join(30_000);
-        assertThat(body.isAlive()).isFalse();
+        body.thread().join(30_000);
+        assertThat(body.thread().isAlive()).isFalse();
     }
 
     /**
@@ -69,41 +82,27 @@ class CloseEndsItsWorkTest {
         for (int i = 0; i < 300; i++) {
             String name = "timer-ends-" + i;
             TaskRuntime rt = TaskRuntime.builder().name(name).workers(1).noHangReports().build();
-            CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
-            Thread body = Thread.ofPlatform().start(() -> {
-                try {
-                    rt.finish(() -> started.complete(new Silent().start("silent")));
-                } catch (RuntimeException closed) {
-                    // the close ends the finish
-                }
-            });
-            started.get(30, TimeUnit.SECONDS).ask(Question::new, Duration.ofSeconds(60));   // starts the timer
+            Body body = Body.start(rt);
+            body.silent().ask(Question::new, Duration.ofSeconds(60));   // starts the timer
             assertThat(rt.close(Duration.ofSeconds(10))).as("runtime %d closed", i).isTrue();
             assertThat(aliveThreadNamed(name + "-timer")).as("the timer thread of runtime %d is alive after close()", i)
                     .isFalse();
-            body.join(30_000);
+            body.thread().join(30_000);
         }
     }
 
     @Test
     void aCloseFromTheTimerThreadItselfEndsTheRuntimeWithoutInterruptingItsCaller() throws Exception {
         TaskRuntime rt = TaskRuntime.builder().name("closed-by-its-timer").workers(1).build();
-        CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
-        Thread body = Thread.ofPlatform().start(() -> {
-            try {
-                rt.finish(() -> started.complete(new Silent().start("silent")));
-            } catch (RuntimeException closed) {
-                // the close ends the finish
-            }
-        });
+        Body body = Body.start(rt);
         CompletableFuture<String> closed = new CompletableFuture<>();
-        started.get(30, TimeUnit.SECONDS).ask(Question::new, Duration.ofMillis(50)).whenComplete((r, timeout) ->
+        body.silent().ask(Question::new, Duration.ofMillis(50)).whenComplete((r, timeout) ->
                 // on the runtime's timer thread, as the ask's documentation says
                 closed.complete(Thread.currentThread().getName() + " " + rt.close(Duration.ofSeconds(10)) + " "
                         + Thread.currentThread().isInterrupted()));
         assertThat(closed.get(30, TimeUnit.SECONDS)).isEqualTo("closed-by-its-timer-timer true false");
-        body.join(30_000);
-        assertThat(body.isAlive()).isFalse();
+        body.thread().join(30_000);
+        assertThat(body.thread().isAlive()).isFalse();
     }
 
     @Test
@@ -111,15 +110,8 @@ class CloseEndsItsWorkTest {
         ManualClock clock = new ManualClock();
         TaskRuntime rt = RuntimeInternals.clock(TaskRuntime.builder().name("manual-closing").workers(1), clock)
                 .build();
-        CompletableFuture<ActorRef<Question>> started = new CompletableFuture<>();
-        Thread body = Thread.ofPlatform().start(() -> {
-            try {
-                rt.finish(() -> started.complete(new Silent().start("silent")));
-            } catch (RuntimeException closed) {
-                // the close ends the finish
-            }
-        });
-        CompletableFuture<String> answer = started.get(30, TimeUnit.SECONDS).ask(Question::new, Duration.ofSeconds(5));
+        Body body = Body.start(rt);
+        CompletableFuture<String> answer = body.silent().ask(Question::new, Duration.ofSeconds(5));
         rt.close(Duration.ofSeconds(10));
         assertThat(answer).isCompletedExceptionally();
         clock.advance(Duration.ofSeconds(10));                  // the timeout's time: nothing runs any more
@@ -128,6 +120,6 @@ class CloseEndsItsWorkTest {
         } catch (ExecutionException e) {
             assertThat(e.getCause()).isInstanceOf(NoReplyException.class).hasMessageContaining("manual-closing");
         }
-        body.join(30_000);
+        body.thread().join(30_000);
     }
 }

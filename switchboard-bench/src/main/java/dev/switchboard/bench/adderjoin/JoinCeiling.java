@@ -69,7 +69,7 @@ public final class JoinCeiling {
                 r.oneWorkerMs(), r.twoWorkersMs(), r.workersRatio());
     }
 
-    /** Runs the four sides {@code turns} times each, taking turns, checking every sum. */
+    /** Runs the five sides {@code turns} times each, taking turns, checking every sum. */
     static Result measure(int sources, int rounds, int turns) throws Exception {
         long expected = new AdderJoin(sources, rounds, false).expected();
         try (TaskRuntime one = TaskRuntime.builder().name("join-1").workers(1).build();
@@ -93,10 +93,9 @@ public final class JoinCeiling {
      * source, then joined round by round. Returns the sum of the rounds.
      */
     static long oneThread(int sources, int rounds) {
-        SwitchboardAdderJoin.Item[][] queues = new SwitchboardAdderJoin.Item[sources][rounds];
-        int[] tails = new int[sources];
+        SwitchboardAdderJoin.Item[][] queues = new SwitchboardAdderJoin.Item[sources][rounds];   // one per round
         AdderJoin.generate(sources, rounds,
-                (source, round, value) -> queues[source][tails[source]++] = new SwitchboardAdderJoin.Item(value));
+                (source, round, value) -> queues[source][round] = new SwitchboardAdderJoin.Item(value));
         long total = 0;
         for (int round = 0; round < rounds; round++) {
             long sum = 0;
@@ -139,10 +138,9 @@ public final class JoinCeiling {
             total[0] = sumOfRounds;
         }, "join-ceiling-joiner");
         joiner.start();
-        int[] tails = new int[sources];
         int[] inRound = {0};
         AdderJoin.generate(sources, rounds, (source, round, value) -> {
-            queues[source][tails[source]++] = new SwitchboardAdderJoin.Item(value);
+            queues[source][round] = new SwitchboardAdderJoin.Item(value);
             if (++inRound[0] == sources) {                    // the round is complete
                 inRound[0] = 0;
                 if ((round + 1) % batch == 0 || round + 1 == rounds) {

@@ -14,15 +14,16 @@ import org.apache.pekko.dispatch.MessageDispatcher;
 /**
  * Waits, between timed runs, until no runtime has work left over: Pekko detaches a stopped actor from its
  * dispatcher a little after {@code postStop}, and its own actors (on the internal dispatcher) hear of the stops
- * after that; with two cores any leftover work would be charged to the next run, whichever side it is. A runtime still busy after ten seconds is stuck (a Pekko side that timed out leaves
- * its actors, and maybe a spinning pool thread, behind): every figure measured beside it would be disturbed, so
- * the wait fails, naming it, and the benchmark fails instead of reporting such figures.
+ * after that; with two cores any leftover work would be charged to the next run, whichever side it is. A runtime
+ * still busy after ten seconds is stuck (a Pekko side that timed out leaves its actors, and maybe a spinning pool
+ * thread, behind): every figure measured beside it would be disturbed, so the wait fails, naming it, and the
+ * benchmark fails instead of reporting such figures.
  *
  * <p>{@link #requireNoneSpinning} looks at the Pekko systems' and the Switchboard runtime's threads
  * ({@link SpinningThreads}), once a benchmark's runs are over: a thread that keeps a core busy with no actor of a
  * run left (a Pekko pool worker the JDK's {@code ForkJoinPool} left spinning, which would not stop by waiting)
- * fails the benchmark, naming it.
- * Once per benchmark, not after every run: a look pauses 20 ms, in which every worker parks.
+ * fails the benchmark, naming it. Once per benchmark, not after every run: a look pauses 20 ms, in which every
+ * worker parks.
  */
 final class Quiescence {
     /** Pekko's dispatcher for its own actors (the guardians, death watch, the scheduler's ticks). */
