@@ -85,6 +85,12 @@ public final class ServerCeiling {
         } catch (IllegalStateException stopped) {
             System.out.println("stopped: " + stopped.getMessage());
             System.exit(1);                     // a spinning pool thread would keep the JVM alive
+        } catch (Exception | Error failed) {
+            // a run that failed or timed out: behind a timeout there may be a Pekko pool thread that spins (decision
+            // 034), which would keep the JVM alive with a core busy, so it ends here too, saying so
+            System.out.println("stopped: " + failed + " (the cells printed above were measured before it)");
+            failed.printStackTrace();
+            System.exit(1);
         }
     }
 
