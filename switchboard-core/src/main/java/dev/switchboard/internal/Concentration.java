@@ -33,7 +33,7 @@ import java.lang.invoke.VarHandle;
  * program whose turns are long finds SPREAD faster in its trials, and a single long turn (a spawner creating
  * thousands of actors in one message) holds the others back about a look before the watchdog gives them to
  * another worker (R6). Whether holding pays is what the trials measure, now of every program with short turns (a
- * worker whose sampled turns are short tells the watchdog, {@link Worker#sawShortTurnChance}), not only of one
+ * worker whose sampled turns are short tells the watchdog, {@link SpreadRule#sawShortTurnChance}), not only of one
  * with an idle worker.
  *
  * <h2>Implementation notes</h2>

@@ -257,7 +257,7 @@ public abstract class Node extends CountedCompleter<Void> {
      * A one-shot task that runs a node a worker spread from its handoff buffer to an idle worker (like
      * {@link Rerun}, it never completes itself): the worker that runs it tells the scheduler how long a chain
      * the node started there ({@link Spreading#spreadChainEnded}), which decides whether spreading short turns
-     * pays ({@link Worker}, "When buffered work is spread").
+     * pays ({@link SpreadRule}).
      */
     static final class Spread extends CountedCompleter<Void> {
         private final Worker spreader;

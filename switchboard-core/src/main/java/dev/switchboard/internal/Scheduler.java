@@ -213,7 +213,7 @@ public final class Scheduler {
      * Work that takes less than this, on average, is not worth waking another worker for: the threshold of the
      * workers' spreading rule ({@link Worker}), also used for the messages a dispatch policy starts.
      */
-    public static final long SPREAD_WORTH_NANOS = Worker.SPREAD_TURN_NANOS;
+    public static final long SPREAD_WORTH_NANOS = SpreadRule.SPREAD_TURN_NANOS;
 
     /** Messages an actor processes per activation before it yields its worker. */
     public int budget() {
@@ -293,15 +293,13 @@ public final class Scheduler {
     /**
      * Like {@link #activate}, for work that waits behind something this thread runs first and that may turn out
      * long (the message a monitor's turn continues with): while another worker is idle, the watchdog is told to
-     * look every {@value Watchdog#HOLDING_WATCHDOG_PERIOD_NANOS} ns ({@link Worker#sawShortTurnChance}), and takes
+     * look every {@value Watchdog#HOLDING_WATCHDOG_PERIOD_NANOS} ns ({@link SpreadRule#sawShortTurnChance}), and takes
      * the work to the shared queue if this worker makes no progress meanwhile.
      */
     public void activateBehind(Node activation) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
             w.handoff(activation);
-            if (!w.sawShortTurnChance && idleSpin.idleWorkers()) {
-                w.sawShortTurnChance = true;
-            }
+            w.spreadRule.sawWorkBehind();
         } else {
             share(activation, false);
         }

@@ -1,7 +1,7 @@
 package dev.switchboard.internal;
 
 /**
- * The runtime-wide part of the workers' spreading rule ({@link Worker}, "When buffered work is spread"): whether
+ * The runtime-wide part of the workers' spreading rule ({@link SpreadRule}): whether
  * short turns are spread at all ({@link SpreadingTrials}, decided by the watchdog) and whether the chains that
  * spread activations start pay for the move. Owns the trials and the moving average of spread chains. May touch
  * nothing else: the workers ask it, the thieves of spread activations ({@link Node.Spread}) and the watchdog tell it.

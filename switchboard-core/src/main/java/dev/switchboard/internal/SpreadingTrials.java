@@ -15,7 +15,7 @@ package dev.switchboard.internal;
  * {@link Concentration}), and keeps the mode that did more.
  *
  * <p>The watchdog calls {@link #look} at each of its looks, every millisecond while workers have chances to spread
- * short turns ({@link Worker#sawShortTurnChance}). A program starts spreading, as the workers' rule does (its
+ * short turns ({@link SpreadRule#sawShortTurnChance}). A program starts spreading, as the workers' rule does (its
  * first fan-out spreads at once), and the mode then goes through three phases:
  * <pre>
  *   STAY    stay looks in the current mode; the last TRIAL_LOOKS intervals are the baseline

@@ -15,7 +15,7 @@ final class Watchdog {
     static final long WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /**
      * How often it looks while some worker has short turns it could spread to an idle worker
-     * ({@link Worker#sawShortTurnChance}): activations held back wait for it if the turn running now is a long one,
+     * ({@link SpreadRule#sawShortTurnChance}): activations held back wait for it if the turn running now is a long one,
      * and its looks time {@link SpreadingTrials}.
      */
     static final long HOLDING_WATCHDOG_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -76,7 +76,7 @@ final class Watchdog {
 
     /**
      * The watchdog: every period ({@value #WATCHDOG_PERIOD_NANOS} ns; {@value #HOLDING_WATCHDOG_PERIOD_NANOS} ns
-     * while a worker has short turns it could spread to an idle worker, see {@link Worker#sawShortTurnChance}), it
+     * while a worker has short turns it could spread to an idle worker, see {@link SpreadRule#sawShortTurnChance}), it
      * advances {@link Scheduler#roughNanoTime()}, and any worker that has activations in its handoff buffer and has
      * started no node since the previous look (it is blocked in user code, or running one long message) loses them
      * to the shared queue, where the other workers pick them up. Each look also tells {@link SpreadingTrials} how
@@ -128,8 +128,7 @@ final class Watchdog {
                     work += w.work();
                     leading += w.votes.leadingWork();   // first: see TurnVotes#votedWork
                     voted += w.votes.votedWork();
-                    if (w.sawShortTurnChance) {
-                        w.sawShortTurnChance = false;
+                    if (w.spreadRule.takeChance()) {
                         chances = true;
                     }
                 }

@@ -24,23 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * <b>When buffered work is spread.</b> Buffered activations are invisible to idle workers. They are made
  * stealable (forked to the deque, which wakes an idle worker) when the buffer is full, and, while a worker is
- * idle, when this worker's turns are long (a moving average of one turn in {@value #SAMPLE_PERIOD}, against
- * {@value #SPREAD_TURN_NANOS} ns) or, for short turns, when the runtime spreads short turns at all and spreading
- * pays. Waking a parked worker costs its waker a system call, and every message between the two workers afterwards
- * moves cache lines between cores: a client of a busy server, stolen to run one short turn whose request goes
- * straight back to the server's worker, costs more than it saves, while a branch of a pipeline, stolen with the
- * stages behind it, keeps the other core busy. Whether short turns are spread at all is decided by trial
- * ({@link SpreadingTrials}): the watchdog compares the work the workers do per millisecond with short turns spread
- * and with short turns kept where they are, and keeps the better (data-driven tasks are left out of the trials: see
- * {@link #spreadNow}). While they are spread, they are spread when the activations spread lately started chains of
- * several turns on the workers that took them ({@link Spreading#spreadingPays}), and otherwise by probes, which
- * spread anyway so that estimate keeps learning: the first after {@value #PROBE_PERIOD} chances, each next one
- * after twice as many as the one before, up to {@value #MAX_PROBE_PERIOD}, until spreading pays again. Both
- * estimates start high, so a program's first fan-out spreads at once. A turn that is long when the recent ones were
- * short holds the buffer up to about a millisecond: the watchdog looks that often while a worker has chances to
- * spread short turns ({@link #sawShortTurnChance}) and moves the buffer of a worker that started nothing since its
- * last look (see docs/decisions/004-hot-server.md). The turns' votes for the node whose work leads, which the
- * trials also read, are the worker's {@link TurnVotes}.
+ * idle, when the worker's {@link SpreadRule} says so: when its turns are long, or when short turns are spread at
+ * all (decided by trial, {@link SpreadingTrials}) and spreading them pays. The turns' votes for the node whose
+ * work leads, which the trials also read, are the worker's {@link TurnVotes}.
  * <p>
  * <b>One worker while held.</b> While short turns are held, the actors run on one worker at a time, the owner
  * ({@link Concentration}): a worker that starts a chain with an activation while another owns the actors gives
@@ -73,9 +59,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Scheduler#handoffLimit()} activations a chain checks whether other work waits for this worker
  * ({@link Scheduler#othersWaiting}); if so its continuation goes to the back of the shared queue
  * ({@link Scheduler#yieldTurn}), so a chain cannot monopolise the worker, and if not it simply goes on. All fields
- * but the slots, {@code progress}, {@code work}, {@code endedMessages},
- * {@code watchdogSeen} and the {@code sawShortTurnChance} hint are confined to this thread (the watchdog writes
- * only the last two; the others are written here and read elsewhere).
+ * but the slots, {@code progress}, {@code work}, {@code endedMessages} and {@code watchdogSeen} are confined to
+ * this thread (the watchdog writes only the last; the others are written here and read elsewhere), and so is the
+ * {@link SpreadRule}, but for its hint to the watchdog.
  * <p>
  * <b>Card isolation.</b> Under a card-marking collector (Parallel, Serial) a store of a reference into an object
  * writes the card-table byte that covers the object's 512-byte card, without reading it first unless the JVM runs
@@ -100,21 +86,6 @@ public final class Worker extends ForkJoinWorkerThread {
     static final int HELP_CHECK_PERIOD = 16;
     /** A busy worker takes the oldest entry of the shared queue at least once every this many turns. */
     static final int SHARED_PERIOD = 8;
-    /**
-     * One turn in this many is timed for {@link #turnNanos}: a clock read costs tens of nanoseconds on a virtual
-     * machine, as much as a short turn, so timing is rare; the watchdog bounds what a long turn holds back while
-     * the average catches up.
-     */
-    static final int SAMPLE_PERIOD = 256;
-    /** Turns that take less than this on average are not worth waking another worker for. */
-    static final long SPREAD_TURN_NANOS = 2_000;
-    /**
-     * Short turns are spread anyway once in this many chances, so the scheduler keeps learning whether it pays;
-     * each such probe doubles the period of the next one, up to {@value #MAX_PROBE_PERIOD}, until spreading pays.
-     */
-    static final int PROBE_PERIOD = 32;
-    /** The longest period between probes: a probe makes buffered activations stealable and wakes a parked worker. */
-    static final int MAX_PROBE_PERIOD = 1024;
     /** About one turn in this many votes for the node it ran ({@link TurnVotes#vote}): a power of two. */
     static final int VOTE_PERIOD = 64;
     /** Elements of {@link #cells} on either side of the ones written: 32 KB, or 64 KB with 8-byte references. */
@@ -173,6 +144,8 @@ public final class Worker extends ForkJoinWorkerThread {
     private int voteCountdown = VOTE_PERIOD;
     /** This worker's votes for the node whose work leads, which the watchdog reads. */
     final TurnVotes votes;
+    /** When this worker's buffered activations are made stealable. */
+    final SpreadRule spreadRule;
     /**
      * The messages processed by the actors of this runtime whose activations completed on this thread
      * ({@link RuntimeCounters#actorEnded}); read by metrics snapshots (written only here, with release stores).
@@ -189,26 +162,6 @@ public final class Worker extends ForkJoinWorkerThread {
     private int depth;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
-    /**
-     * Estimated nanoseconds of one turn on this worker: a moving average (weight 1/4) of sampled turns, each
-     * counted as at most twice {@link #SPREAD_TURN_NANOS}. Starts at that cap, so a new worker spreads.
-     */
-    private long turnNanos = SPREAD_TURN_NANOS * 2;
-    /** Chances to spread short turns since the last probe or spread, counted against {@link #probePeriod}. */
-    private int probes;
-    /** Chances between two probes now: {@link #PROBE_PERIOD}, doubled by each probe, reset when spreading pays. */
-    private int probePeriod = PROBE_PERIOD;
-    /**
-     * Set by this worker when it had a chance to spread short turns (a worker was idle while activations waited
-     * here, and this worker's turns are short), whether it spread them or not, and when a sampled turn left its
-     * average short, idle worker or not (a program that keeps every worker busy with short turns may run faster
-     * on one: {@link Concentration}); cleared by the watchdog at each look. A hint only (plain accesses): while
-     * it is set the watchdog looks every
-     * {@link Watchdog#HOLDING_WATCHDOG_PERIOD_NANOS}, so activations held behind a turn that turns out to be
-     * long wait about that long before another worker takes them, and the looks time the modes that
-     * {@link SpreadingTrials} compares.
-     */
-    boolean sawShortTurnChance;
     /** The finish this thread helps through the pool's join ({@link #helpThrough}), or null. */
     private Scope helping;
     /** When that finish times out (by the runtime's {@link Clock}), or 0. */
@@ -224,6 +177,7 @@ public final class Worker extends ForkJoinWorkerThread {
         super(null, pool, true);
         this.scheduler = scheduler;
         this.votes = new TurnVotes(scheduler);
+        this.spreadRule = new SpreadRule(scheduler, this);
     }
 
     /** The pool of {@code scheduler}'s workers, in FIFO ("async") mode; a worker's death goes to its deaths. */
@@ -312,17 +266,12 @@ public final class Worker extends ForkJoinWorkerThread {
                 PROGRESS.setOpaque(this, p);
                 long counted = countedUnits;      // a chain nested in this turn counts its own
                 int turnUnits;
-                if ((p & (SAMPLE_PERIOD - 1)) != 0) {
+                if (!SpreadRule.timesTurn(p)) {
                     turnUnits = runGuarded(n);
                 } else {
                     long t0 = Clock.system().nanoTime();   // the spreading rule times real work (Clock)
                     turnUnits = runGuarded(n);
-                    // capped: one turn the OS pre-empted must not make short turns look long
-                    long t = Math.min(Clock.system().nanoTime() - t0, 2 * SPREAD_TURN_NANOS);
-                    turnNanos += (t - turnNanos) >> 2;
-                    if (turnNanos < SPREAD_TURN_NANOS) {
-                        sawChance();                 // short turns, idle worker or not: see Concentration
-                    }
+                    spreadRule.turnTook(Clock.system().nanoTime() - t0);
                 }
                 int units = (int) Math.max(0, turnUnits - (countedUnits - counted));  // what turnGoesOn did not count
                 countedUnits = counted;
@@ -359,7 +308,7 @@ public final class Worker extends ForkJoinWorkerThread {
                     if (h == null) {
                         break;
                     }
-                    if (head != tail && spreadNow(!(h instanceof AwaitTask))) {
+                    if (head != tail && spreadRule.spreadNow(!(h instanceof AwaitTask))) {
                         publish(this);               // an idle worker could run these now
                     }
                     if (--hops <= 0) {
@@ -438,7 +387,7 @@ public final class Worker extends ForkJoinWorkerThread {
         int size = tail - head;
         if (size != 0) {
             boolean full = size == HANDOFF_CAPACITY;
-            if (full || spreadNow(true)) {
+            if (full || spreadRule.spreadNow(true)) {
                 Node next = take();
                 if (next != null) {
                     if (full && scheduler.concentration.keeps(this)) {
@@ -456,7 +405,7 @@ public final class Worker extends ForkJoinWorkerThread {
      * Schedules a data-driven task through the handoff buffer so that it runs <em>next</em>, before the activations
      * already buffered: the newest first, as a work-stealing pool runs its newest fork, because it reads what the
      * task that made it ready just wrote. When the buffer is full, or an idle worker could run buffered work now
-     * ({@link #spreadNow}), the entry that would run <em>last</em> here is made stealable instead (the one a thief
+     * ({@link SpreadRule#spreadNow}), the entry that would run <em>last</em> here is made stealable instead (the one a thief
      * of a work-stealing deque takes: the oldest, with the most work behind it). {@link #runChain} keeps this from
      * starving what is buffered behind: after {@link Scheduler#handoffLimit()} turns in a row it moves the entry
      * about to run behind the others.
@@ -469,7 +418,7 @@ public final class Worker extends ForkJoinWorkerThread {
         int size = tail - head;
         if (size != 0) {
             boolean full = size == HANDOFF_CAPACITY;
-            if (full || spreadNow(false)) {
+            if (full || spreadRule.spreadNow(false)) {
                 Node last = takeLast();
                 if (last != null) {
                     scheduler.fork(last, full ? null : this);
@@ -488,79 +437,6 @@ public final class Worker extends ForkJoinWorkerThread {
             }
         }
         return null;
-    }
-
-    /**
-     * Whether buffered activations should be made stealable now: some worker is idle, and this worker's turns are
-     * long, or short turns are spread now ({@link Spreading#holdsShortTurns}; not asked for data-driven tasks, see
-     * below) and either spread activations lately started long chains where they went or this chance is a
-     * {@linkplain #probe probe}. A chance with short turns tells the watchdog to look more often
-     * ({@link #sawShortTurnChance}): activations held back wait for it if the turn now running turns out long, and
-     * its looks time the trials of {@link SpreadingTrials}.
-     * <p>
-     * {@code actors} is false when the chance comes from a data-driven task ({@link #handoffNext}, or one about to
-     * run): a wavefront of such tasks is short (milliseconds), shares its two cores with the thread still building
-     * it, and gains the other worker through spread tasks whose chains are long, so it keeps that rule alone; a
-     * trial, a few milliseconds in the other mode, and the watchdog's every-millisecond looks would be a large part
-     * of its run. Such a chance tells the watchdog only when it holds activations back.
-     */
-    private boolean spreadNow(boolean actors) {
-        if (!scheduler.idleSpin.idleWorkers()) {
-            return false;
-        }
-        if (actors && scheduler.concentration.keeps(this)) {
-            sawChance();                         // the trials go on timing the modes
-            return false;                        // held: the owner keeps its actors, long turns too (R3)
-        }
-        if (turnNanos >= SPREAD_TURN_NANOS) {
-            spreadingPaid();
-            return true;
-        }
-        if (actors) {
-            sawChance();
-            if (scheduler.spreading.holdsShortTurns()) {
-                return false;
-            }
-        }
-        if (scheduler.spreading.spreadingPays()) {
-            spreadingPaid();
-            return true;
-        }
-        if (probe()) {
-            return true;
-        }
-        sawChance();
-        return false;
-    }
-
-    /** Sets {@link #sawShortTurnChance}, writing it only when it is clear (the watchdog reads its line). */
-    private void sawChance() {
-        if (!sawShortTurnChance) {
-            sawShortTurnChance = true;
-        }
-    }
-
-    /**
-     * Counts a chance to spread short turns that do not pay; returns whether it is a probe, which doubles the
-     * period of the next one (up to {@value #MAX_PROBE_PERIOD}): each probe makes buffered activations stealable
-     * and wakes a parked worker, which for the clients of a busy server never pays, so a workload that keeps not
-     * paying is probed ever more rarely.
-     */
-    boolean probe() {
-        if (++probes < probePeriod) {
-            return false;
-        }
-        probes = 0;
-        if (probePeriod < MAX_PROBE_PERIOD) {
-            probePeriod <<= 1;
-        }
-        return true;
-    }
-
-    /** Spreading pays again: probing, when it stops paying, starts over at {@value #PROBE_PERIOD} chances. */
-    void spreadingPaid() {
-        probes = 0;
-        probePeriod = PROBE_PERIOD;
     }
 
     /** The buffered entry to run next, skipping slots the watchdog emptied; null if none. */

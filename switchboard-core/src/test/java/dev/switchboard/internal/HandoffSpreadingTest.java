@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * When a worker's buffered activations are made stealable ({@link Worker}, "When buffered work is spread"): short
+ * When a worker's buffered activations are made stealable ({@link SpreadRule}): short
  * turns stay on their worker, so a server answering many request-reply clients is not spread over the pool one
  * wake-up at a time; work that needs another core gets it.
  */
@@ -124,8 +124,8 @@ class HandoffSpreadingTest {
 
     /**
      * Short turns that do not pay are still spread now and then, as probes, so the worker learns when they start
-     * to pay; each probe wakes a parked worker, so they back off: the first after {@link Worker#PROBE_PERIOD}
-     * chances, each next one after twice as many as the one before, up to {@link Worker#MAX_PROBE_PERIOD}; once
+     * to pay; each probe wakes a parked worker, so they back off: the first after {@link SpreadRule#PROBE_PERIOD}
+     * chances, each next one after twice as many as the one before, up to {@link SpreadRule#MAX_PROBE_PERIOD}; once
      * spreading pays, probing starts over.
      */
     @Test
@@ -137,11 +137,11 @@ class HandoffSpreadingTest {
                 int since = 0;
                 while (found.size() < 10) {
                     since++;
-                    if (w.probe()) {
+                    if (w.spreadRule.probe()) {
                         found.add(since);
                         since = 0;
                         if (found.size() == 8) {
-                            w.spreadingPaid();
+                            w.spreadRule.spreadingPaid();
                         }
                     }
                 }
