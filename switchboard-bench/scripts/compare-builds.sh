@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares two builds of Switchboard on the same benchmarks: builds each in a scratch directory, then runs the
-# harness of each in its own JVM, round after round, the order flipped every round, and prints per benchmark the
-# median and range of the per-round ratios HEAD / BASE of Switchboard's median time. Run with --help.
+# harness of each in its own JVM, round after round, the order flipped every round (or, with --one-jvm, both builds
+# in each of several JVMs, taking turns), and prints per benchmark the median and range of the ratios HEAD / BASE
+# of Switchboard's median time. Run with --help.
 set -euo pipefail
 
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -11,6 +12,8 @@ usage() {
   cat <<'EOF'
 usage: switchboard-bench/scripts/compare-builds.sh BASE_REV [HEAD_REV|--worktree] [--rounds N] [--gc G]
                                                    [--scratch DIR] [harness options...]
+       switchboard-bench/scripts/compare-builds.sh BASE_REV [HEAD_REV|--worktree] --one-jvm JVMS --only B,...
+                                                   [--rounds N] [--workers N] [--gc G] [--scratch DIR]
 
 Builds BASE_REV and HEAD (HEAD_REV, or by default --worktree: this working tree as it is, uncommitted changes
 included) each in its own directory under the scratch directory (git worktree add --detach; the working tree is
@@ -25,6 +28,13 @@ benchmark the median over the rounds of the ratio HEAD / BASE (a time ratio: bel
                   --gc compare the same way; the summary names the collector the JVM picked for these flags.
   --scratch DIR   where the builds, the logs and the reports go (default: a new directory under $TMPDIR or
                   /tmp); the builds' git worktrees are removed at the end, the logs and reports are kept
+  --one-jvm JVMS  instead of a JVM per run: JVMS JVMs, each running both builds' jars, each in a class loader
+                  of its own with a runtime of its own, on the benchmarks --only names, taking turns for
+                  --rounds rounds (default 60; the median over the last two thirds), the build loaded first
+                  swapped from one JVM to the next (BuildsInOneJvm). Both builds then meet the same minutes of a
+                  shared machine, which separate JVMs do not; what a JVM's load order leaves is the spread, so use
+                  an even JVMS (4 or more), and an A/A run (BASE_REV given twice) shows it. Takes --only and
+                  --workers (default 2) of the harness options, no other.
   -h, --help      this text
 
 Every other argument goes to the harness of both builds as it is, e.g. --quick, --only PingPong,Counting,
@@ -33,6 +43,7 @@ Every other argument goes to the harness of both builds as it is, e.g. --quick, 
 
 e.g. switchboard-bench/scripts/compare-builds.sh 42f9577 --only PingPong,Counting,ThreadRing,ForkJoinCreation \
        --rounds 16 --gc parallel
+     switchboard-bench/scripts/compare-builds.sh 42f9577 --one-jvm 4 --only PingPong,ThreadRing,Big --gc default
 EOF
 }
 
@@ -50,14 +61,20 @@ if [ $# -gt 0 ] && { [ "$1" = "--worktree" ] || [ "${1#-}" = "$1" ]; }; then
   head_rev="$1"
   shift
 fi
-rounds=8
+rounds=""
 gc=default
 scratch=""
+one_jvm=""
+only=""
+workers=2
 harness=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --rounds) [ $# -ge 2 ] || die "--rounds needs a value"; rounds="$2"; shift 2 ;;
+    --one-jvm) [ $# -ge 2 ] || die "--one-jvm needs a number of JVMs"; one_jvm="$2"; shift 2 ;;
+    --only) [ $# -ge 2 ] || die "--only needs a list of benchmarks"; only="$2"; harness+=("$1" "$2"); shift 2 ;;
+    --workers) [ $# -ge 2 ] || die "--workers needs a value"; workers="$2"; harness+=("$1" "$2"); shift 2 ;;
     --gc) [ $# -ge 2 ] || die "--gc needs a value"; gc="$2"; shift 2 ;;
     --scratch) [ $# -ge 2 ] || die "--scratch needs a value"; scratch="$2"; shift 2 ;;
     --json|--runs|--html|--list|--compare|--compare-workers|--probe-latency)
@@ -65,7 +82,21 @@ while [ $# -gt 0 ]; do
     *) harness+=("$1"); shift ;;
   esac
 done
-[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds takes a whole number >= 1, got '$rounds'"
+if [ -n "$one_jvm" ]; then
+  [[ "$one_jvm" =~ ^[1-9][0-9]*$ ]] || die "--one-jvm takes a whole number of JVMs >= 1, got '$one_jvm'"
+  [ -n "$only" ] || die "--one-jvm needs --only: the benchmarks both builds run in each JVM"
+  [[ "$workers" =~ ^[1-9][0-9]*$ ]] || die "--workers takes a whole number >= 1, got '$workers'"
+  for a in ${harness[@]+"${harness[@]}"}; do
+    case "$a" in
+      --*) [ "$a" = "--only" ] || [ "$a" = "--workers" ] || die "$a does not go with --one-jvm (only --only and --workers do)" ;;
+    esac
+  done
+  rounds="${rounds:-60}"
+  [[ "$rounds" =~ ^[1-9][0-9]*$ ]] && [ "$rounds" -ge 3 ] || die "--rounds takes a whole number >= 3 with --one-jvm, got '$rounds'"
+else
+  rounds="${rounds:-8}"
+  [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds takes a whole number >= 1, got '$rounds'"
+fi
 
 # The JDK the launcher would use, and its feature version.
 java_line="$("$ROOT/switchboard" java)"                      # "/usr/lib/jvm/... (JDK 25)"
@@ -159,11 +190,43 @@ run() {
   fi
 }
 
+# one_jvm N: the Nth JVM of --one-jvm, both builds' jars in it (BuildsInOneJvm, run from its source file), the base
+# loaded first in odd JVMs and the head in even ones; its table into results/jvm-N-(base|head)-first.txt.
+one_jvm_run() {
+  local n="$1" first=base second=head started status=0
+  if ((n % 2 == 0)); then first=head; second=base; fi
+  local out="$scratch/results/jvm-$n-$first-first.txt" log="$scratch/results/jvm-$n.log"
+  started=$SECONDS
+  "$JAVA" "${jvm_args[@]}" "$ROOT/switchboard-bench/src/main/java/dev/switchboard/bench/harness/BuildsInOneJvm.java" \
+    "$scratch/$first/switchboard-bench/target/switchboard-bench.jar" \
+    "$scratch/$second/switchboard-bench/target/switchboard-bench.jar" "$only" "$rounds" "$workers" \
+    > "$out.tmp" 2> "$log" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "  JVM $n ($first first): exit $status after $((SECONDS - started)) s, left out (log: $log)"
+    tail -n 5 "$log" | sed 's/^/    /'
+    rm -f "$out.tmp"
+  else
+    mv "$out.tmp" "$out"
+    echo "  JVM $n ($first first): $((SECONDS - started)) s"
+  fi
+}
+
 declare -A labels
 checkout base "$base_rev"
 checkout head "$head_rev"
 build base
 build head
+if [ -n "$one_jvm" ]; then
+  echo "$one_jvm JVMs of $rounds rounds each, $workers workers; collector $collector; benchmarks: $only"
+  for ((n = 1; n <= one_jvm; n++)); do
+    one_jvm_run "$n"
+  done
+  python3 "$SCRIPTS/compare_builds_summary.py" --one-jvm "$scratch/results" "$one_jvm" "${labels[base]}" \
+    "${labels[head]}" "$collector"
+  echo
+  echo "tables and logs: $scratch/results"
+  exit 0
+fi
 echo "$rounds rounds; collector $collector; harness arguments: ${harness[*]:-none}"
 for ((round = 1; round <= rounds; round++)); do
   if ((round % 2 == 1)); then
