@@ -140,10 +140,21 @@ class ReaderWriterSelectorTest {
         return inline.get(Duration.ofSeconds(30));
     }
 
-    /** Runs {@code body} on a runtime of {@code workers} in a finish that waits for the store to exit. */
+    /**
+     * Runs {@code body} on a runtime of {@code workers} in a finish that waits for the store to exit; if the body
+     * fails (an assertion), the store is told to exit, so that the failure ends the finish at once.
+     */
     private static void onRuntime(int workers, Store store, Phases body) {
         try (TaskRuntime runtime = TaskRuntime.create(workers)) {
-            runtime.finish(Duration.ofSeconds(50), () -> body.run(store.start()));
+            runtime.finish(Duration.ofSeconds(50), () -> {
+                ActorRef<Request> ref = store.start();
+                try {
+                    body.run(ref);
+                } catch (Exception | Error failed) {
+                    ref.send(new Ask(new DataDrivenFuture<>(), true));
+                    throw failed;
+                }
+            });
         }
     }
 
@@ -181,16 +192,23 @@ class ReaderWriterSelectorTest {
         onRuntime(2, together, ref -> {
             // One at a time, no read waits behind another: a task would carry one, and the reads come inline.
             // Waited for by polling the count: a future's waiter woken from inside the read would lengthen it.
-            for (int i = 0; i < 2 * ReadPlacement.TRIAL; i++) {
-                int target = together.processed.get() + 1;
-                ref.send(new Read(read));
-                long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (together.processed.get() < target) {
-                    assertThat(System.nanoTime()).as("read %d processed within 30 s", i).isLessThan(deadline);
-                    Thread.yield();
+            // Every batch is timed until the first choice, then about one in SAMPLE_PERIOD; on a loaded machine
+            // the median of a choice's samples can be over the line, so the reads go on for up to 16 choices.
+            boolean inline = false;
+            for (int choice = 0; choice < 16 && !inline; choice++) {
+                int singles = 2 * ReadPlacement.TRIAL * (choice == 0 ? 1 : ReadPlacement.SAMPLE_PERIOD);
+                for (int i = 0; i < singles; i++) {
+                    int target = together.processed.get() + 1;
+                    ref.send(new Read(read));
+                    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                    while (together.processed.get() < target) {
+                        assertThat(System.nanoTime()).as("read %d processed within 30 s", i).isLessThan(deadline);
+                        Thread.yield();
+                    }
                 }
+                inline = sendAndAsk(together, ref, 0, 0, false);
             }
-            assertThat(sendAndAsk(together, ref, 0, 0, false)).as("one at a time").isTrue();
+            assertThat(inline).as("one at a time, inline within 16 choices").isTrue();
             assertThat(sendAndAsk(together, ref, reads, read, true)).as("queued: eight reads a task").isFalse();
         });
         assertThat(together.overlaps.get()).isZero();
