@@ -11,7 +11,7 @@ package dev.switchboard.internal;
  * them inline are measured to cost, which decides where they run (a readers-writer monitor's reads). <b>What it does not.</b> The pacing of the runtime's own
  * threads, which stays in real time whatever the clock ({@code Clock.system()} is read for it explicitly): how
  * long an idle worker spins for work ({@link IdleSpin}), the sampling of turn lengths and the trials of the
- * spreading rule ({@link Worker}, {@link SpreadingTrials}), and the periods of the watchdog. A thread that waits
+ * spreading rule ({@link SpreadRule}, {@link SpreadingTrials}), and the periods of the watchdog. A thread that waits
  * for a deadline parks in real time; under a manual clock it parks for at most {@link #parkNanos} at a time and
  * looks at the clock again, so it notices within a millisecond that a test has moved time past its deadline.
  */

@@ -211,7 +211,7 @@ public final class Scheduler {
 
     /**
      * Work that takes less than this, on average, is not worth waking another worker for: the threshold of the
-     * workers' spreading rule ({@link Worker}), also used for the messages a dispatch policy starts.
+     * workers' spreading rule ({@link SpreadRule}), also used for the messages a dispatch policy starts.
      */
     public static final long SPREAD_WORTH_NANOS = SpreadRule.SPREAD_TURN_NANOS;
 

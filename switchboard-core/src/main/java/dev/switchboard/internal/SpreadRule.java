@@ -8,7 +8,7 @@ package dev.switchboard.internal;
  *
  * <h2>Overview</h2>
  * Buffered activations are invisible to idle workers. They are made stealable (forked to the deque, which wakes an
- * idle worker) when the buffer is full, and, while a worker is idle, when this worker's turns are long (a moving
+ * idle worker) when the buffer is full, and, while a worker is idle, when the worker's turns are long (a moving
  * average of one turn in {@value #SAMPLE_PERIOD}, against {@value #SPREAD_TURN_NANOS} ns) or, for short turns, when
  * the runtime spreads short turns at all and spreading pays ({@link #spreadNow}). Waking a parked worker costs its
  * waker a system call, and every message between the two workers afterwards moves cache lines between cores: a
@@ -46,7 +46,7 @@ final class SpreadRule {
     private final Scheduler scheduler;
     private final Worker worker;
     /**
-     * Estimated nanoseconds of one turn on this worker: a moving average (weight 1/4) of sampled turns, each
+     * Estimated nanoseconds of one turn on the worker: a moving average (weight 1/4) of sampled turns, each
      * counted as at most twice {@link #SPREAD_TURN_NANOS}. Starts at that cap, so a new worker spreads.
      */
     private long turnNanos = SPREAD_TURN_NANOS * 2;
@@ -86,7 +86,7 @@ final class SpreadRule {
     }
 
     /**
-     * Whether the worker's buffered activations should be made stealable now: some worker is idle, and this worker's
+     * Whether the worker's buffered activations should be made stealable now: some worker is idle, and the worker's
      * turns are long, or short turns are spread now ({@link Spreading#holdsShortTurns}; not asked for data-driven
      * tasks, see below) and either spread activations lately started long chains where they went or this chance is
      * a {@linkplain #probe probe}. A chance with short turns tells the watchdog to look more often

@@ -7,9 +7,9 @@ package dev.switchboard.internal;
  * Whether it pays to move short turns to an idle worker depends on the program more than on the turns. The clients
  * of one busy server lose by it: a stolen client runs one short turn, its request goes back to the server's worker,
  * and every such move costs a wake-up and cross-core transfers while the server's work stays serial. The branches
- * of a split-join pipeline gain the second core by it. The workers' own rule ({@link Worker}, "When buffered work
- * is spread") estimates from the turns how far a spread activation gets, and that estimate tells the two apart
- * only roughly (docs/decisions/004-hot-server.md). This class measures what the choice is for: the work the
+ * of a split-join pipeline gain the second core by it. The workers' own rule ({@link SpreadRule}) estimates from
+ * the turns how far a spread activation gets, and that estimate tells the two apart only roughly
+ * (docs/decisions/004-hot-server.md). This class measures what the choice is for: the work the
  * runtime's workers do per unit of time (tasks run and messages processed), with short turns spread by that rule
  * ({@code SPREAD}) and with short turns kept on their worker and the actors on one worker ({@code HOLD}, see
  * {@link Concentration}), and keeps the mode that did more.

@@ -405,10 +405,10 @@ public final class Worker extends ForkJoinWorkerThread {
      * Schedules a data-driven task through the handoff buffer so that it runs <em>next</em>, before the activations
      * already buffered: the newest first, as a work-stealing pool runs its newest fork, because it reads what the
      * task that made it ready just wrote. When the buffer is full, or an idle worker could run buffered work now
-     * ({@link SpreadRule#spreadNow}), the entry that would run <em>last</em> here is made stealable instead (the one a thief
-     * of a work-stealing deque takes: the oldest, with the most work behind it). {@link #runChain} keeps this from
-     * starving what is buffered behind: after {@link Scheduler#handoffLimit()} turns in a row it moves the entry
-     * about to run behind the others.
+     * ({@link SpreadRule#spreadNow}), the entry that would run <em>last</em> here is made stealable instead (the one
+     * a thief of a work-stealing deque takes: the oldest, with the most work behind it). {@link #runChain} keeps this
+     * from starving what is buffered behind: after {@link Scheduler#handoffLimit()} turns in a row it moves the
+     * entry about to run behind the others.
      */
     void handoffNext(Node task) {
         if (blocking != 0) {
