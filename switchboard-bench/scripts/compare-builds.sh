@@ -68,6 +68,7 @@ one_jvm=""
 only=""
 workers=2
 harness=()
+others=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -79,18 +80,14 @@ while [ $# -gt 0 ]; do
     --scratch) [ $# -ge 2 ] || die "--scratch needs a value"; scratch="$2"; shift 2 ;;
     --json|--runs|--html|--list|--compare|--compare-workers|--probe-latency)
       die "$1 does not go with compare-builds (it runs the harness itself, one JVM per run, and reads its JSON)" ;;
-    *) harness+=("$1"); shift ;;
+    *) harness+=("$1"); others+=("$1"); shift ;;
   esac
 done
 if [ -n "$one_jvm" ]; then
   [[ "$one_jvm" =~ ^[1-9][0-9]*$ ]] || die "--one-jvm takes a whole number of JVMs >= 1, got '$one_jvm'"
   [ -n "$only" ] || die "--one-jvm needs --only: the benchmarks both builds run in each JVM"
   [[ "$workers" =~ ^[1-9][0-9]*$ ]] || die "--workers takes a whole number >= 1, got '$workers'"
-  for a in ${harness[@]+"${harness[@]}"}; do
-    case "$a" in
-      --*) [ "$a" = "--only" ] || [ "$a" = "--workers" ] || die "$a does not go with --one-jvm (only --only and --workers do)" ;;
-    esac
-  done
+  [ "${#others[@]}" -eq 0 ] || die "--one-jvm takes --only and --workers of the harness options, no other: ${others[*]}"
   rounds="${rounds:-60}"
   [[ "$rounds" =~ ^[1-9][0-9]*$ ]] && [ "$rounds" -ge 3 ] || die "--rounds takes a whole number >= 3 with --one-jvm, got '$rounds'"
 else
@@ -220,6 +217,9 @@ if [ -n "$one_jvm" ]; then
   echo "$one_jvm JVMs of $rounds rounds each, $workers workers; collector $collector; benchmarks: $only"
   for ((n = 1; n <= one_jvm; n++)); do
     one_jvm_run "$n"
+    if [ "$n" -eq 1 ] && [ ! -f "$scratch/results/jvm-1-base-first.txt" ]; then
+      die "the first JVM failed (log: $scratch/results/jvm-1.log): the others would fail the same way"
+    fi
   done
   python3 "$SCRIPTS/compare_builds_summary.py" --one-jvm "$scratch/results" "$one_jvm" "${labels[base]}" \
     "${labels[head]}" "$collector"

@@ -57,7 +57,8 @@ def one_jvm_ratios(path, head_first):
 
 
 def print_table(order, ratios, unit):
-    print("ratio = HEAD / BASE of Switchboard's median time: below 1 = HEAD faster, above 1 = HEAD slower")
+    print(f"ratio = HEAD / BASE of Switchboard's median time per {unit[:-1]}: below 1 = HEAD faster, above 1 = HEAD"
+          " slower")
     print()
     print(f"{'benchmark':<28} {'median':>8} {'min':>8} {'max':>8} {unit:>7}  verdict")
     for name in order:

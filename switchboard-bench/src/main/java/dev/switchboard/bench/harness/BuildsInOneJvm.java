@@ -41,44 +41,59 @@ public final class BuildsInOneJvm {
     }
 
     /** One build: its class loader, its runtime, its benchmarks by name, and how to run one. */
-    private static final class Build {
+    static final class Build implements AutoCloseable {
+        final URLClassLoader loader;
         final Object runtime;
         final Method run;
         final Method expected;
         final Method close;
         final List<Object> benchmarks = new ArrayList<>();
 
-        Build(String classPath, List<String> names, int workers) throws ReflectiveOperationException,
-                MalformedURLException {
-            ClassLoader loader = new URLClassLoader(urls(classPath), ClassLoader.getPlatformClassLoader());
-            Class<?> runtimeClass = loader.loadClass("dev.switchboard.task.TaskRuntime");
-            Class<?> benchmark = loader.loadClass("dev.switchboard.bench.harness.Benchmark");
-            Class<?> suite = loader.loadClass("dev.switchboard.bench.Suite");
-            runtime = runtimeClass.getMethod("create", int.class).invoke(null, workers);
-            run = benchmark.getMethod("runSwitchboard", runtimeClass);
-            expected = benchmark.getMethod("expected");
-            close = runtimeClass.getMethod("close");
-            Method name = benchmark.getMethod("name");
-            List<Object> known = new ArrayList<>();
-            for (String list : List.of("all", "optional", "serverGrid", "compareVariants")) {
-                try {
-                    known.addAll((List<?>) suite.getMethod(list).invoke(null));
-                } catch (NoSuchMethodException older) {
-                    // a build from before that list: its benchmarks are not there to compare
-                }
-            }
-            for (String wanted : names) {
-                Object found = null;
-                for (Object b : known) {
-                    if (((String) name.invoke(b)).equalsIgnoreCase(wanted)) {
-                        found = b;
-                        break;
+        Build(String classPath, List<String> names, int workers) throws Exception {
+            loader = new URLClassLoader(urls(classPath), ClassLoader.getPlatformClassLoader());
+            try {
+                Class<?> runtimeClass = loader.loadClass("dev.switchboard.task.TaskRuntime");
+                Class<?> benchmark = loader.loadClass("dev.switchboard.bench.harness.Benchmark");
+                Class<?> suite = loader.loadClass("dev.switchboard.bench.Suite");
+                run = benchmark.getMethod("runSwitchboard", runtimeClass);
+                expected = benchmark.getMethod("expected");
+                close = runtimeClass.getMethod("close");
+                Method name = benchmark.getMethod("name");
+                List<Object> known = new ArrayList<>();
+                for (String list : List.of("all", "optional", "serverGrid", "compareVariants")) {
+                    try {
+                        known.addAll((List<?>) suite.getMethod(list).invoke(null));
+                    } catch (NoSuchMethodException older) {
+                        // a build from before that list: its benchmarks are not there to compare
                     }
                 }
-                if (found == null) {
-                    throw new IllegalArgumentException("the build at " + classPath + " has no benchmark " + wanted);
+                for (String wanted : names) {
+                    Object found = null;
+                    for (Object b : known) {
+                        if (((String) name.invoke(b)).equalsIgnoreCase(wanted)) {
+                            found = b;
+                            break;
+                        }
+                    }
+                    if (found == null) {
+                        throw new IllegalArgumentException("the build at " + classPath + " has no benchmark " + wanted);
+                    }
+                    benchmarks.add(found);
                 }
-                benchmarks.add(found);
+                runtime = runtimeClass.getMethod("create", int.class).invoke(null, workers);
+            } catch (Exception | Error failed) {
+                loader.close();
+                throw failed;
+            }
+        }
+
+        /** Closes the build's runtime, then its class loader. */
+        @Override
+        public void close() throws Exception {
+            try {
+                close.invoke(runtime);
+            } finally {
+                loader.close();
             }
         }
 
@@ -139,10 +154,9 @@ public final class BuildsInOneJvm {
         if (rounds < 3) {
             throw new IllegalArgumentException("at least 3 rounds: the first third warms up, got " + rounds);
         }
-        Build[] builds = new Build[2];
-        try {
-            builds[0] = new Build(first, names, workers);
-            builds[1] = new Build(second, names, workers);
+        try (Build firstBuild = new Build(first, names, workers);
+                Build secondBuild = new Build(second, names, workers)) {
+            Build[] builds = {firstBuild, secondBuild};
             double[][][] ms = new double[2][names.size()][rounds];
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < names.size(); i++) {
@@ -161,12 +175,6 @@ public final class BuildsInOneJvm {
                         row.secondMs(), row.ratio());
             }
             return rows;
-        } finally {
-            for (Build b : builds) {
-                if (b != null) {
-                    b.close.invoke(b.runtime);
-                }
-            }
         }
     }
 

@@ -42,6 +42,19 @@ class BuildsInOneJvmTest {
     }
 
     @Test
+    void eachBuildHasItsOwnClassesAndRuntime() throws Exception {
+        try (BuildsInOneJvm.Build a = new BuildsInOneJvm.Build(THIS_BUILD, List.of("PingPong"), 1);
+                BuildsInOneJvm.Build b = new BuildsInOneJvm.Build(THIS_BUILD, List.of("PingPong"), 1)) {
+            Class<?> ours = dev.switchboard.task.TaskRuntime.class;
+            assertThat(a.runtime.getClass().getName()).isEqualTo(ours.getName());
+            assertThat(a.runtime.getClass()).isNotSameAs(ours).isNotSameAs(b.runtime.getClass());
+            assertThat(a.runtime.getClass().getClassLoader()).isSameAs(a.loader);
+            assertThat(b.benchmarks.get(0).getClass().getClassLoader()).isSameAs(b.loader);
+            assertThat(a.runOnce(0, "PingPong")).isPositive();
+        }
+    }
+
+    @Test
     void aBenchmarkABuildDoesNotHaveIsNamed() {
         assertThatThrownBy(() -> BuildsInOneJvm.compare(THIS_BUILD, THIS_BUILD, List.of("NoSuchBenchmark"), 3, 1,
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
