@@ -27,9 +27,12 @@ import org.apache.pekko.actor.ActorSystem;
  * Taking turns in one JVM matters on a shared host: the same lookups run up to 2.5 times as long for tens of
  * seconds at a time, and a ceiling from another JVM or another minute would be measured in another machine.
  *
+ * <p>With {@code --one-worker} a fourth side takes its turn too: the Switchboard server on a runtime of one worker,
+ * so that what the second worker gives the cell (or costs it) is measured in the same rounds.
+ *
  * <pre>
  * java -Xms2g -Xmx2g -cp switchboard-bench/target/switchboard-bench.jar \
- *     dev.switchboard.bench.hotserver.ServerCeiling [CELL,CELL,... (Server1M-20c-10w)] [ROUNDS (30)]
+ *     dev.switchboard.bench.hotserver.ServerCeiling [CELL,CELL,... (Server1M-20c-10w)] [ROUNDS (30)] [--one-worker]
  * </pre>
  */
 public final class ServerCeiling {
@@ -39,8 +42,11 @@ public final class ServerCeiling {
     /** The Pekko system's name, and so the start of its threads' names. */
     private static final String SYSTEM = "server-ceiling";
 
-    /** Median milliseconds of a run of the cell, over the measured rounds (the second half of them). */
-    record Result(String cell, double ceilingMs, double switchboardMs, double pekkoMs) {
+    /**
+     * Median milliseconds of a run of the cell, over the measured rounds (the second half of them); the one-worker
+     * runtime's is NaN unless it was measured.
+     */
+    record Result(String cell, double ceilingMs, double switchboardMs, double pekkoMs, double oneWorkerMs) {
         /** The grid's ratio: Pekko's time over Switchboard's. */
         double ratio() {
             return pekkoMs / switchboardMs;
@@ -54,6 +60,11 @@ public final class ServerCeiling {
         /** Switchboard's time over the ceiling's (1: nothing spent beyond the server's own work). */
         double switchboardOverCeiling() {
             return switchboardMs / ceilingMs;
+        }
+
+        /** Switchboard's time on two workers over its time on one (NaN if one worker was not measured). */
+        double twoWorkersOverOne() {
+            return switchboardMs / oneWorkerMs;
         }
     }
 
@@ -69,19 +80,25 @@ public final class ServerCeiling {
     }
 
     public static void main(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>(List.of(args));
+        boolean oneWorker = positional.remove("--one-worker");
         List<HotServer> cells = new ArrayList<>();
-        for (String name : (args.length > 0 ? args[0] : "Server1M-20c-10w").split(",")) {
+        for (String name : (positional.size() > 0 ? positional.get(0) : "Server1M-20c-10w").split(",")) {
             cells.add(HotServer.gridCell(name.strip()));
         }
-        int rounds = args.length > 1 ? Rounds.positive(args[1], "ROUNDS") : 30;
+        int rounds = positional.size() > 1 ? Rounds.positive(positional.get(1), "ROUNDS") : 30;
         System.out.printf(Locale.ROOT, "median of the last %d of %d rounds, ms; ratio = Pekko / Switchboard,"
-                + " ratio ceiling = Pekko / one thread%n", rounds - rounds / 2, rounds);
-        System.out.printf(Locale.ROOT, "%-26s %10s %12s %10s %7s %14s %18s%n", "cell", "one thread",
-                "Switchboard", "Pekko", "ratio", "ratio ceiling", "Switchboard / one");
+                + " ratio ceiling = Pekko / one thread%s%n", rounds - rounds / 2, rounds,
+                oneWorker ? "; 1w: Switchboard on one worker" : "");
+        System.out.printf(Locale.ROOT, "%-26s %10s %12s %10s %7s %14s %18s%s%n", "cell", "one thread",
+                "Switchboard", "Pekko", "ratio", "ratio ceiling", "Switchboard / one",
+                oneWorker ? String.format(Locale.ROOT, " %10s %8s", "1w", "2w / 1w") : "");
         try {
-            measure(cells, rounds, r -> System.out.printf(Locale.ROOT,
-                    "%-26s %10.2f %12.2f %10.2f %7.2f %14.2f %18.2f%n", r.cell(), r.ceilingMs(), r.switchboardMs(),
-                    r.pekkoMs(), r.ratio(), r.ratioCeiling(), r.switchboardOverCeiling()));
+            measure(cells, rounds, oneWorker, r -> System.out.printf(Locale.ROOT,
+                    "%-26s %10.2f %12.2f %10.2f %7.2f %14.2f %18.2f%s%n", r.cell(), r.ceilingMs(), r.switchboardMs(),
+                    r.pekkoMs(), r.ratio(), r.ratioCeiling(), r.switchboardOverCeiling(), oneWorker
+                            ? String.format(Locale.ROOT, " %10.2f %8.2f", r.oneWorkerMs(), r.twoWorkersOverOne())
+                            : ""));
         } catch (IllegalStateException stopped) {
             System.out.println("stopped: " + stopped.getMessage());
             System.exit(1);                     // a spinning pool thread would keep the JVM alive
@@ -96,17 +113,19 @@ public final class ServerCeiling {
 
     /**
      * Runs each cell's three sides {@code rounds} times, in turn, on a Switchboard runtime and a Pekko system of two
-     * workers each; checks every run's checksum; hands each cell's result to {@code done} as it is measured.
+     * workers each (and, if {@code oneWorker}, a fourth side: Switchboard on a runtime of one worker); checks every
+     * run's checksum; hands each cell's result to {@code done} as it is measured.
      */
-    static List<Result> measure(List<HotServer> cells, int rounds, Consumer<Result> done) throws Exception {
+    static List<Result> measure(List<HotServer> cells, int rounds, boolean oneWorker, Consumer<Result> done)
+            throws Exception {
         List<Result> results = new ArrayList<>();
         ActorSystem pekko = ActorSystem.create(SYSTEM, PekkoSettings.defaults(2));
-        try (TaskRuntime runtime = TaskRuntime.create(2)) {
+        try (TaskRuntime runtime = TaskRuntime.create(2); TaskRuntime one = oneWorker ? TaskRuntime.create(1) : null) {
             if (!cells.isEmpty()) {
-                measure(cells.get(0), WARM_UP_ROUNDS, runtime, pekko);   // the JIT's first work, not a cell's
+                measure(cells.get(0), WARM_UP_ROUNDS, runtime, one, pekko);   // the JIT's first work, not a cell's
             }
             for (HotServer cell : cells) {
-                Result r = measure(cell, rounds, runtime, pekko);
+                Result r = measure(cell, rounds, runtime, one, pekko);
                 results.add(r);
                 done.accept(r);
             }
@@ -119,16 +138,19 @@ public final class ServerCeiling {
         return results;
     }
 
-    private static Result measure(HotServer cell, int rounds, TaskRuntime runtime, ActorSystem pekko)
-            throws Exception {
+    private static Result measure(HotServer cell, int rounds, TaskRuntime runtime, TaskRuntime oneWorker,
+            ActorSystem pekko) throws Exception {
         Params p = cell.shape();
         HashMap<Integer, Integer> map = HotServer.state(p);
-        Rounds.Run[] sides = {
+        List<Rounds.Run> sides = new ArrayList<>(List.of(
             () -> oneThread(p, map),
             () -> SwitchboardHotServer.run(runtime, p, cell.variant(), map),
-            () -> PekkoHotServer.run(pekko, p, map),
-        };
-        long[][] times = Rounds.takeTurns(cell.name(), sides, rounds, cell.expected(), () -> {
+            () -> PekkoHotServer.run(pekko, p, map)));
+        if (oneWorker != null) {
+            sides.add(() -> SwitchboardHotServer.run(oneWorker, p, cell.variant(), map));
+        }
+        Rounds.Run[] runs = sides.toArray(Rounds.Run[]::new);
+        long[][] times = Rounds.takeTurns(cell.name(), runs, rounds, cell.expected(), () -> {
             List<String> spinning = SpinningThreads.among(SYSTEM + "-");
             if (!spinning.isEmpty()) {
                 throw new IllegalStateException(cell.name() + ": Pekko's thread " + spinning.get(0) + " keeps a core"
@@ -138,7 +160,8 @@ public final class ServerCeiling {
             }
         });
         return new Result(cell.name(), Rounds.medianOfSecondHalfMs(times[0]), Rounds.medianOfSecondHalfMs(times[1]),
-                Rounds.medianOfSecondHalfMs(times[2]));
+                Rounds.medianOfSecondHalfMs(times[2]),
+                oneWorker != null ? Rounds.medianOfSecondHalfMs(times[3]) : Double.NaN);
     }
 
     /**

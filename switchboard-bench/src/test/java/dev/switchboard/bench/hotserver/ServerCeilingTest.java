@@ -22,11 +22,24 @@ class ServerCeilingTest {
     @Timeout(120)
     void everySideIsCheckedAndTimed() throws Exception {
         List<ServerCeiling.Result> results = ServerCeiling.measure(
-                List.of(HotServer.gridCell("server1k-4c-10w"), HotServer.gridCell("Server1K-20c-50w-ReplyTo")), 2, r -> { });
+                List.of(HotServer.gridCell("server1k-4c-10w"), HotServer.gridCell("Server1K-20c-50w-ReplyTo")), 2,
+                false, r -> { });
         assertThat(results).extracting(ServerCeiling.Result::cell)
                 .containsExactly("Server1K-4c-10w", "Server1K-20c-50w-ReplyTo");
         assertThat(results).allSatisfy(r -> assertThat(List.of(r.ceilingMs(), r.switchboardMs(), r.pekkoMs()))
                 .allSatisfy(ms -> assertThat(ms).isPositive()));
+        assertThat(results).allSatisfy(r -> assertThat(r.oneWorkerMs()).isNaN());
+    }
+
+    @Test
+    @Timeout(120)
+    void withOneWorkerAFourthSideIsCheckedAndTimed() throws Exception {
+        List<ServerCeiling.Result> results = ServerCeiling.measure(
+                List.of(HotServer.gridCell("Server1K-4c-10w-ReplyTo")), 2, true, r -> { });
+        assertThat(results).singleElement().satisfies(r -> {
+            assertThat(r.oneWorkerMs()).isPositive();
+            assertThat(r.twoWorkersOverOne()).isEqualTo(r.switchboardMs() / r.oneWorkerMs());
+        });
     }
 
     @Test
