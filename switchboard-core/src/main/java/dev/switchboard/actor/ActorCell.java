@@ -23,12 +23,12 @@ abstract sealed class ActorCell<M> permits ActorCore {
      * send on the actor's reference (LocalRef) enqueues the message, then reads the status: if the actor is
      * started, not paused and not already scheduled, the sender sets the SCHEDULED bit with one CAS and
      * schedules the activation (on a worker, through the worker's handoff buffer). Whoever holds SCHEDULED (the
-     * token) is the only consumer of the mailbox. The activation processes up to the runtime's throughput budget
-     * of messages, then re-queues itself behind other work if more messages and other work are waiting; when the
-     * mailbox is empty it clears SCHEDULED and re-checks the mailbox (release-then-recheck). Enqueue-then-check on
-     * the sender side and release-then-recheck on the consumer side are both full fences on different words, so
-     * either the sender sees SCHEDULED cleared or the consumer sees the message: no wake-up is lost. Nothing is
-     * allocated per message.
+     * token) is the only consumer of the mailbox. The activation processes up to its throughput budget of
+     * messages (the runtime's, unless the actor declared its own), then re-queues itself behind other work if more
+     * messages and other work are waiting; when the mailbox is empty it clears SCHEDULED and re-checks the
+     * mailbox (release-then-recheck). Enqueue-then-check on the sender side and release-then-recheck on the
+     * consumer side are both full fences on different words, so either the sender sees SCHEDULED cleared or the
+     * consumer sees the message: no wake-up is lost. Nothing is allocated per message.
      *
      * The life cycle lives in the same word: STARTED, PAUSED, TERMINATED, and RELEASED (the activation has been
      * completed into the finish). exit() and failures set TERMINATED; whichever thread holds (or next acquires)
@@ -413,7 +413,8 @@ abstract sealed class ActorCell<M> permits ActorCore {
             p.runTurns(false);
             return;
         }
-        int budget = scheduler.budget();
+        int turn = budget();
+        int left = turn;
         for (;;) {
             int s = status;
             if ((s & TERMINATED) != 0) {
@@ -421,15 +422,16 @@ abstract sealed class ActorCell<M> permits ActorCore {
                 return;
             }
             if (runOne(s)) {
-                if (--budget > 0) {
+                if (--left > 0) {
                     continue;
                 }
                 s = status;
                 if (((s & TERMINATED) != 0 || runnable(s)) && scheduler.yieldIfOthersWaiting(activation)) {
                     return;                               // the token stays with the re-queued activation
                 }
-                scheduler.turnGoesOn(activation);          // nobody is waiting for this worker: go on
-                budget = scheduler.budget();
+                scheduler.turnGoesOn(activation, turn);    // nobody is waiting for this worker: go on
+                turn = budget();
+                left = turn;
                 continue;
             }
             if (!releaseAndReacquire()) {                 // release, then re-check
@@ -639,6 +641,16 @@ abstract sealed class ActorCell<M> permits ActorCore {
     }
 
     /** The runtime the started actor runs on. */
+    /**
+     * The messages a turn of this actor takes: the budget it declared ({@code ActorCore.throughput(int)}), else
+     * its runtime's. Read by the holder of the token.
+     */
+    final int budget() {
+        ActorExtras x = extras;
+        int declared = x == null ? 0 : x.budget;
+        return declared != 0 ? declared : scheduler.budget();
+    }
+
     final Scheduler scheduler() {
         return scheduler;
     }

@@ -50,6 +50,11 @@ final class ActorExtras {
     /** The name given to start(name), or null; written before the start publishes the actor. */
     String name;
     /**
+     * The messages a turn takes, declared by {@code ActorCore.throughput(int)}, or 0: the runtime's budget. Written
+     * before start() publishes the actor or by its processing, read by the holder of the token (confined to it).
+     */
+    int budget;
+    /**
      * Set by start() when the class overrides onStart(), before it publishes STARTED; cleared by the holder of
      * the token that runs the hook. Senders read it plainly in the actor's runnable check: a stale true only makes
      * one of them schedule an activation that finds nothing to do.

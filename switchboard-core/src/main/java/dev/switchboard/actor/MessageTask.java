@@ -12,7 +12,7 @@ import dev.switchboard.spi.MessageProcessing;
  * <p>A message started by a policy runs through the policy's {@code process} (this task is the
  * {@link MessageProcessing} it sees) and reports itself finished, which may run the policy's turn on this
  * thread; the first message that turn starts can be handed back to this task ({@link #continueWith}), which then
- * processes it next, on the same thread, up to the runtime's throughput budget. Fields other than the final ones
+ * processes it next, on the same thread, up to the actor's throughput budget. Fields other than the final ones
  * are confined to the thread running this task.
  */
 final class MessageTask extends Node implements MessageProcessing {
@@ -42,7 +42,7 @@ final class MessageTask extends Node implements MessageProcessing {
         this.policy = policy;
         this.envelope = envelope;
         this.ticket = ticket;
-        this.budgetLeft = activation.scheduler().budget() - 1;
+        this.budgetLeft = actor.budget() - 1;
         LetterPlacement placement = policy == null ? null : policy.placement;
         this.createdAt = placement != null && LetterLength.timesNextMessage()
                 ? placement.clock().nanoTime() : NOT_TIMED;

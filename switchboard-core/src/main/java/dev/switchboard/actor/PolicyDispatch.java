@@ -201,7 +201,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         Thread thread = Thread.currentThread();
         Node previous = Context.enter(thread, actor.activation());
         MessageTask finishing = previous instanceof MessageTask mt && mt.actor == actor && mt.reporting ? mt : null;
-        int turnsLeft = actor.scheduler().budget();
+        int turnsLeft = actor.budget();
         int ranInline = 0;
         boolean direct = false;
         try {
@@ -214,7 +214,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     continue;                             // terminated by it, or on to the messages
                 }
                 if (!inline && skipsPolicyNow()) {
-                    int budget = actor.scheduler().budget();
+                    int budget = actor.budget();
                     int ran = runDirect(budget - ranInline);
                     ranInline += ran;
                     if (ranInline >= budget) {
@@ -284,7 +284,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                         return;
                     }
                     ranInline += inlineLetters.runAll(this);
-                    if (ranInline >= actor.scheduler().budget()) {
+                    if (ranInline >= actor.budget()) {
                         ranInline = 0;
                         if (inline) {                      // a finished task's thread: the activation goes on
                             actor.scheduler().activate(actor.activation());
@@ -441,7 +441,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
             return true;
         }
-        actor.scheduler().turnGoesOn(actor.activation());
+        actor.scheduler().turnGoesOn(actor.activation(), actor.budget());
         return false;
     }
 

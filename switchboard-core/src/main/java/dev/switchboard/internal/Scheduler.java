@@ -403,13 +403,13 @@ public final class Scheduler {
     }
 
     /**
-     * The turn of {@code task}, which has used up its budget, goes on (nothing waits for this thread, or the task
-     * has nothing left that another turn would run sooner): its work so far counts as a turn's
-     * ({@link Worker#turnGoesOn}).
+     * The turn of {@code task}, which has used up its budget of {@code units} messages, goes on (nothing waits for
+     * this thread, or the task has nothing left that another turn would run sooner): its work so far counts as a
+     * turn's ({@link Worker#turnGoesOn}).
      */
-    public void turnGoesOn(Node task) {
+    public void turnGoesOn(Node task, int units) {
         if (Thread.currentThread() instanceof Worker w && w.scheduler == this) {
-            w.turnGoesOn(task, budget);
+            w.turnGoesOn(task, units);
         }
     }
 

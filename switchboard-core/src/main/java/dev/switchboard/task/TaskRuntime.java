@@ -457,7 +457,10 @@ public final class TaskRuntime implements AutoCloseable {
         return scheduler.parallelism();
     }
 
-    /** Messages an actor processes per activation before it yields its worker. */
+    /**
+     * Messages an actor processes per activation before it yields its worker, unless the actor declares its own
+     * budget ({@code ActorCore.throughput(int)}).
+     */
     public int throughput() {
         return scheduler.budget();
     }
@@ -606,7 +609,10 @@ public final class TaskRuntime implements AutoCloseable {
             return this;
         }
 
-        /** Messages an actor processes per activation before yielding its worker (default {@value #DEFAULT_THROUGHPUT}). */
+        /**
+         * Messages an actor processes per activation before yielding its worker (default
+         * {@value #DEFAULT_THROUGHPUT}); an actor may declare its own ({@code ActorCore.throughput(int)}).
+         */
         public Builder throughput(int messages) {
             if (messages < 1) {
                 throw new IllegalArgumentException("throughput must be at least 1 message, got " + messages);
