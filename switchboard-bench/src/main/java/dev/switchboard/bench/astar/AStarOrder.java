@@ -19,10 +19,12 @@ import org.apache.pekko.actor.ActorSystem;
  *
  * <pre>
  * java -Xms2g -Xmx2g -cp switchboard-bench/target/switchboard-bench.jar \
- *     dev.switchboard.bench.astar.AStarOrder 24 switchboard:64 pekko:5 switchboard:5 pekko:64
+ *     dev.switchboard.bench.astar.AStarOrder 24 switchboard:64 pekko:5 switchboard:64/0 pekko:64
  * </pre>
  * The first argument is the runs per side (the first half is warm-up), each next one a side and its budget; each
- * side runs with two workers (two threads on Pekko) in a runtime of its own, one after the other.
+ * side runs with two workers (two threads on Pekko) in a runtime of its own, one after the other. A Switchboard
+ * side's master declares its own budget ({@link SwitchboardAStar#MASTER_THROUGHPUT} unless the side names one
+ * after a slash; 0: none, the runtime's).
  */
 public final class AStarOrder {
     /**
@@ -36,7 +38,8 @@ public final class AStarOrder {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            throw new IllegalArgumentException("usage: AStarOrder RUNS SIDE:BUDGET... (SIDE: switchboard or pekko)");
+            throw new IllegalArgumentException("usage: AStarOrder RUNS SIDE:BUDGET... (SIDE: switchboard or pekko;"
+                    + " switchboard:BUDGET/MASTER gives the master its own budget, 0 for the runtime's)");
         }
         int runs = Integer.parseInt(args[0]);
         if (runs < 1) {
@@ -44,27 +47,29 @@ public final class AStarOrder {
         }
         RUNTIME_LOG.setLevel(Level.WARNING);
         for (int i = 1; i < args.length; i++) {
-            if (!args[i].matches("(switchboard|pekko):[1-9][0-9]*")) {
-                throw new IllegalArgumentException("a side is switchboard:BUDGET or pekko:BUDGET, not " + args[i]);
+            if (!args[i].matches("switchboard:[1-9][0-9]*(/[0-9]+)?|pekko:[1-9][0-9]*")) {
+                throw new IllegalArgumentException("a side is switchboard:BUDGET[/MASTER] or pekko:BUDGET, not "
+                        + args[i]);
             }
         }
         Grid grid = new Grid(150, 10);
         for (int i = 1; i < args.length; i++) {
-            String[] sideBudget = args[i].split(":");
+            String[] sideBudget = args[i].split("[:/]");
             int budget = Integer.parseInt(sideBudget[1]);
-            double[][] measured = sideBudget[0].equals("switchboard") ? switchboard(grid, budget, runs)
+            int master = sideBudget.length > 2 ? Integer.parseInt(sideBudget[2]) : SwitchboardAStar.MASTER_THROUGHPUT;
+            double[][] measured = sideBudget[0].equals("switchboard") ? switchboard(grid, budget, master, runs)
                     : pekko(grid, budget, runs);
             report("AStar " + args[i], measured);
         }
     }
 
-    private static double[][] switchboard(Grid grid, int budget, int runs) {
+    private static double[][] switchboard(Grid grid, int budget, int master, int runs) {
         double[][] out = new double[runs][];
         try (TaskRuntime runtime = TaskRuntime.builder().workers(2).throughput(budget).build()) {
             for (int r = 0; r < runs; r++) {
                 AtomicIntegerArray parents = grid.newParents();
                 long t0 = System.nanoTime();
-                long checksum = SwitchboardAStar.run(runtime, grid, 20, 1_024, parents);
+                long checksum = SwitchboardAStar.run(runtime, grid, 20, 1_024, master, parents);
                 out[r] = measured(parents, checksum, System.nanoTime() - t0);
             }
         }

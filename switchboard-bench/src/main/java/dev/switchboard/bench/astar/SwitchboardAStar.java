@@ -34,6 +34,12 @@ final class SwitchboardAStar {
     record StopAck() implements Msg {
     }
 
+    /**
+     * The items of work the master deals out per turn. A best-first search wants them few: between two turns of
+     * the master the workers' new work arrives in its distance buckets, and the nearest of it goes out next; a
+     * turn of 64 would deal out 64 items of its backlog first (decision 013, "AStar: the nodes a search claims").
+     */
+    static final int MASTER_THROUGHPUT = 5;
     private static final Found FOUND = new Found();
     private static final Received RECEIVED = new Received();
     private static final Stop STOP = new Stop();
@@ -43,12 +49,16 @@ final class SwitchboardAStar {
     }
 
     static long run(TaskRuntime runtime, Grid grid, int workers, int threshold) {
-        return run(runtime, grid, workers, threshold, grid.newParents());
+        return run(runtime, grid, workers, threshold, MASTER_THROUGHPUT, grid.newParents());
     }
 
-    /** One search that claims nodes in {@code parents} (fresh from {@link Grid#newParents}); the checksum. */
-    static long run(TaskRuntime runtime, Grid grid, int workers, int threshold, AtomicIntegerArray parents) {
-        Master master = new Master(grid, workers);
+    /**
+     * One search that claims nodes in {@code parents} (fresh from {@link Grid#newParents}), its master dealing out
+     * at most {@code masterThroughput} items of work a turn (0: the runtime's budget); the checksum.
+     */
+    static long run(TaskRuntime runtime, Grid grid, int workers, int threshold, int masterThroughput,
+            AtomicIntegerArray parents) {
+        Master master = new Master(grid, workers, masterThroughput);
         runtime.finish(() -> {
             // the master is idle until the first Work, which is sent once its workers are in place
             ActorRef<Msg> masterRef = master.start();
@@ -85,11 +95,13 @@ final class SwitchboardAStar {
         private int acks;
         private boolean stopping;
 
-        @SuppressWarnings("unchecked")
-        Master(Grid grid, int workers) {
+        Master(Grid grid, int workers, int throughput) {
             super(grid.priorities() + 2);
             this.priorities = grid.priorities();
             this.workers = ActorRef.newArray(workers);
+            if (throughput > 0) {
+                throughput(throughput);
+            }
         }
 
         @Override

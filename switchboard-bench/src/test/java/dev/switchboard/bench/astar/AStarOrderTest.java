@@ -23,7 +23,7 @@ class AStarOrderTest {
         Grid grid = new Grid(30, 10);
         try (TaskRuntime runtime = TaskRuntime.builder().workers(2).throughput(5).build()) {
             AtomicIntegerArray parents = grid.newParents();
-            assertThat(SwitchboardAStar.run(runtime, grid, 6, 16, parents)).isEqualTo(1);
+            assertThat(SwitchboardAStar.run(runtime, grid, 6, 16, SwitchboardAStar.MASTER_THROUGHPUT, parents)).isEqualTo(1);
             int path = 0;
             for (int node = grid.target; node != grid.origin; node = parents.get(node)) {
                 path++;
@@ -37,5 +37,9 @@ class AStarOrderTest {
     void anUnknownSideIsNamed() {
         assertThatThrownBy(() -> AStarOrder.main(new String[] {"2", "akka:5"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("akka:5");
+        assertThatThrownBy(() -> AStarOrder.main(new String[] {"2", "switchboard:64/"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("switchboard:64/");
+        assertThatThrownBy(() -> AStarOrder.main(new String[] {"2", "pekko:5/5"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pekko:5/5");
     }
 }
