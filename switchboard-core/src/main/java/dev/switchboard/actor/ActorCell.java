@@ -643,12 +643,11 @@ abstract sealed class ActorCell<M> permits ActorCore {
     /** The runtime the started actor runs on. */
     /**
      * The messages a turn of this actor takes: the budget it declared ({@code ActorCore.throughput(int)}), else
-     * its runtime's. Read by the holder of the token.
+     * its runtime's ({@link Scheduler#budget(int)}). Read by the holder of the token.
      */
     final int budget() {
         ActorExtras x = extras;
-        int declared = x == null ? 0 : x.budget;
-        return declared != 0 ? declared : scheduler.budget();
+        return scheduler.budget(x == null ? 0 : x.budget);
     }
 
     final Scheduler scheduler() {

@@ -195,8 +195,9 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * for its worker runs. Without it the actor takes its runtime's ({@link TaskRuntime#throughput()}, 64 unless
      * the runtime was built with another), as Pekko's actors take their dispatcher's {@code throughput}. A smaller
      * budget makes a busy actor share its worker sooner, so the actors it feeds answer sooner, at the cost of more
-     * turns; a larger one lets it run longer when it has much to do. It takes effect from the actor's next turn,
-     * and it stays with the actor across a restart by its supervisor.
+     * turns; a larger one lets it run longer when it has much to do. It takes effect from the actor's next turn.
+     * Under a schedule explorer (switchboard-testkit's {@code ScheduleExplorer}) the explorer's throughput applies
+     * to every actor instead: it is how finely the explorer interleaves the actors' messages.
      *
      * <pre>{@code
      * final class Master extends Selector<Msg, Numbered> {

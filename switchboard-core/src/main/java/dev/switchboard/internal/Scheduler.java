@@ -220,6 +220,15 @@ public final class Scheduler {
         return budget;
     }
 
+    /**
+     * The budget of an actor that declared {@code declared} messages (0: none): its own, except under a
+     * deterministic scheduler, where the runtime's applies to every actor, since there it is the granularity at
+     * which the test decides what runs next, not a matter of speed.
+     */
+    public int budget(int declared) {
+        return declared != 0 && deterministic == null ? declared : budget;
+    }
+
     /** Activations one worker runs through its handoff buffer before it forks the continuation. */
     public int handoffLimit() {
         return handoffLimit;

@@ -7,6 +7,7 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.task.TaskRuntime;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -178,6 +179,51 @@ class ScheduleExplorerTest {
         ScheduleExplorer.Exploration depth2 = ScheduleExplorer.pct(2).seeds(0, 300).explore(program);
         assertThat(depth2.failure()).isPresent();
         assertThat(depth2.failure().orElseThrow().failure()).hasMessageContaining("while the session was open");
+    }
+
+    /**
+     * Reads a shared cell on one message and writes what it read plus one on the next: with its own budget of 64,
+     * a turn that finds both messages queued runs them together, so no other actor's write can come between.
+     */
+    static final class ReadThenWrite extends Actor<String> {
+        private final int[] cell;
+        private int read;
+
+        ReadThenWrite(int[] cell) {
+            this.cell = cell;
+            throughput(64);
+        }
+
+        @Override
+        protected void process(String m) {
+            switch (m) {
+                case "read" -> read = cell[0];
+                case "write" -> cell[0] = read + 1;
+                default -> exit();
+            }
+        }
+    }
+
+    @Test
+    void theExplorersThroughputAppliesToAnActorWithABudgetOfItsOwn() {
+        // Each actor's three messages are queued before its first turn. Turns of the actors' own 64 would make
+        // each read-and-write whole; at the explorer's 1 the other actor's read can come between and an update is
+        // lost.
+        ScheduleExplorer.Program program = kit -> {
+            int[] cell = {0};
+            List<ActorRef<String>> actors = List.of(kit.spawn(new ReadThenWrite(cell), "first"),
+                    kit.spawn(new ReadThenWrite(cell), "second"));
+            for (ActorRef<String> a : actors) {
+                a.send("read");
+                a.send("write");
+                a.send("exit");
+            }
+            actors.forEach(kit::expectTerminated);
+            assertThat(cell[0]).as("both increments").isEqualTo(2);
+        };
+        ScheduleExplorer.Exploration found = ScheduleExplorer.random().seeds(0, 300).explore(program);
+        assertThat(found.failure()).as("a schedule that loses an update").isPresent();
+        assertThat(found.failure().orElseThrow().failure()).hasMessageContaining("both increments");
     }
 
     /** Blocks its turn on an ask: only the test's thread could run the answer. */
