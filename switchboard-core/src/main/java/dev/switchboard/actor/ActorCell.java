@@ -640,7 +640,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
         STATUS.getAndAdd(this, delta * AWAIT_UNIT);
     }
 
-    /** The runtime the started actor runs on. */
     /**
      * The messages a turn of this actor takes: the budget it declared ({@code ActorCore.throughput(int)}), else
      * its runtime's ({@link Scheduler#budget(int)}). Read by the holder of the token.
@@ -650,6 +649,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
         return scheduler.budget(x == null ? 0 : x.budget);
     }
 
+    /** The runtime the started actor runs on. */
     final Scheduler scheduler() {
         return scheduler;
     }

@@ -195,9 +195,11 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * for its worker runs. Without it the actor takes its runtime's ({@link TaskRuntime#throughput()}, 64 unless
      * the runtime was built with another), as Pekko's actors take their dispatcher's {@code throughput}. A smaller
      * budget makes a busy actor share its worker sooner, so the actors it feeds answer sooner, at the cost of more
-     * turns; a larger one lets it run longer when it has much to do. It takes effect from the actor's next turn.
-     * Under a schedule explorer (switchboard-testkit's {@code ScheduleExplorer}) the explorer's throughput applies
-     * to every actor instead: it is how finely the explorer interleaves the actors' messages.
+     * turns; a larger one lets it run longer when it has much to do. Declared while the actor processes a message,
+     * it takes effect from its next turn. It belongs to the actor's reference, as its mailbox does: a restart by its
+     * supervisor keeps it (the fresh instance's constructor may declare another). Under a schedule explorer
+     * (switchboard-testkit's {@code ScheduleExplorer}) the explorer's throughput applies to every actor instead: it
+     * is how finely the explorer interleaves the actors' messages.
      *
      * <pre>{@code
      * final class Master extends Selector<Msg, Numbered> {
@@ -211,12 +213,19 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      *
      * @throws IllegalArgumentException if {@code messages} is less than 1
      * @throws IllegalStateException if this actor has been started and this is not called by its processing of a
-     *         message or of a reply (as for {@link #become}); before {@code start()} it may be called from anywhere
+     *         message or of a reply (as for {@link #become}), or if its messages run as tasks of their own (a
+     *         {@link StatelessActor}, an actor bound to a monitor, a transactional actor), which declare it before
+     *         {@code start()}; before {@code start()} it may be called from anywhere
      */
     protected final void throughput(int messages) {
         ActorCore<M> cell = cell();
         if (messages < 1) {
             throw new IllegalArgumentException(cell + ": the throughput must be at least 1 message, got " + messages);
+        }
+        if (cell.status() != 0 && cell.dispatch != Dispatch.SERIAL) {
+            throw new IllegalStateException(cell + ".throughput() may only be called before start(): its messages"
+                    + " run as tasks of their own (" + (cell.dispatch instanceof PolicyDispatch p
+                    ? "it is bound to " + p.policy : "a stateless actor") + "); declare it in the constructor");
         }
         OwnerChecks.requireProcessingOnceStarted(cell, "throughput");
         cell.extras().budget = messages;

@@ -16,9 +16,9 @@ import java.util.function.Supplier;
  * constructor takes them from the cell, so what its constructor enables or disables in a selector's mailboxes
  * applies to the cell's at once: create it in the cell's processing), and all it does on itself ({@code self()}, {@code exit()},
  * {@code become}, timers, {@code awaitReply}, a selector's {@code enable}) acts on the cell. It is never started
- * on its own. What the cell keeps: its timers, the replies it awaits, its selector's guards and routing; what it
- * drops when it hosts a new instance: the behaviors {@code become} stacked. Owns the extras' {@code instance}
- * field and the constructor's view of the cell being hosted for ({@link #hostOfNew}).
+ * on its own. What the cell keeps: its timers, the replies it awaits, its selector's guards and routing, its
+ * throughput budget; what it drops when it hosts a new instance: the behaviors {@code become} stacked. Owns the
+ * extras' {@code instance} field and the constructor's view of the cell being hosted for ({@link #hostOfNew}).
  */
 final class ActorHosting {
     /*

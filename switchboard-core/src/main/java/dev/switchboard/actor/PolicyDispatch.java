@@ -35,12 +35,13 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * cannot keep the drain taking the token.
      *
      * Turns run inline on a sender's worker give the token on to the activation (a worker task) after the
-     * runtime's throughput budget of turns, so a send does not keep its sender busy while work keeps arriving.
+     * runtime's throughput budget of turns (the sender's wait, not the actor's turn), so a send does not keep its
+     * sender busy while work keeps arriving.
      *
      * The continuation: when a turn runs on the thread of a message that has just finished, the first message it
      * starts becomes that task's next message: it runs right after the turn, on this warm core, with no task, no
      * queue and no wake-up, so a policy that starts one message at a time (a mutex) runs a stream of messages like
-     * an actor's activation runs its messages, within the same throughput budget. Any other message is a task of
+     * an actor's activation runs its messages, within the actor's throughput budget. Any other message is a task of
      * its own: on a worker it goes through the handoff buffer, after the current turn (the worker's spreading
      * rule decides whether an idle worker takes it instead). When this thread already has a message to
      * continue with and the actor's messages are long, it is forked instead, so an idle worker can steal it at
@@ -201,7 +202,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         Thread thread = Thread.currentThread();
         Node previous = Context.enter(thread, actor.activation());
         MessageTask finishing = previous instanceof MessageTask mt && mt.actor == actor && mt.reporting ? mt : null;
-        int turnsLeft = actor.budget();
+        int turnsLeft = actor.scheduler().budget();      // a sender's wait: the runtime's
         int ranInline = 0;
         boolean direct = false;
         try {
@@ -219,7 +220,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     ranInline += ran;
                     if (ranInline >= budget) {
                         ranInline = 0;
-                        if (yieldsAfterBudget()) {
+                        if (yieldsAfterBudget(budget)) {
                             return;
                         }
                         continue;
@@ -284,13 +285,14 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                         return;
                     }
                     ranInline += inlineLetters.runAll(this);
-                    if (ranInline >= actor.budget()) {
+                    int budget = actor.budget();
+                    if (ranInline >= budget) {
                         ranInline = 0;
                         if (inline) {                      // a finished task's thread: the activation goes on
                             actor.scheduler().activate(actor.activation());
                             return;
                         }
-                        if (yieldsAfterBudget()) {
+                        if (yieldsAfterBudget(budget)) {
                             return;
                         }
                     }
@@ -437,11 +439,11 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * The activation has run its budget of messages: it gives its worker to the work waiting there, and then the
      * caller returns (true: the token stays with the re-queued activation), or goes on if none waits.
      */
-    private boolean yieldsAfterBudget() {
+    private boolean yieldsAfterBudget(int units) {
         if (actor.scheduler().yieldIfOthersWaiting(actor.activation())) {
             return true;
         }
-        actor.scheduler().turnGoesOn(actor.activation(), actor.budget());
+        actor.scheduler().turnGoesOn(actor.activation(), units);
         return false;
     }
 

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.actor.Selector.Numbered;
+import dev.switchboard.monitor.Category;
+import dev.switchboard.monitor.MutexMonitor;
+import dev.switchboard.monitor.ReadersWriterMonitor;
 import dev.switchboard.task.TaskRuntime;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -61,6 +65,8 @@ class ThroughputTest {
         int laggingMostBefore;
         /** The largest lag from {@link #SETTLED} messages after {@code switchAt} on. */
         int laggingMostAfter;
+        /** The lag at each message, as it starts. */
+        final int[] lagAt = new int[TOTAL];
 
         Forwarding(Counter counter) {
             this.counter = counter;
@@ -69,6 +75,7 @@ class ThroughputTest {
         /** Returns true once the last message has been forwarded. */
         boolean forward(int m, int switchAt) {
             int lag = seen - counter.counted.get();
+            lagAt[seen] = lag;
             if (seen < switchAt) {
                 laggingMostBefore = Math.max(laggingMostBefore, lag);
             } else if (seen >= switchAt + SETTLED) {
@@ -178,6 +185,105 @@ class ThroughputTest {
         }
         assertThat(f.laggingMostAfter).as("largest lag once turns of %d have settled", later)
                 .isBetween(later - 1, 2 * later + 1);
+        // The turn under way when the budget changed still runs its 64: turns start at multiples of 64 until then.
+        int endOfTurn = (switchAt / 64 + 1) * 64;
+        int mostInThatTurn = Arrays.stream(f.lagAt, switchAt, endOfTurn).max().orElseThrow();
+        assertThat(mostInThatTurn).as("largest lag from the change to the end of its turn").isBetween(63, 129);
+    }
+
+    /** The same for an actor bound to a monitor. */
+    @ParameterizedTest(name = "bound to a {0} monitor, actor declares {1}")
+    @CsvSource({"mutex, 4", "mutex, 0"})
+    void anActorBoundToAMonitorTakesItsBudget(String monitor, int declared) {
+        Counter counter = new Counter();
+        Forwarding f = new Forwarding(counter);
+        BusyActor busy = new BusyActor(f, declared, TOTAL, 0);
+        if (monitor.equals("mutex")) {
+            new MutexMonitor().bind(busy);
+        } else {
+            new ReadersWriterMonitor(Category.of("reads", Integer.class), Category.of("writes", String.class))
+                    .bind(busy);
+        }
+        run(64, counter, f, busy);
+        int turn = declared == 0 ? 64 : declared;
+        assertThat(f.laggingMostBefore).as("the counter's largest lag, in messages, with turns of %d", turn)
+                .isBetween(turn - 1, 2 * turn + 1);
+    }
+
+    @Test
+    void anActorWhoseMessagesRunAsTasksDeclaresItBeforeStart() throws Exception {
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        final class Parallel extends StatelessActor<String> {
+            @Override
+            protected void process(String m) {
+                try {
+                    throughput(3);
+                } catch (IllegalStateException e) {
+                    refused.set(e);
+                }
+            }
+        }
+        try (TaskRuntime rt = TaskRuntime.builder().name("throughput-tasks").workers(1).build()) {
+            rt.finish(HANG_GUARD, () -> {
+                Parallel p = new Parallel();
+                p.throughput(3);                          // before start: accepted
+                ActorRef<String> ref = p.start();
+                ref.send("go");
+                ref.stop();
+            });
+        }
+        assertThat(refused.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("throughput() may only be called before start()")
+                .hasMessageContaining("a stateless actor");
+    }
+
+    /** A child that narrows its budget on -2 and fails on -3; its supervisor restarts it with a fresh instance. */
+    static final class Restarting extends Actor<Integer> {
+        final Forwarding f;
+
+        Restarting(Forwarding f) {
+            this.f = f;
+        }
+
+        @Override
+        protected void process(Integer m) {
+            if (m == -2) {
+                throughput(2);
+            } else if (m == -3) {
+                throw new IllegalStateException("planted failure");
+            } else if (f.forward(m, 0)) {
+                exit();
+            }
+        }
+    }
+
+    @Test
+    void aRestartKeepsTheBudget() {
+        Counter counter = new Counter();
+        Forwarding f = new Forwarding(counter);
+        final class Parent extends Actor<Terminated> {
+            @Override
+            protected void onStart() {
+                f.counterRef = counter.start();
+                ActorRef<Integer> child = startChild(() -> new Restarting(f), SupervisorStrategy.restart());
+                watch(child, t -> t);
+                child.send(-2);                          // turns of 2 from the next one on
+                child.send(-3);                          // a fresh instance, whose constructor declares nothing
+                for (int i = 0; i < TOTAL; i++) {
+                    child.send(i);
+                }
+            }
+
+            @Override
+            protected void process(Terminated t) {
+                exit();
+            }
+        }
+        try (TaskRuntime rt = TaskRuntime.builder().name("throughput-restart").workers(1).build()) {
+            rt.finish(HANG_GUARD, () -> new Parent().start());
+            assertThat(counter.counted.get()).isEqualTo(TOTAL);
+        }
+        assertThat(f.laggingMostAfter).as("largest lag after the restart, turns of 2").isBetween(1, 5);
     }
 
     @Test

@@ -98,7 +98,8 @@ public final class ScheduleExplorer {
 
     /**
      * Messages an actor processes per turn (default 1: a decision between any two messages, the finest
-     * interleaving; more turns fewer decisions).
+     * interleaving; more turns fewer decisions). It applies to every actor, also to one that declares a budget of
+     * its own ({@code ActorCore.throughput(int)}).
      */
     public ScheduleExplorer throughput(int messages) {
         if (messages < 1) {
