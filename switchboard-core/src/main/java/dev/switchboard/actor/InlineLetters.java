@@ -61,10 +61,18 @@ final class InlineLetters {
      * it. Returns how many ran.
      */
     int runAll(PolicyDispatch dispatch) {
+        return run(dispatch, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Runs at most {@code limit} of the messages that have not run, as {@link #runAll} does; the others wait for
+     * the next turn, in their order. Returns how many ran.
+     */
+    int run(PolicyDispatch dispatch, int limit) {
         Object[] q = queue;
         Processing m = processing;
         int ran = 0;
-        while (run < count) {
+        while (run < count && ran < limit) {
             int i = run;
             m.envelope = q[i];
             m.ticket = q[i + 1];

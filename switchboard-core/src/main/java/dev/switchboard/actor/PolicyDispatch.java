@@ -284,8 +284,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                         actor.scheduler().activate(actor.activation());
                         return;
                     }
-                    ranInline += inlineLetters.runAll(this);
                     int budget = actor.budget();
+                    ranInline += inlineLetters.run(this, budget - ranInline);   // the rest wait for the next turn
                     if (ranInline >= budget) {
                         ranInline = 0;
                         if (inline) {                      // a finished task's thread: the activation goes on
