@@ -23,7 +23,8 @@ class AStarOrderTest {
         Grid grid = new Grid(30, 10);
         try (TaskRuntime runtime = TaskRuntime.builder().workers(2).throughput(5).build()) {
             AtomicIntegerArray parents = grid.newParents();
-            assertThat(SwitchboardAStar.run(runtime, grid, 6, 16, SwitchboardAStar.MASTER_THROUGHPUT, parents)).isEqualTo(1);
+            assertThat(SwitchboardAStar.run(runtime, grid, 6, 16, SwitchboardAStar.MASTER_THROUGHPUT, parents))
+                    .isEqualTo(1);
             int path = 0;
             for (int node = grid.target; node != grid.origin; node = parents.get(node)) {
                 path++;
