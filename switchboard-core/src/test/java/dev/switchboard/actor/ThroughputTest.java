@@ -61,10 +61,6 @@ class ThroughputTest {
         final Counter counter;
         ActorRef<Integer> counterRef;
         int seen;
-        /** The largest lag before {@code switchAt} messages (the whole run if there is no switch). */
-        int laggingMostBefore;
-        /** The largest lag from {@link #SETTLED} messages after {@code switchAt} on. */
-        int laggingMostAfter;
         /** The lag at each message, as it starts. */
         final int[] lagAt = new int[TOTAL];
 
@@ -73,20 +69,24 @@ class ThroughputTest {
         }
 
         /** Returns true once the last message has been forwarded. */
-        boolean forward(int m, int switchAt) {
-            int lag = seen - counter.counted.get();
-            lagAt[seen] = lag;
-            if (seen < switchAt) {
-                laggingMostBefore = Math.max(laggingMostBefore, lag);
-            } else if (seen >= switchAt + SETTLED) {
-                laggingMostAfter = Math.max(laggingMostAfter, lag);
-            }
+        boolean forward(int m) {
+            lagAt[seen] = seen - counter.counted.get();
             counterRef.send(m);
             if (++seen == TOTAL) {
                 counterRef.send(-1);
                 return true;
             }
             return false;
+        }
+
+        /** The largest lag at the messages {@code from} (inclusive) to {@code to} (exclusive). */
+        int mostLag(int from, int to) {
+            return Arrays.stream(lagAt, from, to).max().orElseThrow();
+        }
+
+        /** The largest lag of the whole run. */
+        int mostLag() {
+            return mostLag(0, TOTAL);
         }
     }
 
@@ -110,7 +110,7 @@ class ThroughputTest {
             if (f.seen == switchAt) {
                 throughput(later);
             }
-            if (f.forward(m, switchAt)) {
+            if (f.forward(m)) {
                 exit();
             }
         }
@@ -133,7 +133,7 @@ class ThroughputTest {
 
         @Override
         protected void process(Integer m) {
-            if (f.forward(m, TOTAL)) {
+            if (f.forward(m)) {
                 exit();
             }
         }
@@ -162,7 +162,7 @@ class ThroughputTest {
         Counter counter = new Counter();
         Forwarding f = new Forwarding(counter);
         run(runtimeBudget, counter, f, new BusyActor(f, declared, TOTAL, 0));
-        assertThat(f.laggingMostBefore).as("the counter's largest lag, in messages, with turns of %d", turn)
+        assertThat(f.mostLag()).as("the counter's largest lag, in messages, with turns of %d", turn)
                 .isBetween(turn - 1, 2 * turn + 1);
     }
 
@@ -171,7 +171,7 @@ class ThroughputTest {
         Counter counter = new Counter();
         Forwarding f = new Forwarding(counter);
         run(64, counter, f, new BusySelector(f, 3));
-        assertThat(f.laggingMostBefore).as("the counter's largest lag, in messages, with turns of 3").isBetween(2, 7);
+        assertThat(f.mostLag()).as("the counter's largest lag, in messages, with turns of 3").isBetween(2, 7);
     }
 
     @ParameterizedTest(name = "turns of {1} from message {0} on")
@@ -181,14 +181,13 @@ class ThroughputTest {
         Forwarding f = new Forwarding(counter);
         run(64, counter, f, new BusyActor(f, 0, switchAt, later));   // the runtime's 64 until the switch
         if (switchAt > 0) {
-            assertThat(f.laggingMostBefore).as("largest lag before the switch, turns of 64").isBetween(63, 129);
+            assertThat(f.mostLag(0, switchAt)).as("largest lag before the switch, turns of 64").isBetween(63, 129);
         }
-        assertThat(f.laggingMostAfter).as("largest lag once turns of %d have settled", later)
+        assertThat(f.mostLag(switchAt + SETTLED, TOTAL)).as("largest lag once turns of %d have settled", later)
                 .isBetween(later - 1, 2 * later + 1);
         // The turn under way when the budget changed still runs its 64: turns start at multiples of 64 until then.
         int endOfTurn = (switchAt / 64 + 1) * 64;
-        int mostInThatTurn = Arrays.stream(f.lagAt, switchAt, endOfTurn).max().orElseThrow();
-        assertThat(mostInThatTurn).as("largest lag from the change to the end of its turn").isBetween(63, 129);
+        assertThat(f.mostLag(switchAt, endOfTurn)).as("largest lag from the change to the end of its turn").isBetween(63, 129);
     }
 
     /**
@@ -209,7 +208,7 @@ class ThroughputTest {
         }
         run(64, counter, f, busy);
         int turn = declared == 0 ? 64 : declared;
-        assertThat(f.laggingMostBefore).as("the counter's largest lag, in messages, with turns of %d", turn)
+        assertThat(f.mostLag()).as("the counter's largest lag, in messages, with turns of %d", turn)
                 .isBetween(turn - 1, 2 * turn + 1);
     }
 
@@ -254,7 +253,7 @@ class ThroughputTest {
                 throughput(2);
             } else if (m == -3) {
                 throw new IllegalStateException("planted failure");
-            } else if (f.forward(m, 0)) {
+            } else if (f.forward(m)) {
                 exit();
             }
         }
@@ -286,7 +285,7 @@ class ThroughputTest {
             rt.finish(HANG_GUARD, () -> new Parent().start());
             assertThat(counter.counted.get()).isEqualTo(TOTAL);
         }
-        assertThat(f.laggingMostAfter).as("largest lag after the restart, turns of 2").isBetween(1, 5);
+        assertThat(f.mostLag(SETTLED, TOTAL)).as("largest lag after the restart, turns of 2").isBetween(1, 5);
     }
 
     @Test
