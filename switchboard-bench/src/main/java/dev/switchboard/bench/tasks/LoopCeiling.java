@@ -6,21 +6,25 @@ import dev.switchboard.bench.harness.Benchmark;
 import dev.switchboard.bench.harness.Rounds;
 import dev.switchboard.task.TaskRuntime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 
 /**
- * The ceiling of {@link ParallelLoop} on this machine: what each side's run would take if the runtime cost
- * nothing, beside the benchmark's own two programs, in one JVM that has first run the suite's other task-parallel
- * benchmarks (as the harness's JVM has), the sides taking turns round after round.
+ * What {@link ParallelLoop}'s two runtimes add to its loops on this machine: for each, the time its run would take
+ * if the runtime cost nothing (its ceiling), beside the benchmark's own two programs, the sides taking turns round
+ * after round in one JVM. That JVM first runs the suite's other task-parallel benchmarks, as the harness's JVM has
+ * before ParallelLoop, so that the JIT has seen their tasks too; it does not recreate the harness's JVM.
  *
  * <p>Four sides take turns: the benchmark's Switchboard and pool programs as the harness runs them, and a copy of
  * each that also times every chunk's loop. For a timed side, the sum of its chunks' times over the workers is its
- * ceiling: the same loop, as the JIT compiled it for that side, split between the workers with nothing spent on
- * spawning, stealing or joining. The run's time over that ceiling is what the runtime added. The loop's time per
- * iteration says what the JIT made of each side's copy of the same source.
+ * ceiling: its copy of the loop, as the JIT compiled it, split between the workers with nothing spent on spawning,
+ * stealing or joining. The tool reports the fraction of that ceiling each timed side reaches (1: the runtime added
+ * nothing), from the medians of the run's time and of its loops' time. The copies are compiled apart from the
+ * benchmark's programs, so what they show is what each runtime adds, not the benchmark's own ratio; their time per
+ * iteration says what the JIT made of each copy of the same source.
  *
  * <pre>
  * java -Xms2g -Xmx2g -cp switchboard-bench/target/switchboard-bench.jar \
@@ -95,35 +99,32 @@ public final class LoopCeiling {
         long[][] times;
         long[][] loopNanos = new long[2][rounds];
         int[] round = new int[1];
-        try (TaskRuntime runtime = TaskRuntime.create(workers)) {
-            ForkJoinPool pool = new ForkJoinPool(workers);
-            try {
-                for (Benchmark other : List.<Benchmark>of(new FibFuture(), new FibFinish(), new Sort())) {
-                    for (int i = 0; i < warmRuns; i++) {
-                        check(other.name(), other.runSwitchboard(runtime), other.expected());
-                        check(other.name(), other.runForkJoin(pool), other.expected());
-                    }
+        try (TaskRuntime runtime = TaskRuntime.create(workers); ForkJoinPool pool = new ForkJoinPool(workers)) {
+            for (Benchmark other : List.<Benchmark>of(new FibFuture(), new FibFinish(), new Sort())) {
+                for (int i = 0; i < warmRuns; i++) {
+                    check(other.name(), other.runSwitchboard(runtime), other.expected());
+                    check(other.name(), other.runForkJoin(pool), other.expected());
                 }
-                long[] switchboardChunks = new long[chunks];
-                long[] poolChunks = new long[chunks];
-                Rounds.Run[] runs = {
-                    () -> loop.runSwitchboard(runtime),
-                    () -> loop.runForkJoin(pool),
-                    () -> {
-                        long sum = timedSwitchboard(runtime, iterations, chunk, chunks, switchboardChunks);
-                        loopNanos[0][round[0]] = total(switchboardChunks);
-                        return sum;
-                    },
-                    () -> {
-                        long sum = pool.invoke(new TimedChunks(iterations, chunk, poolChunks));
-                        loopNanos[1][round[0]] = total(poolChunks);
-                        return sum;
-                    },
-                };
-                times = Rounds.takeTurns("ParallelLoop", runs, rounds, loop.expected(), () -> round[0]++);
-            } finally {
-                pool.shutdown();
             }
+            long[] switchboardChunks = new long[chunks];
+            long[] poolChunks = new long[chunks];
+            Rounds.Run[] runs = {
+                () -> loop.runSwitchboard(runtime),
+                () -> loop.runForkJoin(pool),
+                () -> {
+                    Arrays.fill(switchboardChunks, 0);
+                    long sum = timedSwitchboard(runtime, iterations, chunk, chunks, switchboardChunks);
+                    loopNanos[0][round[0]] = totalOfEvery(switchboardChunks, "Switchboard");
+                    return sum;
+                },
+                () -> {
+                    Arrays.fill(poolChunks, 0);
+                    long sum = pool.invoke(new TimedChunks(iterations, chunk, poolChunks));
+                    loopNanos[1][round[0]] = totalOfEvery(poolChunks, "the pool");
+                    return sum;
+                },
+            };
+            times = Rounds.takeTurns("ParallelLoop", runs, rounds, loop.expected(), () -> round[0]++);
         }
         return new Result(workers, Rounds.medianOfSecondHalfMs(times[0]), Rounds.medianOfSecondHalfMs(times[1]),
                 Rounds.medianOfSecondHalfMs(times[2]), Rounds.medianOfSecondHalfMs(loopNanos[0]),
@@ -134,6 +135,20 @@ public final class LoopCeiling {
         if (sum != expected) {
             throw new IllegalStateException(what + " summed " + sum + ", expected " + expected);
         }
+    }
+
+    /**
+     * The sum of every chunk's time.
+     *
+     * @throws IllegalStateException naming {@code side} if a chunk's time is missing (a chunk that was not timed)
+     */
+    private static long totalOfEvery(long[] nanos, String side) {
+        for (int c = 0; c < nanos.length; c++) {
+            if (nanos[c] <= 0) {
+                throw new IllegalStateException("LoopCeiling: " + side + "'s timed run left chunk " + c + " untimed");
+            }
+        }
+        return total(nanos);
     }
 
     private static long total(long[] nanos) {
@@ -156,7 +171,7 @@ public final class LoopCeiling {
                 sum += ParallelLoop.term(i);
             }
             partial[c] = sum;
-            nanos[c] = System.nanoTime() - start;
+            nanos[c] = Math.max(1, System.nanoTime() - start);          // 0 means untimed
         }));
         return total(partial);
     }
@@ -207,7 +222,7 @@ public final class LoopCeiling {
             for (int i = from; i < to; i++) {
                 sum += ParallelLoop.term(i);
             }
-            nanos[index] = System.nanoTime() - start;
+            nanos[index] = Math.max(1, System.nanoTime() - start);      // 0 means untimed
             return sum;
         }
     }
