@@ -148,15 +148,7 @@ public final class LoopCeiling {
                 throw new IllegalStateException("LoopCeiling: " + side + "'s timed run left chunk " + c + " untimed");
             }
         }
-        return total(nanos);
-    }
-
-    private static long total(long[] nanos) {
-        long sum = 0;
-        for (long n : nanos) {
-            sum += n;
-        }
-        return sum;
+        return Arrays.stream(nanos).sum();
     }
 
     /** {@link SwitchboardParallelLoop}'s program, each chunk's loop timed into {@code nanos}. */
@@ -173,7 +165,7 @@ public final class LoopCeiling {
             partial[c] = sum;
             nanos[c] = Math.max(1, System.nanoTime() - start);          // 0 means untimed
         }));
-        return total(partial);
+        return Arrays.stream(partial).sum();
     }
 
     /** {@link ForkJoinParallelLoop}'s program, each chunk's loop timed into {@code nanos}. */
