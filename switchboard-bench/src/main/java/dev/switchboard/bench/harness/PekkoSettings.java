@@ -44,6 +44,24 @@ public final class PekkoSettings {
         return ConfigFactory.parseString(cfg).withFallback(ConfigFactory.load());
     }
 
+    /**
+     * For tests of the harness's tools, which check the Pekko programs' answers and not their speed: {@link
+     * #matched(int, int)} with the default dispatcher on a {@code thread-pool-executor} of {@code workers} threads
+     * instead of the fork-join pool. On the pool, a mailbox that Pekko executes again as the same object can move
+     * a deque's {@code base} back; its threads then spin for the rest of the JVM or refuse the mailbox, and the run
+     * waits forever (docs/decisions/034-a-pekko-pool-thread-that-spins-for-the-rest-of-a-jvm.md). A thread pool's
+     * queue takes a node of its own for every execution, so a test cannot hang on that.
+     */
+    public static Config threadPool(int workers, int throughput) {
+        String cfg = """
+                pekko.actor.default-dispatcher {
+                  executor = "thread-pool-executor"
+                  thread-pool-executor.fixed-pool-size = %d
+                }
+                """.formatted(workers);
+        return ConfigFactory.parseString(cfg).withFallback(matched(workers, throughput));
+    }
+
     /** {@link #defaults(int)} with the default dispatcher's {@code throughput} set to {@code throughput}. */
     public static Config matched(int workers, int throughput) {
         return ConfigFactory.parseString(THROUGHPUT + " = " + throughput).withFallback(defaults(workers));

@@ -1,5 +1,6 @@
 package dev.switchboard.bench.hotserver;
 
+import com.typesafe.config.Config;
 import dev.switchboard.bench.harness.PekkoSettings;
 import dev.switchboard.bench.harness.Rounds;
 import dev.switchboard.bench.harness.SpinningThreads;
@@ -118,8 +119,14 @@ public final class ServerCeiling {
      */
     static List<Result> measure(List<HotServer> cells, int rounds, boolean oneWorker, Consumer<Result> done)
             throws Exception {
+        return measure(cells, rounds, oneWorker, PekkoSettings.defaults(2), done);
+    }
+
+    /** {@link #measure(List, int, boolean, Consumer)} with Pekko's side on the configuration {@code pekkoConfig}. */
+    static List<Result> measure(List<HotServer> cells, int rounds, boolean oneWorker, Config pekkoConfig,
+            Consumer<Result> done) throws Exception {
         List<Result> results = new ArrayList<>();
-        ActorSystem pekko = ActorSystem.create(SYSTEM, PekkoSettings.defaults(2));
+        ActorSystem pekko = ActorSystem.create(SYSTEM, pekkoConfig);
         try (TaskRuntime runtime = TaskRuntime.create(2); TaskRuntime one = oneWorker ? TaskRuntime.create(1) : null) {
             if (!cells.isEmpty()) {
                 measure(cells.get(0), WARM_UP_ROUNDS, runtime, one, pekko);   // the JIT's first work, not a cell's

@@ -430,6 +430,11 @@ class HarnessTest {
         assertThat(PekkoSettings.throughput(PekkoSettings.of(Side.PEKKO_MATCHED, 2, 16))).isEqualTo(16);
         assertThatThrownBy(() -> PekkoSettings.of(Side.FORK_JOIN_POOL, 2, 16))
                 .isInstanceOf(IllegalArgumentException.class);
+        // the tests' configuration: the matched one on a thread pool of as many threads
+        Config pool = PekkoSettings.threadPool(3, 64);
+        assertThat(pool.getString("pekko.actor.default-dispatcher.executor")).isEqualTo("thread-pool-executor");
+        assertThat(pool.getInt("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size")).isEqualTo(3);
+        assertThat(PekkoSettings.throughput(pool)).isEqualTo(64);
     }
 
     @Test
