@@ -95,7 +95,7 @@ public final class ServerCeiling {
                 "Switchboard", "Pekko", "ratio", "ratio ceiling", "Switchboard / one",
                 oneWorker ? String.format(Locale.ROOT, " %10s %8s", "1w", "2w / 1w") : "");
         try {
-            measure(cells, rounds, oneWorker, r -> System.out.printf(Locale.ROOT,
+            measure(cells, rounds, oneWorker, PekkoSettings.defaults(2), r -> System.out.printf(Locale.ROOT,
                     "%-26s %10.2f %12.2f %10.2f %7.2f %14.2f %18.2f%s%n", r.cell(), r.ceilingMs(), r.switchboardMs(),
                     r.pekkoMs(), r.ratio(), r.ratioCeiling(), r.switchboardOverCeiling(), oneWorker
                             ? String.format(Locale.ROOT, " %10.2f %8.2f", r.oneWorkerMs(), r.twoWorkersOverOne())
@@ -113,16 +113,10 @@ public final class ServerCeiling {
     }
 
     /**
-     * Runs each cell's three sides {@code rounds} times, in turn, on a Switchboard runtime and a Pekko system of two
-     * workers each (and, if {@code oneWorker}, a fourth side: Switchboard on a runtime of one worker); checks every
-     * run's checksum; hands each cell's result to {@code done} as it is measured.
+     * Runs each cell's three sides {@code rounds} times, in turn, on a Switchboard runtime of two workers and a Pekko
+     * system on {@code pekkoConfig} (and, if {@code oneWorker}, a fourth side: Switchboard on a runtime of one
+     * worker); checks every run's checksum; hands each cell's result to {@code done} as it is measured.
      */
-    static List<Result> measure(List<HotServer> cells, int rounds, boolean oneWorker, Consumer<Result> done)
-            throws Exception {
-        return measure(cells, rounds, oneWorker, PekkoSettings.defaults(2), done);
-    }
-
-    /** {@link #measure(List, int, boolean, Consumer)} with Pekko's side on the configuration {@code pekkoConfig}. */
     static List<Result> measure(List<HotServer> cells, int rounds, boolean oneWorker, Config pekkoConfig,
             Consumer<Result> done) throws Exception {
         List<Result> results = new ArrayList<>();
