@@ -15,9 +15,9 @@ final class LetterLength {
      * time capped at twice the threshold so that one pre-empted message does not count as many) is long when it is
      * at least Scheduler.SPREAD_WORTH_NANOS, the threshold below which the workers do not wake each other for
      * activations either: forking a short message wakes an idle worker to run less work than the wake-up and the
-     * handover cost. In a runtime whose idle workers spin for work (Scheduler.spinsWhenIdle) a fork wakes nobody
-     * and is taken within microseconds, so there the threshold is half as long (a message of about 1 µs and more
-     * is forked). The average is a hint written by the message tasks without synchronisation: an int, so that a
+     * handover cost. Where a fork wakes nobody and is taken within microseconds (Scheduler.forksTakenAtOnce: the
+     * runtime's idle workers spin, or one spins for work now) the threshold is half as long (a message of about
+     * 1 µs and more is forked). The average is a hint written by the message tasks without synchronisation: an int, so that a
      * racy write is never torn (a sample is capped far below its range); it starts at the threshold, so that
      * forking is tried first.
      */
@@ -41,6 +41,6 @@ final class LetterLength {
     /** Whether the messages are long: one started beside a continuation on {@code scheduler} is forked. */
     boolean isLong(Scheduler scheduler) {
         int t = nanos;
-        return t >= Scheduler.SPREAD_WORTH_NANOS || (t >= Scheduler.SPREAD_WORTH_NANOS / 2 && scheduler.spinsWhenIdle());
+        return t >= Scheduler.SPREAD_WORTH_NANOS || (t >= Scheduler.SPREAD_WORTH_NANOS / 2 && scheduler.forksTakenAtOnce());
     }
 }

@@ -49,7 +49,10 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
      * behind the continuation with the watchdog told to look often (Scheduler.activateBehind): if the
      * continuation turns out long after all, the message waits as an activation held behind a long turn does,
      * until the watchdog's next looks (every millisecond while a worker holds work back and another is idle; the
-     * first may come a period of 10 ms later), not until the continuation's chain ends.
+     * first may come a period of 10 ms later), not until the continuation's chain ends. A message task started
+     * while another message of the actor is started and unreported tells the scheduler that parallel work is
+     * expected (Scheduler.expectParallelWork): for a while, a worker that runs out of work spins rather than
+     * parks, so that it is back for the next batch when a message that runs alone (a write) has cut this one.
      *
      * Inline messages: for a policy that allows them (mayRunInline), start() asks the actor's LetterPlacement where
      * each message runs. One that runs inline is queued (InlineLetters) and runs right after the turn that started
@@ -410,6 +413,9 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             }
         }
         MessageTask task = new MessageTask(actor.activation(), envelope, this, ticket);
+        if (started > 1) {
+            actor.scheduler().expectParallelWork();   // beside another (see the notes)
+        }
         if (!continuing) {
             task.scheduler().activate(task);
         } else if (length.isLong(actor.scheduler())) {

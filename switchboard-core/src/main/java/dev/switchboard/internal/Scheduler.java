@@ -444,6 +444,24 @@ public final class Scheduler {
         return idleSpin.nanos != 0;
     }
 
+    /**
+     * Whether work forked now would be taken by an idle worker within microseconds, without a wake-up: idle workers
+     * spin ({@link #spinsWhenIdle}), or one spins for work now (for expected parallel work, say).
+     */
+    public boolean forksTakenAtOnce() {
+        return idleSpin.nanos != 0 || idleSpin.spinningWorkers() > 0;
+    }
+
+    /**
+     * Parallel work is on its way (a dispatch policy started a message beside another): for the next 50 µs, workers
+     * that run out of work spin for it rather than park (see {@code IdleSpin}). Nothing on a runtime of one worker.
+     */
+    public void expectParallelWork() {
+        if (parallelism() > 1) {
+            idleSpin.expectWork();
+        }
+    }
+
     /** Whether some worker is idle now (parked, about to park, or spinning for work): a hint. */
     public boolean hasIdleWorkers() {
         return idleSpin.idleWorkers();

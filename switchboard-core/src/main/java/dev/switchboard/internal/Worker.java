@@ -35,10 +35,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the shared queue, which it takes from whenever its buffer is empty, and spreads nothing.
  * <p>
  * <b>Idle spin.</b> A worker that runs out of work returns to the pool, which parks it after a spin of a few
- * microseconds; waking it again takes tens of microseconds. A runtime built with an idle spin
- * ({@link Scheduler#spinsWhenIdle}) has the worker look for work for that long first ({@link #spinForWork}), so
- * that work made stealable meanwhile is taken at once: the pool counts such a worker as active (a fork does not try
- * to wake it), the spreading rules as idle.
+ * microseconds; waking it again takes tens of microseconds. A runtime built with an idle spin has the worker look
+ * for work for that long first ({@link #spinForWork}), and so does any runtime of several workers while an actor
+ * runs its messages in parallel ({@link Scheduler#expectParallelWork}), so that work made stealable meanwhile is
+ * taken at once: the pool counts such a worker as active (a fork does not try to wake it), the spreading rules as
+ * idle only for a configured spin ({@link IdleSpin}'s notes).
  * <p>
  * {@link #runChain} runs a node and then the activations handed off meanwhile, one <em>turn</em> each, and every
  * {@value #SHARED_PERIOD} turns the oldest entry of the runtime's shared queue ({@link RunQueue}). Handed-off
@@ -214,13 +215,13 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Called when a task the pool gave this worker has ended, before the worker returns to the pool: if the runtime
-     * spins when idle ({@link Scheduler#idleSpinNanos}), looks for work until that long has passed without finding
-     * any, and runs what it finds ({@link IdleSpin#spin}). Not while this thread waits in a finish or is spinning
-     * already.
+     * spins when idle now ({@link Scheduler#spinsWhenIdle}: an idle spin configured, or parallel work expected),
+     * looks for work until the spin has passed without finding any, and runs what it finds ({@link IdleSpin#spin}).
+     * Not while this thread waits in a finish or is spinning already.
      */
     void spinForWork() {
         IdleSpin idle = scheduler.idleSpin;
-        if (idle.nanos == 0 || spinning || blocking != 0 || helping != null) {
+        if (spinning || blocking != 0 || helping != null || !idle.spinsNow()) {
             return;
         }
         spinning = true;

@@ -652,9 +652,11 @@ public final class TaskRuntime implements AutoCloseable {
          * <p>Waking a parked worker takes tens of microseconds (about 40 µs on the virtual machines the benchmarks
          * ran on); a spinning worker takes work made stealable for it within a few, and its waker makes no system
          * call. That pays for programs that go from one busy worker to several many thousand times a second and
-         * whose parallel stretches are short: a readers-writer monitor whose batches of reads are cut by frequent
-         * writes, say (docs/guide.md, "Where a readers-writer monitor pays"). The price is CPU: after every stretch of work
-         * each idle worker keeps a core busy for this long, which other processes on the machine do not get.
+         * whose parallel stretches are short. The price is CPU: after every stretch of work each idle worker keeps
+         * a core busy for this long, which other processes on the machine do not get. An actor that runs its
+         * messages in parallel (a readers-writer monitor's reads, cut by writes) needs no setting: while it starts
+         * them, idle workers spin for up to 50 µs after each start whatever this says (docs/guide.md, "Where a
+         * readers-writer monitor pays").
          *
          * <pre>{@code
          * TaskRuntime rt = TaskRuntime.builder().workers(2).idleSpin(Duration.of(50, ChronoUnit.MICROS)).build();
