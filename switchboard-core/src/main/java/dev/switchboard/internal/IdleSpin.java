@@ -24,7 +24,11 @@ final class IdleSpin {
      * Such an actor's parallel stretches are cut by messages that run alone (a write), during which the other
      * worker has nothing to do; parked, it takes tens of microseconds to wake (decision 004), longer than the
      * next stretch of reads lasts, so the second core would never come back in time. The window ends on its own
-     * once the actor stops starting messages in parallel, so a runtime spins only while such work goes on.
+     * once the actor stops starting messages in parallel, so a runtime spins only while such work goes on. At
+     * most EXPECTED_WORK_SPINNERS workers spin for it at a time (a racy check: rarely one more): they take the
+     * first messages forked after the exclusive one, and the pool wakes others for the rest as usual, so that on a
+     * machine of many cores one actor's windows keep two cores busy, not all the idle ones. Two, not one: on two
+     * workers both may be idle between two requests, and one that parks then is not back for the next batch.
      *
      * The two spins differ in what others make of the spinner. The pool counts either as active (a fork does not
      * try to wake it), and a policy forks its messages from about 1 µs on while a worker spins (LetterLength).
@@ -35,7 +39,8 @@ final class IdleSpin {
      * expectedUntil is a deadline on the system clock's nanoTime (pacing, not the runtime's clock: a test's manual
      * clock must not stop a worker's spin from ending). It is volatile so that an idle worker sees a new window at
      * once; writers race (a plain read, then a write), and a lost extension only ends one spin early: the next
-     * start extends it again. It is written at most once a quarter window, so the actor's turns, which call
+     * start extends it again. It is written only when it moves by a quarter window or more (so a spin lasts
+     * between three quarters of the window and all of it after the last start), so the actor's turns, which call
      * expectWork for every message they start in parallel, mostly only read a line that stays shared. Every
      * worker asks at every chain's end whether to spin; `expecting`, cleared by the first to find the window
      * passed, answers that without a clock read while no work is expected (a clearing that races with a new
@@ -43,6 +48,8 @@ final class IdleSpin {
      */
     /** How long workers spin after parallel work was last expected ({@link #expectWork}). */
     static final long EXPECTED_WORK_NANOS = 50_000;
+    /** How many workers at most spin for expected work at a time. */
+    static final int EXPECTED_WORK_SPINNERS = 2;
     private final Scheduler scheduler;
     private final ForkJoinPool pool;
     private final int parallelism;
@@ -76,8 +83,8 @@ final class IdleSpin {
     }
 
     /**
-     * Parallel work is on its way: for the next {@link #EXPECTED_WORK_NANOS}, a worker that runs out of work spins
-     * for more, as if the runtime had been built with an idle spin. Called by the turn of an actor that runs its
+     * Parallel work is on its way: for up to the next {@link #EXPECTED_WORK_NANOS}, a worker that runs out of work
+     * spins for more (two at most), as if the runtime had been built with an idle spin. Called by the turn of an actor that runs its
      * messages in parallel (a monitor's reads) each time it starts one beside another: between two batches of
      * such messages (a write runs alone) the other worker would otherwise park, and the next batch would be done
      * before it woke.
@@ -93,12 +100,15 @@ final class IdleSpin {
         }
     }
 
-    /** Whether a worker that runs out of work spins now: an idle spin is configured, or work is expected. */
+    /**
+     * Whether a worker that runs out of work spins now: an idle spin is configured, or work is expected and fewer
+     * than {@link #EXPECTED_WORK_SPINNERS} workers spin.
+     */
     boolean spinsNow() {
         if (nanos != 0) {
             return true;
         }
-        if (!expecting) {
+        if (!expecting || spinning.get() >= EXPECTED_WORK_SPINNERS) {
             return false;               // the common case: no clock read
         }
         if (expectedUntil - Clock.system().nanoTime() > 0) {

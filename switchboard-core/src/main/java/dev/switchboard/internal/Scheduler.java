@@ -453,8 +453,9 @@ public final class Scheduler {
     }
 
     /**
-     * Parallel work is on its way (a dispatch policy started a message beside another): for the next 50 µs, workers
-     * that run out of work spin for it rather than park (see {@code IdleSpin}). Nothing on a runtime of one worker.
+     * Parallel work is on its way (a dispatch policy made a message a task while another was running): for up to
+     * 50 µs, a worker that runs out of work spins for it rather than park (see {@code IdleSpin}). Nothing on a
+     * runtime of one worker.
      */
     public void expectParallelWork() {
         if (parallelism() > 1) {
@@ -462,7 +463,10 @@ public final class Scheduler {
         }
     }
 
-    /** Whether some worker is idle now (parked, about to park, or spinning for work): a hint. */
+    /**
+     * Whether some worker is idle now (parked, about to park, or spinning for work under a configured idle spin):
+     * a hint.
+     */
     public boolean hasIdleWorkers() {
         return idleSpin.idleWorkers();
     }

@@ -215,7 +215,7 @@ public final class Worker extends ForkJoinWorkerThread {
 
     /**
      * Called when a task the pool gave this worker has ended, before the worker returns to the pool: if the runtime
-     * spins when idle now ({@link Scheduler#spinsWhenIdle}: an idle spin configured, or parallel work expected),
+     * spins when idle now ({@link IdleSpin#spinsNow}: an idle spin configured, or parallel work expected),
      * looks for work until the spin has passed without finding any, and runs what it finds ({@link IdleSpin#spin}).
      * Not while this thread waits in a finish or is spinning already.
      */

@@ -654,9 +654,9 @@ public final class TaskRuntime implements AutoCloseable {
          * call. That pays for programs that go from one busy worker to several many thousand times a second and
          * whose parallel stretches are short. The price is CPU: after every stretch of work each idle worker keeps
          * a core busy for this long, which other processes on the machine do not get. An actor that runs its
-         * messages in parallel (a readers-writer monitor's reads, cut by writes) needs no setting: while it starts
-         * them, idle workers spin for up to 50 µs after each start whatever this says (docs/guide.md, "Where a
-         * readers-writer monitor pays").
+         * messages in parallel (a readers-writer monitor's reads, cut by writes) needs no setting: on a runtime of
+         * several workers, while it starts them as tasks, up to two idle workers spin for up to 50 µs after each start
+         * whatever this says (docs/guide.md, "Where a readers-writer monitor pays").
          *
          * <pre>{@code
          * TaskRuntime rt = TaskRuntime.builder().workers(2).idleSpin(Duration.of(50, ChronoUnit.MICROS)).build();
