@@ -84,10 +84,10 @@ final class IdleSpin {
 
     /**
      * Parallel work is on its way: for up to the next {@link #EXPECTED_WORK_NANOS}, a worker that runs out of work
-     * spins for more (two at most), as if the runtime had been built with an idle spin. Called by the turn of an actor that runs its
-     * messages in parallel (a monitor's reads) each time it starts one beside another: between two batches of
-     * such messages (a write runs alone) the other worker would otherwise park, and the next batch would be done
-     * before it woke.
+     * spins for more (two at most), as if the runtime had been built with an idle spin. Called by the turn of an actor
+     * that runs its messages in parallel (a monitor's reads) each time it starts one beside another: between two
+     * batches of such messages (a write runs alone) the other worker would otherwise park, and the next batch would be
+     * done before it woke.
      */
     void expectWork() {
         long until = Clock.system().nanoTime() + EXPECTED_WORK_NANOS;   // pacing: real time (see Clock)
