@@ -79,8 +79,8 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
         Objects.requireNonNull(listener, "listener");
         Scheduler scheduler = RuntimeAccess.scheduler(runtime);
         Consumer<Object> each = letter -> listener.accept((DeadLetter) letter);   // one object per subscription
-        scheduler.subscribeDeadLetters(each);
-        return () -> scheduler.unsubscribeDeadLetters(each);
+        scheduler.deadLetters().subscribe(each);
+        return () -> scheduler.deadLetters().unsubscribe(each);
     }
 
     /**

@@ -79,9 +79,9 @@ final class DeadLetterRouting {
             ActorExtras.EARLY_DEAD_LETTERS.getAndAdd(x, 1L);
             return;
         }
-        s.countDeadLetter(reason.ordinal());
+        s.deadLetters().countOne(reason.ordinal());
         RuntimeEvents events = s.events();
-        Consumer<Object> listener = s.deadLetterListener();
+        Consumer<Object> listener = s.deadLetters().listener();
         if (listener == null && !events.heard()) {
             return;
         }
@@ -98,9 +98,9 @@ final class DeadLetterRouting {
      * that came after its requester stopped waiting), and tells the runtime's listener.
      */
     static void routeRemote(Scheduler s, ActorRef<?> recipient, Object message, DeadLetter.Reason reason) {
-        s.countDeadLetter(reason.ordinal());
+        s.deadLetters().countOne(reason.ordinal());
         RuntimeEvents events = s.events();
-        Consumer<Object> listener = s.deadLetterListener();
+        Consumer<Object> listener = s.deadLetters().listener();
         if (listener == null && !events.heard()) {
             return;
         }
@@ -119,7 +119,7 @@ final class DeadLetterRouting {
     static void countEarly(ActorCore<?> actor, Scheduler s) {
         ActorExtras x = actor.extrasOrNull();
         if (x != null && x.earlyDeadLetters != 0) {
-            s.countDeadLetters(DeadLetter.Reason.MAILBOX_FULL.ordinal(),
+            s.deadLetters().count(DeadLetter.Reason.MAILBOX_FULL.ordinal(),
                     (long) ActorExtras.EARLY_DEAD_LETTERS.getAndSet(x, 0L));
         }
     }

@@ -93,7 +93,7 @@ public record RuntimeMetrics(String runtime, int workers, int workersBusy, long 
         });
         EnumMap<DeadLetter.Reason, Long> dead = new EnumMap<>(DeadLetter.Reason.class);
         for (DeadLetter.Reason r : DeadLetter.Reason.values()) {
-            dead.put(r, s.deadLetterCount(r.ordinal()));
+            dead.put(r, s.deadLetters().counted(r.ordinal()));
         }
         return new RuntimeMetrics(s.name(), workers, busy, queued, live[0], processed[0], dead, c.actorFailures());
     }

@@ -128,7 +128,7 @@ final class Closing {
     Throwable closedWhileWaiting(Scope scope) {
         String report;
         try {
-            report = scheduler.report(scope);
+            report = scheduler.hangs.report(scope);
         } catch (Throwable t) {
             report = scope.toString();
         }

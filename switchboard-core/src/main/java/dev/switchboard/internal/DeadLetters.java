@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * package; here they are plain objects, and their reasons numbers (the ordinals of {@code DeadLetter.Reason}, below
  * {@link #REASONS}).
  */
-final class DeadLetters {
+public final class DeadLetters {
     private static final System.Logger LOG = Scheduler.LOG;
     @SuppressWarnings("unchecked")
     private static final Consumer<Object>[] NO_LISTENERS = new Consumer[0];
@@ -38,12 +38,12 @@ final class DeadLetters {
     }
 
     /** Counts one dead letter for {@code reason} (a reason's number; one out of range counts as the last). */
-    void countOne(int reason) {
+    public void countOne(int reason) {
         counts[slot(reason)].increment();
     }
 
     /** Adds dead letters counted before this runtime knew of them (an actor's, from before its start). */
-    void count(int reason, long n) {
+    public void count(int reason, long n) {
         if (n != 0) {
             counts[slot(reason)].add(n);
         }
@@ -54,7 +54,7 @@ final class DeadLetters {
     }
 
     /** Every dead letter counted so far. */
-    long counted() {
+    public long counted() {
         long sum = 0;
         for (LongAdder c : counts) {
             sum += c.sum();
@@ -63,7 +63,7 @@ final class DeadLetters {
     }
 
     /** The dead letters counted so far for {@code reason}. */
-    long counted(int reason) {
+    public long counted(int reason) {
         return counts[slot(reason)].sum();
     }
 
@@ -73,12 +73,12 @@ final class DeadLetters {
      * the default logging. Null would mean that nobody listens (the caller then makes no letter); it is never null
      * here, since the logging listens while nothing else does.
      */
-    Consumer<Object> listener() {
+    public Consumer<Object> listener() {
         return listener;
     }
 
     /** Subscribes {@code listener} to this runtime's dead letters, after those subscribed before it. */
-    void subscribe(Consumer<Object> listener) {
+    public void subscribe(Consumer<Object> listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (listenersLock) {
             Consumer<Object>[] old = listeners;
@@ -93,7 +93,7 @@ final class DeadLetters {
      * returns whether there was one. A letter being delivered at this moment may still reach it; none produced
      * after this returns does.
      */
-    boolean unsubscribe(Consumer<Object> listener) {
+    public boolean unsubscribe(Consumer<Object> listener) {
         synchronized (listenersLock) {
             Consumer<Object>[] old = listeners;
             for (int i = old.length - 1; i >= 0; i--) {

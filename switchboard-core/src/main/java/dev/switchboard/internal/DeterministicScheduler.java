@@ -235,7 +235,7 @@ public final class DeterministicScheduler {
             if (!runUntil(() -> scope.isEnded() || scope.stopped() != null)) {
                 scope.stop(new IllegalStateException("the finish waits for work that nothing has made ready under "
                         + this + ", which runs only ready nodes (a timer on the system clock, or a future completed"
-                        + " by another thread, is not waited for):\n" + scheduler.report(scope)));
+                        + " by another thread, is not waited for):\n" + scheduler.hangs.report(scope)));
             }
         } catch (RuntimeException notQuiet) {          // too many steps, or the chooser failed
             scope.stop(notQuiet);

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link Worker#enterBlocking}), the hang reports (it asks for one when the workers make no progress) and the
  * closing (a wait on a closed runtime ends with its exception).
  */
-final class FinishWait {
+public final class FinishWait {
     /** Tasks a worker waiting in a finish runs for it before it looks at the shared queue again. */
     static final int HELP_BITE = 64;
     /**
@@ -39,6 +39,17 @@ final class FinishWait {
      * ({@link #helpProduce}, {@link #runFinish}).
      */
     static final long JOIN_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
+    /**
+     * How {@link #runFinish} runs a body whose type belongs to the calling package (this one sits below it): a
+     * method reference such as {@code TaskBody::run}, which captures nothing, so that a finish allocates nothing
+     * for it.
+     */
+    @FunctionalInterface
+    public interface BodyRunner<B> {
+        /** Runs {@code body}; whatever it throws, checked or not, is a failure of the finish. */
+        void run(B body) throws Exception;
+    }
 
     private final Scheduler scheduler;
 
@@ -57,7 +68,7 @@ final class FinishWait {
      * quick end costs a thread.
      * Past {@link Worker#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
      */
-    void helpProduce(ProducingTask producer) {
+    public void helpProduce(ProducingTask producer) {
         Worker w = (Worker) Thread.currentThread();
         if (w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
             return;
@@ -98,7 +109,7 @@ final class FinishWait {
      * If the finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the
      * global scope), so the enclosing finish still waits for it and later failures reach it.
      */
-    <B> Scope runFinish(B body, Scheduler.BodyRunner<? super B> runner, long timeoutNanos) {
+    public <B> Scope runFinish(B body, BodyRunner<? super B> runner, long timeoutNanos) {
         scheduler.requireOpen("finish");
         Thread thread = Thread.currentThread();
         Node outer = Context.current();
@@ -169,7 +180,7 @@ final class FinishWait {
             scheduler.deterministic.awaitFinish(scope);      // the test thread runs the work, or it fails at once
             return;
         }
-        long reportAfter = scheduler.hangReportAfterNanos();
+        long reportAfter = scheduler.hangs.hangReportAfterNanos();
         Worker w = thread instanceof Worker ww ? ww : null;
         Clock clock = scheduler.clock();
         long start = clock.nanoTime();
@@ -282,7 +293,7 @@ final class FinishWait {
     }
 
     /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */
-    void block(ForkJoinPool.ManagedBlocker blocker) {
+    public void block(ForkJoinPool.ManagedBlocker blocker) {
         if (scheduler.deterministic != null) {
             scheduler.deterministic.awaitOnThisThread("a blocking wait", blocker::isReleasable);
         }

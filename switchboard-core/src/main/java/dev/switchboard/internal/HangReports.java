@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  * stack and progress, read only), the scopes being waited on (read only) and the unscoped-failure handler (a
  * reporter's own failure goes there).
  */
-final class HangReports {
+public final class HangReports {
     private final Scheduler scheduler;
     private final long hangReportAfterNanos;
     private volatile Consumer<String> hangReporter = HangReports::logHangReport;
@@ -47,7 +47,11 @@ final class HangReports {
         }
     }
 
-    private final Set<Scheduler.BlockedGet> blockedGets = ConcurrentHashMap.newKeySet();
+    /** A thread blocked in a future's {@code get()} while running {@code node}: shown by hang reports. */
+    public record BlockedGet(Thread thread, Node node, Object future, long sinceNanos, StackTraceElement site) {
+    }
+
+    private final Set<BlockedGet> blockedGets = ConcurrentHashMap.newKeySet();
 
     /**
      * Records that the current thread, running {@code node}, blocks in {@code get()} of {@code future}, so a hang
@@ -56,20 +60,19 @@ final class HangReports {
      * {@code getterClass} (cheap next to blocking); there is none to name when the task's body is a method
      * reference to {@code get} itself.
      */
-    Scheduler.BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass) {
+    public BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass) {
         StackTraceElement site = StackWalker.getInstance().walk(frames -> frames
                 .dropWhile(f -> !f.getClassName().equals(getterClass.getName()))
                 .dropWhile(f -> f.getClassName().equals(getterClass.getName()))
                 .findFirst()
                 .filter(f -> !f.getClassName().startsWith(Scheduler.class.getPackageName() + "."))
                 .map(StackWalker.StackFrame::toStackTraceElement).orElse(null));
-        Scheduler.BlockedGet b =
-                new Scheduler.BlockedGet(Thread.currentThread(), node, future, scheduler.clock().nanoTime(), site);
+        BlockedGet b = new BlockedGet(Thread.currentThread(), node, future, scheduler.clock().nanoTime(), site);
         blockedGets.add(b);
         return b;
     }
 
-    void unblocked(Scheduler.BlockedGet b) {
+    public void unblocked(BlockedGet b) {
         blockedGets.remove(b);
     }
 
@@ -77,7 +80,7 @@ final class HangReports {
      * What keeps {@code scope} open, as a multi-line report. Never throws: a report is made while something waits
      * (a finish, a close), and describing the program's objects runs the program's code ({@code toString}).
      */
-    String report(Scope scope) {
+    public String report(Scope scope) {
         try {
             return buildReport(scope);
         } catch (Throwable t) {
@@ -93,7 +96,7 @@ final class HangReports {
         long now = scheduler.clock().nanoTime();
         StringBuilder sb = new StringBuilder(scope.describe(now));
         List<String> items = scope.openItems(now);
-        for (Scheduler.BlockedGet b : blockedGets) {
+        for (BlockedGet b : blockedGets) {
             if (b.node().scope() == scope) {
                 items.add(b.node().describe() + " on thread '" + b.thread().getName() + "' has been blocked for "
                         + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - b.sinceNanos())) + " in get() of "
@@ -207,7 +210,7 @@ final class HangReports {
     }
 
     /** Reports for every finish currently waited on, and for the global scope if anything is open there. */
-    List<String> reportOpenScopes() {
+    public List<String> reportOpenScopes() {
         List<String> reports = new ArrayList<>();
         for (Scope s : scheduler.waitingScopes) {
             reports.add(report(s));
@@ -231,11 +234,11 @@ final class HangReports {
         Scheduler.LOG.log(System.Logger.Level.WARNING, report);
     }
 
-    void hangReporter(Consumer<String> reporter) {
+    public void hangReporter(Consumer<String> reporter) {
         this.hangReporter = reporter;
     }
 
-    long hangReportAfterNanos() {
+    public long hangReportAfterNanos() {
         return hangReportAfterNanos;
     }
 }

@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The task that computes a {@code future}'s value. Unlike a plain task it can be run by the thread that waits
  * for the value: a worker calling {@code get()} before any thread has started the task runs it inline
- * ({@link Scheduler#helpProduce}), as {@code ForkJoinTask.join} does, instead of blocking and making the pool add
+ * ({@link FinishWait#helpProduce}), as {@code ForkJoinTask.join} does, instead of blocking and making the pool add
  * a thread. Whoever claims it first runs it; a later run of the same task (the pool's) does nothing.
  */
 public abstract class ProducingTask extends Node {
@@ -60,7 +60,7 @@ public abstract class ProducingTask extends Node {
             scope().addFailure(t);
         } finally {
             Thread.interrupted();      // an interrupt set by this task is not seen by the next one on this thread
-            // The value is there: mark this task done, which ends a waiter's join (Scheduler#helpProduce) at once.
+            // The value is there: mark this task done, which ends a waiter's join (FinishWait#helpProduce) at once.
             // A CountedCompleter that is not a root is never marked done by its completion, which counts along
             // the pending counts only; marking it changes nothing there, and the pool skips a done task it holds.
             quietlyComplete();
@@ -78,7 +78,7 @@ public abstract class ProducingTask extends Node {
                 Failures.lastResort(scope(), t);
             }
             super.refused(cause);
-            quietlyComplete();                  // the future failed: ends a waiter's join (Scheduler#helpProduce)
+            quietlyComplete();                  // the future failed: ends a waiter's join (FinishWait#helpProduce)
         }
     }
 

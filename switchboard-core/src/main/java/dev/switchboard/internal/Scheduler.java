@@ -1,6 +1,5 @@
 package dev.switchboard.internal;
 
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
@@ -478,25 +477,9 @@ public final class Scheduler {
 
     // ---------------------------------------------------------------- waiting ({@link FinishWait})
 
-    /** Helps in a {@code get()} whose value {@code producer} computes, before it blocks ({@link FinishWait}). */
-    public void helpProduce(ProducingTask producer) {
-        finishes.helpProduce(producer);
-    }
-
-    /**
-     * How {@link #runFinish} runs a body whose type belongs to the calling package (this one sits below it): a
-     * method reference such as {@code TaskBody::run}, which captures nothing, so that a finish allocates nothing
-     * for it.
-     */
-    @FunctionalInterface
-    public interface BodyRunner<B> {
-        /** Runs {@code body}; whatever it throws, checked or not, is a failure of the finish. */
-        void run(B body) throws Exception;
-    }
-
-    /** Runs {@code body} as a finish and waits for it: {@link FinishWait#runFinish}. */
-    public <B> Scope runFinish(B body, BodyRunner<? super B> runner, long timeoutNanos) {
-        return finishes.runFinish(body, runner, timeoutNanos);
+    /** Waiting for work to end: a finish, a future's value, any blocking wait of the runtime's ({@link FinishWait}). */
+    public FinishWait finishes() {
+        return finishes;
     }
 
     /**
@@ -515,25 +498,11 @@ public final class Scheduler {
         }
     }
 
-    /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */
-    public void block(ForkJoinPool.ManagedBlocker blocker) {
-        finishes.block(blocker);
-    }
+    // ---------------------------------------------------------------- diagnostics and dead letters
 
-    // ---------------------------------------------------------------- diagnostics ({@link HangReports})
-
-    /** A thread blocked in a future's {@code get()} while running {@code node}: shown by hang reports. */
-    public record BlockedGet(Thread thread, Node node, Object future, long sinceNanos, StackTraceElement site) {
-    }
-
-    /**
-     * Records that this thread blocks in {@code get()} until {@code done}, until {@link #unblocked}
-     * ({@link HangReports}). Under a deterministic scheduler the wait is its business first
-     * ({@link #awaitIfDeterministic}).
-     */
-    public BlockedGet blockedInGet(Node node, Object future, Class<?> getterClass, BooleanSupplier done) {
-        awaitIfDeterministic("a blocking get()", done);
-        return hangs.blockedInGet(node, future, getterClass);
+    /** Hang reports and what they show: threads blocked in {@code get()}, open scopes ({@link HangReports}). */
+    public HangReports hangReports() {
+        return hangs;
     }
 
     /**
@@ -547,75 +516,17 @@ public final class Scheduler {
         }
     }
 
-    public void unblocked(BlockedGet b) {
-        hangs.unblocked(b);
-    }
-
-    /** What keeps {@code scope} open, as a multi-line report; never throws ({@link HangReports#report}). */
-    public String report(Scope scope) {
-        return hangs.report(scope);
-    }
-
-    /** Where a worker running {@code node} now is, or null ({@link HangReports#runningNow}). */
-    String runningNow(Node node) {
-        return hangs.runningNow(node);
-    }
-
-    /** Reports for every finish currently waited on, and for the global scope if anything is open there. */
-    public List<String> reportOpenScopes() {
-        return hangs.reportOpenScopes();
-    }
-
     /** The logger of hang reports, failures outside every finish and dead letters. */
     static final System.Logger LOG = System.getLogger("dev.switchboard");
 
-    public void hangReporter(Consumer<String> reporter) {
-        hangs.hangReporter(reporter);
-    }
-
-    public long hangReportAfterNanos() {
-        return hangs.hangReportAfterNanos();
-    }
-
-    // ---------------------------------------------------------------- dead letters and unscoped failures
-
-    /** Counts one dead letter for {@code reason} (the ordinal of the actor package's {@code DeadLetter.Reason}). */
-    public void countDeadLetter(int reason) {
-        deadLetters.countOne(reason);
-    }
-
-    /** Adds dead letters counted before this runtime knew of them (an actor's, from before its start). */
-    public void countDeadLetters(int reason, long n) {
-        deadLetters.count(reason, n);
-    }
-
-    public long deadLetterCount() {
-        return deadLetters.counted();
-    }
-
-    /** The dead letters counted so far for {@code reason} (see {@link #countDeadLetter}). */
-    public long deadLetterCount(int reason) {
-        return deadLetters.counted(reason);
+    /** The runtime's dead letters: their counts and listeners ({@link DeadLetters}). */
+    public DeadLetters deadLetters() {
+        return deadLetters;
     }
 
     /** The counts and the snapshot behind a runtime's metrics ({@link RuntimeCounters}). */
     public RuntimeCounters counters() {
         return counters;
-    }
-
-    /** What to call with each dead letter, in the global scope; never null ({@link DeadLetters#listener}). */
-    public Consumer<Object> deadLetterListener() {
-        return deadLetters.listener();
-    }
-
-    /** Subscribes {@code listener} to this runtime's dead letters, after those subscribed before it. */
-    public void subscribeDeadLetters(Consumer<Object> listener) {
-        deadLetters.subscribe(listener);
-    }
-
-    /** Ends the latest subscription of {@code listener}; returns whether there was one ({@link DeadLetters}). */
-    public boolean unsubscribeDeadLetters(Consumer<Object> listener) {
-        return deadLetters.unsubscribe(listener);
     }
 
     /** The runtime's event hook: failures, restarts, dead letters, overflows ({@link RuntimeEvents}). */

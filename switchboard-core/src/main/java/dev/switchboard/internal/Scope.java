@@ -454,7 +454,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             try {
                 String d = n.describeIfOpen(now);
                 if (d != null) {
-                    String running = scheduler.runningNow(n);
+                    String running = scheduler.hangs.runningNow(n);
                     items.add(running == null ? d : d + "; " + running);
                 }
             } catch (Throwable t) {      // a description runs the program's toString: one failure loses one item

@@ -3,6 +3,7 @@ package dev.switchboard.task;
 import dev.switchboard.internal.AwaitTask;
 import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.HangReports;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.ProducingTask;
 import dev.switchboard.internal.Scheduler;
@@ -322,7 +323,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     private Object waitForValue() {
         ProducingTask p = producer;           // a stale read is harmless: a finished task is no longer helped
         if (p != null && Thread.currentThread() instanceof Worker w && w.scheduler() == p.scheduler()) {
-            w.scheduler().helpProduce(p);
+            w.scheduler().finishes().helpProduce(p);
             if (value != UNSET) {
                 return value;
             }
@@ -363,12 +364,15 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             }
         };
         Node node = Context.current();
-        Scheduler.BlockedGet blocked = node != null
-                ? node.scheduler().blockedInGet(node, this, DataDrivenFuture.class, this::isDone) : null;
+        HangReports.BlockedGet blocked = null;
+        if (node != null) {
+            node.scheduler().awaitIfDeterministic("a blocking get()", this::isDone);
+            blocked = node.scheduler().hangReports().blockedInGet(node, this, DataDrivenFuture.class);
+        }
         try {
             if (Thread.currentThread() instanceof Worker w) {
                 Scheduler s = w.scheduler();
-                s.block(blocker);
+                s.finishes().block(blocker);
             } else {
                 try {
                     ForkJoinPool.managedBlock(blocker);
@@ -378,7 +382,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             }
         } finally {
             if (blocked != null) {
-                node.scheduler().unblocked(blocked);
+                node.scheduler().hangReports().unblocked(blocked);
             }
         }
         return value;

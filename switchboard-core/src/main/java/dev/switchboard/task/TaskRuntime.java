@@ -110,7 +110,7 @@ public final class TaskRuntime implements AutoCloseable {
                 b.deterministic);
         scheduler.facade(this);
         if (b.hangReporter != null) {
-            scheduler.hangReporter(b.hangReporter);
+            scheduler.hangReports().hangReporter(b.hangReporter);
         }
         if (b.unscopedFailureHandler != null) {
             scheduler.unscopedFailureHandler(b.unscopedFailureHandler);
@@ -172,7 +172,7 @@ public final class TaskRuntime implements AutoCloseable {
      * added to the path of a body that ends normally. The internal package sits below this one and does not know
      * these types: a task holds its body in a subclass made here (BodyTask, AwaitBodyTask, FutureTask), which
      * costs no field and no allocation beyond the task itself, and a finish hands its body to
-     * Scheduler.runFinish with TaskBody::run, a method reference that captures nothing and so is one object for
+     * FinishWait.runFinish with TaskBody::run, a method reference that captures nothing and so is one object for
      * the life of the JVM.
      */
 
@@ -193,7 +193,7 @@ public final class TaskRuntime implements AutoCloseable {
     public void finish(TaskBody body) {
         Objects.requireNonNull(body, "body");
         SendInterception.requireMayBlock("finish");
-        rethrow(scheduler.runFinish(body, TaskBody::run, 0));
+        rethrow(scheduler.finishes().runFinish(body, TaskBody::run, 0));
     }
 
     /**
@@ -219,7 +219,7 @@ public final class TaskRuntime implements AutoCloseable {
         SendInterception.requireMayBlock("finish");
         Object[] result = new Object[1];
         TaskBody store = () -> result[0] = body.call();
-        rethrow(scheduler.runFinish(store, TaskBody::run, 0));
+        rethrow(scheduler.finishes().runFinish(store, TaskBody::run, 0));
         return (T) result[0];
     }
 
@@ -236,9 +236,9 @@ public final class TaskRuntime implements AutoCloseable {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
         }
-        Scope scope = scheduler.runFinish(body, TaskBody::run, timeout.toNanos());
+        Scope scope = scheduler.finishes().runFinish(body, TaskBody::run, timeout.toNanos());
         if (!scope.isEnded() && scope.stopped() == null) {
-            FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.report(scope),
+            FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.hangReports().report(scope),
                     scope.openItems(scheduler.clock().nanoTime()));
             scope.failures().forEach(e::addSuppressed);
             throw e;
@@ -479,7 +479,7 @@ public final class TaskRuntime implements AutoCloseable {
      * not a listener hears of them ({@code DeadLetter.subscribe}).
      */
     public long deadLetterCount() {
-        return scheduler.deadLetterCount();
+        return scheduler.deadLetters().counted();
     }
 
     /**
@@ -488,7 +488,7 @@ public final class TaskRuntime implements AutoCloseable {
      * never exited}.
      */
     public List<String> diagnose() {
-        return scheduler.reportOpenScopes();
+        return scheduler.hangReports().reportOpenScopes();
     }
 
     /** The machinery behind this runtime (this package and its tests). */
@@ -543,7 +543,7 @@ public final class TaskRuntime implements AutoCloseable {
 
     /** How long a finish waits with nothing progressing before it reports what keeps it open; empty if off. */
     public java.util.Optional<Duration> hangReportAfter() {
-        long nanos = scheduler.hangReportAfterNanos();
+        long nanos = scheduler.hangReports().hangReportAfterNanos();
         return nanos > 0 ? java.util.Optional.of(Duration.ofNanos(nanos)) : java.util.Optional.empty();
     }
 

@@ -19,14 +19,15 @@ class DeadLetterReasonsTest {
     void countsAreKeptApartAndSummed() {
         Scheduler s = new Scheduler("dead-letter-reasons", 1, 64, 64, 0);
         try {
-            s.countDeadLetter(0);
-            s.countDeadLetter(2);
-            s.countDeadLetters(2, 5);
-            s.countDeadLetter(-1);                       // out of range: the last count
-            assertThat(s.deadLetterCount(0)).isEqualTo(1);
-            assertThat(s.deadLetterCount(2)).isEqualTo(6);
-            assertThat(s.deadLetterCount(DeadLetters.REASONS - 1)).isEqualTo(1);
-            assertThat(s.deadLetterCount()).isEqualTo(8);
+            DeadLetters d = s.deadLetters();
+            d.countOne(0);
+            d.countOne(2);
+            d.count(2, 5);
+            d.countOne(-1);                              // out of range: the last count
+            assertThat(d.counted(0)).isEqualTo(1);
+            assertThat(d.counted(2)).isEqualTo(6);
+            assertThat(d.counted(DeadLetters.REASONS - 1)).isEqualTo(1);
+            assertThat(d.counted()).isEqualTo(8);
         } finally {
             s.close(10, java.util.concurrent.TimeUnit.SECONDS);
         }
