@@ -3,9 +3,9 @@ package dev.switchboard.bench.harness;
 import java.util.Arrays;
 
 /**
- * What the ceiling tools share ({@code ReadCeiling}, {@code ServerCeiling}, {@code LoopCeiling}): runs that take
- * turns round after round in one JVM, each checked, the median of their rounds (the first half of which warms up),
- * and their arguments' checks.
+ * What the ceiling tools share ({@code ReadCeiling}, {@code ServerCeiling}, {@code LoopCeiling},
+ * {@code FinishCeiling}): runs that take turns round after round in one JVM, each checked, the median of their rounds
+ * (the first half of which warms up), and their arguments' checks.
  */
 public final class Rounds {
     /** One of the runs that take turns: it returns its checksum. */

@@ -17,8 +17,8 @@ import java.util.concurrent.ForkJoinPool;
  * {@code async} as a pending child, completed by the end of its body and by its child's completion, and joined
  * ({@code quietlyJoin} helps with its queued tasks). It keeps no diagnostics, collects no failures, checks no
  * runtime state, and is handed its enclosing node as an argument where Switchboard finds it from the thread. So its
- * time bounds what any runtime's finish could do with the same recursion, and the pool's time over it is the
- * highest ratio a finish could show against the pool in this benchmark.
+ * time is what a finish with the fewest operations costs on this pool, and the pool's time over it is the highest
+ * ratio such a finish shows against the pool in this benchmark.
  *
  * <pre>
  * java -Xms2g -Xmx2g -cp switchboard-bench/target/switchboard-bench.jar \
