@@ -13,6 +13,12 @@ final class BodyTask extends AsyncTask {
         this.body = body;
     }
 
+    /** Spawns {@code body} as a child of the current node: an async, or a chunk of a parallel loop. */
+    static void spawn(Scheduler scheduler, TaskBody body) {
+        scheduler.requireOpen("async");
+        scheduler.submit(new BodyTask(scheduler.spawnContext().attachChild(), scheduler, body));
+    }
+
     @Override
     protected Object body() {
         return body;

@@ -1,6 +1,5 @@
 package dev.switchboard.task;
 
-import dev.switchboard.internal.AwaitTask;
 import dev.switchboard.internal.Clock;
 import dev.switchboard.internal.ClosedRuntimes;
 import dev.switchboard.internal.Context;
@@ -10,10 +9,8 @@ import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
-import dev.switchboard.internal.Scope;
 import dev.switchboard.internal.SendInterception;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -54,6 +51,12 @@ import java.util.function.IntConsumer;
  * </ul>
  */
 public final class TaskRuntime implements AutoCloseable {
+    /*
+     * The facade checks what it is given and hands the work to the scheduler, through the classes beside it:
+     * BodyTask.spawn (an async), ChunkedLoop (the loops' chunks), AsyncAwait (an asyncAwait's inputs and task),
+     * FinishOutcome (what a finish throws), BuilderChecks and RuntimeProperties (the builder's settings).
+     */
+
     /** Default number of messages an actor processes per activation before it yields its worker. */
     public static final int DEFAULT_THROUGHPUT = 64;
     /** Default number of activations a worker runs through its handoff slot before it yields. */
@@ -63,43 +66,15 @@ public final class TaskRuntime implements AutoCloseable {
 
     private static volatile TaskRuntime defaultRuntime;
 
-    /*
-     * The classes the runtime needs to report a failure are loaded and initialized with this class, not on first
-     * use: a class first used while the heap is exhausted fails to load, its initialization error is thrown in
-     * place of the failure being reported, and the class stays unusable for the life of the JVM.
-     */
     static {
         // The actor package reaches a runtime's machinery through RuntimeAccess (DeadLetter.subscribe, say).
         RuntimeAccess.register(runtime -> ((TaskRuntime) runtime).scheduler);
         // The test kit sets the options that are not public API (a manual clock, a deterministic scheduler).
-        RuntimeAccess.registerBuilderOptions(new RuntimeAccess.BuilderOptions() {
-            @Override
-            public void clock(Object builder, Clock clock) {
-                ((Builder) builder).clock = Objects.requireNonNull(clock, "clock");
-            }
-
-            @Override
-            public void deterministic(Object builder, DeterministicScheduler deterministic) {
-                ((Builder) builder).deterministic = Objects.requireNonNull(deterministic, "deterministic");
-            }
-        });
+        RuntimeAccess.registerBuilderOptions(new NonPublicBuilderOptions());
         // The machinery below makes the exception that a closed runtime throws through this factory.
         ClosedRuntimes.install(RuntimeClosedException::new);
-        ClassLoader loader = TaskRuntime.class.getClassLoader();
-        for (String name : new String[] {
-                "dev.switchboard.internal.Failures", "dev.switchboard.internal.RunQueue$Pump",
-                "dev.switchboard.internal.Node$Rerun", "dev.switchboard.internal.Durations",
-                "dev.switchboard.task.Sneaky", "dev.switchboard.task.MultiException",
-                "dev.switchboard.task.FinishTimeoutException", "dev.switchboard.task.RuntimeClosedException",
-                "dev.switchboard.actor.ProcessingFailure", "dev.switchboard.actor.DeadLetter",
-                "dev.switchboard.actor.DeadLetter$Reason", "dev.switchboard.actor.NoReplyException",
-                "dev.switchboard.actor.StalledSelectorException", "dev.switchboard.actor.PendingReply"}) {
-            try {
-                Class.forName(name, true, loader);
-            } catch (ClassNotFoundException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
+        // What reports a failure is loaded now, not first when the heap may be exhausted.
+        FailurePathClasses.load();
     }
 
     private final Scheduler scheduler;
@@ -193,7 +168,7 @@ public final class TaskRuntime implements AutoCloseable {
     public void finish(TaskBody body) {
         Objects.requireNonNull(body, "body");
         SendInterception.requireMayBlock("finish");
-        rethrow(scheduler.finishes().runFinish(body, TaskBody::run, 0));
+        FinishOutcome.rethrow(scheduler.finishes().runFinish(body, TaskBody::run, 0));
     }
 
     /**
@@ -219,7 +194,7 @@ public final class TaskRuntime implements AutoCloseable {
         SendInterception.requireMayBlock("finish");
         Object[] result = new Object[1];
         TaskBody store = () -> result[0] = body.call();
-        rethrow(scheduler.finishes().runFinish(store, TaskBody::run, 0));
+        FinishOutcome.rethrow(scheduler.finishes().runFinish(store, TaskBody::run, 0));
         return (T) result[0];
     }
 
@@ -236,30 +211,8 @@ public final class TaskRuntime implements AutoCloseable {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
         }
-        Scope scope = scheduler.finishes().runFinish(body, TaskBody::run, timeout.toNanos());
-        if (!scope.isEnded() && scope.stopped() == null) {
-            FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.hangReports().report(scope),
-                    scope.openItems(scheduler.clock().nanoTime()));
-            scope.failures().forEach(e::addSuppressed);
-            throw e;
-        }
-        rethrow(scope);
-    }
-
-    private static void rethrow(Scope scope) {
-        if (!scope.anyFailure()) {
-            return;
-        }
-        Scope.Failed failed = scope.failed();
-        List<Throwable> failures = failed.kept();
-        if (failures.isEmpty()) {
-            return;
-        }
-        long count = failed.count();
-        if (count <= 1) {
-            throw Sneaky.<RuntimeException>rethrow(failures.get(0));
-        }
-        throw new MultiException(failures, count);
+        FinishOutcome.rethrow(scheduler.finishes().runFinish(body, TaskBody::run, timeout.toNanos()), timeout,
+                scheduler);
     }
 
     // ------------------------------------------------------------------------------------------ tasks
@@ -275,16 +228,10 @@ public final class TaskRuntime implements AutoCloseable {
     public void async(TaskBody body) {
         Objects.requireNonNull(body, "body");
         Interceptor held = SendInterception.interceptor();
-        if (held != null && held.interceptSpawn(() -> spawn(body))) {
+        if (held != null && held.interceptSpawn(() -> BodyTask.spawn(scheduler, body))) {
             return;                                // held (a transaction spawns when it commits)
         }
-        spawn(body);
-    }
-
-    /** Spawns {@code body} as a child of the current node: an async, or a chunk of a parallel loop. */
-    private void spawn(TaskBody body) {
-        scheduler.requireOpen("async");
-        scheduler.submit(new BodyTask(scheduler.spawnContext().attachChild(), scheduler, body));
+        BodyTask.spawn(scheduler, body);
     }
 
     /**
@@ -314,68 +261,22 @@ public final class TaskRuntime implements AutoCloseable {
      * body throws, checked or not, is rethrown by that finish.
      */
     public void asyncAwait(TaskFuture<?> input, TaskBody body) {
-        awaitAll(1, input, null, null, body);
+        AsyncAwait.spawn(scheduler, 1, input, null, null, body);
     }
 
     /** Runs {@code body} as a task once both inputs are done. */
     public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskBody body) {
-        awaitAll(2, first, second, null, body);
+        AsyncAwait.spawn(scheduler, 2, first, second, null, body);
     }
 
     /** Runs {@code body} as a task once all three inputs are done. */
     public void asyncAwait(TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?> third, TaskBody body) {
-        awaitAll(3, first, second, new TaskFuture<?>[] {third}, body);
+        AsyncAwait.spawn(scheduler, 3, first, second, new TaskFuture<?>[] {third}, body);
     }
 
     /** Runs {@code body} as a task once every input is done (immediately if there are none). */
     public void asyncAwait(Collection<? extends TaskFuture<?>> inputs, TaskBody body) {
-        TaskFuture<?>[] all = inputs.toArray(new TaskFuture<?>[0]);
-        int n = all.length;
-        awaitAll(n, n > 0 ? all[0] : null, n > 1 ? all[1] : null, n > 2 ? Arrays.copyOfRange(all, 2, n) : null,
-                body);
-    }
-
-    /** {@code count} inputs: {@code first}, {@code second} (when at least 2) and {@code more} (when more than 2). */
-    private void awaitAll(int count, TaskFuture<?> first, TaskFuture<?> second, TaskFuture<?>[] more,
-            TaskBody body) {
-        Objects.requireNonNull(body, "body");
-        Interceptor held = SendInterception.interceptor();
-        if (held != null && held.interceptSpawn(() -> awaitAll(count, first, second, more, body))) {
-            return;                                // held (a transaction spawns when it commits)
-        }
-        scheduler.requireOpen("asyncAwait");
-        if (count >= 1) {
-            requireInput(first);
-        }
-        if (count >= 2) {
-            requireInput(second);
-        }
-        if (more != null) {
-            for (TaskFuture<?> in : more) {
-                requireInput(in);
-            }
-        }
-        Node context = scheduler.spawnContext();
-        if (count == 0) {
-            scheduler.submit(new BodyTask(context.attachChild(), scheduler, body));
-            return;
-        }
-        AwaitTask task = new AwaitBodyTask(context.attachChild(), scheduler, context, body, first, second, more);
-        context.scope().track(task);
-        // the task is itself the waiter entry of its first input, and of its second unless it is the first
-        ((DataDrivenFuture<?>) first).whenDone(task, true);
-        if (second != null) {
-            ((DataDrivenFuture<?>) second).whenDone(task, second != first);
-        }
-        if (more != null) {
-            for (TaskFuture<?> in : more) {
-                ((DataDrivenFuture<?>) in).whenDone(task, false);
-            }
-        }
-    }
-
-    private static void requireInput(TaskFuture<?> input) {
-        Objects.requireNonNull(input, "asyncAwait input is null");
+        AsyncAwait.spawn(scheduler, inputs, body);
     }
 
     // ------------------------------------------------------------------------------------------ loops
@@ -392,7 +293,7 @@ public final class TaskRuntime implements AutoCloseable {
      * at once, and the iterations not yet started are skipped.
      */
     public void forasync(int from, int to, IntConsumer body) {
-        forasync(from, to, defaultChunk(from, to), body);
+        forasync(from, to, ChunkedLoop.defaultChunk(scheduler, from, to), body);
     }
 
     /** Like {@link #forasync(int, int, IntConsumer)} with an explicit chunk size (indices per task). */
@@ -404,7 +305,7 @@ public final class TaskRuntime implements AutoCloseable {
         if (from >= to) {
             return;
         }
-        spawn(() -> runRange(from, to, chunk, body));
+        ChunkedLoop.spawn(scheduler, from, to, chunk, body);
     }
 
     /** Runs {@code body} for every index in {@code [from, to)} in parallel and waits for all of them. */
@@ -415,39 +316,6 @@ public final class TaskRuntime implements AutoCloseable {
     /** Like {@link #forall(int, int, IntConsumer)} with an explicit chunk size. */
     public void forall(int from, int to, int chunk, IntConsumer body) {
         finish(() -> forasync(from, to, chunk, body));
-    }
-
-    /**
-     * Splits the range in halves, spawning the upper halves, until one chunk is left to run here. Every index of
-     * the chunk runs: an iteration that throws is reported to the finish and the next one runs.
-     */
-    private void runRange(int from, int to, int chunk, IntConsumer body) {
-        Scope scope = Context.current().scope();
-        int hi = to;
-        while (hi - from > chunk && scope.stopped() == null) {
-            int mid = (from + hi) >>> 1;
-            int upper = hi;
-            spawn(() -> runRange(mid, upper, chunk, body));
-            hi = mid;
-        }
-        for (int i = from; i < hi; i++) {
-            try {
-                body.accept(i);
-            } catch (Throwable t) {
-                scope.addFailure(t);
-            }
-            if ((i & STOP_CHECK_MASK) == 0 && scope.stopped() != null) {
-                return;                          // the finish gave up (a fatal error): the rest is not worth running
-            }
-        }
-    }
-
-    /** Loops look every this many (plus one) iterations whether their finish has stopped on a fatal error. */
-    private static final int STOP_CHECK_MASK = 255;
-
-    private int defaultChunk(int from, int to) {
-        long n = (long) to - from;
-        return (int) Math.max(1, n / (8L * scheduler.parallelism()));
     }
 
     // ------------------------------------------------------------------------------------------ observation
@@ -601,11 +469,7 @@ public final class TaskRuntime implements AutoCloseable {
          * to the number of available processors.
          */
         public Builder workers(int workers) {
-            if (workers < 1 || workers > MAX_WORKERS) {
-                throw new IllegalArgumentException("workers must be between 1 and " + MAX_WORKERS
-                        + " (the most a ForkJoinPool runs), got " + workers);
-            }
-            this.workers = workers;
+            this.workers = BuilderChecks.workers(workers);
             return this;
         }
 
@@ -614,19 +478,13 @@ public final class TaskRuntime implements AutoCloseable {
          * {@value #DEFAULT_THROUGHPUT}); an actor may declare its own ({@code ActorCore.throughput(int)}).
          */
         public Builder throughput(int messages) {
-            if (messages < 1) {
-                throw new IllegalArgumentException("throughput must be at least 1 message, got " + messages);
-            }
-            this.throughput = messages;
+            this.throughput = BuilderChecks.throughput(messages);
             return this;
         }
 
         /** Activations a worker runs back to back through its handoff slot before yielding. */
         public Builder handoffLimit(int activations) {
-            if (activations < 1) {
-                throw new IllegalArgumentException("handoff limit must be at least 1, got " + activations);
-            }
-            this.handoffLimit = activations;
+            this.handoffLimit = BuilderChecks.handoffLimit(activations);
             return this;
         }
 
@@ -637,10 +495,7 @@ public final class TaskRuntime implements AutoCloseable {
          * Default {@link #DEFAULT_HANG_REPORT_AFTER}.
          */
         public Builder hangReportAfter(Duration after) {
-            if (after.isNegative() || after.isZero()) {
-                throw new IllegalArgumentException("hangReportAfter must be positive, got " + after);
-            }
-            this.hangReportAfter = after;
+            this.hangReportAfter = BuilderChecks.hangReportAfter(after);
             return this;
         }
 
@@ -663,12 +518,7 @@ public final class TaskRuntime implements AutoCloseable {
          * }</pre>
          */
         public Builder idleSpin(Duration spin) {
-            Objects.requireNonNull(spin, "spin");
-            if (spin.isNegative() || spin.compareTo(MAX_IDLE_SPIN) > 0) {
-                throw new IllegalArgumentException("idleSpin must be between 0 and " + MAX_IDLE_SPIN.toMillis()
-                        + " ms, got " + spin);
-            }
-            this.idleSpin = spin;
+            this.idleSpin = BuilderChecks.idleSpin(spin);
             return this;
         }
 
@@ -701,10 +551,7 @@ public final class TaskRuntime implements AutoCloseable {
          * many were not. 0 logs none (as {@link #noFailureLogging()}).
          */
         public Builder logFailures(int perMinute) {
-            if (perMinute < 0) {
-                throw new IllegalArgumentException("logFailures must be 0 or more a minute, got " + perMinute);
-            }
-            this.failuresLoggedPerMinute = perMinute;
+            this.failuresLoggedPerMinute = BuilderChecks.failuresLoggedPerMinute(perMinute);
             return this;
         }
 
