@@ -2,21 +2,17 @@ package dev.switchboard.stm;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
-import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.spi.Dispatcher;
 import dev.switchboard.spi.MessageProcessing;
 import dev.switchboard.spi.Seam;
-import dev.switchboard.spi.SendInterceptor;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * An actor that processes many of its messages at once, each inside a transaction over {@link TRef}s, with the
@@ -88,17 +84,17 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * Implementation notes. The actor is a plain Actor whose messages a DispatchPolicy (Policy below, bound through
      * the core's seam) starts: two queues, filled by arrival; each turn starts messages while their class has free
      * slots. A started message runs in its own task through Policy.process: a read-only one with the read-only
-     * scope set (a TRef write fails); a transactional one as Stm.atomic around the actor's process, with a send
-     * interceptor installed for each attempt that holds the attempt's sends and exit(), replayed after the commit
-     * (the interceptor is closed by then, so they take effect). The policy lets the runtime run the started
-     * messages inline (DispatchPolicy.mayRunInline, unless Settings.alwaysParallel): then they run through the same
-     * Policy.process, one after another after the turn that started them; and while it is idle, the runtime
-     * leaves its turns out (startsEachArrivalWhenIdle: idle, it starts any arrival at once), so Policy.process
-     * sees those messages with a null ticket and classifies them itself. The period's timer is started by the
-     * first turn, which always comes before: the runtime leaves a policy out only once it has started a message.
-     * Counters are LongAdders, written by the message tasks; every period the runtime's timer thread records a
-     * Sample and hands the counters' differences to the ThreadSplit, which applies the paper's rule, and asks for a
-     * turn when the split changed.
+     * scope set (a TRef write fails); a transactional one as Stm.atomic around the actor's process, its attempts a
+     * MessageAttempts, with a send interceptor installed for each attempt (a HeldEffects) that holds the attempt's
+     * sends and exit(), replayed after the commit (the interceptor is closed by then, so they take effect). The
+     * policy lets the runtime run the started messages inline (DispatchPolicy.mayRunInline, unless
+     * Settings.alwaysParallel): then they run through the same Policy.process, one after another after the turn
+     * that started them; and while it is idle, the runtime leaves its turns out (startsEachArrivalWhenIdle: idle,
+     * it starts any arrival at once), so Policy.process sees those messages with a null ticket and classifies them
+     * itself. The period's timer is started by the first turn, which always comes before: the runtime leaves a
+     * policy out only once it has started a message. Counters are LongAdders, written by the message tasks; every
+     * period the runtime's timer thread records a Sample and hands the counters' differences to the ThreadSplit,
+     * which applies the paper's rule, and asks for a turn when the split changed.
      */
 
     /**
@@ -355,109 +351,14 @@ public abstract class TransactionalActor<M> extends Actor<M> {
     /** The two classes of message, and the tickets their started messages carry. */
     private enum Kind { TRANSACTIONAL, READ_ONLY }
 
-    /** A send held by an attempt until it commits. */
-    private record Held(ActorRef<?> to, int mailbox, Object message) {
+    /** Whether {@code actor} is this actor: the exit a {@link HeldEffects} holds is its own actor's. */
+    final boolean isSelf(ActorRef<?> actor) {
+        return actor.equals(self());
     }
 
-    /** An answer held by an attempt until it commits. */
-    private record HeldReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
-    }
-
-    /** Holds one attempt's sends, answers, spawns and exit, and forbids it to wait. */
-    private final class Holder implements SendInterceptor {
-        /** Each made by the first of its kind: most attempts send nothing, or give one answer. */
-        private List<Held> sends;
-        private List<HeldReply> replies;
-        private List<Runnable> spawns;
-        private boolean exit;
-
-        @Override
-        public boolean interceptSpawn(Runnable spawn) {
-            if (spawns == null) {
-                spawns = new ArrayList<>(2);
-            }
-            spawns.add(spawn);
-            return true;
-        }
-
-        @Override
-        public String blockingForbidden() {
-            return "inside a transaction of " + TransactionalActor.this + ", which may run several times and must not"
-                    + " wait (do the waiting in a task the transaction spawns: that runs once, after the commit)";
-        }
-
-        @Override
-        public boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
-            if (replies == null) {
-                replies = new ArrayList<>(1);
-            }
-            replies.add(new HeldReply(replyTo, reply, failure));
-            return true;
-        }
-
-        @Override
-        public boolean intercept(ActorRef<?> to, int mailbox, Object message) {
-            if (sends == null) {
-                sends = new ArrayList<>(4);
-            }
-            sends.add(new Held(to, mailbox, message));
-            return true;
-        }
-
-        @Override
-        public boolean interceptExit(ActorRef<?> actor) {
-            if (actor.equals(self())) {
-                exit = true;
-                return true;
-            }
-            return false;
-        }
-
-        /** The committed attempt's effects, once: actors and tasks first, so that messages sent to one find it. */
-        void commit() {
-            if (spawns != null) {
-                for (Runnable spawn : spawns) {
-                    spawn.run();
-                }
-            }
-            if (sends != null) {
-                for (Held h : sends) {
-                    Seam.sendNow(h.to(), h.mailbox(), h.message());
-                }
-            }
-            if (replies != null) {
-                for (HeldReply r : replies) {
-                    Seam.replyNow(r.replyTo(), r.reply(), r.failure());
-                }
-            }
-            if (exit) {
-                exit();
-            }
-        }
-    }
-
-    /** The attempts of one transactional message: each runs its processing with a fresh holder of its effects. */
-    private final class Attempts implements Supplier<Object> {
-        private final MessageProcessing processing;
-        /** Attempts made so far. */
-        int count;
-        /** The holder of the last attempt (the committed one, once the transaction has committed). */
-        Holder last;
-
-        Attempts(MessageProcessing processing) {
-            this.processing = processing;
-        }
-
-        @Override
-        public Object get() {
-            count++;
-            Holder holder = new Holder();                 // a fresh one per attempt: a rollback drops its effects
-            last = holder;
-            try (Seam.Interception held = Seam.interceptSends(holder)) {
-                processing.process();
-            }
-            return null;
-        }
+    /** Exits, as {@code exit()} does: the held exit of a committed attempt ({@link HeldEffects#commit()}). */
+    final void exitCommitted() {
+        exit();
     }
 
     private final class Policy implements DispatchPolicy {
@@ -542,7 +443,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
                 }
                 return null;
             }
-            Attempts attempts = new Attempts(processing);
+            MessageAttempts attempts = new MessageAttempts(TransactionalActor.this, processing);
             try {
                 Transaction.current().run(settings.maxAttempts(), attempts, kindOf(processing.message()));
             } catch (RuntimeException | Error failure) {

@@ -1,0 +1,100 @@
+package dev.switchboard.stm;
+
+import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.spi.Seam;
+import dev.switchboard.spi.SendInterceptor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The send interceptor of one attempt of a transactional message: holds what the attempt sends, answers, spawns
+ * (actor starts, {@code async}, {@code asyncAwait}) and whether it exits its actor, until the attempt commits and
+ * {@link #commit()} replays them once; and forbids the attempt to wait. An attempt that rolls back drops its holder,
+ * and with it the effects.
+ */
+final class HeldEffects implements SendInterceptor {
+    /** A send held until the commit. */
+    private record Held(ActorRef<?> to, int mailbox, Object message) {
+    }
+
+    /** An answer held until the commit. */
+    private record HeldReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+    }
+
+    private final TransactionalActor<?> owner;
+    /** Each made by the first of its kind: most attempts send nothing, or give one answer. */
+    private List<Held> sends;
+    private List<HeldReply> replies;
+    private List<Runnable> spawns;
+    private boolean exit;
+
+    /** The holder of one attempt of a message of {@code owner}. */
+    HeldEffects(TransactionalActor<?> owner) {
+        this.owner = owner;
+    }
+
+    @Override
+    public boolean interceptSpawn(Runnable spawn) {
+        if (spawns == null) {
+            spawns = new ArrayList<>(2);
+        }
+        spawns.add(spawn);
+        return true;
+    }
+
+    @Override
+    public String blockingForbidden() {
+        return "inside a transaction of " + owner + ", which may run several times and must not"
+                + " wait (do the waiting in a task the transaction spawns: that runs once, after the commit)";
+    }
+
+    @Override
+    public boolean interceptReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+        if (replies == null) {
+            replies = new ArrayList<>(1);
+        }
+        replies.add(new HeldReply(replyTo, reply, failure));
+        return true;
+    }
+
+    @Override
+    public boolean intercept(ActorRef<?> to, int mailbox, Object message) {
+        if (sends == null) {
+            sends = new ArrayList<>(4);
+        }
+        sends.add(new Held(to, mailbox, message));
+        return true;
+    }
+
+    @Override
+    public boolean interceptExit(ActorRef<?> actor) {
+        if (owner.isSelf(actor)) {
+            exit = true;
+            return true;
+        }
+        return false;
+    }
+
+    /** The committed attempt's effects, once: actors and tasks first, so that messages sent to one find it. */
+    void commit() {
+        if (spawns != null) {
+            for (Runnable spawn : spawns) {
+                spawn.run();
+            }
+        }
+        if (sends != null) {
+            for (Held h : sends) {
+                Seam.sendNow(h.to(), h.mailbox(), h.message());
+            }
+        }
+        if (replies != null) {
+            for (HeldReply r : replies) {
+                Seam.replyNow(r.replyTo(), r.reply(), r.failure());
+            }
+        }
+        if (exit) {
+            owner.exitCommitted();
+        }
+    }
+}

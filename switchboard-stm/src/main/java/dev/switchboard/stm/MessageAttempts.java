@@ -1,0 +1,35 @@
+package dev.switchboard.stm;
+
+import dev.switchboard.spi.MessageProcessing;
+import dev.switchboard.spi.Seam;
+import java.util.function.Supplier;
+
+/**
+ * The attempts of one transactional message, as the body of its transaction: each runs the message's processing
+ * with a fresh {@link HeldEffects} installed, and the count and the last holder tell the actor, once the transaction
+ * has ended, how many attempts rolled back and which effects to replay.
+ */
+final class MessageAttempts implements Supplier<Object> {
+    private final TransactionalActor<?> owner;
+    private final MessageProcessing processing;
+    /** Attempts made so far. */
+    int count;
+    /** The holder of the last attempt (the committed one, once the transaction has committed). */
+    HeldEffects last;
+
+    MessageAttempts(TransactionalActor<?> owner, MessageProcessing processing) {
+        this.owner = owner;
+        this.processing = processing;
+    }
+
+    @Override
+    public Object get() {
+        count++;
+        HeldEffects holder = new HeldEffects(owner);    // a fresh one per attempt: a rollback drops its effects
+        last = holder;
+        try (Seam.Interception held = Seam.interceptSends(holder)) {
+            processing.process();
+        }
+        return null;
+    }
+}
