@@ -271,7 +271,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         LOG.log(System.Logger.Level.WARNING, () -> transport.here() + " closes a connection " + from
                 + " in its handshake: " + printable(reason));
         if (expected >= 0) {
-            transport.handshakeFailed(expected, reason);
+            transport.joining().handshakeFailed(expected, reason);
         }
         ctx.close();
     }
@@ -302,7 +302,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (expected >= 0 && !heard && !ended) {
             end();                                       // closed before a word: the place may be full of handshakes
-            transport.redial(expected);
+            transport.joining().redial(expected);
         } else {
             fail(ctx, "the connection closed during the handshake");
         }
@@ -320,7 +320,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (expected >= 0 && !heard && !ended && cause instanceof java.io.IOException
                 && !(cause instanceof javax.net.ssl.SSLException)) {
-            transport.noteBeforeAWord(expected, cause.toString());
+            transport.joining().noteBeforeAWord(expected, cause.toString());
             ctx.close();                                 // reset before a word: dialed again on close
             return;
         }

@@ -1,6 +1,5 @@
 package dev.switchboard.place;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -14,22 +13,16 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
  * The connections of one place to the others: one TCP connection per pair of places (Netty, NIO), length-prefixed
@@ -40,13 +33,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * the {@link Handshake} ({@link HandshakeHandler}), in a small fixed format of its own: both sides prove they
  * belong to the program ({@link Authentication}), and the accepting place checks the program, its build, the
  * connecting place's index (below its own, not connected yet); nothing the general codec reads is decoded before
- * it ends. Then a frame is a 4-byte length and the codec's bytes, at most
- * {@link DecodingLimits#maxFrameBytes()}, decoded within the codec's {@link DecodingLimits}. Messages from one sending thread to one place arrive in the order they were sent (one
- * connection, writes queued in order). Backpressure: each connection's outbound buffer has a high-water mark; a
- * sender that finds it full waits until the buffer drains below the low mark, at most {@link Settings#overload()},
- * and then fails with a {@link PlaceConnectionException} naming the place, so a place that cannot keep up slows
- * its senders or fails them, and never fills the heap. A connection that closes is lost: sends to that place
- * fail naming it, and the {@link Receiver} hears of it.
+ * it ends. Then a frame is a 4-byte length and the codec's bytes, at most {@link DecodingLimits#maxFrameBytes()},
+ * decoded within the codec's {@link DecodingLimits}. Messages from one sending thread to one place arrive in the
+ * order they were sent (one connection, writes queued in order). Backpressure: each connection's outbound buffer
+ * has a high-water mark; a sender that finds it full waits until the buffer drains below the low mark, at most
+ * {@link Settings#overload()}, and then fails with a {@link PlaceConnectionException} naming the place, so a place
+ * that cannot keep up slows its senders or fails them, and never fills the heap. A connection that closes is lost:
+ * sends to that place fail naming it, and the {@link Receiver} hears of it. How a place dials the others and waits
+ * for every connection is {@link Joining}'s; the probes of a place's liveness are {@link Pings}'.
  */
 final class Transport implements AutoCloseable {
     static {
@@ -111,9 +105,6 @@ final class Transport implements AutoCloseable {
     static final String CLOSED_WITHOUT_A_WORD = "its connection closed without a word (the place was killed or"
             + " crashed, or the link was cut)";
 
-    /** How long a place waits before it tries again to reach a place that is not listening yet. */
-    private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
     private final int self;
     private final String program;
     private final List<String> names;
@@ -127,27 +118,10 @@ final class Transport implements AutoCloseable {
     private final FailureDetector detector;
     private final AtomicReferenceArray<Channel> channels;
     private final String[] lostWhy;
-    private final CountDownLatch connected;
+    private final Joining joining;
+    private final Pings pings = new Pings(this);
     private volatile Channel server;
-    private volatile String refused;
-    /** A ping sent and not answered yet: completed with the time of the answer, or failed when the place is lost. */
-    private record PendingPing(int place, CompletableFuture<Long> answered) {
-    }
-
-    /** Pings sent and not answered yet, by id. */
-    private final ConcurrentHashMap<Long, PendingPing> pings =
-            new ConcurrentHashMap<>();
-    private final AtomicLong pingIds = new AtomicLong();
-    /** Attempts to reach a place that was not listening yet (for tests). */
-    private final AtomicInteger failedConnects =
-            new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-    /** How to dial a place again whose connection closed before its handshake began, until connect's deadline. */
-    private record Redial(Bootstrap bootstrap, java.net.SocketAddress at, long deadline) {
-    }
-
-    private final ConcurrentHashMap<Integer, Redial> redials = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Integer, String> lastBeforeAWord = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
     /** Accepted connections in their handshake. */
     private final AtomicInteger pendingHandshakes = new AtomicInteger();
 
@@ -169,9 +143,9 @@ final class Transport implements AutoCloseable {
         this.settings = settings;
         this.channels = new AtomicReferenceArray<>(names.size());
         this.lostWhy = new String[names.size()];
-        this.connected = new CountDownLatch(names.size() - 1);
         this.group = new MultiThreadIoEventLoopGroup(1,
                 new DefaultThreadFactory("place-" + names.get(self) + "-io", true), NioIoHandler.newFactory());
+        this.joining = new Joining(self, this.names, settings, group, this::pipeline, p -> channels.get(p) != null);
         this.detector = new FailureDetector(names.size(), settings.heartbeatInterval(), settings.failureTimeout());
         long every = detector.intervalNanos();
         group.scheduleAtFixedRate(this::heartbeat, every, every, TimeUnit.NANOSECONDS);
@@ -218,75 +192,13 @@ final class Transport implements AutoCloseable {
     }
 
     /**
-     * Connects to every place above this one ({@code addresses}, by index) and waits until every other place is
-     * connected, both ways, within {@code timeout}. Places may start in any order: a place that is not listening
-     * yet is tried again every 50 ms until then.
+     * Joins the other places ({@link Joining#connect}): connects to every place above this one ({@code addresses},
+     * by index) and waits until every other place is connected, both ways, within {@code timeout}.
      *
      * @throws PlaceConnectionException if a place refuses, cannot be reached or does not connect in time
      */
     void connect(List<InetSocketAddress> addresses, Duration timeout) throws InterruptedException {
-        try {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            for (int place = self + 1; place < addresses.size(); place++) {
-                Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                        .option(ChannelOption.TCP_NODELAY, true)
-                        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                                (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))
-                        .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                                new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
-                        .handler(pipeline(place));
-                // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
-                // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
-                io.netty.util.concurrent.Future<?> future;
-                for (future = connectOnce(b, place, addresses.get(place), deadline); !future.isSuccess();
-                        future = connectOnce(b, place, addresses.get(place), deadline)) {
-                    if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
-                        throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
-                                + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
-                                + " ms: " + future.cause(), future.cause());
-                    }
-                    failedConnects.incrementAndGet();
-                    TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
-                }
-            }
-            boolean all = false;
-            for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
-                    left = deadline - System.nanoTime()) {
-                all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
-            }
-            if (!all && refused != null) {
-                throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
-            }
-            if (!all) {
-                String why = refused;
-                StringBuilder missing = new StringBuilder();
-                for (int p = 0; p < names.size(); p++) {
-                    if (p != self && channels.get(p) == null) {
-                        missing.append(missing.isEmpty() ? "" : ", ").append(names.get(p));
-                    }
-                }
-                throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
-                        + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
-            }
-    
-        } finally {
-            redials.clear();                              // from now on a closed connection is a lost one
-        }
-    }
-
-    /**
-     * One attempt to connect to {@code to}, its name resolved on this thread (again, if it did not resolve). Where to
-     * dial again if the connection closes before a word is noted before it is made: the close may come first.
-     */
-    private io.netty.util.concurrent.Future<?> connectOnce(Bootstrap b, int place, InetSocketAddress to,
-                                                           long deadline) throws InterruptedException {
-        InetSocketAddress resolved = to.isUnresolved() ? new InetSocketAddress(to.getHostString(), to.getPort()) : to;
-        if (resolved.isUnresolved()) {
-            return b.config().group().next().newFailedFuture(new java.net.UnknownHostException(to.getHostString()
-                    + " does not resolve (yet)"));
-        }
-        redials.put(place, new Redial(b, resolved, deadline));
-        return b.connect(resolved).await();
+        joining.connect(addresses, timeout);
     }
 
     private ChannelInitializer<SocketChannel> pipeline(int expected) {
@@ -361,46 +273,15 @@ final class Transport implements AutoCloseable {
     boolean established(Channel ch, int place) {
         if (channels.compareAndSet(place, null, ch)) {
             detector.connected(place);
-            connected.countDown();
+            joining.placeConnected();
             return true;
         }
         return false;
     }
 
-    /**
-     * This place's connection to {@code place} closed before a handshake frame came back (the place is busy with
-     * other handshakes, say): it is dialed again in a moment, until {@link #connect}'s deadline, and then fails.
-     */
-    void redial(int place) {
-        Redial r = redials.get(place);
-        if (r == null || System.nanoTime() - r.deadline() > 0) {
-            String last = lastBeforeAWord.get(place);
-            handshakeFailed(place, "place " + names.get(place) + " closed the connection before its handshake"
-                    + " began, until the deadline" + (last == null ? "" : " (the last time: " + last + ")"));
-            return;
-        }
-        failedConnects.incrementAndGet();
-        group.schedule(() -> r.bootstrap().connect(r.at()).addListener(f -> {
-            if (!f.isSuccess()) {
-                redial(place);
-            }
-        }), RETRY_NANOS, TimeUnit.NANOSECONDS);
-    }
-
-    /** Why the last connection to {@code place} ended before a word (a reset, say), for {@link #redial}'s end. */
-    void noteBeforeAWord(int place, String why) {
-        if (lastBeforeAWord.put(place, why) == null) {
-            System.getLogger(Transport.class.getName()).log(System.Logger.Level.INFO, () -> "place "
-                    + names.get(self) + ": the connection to place "
-                    + names.get(place) + " ended before its handshake began (" + why + "); dialing again");
-        }
-    }
-
-    /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */
-    void handshakeFailed(int place, String why) {
-        if (refused == null) {
-            refused = why;
-        }
+    /** How this place joins the others: its dialing, and its wait for every connection. */
+    Joining joining() {
+        return joining;
     }
 
     /** The handler of a connection to {@code place} once its handshake succeeded. */
@@ -505,26 +386,12 @@ final class Transport implements AutoCloseable {
     }
 
     /**
-     * Probes {@code place}: sends a ping, which its transport answers, and returns the round trip.
+     * Probes {@code place}: sends a ping, which its transport answers, and returns the round trip ({@link Pings}).
      *
      * @throws PlaceConnectionException if the place is not connected or does not answer within {@code timeout}
      */
     Duration ping(int place, Duration timeout) throws InterruptedException {
-        long id = pingIds.incrementAndGet();
-        CompletableFuture<Long> answered = new CompletableFuture<>();
-        pings.put(id, new PendingPing(place, answered));
-        long sent = System.nanoTime();
-        try {
-            send(place, new Frames.Ping(id));
-            return Duration.ofNanos(answered.get(timeout.toNanos(), TimeUnit.NANOSECONDS) - sent);
-        } catch (TimeoutException e) {
-            throw new PlaceConnectionException("place " + names.get(place) + " did not answer a ping within "
-                    + timeout.toMillis() + " ms", e);
-        } catch (ExecutionException e) {
-            throw (PlaceConnectionException) e.getCause();   // failed only when the place was lost
-        } finally {
-            pings.remove(id);
-        }
+        return pings.ping(place, timeout);
     }
 
     /** Runs {@code task} on the transport's I/O thread after {@code delay}. */
@@ -539,12 +406,12 @@ final class Transport implements AutoCloseable {
 
     /** For tests: how often {@link #connect} found a place not listening yet and tried again. */
     int failedConnects() {
-        return failedConnects.get();
+        return joining.failedConnects();
     }
 
     /** For tests: pings sent and not answered or failed yet. */
     int pendingPings() {
-        return pings.size();
+        return pings.pending();
     }
 
     /** Whether the connection to {@code place} is up. */
@@ -637,12 +504,7 @@ final class Transport implements AutoCloseable {
                     // heard: that is all it is for
                 }
                 case Frames.Ping ping -> write(ctx, new Frames.Pong(ping.id()));
-                case Frames.Pong pong -> {
-                    PendingPing pending = pings.remove(pong.id());
-                    if (pending != null) {
-                        pending.answered().complete(System.nanoTime());
-                    }
-                }
+                case Frames.Pong pong -> pings.answered(pong.id());
                 case Frames.Closing c -> {
                     lose(ctx, c.reason().equals(SHUTTING_DOWN) ? "it left: it shut down"
                             : "place " + names.get(peer) + " closed the connection: " + c.reason());
@@ -716,9 +578,7 @@ final class Transport implements AutoCloseable {
             }
             if (channels.compareAndSet(place, ctx.channel(), null)) {
                 detector.disconnected(place);
-                pings.values().removeIf(p -> p.place() == place && p.answered().completeExceptionally(
-                        new PlaceConnectionException("place " + names.get(place) + " was lost before it answered a"
-                                + " ping: " + why)));
+                pings.placeLost(place, why);
                 receiver.lost(place, why);
             }
         }

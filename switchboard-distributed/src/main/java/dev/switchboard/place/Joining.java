@@ -1,0 +1,194 @@
+package dev.switchboard.place;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.Future;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
+
+/**
+ * How a place joins the others over its {@link Transport}: it dials every place above it, again while one is not
+ * listening yet, and waits until every other place is connected both ways, or a handshake of its own fails.
+ *
+ * <p>Implementation notes. A dial that fails (nothing listens yet, or the name does not resolve yet) is tried again
+ * every 50 ms on the thread that joins, which also resolves the names: the I/O thread must keep its heartbeats. A
+ * connection that closes before its handshake's first word (the place is busy with other handshakes, say) is
+ * dialed again on the I/O thread, from the {@code Redial} noted before the connect (the close may come before the
+ * connect returns), until {@link #connect}'s deadline; once {@link #connect} returns, a closed connection is a
+ * lost one.
+ */
+final class Joining {
+    /** How long a place waits before it tries again to reach a place that is not listening yet. */
+    private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** The transport's logger: what a place says about its connections is found under one name. */
+    private static final System.Logger LOG = System.getLogger(Transport.class.getName());
+
+    private final int self;
+    private final List<String> names;
+    private final Transport.Settings settings;
+    private final EventLoopGroup group;
+    private final IntFunction<ChannelInitializer<SocketChannel>> pipeline;
+    private final IntPredicate holdsConnection;
+    /** Counted down once for each other place as its connection is established, either way. */
+    private final CountDownLatch connected;
+    /** Why a handshake of this place's own connections failed first, or null. */
+    private volatile String refused;
+    /** Attempts to reach a place that was not listening yet (for tests). */
+    private final AtomicInteger failedConnects = new AtomicInteger();
+
+    /** How to dial a place again whose connection closed before its handshake began, until connect's deadline. */
+    private record Redial(Bootstrap bootstrap, SocketAddress at, long deadline) {
+    }
+
+    private final ConcurrentHashMap<Integer, Redial> redials = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, String> lastBeforeAWord = new ConcurrentHashMap<>();
+
+    /**
+     * @param self            this place's index
+     * @param names           every place's name, by index
+     * @param settings        the transport's settings (the outbound buffer's marks)
+     * @param group           the transport's I/O thread
+     * @param pipeline        the handlers of a connection to a place, by index
+     * @param holdsConnection whether the transport holds a connection to a place (established, not lost)
+     */
+    Joining(int self, List<String> names, Transport.Settings settings, EventLoopGroup group,
+            IntFunction<ChannelInitializer<SocketChannel>> pipeline, IntPredicate holdsConnection) {
+        this.self = self;
+        this.names = names;
+        this.settings = settings;
+        this.group = group;
+        this.pipeline = pipeline;
+        this.holdsConnection = holdsConnection;
+        this.connected = new CountDownLatch(names.size() - 1);
+    }
+
+    /**
+     * Connects to every place above this one ({@code addresses}, by index) and waits until every other place is
+     * connected, both ways, within {@code timeout}. Places may start in any order: a place that is not listening
+     * yet is tried again every 50 ms until then.
+     *
+     * @throws PlaceConnectionException if a place refuses, cannot be reached or does not connect in time
+     */
+    void connect(List<InetSocketAddress> addresses, Duration timeout) throws InterruptedException {
+        try {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (int place = self + 1; place < addresses.size(); place++) {
+                Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                        .option(ChannelOption.TCP_NODELAY, true)
+                        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                                (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))
+                        .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                                new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
+                        .handler(pipeline.apply(place));
+                // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
+                // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
+                Future<?> future;
+                for (future = connectOnce(b, place, addresses.get(place), deadline); !future.isSuccess();
+                        future = connectOnce(b, place, addresses.get(place), deadline)) {
+                    if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
+                        throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
+                                + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
+                                + " ms: " + future.cause(), future.cause());
+                    }
+                    failedConnects.incrementAndGet();
+                    TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
+                }
+            }
+            boolean all = false;
+            for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
+                    left = deadline - System.nanoTime()) {
+                all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+            }
+            if (!all && refused != null) {
+                throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
+            }
+            if (!all) {
+                String why = refused;
+                StringBuilder missing = new StringBuilder();
+                for (int p = 0; p < names.size(); p++) {
+                    if (p != self && !holdsConnection.test(p)) {
+                        missing.append(missing.isEmpty() ? "" : ", ").append(names.get(p));
+                    }
+                }
+                throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
+                        + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
+            }
+        } finally {
+            redials.clear();                              // from now on a closed connection is a lost one
+        }
+    }
+
+    /**
+     * One attempt to connect to {@code to}, its name resolved on this thread (again, if it did not resolve). Where to
+     * dial again if the connection closes before a word is noted before it is made: the close may come first.
+     */
+    private Future<?> connectOnce(Bootstrap b, int place, InetSocketAddress to, long deadline)
+            throws InterruptedException {
+        InetSocketAddress resolved = to.isUnresolved() ? new InetSocketAddress(to.getHostString(), to.getPort()) : to;
+        if (resolved.isUnresolved()) {
+            return b.config().group().next().newFailedFuture(new UnknownHostException(to.getHostString()
+                    + " does not resolve (yet)"));
+        }
+        redials.put(place, new Redial(b, resolved, deadline));
+        return b.connect(resolved).await();
+    }
+
+    /** Another place's connection is established (either way). */
+    void placeConnected() {
+        connected.countDown();
+    }
+
+    /**
+     * This place's connection to {@code place} closed before a handshake frame came back (the place is busy with
+     * other handshakes, say): it is dialed again in a moment, until {@link #connect}'s deadline, and then fails.
+     */
+    void redial(int place) {
+        Redial r = redials.get(place);
+        if (r == null || System.nanoTime() - r.deadline() > 0) {
+            String last = lastBeforeAWord.get(place);
+            handshakeFailed(place, "place " + names.get(place) + " closed the connection before its handshake"
+                    + " began, until the deadline" + (last == null ? "" : " (the last time: " + last + ")"));
+            return;
+        }
+        failedConnects.incrementAndGet();
+        group.schedule(() -> r.bootstrap().connect(r.at()).addListener(f -> {
+            if (!f.isSuccess()) {
+                redial(place);
+            }
+        }), RETRY_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Why the last connection to {@code place} ended before a word (a reset, say), for {@link #redial}'s end. */
+    void noteBeforeAWord(int place, String why) {
+        if (lastBeforeAWord.put(place, why) == null) {
+            LOG.log(System.Logger.Level.INFO, () -> "place " + names.get(self) + ": the connection to place "
+                    + names.get(place) + " ended before its handshake began (" + why + "); dialing again");
+        }
+    }
+
+    /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */
+    void handshakeFailed(int place, String why) {
+        if (refused == null) {
+            refused = why;
+        }
+    }
+
+    /** For tests: how often {@link #connect} found a place not listening yet and tried again. */
+    int failedConnects() {
+        return failedConnects.get();
+    }
+}
