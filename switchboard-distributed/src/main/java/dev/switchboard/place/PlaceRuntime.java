@@ -1,8 +1,6 @@
 package dev.switchboard.place;
 
-import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
-import dev.switchboard.actor.Selector;
 import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.spi.Seam;
 import dev.switchboard.task.TaskRuntime;
@@ -12,14 +10,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -32,25 +25,15 @@ import java.util.function.Consumer;
  * ({@link References}). The place that reads it gets the actor's own local reference if the actor lives here, and
  * otherwise a remote reference ({@code Seam.remoteRef}) whose sends come to {@link #send}, which writes a
  * {@link Frames.Deliver} to the actor's place. A local actor whose reference is written is <em>exported</em>: kept
- * in {@link #actors} by id, so that the deliveries for it find it.
+ * in {@link ExportedActors} by id, so that the deliveries for it find it, or wait there for its creation.
  * <p>
- * <b>Creation.</b> {@code Places.start(place, recipe)} on another place allocates the id here (this place as the
- * place of creation, the target as the place of residence), sends a {@link Frames.Create} and returns the
- * reference at once, as a local {@code start()} does. The target creates the actor, gives it that id, starts it in
- * its runtime's global scope and exports it. A message for an id that is not exported yet is <em>waiting</em>:
- * kept, in order, until the actor's creation arrives ([DistSelectors] §4.3: a third place may hold the reference, and
- * send to it, before the creation reaches the target), then delivered before any later message; a creation that
- * fails makes its waiting and later messages dead letters.
- * <p>
- * <b>Global termination</b> is {@link GlobalTermination}'s: waves of counts around the ring of places. Requests
- * and death watch across places are {@link RemoteRequests}'s and {@link RemoteWatches}'s.
+ * <b>Creation</b> across places is {@link RemoteCreations}'. <b>Global termination</b> is
+ * {@link GlobalTermination}'s: waves of counts around the ring of places. Requests and death watch across places
+ * are {@link RemoteRequests}'s and {@link RemoteWatches}'s.
  *
  * <h2>Implementation notes</h2>
  * The transport hands every received frame to {@link #received} on its one I/O thread, so creations, deliveries and
- * the wave's visit of this place happen one after the other. Deliveries to an id that is not exported and the
- * creation that exports it are ordered by {@link #waiting}'s lock: the creation puts the waiting messages into the
- * new actor's mailbox and exports the actor under it, before the actor starts, so a sender that finds it exported
- * (even through a reference the actor sent in its {@code onStart}) sends after them.
+ * the wave's visit of this place happen one after the other.
  */
 final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PlaceRuntime.class.getName());
@@ -59,26 +42,14 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     final List<String> names;
     final TaskRuntime runtime;
     final MessageCodec codec;
-    private final GlobalId.Allocator ids;
     private volatile Transport transport;
-    /** The actors of this place that other places may name, by global id. */
-    private final ConcurrentHashMap<Long, ActorRef<?>> actors = new ConcurrentHashMap<>();
-    /** Messages for actors not created yet, by id, in arrival order; the lock orders creation and delivery. */
-    private final Map<Long, List<Frames.Deliver>> waiting = new HashMap<>();
-    /** Ids whose creation failed here: their messages are dead letters. */
-    private final Map<Long, String> failedCreations = new ConcurrentHashMap<>();
+    /** The actors of this place that other places may name, and the messages that wait for their creation. */
+    final ExportedActors exports = new ExportedActors(this);
+    /** Creation across places, both sides. */
+    private final RemoteCreations creations;
     /**
-     * Actors created here for other places that have terminated and left {@link #actors}: later messages for them
-     * are dead letters, not messages waiting for a creation. (An id this place allocated itself needs no entry: it
-     * was exported once, so an absent one has terminated.)
-     */
-    private final Map<Long, Boolean> gone = new ConcurrentHashMap<>();
-    /** The size of {@link #actors} at which terminated actors are swept out of it next. */
-    private volatile int sweepAt = SWEEP_MIN;
-    private static final int SWEEP_MIN = 1024;
-    /**
-     * Messages that reached this place and no actor: their actor's creation failed, it terminated and left the
-     * export table, or its mailbox refused them.
+     * Messages that reached this place and nothing to take them: their actor's creation failed, it terminated and
+     * left the export table, or its mailbox refused them; answers that came for a handle no longer awaited.
      */
     private final AtomicLong lostDeliveries = new AtomicLong();
     /** Place 0: failures of every place, in the order they arrived. */
@@ -96,7 +67,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     /** Requests across places, both sides. */
     final RemoteRequests requests;
     /** Death watch across places, both sides. */
-    private final RemoteWatches watches = new RemoteWatches(this);
+    final RemoteWatches watches = new RemoteWatches(this);
 
     /**
      * How a place's runtime runs.
@@ -125,7 +96,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         if (here != 0) {
             Seam.usePlaceBits(GlobalId.of(here, here, 0).bits());
         }
-        this.ids = new GlobalId.Allocator(here);
+        this.creations = new RemoteCreations(this);
         this.requests = new RemoteRequests(this);
         this.codec = new MessageCodec(messages, register, new ReferenceSerializer(this), requests.new Handles(),
                 settings.limits());
@@ -184,129 +155,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     // ------------------------------------------------------------------------------------------ creation
 
-    /** Starts the actor {@code recipe} makes at {@code place}: here directly, elsewhere by a creation frame. */
-    @SuppressWarnings("unchecked")
+    /** Starts the actor {@code recipe} makes at {@code place} ({@link RemoteCreations#start}). */
     <M> ActorRef<M> start(int place, String name, Object recipe, int mailboxes) {
-        Objects.requireNonNull(recipe, "recipe");
-        if (place < 0 || place >= names.size()) {
-            throw new IllegalArgumentException("no place " + place + " to start a " + name + " at: the places are 0"
-                    + " to " + (names.size() - 1));
-        }
-        if (!codec.isRegistered(recipe.getClass())) {
-            throw new IllegalArgumentException("cannot start a " + recipe.getClass().getName() + " at place "
-                    + names.get(place) + ": the recipe's class is not registered; " + codec.origin()
-                    + " (every place registers the same classes, in that order)");
-        }
-        String shown = name != null ? name : recipeName(recipe);
-        if (place == here) {
-            ActorCore<M> actor = create(recipe);
-            checkMailboxes(actor, mailboxes, recipe);
-            return actor.start(shown);
-        }
-        long id = ids.next(place).bits();
-        ActorRef<M> ref = (ActorRef<M>) Seam.remoteRef(id, shown, mailboxes, this);
-        sendFrame(place, new Frames.Create(id, shown, recipe, mailboxes));
-        return ref;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <M> ActorCore<M> create(Object recipe) {
-        ActorCore<?> actor = switch (recipe) {
-            case ActorRecipe<?> r -> r.create();
-            case SelectorRecipe<?, ?> r -> r.create();
-            default -> throw new IllegalArgumentException("not a recipe: " + recipe);
-        };
-        return (ActorCore<M>) Objects.requireNonNull(actor, () -> recipe + ".create() returned null");
-    }
-
-    /** Checks that a selector has as many mailboxes as its recipe said (its remote references allow that many). */
-    private static void checkMailboxes(ActorCore<?> actor, int mailboxes, Object recipe) {
-        if (mailboxes >= 0 && actor instanceof Selector<?, ?> s && s.mailboxCount() != mailboxes) {
-            throw new IllegalArgumentException(recipe + " made a selector of " + s.mailboxCount()
-                    + " mailboxes, but says " + mailboxes + " (SelectorRecipe.mailboxCount())");
-        }
-    }
-
-    /**
-     * The name of an actor made by {@code recipe} and started without one, the same on every place (the creating
-     * place cannot see the actor's class, which only the place that runs the recipe makes): the recipe's class's
-     * simple name without a leading {@code New} or a trailing {@code Recipe} ({@code NewServer} and
-     * {@code ServerRecipe} make a {@code Server}).
-     */
-    static String recipeName(Object recipe) {
-        String s = recipe.getClass().getSimpleName();
-        if (s.length() > 3 && s.startsWith("New") && Character.isUpperCase(s.charAt(3))) {
-            s = s.substring(3);
-        }
-        if (s.length() > 6 && s.endsWith("Recipe")) {
-            s = s.substring(0, s.length() - 6);
-        }
-        return s.isEmpty() ? "Actor" : s;
-    }
-
-    /**
-     * A creation from another place (the I/O thread). The actor is made and given its id; then, under the lock of
-     * {@link #waiting}, the messages that waited for it go into its mailbox and it is exported, so that a sender
-     * that finds it exported sends after them; then it starts (messages sent before a start wait for it). An actor
-     * that hands out its reference in {@code onStart} is exported by then.
-     */
-    private void create(int from, Frames.Create c) {
-        Seam.runUnscoped(runtime, () -> {
-            ActorCore<?> actor;
-            try {
-                actor = create(c.recipe());
-                checkMailboxes(actor, c.mailboxes(), c.recipe());
-                Seam.presetId(actor, c.id());
-            } catch (RuntimeException | Error e) {
-                String why = "its creation from place " + names.get(from) + " failed: " + e;
-                watches.creationFailed(c.id(), why);
-                synchronized (waiting) {
-                    failedCreations.put(c.id(), why);
-                    List<Frames.Deliver> lost = waiting.remove(c.id());
-                    if (lost != null) {
-                        lostDeliveries.addAndGet(lost.size());
-                    }
-                }
-                throw new IllegalStateException("place " + names.get(here) + " could not create " + c.name() + "@"
-                        + c.id() + " for place " + names.get(from) + ": " + e, e);
-            }
-            ActorRef<?> ref = Seam.referenceOf(actor);
-            synchronized (waiting) {
-                List<Frames.Deliver> held = waiting.remove(c.id());
-                try {
-                    if (held != null) {
-                        for (Frames.Deliver d : held) {
-                            handOn(ref, d, from);
-                        }
-                    }
-                } finally {
-                    actors.put(c.id(), ref);
-                }
-            }
-            watches.created(c.id(), ref);
-            actor.start(c.name());
-            sweepIfLarge();
-        });
-    }
-
-    /**
-     * Puts a message from place {@code from} into a local actor's mailbox; one it cannot take (a mailbox it does not
-     * have, a full bounded mailbox that fails its senders) is counted and reported, never thrown at the transport's
-     * thread, where it would close the connection.
-     */
-    private void handOn(ActorRef<?> ref, Frames.Deliver d, int from) {
-        try {
-            if (d.request() != null && !Seam.isRemote(ref)) {
-                Seam.sendRequest(ref, d.mailbox(), d.message(), d.request());   // its end answers NoReply
-            } else {
-                Seam.sendNow(ref, d.mailbox(), d.message());
-            }
-        } catch (RuntimeException e) {
-            lostDeliveries.incrementAndGet();
-            failed(new IllegalStateException("place " + names.get(here) + " could not deliver a "
-                    + d.message().getClass().getName() + " from place " + names.get(from) + " to actor " + d.to()
-                    + ": " + e, e));
-        }
+        return creations.start(place, name, recipe, mailboxes);
     }
 
     // ------------------------------------------------------------------------------------------ messages
@@ -317,7 +168,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         long id = to.id();
         int place = GlobalId.of(id).residencePlace();
         if (place == here) {
-            deliver(new Frames.Deliver(id, mailbox, message), here);
+            exports.deliver(new Frames.Deliver(id, mailbox, message), here);
         } else {
             sendFrame(place, new Frames.Deliver(id, mailbox, message));
         }
@@ -355,6 +206,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    /** Counts {@code messages} that reached this place and nothing to take them: dead letters of this place. */
+    void lostDeliveries(int messages) {
+        lostDeliveries.addAndGet(messages);
+    }
+
     /** An answer that came for a handle no longer awaited here: a dead letter of this place. */
     void lostAnswer(Frames.Answer a) {
         lostDeliveries.incrementAndGet();
@@ -366,16 +222,6 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     @Override
     public java.util.concurrent.CompletionStage<dev.switchboard.actor.Terminated> whenTerminated(ActorRef<?> ref) {
         return watches.whenTerminated(ref);
-    }
-
-    /** The actor of this place exported under {@code id}, or null. */
-    ActorRef<?> exportedActor(long id) {
-        return actors.get(id);
-    }
-
-    /** Whether the actor {@code id}, not exported here, has ended (or its creation here failed). */
-    boolean hasEnded(long id) {
-        return failedCreations.containsKey(id) || gone.containsKey(id) || GlobalId.of(id).creationPlace() == here;
     }
 
     /** The runtime whose timers and dead letters the requests to other places' actors use. */
@@ -408,38 +254,6 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
-    /** Exports a local actor: deliveries for its id find it. */
-    void export(long id, ActorRef<?> ref) {
-        if (actors.putIfAbsent(id, ref) == null) {
-            sweepIfLarge();
-        }
-    }
-
-    /**
-     * Once the table of exported actors has doubled since the last sweep, removes the actors that have terminated,
-     * so that a long program does not keep every actor it ever exported.
-     */
-    private void sweepIfLarge() {
-        if (actors.size() < sweepAt) {
-            return;
-        }
-        synchronized (waiting) {
-            if (actors.size() < sweepAt) {
-                return;
-            }
-            actors.entrySet().removeIf(e -> {
-                if (!Seam.hasTerminated(e.getValue())) {
-                    return false;
-                }
-                if (GlobalId.of(e.getKey()).creationPlace() != here) {
-                    gone.put(e.getKey(), Boolean.TRUE);
-                }
-                return true;
-            });
-            sweepAt = Math.max(SWEEP_MIN, 2 * actors.size());
-        }
-    }
-
     /** For tests: the termination waves place 0 has started. */
     int wavesRun() {
         return termination.wavesRun;
@@ -457,35 +271,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** For tests: the actors this place has exported and not swept out. */
     int exportedActors() {
-        return actors.size();
-    }
-
-    /**
-     * Delivers a message from place {@code from} to its actor of this place, or keeps it until the actor is
-     * created; one for an actor that is gone is a dead letter.
-     */
-    private void deliver(Frames.Deliver d, int from) {
-        long id = d.to();
-        ActorRef<?> ref = actors.get(id);
-        if (ref == null) {
-            synchronized (waiting) {
-                ref = actors.get(id);
-                if (ref == null) {
-                    if (failedCreations.containsKey(id)) {
-                        lostDeliveries.incrementAndGet();
-                        LOG.log(System.Logger.Level.WARNING, () -> "place " + names.get(here) + ": a "
-                                + d.message().getClass().getName() + " for actor " + id + " is a dead letter: "
-                                + failedCreations.get(id));
-                    } else if (GlobalId.of(id).creationPlace() == here || gone.containsKey(id)) {
-                        lostDeliveries.incrementAndGet();   // an actor that terminated and was swept out
-                    } else {
-                        waiting.computeIfAbsent(id, k -> new ArrayList<>()).add(d);
-                    }
-                    return;
-                }
-            }
-        }
-        handOn(ref, d, from);
+        return exports.size();
     }
 
     @Override
@@ -493,11 +279,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         switch (message) {
             case Frames.Deliver d -> {
                 termination.received.incrementAndGet();
-                deliver(d, from);
+                exports.deliver(d, from);
             }
             case Frames.Create c -> {
                 termination.received.incrementAndGet();
-                create(from, c);
+                creations.creationRequested(from, c);
             }
             case Frames.Watch w -> {
                 termination.received.incrementAndGet();
@@ -643,9 +429,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         if (Seam.openUnscopedWork(runtime) != 0) {
             return false;
         }
-        synchronized (waiting) {
-            return waiting.isEmpty();
-        }
+        return exports.noneWaiting();
     }
 
     long deadLetters() {
@@ -705,9 +489,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** For tests: messages waiting for their actor's creation. */
     int waitingMessages() {
-        synchronized (waiting) {
-            return waiting.values().stream().mapToInt(List::size).sum();
-        }
+        return exports.waitingMessages();
     }
 
     /** For tests and the report: the program's frames this place has sent and received. */

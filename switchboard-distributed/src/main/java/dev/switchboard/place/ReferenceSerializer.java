@@ -24,7 +24,7 @@ final class ReferenceSerializer extends Serializer<ActorRef<?>> {
     public void write(Kryo kryo, Output output, ActorRef<?> ref) {
         long id = ref.id();
         if (!Seam.isRemote(ref)) {
-            place.export(id, ref);                   // deliveries for it find it
+            place.exports.export(id, ref);                   // deliveries for it find it
         }
         output.writeLong(id);
         output.writeString(ref.name());
@@ -37,7 +37,7 @@ final class ReferenceSerializer extends Serializer<ActorRef<?>> {
         String name = input.readString();
         int mailboxes = input.readInt(true);
         if (GlobalId.of(id).residencePlace() == place.here) {
-            ActorRef<?> local = place.exportedActor(id);
+            ActorRef<?> local = place.exports.get(id);
             if (local != null) {
                 return local;
             }

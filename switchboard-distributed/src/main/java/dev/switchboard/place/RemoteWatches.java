@@ -44,7 +44,7 @@ final class RemoteWatches {
         long id = ref.id();
         int at = GlobalId.of(id).residencePlace();
         if (at == place.here) {
-            ActorRef<?> local = place.exportedActor(id);
+            ActorRef<?> local = place.exports.get(id);
             if (local != null) {
                 return local.whenTerminated();            // a remote reference to an actor of this place
             }
@@ -69,10 +69,10 @@ final class RemoteWatches {
 
     /** Watched side: place {@code from} watches the actor {@code id} of this place. */
     void watchRequested(int from, long id) {
-        ActorRef<?> local = place.exportedActor(id);
+        ActorRef<?> local = place.exports.get(id);
         if (local != null) {
             register(local, id, from);
-        } else if (place.hasEnded(id)) {
+        } else if (place.exports.hasEnded(id)) {
             tell(from, id, "EXITED", null, "it had ended before the watch came");
         } else {
             early.computeIfAbsent(id, k -> new ArrayList<>()).add(from);   // its creation is on its way
