@@ -3,6 +3,7 @@ package dev.switchboard.actor;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.Scope;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -119,24 +120,41 @@ final class AwaitedReplies {
 
     /**
      * The requester is being released (it has terminated; the token's holder, before its activation completes):
-     * the answers it still awaits must keep its finish open until they are queued, as its activation did so far.
-     * Those awaited by the actor's processing get a hold now (those of its tasks hold their tasks already). An
-     * answer queued after the release becomes a dead letter when the token is next taken, which may be just after
-     * the finish has ended.
+     * the answers it still awaits must keep its finish open until they are queued, as its activation did so far,
+     * but not the actor's end, which is told now (its watchers, {@code whenTerminated}). Each gets a hold on the
+     * actor's finish scope, in place of the hold of a task that awaits it; a hang report names it. An answer
+     * queued after the release becomes a {@code REPLY_AFTER_EXIT} dead letter. In a closed runtime nothing waits
+     * for them: they are abandoned, and an answer that comes later is that dead letter at once.
      */
     void holdUnanswered(Node activation) {
+        Scope finish = null;
+        boolean closed = activation.scheduler().isClosed();
         for (PendingReply<?> p : awaited()) {
-            if (!p.held()) {
-                p.holdWith(new ReplyHold(activation.attachChild(), activation.scheduler(), p));
+            if (p.isDone()) {
+                continue;                                // queued: the drain dead-letters it
             }
+            if (closed) {
+                if (p.abandonAtEnd()) {
+                    handled(p);
+                }
+                continue;
+            }
+            if (finish == null) {
+                finish = activation.scope();
+            }
+            finish.addToPendingCount(1);                 // the scope is open: the activation below it still is
+            ReplyHold hold = new ReplyHold(finish, activation.scheduler(), p);
+            finish.track(hold);
+            p.holdWith(hold);
         }
     }
 
     /**
-     * Keeps the finish of the context that awaits a reply open until the handler is queued (a child node that is
-     * never run: the answer completes it).
+     * Keeps the finish of the context that awaits a reply open until the handler is queued (a node that is never
+     * run: the answer completes it). Tracked by its scope once it holds the scope itself, so that a hang report
+     * names a reply awaited by an actor that has ended.
      */
-    private static final class ReplyHold extends Node {
+    static final class ReplyHold extends Node {
         private final PendingReply<?> pending;
 
         ReplyHold(Node completer, Scheduler scheduler, PendingReply<?> pending) {
@@ -159,6 +177,26 @@ final class AwaitedReplies {
         public Object origin() {
             return pending.requester;
         }
+
+        @Override
+        public boolean isOpen() {
+            return !isDone();
+        }
+
+        /** While the requester lives its own entry names the reply; once it has ended, this one does. */
+        @Override
+        public String describeIfOpen(long nowNanos) {
+            if (isDone() || pending.requester.isOpen()) {
+                return null;
+            }
+            return "actor " + pending.requester + " has ended, and its finish waits for the reply it awaited from "
+                    + pending.target + " to " + ActorDiagnostics.brief(pending.request) + ", for "
+                    + ActorDiagnostics.ageMillis(ActorTimers.clock(pending.requester).nanoTime()
+                            - pending.sinceNanos).replace(" ago", "")
+                    + ActorDiagnostics.whyNoReply(pending.target) + ": nothing will handle it (it will be a dead"
+                    + " letter), and whoever holds the request's ReplyTo may still answer; an awaitReply with a"
+                    + " timeout ends such a wait";
+        }
     }
 
     /** Queues a handler whose answer came, to run on the requester's activation, ahead of messages and despite a pause. */
@@ -179,6 +217,13 @@ final class AwaitedReplies {
         if (pending.abandoned) {     // by a restart, after its answer came: the handler is the old instance's
             requester.addAwaited(-1);
             requester.deadLetter(pending.arrived(), DeadLetter.Reason.REPLY_TOO_LATE);
+            return;
+        }
+        if (pending.failsHandler() && requester.scheduler().isClosed()) {
+            // the request failed because the runtime is closing (its target was terminated by the close): the
+            // close ends this actor too, as it ends every actor, rather than the failure thrown in its handler
+            requester.addAwaited(-1);
+            requester.terminateByClose();
             return;
         }
         try {

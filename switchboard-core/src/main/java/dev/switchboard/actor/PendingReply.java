@@ -29,11 +29,12 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
      * its activation does that (it completes only when the actor is released), so a request sent by the actor's
      * own processing needs no node of its own; one sent by a task of the actor gets a child node of that task
      * (`ReplyHold`), set before the request is sent; and when the actor is released with answers still awaited,
-     * each gets a child node of the activation then (`AwaitedReplies.holdUnanswered`). The field goes null ->
-     * node -> RELEASED, or null -> RELEASED (and a node offered then is refused); whoever comes second completes
-     * the node (the answer, or the release that finds the answer already in), so a node is completed exactly once
-     * whichever comes first. A task's node is set before the reply is listed, so the release never offers one for
-     * it.
+     * each gets a node of the actor's finish scope then, in place of a task's node, so that the actor's end is
+     * told at once (`AwaitedReplies.holdUnanswered`; in a closed runtime the answers are abandoned instead,
+     * `abandonAtEnd`). The field goes null -> node (-> node ...) -> RELEASED, or straight to
+     * RELEASED (and a node offered then is completed at once); a node leaves the field once, by the swap that
+     * replaces it or by the release, and whoever takes it out completes it, so a node is completed exactly once
+     * whichever comes first. A task's node is set before the reply is listed, so the release finds it.
      */
     private static final VarHandle OUTCOME;
     private static final VarHandle HOLD;
@@ -86,14 +87,17 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     boolean abandoned;
     /** Whether a task the requester spawned awaits this reply (not its processing); set before it is listed. */
     boolean byTask;
+    /** Set by {@link #abandonAtEnd()} before it takes the outcome: a later answer is a dead letter after exit. */
+    private volatile boolean requesterEnded;
 
     /** The timeout, while armed; cancelled by the answer. */
     private volatile ScheduledFuture<?> timeout;
 
     @Override
     public void answer(Object reply, Throwable failure) {
-        if (!complete(reply, failure)) {             // timed out, or abandoned by a restart
-            requester.deadLetter(failure == null ? reply : failure, DeadLetter.Reason.REPLY_TOO_LATE);
+        if (!complete(reply, failure)) {             // timed out, abandoned by a restart or by the requester's end
+            requester.deadLetter(failure == null ? reply : failure, requesterEnded
+                    ? DeadLetter.Reason.REPLY_AFTER_EXIT : DeadLetter.Reason.REPLY_TOO_LATE);
         }
     }
 
@@ -123,12 +127,36 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
 
     /**
      * Keeps the requester's finish open with {@code node} (a child of the context that must not complete yet)
-     * until the answer is queued; completes it at once if the answer is queued already.
+     * until the answer is queued, in place of the hold it had, if any, which is completed now; completes
+     * {@code node} at once if the answer is queued already.
      */
     void holdWith(Node node) {
-        if (!HOLD.compareAndSet(this, (Object) null, (Object) node)) {
-            node.tryComplete();                       // released already: the answer came first
+        Object h;
+        do {
+            h = hold;
+            if (h == RELEASED) {
+                node.tryComplete();                   // the answer came first
+                return;
+            }
+        } while (!HOLD.compareAndSet(this, h, node));
+        if (h instanceof Node replaced) {
+            replaced.tryComplete();                   // taken out of the field by this swap: completed once, here
         }
+    }
+
+    /**
+     * The requester has ended without this answer, and nothing will run its handler (the runtime that would is
+     * closed): takes the outcome, so that a later answer is a {@code REPLY_AFTER_EXIT} dead letter, and ends the
+     * hold. False if the answer came first (its handler is queued, and the requester's drain dead-letters it).
+     */
+    boolean abandonAtEnd() {
+        requesterEnded = true;                        // before the outcome: a later answer reads it after
+        if (!OUTCOME.compareAndSet(this, UNSET, WITHDRAWN)) {
+            return false;
+        }
+        cancelTimeout();
+        releaseHold();
+        return true;
     }
 
     /**
@@ -189,6 +217,11 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
             complete(null, new NoReplyException("the runtime of " + requester + " was closed while it awaited a reply"
                     + " from " + target + " to " + ActorDiagnostics.brief(request)));
         }
+    }
+
+    /** Whether the answer is a failure that the handler (the plain form, which takes none) would throw. */
+    boolean failsHandler() {
+        return onResult == null && outcome instanceof Failed;
     }
 
     /** Runs the handler with the answer (on the requester); a failure reaches the plain form's caller thrown. */

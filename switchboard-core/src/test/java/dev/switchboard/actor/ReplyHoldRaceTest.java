@@ -64,4 +64,39 @@ public class ReplyHoldRaceTest {
             r.r2 = pending.held() ? 1 : 0;
         }
     }
+
+    /**
+     * A requester released while a task of its awaits the answer: the release swaps the task's node for one of
+     * the finish's scope ({@code holdWith}) as the answer is queued ({@code releaseHold}). Each node is completed
+     * exactly once: the task's by the swap or by the answer, the scope's by the answer or at once.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "each node completed once")
+    @Outcome(expect = FORBIDDEN, desc = "a node completed twice or never")
+    @State
+    public static class SwapVsAnswer {
+        final PendingReply<String> pending = new PendingReply<>(null, null, reply -> { }, null, 0);
+        final CountingNode taskNode = new CountingNode();
+        final CountingNode scopeNode = new CountingNode();
+
+        public SwapVsAnswer() {
+            pending.holdWith(taskNode);               // set before the request is sent, as a task's is
+        }
+
+        @Actor
+        public void answer() {
+            pending.releaseHold();
+        }
+
+        @Actor
+        public void release() {
+            pending.holdWith(scopeNode);
+        }
+
+        @Arbiter
+        public void arbiter(II_Result r) {
+            r.r1 = taskNode.completions.get();
+            r.r2 = scopeNode.completions.get();
+        }
+    }
 }
