@@ -150,9 +150,9 @@ final class ActorFailures {
      * Like {@code fail}, for the holder of a token taken by {@code holdIdle()} (a selector found stuck): the holder
      * terminates the actor and drains its mailbox.
      */
-    static void failHeld(ActorCore<?> actor, Throwable failure, String what) {
+    static void failHeld(ActorCore<?> actor, Throwable failure, String what, String where) {
         keep(actor, failure);
-        report(actor, failure, what);
+        report(actor, failure, what, where);
         actor.terminateHeld(0);
     }
 

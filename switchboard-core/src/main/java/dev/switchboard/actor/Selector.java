@@ -438,7 +438,8 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
         } catch (Throwable t) {
             stall = t;                                 // could not even say so (a toString that throws, no memory)
         }
-        ActorFailures.failHeld(this, stall, "it stalled with every mailbox disabled");
+        ActorFailures.failHeld(this, stall, "it stalled with every mailbox disabled",
+                "by stalling, every mailbox disabled");
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.switchboard.testkit;
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.DeadLetter;
+import dev.switchboard.actor.Selector;
+import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.actor.Terminated;
 import dev.switchboard.internal.ManualClock;
 import dev.switchboard.internal.RuntimeAccess;
@@ -160,6 +162,22 @@ public final class TestKit implements AutoCloseable {
         ActorRef<M> started = ref.get(0);
         started.id();                   // taken now: a run under an explorer numbers what it spawns in spawn order
         return started;
+    }
+
+    /**
+     * Starts {@code selector} as {@link #spawn(ActorCore)} does, and returns its reference as a selector's, which
+     * sends to a mailbox by name: {@code kit.spawn(new Buffer()).send(Box.PUT, item)}.
+     *
+     * @throws IllegalStateException if the selector was started already, or the kit is closed
+     */
+    public <M, B extends Enum<B>> SelectorRef<M, B> spawn(Selector<M, B> selector) {
+        return spawn(selector, null);
+    }
+
+    /** Starts {@code selector} under {@code name}; see {@link #spawn(Selector)}. */
+    public <M, B extends Enum<B>> SelectorRef<M, B> spawn(Selector<M, B> selector, String name) {
+        spawn((ActorCore<M>) selector, name);
+        return selector.ref();
     }
 
     /** A new probe, named "probe-N". */

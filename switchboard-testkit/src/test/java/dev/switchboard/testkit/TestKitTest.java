@@ -41,6 +41,42 @@ class TestKitTest {
         }
     }
 
+    enum Box { FIRST, SECOND }
+
+    /** Forwards what comes to {@code SECOND}, and only once {@code FIRST} has brought something. */
+    static final class Gate extends dev.switchboard.actor.Selector<String, Box> {
+        private final ActorRef<String> out;
+
+        Gate(ActorRef<String> out) {
+            super(Box.class);
+            this.out = out;
+            disable(Box.SECOND);
+        }
+
+        @Override
+        protected void process(String s) {
+            if (s.startsWith("open")) {
+                enable(Box.SECOND);
+            } else {
+                out.send(s);
+            }
+        }
+    }
+
+    @Test
+    void spawningASelectorGivesItsSelectorReference() {
+        try (TestKit kit = TestKit.builder().checkThreads(false).build()) {
+            TestProbe<String> out = kit.probe();
+            dev.switchboard.actor.SelectorRef<String, Box> gate = kit.spawn(new Gate(out.ref()), "gate");
+            gate.send(Box.SECOND, "through");
+            out.expectNoMessage();
+            gate.send(Box.FIRST, "open");
+            out.expectMessage("through");
+            gate.stop();
+            kit.expectTerminated(gate);
+        }
+    }
+
     @Test
     void aFailureThatReachesNoFinishFailsCloseUnlessExpected() {
         TestKit kit = TestKit.builder().checkThreads(false).build();
