@@ -85,6 +85,7 @@ final class Closing {
         while ((n = scheduler.runQueue.poll()) != null) {   // entries whose pump the pool refused
             n.refused(ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was closed"));
         }
+        scheduler.deadLetters().logTotalAtClose();
         return ended && awaitThreads() && timerEnded;
     }
 

@@ -128,6 +128,18 @@ public final class DeadLetters {
         }
     }
 
+    /**
+     * The runtime has closed: while the default logging is on (no listener subscribed) and it logged only some of
+     * the dead letters one by one, logs their total, which the counts at powers of ten left open.
+     */
+    void logTotalAtClose() {
+        long total = counted();
+        if (listeners.length == 0 && loggedDeadLetters.get() > LOGGED_DEAD_LETTERS) {
+            LOG.log(System.Logger.Level.INFO, "Switchboard: runtime '" + scheduler.name() + "' closed with "
+                    + total + " dead letters in all (by reason: RuntimeMetrics.of(runtime).deadLetters())");
+        }
+    }
+
     /** Dead letters the default listener logs one by one; after these it logs a count now and then. */
     private static final int LOGGED_DEAD_LETTERS = 10;
     private final AtomicLong loggedDeadLetters = new AtomicLong();

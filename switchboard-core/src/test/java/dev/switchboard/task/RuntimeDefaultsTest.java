@@ -119,8 +119,10 @@ class RuntimeDefaultsTest {
     }
 
     @Test
-    void deadLettersAreLoggedByDefaultTheFirstTenThenAsCounts() {
+    void deadLettersAreLoggedByDefaultTheFirstTenThenAsCountsAndTheirTotalAtTheClose() {
+        TaskRuntime closed;
         try (TaskRuntime rt = TaskRuntime.builder().name("letters").workers(2).build()) {
+            closed = rt;
             Idle idle = new Idle();
             ActorRef<String>[] ref = refs();
             rt.finish(() -> {
@@ -140,7 +142,17 @@ class RuntimeDefaultsTest {
                     + " to gone@" + ref[0].id());
             assertThat(each.get(9)).contains("the last one logged");
             assertThat(messages(Level.INFO, "Switchboard: 100 dead letters in runtime 'letters' so far")).hasSize(1);
+            rt.finish(() -> {
+                for (int i = 0; i < 23; i++) {
+                    ref[0].send("later " + i);
+                }
+            });
+            Await.until("123 dead letters counted", () -> rt.deadLetterCount() == 123);
+            assertThat(messages(Level.INFO, "closed with")).isEmpty();
         }
+        assertThat(closed.isClosed()).isTrue();
+        assertThat(messages(Level.INFO, "Switchboard: runtime 'letters' closed with 123 dead letters in all"))
+                .hasSize(1);
     }
 
     @Test
