@@ -289,7 +289,12 @@ final class PlacesLaunch {
         }
         long ended = System.nanoTime();
         master.shutDownOthers();
-        failures.addAll(master.failures);
+        if (master.lostPlace() != null) {
+            // a lost place closed this runtime: what the finish threw follows from the loss, which goes first
+            failures.addAll(0, master.failures);
+        } else {
+            failures.addAll(master.failures);
+        }
         if (!failures.isEmpty()) {
             throw new MultiException(failures);
         }

@@ -119,6 +119,8 @@ class PlaceFailureTest {
         System.out.printf("SIGKILL of place p2: the program failed after %.2f s%n", (System.nanoTime() - t0) / 1e9);
         assertThat(failures).contains("place p0 lost place p2 while the program ran: "
                 + Transport.CLOSED_WITHOUT_A_WORD);
+        // the loss comes first, before what it caused (the finish ended by the close of place 0's runtime)
+        assertThat(failures.get(0)).containsPattern("(place p0|on place p1: .*) lost place p2");
         // a watched actor of the lost place has ended, as far as place 0 can know
         dev.switchboard.actor.Terminated end = HELD_AT_2.get().toCompletableFuture().get(20, TimeUnit.SECONDS);
         assertThat(end.reason()).isEqualTo(dev.switchboard.actor.Terminated.Reason.PLACE_LOST);
