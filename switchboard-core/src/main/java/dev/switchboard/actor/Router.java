@@ -20,8 +20,8 @@ import java.util.function.Supplier;
  *
  * <ul>
  *   <li><b>Routing</b>: {@link Builder#roundRobin() round-robin} (the default), {@link Builder#random() random},
- *       {@link Builder#smallestMailbox() smallest mailbox} (the routee with the fewest queued messages, ties to
- *       the first; a routee of another place counts as full), {@link Builder#consistentHashing consistent hashing}
+ *       {@link Builder#smallestMailbox() smallest mailbox} (the routee with the fewest queued messages; an idle
+ *       one wins a tie with a busy one; a routee of another place counts as full), {@link Builder#consistentHashing consistent hashing}
  *       by a key taken from the message (rendezvous hashing: a message with the same key goes to the same routee
  *       while it lives, and a routee's end moves only its own keys), and {@link Builder#broadcast() broadcast}
  *       (every routee gets every message).</li>

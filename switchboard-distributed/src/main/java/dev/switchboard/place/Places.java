@@ -24,7 +24,7 @@ import java.util.Objects;
  *             .args(args)                                        // --places 4, or --config places.conf --place p2
  *             .run(places -> {                                   // on place 0, inside the program's finish
  *                 ActorRef<Ping> ponger = places.start(places.count() - 1, new NewPonger());
- *                 new Pinger(ponger, 1_000).start().send(new Go());
+ *                 new Pinger(ponger, 1_000).start();             // a local actor that plays with the remote one
  *             });                                                // returns when every place has ended
  * }
  * }</pre>
