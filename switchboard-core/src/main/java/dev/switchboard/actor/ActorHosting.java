@@ -91,6 +91,11 @@ final class ActorHosting {
      * @throws IllegalStateException    if not called by the cell's processing of a message or a reply
      */
     static <M> void host(ActorCore<M> cell, ActorCore<M> fresh) {
+        host(cell, fresh, null);
+    }
+
+    /** {@link #host(ActorCore, ActorCore)} for a restart: {@code cause} is the failure it answers (for events). */
+    static <M> void host(ActorCore<M> cell, ActorCore<M> fresh, Throwable cause) {
         if (fresh.cell() != cell || fresh == cell) {
             throw new IllegalArgumentException(fresh + " was not created for " + cell + " by ActorHosting.create");
         }
@@ -102,7 +107,7 @@ final class ActorHosting {
         if ((ActorLifecycle.HOOKS.get(fresh.getClass()) & ActorLifecycle.START_HOOK) != 0) {
             x.startPending = true;
         }
-        cell.scheduler().events().publish(RuntimeEvents.Kind.RESTART, cell.self, null, ActorFailures.kept(cell),
+        cell.scheduler().events().publish(RuntimeEvents.Kind.RESTART, cell.self, null, cause,
                 "a fresh instance takes the cell's messages from the next one on");
     }
 

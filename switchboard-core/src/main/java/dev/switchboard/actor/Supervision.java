@@ -298,7 +298,7 @@ final class Supervision {
             giveUp(cell, c, factory, where, "its supervisor could not restart it: the factory threw");
             return;
         }
-        ActorHosting.host(cell, castCell(fresh));
+        ActorHosting.host(cell, castCell(fresh), cause);
         c.restartCause = cause;
         cell.extras().startPending = true;                // onRestart runs before the next message
         cell.pauseBit(false);

@@ -116,6 +116,10 @@ class JfrEventsTest {
         assertThat(failed.getString("actor")).startsWith("flaky@");
         assertThat(failed.getClass("failure").getName()).isEqualTo(IllegalStateException.class.getName());
         assertThat(failed.getString("detail")).contains("its supervisor restarts it");
+        RecordedEvent restarted = only(recorded, "dev.switchboard.ActorRestarted");
+        assertThat(restarted.getString("actor")).startsWith("flaky@");
+        assertThat(restarted.getClass("cause")).as("the failure the restart answers").isNotNull();
+        assertThat(restarted.getClass("cause").getName()).isEqualTo(IllegalStateException.class.getName());
         RecordedEvent late = recorded.stream().filter(e -> e.getEventType().getName().equals("dev.switchboard.DeadLetter")
                 && e.getString("reason").equals("RECIPIENT_TERMINATED")).findFirst().orElseThrow();
         assertThat(late.getClass("messageType").getName()).isEqualTo(String.class.getName());
