@@ -2,6 +2,7 @@ package dev.switchboard.task;
 
 import java.time.Duration;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,33 +18,39 @@ final class RuntimeProperties {
     }
 
     static void apply(TaskRuntime.Builder builder, Properties properties) {
-        String w = properties.getProperty("switchboard.workers");
-        if (w != null) {
-            builder.workers(intProperty("switchboard.workers", w));
-        }
-        String t = properties.getProperty("switchboard.throughput");
-        if (t != null) {
-            builder.throughput(intProperty("switchboard.throughput", t));
-        }
-        String h = properties.getProperty("switchboard.handoffLimit");
-        if (h != null) {
-            builder.handoffLimit(intProperty("switchboard.handoffLimit", h));
-        }
-        String spin = properties.getProperty("switchboard.idleSpin");
-        if (spin != null) {
-            builder.idleSpin(isOff(spin) ? Duration.ZERO : durationProperty("switchboard.idleSpin", spin));
-        }
-        String r = properties.getProperty("switchboard.hangReportAfter");
-        if (r != null) {
-            if (isOff(r)) {
+        set(properties, "switchboard.workers", v -> builder.workers(intProperty("switchboard.workers", v)));
+        set(properties, "switchboard.throughput", v -> builder.throughput(intProperty("switchboard.throughput", v)));
+        set(properties, "switchboard.handoffLimit",
+                v -> builder.handoffLimit(intProperty("switchboard.handoffLimit", v)));
+        set(properties, "switchboard.idleSpin", v -> builder.idleSpin(isOff(v) ? Duration.ZERO
+                : durationProperty("switchboard.idleSpin", v)));
+        set(properties, "switchboard.hangReportAfter", v -> {
+            if (isOff(v)) {
                 builder.noHangReports();
             } else {
-                builder.hangReportAfter(durationProperty("switchboard.hangReportAfter", r));
+                builder.hangReportAfter(durationProperty("switchboard.hangReportAfter", v));
             }
+        });
+        set(properties, "switchboard.logFailures",
+                v -> builder.logFailures(isOff(v) ? 0 : intProperty("switchboard.logFailures", v)));
+    }
+
+    /**
+     * Applies property {@code key}, if set: a value the builder refuses (out of its range) is refused naming the
+     * property, as one that does not parse is.
+     */
+    private static void set(Properties properties, String key, Consumer<String> apply) {
+        String value = properties.getProperty(key);
+        if (value == null) {
+            return;
         }
-        String f = properties.getProperty("switchboard.logFailures");
-        if (f != null) {
-            builder.logFailures(isOff(f) ? 0 : intProperty("switchboard.logFailures", f));
+        try {
+            apply.accept(value);
+        } catch (IllegalArgumentException e) {
+            if (String.valueOf(e.getMessage()).startsWith("system property ")) {
+                throw e;                                // named already (it did not parse)
+            }
+            throw new IllegalArgumentException("system property " + key + "=" + value + ": " + e.getMessage(), e);
         }
     }
 

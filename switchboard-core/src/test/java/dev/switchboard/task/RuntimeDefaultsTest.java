@@ -192,19 +192,25 @@ class RuntimeDefaultsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("system property switchboard.workers must be a whole number, got \"four\"");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.workers", "0")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workers must be between 1 and");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("system property switchboard.workers=0: workers must be between 1 and");
+        assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.throughput", "0")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("system property switchboard.throughput=0: throughput must be at least 1");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "10")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("system property switchboard.hangReportAfter must be a duration such as 10s, 500ms, 50us"
                         + " or 2m, or off; got \"10\"");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "0s")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("system property switchboard.hangReportAfter must be positive (or off), got \"0s\"");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.idleSpin", "50")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("system property switchboard.idleSpin must be a duration such as");
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.idleSpin", "11ms")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("idleSpin must be between 0 and 10 ms, got PT0.011S");
+                .hasMessage("system property switchboard.idleSpin=11ms: idleSpin must be between 0 and 10 ms, got"
+                        + " PT0.011S");
     }
 
     @Test
