@@ -96,6 +96,13 @@ public final class HangReports {
         long now = scheduler.clock().nanoTime();
         StringBuilder sb = new StringBuilder(scope.describe(now));
         List<String> items = scope.openItems(now);
+        for (Scope handed : scheduler.trackingScopes) {
+            if (handed != scope && handed.handedTo(scope)) {     // a finish that stopped waiting left it this work
+                for (String item : handed.openItems(now)) {
+                    items.add(item + " (left by " + handed.name() + ", which stopped waiting)");
+                }
+            }
+        }
         for (BlockedGet b : blockedGets) {
             if (b.node().scope() == scope) {
                 items.add(b.node().describe() + " on thread '" + b.thread().getName() + "' has been blocked for "

@@ -185,6 +185,12 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return before;
     }
 
+    /** Whether this scope's finish stopped waiting and handed its work to {@code target} ({@link #adoptInto}). */
+    boolean handedTo(Scope target) {
+        Node a = adoptedBy;
+        return a != null && !done && a.scope() == target;
+    }
+
     /**
      * Whether this scope's finish stopped waiting (it timed out) and handed its work to no finish
      * ({@link #adoptInto}: the global scope, or a node of it): nobody waits for that work any more.
