@@ -123,8 +123,10 @@ final class AwaitedReplies {
      * the answers it still awaits must keep its finish open until they are queued, as its activation did so far,
      * but not the actor's end, which is told now (its watchers, {@code whenTerminated}). Each gets a hold on the
      * actor's finish scope, in place of the hold of a task that awaits it; a hang report names it. An answer
-     * queued after the release becomes a {@code REPLY_AFTER_EXIT} dead letter. In a closed runtime nothing waits
-     * for them: they are abandoned, and an answer that comes later is that dead letter at once.
+     * queued after the release becomes a {@code REPLY_AFTER_EXIT} dead letter when the token is next taken, which
+     * may be just after the finish has ended. In a closed runtime nothing waits for them: they are abandoned (here,
+     * or by the close, which finds the holds on the scope's tracked list), and a later answer is that dead letter
+     * at once.
      */
     void holdUnanswered(Node activation) {
         Scope finish = null;
@@ -142,10 +144,17 @@ final class AwaitedReplies {
             if (finish == null) {
                 finish = activation.scope();
             }
+            ReplyHold hold = new ReplyHold(finish, activation.scheduler(), p);   // allocate before counting
             finish.addToPendingCount(1);                 // the scope is open: the activation below it still is
-            ReplyHold hold = new ReplyHold(finish, activation.scheduler(), p);
-            finish.track(hold);
-            p.holdWith(hold);
+            p.holdWith(hold);                            // from here the count is the field's to give back
+            try {
+                finish.track(hold);                      // for hang reports, and for a close to find it
+            } catch (Throwable noMemory) {
+                // the report misses this hold; the finish still waits for it
+            }
+            if (activation.scheduler().isClosed() && p.abandonAtEnd()) {
+                handled(p);                              // a close that walked the tracked nodes before this one
+            }
         }
     }
 
@@ -178,15 +187,31 @@ final class AwaitedReplies {
             return pending.requester;
         }
 
+        /** Set when this hold completes: not isDone(), which a CountedCompleter with a completer never sets. */
+        private volatile boolean completed;
+
+        @Override
+        public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
+            completed = true;
+            super.onCompletion(caller);
+        }
+
         @Override
         public boolean isOpen() {
-            return !isDone();
+            return !completed;
+        }
+
+        @Override
+        protected void runtimeClosed() {
+            if (pending.abandonAtEnd()) {
+                pending.requester.extras().replies().handled(pending);
+            }
         }
 
         /** While the requester lives its own entry names the reply; once it has ended, this one does. */
         @Override
         public String describeIfOpen(long nowNanos) {
-            if (isDone() || pending.requester.isOpen()) {
+            if (completed || pending.requester.isOpen()) {
                 return null;
             }
             return "actor " + pending.requester + " has ended, and its finish waits for the reply it awaited from "
@@ -219,9 +244,10 @@ final class AwaitedReplies {
             requester.deadLetter(pending.arrived(), DeadLetter.Reason.REPLY_TOO_LATE);
             return;
         }
-        if (pending.failsHandler() && requester.scheduler().isClosed()) {
-            // the request failed because the runtime is closing (its target was terminated by the close): the
-            // close ends this actor too, as it ends every actor, rather than the failure thrown in its handler
+        if (pending.failedByTheClose()) {
+            // the request failed because the runtime is closing (its target was terminated by the close, after the
+            // close stopped the waiting finishes): the close ends this actor too, as it ends every actor, rather
+            // than the failure thrown in its handler
             requester.addAwaited(-1);
             requester.terminateByClose();
             return;

@@ -68,7 +68,8 @@ final class DeadLetterRouting {
                     : reason == DeadLetter.Reason.MAILBOX_FULL ? "'s mailbox was full: it dropped the request "
                     : reason == DeadLetter.Reason.FAILED_PROCESSING ? " failed processing, and its supervisor dropped,"
                             + " the request "
-                    : " terminated before processing the request ") + ActorDiagnostics.brief(message)));
+                    : " terminated before processing the request ") + ActorDiagnostics.brief(message))
+                    .causedByClose(byClose));
         }
         ActorExtras x = actor.extras();
         ActorExtras.DEAD_LETTERS.getAndAdd(x, 1L);

@@ -14,4 +14,13 @@ public final class NoReplyException extends RuntimeException {
     public NoReplyException(String message) {
         super(message);
     }
+
+    /** Whether the close of a runtime caused this (the request was dead-lettered by it, or its timer refused). */
+    transient boolean byClose;
+
+    /** Marks this as caused by the close of a runtime when {@code closing}; returns it. */
+    NoReplyException causedByClose(boolean closing) {
+        byClose = closing;
+        return this;
+    }
 }

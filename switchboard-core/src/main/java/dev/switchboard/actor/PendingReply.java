@@ -126,8 +126,8 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     }
 
     /**
-     * Keeps the requester's finish open with {@code node} (a child of the context that must not complete yet)
-     * until the answer is queued, in place of the hold it had, if any, which is completed now; completes
+     * Keeps the requester's finish open with {@code node} (a node counted in a task of the requester, or in its
+     * finish scope) until the answer is queued, in place of the hold it had, if any, which is completed now; completes
      * {@code node} at once if the answer is queued already.
      */
     void holdWith(Node node) {
@@ -215,13 +215,16 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
             }
         } catch (RejectedExecutionException closed) {   // the runtime closed since the request was sent
             complete(null, new NoReplyException("the runtime of " + requester + " was closed while it awaited a reply"
-                    + " from " + target + " to " + ActorDiagnostics.brief(request)));
+                    + " from " + target + " to " + ActorDiagnostics.brief(request)).causedByClose(true));
         }
     }
 
-    /** Whether the answer is a failure that the handler (the plain form, which takes none) would throw. */
-    boolean failsHandler() {
-        return onResult == null && outcome instanceof Failed;
+    /**
+     * Whether the answer is a failure the close of a runtime caused (the request was dead-lettered by the close, or
+     * its timeout refused), which the handler (the plain form, which takes none) would throw.
+     */
+    boolean failedByTheClose() {
+        return onResult == null && outcome instanceof Failed f && f.cause() instanceof NoReplyException n && n.byClose;
     }
 
     /** Runs the handler with the answer (on the requester); a failure reaches the plain form's caller thrown. */
