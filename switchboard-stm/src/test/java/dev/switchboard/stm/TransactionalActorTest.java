@@ -112,14 +112,21 @@ class TransactionalActorTest {
         try (TaskRuntime rt = TaskRuntime.create(1)) {
             Bank bank = new Bank(4, 1_000, TransactionalActor.Settings.dynamicSplit(4, Duration.ofMillis(2), 0.2));
             List<CompletableFuture<Long>> audits = new ArrayList<>();
+            int[] rounds = {0};
             rt.finish(() -> {
                 ActorRef<BankMsg> ref = bank.start("bank");
-                for (int i = 0; i < 2_000; i++) {
-                    ref.send(new Transfer(i % 4, (i + 1) % 4, 1 + i % 7));
-                    if (i % 100 == 0) {
-                        audits.add(ref.ask(Audit::new, Duration.ofMinutes(2)));
+                // The policy is left out only for messages that queue up behind the one a turn starts with; in a
+                // round where the worker kept up with every send, none did: another round, a few at most.
+                do {
+                    rounds[0]++;
+                    for (int i = 0; i < 2_000; i++) {
+                        ref.send(new Transfer(i % 4, (i + 1) % 4, 1 + i % 7));
+                        if (i % 100 == 0) {
+                            audits.add(ref.ask(Audit::new, Duration.ofMinutes(2)));
+                        }
                     }
-                }
+                    CompletableFuture.allOf(audits.toArray(CompletableFuture[]::new)).join();
+                } while (bank.auditsLeftOut.get() == 0 && rounds[0] < 8);
                 CompletableFuture.allOf(audits.toArray(CompletableFuture[]::new)).thenRunAsync(() -> {
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                     while (bank.history().size() < 2 && System.nanoTime() < deadline) {
@@ -133,8 +140,8 @@ class TransactionalActorTest {
             TransactionalActor.Stats s = bank.stats();
             assertThat(s.readOnly()).as("audits run as read-only messages").isEqualTo(audits.size());
             assertThat(bank.auditsLeftOut).as("audits processed without the policy's turns").hasPositiveValue();
-            assertThat(s.commits()).isEqualTo(2_001);                 // the transfers and the Close
-            assertThat(s.transactional()).isEqualTo(2_001);
+            assertThat(s.commits()).isEqualTo(2_000L * rounds[0] + 1);  // the transfers and the Close
+            assertThat(s.transactional()).isEqualTo(2_000L * rounds[0] + 1);
             assertThat(bank.total()).isEqualTo(4_000);
         }
     }
