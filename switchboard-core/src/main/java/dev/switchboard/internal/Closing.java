@@ -71,6 +71,7 @@ final class Closing {
         JfrHook.unregister(scheduler);
         boolean timerEnded = scheduler.timers().close();
         if (scheduler.onWorker()) {
+            scheduler.deadLetters().logTotalAtClose();
             return false;                 // the pool cannot end while this task runs
         }
         boolean ended = awaitPool(timeout, unit);

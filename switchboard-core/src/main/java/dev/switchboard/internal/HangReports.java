@@ -104,7 +104,8 @@ public final class HangReports {
             }
         }
         for (BlockedGet b : blockedGets) {
-            if (b.node().scope() == scope) {
+            Scope bs = b.node().scope();
+            if (bs == scope || bs.handedTo(scope)) {
                 items.add(b.node().describe() + " on thread '" + b.thread().getName() + "' has been blocked for "
                         + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - b.sinceNanos())) + " in get() of "
                         + b.future() + (b.site() != null ? ", called at " + b.site() : ""));

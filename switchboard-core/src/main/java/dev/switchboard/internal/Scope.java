@@ -187,8 +187,18 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /** Whether this scope's finish stopped waiting and handed its work to {@code target} ({@link #adoptInto}). */
     boolean handedTo(Scope target) {
-        Node a = adoptedBy;
-        return a != null && !done && a.scope() == target;
+        Scope s = this;
+        for (int hops = 0; hops <= Scheduler.MAX_FINISH_DEPTH && !s.done; hops++) {
+            Node a = s.adoptedBy;
+            if (a == null) {
+                return false;
+            }
+            s = a.scope();
+            if (s == target) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

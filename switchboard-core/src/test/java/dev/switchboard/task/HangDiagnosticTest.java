@@ -396,4 +396,41 @@ class HangDiagnosticTest {
             rt.close();                                       // the deadlock cannot end any other way
         }
     }
+
+    @Test
+    void workHandedOverByNestedFinishesThatStoppedWaitingIsNamedWhereItEndedUp() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Asker a = new Asker();
+            Asker b = new Asker();
+            a.other = b.ref();
+            b.other = a.ref();
+            a.ref().send("ask");
+            b.ref().send("ask");
+            Throwable outer = catchThrowable(() -> rt.finish(Duration.ofMillis(600), () -> {
+                Throwable inner = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> {
+                    a.start();
+                    b.start();
+                }));
+                assertThat(inner).isInstanceOf(FinishTimeoutException.class);
+            }));
+            assertThat(outer).isInstanceOf(FinishTimeoutException.class);
+            // the inner finish handed its work to the outer one, which handed it to the global scope
+            assertThat(String.join("\n", rt.diagnose()))
+                    .contains("a deadlock: " + a + " awaits a reply from " + b)
+                    .contains("which stopped waiting)");
+            rt.close();                                       // the deadlock cannot end any other way
+        }
+    }
+
+    @Test
+    void aTaskBlockedInGetThatAFinishHandedOverIsNamed() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> rt.async(never::get)));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
+            assertThat(String.join("\n", rt.diagnose())).contains("in get() of DataDrivenFuture");
+            never.put(1);
+        }
+    }
 }
+

@@ -156,6 +156,26 @@ class RuntimeDefaultsTest {
     }
 
     @Test
+    void theTotalOfDeadLettersIsLoggedWhenATaskOfTheRuntimeClosesIt() {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-from-inside").workers(2).build();
+        Idle idle = new Idle();
+        ActorRef<String>[] ref = refs();
+        rt.finish(() -> {
+            ref[0] = idle.start("gone");
+            ref[0].send("stop");
+        });
+        rt.finish(() -> {
+            for (int i = 0; i < 23; i++) {
+                ref[0].send("late " + i);
+            }
+        });
+        Await.until("23 dead letters counted", () -> rt.deadLetterCount() == 23);
+        rt.async(rt::close);
+        Await.until("the total at the close", () -> !messages(Level.INFO,
+                "Switchboard: runtime 'closed-from-inside' closed with 23 dead letters in all").isEmpty());
+    }
+
+    @Test
     void aFailureOutsideEveryFinishIsLoggedWithItsStackTrace() {
         try (TaskRuntime rt = TaskRuntime.builder().name("unscoped").workers(1).build()) {
             rt.async(() -> {

@@ -115,8 +115,8 @@ class TransactionalActorTest {
             int[] rounds = {0};
             rt.finish(() -> {
                 ActorRef<BankMsg> ref = bank.start("bank");
-                // The policy is left out only for messages that queue up behind the one a turn starts with; in a
-                // round where the worker kept up with every send, none did: another round, a few at most.
+                // About one run in fifteen on a two-core guest no audit is left out, for a reason not found yet
+                // (a slow sender does not cause it); another round on the same actor, a few at most.
                 do {
                     rounds[0]++;
                     for (int i = 0; i < 2_000; i++) {
