@@ -123,28 +123,17 @@ class RuntimeDefaultsTest {
         TaskRuntime closed;
         try (TaskRuntime rt = TaskRuntime.builder().name("letters").workers(2).build()) {
             closed = rt;
-            Idle idle = new Idle();
-            ActorRef<String>[] ref = refs();
-            rt.finish(() -> {
-                ref[0] = idle.start("gone");
-                ref[0].send("stop");
-            });
-            rt.finish(() -> {
-                for (int i = 0; i < 100; i++) {
-                    ref[0].send("late " + i);
-                }
-            });
-            Await.until("100 dead letters counted", () -> rt.deadLetterCount() == 100);
+            ActorRef<String> gone = goneWithDeadLetters(rt, 100);
             Await.until("the count line", () -> !messages(Level.INFO, "100 dead letters").isEmpty());
             List<String> each = messages(Level.INFO, "dead letter in runtime 'letters'");
             assertThat(each).hasSize(10);
             assertThat(each.get(0)).isEqualTo("Switchboard: dead letter in runtime 'letters': RECIPIENT_TERMINATED: late 0"
-                    + " to gone@" + ref[0].id());
+                    + " to gone@" + gone.id());
             assertThat(each.get(9)).contains("the last one logged");
             assertThat(messages(Level.INFO, "Switchboard: 100 dead letters in runtime 'letters' so far")).hasSize(1);
             rt.finish(() -> {
                 for (int i = 0; i < 23; i++) {
-                    ref[0].send("later " + i);
+                    gone.send("later " + i);
                 }
             });
             Await.until("123 dead letters counted", () -> rt.deadLetterCount() == 123);
@@ -158,6 +147,14 @@ class RuntimeDefaultsTest {
     @Test
     void theTotalOfDeadLettersIsLoggedWhenATaskOfTheRuntimeClosesIt() {
         TaskRuntime rt = TaskRuntime.builder().name("closed-from-inside").workers(2).build();
+        goneWithDeadLetters(rt, 23);
+        rt.async(rt::close);
+        Await.until("the total at the close", () -> !messages(Level.INFO,
+                "Switchboard: runtime 'closed-from-inside' closed with 23 dead letters in all").isEmpty());
+    }
+
+    /** An actor that has exited, and {@code n} messages sent to it after: n dead letters, counted. */
+    private static ActorRef<String> goneWithDeadLetters(TaskRuntime rt, int n) {
         Idle idle = new Idle();
         ActorRef<String>[] ref = refs();
         rt.finish(() -> {
@@ -165,14 +162,12 @@ class RuntimeDefaultsTest {
             ref[0].send("stop");
         });
         rt.finish(() -> {
-            for (int i = 0; i < 23; i++) {
+            for (int i = 0; i < n; i++) {
                 ref[0].send("late " + i);
             }
         });
-        Await.until("23 dead letters counted", () -> rt.deadLetterCount() == 23);
-        rt.async(rt::close);
-        Await.until("the total at the close", () -> !messages(Level.INFO,
-                "Switchboard: runtime 'closed-from-inside' closed with 23 dead letters in all").isEmpty());
+        Await.until(n + " dead letters counted", () -> rt.deadLetterCount() == n);
+        return ref[0];
     }
 
     @Test
