@@ -73,13 +73,19 @@ final class RuntimeProperties {
             throw new IllegalArgumentException("system property " + key + " must be a duration such as 10s,"
                     + " 500ms, 50us or 2m, or off; got \"" + value + "\"");
         }
-        long n = Long.parseLong(m.group(1));
-        Duration d = switch (m.group(2)) {
-            case "us" -> Duration.ofNanos(n * 1_000);
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
+        Duration d;
+        try {
+            long n = Long.parseLong(m.group(1));
+            d = switch (m.group(2)) {
+                case "us" -> Duration.ofNanos(Math.multiplyExact(n, 1_000L));
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                default -> Duration.ofMinutes(n);
+            };
+        } catch (NumberFormatException | ArithmeticException tooLarge) {
+            throw new IllegalArgumentException("system property " + key + " is too large a duration, got \"" + value
+                    + "\"", tooLarge);
+        }
         if (d.isZero()) {
             throw new IllegalArgumentException("system property " + key + " must be positive (or off), got \""
                     + value + "\"");

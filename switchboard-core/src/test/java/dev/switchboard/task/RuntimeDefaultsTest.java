@@ -219,6 +219,12 @@ class RuntimeDefaultsTest {
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter", "0s")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("system property switchboard.hangReportAfter must be positive (or off), got \"0s\"");
+        for (String tooLarge : List.of("999999999999999999m", "9300000000000000us", "99999999999999999999s")) {
+            assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.hangReportAfter",
+                    tooLarge))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("system property switchboard.hangReportAfter is too large a duration, got \""
+                            + tooLarge + "\"");
+        }
         assertThatThrownBy(() -> TaskRuntime.builder().systemProperties(props("switchboard.idleSpin", "50")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("system property switchboard.idleSpin must be a duration such as");
