@@ -130,16 +130,9 @@ final class AwaitedReplies {
      */
     void holdUnanswered(Node activation) {
         Scope finish = null;
-        boolean closed = activation.scheduler().isClosed();
         for (PendingReply<?> p : awaited()) {
             if (p.isDone()) {
                 continue;                                // queued: the drain dead-letters it
-            }
-            if (closed) {
-                if (p.abandonAtEnd()) {
-                    handled(p);
-                }
-                continue;
             }
             if (finish == null) {
                 finish = activation.scope();
@@ -152,9 +145,16 @@ final class AwaitedReplies {
             } catch (Throwable noMemory) {
                 // the report misses this hold; the finish still waits for it
             }
-            if (activation.scheduler().isClosed() && p.abandonAtEnd()) {
-                handled(p);                              // a close that walked the tracked nodes before this one
+            if (activation.scheduler().isClosed()) {
+                abandonAtEnd(p);                         // closed before, or the close walked the tracked nodes first
             }
+        }
+    }
+
+    /** Nothing will run {@code p}'s handler (its runtime is closed): abandons it, unless its answer came first. */
+    private void abandonAtEnd(PendingReply<?> p) {
+        if (p.abandonAtEnd()) {
+            handled(p);
         }
     }
 
@@ -203,9 +203,7 @@ final class AwaitedReplies {
 
         @Override
         protected void runtimeClosed() {
-            if (pending.abandonAtEnd()) {
-                pending.requester.extras().replies().handled(pending);
-            }
+            pending.requester.extras().replies().abandonAtEnd(pending);
         }
 
         /** While the requester lives its own entry names the reply; once it has ended, this one does. */

@@ -133,10 +133,9 @@ public final class DeadLetters {
      * the dead letters one by one, logs their total, which the counts at powers of ten left open.
      */
     void logTotalAtClose() {
-        long total = counted();
         if (listeners.length == 0 && loggedDeadLetters.get() > LOGGED_DEAD_LETTERS) {
             LOG.log(System.Logger.Level.INFO, "Switchboard: runtime '" + scheduler.name() + "' closed with "
-                    + total + " dead letters in all (by reason: RuntimeMetrics.of(runtime).deadLetters())");
+                    + counted() + " dead letters in all (by reason: RuntimeMetrics.of(runtime).deadLetters())");
         }
     }
 
