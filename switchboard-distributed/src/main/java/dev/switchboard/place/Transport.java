@@ -122,6 +122,8 @@ final class Transport implements AutoCloseable {
     private final Pings pings = new Pings(this);
     private volatile Channel server;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Tells the others why, if this JVM ends while the transport is open. */
+    private final JvmExitNotice exitNotice;
     /** Accepted connections in their handshake. */
     private final AtomicInteger pendingHandshakes = new AtomicInteger();
 
@@ -149,6 +151,7 @@ final class Transport implements AutoCloseable {
         this.detector = new FailureDetector(names.size(), settings.heartbeatInterval(), settings.failureTimeout());
         long every = detector.intervalNanos();
         group.scheduleAtFixedRate(this::heartbeat, every, every, TimeUnit.NANOSECONDS);
+        this.exitNotice = new JvmExitNotice(this, names.get(self));
     }
 
     /**
@@ -452,9 +455,15 @@ final class Transport implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(SHUTTING_DOWN);
+    }
+
+    /** Leaves, telling every connected place {@code reason} ({@link #close()}; {@link JvmExitNotice}). */
+    void close(String reason) {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        exitNotice.cancel();
         Channel s = server;
         if (s != null) {
             s.close().syncUninterruptibly();
@@ -462,7 +471,7 @@ final class Transport implements AutoCloseable {
         for (int p = 0; p < channels.length(); p++) {
             Channel ch = channels.get(p);
             if (ch != null && ch.isActive()) {
-                ch.writeAndFlush(codec.frame(new Frames.Closing(SHUTTING_DOWN), () -> "a place",
+                ch.writeAndFlush(codec.frame(new Frames.Closing(reason), () -> "a place",
                         codec.limits().maxFrameBytes(), ch.alloc()), ch.voidPromise());
             }
         }
@@ -507,6 +516,7 @@ final class Transport implements AutoCloseable {
                 case Frames.Pong pong -> pings.answered(pong.id());
                 case Frames.Closing c -> {
                     lose(ctx, c.reason().equals(SHUTTING_DOWN) ? "it left: it shut down"
+                            : c.reason().equals(JvmExitNotice.JVM_ENDING) ? JvmExitNotice.JVM_ENDED
                             : "place " + names.get(peer) + " closed the connection: " + c.reason());
                     ctx.close();
                 }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Real faults on real places (child JVMs on loopback): a place killed with SIGKILL, and one stopped with SIGSTOP,
- * fail the program naming the place and what was last heard from it, and leave no child process behind; a failure
+ * Real faults on real places (child JVMs on loopback): a place killed with SIGKILL, one ended with SIGTERM, and one
+ * stopped with SIGSTOP, fail the program naming the place and what was last heard from it, and leave no child process behind; a failure
  * at another place reaches place 0 as it happens, and place 0's hang report gathers every place's part.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -131,6 +131,22 @@ class PlaceFailureTest {
                 // given up on for the lost place, or by the close of place 0's runtime that the loss starts
                 .withMessageMatching("(place p2, where Silent@\\d+ lived, was lost before it answered: .*"
                         + "|runtime 'place-p0' was closed before Silent@\\d+ replied to .*)");
+        noChildPlaceIsLeft();
+    }
+
+    @Test
+    void aPlaceStoppedWithSigtermFailsTheProgramSayingItsJvmEnded() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Throwable> run = holding(started, Duration.ofSeconds(10));
+        assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(place(2).destroy()).as("SIGTERM sent to place p2").isTrue();   // its shutdown hooks run
+        List<String> failures = failures(run.get(60, TimeUnit.SECONDS));
+        // not "closed without a word": the place said why as its JVM ended
+        assertThat(failures).contains("place p0 lost place p2 while the program ran: " + JvmExitNotice.JVM_ENDED);
+        assertThat(failures.get(0)).containsPattern("(place p0|on place p1: .*) lost place p2");
+        dev.switchboard.actor.Terminated end = HELD_AT_2.get().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        assertThat(end.reason()).isEqualTo(dev.switchboard.actor.Terminated.Reason.PLACE_LOST);
+        assertThat(end.failure()).hasMessageContaining(JvmExitNotice.JVM_ENDED);
         noChildPlaceIsLeft();
     }
 
