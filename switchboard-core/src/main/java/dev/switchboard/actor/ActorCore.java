@@ -231,16 +231,24 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
         cell.extras().budget = messages;
     }
 
+    /** What a policy-bound actor does instead of {@code become}. */
+    private static final String BECOME_UNDER_A_POLICY = "its messages may run several at once, each with the"
+            + " behavior it started with; keep what changes in a field (a TRef in a transactional actor) and switch on"
+            + " it in process()";
+
     /**
      * Processes the following messages with {@code next} until {@link #unbecome()}.
      *
      * @throws IllegalStateException if this actor has been started and this is not called by its processing of a
      *         message or of a reply (a task it spawned could run beside its next message); before {@code start()} it
-     *         may be called from anywhere, to set the first behavior in the constructor
+     *         may be called from anywhere, to set the first behavior in the constructor. Always, if this actor is
+     *         bound to a dispatch policy (a monitor, a transactional actor), which may run several of its messages
+     *         at once
      */
     protected final void become(Behavior<M> next) {
         Objects.requireNonNull(next, "behavior");
         ActorCore<M> cell = cell();
+        OwnerChecks.requireNoPolicy(cell, "become()", BECOME_UNDER_A_POLICY);
         OwnerChecks.requireProcessingOnceStarted(cell, "become");
         ActorExtras x = cell.extras();
         if (x.become == null) {
@@ -258,6 +266,7 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      */
     protected final void unbecome() {
         ActorCore<M> cell = cell();
+        OwnerChecks.requireNoPolicy(cell, "unbecome()", BECOME_UNDER_A_POLICY);
         OwnerChecks.requireProcessingOnceStarted(cell, "unbecome");
         ActorExtras x = cell.extrasOrNull();
         if (x == null || x.become == null || x.become.isEmpty()) {

@@ -344,13 +344,18 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
      * Registers a declarative guard on {@code mailbox}: the mailbox is enabled only while {@code predicate}
      * holds. It is evaluated now, when the selector starts, and after every message. {@code null} removes the
      * guard. Call it from the constructor or while processing a message.
+     *
+     * @throws IllegalStateException if called, once the selector has started, other than by its processing of a
+     *         message or a reply (another thread, or a task it spawned: the guards are the processing's own)
      */
     protected final void guard(int mailbox, BooleanSupplier predicate) {
+        OwnerChecks.requireProcessingOnceStarted(cell(), "guard");
         boxes.guard(checked(mailbox, "guard"), predicate);
     }
 
     /** Registers a declarative guard on the mailbox named by an enum constant. */
     protected final void guard(B mailbox, BooleanSupplier predicate) {
+        OwnerChecks.requireProcessingOnceStarted(cell(), "guard");
         boxes.guard(index(mailbox), predicate);
     }
 

@@ -76,6 +76,10 @@ class SelectorTest {
         void disableAllNow() {
             disableAll();
         }
+
+        void doGuard(int i, java.util.function.BooleanSupplier predicate) {
+            guard(i, predicate);
+        }
     }
 
     @Test
@@ -469,6 +473,31 @@ class SelectorTest {
                     .hasMessageContaining(".disable() may only be called while " + r);
             ref.send("stop");
         });
+    }
+
+    /** The guards are the processing's own: set from another thread or a spawned task they would strand messages. */
+    @Test
+    void guardsAreSetOnlyByTheSelectorsProcessing() {
+        Recorder r = new Recorder(2, SelectionPolicy.PRIORITY);
+        AtomicReference<Throwable> fromTask = new AtomicReference<>();
+        AtomicReference<Throwable> fromOutside = new AtomicReference<>();
+        rt.finish(() -> {
+            SelectorRef<Object, Box> ref = r.start();
+            fromOutside.set(catchThrowable(() -> r.doGuard(1, () -> true)));
+            ref.send(0, (Consumer<Recorder>) self -> self.doGuard(1, () -> false));   // closed, from its processing
+            ref.send(1, "held");
+            ref.send(0, (Consumer<Recorder>) self -> rt.async(() -> fromTask.set(catchThrowable(
+                    () -> self.doGuard(1, () -> true)))));
+            ref.send(0, (Consumer<Recorder>) self -> self.doGuard(1, null));           // open again: "held" runs
+            ref.send(1, "stop");
+        });
+        assertThat(fromOutside.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessage(r + ".guard() may only be called while " + r + " processes a message or a reply (called"
+                        + " from the body of a finish opened by thread '" + Thread.currentThread().getName() + "', not "
+                        + r + "'s)");
+        assertThat(fromTask.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not from a task it spawned");
+        assertThat(r.seen).containsExactly("1:held");
     }
 
     @Test

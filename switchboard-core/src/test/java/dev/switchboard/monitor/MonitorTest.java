@@ -546,14 +546,15 @@ class MonitorTest {
     }
 
     /**
-     * pause() and awaitReply() would not hold letters a monitor already started, and a timer's message would
-     * bypass it: they are refused, clearly.
+     * pause() and awaitReply() would not hold letters a monitor already started, a timer's message would bypass
+     * it, and become() would change letters running beside it: they are refused, clearly.
      */
     @Test
-    void pauseAwaitReplyAndTimersAreRefusedUnderAMonitor() {
+    void pauseAwaitReplyTimersAndBecomeAreRefusedUnderAMonitor() {
         AtomicReference<Throwable> timer = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<Throwable> paused = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<Throwable> awaited = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Throwable> became = new AtomicReference<>();
         AtomicReference<ActorRef<Msg>> otherRef = new AtomicReference<>();   // set before monitored gets its message
         Actor<Msg> other = new Actor<>() {
             @Override
@@ -569,6 +570,7 @@ class MonitorTest {
                         () -> startSingleTimer("k", new Msg("t"), java.time.Duration.ofMillis(1))));
                 awaited.set(org.assertj.core.api.Assertions.catchThrowable(
                         () -> awaitReply(otherRef.get(), r -> new Msg("q"), (Object r) -> { })));
+                became.set(org.assertj.core.api.Assertions.catchThrowable(() -> become(m2 -> { })));
                 exit();
             }
         };
@@ -585,6 +587,9 @@ class MonitorTest {
                 .hasMessageContaining("is bound to " + monitor + ", which decides when its messages run");
         assertThat(awaited.get()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(monitored + ".awaitReply() is not supported");
+        assertThat(became.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(monitored + ".become() is not supported: " + monitored + " is bound to " + monitor)
+                .hasMessageContaining("switch on it in process()");
         assertThat(timer.get()).isInstanceOf(IllegalStateException.class).hasMessage(monitored
                 + ".startSingleTimer() is not supported: " + monitored + " is bound to " + monitor
                 + ", which decides when its messages run; it has no timers of its own (a timer of a plain actor"
