@@ -1,8 +1,10 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
+import dev.switchboard.internal.SendInterception;
 import dev.switchboard.internal.TimerService;
 import java.time.Duration;
 import java.util.Objects;
@@ -62,9 +64,28 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         AskFuture<R> future = new AskFuture<>(target);
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
-        MailboxAdmission.request(target, new Request(message, replyTo), message, index);
-        future.timeoutAfter(timeout, message, requester());
+        ActorRef<?> requester = requester();
+        Interceptor held = SendInterception.interceptor();
+        if (held != null && held.interceptEffect(() -> future.send(target, message, replyTo, index, timeout,
+                requester))) {
+            return future;                             // a transaction sends it when it commits
+        }
+        future.send(target, message, replyTo, index, timeout, requester);
         return future;
+    }
+
+    /** Sends the request of this ask to {@code target} and arms its timeout. */
+    private <M> void send(ActorCore<M> target, M message, ReplyTo<R> replyTo, int index, Duration timeout,
+            ActorRef<?> requester) {
+        MailboxAdmission.request(target, new Request(message, replyTo), message, index);
+        timeoutAfter(timeout, message, requester);
+    }
+
+    /** Fails {@code op} if this thread may not wait (a transaction's) and the answer has not come. */
+    private void requireMayWait(String op) {
+        if (SendInterception.used() && !isDone()) {
+            SendInterception.requireMayBlock(op + " on the answer to an ask of " + target);
+        }
     }
 
     /**
@@ -111,7 +132,9 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     /*
      * The blocking reads wait as a CompletableFuture's do, except under a deterministic scheduler (a test's), where
      * only the test's thread runs the program: there they run it until the answer comes, or fail at once inside an
-     * actor's turn (Scheduler.awaitIfDeterministic). Futures derived from this one (thenApply, ...) are plain.
+     * actor's turn (Scheduler.awaitIfDeterministic). Where waiting is refused (inside a transaction, which may run
+     * several times and sends its requests when it commits) an unanswered one fails at once. Futures derived from
+     * this one (thenApply, ...) are plain.
      */
     @Override
     public R get() throws InterruptedException, java.util.concurrent.ExecutionException {
@@ -134,6 +157,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     }
 
     private void awaitIfDeterministic(String op) {
+        requireMayWait(op);
         Scheduler s;
         if (!isDone() && (s = local != null ? local.scheduler : remote) != null) {
             s.awaitIfDeterministic("a blocking " + op + " of an ask of " + target, this::isDone);

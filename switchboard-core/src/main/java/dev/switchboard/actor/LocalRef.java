@@ -90,12 +90,24 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
     @Override
     public final void stop() {
+        if (SendInterception.used() && heldEffect(() -> ActorStop.stop(actor))) {
+            return;                                    // a transaction stops it when it commits
+        }
         ActorStop.stop(actor);
     }
 
     @Override
     public final void stopNow() {
+        if (SendInterception.used() && heldEffect(() -> ActorStop.stopNow(actor))) {
+            return;
+        }
         ActorStop.stopNow(actor);
+    }
+
+    /** Whether an interceptor on this thread holds {@code effect} (a stop). */
+    private static boolean heldEffect(Runnable effect) {
+        Interceptor i = SendInterception.current();
+        return i != null && i.interceptEffect(effect);
     }
 
     @Override

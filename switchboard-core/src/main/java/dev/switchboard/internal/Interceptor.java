@@ -18,6 +18,9 @@ public interface Interceptor {
     /** Whether to hold the start of an actor or the spawn of a task, which running {@code spawn} does. */
     boolean interceptSpawn(Runnable spawn);
 
+    /** Whether to hold a request's send or an actor's stop, which running {@code effect} does. */
+    boolean interceptEffect(Runnable effect);
+
     /** Why this thread may not wait now, or null if it may. */
     String blockingForbidden();
 }

@@ -37,6 +37,11 @@ final class InstalledInterceptor implements Interceptor {
     }
 
     @Override
+    public boolean interceptEffect(Runnable effect) {
+        return user.interceptEffect(effect);
+    }
+
+    @Override
     public String blockingForbidden() {
         return user.blockingForbidden();
     }

@@ -63,8 +63,9 @@ public final class Seam {
     /**
      * Installs {@code interceptor} for the sends this thread makes until the returned interception is closed
      * (which puts back the interceptor it replaced, if any). Sends through references ({@code send} and the
-     * selector forms), replies ({@code ReplyTo.reply}, {@code fail}) and the actor's {@code exit()} are
-     * intercepted; requests ({@code ask}, {@code awaitReply}) are not. Interception belongs to the thread, not to a task: every send this thread
+     * selector forms), replies ({@code ReplyTo.reply}, {@code fail}), the actor's {@code exit()}, the starts and
+     * spawns, the requests of {@code ask} and the stops ({@code stop}, {@code stopNow}) are intercepted;
+     * {@code awaitReply} is not. Interception belongs to the thread, not to a task: every send this thread
      * makes meanwhile is seen, including those of work the thread runs inline (a task it helps while waiting in
      * a nested finish, a turn of a policy that a send of its runs).
      */

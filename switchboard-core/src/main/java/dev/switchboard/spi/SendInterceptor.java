@@ -45,6 +45,17 @@ public interface SendInterceptor {
     }
 
     /**
+     * This thread asks an actor ({@code ask}: the request is built, its future made) or stops one ({@code stop},
+     * {@code stopNow}); running {@code effect} sends the request (and arms its timeout) or stops the actor.
+     * Returns true to hold it (the kind runs {@code effect} later, with the interceptor closed, in the order it
+     * came among the sends it holds, or drops it: an ask's future is then never completed), false to let it happen
+     * now. By default it happens now.
+     */
+    default boolean interceptEffect(Runnable effect) {
+        return false;
+    }
+
+    /**
      * Why this thread may not wait now (a {@code finish}, a blocking {@code get}, a {@code future} whose value would
      * escape), or null if it may: a transaction, which may run several times, must neither wait nor let work
      * escape it. The runtime's waits then fail with an {@code IllegalStateException} giving the reason. By default

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The send interceptor of one attempt of a transactional message: holds what the attempt sends, answers, spawns
- * (actor starts, {@code async}, {@code asyncAwait}) and whether it exits its actor, until the attempt commits and
- * {@link #commit()} replays them once; and forbids the attempt to wait. An attempt that rolls back drops its holder,
- * and with it the effects.
+ * The send interceptor of one attempt of a transactional message: holds what the attempt sends, asks, stops,
+ * answers, spawns (actor starts, {@code async}, {@code asyncAwait}) and whether it exits its actor, until the attempt
+ * commits and {@link #commit()} replays them once; and forbids the attempt to wait. An attempt that rolls back drops
+ * its holder, and with it the effects.
  */
 final class HeldEffects implements SendInterceptor {
     /** A send held until the commit. */
@@ -23,8 +23,11 @@ final class HeldEffects implements SendInterceptor {
     }
 
     private final TransactionalActor<?> owner;
-    /** Each made by the first of its kind: most attempts send nothing, or give one answer. */
-    private List<Held> sends;
+    /**
+     * Each made by the first of its kind: most attempts send nothing, or give one answer. {@code sends} holds, in
+     * the order they were made, the sends ({@link Held}) and the requests and stops ({@link Runnable}s).
+     */
+    private List<Object> sends;
     private List<HeldReply> replies;
     private List<Runnable> spawns;
     private boolean exit;
@@ -68,6 +71,15 @@ final class HeldEffects implements SendInterceptor {
     }
 
     @Override
+    public boolean interceptEffect(Runnable effect) {
+        if (sends == null) {
+            sends = new ArrayList<>(4);
+        }
+        sends.add(effect);
+        return true;
+    }
+
+    @Override
     public boolean interceptExit(ActorRef<?> actor) {
         if (owner.isSelf(actor)) {
             exit = true;
@@ -76,7 +88,37 @@ final class HeldEffects implements SendInterceptor {
         return false;
     }
 
-    /** The committed attempt's effects, once: actors and tasks first, so that messages sent to one find it. */
+    /** Where the held effects stood at a point of the attempt ({@link #mark()}). */
+    record Mark(int sends, int replies, int spawns, boolean exit) {
+    }
+
+    /** Where the held effects stand now, for {@link #undoTo}. */
+    Mark mark() {
+        return new Mark(size(sends), size(replies), size(spawns), exit);
+    }
+
+    /** Drops what was held after {@code mark} (a nested transaction that failed). */
+    void undoTo(Mark mark) {
+        truncate(sends, mark.sends());
+        truncate(replies, mark.replies());
+        truncate(spawns, mark.spawns());
+        exit = mark.exit();
+    }
+
+    private static int size(List<?> list) {
+        return list == null ? 0 : list.size();
+    }
+
+    private static void truncate(List<?> list, int size) {
+        if (list != null && list.size() > size) {
+            list.subList(size, list.size()).clear();
+        }
+    }
+
+    /**
+     * The committed attempt's effects, once: actors and tasks first, so that messages sent to one find it; then the
+     * sends, requests and stops in the order they were made.
+     */
     void commit() {
         if (spawns != null) {
             for (Runnable spawn : spawns) {
@@ -84,8 +126,12 @@ final class HeldEffects implements SendInterceptor {
             }
         }
         if (sends != null) {
-            for (Held h : sends) {
-                Seam.sendNow(h.to(), h.mailbox(), h.message());
+            for (Object e : sends) {
+                if (e instanceof Held h) {
+                    Seam.sendNow(h.to(), h.mailbox(), h.message());
+                } else {
+                    ((Runnable) e).run();
+                }
             }
         }
         if (replies != null) {

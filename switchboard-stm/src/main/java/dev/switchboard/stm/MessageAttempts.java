@@ -27,8 +27,12 @@ final class MessageAttempts implements Supplier<Object> {
         count++;
         HeldEffects holder = new HeldEffects(owner);    // a fresh one per attempt: a rollback drops its effects
         last = holder;
+        Transaction transaction = Transaction.current();
+        transaction.held = holder;                      // a failed nested transaction drops what it added
         try (Seam.Interception held = Seam.interceptSends(holder)) {
             processing.process();
+        } finally {
+            transaction.held = null;
         }
         return null;
     }

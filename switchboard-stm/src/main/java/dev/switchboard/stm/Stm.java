@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  *
  * <p>An exception escaping the body rolls the transaction back (none of its writes are seen) and is rethrown by
  * {@code atomic}. A transaction inside another is part of it: it commits with the outer one, and an exception
- * escaping it undoes its own writes and handlers and reaches the outer body, which may catch it and go on. A
+ * escaping it undoes its own writes and handlers (inside a transactional message, also what it sent, asked,
+ * stopped, answered, started and spawned) and reaches the outer body, which may catch it and go on. A
  * transaction that conflicts every time is given up after {@link #DEFAULT_MAX_ATTEMPTS} attempts (or the bound
  * given) with a {@link TransactionConflictException}, instead of being retried for ever.
  *

@@ -102,6 +102,11 @@ final class Transaction {
 
     /** How many atomic blocks of this thread are open: 0 outside a transaction. */
     private int depth;
+    /**
+     * The effects held for the attempt of a transactional message that runs now (set by MessageAttempts), or null:
+     * a nested body that fails drops the ones it added.
+     */
+    HeldEffects held;
     /** The snapshot's version. */
     private long rv;
     /** Set by a conflict a body may have swallowed: the attempt can only roll back. */
@@ -215,6 +220,8 @@ final class Transaction {
         long mark = writes.enterNested();
         int commits = onCommit.size();
         int rollbacks = onRollback.size();
+        HeldEffects effects = held;
+        HeldEffects.Mark effectsMark = effects == null ? null : effects.mark();
         depth++;
         try {
             return body.get();
@@ -222,6 +229,9 @@ final class Transaction {
             if (failure != ROLLBACK && !doomed) {
                 writes.undoTo(mark);
                 undoHandlers(commits, rollbacks);
+                if (effects != null) {
+                    effects.undoTo(effectsMark);         // what the nested body sent, spawned or answered
+                }
             }
             throw failure;
         } finally {

@@ -38,11 +38,13 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Messages are <em>transactional</em> or <em>read-only</em> ({@link ReadOnly}, or {@link #isReadOnly}), and each
- * class waits in its own queue. A transactional message runs inside a transaction: what it sends, the answers it
- * gives ({@code ReplyTo.reply}), the actors it starts, the tasks it spawns ({@code async}, {@code asyncAwait})
- * and its {@code exit()} take effect once, when it commits, never for an attempt that rolls back; it may not wait
- * ({@code finish}, a blocking {@code get}, {@code future}: an {@code IllegalStateException} says so); an exception escaping it
- * rolls it back and terminates the actor, reaching its finish as any actor's failure does. A read-only message
+ * class waits in its own queue. A transactional message runs inside a transaction: what it sends and asks
+ * ({@code ask}: the request is sent at the commit), the actors it stops ({@code stop}, {@code stopNow}), the
+ * answers it gives ({@code ReplyTo.reply}), the actors it starts, the tasks it spawns ({@code async},
+ * {@code asyncAwait}) and its {@code exit()} take effect once, when it commits, in the order it made them (the
+ * starts and spawns first), never for an attempt that rolls back; it may not wait ({@code finish}, a blocking
+ * {@code get} or {@code join}, an ask's included, {@code future}: an {@code IllegalStateException} says so); an
+ * exception escaping it rolls it back and terminates the actor, reaching its finish as any actor's failure does. A read-only message
  * runs outside the actor's transactions and may not write a {@code TRef}: to read several references as one
  * snapshot (an audit's sum) it opens a read-only transaction of its own, {@code Stm.atomic} around {@code get()}s;
  * {@link TRef#directGet()} and {@link TRef#relaxedGet()} give each value on its own, and two of them may see a

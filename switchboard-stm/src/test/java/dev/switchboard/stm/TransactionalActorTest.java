@@ -217,6 +217,42 @@ class TransactionalActorTest {
     record Which(ReplyTo<Integer> replyTo) implements Op {
     }
 
+    /**
+     * Sends a note to the server, then asks it, and in its first attempt (made to conflict) stops the victim; each
+     * attempt's ask future goes to {@code asked}.
+     */
+    record AsksAndStops(ActorRef<Asked> server, ActorRef<String> victim,
+                        List<CompletableFuture<String>> asked) implements Op {
+    }
+
+    /** A nested transaction that writes, sends and fails, caught by the message, which then sends. */
+    record NestedFails(ActorRef<String> log) implements Op {
+    }
+
+    /** Asks the server and waits for the answer: not allowed in a transaction. */
+    record AsksAndWaits(ActorRef<Asked> server) implements Op {
+    }
+
+    /** A note or a request for the server of the tests of requests in transactions. */
+    record Asked(String what, ReplyTo<String> replyTo) {
+    }
+
+    /** Records what it is sent, in order, and answers requests. */
+    static final class Server extends Actor<Asked> {
+        final List<String> got = new CopyOnWriteArrayList<>();
+
+        @Override
+        protected void process(Asked a) {
+            got.add(a.what());
+            if (a.replyTo() != null) {
+                a.replyTo().reply("answer to " + a.what());
+            }
+            if (a.what().equals("end")) {
+                exit();
+            }
+        }
+    }
+
     static final class Worker extends TransactionalActor<Op> {
         final List<TRef<Integer>> slots = List.of(TRef.of(0), TRef.of(0));
         final TRef<Integer> contended = TRef.of(0);
@@ -253,6 +289,31 @@ class TransactionalActorTest {
                         commitElsewhere(contended);
                     }
                     written.set(seen + 1);
+                }
+                case AsksAndStops a -> {
+                    int attempt = noisyAttempts.incrementAndGet();
+                    int seen = contended.get();
+                    a.server().send(new Asked("note " + attempt, null));
+                    a.asked().add(a.server().ask(r -> new Asked("ask " + attempt, r), Duration.ofMinutes(2)));
+                    if (attempt == 1) {
+                        a.victim().stop();
+                        commitElsewhere(contended);    // this attempt's read is stale: it rolls back
+                    }
+                    written.set(seen + 1);
+                }
+                case AsksAndWaits a -> a.server().<String>ask(r -> new Asked("waited for", r), Duration.ofMinutes(2))
+                        .join();
+                case NestedFails n -> {
+                    try {
+                        Stm.atomic(() -> {
+                            written.set(42);
+                            n.log().send("nested");
+                            TaskRuntime.current().async(() -> n.log().send("nested task"));
+                            throw new IllegalStateException("the nested transaction fails");
+                        });
+                    } catch (IllegalStateException caught) {
+                        n.log().send("outer, after " + caught.getMessage());
+                    }
                 }
                 case SneakyWrite w -> written.set(-1);
                 case Work w -> { }
@@ -463,6 +524,85 @@ class TransactionalActorTest {
             List<String> notes = new CopyOnWriteArrayList<>();
             rt.finish(() -> w.start("worker").send(new Spawning(notes)));
             assertThat(notes).containsExactlyInAnyOrder("task of attempt 2", "actor of attempt 2");
+        }
+    }
+
+    /** An ask and a stop are effects too: held until the commit, in order with the sends, never for a rollback. */
+    @Test
+    void requestsAndStopsOfATransactionTakeEffectOnceAtCommitInOrderWithItsSends() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            Server server = new Server();
+            Log victim = new Log();
+            List<CompletableFuture<String>> asked = new CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicReference<ActorRef<String>> victimAt =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            rt.finish(() -> {
+                ActorRef<Asked> serverRef = server.start("server");
+                ActorRef<String> victimRef = victim.start("victim");
+                victimAt.set(victimRef);
+                ActorRef<Op> ref = w.start("worker");
+                ref.send(new AsksAndStops(serverRef, victimRef, asked));
+                ref.send(new Stop());
+                rt.async(() -> {            // not on the common pool, which commitElsewhere needs
+                    var answered = new dev.switchboard.task.DataDrivenFuture<Boolean>();
+                    pollUntil(() -> asked.size() == 2 && asked.get(1).isDone(), answered);
+                    rt.asyncAwait(answered, () -> {
+                        serverRef.send(new Asked("end", null));
+                        victimRef.send("end");
+                    });
+                });
+            });
+            assertThat(w.noisyAttempts).hasValue(2);
+            // the rolled-back attempt's note and request were never sent; the committed one's went in their order
+            assertThat(server.got).containsExactly("note 2", "ask 2", "end");
+            assertThat(asked.get(1)).isCompletedWithValue("answer to ask 2");
+            assertThat(asked.get(0)).as("the rolled-back attempt's ask, never sent").isNotDone();
+            // the rolled-back attempt's stop did not stop the victim: it ended by its own "end"
+            assertThat(victimAt.get().whenTerminated().toCompletableFuture().join().reason())
+                    .isEqualTo(dev.switchboard.actor.Terminated.Reason.EXITED);
+            assertThat(w.stats().rollbacks()).isEqualTo(1);
+        }
+    }
+
+    /** A nested transaction is part of the message's: when it fails, what it sent and spawned is undone too. */
+    @Test
+    void aFailedNestedTransactionDropsTheEffectsItHeld() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            Log log = new Log();
+            rt.finish(() -> {
+                ActorRef<String> logRef = log.start("log");
+                ActorRef<Op> ref = w.start("worker");
+                ref.send(new NestedFails(logRef));
+                ref.send(new Stop());
+                rt.async(() -> {
+                    var ended = new dev.switchboard.task.DataDrivenFuture<Boolean>();
+                    pollUntil(() -> w.state() == ActorState.TERMINATED, ended);
+                    rt.asyncAwait(ended, () -> logRef.send("end"));
+                });
+            });
+            assertThat(log.got).containsExactly("outer, after the nested transaction fails");
+            assertThat(w.written.directGet()).as("the nested write, undone").isZero();
+            assertThat(w.stats().commits()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void waitingForAnAskInsideATransactionFailsSayingWhy() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            Server server = new Server();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                ActorRef<Asked> serverRef = server.start("server");
+                w.start("worker").send(new AsksAndWaits(serverRef));
+                serverRef.send(new Asked("end", null));
+            }));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("join() on the answer to an ask of server@")
+                    .hasMessageContaining("was called inside a transaction of worker@")
+                    .hasMessageContaining("must not wait");
+            assertThat(server.got).as("the request of the failed transaction was never sent").containsExactly("end");
         }
     }
 
