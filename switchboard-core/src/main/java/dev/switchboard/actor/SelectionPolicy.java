@@ -14,8 +14,9 @@ package dev.switchboard.actor;
  * return a mailbox of the given {@link ReadySet}.
  *
  * <pre>{@code
- * // serve mailbox 0 twice as often as the others
- * SelectionPolicy weighted = (ready, last) -> ready.contains(0) && last != 0 ? 0 : ready.nextFrom(last + 1);
+ * // mailbox 0 every other message while it has some; between them the lowest-numbered other ready mailbox
+ * // (so mailbox 2 waits while mailbox 1 has messages: a policy that remembers nothing but `last` cannot rotate)
+ * SelectionPolicy weighted = (ready, last) -> ready.contains(0) && last != 0 ? 0 : ready.nextFrom(1);
  * }</pre>
  */
 @FunctionalInterface

@@ -44,8 +44,8 @@ import java.util.function.Consumer;
  * {@code asyncAwait}) and its {@code exit()} take effect once, when it commits, in the order it made them (the
  * starts and spawns first), never for an attempt that rolls back; it may not wait ({@code finish}, a blocking
  * {@code get} or {@code join}, an ask's included, {@code future}: an {@code IllegalStateException} says so); an
- * exception escaping it rolls it back and terminates the actor, reaching its finish as any actor's failure does. A read-only message
- * runs outside the actor's transactions and may not write a {@code TRef}: to read several references as one
+ * exception escaping it rolls it back and terminates the actor, reaching its finish as any actor's failure does. A
+ * read-only message runs outside the actor's transactions and may not write a {@code TRef}: to read several references as one
  * snapshot (an audit's sum) it opens a read-only transaction of its own, {@code Stm.atomic} around {@code get()}s;
  * {@link TRef#directGet()} and {@link TRef#relaxedGet()} give each value on its own, and two of them may see a
  * transaction half done (see {@link TRef}).
@@ -54,7 +54,10 @@ import java.util.function.Consumer;
  * were sent in: transactional messages start in the order they arrived but run at once, and commit in whatever
  * order their transactions do, so two messages from one sender may take effect in either order; and the two
  * classes wait in different queues, so a read-only message is not ordered after the transactional ones sent before
- * it. A sender that needs one message to take effect before another waits for the first's answer.
+ * it. A sender that needs one message to take effect before another waits for the first's answer. An exit ends
+ * that outcome: once the transaction of a message that calls {@code exit()} commits, no message starts, but those
+ * already running beside it still commit, possibly after it (they may not be in what it saw), and the actor ends
+ * when they have.
  *
  * <p>In parallel, the messages run as tasks on the runtime's workers, at most {@link Settings#threads()} at once
  * (no thread is created for them): that many are split between the two classes, statically or, by default,
