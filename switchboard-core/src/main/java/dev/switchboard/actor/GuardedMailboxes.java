@@ -448,11 +448,26 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             return -1;
         }
         int i = policy.select(this, last());
-        if (i < 0 || i >= count || !contains(i)) {
-            throw new IllegalStateException("selection policy " + policy + " chose mailbox " + i
-                    + ", which is not ready");
+        if (i < 0 || i >= count) {
+            throw new IllegalStateException("the selection policy " + policy + " chose mailbox " + i
+                    + ", which does not exist: the selector's mailboxes are 0 to " + (count - 1));
+        }
+        if (!contains(i)) {
+            throw new IllegalStateException("the selection policy " + policy + " chose mailbox " + i
+                    + ", which is not ready (" + (isEmpty(i) ? "it is empty" : "it is disabled")
+                    + "): it must choose one of the ready mailboxes, " + readyList());
         }
         return i;
+    }
+
+    /** The ready mailboxes, for the message of a policy's wrong choice: "[0, 3]", at most 16 of them. */
+    private String readyList() {
+        StringBuilder b = new StringBuilder("[");
+        int m = firstFrom(0);
+        for (int shown = 0; m >= 0 && shown < 16; shown++, m = firstFrom(m + 1)) {
+            b.append(shown == 0 ? "" : ", ").append(m);
+        }
+        return b.append(m >= 0 ? ", ...]" : "]").toString();
     }
 
     /** The lowest ready mailbox at or after {@code from}, or -1. */

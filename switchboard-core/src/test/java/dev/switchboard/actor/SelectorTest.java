@@ -475,6 +475,28 @@ class SelectorTest {
         });
     }
 
+    /** A custom policy's wrong choice fails the selector saying what was wrong and what it could have chosen. */
+    @Test
+    void aPolicyThatChoosesAMailboxItMayNotFailsSayingWhich() {
+        SelectionPolicy tooFar = (ready, last) -> 7;
+        Recorder r = new Recorder(3, tooFar);
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> r.start().send(1, "x")));
+        assertThat(thrown).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("the selection policy " + tooFar + " chose mailbox 7, which does not exist:"
+                        + " the selector's mailboxes are 0 to 2");
+        assertThat(thrown.getSuppressed()).anySatisfy(s -> assertThat(s).hasMessageContaining(r.toString()));
+        SelectionPolicy empty = (ready, last) -> 2;
+        Recorder e = new Recorder(3, empty);
+        thrown = catchThrowable(() -> rt.finish(() -> {
+            SelectorRef<Object, Box> ref = e.start();
+            ref.send(1, "x");
+            ref.send(0, "y");
+        }));
+        assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessageMatching("the selection policy .* chose"
+                + " mailbox 2, which is not ready \\(it is empty\\): it must choose one of the ready mailboxes,"
+                + " \\[(0, )?1\\]");
+    }
+
     /** The guards are the processing's own: set from another thread or a spawned task they would strand messages. */
     @Test
     void guardsAreSetOnlyByTheSelectorsProcessing() {
