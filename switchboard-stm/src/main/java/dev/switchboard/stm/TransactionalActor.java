@@ -451,6 +451,10 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             MessageAttempts attempts = new MessageAttempts(TransactionalActor.this, processing);
             try {
                 Transaction.current().run(settings.maxAttempts(), attempts, kindOf(processing.message()));
+            } catch (TransactionConflictException conflict) {
+                rollbacks.add(attempts.count);
+                failedTransactions.increment();
+                throw named(conflict, processing.message());
             } catch (RuntimeException | Error failure) {
                 rollbacks.add(attempts.count);             // every attempt rolled back, the last one with the failure
                 failedTransactions.increment();
@@ -462,6 +466,15 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             }
             attempts.last.commit();
             return attempts.count;
+        }
+
+        /** {@code conflict}, saying whose message's transaction it was (the message's class, not its contents). */
+        private TransactionConflictException named(TransactionConflictException conflict, Object message) {
+            TransactionConflictException named = new TransactionConflictException("the transaction of a "
+                    + message.getClass().getSimpleName() + " message of " + TransactionalActor.this + ": "
+                    + conflict.getMessage(), conflict.attempts());
+            named.setStackTrace(conflict.getStackTrace());
+            return named;
         }
 
         @Override

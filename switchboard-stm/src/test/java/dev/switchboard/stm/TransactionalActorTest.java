@@ -607,6 +607,20 @@ class TransactionalActorTest {
     }
 
     @Test
+    void aMessageWhoseTransactionIsGivenUpFailsNamingItsActorAndItsClass() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker(new TransactionalActor.Settings(4, false, 0.5, Duration.ofSeconds(1), 1, 1));
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start("worker").ask(Which::new,
+                    Duration.ofMinutes(1))));
+            assertThat(thrown).isInstanceOf(TransactionConflictException.class)
+                    .hasMessageStartingWith("the transaction of a Which message of " + w + ": a transaction was given"
+                            + " up after 1 attempt: it conflicted");
+            assertThat(((TransactionConflictException) thrown).attempts()).isEqualTo(1);
+            assertThat(w.stats().rollbacks()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void waitingInsideATransactionFailsSayingWhy() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Worker w = new Worker();
