@@ -167,12 +167,17 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         if (h.mode() != mode) {
             return "it authenticates with " + h.mode() + ", this place with " + mode;
         }
+        String peer = h.place() >= 0 && h.place() < transport.places() ? "place " + transport.name(h.place())
+                : "the place of index " + h.place();
+        String self = "place " + transport.name(transport.self());
         if (!h.program().equals(transport.program())) {
-            return "it runs program " + h.program() + ", this place runs another";
+            return peer + " runs program " + h.program() + ", " + self + " runs " + transport.program()
+                    + (transport.program().startsWith("config-") ? " (a program's id is made from its configuration"
+                    + " file: every place must be given the same file, byte for byte)" : "");
         }
         if (!Handshake.sameProof(h.build(), transport.build())) {
-            return "it runs another build of the program (build " + Handshake.shortly(h.build()) + ", this place's is "
-                    + Handshake.shortly(transport.build()) + "): its message classes differ";
+            return peer + " runs another build of the program (build " + Handshake.shortly(h.build()) + ", " + self
+                    + "'s is " + Handshake.shortly(transport.build()) + "): their message classes differ";
         }
         if (h.place() >= transport.self()) {
             return "place index " + h.place() + " does not connect to place " + transport.name(transport.self())

@@ -202,9 +202,10 @@ final class MessageCodec {
         try {
             int length = output.position();
             if (length > maxBytes) {
-                throw new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to "
-                        + to.get() + ": it is " + length + " bytes serialized, more than the " + maxBytes
-                        + " a message between places may have");
+                Object program = programsOwn(message);
+                throw new IllegalArgumentException("cannot send a " + program.getClass().getName() + " to " + to.get() + ": it is " + length + " bytes serialized, more than the " + maxBytes
+                        + " a message between places may have (DecodingLimits.maxFrameBytes; every place must"
+                        + " allow it)");
             }
             ByteBuf frame = allocator.directBuffer(4 + length);
             frame.writeInt(length);
@@ -339,9 +340,14 @@ final class MessageCodec {
         }
     }
 
-    private RuntimeException unregistered(Object frame, String to, RuntimeException e) {
-        Object message = frame instanceof Frames.Deliver d ? d.message()        // the program's, not ours
+    /** The program's message a frame carries (a delivery's, an answer's reply), or the frame itself. */
+    private static Object programsOwn(Object frame) {
+        return frame instanceof Frames.Deliver d ? d.message()
                 : frame instanceof Frames.Answer a && a.reply() != null ? a.reply() : frame;
+    }
+
+    private RuntimeException unregistered(Object frame, String to, RuntimeException e) {
+        Object message = programsOwn(frame);                                    // the program's, not ours
         String why = String.valueOf(e.getMessage());
         int at = why.indexOf("Class is not registered: ");
         if (at < 0) {

@@ -15,4 +15,12 @@ public final class PlaceConnectionException extends IllegalStateException {
     PlaceConnectionException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /** {@code place} ("place p1") cannot listen at {@code at}: {@code cause} says why. */
+    static PlaceConnectionException cannotListen(String place, java.net.InetSocketAddress at, Exception cause) {
+        String why = String.valueOf(cause.getMessage());
+        return new PlaceConnectionException(place + " cannot listen at " + at.getHostString() + ":" + at.getPort()
+                + ": " + why + (cause instanceof java.net.BindException || why.contains("Address already in use")
+                ? " (is the port in use? each place of a host needs a port of its own)" : ""), cause);
+    }
 }

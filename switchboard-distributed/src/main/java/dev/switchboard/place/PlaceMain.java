@@ -149,11 +149,8 @@ public final class PlaceMain {
             InetSocketAddress at;
             try {
                 at = transport.bind(bind);
-            } catch (Exception e) {                           // Netty rethrows the BindException unchecked
-                System.err.println("place " + names.get(place) + " cannot listen at " + bind.getHostString() + ":"
-                        + bind.getPort() + ": " + e.getMessage() + (e instanceof java.net.BindException
-                        || String.valueOf(e.getMessage()).contains("Address already in use")     // a native transport's
-                        ? " (is the port in use? each place of a host needs a port of its own)" : ""));
+            } catch (PlaceConnectionException e) {
+                System.err.println(e.getMessage());
                 System.exit(2);
                 return;
             }

@@ -12,7 +12,8 @@ import java.util.List;
  * @param body        the program's finish on place 0: the body and the work of place 0 it waited for
  * @param termination from the end of that finish until global termination was detected
  * @param deadLetters the dead letters of each place, by index
- * @param framesSent  the program's frames (creations, messages, failures) place 0 sent to other places
+ * @param framesSent  the program's frames (creations, messages, failures) this place sent to other places (place
+ *                    0's, in the report of its run)
  */
 public record PlacesReport(List<String> places, Duration bootstrap, Duration body, Duration termination,
                            long[] deadLetters, long framesSent) {

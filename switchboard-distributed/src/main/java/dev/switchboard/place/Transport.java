@@ -183,14 +183,24 @@ final class Transport implements AutoCloseable {
 
     private static final Frames.Heartbeat HEARTBEAT = new Frames.Heartbeat();
 
-    /** Listens at {@code at} (port 0: any free port) for the places below this one; returns where it listens. */
+    /**
+     * Listens at {@code at} (port 0: any free port) for the places below this one; returns where it listens.
+     *
+     * @throws PlaceConnectionException if it cannot listen there (the port in use, an address not of this host)
+     */
     InetSocketAddress bind(InetSocketAddress at) throws InterruptedException {
         ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
                 .childHandler(pipeline(-1));
-        server = b.bind(at).sync().channel();
+        try {
+            server = b.bind(at).sync().channel();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {                          // Netty rethrows the BindException unchecked
+            throw PlaceConnectionException.cannotListen(here(), at, e);
+        }
         return (InetSocketAddress) server.localAddress();
     }
 
@@ -221,6 +231,11 @@ final class Transport implements AutoCloseable {
 
     String name(int place) {
         return names.get(place);
+    }
+
+    /** How many places the program has. */
+    int places() {
+        return names.size();
     }
 
     /** "place p1", for logs. */

@@ -136,9 +136,10 @@ class PlaceSecurityTest {
         InetSocketAddress a0 = otherBuild.bind(new InetSocketAddress("127.0.0.1", 0));
         assertThatThrownBy(() -> otherBuild.connect(List.of(a0, at), Duration.ofSeconds(20)))
                 .isInstanceOf(PlaceConnectionException.class)
-                .hasMessageMatching("place p0 cannot join: place p1 refused the connection: it runs another build of"
-                        + " the program \\(build [0-9a-f]{12}, this place's is [0-9a-f]{12}\\): its message classes"
-                        + " differ");
+                // each build named as whose it is: the joining place's, then the refusing one's
+                .hasMessage("place p0 cannot join: place p1 refused the connection: place p0 runs another build of"
+                        + " the program (build " + Handshake.shortly(otherBuild.build()) + ", place p1's is "
+                        + Handshake.shortly(p1.build()) + "): their message classes differ");
         Transport unauthenticated = place(0, Authentication.unauthenticated(), Transport.Settings.DEFAULTS,
                 new TransportTest.Inbox(), Note.class);
         InetSocketAddress b0 = unauthenticated.bind(new InetSocketAddress("127.0.0.1", 0));

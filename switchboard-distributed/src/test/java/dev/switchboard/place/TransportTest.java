@@ -225,6 +225,18 @@ class TransportTest {
     }
 
     @Test
+    void aPortInUseIsRefusedNamingThePlaceAndTheAddress() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Transport t = new Transport(1, "run", NAMES, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
+            open.add(t);
+            assertThatThrownBy(() -> t.bind(new InetSocketAddress("127.0.0.1", taken.getLocalPort())))
+                    .isInstanceOf(PlaceConnectionException.class)
+                    .hasMessageStartingWith("place p1 cannot listen at 127.0.0.1:" + taken.getLocalPort() + ": ")
+                    .hasMessageEndingWith("(is the port in use? each place of a host needs a port of its own)");
+        }
+    }
+
+    @Test
     void aStrangerIsRefusedAtTheHandshakeAndThePlacesGoOn() throws Exception {
         List<Inbox> in = inboxes();
         List<Transport> t = places(in, Transport.Settings.DEFAULTS);
@@ -235,8 +247,9 @@ class TransportTest {
         assertThatThrownBy(() -> stranger.connect(List.of(new InetSocketAddress("127.0.0.1", 1), p2, p2),
                 Duration.ofSeconds(20))).isInstanceOf(PlaceConnectionException.class)
                 // both addresses are p2's, so whichever refusal came last is named, as place 1 or 2
-                .hasMessageMatching("place p0 cannot join: place p[12] refused the connection: it runs program"
-                        + " another-run, this place runs another");
+                // the refusing place names itself (p2), as the program it runs
+                .hasMessageMatching("place p0 cannot join: place p[12] refused the connection: place p0 runs program"
+                        + " another-run, place p2 runs " + t.get(2).program());
         // a raw socket whose first frame is a message, not a handshake: refused with the reason, then closed
         try (Socket raw = new Socket("127.0.0.1", p2.getPort())) {
             DataOutputStream out = new DataOutputStream(raw.getOutputStream());
@@ -323,7 +336,11 @@ class TransportTest {
                 DecodingLimits.DEFAULTS.withMaxFrameBytes(64 << 10));
         assertThatThrownBy(() -> t.get(0).send(1, new byte[100_000])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageMatching("cannot send a \\[B to place p1 \\(from place p0\\): it is 1000\\d\\d bytes serialized, more than the"
-                        + " 65536 a message between places may have");
+                        + " 65536 a message between places may have \\(DecodingLimits.maxFrameBytes; every place must"
+                        + " allow it\\)");
+        // in a delivery to an actor, the program's own message is named, not the frame around it
+        assertThatThrownBy(() -> t.get(0).send(1, new Frames.Deliver(7, -1, new byte[100_000])))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("cannot send a [B to place p1");
         t.get(0).send(1, new byte[1_000]);
         assertThat((byte[]) in.get(1).next()[1]).hasSize(1_000);
         assertThat(t.get(0).isConnected(1)).isTrue();
