@@ -6,6 +6,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 /**
  * When a program of places has ended everywhere: the four-counter method over a ring of places.
@@ -112,10 +113,13 @@ final class GlobalTermination {
             } else if (!reported && now - progressAt > reportAfter && place.hangReports() != null) {
                 reported = true;                         // once per stall: the work of other places keeps it open
                 List<String> open = place.runtime.diagnose();
+                List<Throwable> bodyFailures = place.bodyFailures;
                 place.hangReports().gather("Switchboard hang diagnostic: the program's body ended "
-                        + Duration.ofNanos(now - bodyEnded).toSeconds() + " s ago; its finish waits for the work of"
-                        + " every place, and nothing has moved between places for "
-                        + Duration.ofNanos(now - progressAt).toSeconds() + " s"
+                        + Duration.ofNanos(now - bodyEnded).toSeconds() + " s ago" + (bodyFailures.isEmpty() ? ""
+                        : ", failing (thrown once every place's work has ended: " + bodyFailures.stream()
+                        .map(f -> f.getClass().getName() + ": " + f.getMessage()).collect(Collectors.joining("; "))
+                        + ")") + "; its finish waits for the work of every place, and nothing has moved between"
+                        + " places for " + Duration.ofNanos(now - progressAt).toSeconds() + " s"
                         + (open.isEmpty() ? "" : "\n  " + String.join("\n  ", open)));
             }
         }

@@ -417,6 +417,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    /**
+     * Place 0, once the program's body has ended: what its finish threw, held until global termination and named
+     * by the hang reports meanwhile.
+     */
+    volatile List<Throwable> bodyFailures = List.of();
+
     /** Place 0, for a hang report: the failures of other places so far. */
     List<Throwable> failuresSoFar() {
         return List.copyOf(failures);

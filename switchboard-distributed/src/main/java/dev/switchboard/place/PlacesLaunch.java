@@ -277,6 +277,7 @@ final class PlacesLaunch {
             failures.add(e);
         }
         long bodyEnded = System.nanoTime();
+        master.bodyFailures = List.copyOf(failures);      // named by the hang reports while the others work
         long[] deadLetters = null;
         try {
             deadLetters = master.awaitTermination();

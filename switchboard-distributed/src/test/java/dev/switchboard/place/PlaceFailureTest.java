@@ -241,4 +241,37 @@ class PlaceFailureTest {
         assertThat(failures).hasSize(1).first().asString().startsWith("on place p1: java.lang.IllegalArgumentException:"
                 + " cannot send a " + Unlisted.class.getName());
     }
+
+    static final AtomicReference<ActorRef<String>> HOLDER = new AtomicReference<>();
+
+    @Test
+    void whileOtherPlacesWorkTheHangReportNamesWhatTheBodyThrew() throws Exception {
+        BlockingQueue<String> reports = new LinkedBlockingQueue<>();
+        HOLDER.set(null);
+        CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
+            try {
+                Places.builder().places(2).workers(1).hangReportAfter(Duration.ofSeconds(1))
+                        .hangReporter(reports::add).messages(NewHolder.class).run(places -> {
+                            HOLDER.set(places.start(1, new NewHolder()));   // keeps the program open
+                            throw new IllegalStateException("the body gives up");
+                        });
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        }, TransportTest.OWN_THREAD);
+        String report;
+        try {
+            do {
+                report = reports.poll(60, TimeUnit.SECONDS);
+                assertThat(report).as("a hang report within 60 s").isNotNull();
+            } while (!report.contains("the program's body ended"));
+        } finally {
+            TransportTest.waitUntil("the holder has started", () -> HOLDER.get() != null);
+            HOLDER.get().send("exit");                           // the program ends, whatever the test found
+        }
+        assertThat(report).containsPattern("the program's body ended \\d+ s ago, failing \\(thrown once every place's"
+                + " work has ended: java.lang.IllegalStateException: the body gives up\\); its finish waits");
+        assertThat(failures(run.get(60, TimeUnit.SECONDS))).containsExactly("the body gives up");
+    }
 }
