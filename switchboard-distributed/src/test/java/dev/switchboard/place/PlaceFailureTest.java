@@ -195,12 +195,42 @@ class PlaceFailureTest {
 
     static final AtomicReference<ActorRef<Object>> CLIENT = new AtomicReference<>();
 
+    /** Runs {@code program} on a thread of its own: what it threw, or null. */
+    private static CompletableFuture<Throwable> running(java.util.concurrent.Callable<?> program) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                program.call();
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        }, TransportTest.OWN_THREAD);
+    }
+
+    /** What ends a test's program. */
+    private interface Ending {
+        void run() throws Exception;
+    }
+
+    /** The first hang report that contains {@code text}; then, whatever was found, {@code end} ends the program. */
+    private static String firstReport(BlockingQueue<String> reports, String text, Ending end) throws Exception {
+        try {
+            String report;
+            do {
+                report = reports.poll(60, TimeUnit.SECONDS);
+                assertThat(report).as("a hang report within 60 s").isNotNull();
+            } while (!report.contains(text));
+            return report;
+        } finally {
+            end.run();
+        }
+    }
+
     @Test
     void aFailureAtAnotherPlaceReachesPlaceZeroAndItsHangReportGathersEveryPlace() throws Exception {
         BlockingQueue<String> reports = new LinkedBlockingQueue<>();
         CLIENT.set(null);
-        CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
-            try {
+        CompletableFuture<Throwable> run = running(() ->
                 Places.builder().places(2).workers(1).hangReportAfter(Duration.ofSeconds(1))
                         .hangReporter(reports::add).messages(Ask.class, NewServer.class).run(places -> {
                             ActorRef<Ask> server = places.start(1, new NewServer());
@@ -218,22 +248,11 @@ class PlaceFailureTest {
                                 }
                             };
                             CLIENT.set(client.start("client"));
-                        });
-                return null;
-            } catch (Throwable e) {
-                return e;
-            }
-        }, TransportTest.OWN_THREAD);
-        String report;
-        try {
-            do {
-                report = reports.poll(60, TimeUnit.SECONDS);
-                assertThat(report).as("a hang report within 60 s").isNotNull();
-            } while (!report.contains("failure at other places so far"));
-        } finally {
+                        }));
+        String report = firstReport(reports, "failure at other places so far", () -> {
             TransportTest.waitUntil("the client has started", () -> CLIENT.get() != null);
             CLIENT.get().send("stop");                           // the program ends, whatever the test found
-        }
+        });
         assertThat(report).contains("client@").contains("\n  at the other places:\n  - place p1: nothing is open here")
                 .contains("1 failure at other places so far:\n  - on place p1: java.lang.IllegalArgumentException:"
                         + " cannot send a " + Unlisted.class.getName() + " to place p0 (from place p1): its class");
@@ -248,28 +267,16 @@ class PlaceFailureTest {
     void whileOtherPlacesWorkTheHangReportNamesWhatTheBodyThrew() throws Exception {
         BlockingQueue<String> reports = new LinkedBlockingQueue<>();
         HOLDER.set(null);
-        CompletableFuture<Throwable> run = CompletableFuture.supplyAsync(() -> {
-            try {
+        CompletableFuture<Throwable> run = running(() ->
                 Places.builder().places(2).workers(1).hangReportAfter(Duration.ofSeconds(1))
                         .hangReporter(reports::add).messages(NewHolder.class).run(places -> {
                             HOLDER.set(places.start(1, new NewHolder()));   // keeps the program open
                             throw new IllegalStateException("the body gives up");
-                        });
-                return null;
-            } catch (Throwable e) {
-                return e;
-            }
-        }, TransportTest.OWN_THREAD);
-        String report;
-        try {
-            do {
-                report = reports.poll(60, TimeUnit.SECONDS);
-                assertThat(report).as("a hang report within 60 s").isNotNull();
-            } while (!report.contains("the program's body ended"));
-        } finally {
+                        }));
+        String report = firstReport(reports, "the program's body ended", () -> {
             TransportTest.waitUntil("the holder has started", () -> HOLDER.get() != null);
             HOLDER.get().send("exit");                           // the program ends, whatever the test found
-        }
+        });
         assertThat(report).containsPattern("the program's body ended \\d+ s ago, failing \\(thrown once every place's"
                 + " work has ended: java.lang.IllegalStateException: the body gives up\\); its finish waits");
         assertThat(failures(run.get(60, TimeUnit.SECONDS))).containsExactly("the body gives up");
