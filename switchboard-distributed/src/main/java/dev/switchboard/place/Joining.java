@@ -45,8 +45,10 @@ final class Joining {
     private final IntPredicate holdsConnection;
     /** Counted down once for each other place as its connection is established, either way. */
     private final CountDownLatch connected;
-    /** Why a handshake of this place's own connections failed first, or null. */
+    /** Why a handshake of this place's own connections failed first, or an established one was lost, or null. */
     private volatile String refused;
+    /** Whether {@link #connect} runs: a connection lost meanwhile fails it. */
+    private volatile boolean joining;
     /** Attempts to reach a place that was not listening yet (for tests). */
     private final AtomicInteger failedConnects = new AtomicInteger();
 
@@ -84,6 +86,7 @@ final class Joining {
      * @throws PlaceConnectionException if a place refuses, cannot be reached or does not connect in time
      */
     void connect(List<InetSocketAddress> addresses, Duration timeout) throws InterruptedException {
+        joining = true;
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
             for (int place = self + 1; place < addresses.size(); place++) {
@@ -128,6 +131,7 @@ final class Joining {
                         + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
             }
         } finally {
+            joining = false;
             redials.clear();                              // from now on a closed connection is a lost one
         }
     }
@@ -181,6 +185,16 @@ final class Joining {
     }
 
     /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */
+    /**
+     * An established connection to {@code place} was lost: while this place joins the others, it cannot join, and
+     * {@link #connect} fails at once saying why, rather than wait for its deadline.
+     */
+    void lost(int place, String why) {
+        if (joining && refused == null) {
+            refused = "place " + names.get(place) + " was lost while the places joined: " + why;
+        }
+    }
+
     void handshakeFailed(int place, String why) {
         if (refused == null) {
             refused = why;

@@ -604,6 +604,7 @@ final class Transport implements AutoCloseable {
             if (channels.compareAndSet(place, ctx.channel(), null)) {
                 detector.disconnected(place);
                 pings.placeLost(place, why);
+                joining.lost(place, why);
                 receiver.lost(place, why);
             }
         }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -222,6 +223,38 @@ class TransportTest {
         assertThat(in.get(1).received).isEmpty();
         assertThatThrownBy(() -> t.get(0).send(0, "to itself")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot send to place index 0");
+    }
+
+    /** A place that leaves while the others still join fails their join at once, saying so: no wait for the rest. */
+    @Test
+    void aPlaceLostWhileThePlacesJoinFailsTheJoinAtOnceNamingIt() throws Exception {
+        Transport p1 = new Transport(1, "run", NAMES, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
+        Transport p2 = new Transport(2, "run", NAMES, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
+        open.add(p1);
+        open.add(p2);
+        InetSocketAddress a1 = p1.bind(new InetSocketAddress("127.0.0.1", 0));
+        InetSocketAddress a2 = p2.bind(new InetSocketAddress("127.0.0.1", 0));
+        InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", 1);   // place 0 never comes
+        List<InetSocketAddress> addresses = List.of(nobody, a1, a2);
+        CompletableFuture<Throwable> joined2 = CompletableFuture.supplyAsync(() -> {
+            try {
+                p2.connect(addresses, Duration.ofMinutes(10));
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        }, OWN_THREAD);
+        CompletableFuture.runAsync(() -> {
+            try {
+                p1.connect(addresses, Duration.ofMinutes(10));
+            } catch (Exception e) {
+                // it waits for place 0 until it is closed
+            }
+        }, OWN_THREAD);
+        waitUntil("places p1 and p2 connected", () -> p1.isConnected(2) && p2.isConnected(1));
+        p1.close();                                                  // p1 leaves before place 0 came
+        assertThat(joined2.get(60, TimeUnit.SECONDS)).isInstanceOf(PlaceConnectionException.class)
+                .hasMessage("place p2 cannot join: place p1 was lost while the places joined: it left: it shut down");
     }
 
     @Test
