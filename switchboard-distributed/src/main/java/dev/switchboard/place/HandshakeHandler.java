@@ -224,7 +224,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                         + ", not place index " + w.place()
                         : auth.mode() == Authentication.Mode.TLS ? certificateMismatch(ctx, expected) : null;
                 if (wrong != null) {
-                    refuse(ctx, wrong);
+                    refuseWelcomed(ctx, wrong);
                 } else if (transport.established(ctx.channel(), expected)) {
                     switchToFrames(ctx, expected);
                 } else {
@@ -261,6 +261,21 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.writeAndFlush(Handshake.encode(new Handshake.Refused(reason), ctx.alloc()))
+                .addListener(ChannelFutureListener.CLOSE);
+        fail(ctx, reason);
+    }
+
+    /**
+     * Refuses a peer that has welcomed this place: it reads the program's frames already, so a {@code Closing}
+     * frame tells it why (a handshake's {@code Refused} would reach it as a frame it cannot read).
+     */
+    private void refuseWelcomed(ChannelHandlerContext ctx, String reason) {
+        if (ended) {
+            return;
+        }
+        MessageCodec codec = transport.codec();
+        ctx.writeAndFlush(codec.frame(new Frames.Closing(transport.here() + " refused the connection: " + reason),
+                () -> "place " + transport.name(expected), codec.limits().maxFrameBytes(), ctx.alloc()))
                 .addListener(ChannelFutureListener.CLOSE);
         fail(ctx, reason);
     }

@@ -153,11 +153,15 @@ class PlaceTlsTest {
         List<String> names = List.of("p0", "p1");
         // place 1 presents p2's certificate (trusted, but not for p1): place 0 will not take it for place 1
         Transport p0 = place(0, names, "p0", new TransportTest.Inbox());
-        Transport impostor = place(1, names, "p2", new TransportTest.Inbox());
+        TransportTest.Inbox impostorIn = new TransportTest.Inbox();
+        Transport impostor = place(1, names, "p2", impostorIn);
         List<InetSocketAddress> at = List.of(p0.bind(new InetSocketAddress("127.0.0.1", 0)),
                 impostor.bind(new InetSocketAddress("127.0.0.1", 0)));
         assertThatThrownBy(() -> p0.connect(at, Duration.ofSeconds(20))).isInstanceOf(PlaceConnectionException.class)
                 .hasMessage("place p0 cannot join: its certificate is for [p2], not for place p1");
+        // the impostor, which had welcomed place 0, is told why too, not left with a connection closed without a word
+        assertThat(impostorIn.lost.poll(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("0: place p0 closed the"
+                + " connection: place p0 refused the connection: its certificate is for [p2], not for place p1");
         // place 0 presents p2's certificate: place 1 refuses it, and says why
         Transport impostor0 = place(0, names, "p2", new TransportTest.Inbox());
         Transport p1 = place(1, names, "p1", new TransportTest.Inbox());
