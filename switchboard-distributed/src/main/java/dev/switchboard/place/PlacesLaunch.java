@@ -244,13 +244,16 @@ final class PlacesLaunch {
             if (self.index() == 0) {
                 return runMaster(place, program, t0);
             }
+            long joined = System.nanoTime();
             try {
                 place.awaitShutdown();
             } finally {
                 Places.install(null);
             }
-            return new PlacesReport(names, Duration.ofNanos(System.nanoTime() - t0), Duration.ZERO,
-                    Duration.ZERO, new long[names.size()], place.sentFrames());
+            long[] deadLetters = new long[names.size()];
+            deadLetters[self.index()] = place.deadLetters();     // this place's own: the others' are place 0's to know
+            return new PlacesReport(names, Duration.ofNanos(joined - t0), Duration.ofNanos(System.nanoTime() - joined),
+                    Duration.ZERO, deadLetters, place.sentFrames());
         }
     }
 

@@ -5,7 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What a run of a program on places did ({@link Places.Builder#run}).
+ * What a run of a program on places did ({@link Places.Builder#run}). On place 0, the whole program's; on another
+ * place started from a configuration (whose run returns when the program ends), that place's own: its bootstrap,
+ * then its part until the program ended as {@code body}, {@code termination} zero, and only its own dead letters.
  *
  * @param places      the places' names, by index
  * @param bootstrap   from the launch until the program's body started: the places started and connected

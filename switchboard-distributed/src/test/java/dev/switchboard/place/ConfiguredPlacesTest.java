@@ -72,6 +72,8 @@ class ConfiguredPlacesTest {
     public static void main(String[] args) throws Exception {
         PlacesReport report = launch(args);
         System.out.println("served: " + report.places());
+        // a served place's report is its own: its bootstrap, then its part of the program
+        System.out.println("its part timed: " + (report.body().compareTo(java.time.Duration.ZERO) > 0));
     }
 
     static PlacesReport launch(String... args) throws InterruptedException {
@@ -118,7 +120,8 @@ class ConfiguredPlacesTest {
                 assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("a served place's JVM ends").isTrue();
                 assertThat(p.exitValue()).isZero();
             }
-            assertThat(Files.readString(dir.resolve("left.out"))).contains("served: [master, left, right]");
+            assertThat(Files.readString(dir.resolve("left.out"))).contains("served: [master, left, right]")
+                    .contains("its part timed: true");
         } finally {
             others.forEach(Process::destroyForcibly);
         }
