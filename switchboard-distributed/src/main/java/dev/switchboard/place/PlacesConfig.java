@@ -207,7 +207,8 @@ public final class PlacesConfig {
             try {
                 Class.forName(messages.get(i), false, classes);
             } catch (ClassNotFoundException | LinkageError e) {
-                throw new PlacesConfigException(at(root, origin) + ROOT + ".messages[" + i + "]: no class "
+                throw new PlacesConfigException(at(root.getList("messages").get(i), origin) + ROOT + ".messages["
+                        + i + "]: no class "
                         + messages.get(i) + " on the class path (every message class must be on the class path of"
                         + " every place)", e);
             }

@@ -202,9 +202,12 @@ class PlacesConfigTest {
         assertThatThrownBy(() -> parse("""
                 selectorSystem {
                   init { place: p0, hostname: localhost, port: 5000 }
-                  messages: ["java.lang.String", "com.example.Pnig"]
+                  messages: [
+                    "java.lang.String",
+                    "com.example.Pnig"
+                  ]
                 }
-                """)).hasMessage("places.conf:1: selectorSystem.messages[1]: no class com.example.Pnig on the"
+                """)).hasMessage("places.conf:5: selectorSystem.messages[1]: no class com.example.Pnig on the"
                 + " class path (every message class must be on the class path of every place)");
         assertThatThrownBy(() -> parse("""
                 selectorSystem {
