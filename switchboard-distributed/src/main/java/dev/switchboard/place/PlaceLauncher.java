@@ -50,8 +50,27 @@ final class PlaceLauncher implements AutoCloseable {
     private volatile boolean programFailed;
 
     /** One child place: its process, and the lines it prints, one after the other. */
-    private record Child(int place, String name, PlaceProcess process, Writer stdin, BlockingQueue<String> lines) {
+    /** A child place: its process, its control lines, and the last lines of its other output (at most five). */
+    private record Child(int place, String name, PlaceProcess process, Writer stdin, BlockingQueue<String> lines,
+                         java.util.Deque<String> lastOutput, Thread pump) {
+        /**
+         * What its error output ended with; if nothing, what its standard output ended with (a JVM that cannot
+         * start says why there).
+         */
+        String whatItSaid() throws InterruptedException {
+            if (!process.isAlive()) {
+                pump.join(2_000);                    // its output read to the end (a bound: a grandchild may hold it)
+            }
+            String errors = process.errorTail();
+            return !errors.equals(NO_ERROR_OUTPUT) || lastOutput.isEmpty() ? errors
+                    : "(no error output; its output ended with: " + String.join(" | ", lastOutput) + ")";
+        }
     }
+
+    /** How many lines of a child's output, besides its control lines, are kept for a failure's message. */
+    private static final int KEPT_OUTPUT = 5;
+    /** A child's {@link PlaceProcess#errorTail()} when it wrote no error output. */
+    static final String NO_ERROR_OUTPUT = "(no error output)";
 
     /** Makes place 0's transport, given the run's id, the places' names and their authentication. */
     @FunctionalInterface
@@ -188,6 +207,7 @@ final class PlaceLauncher implements AutoCloseable {
     /** Hands a started place the secret and follows its lines. */
     private static Child child(int place, String name, PlaceProcess process, byte[] secret) {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        java.util.Deque<String> lastOutput = new java.util.concurrent.ConcurrentLinkedDeque<>();
         Thread pump = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(process.stdout(),
                     StandardCharsets.UTF_8))) {
@@ -196,6 +216,10 @@ final class PlaceLauncher implements AutoCloseable {
                         lines.add(line);
                     } else {
                         System.out.println("[" + name + "] " + line);
+                        lastOutput.addLast(line);
+                        while (lastOutput.size() > KEPT_OUTPUT) {
+                            lastOutput.pollFirst();
+                        }
                     }
                 }
             } catch (IOException e) {
@@ -211,7 +235,7 @@ final class PlaceLauncher implements AutoCloseable {
         } catch (IOException e) {
             // it ended already: awaitLine reports how, with its status and error output
         }
-        return new Child(place, name, process, stdin, lines);
+        return new Child(place, name, process, stdin, lines, lastOutput, pump);
     }
 
     /** A child JVM on this host, with this JVM's java and class path. */
@@ -263,7 +287,7 @@ final class PlaceLauncher implements AutoCloseable {
         public String errorTail() {
             try {
                 List<String> lines = Files.readAllLines(errors, StandardCharsets.UTF_8);
-                return lines.isEmpty() ? "(no error output)"
+                return lines.isEmpty() ? NO_ERROR_OUTPUT
                         : String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
             } catch (IOException e) {
                 return "(its error output cannot be read: " + e + ")";
@@ -305,11 +329,11 @@ final class PlaceLauncher implements AutoCloseable {
             if (!c.process().isAlive() && c.lines().isEmpty()) {
                 throw new PlaceConnectionException("place " + c.name() + " (" + c.process().describe()
                         + ") exited with status " + c.process().exitStatus() + " before '" + expected.trim() + "': "
-                        + c.process().errorTail());
+                        + c.whatItSaid());
             }
             if (System.nanoTime() > deadline) {
                 throw new PlaceConnectionException("place " + c.name() + " (" + c.process().describe()
-                        + ") did not say '" + expected.trim() + "' in time: " + c.process().errorTail());
+                        + ") did not say '" + expected.trim() + "' in time: " + c.whatItSaid());
             }
         }
     }

@@ -403,7 +403,7 @@ final class SshPlaces implements AutoCloseable {
             String signal = channel.getExitSignal();
             synchronized (errors) {
                 return (signal == null ? "" : "(ended by signal " + signal + ") ")
-                        + (errors.isEmpty() ? "(no error output)" : String.join(" | ", errors));
+                        + (errors.isEmpty() ? PlaceLauncher.NO_ERROR_OUTPUT : String.join(" | ", errors));
             }
         }
 

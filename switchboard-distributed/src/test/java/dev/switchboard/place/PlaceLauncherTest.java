@@ -109,6 +109,15 @@ class PlaceLauncherTest {
                         + " ready 1'.*NoSuchSwitchboardOption.*");
     }
 
+    /** A JVM that cannot start says why on its standard output: that is what the failure quotes then. */
+    @Test
+    void aChildJvmThatSaysWhyOnItsOutputIsQuoted() {
+        assertThatThrownBy(() -> PlaceLauncher.launch(2, List.of("-Xmx1k"), List.of(), PlaceLauncherTest::transport,
+                Duration.ofSeconds(60))).isInstanceOf(PlaceConnectionException.class)
+                .hasMessageMatching("(?s)place p1 \\(pid \\d+\\) exited with status 1 before 'switchboard-place"
+                        + " ready 1': \\(no error output; its output ended with: .*Too small maximum heap.*\\)");
+    }
+
     /** Place 0's transport for a launch that sends nothing. */
     private static Transport transport(String run, List<String> names, Authentication auth) {
         return new Transport(0, run, names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { },
