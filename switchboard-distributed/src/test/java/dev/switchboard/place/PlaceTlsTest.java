@@ -245,6 +245,7 @@ class PlaceTlsTest {
                 .messages(ConfiguredPlacesTest.Hop.class, ConfiguredPlacesTest.NewBouncer.class).run(places -> { }))
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessageContaining("place p2 cannot run: place p2: cannot set up TLS with key store "
-                        + partial.resolve("p2.p12"));
+                        + partial.resolve("p2.p12") + " and trust store " + partial.resolve("trust.p12")
+                        + ": there is no file " + partial.resolve("p2.p12"));
     }
 }
