@@ -241,14 +241,16 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      *
      * @throws IllegalStateException if this actor has been started and this is not called by its processing of a
      *         message or of a reply (a task it spawned could run beside its next message); before {@code start()} it
-     *         may be called from anywhere, to set the first behavior in the constructor. Always, if this actor is
-     *         bound to a dispatch policy (a monitor, a transactional actor), which may run several of its messages
-     *         at once
+     *         may be called from anywhere, to set the first behavior in the constructor. Once started, always if
+     *         this actor is bound to a dispatch policy (a monitor, a transactional actor), which may run several of
+     *         its messages at once
      */
     protected final void become(Behavior<M> next) {
         Objects.requireNonNull(next, "behavior");
         ActorCore<M> cell = cell();
-        OwnerChecks.requireNoPolicy(cell, "become()", BECOME_UNDER_A_POLICY);
+        if (cell.status() != 0) {                      // in the constructor, it sets the first behavior
+            OwnerChecks.requireNoPolicy(cell, "become()", BECOME_UNDER_A_POLICY);
+        }
         OwnerChecks.requireProcessingOnceStarted(cell, "become");
         ActorExtras x = cell.extras();
         if (x.become == null) {
@@ -266,7 +268,9 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      */
     protected final void unbecome() {
         ActorCore<M> cell = cell();
-        OwnerChecks.requireNoPolicy(cell, "unbecome()", BECOME_UNDER_A_POLICY);
+        if (cell.status() != 0) {
+            OwnerChecks.requireNoPolicy(cell, "unbecome()", BECOME_UNDER_A_POLICY);
+        }
         OwnerChecks.requireProcessingOnceStarted(cell, "unbecome");
         ActorExtras x = cell.extrasOrNull();
         if (x == null || x.become == null || x.become.isEmpty()) {

@@ -64,11 +64,16 @@ final class ActorStop {
 
     /** {@link ActorRef#stopNow()}. */
     static void stopNow(ActorCore<?> actor) {
+        requireStarted(actor);
+        stopNow(actor, "stopNow()");
+    }
+
+    /** {@code stopNow()} ends a started actor: refused for one never started. */
+    static void requireStarted(ActorCore<?> actor) {
         if (actor.activation() == null) {
             throw new IllegalStateException(actor + " was never started: stopNow() ends a started actor (stop() before"
                     + " its start ends it after the messages queued until then)");
         }
-        stopNow(actor, "stopNow()");
     }
 
     /**

@@ -64,21 +64,12 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         AskFuture<R> future = new AskFuture<>(target);
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
-        ActorRef<?> requester = requester();
         Interceptor held = SendInterception.interceptor();
-        if (held != null && held.interceptEffect(() -> future.send(target, message, replyTo, index, timeout,
-                requester))) {
-            return future;                             // a transaction sends it when it commits
-        }
-        future.send(target, message, replyTo, index, timeout, requester);
+        if (held == null || !held.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index))) {
+            MailboxAdmission.request(target, new Request(message, replyTo), message, index);
+        }                                              // else a transaction sends it when it commits
+        future.timeoutAfter(timeout, message, requester());
         return future;
-    }
-
-    /** Sends the request of this ask to {@code target} and arms its timeout. */
-    private <M> void send(ActorCore<M> target, M message, ReplyTo<R> replyTo, int index, Duration timeout,
-            ActorRef<?> requester) {
-        MailboxAdmission.request(target, new Request(message, replyTo), message, index);
-        timeoutAfter(timeout, message, requester);
     }
 
     /** Fails {@code op} if this thread may not wait (a transaction's) and the answer has not come. */
@@ -176,6 +167,11 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         }
     }
 
+    /** Its request was not sent (held, then dropped or refused): fails it with {@code cause}, if not done. */
+    void notSent(Throwable cause) {
+        settle(null, cause);
+    }
+
     @Override
     public void gaveUp(Throwable cause) {
         settle(null, cause);
@@ -246,8 +242,45 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         return cancelled;
     }
 
+    /** Futures made from this one ({@code thenApply}, ...) refuse to wait where this one does. */
     @Override
     public <U> CompletableFuture<U> newIncompleteFuture() {
-        return new CompletableFuture<>();
+        return new Derived<>();
+    }
+
+    /**
+     * A future made from an ask's: plain, but a blocking read of it unanswered inside a transaction fails as the
+     * ask's own does (the ask's request is sent only at the commit, so it would wait for ever).
+     */
+    private static final class Derived<U> extends CompletableFuture<U> {
+        @Override
+        public U get() throws InterruptedException, java.util.concurrent.ExecutionException {
+            requireMayWait("get()");
+            return super.get();
+        }
+
+        @Override
+        public U get(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException,
+                java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+            requireMayWait("get(timeout)");
+            return super.get(timeout, unit);
+        }
+
+        @Override
+        public U join() {
+            requireMayWait("join()");
+            return super.join();
+        }
+
+        @Override
+        public <V> CompletableFuture<V> newIncompleteFuture() {
+            return new Derived<>();
+        }
+
+        private void requireMayWait(String op) {
+            if (SendInterception.used() && !isDone()) {
+                SendInterception.requireMayBlock(op + " on a future made from an ask's");
+            }
+        }
     }
 }

@@ -98,6 +98,7 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
 
     @Override
     public final void stopNow() {
+        ActorStop.requireStarted(actor);               // checked now, in a transaction too: its attempt rolls back
         if (SendInterception.used() && heldEffect(() -> ActorStop.stopNow(actor))) {
             return;
         }

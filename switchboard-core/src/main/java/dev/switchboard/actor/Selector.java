@@ -346,17 +346,28 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
      * guard. Call it from the constructor or while processing a message.
      *
      * @throws IllegalStateException if called, once the selector has started, other than by its processing of a
-     *         message or a reply (another thread, or a task it spawned: the guards are the processing's own)
+     *         message or a reply (another thread, or a task it spawned: the guards are the processing's own), or
+     *         under a dispatch policy
      */
     protected final void guard(int mailbox, BooleanSupplier predicate) {
-        OwnerChecks.requireProcessingOnceStarted(cell(), "guard");
+        requireMayGuard();
         boxes.guard(checked(mailbox, "guard"), predicate);
     }
 
     /** Registers a declarative guard on the mailbox named by an enum constant. */
     protected final void guard(B mailbox, BooleanSupplier predicate) {
-        OwnerChecks.requireProcessingOnceStarted(cell(), "guard");
+        requireMayGuard();
         boxes.guard(index(mailbox), predicate);
+    }
+
+    /** Once started, only its processing sets guards, and not under a dispatch policy (letters run several at once). */
+    private void requireMayGuard() {
+        ActorCore<M> cell = cell();
+        if (cell.status() != 0) {
+            OwnerChecks.requireNoPolicy(cell, "guard()", "its letters may run several at once; set the guards in"
+                    + " the constructor");
+        }
+        OwnerChecks.requireProcessingOnceStarted(cell, "guard");
     }
 
     /** The mailbox the message being processed came from. */

@@ -75,6 +75,17 @@ public final class Seam {
     }
 
     /**
+     * Tells an effect an interceptor held ({@link SendInterceptor#interceptEffect}) that it will not run (its
+     * transaction's attempt rolled back): an ask's future fails with a {@code CancellationException} saying
+     * {@code why}, instead of waiting for its timeout. Other effects need not be told; telling them does nothing.
+     */
+    public static void dropEffect(Runnable effect, String why) {
+        if (effect instanceof dev.switchboard.internal.DroppableEffect d) {
+            d.drop(Objects.requireNonNull(why, "why"));
+        }
+    }
+
+    /**
      * Sends {@code message} to {@code to} now, past any interceptor of this thread: into {@code mailbox}, or, if
      * {@code mailbox} is -1, wherever a plain {@code send} would put it.
      *

@@ -171,7 +171,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 : "the place of index " + h.place();
         String self = "place " + transport.name(transport.self());
         if (!h.program().equals(transport.program())) {
-            return peer + " runs program " + h.program() + ", " + self + " runs " + transport.program()
+            return peer + " runs program " + h.program() + ", " + self + " another"      // its id is not told
                     + (transport.program().startsWith("config-") ? " (a program's id is made from its configuration"
                     + " file: every place must be given the same file, byte for byte)" : "");
         }

@@ -331,6 +331,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * it to place 0.
      */
     @Override
+    public boolean ending() {
+        return shutdown.getCount() == 0 || termination.terminated;
+    }
+
+    @Override
     public void lost(int place, String why) {
         if (shutdown.getCount() == 0 || termination.terminated) {
             return;                                     // the places are closing

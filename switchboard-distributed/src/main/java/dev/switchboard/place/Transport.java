@@ -59,6 +59,11 @@ final class Transport implements AutoCloseable {
         /** The connection to place {@code place} was lost (closed, refused, or a frame that was not a message). */
         default void lost(int place, String why) {
         }
+
+        /** Whether this place's part has ended (it was told to shut down): a loss then fails no join. */
+        default boolean ending() {
+            return false;
+        }
     }
 
     /**
@@ -604,7 +609,9 @@ final class Transport implements AutoCloseable {
             if (channels.compareAndSet(place, ctx.channel(), null)) {
                 detector.disconnected(place);
                 pings.placeLost(place, why);
-                joining.lost(place, why);
+                if (!closed.get() && !receiver.ending()) {
+                    joining.lost(place, why);                 // not an end this place was told of, or made
+                }
                 receiver.lost(place, why);
             }
         }

@@ -228,17 +228,38 @@ class TransportTest {
     /** A place that leaves while the others still join fails their join at once, saying so: no wait for the rest. */
     @Test
     void aPlaceLostWhileThePlacesJoinFailsTheJoinAtOnceNamingIt() throws Exception {
+        assertThat(joinOfP2WhenP1Leaves(new Inbox(), Duration.ofMinutes(10)))
+                .isInstanceOf(PlaceConnectionException.class).hasMessage("place p2 cannot join: place p1 was lost while the places joined: it left: it shut down");
+    }
+
+    /** A place told to end (its program ended) does not fail its join for a loss: it waits for the rest as before. */
+    @Test
+    void aPlaceThatIsEndingKeepsJoiningWhenAnotherLeaves() throws Exception {
+        Inbox ending = new Inbox() {
+            @Override
+            public boolean ending() {
+                return true;
+            }
+        };
+        assertThat(joinOfP2WhenP1Leaves(ending, Duration.ofSeconds(5))).isInstanceOf(PlaceConnectionException.class)
+                .hasMessage("place p2 is not connected to p0, p1 after 5000 ms");
+        assertThat(ending.lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: it left: it shut down");
+    }
+
+    /**
+     * Places p1 and p2 join while place 0 never comes; once they are connected p1 leaves. Returns what p2's join
+     * ({@code timeout}) threw.
+     */
+    private Throwable joinOfP2WhenP1Leaves(Inbox inboxOfP2, Duration timeout) throws Exception {
         Transport p1 = new Transport(1, "run", NAMES, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
-        Transport p2 = new Transport(2, "run", NAMES, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
+        Transport p2 = new Transport(2, "run", NAMES, codec(), inboxOfP2, Transport.Settings.DEFAULTS, AUTH);
         open.add(p1);
         open.add(p2);
-        InetSocketAddress a1 = p1.bind(new InetSocketAddress("127.0.0.1", 0));
-        InetSocketAddress a2 = p2.bind(new InetSocketAddress("127.0.0.1", 0));
-        InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", 1);   // place 0 never comes
-        List<InetSocketAddress> addresses = List.of(nobody, a1, a2);
+        List<InetSocketAddress> addresses = List.of(new InetSocketAddress("127.0.0.1", 1),
+                p1.bind(new InetSocketAddress("127.0.0.1", 0)), p2.bind(new InetSocketAddress("127.0.0.1", 0)));
         CompletableFuture<Throwable> joined2 = CompletableFuture.supplyAsync(() -> {
             try {
-                p2.connect(addresses, Duration.ofMinutes(10));
+                p2.connect(addresses, timeout);
                 return null;
             } catch (Throwable e) {
                 return e;
@@ -253,8 +274,7 @@ class TransportTest {
         }, OWN_THREAD);
         waitUntil("places p1 and p2 connected", () -> p1.isConnected(2) && p2.isConnected(1));
         p1.close();                                                  // p1 leaves before place 0 came
-        assertThat(joined2.get(60, TimeUnit.SECONDS)).isInstanceOf(PlaceConnectionException.class)
-                .hasMessage("place p2 cannot join: place p1 was lost while the places joined: it left: it shut down");
+        return joined2.get(60, TimeUnit.SECONDS);
     }
 
     @Test
@@ -280,9 +300,9 @@ class TransportTest {
         assertThatThrownBy(() -> stranger.connect(List.of(new InetSocketAddress("127.0.0.1", 1), p2, p2),
                 Duration.ofSeconds(20))).isInstanceOf(PlaceConnectionException.class)
                 // both addresses are p2's, so whichever refusal came last is named, as place 1 or 2
-                // the refusing place names itself (p2), as the program it runs
+                // the refusing place names itself (p2), not the program it runs
                 .hasMessageMatching("place p0 cannot join: place p[12] refused the connection: place p0 runs program"
-                        + " another-run, place p2 runs " + t.get(2).program());
+                        + " another-run, place p2 another");
         // a raw socket whose first frame is a message, not a handshake: refused with the reason, then closed
         try (Socket raw = new Socket("127.0.0.1", p2.getPort())) {
             DataOutputStream out = new DataOutputStream(raw.getOutputStream());

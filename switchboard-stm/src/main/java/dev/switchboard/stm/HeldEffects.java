@@ -99,6 +99,10 @@ final class HeldEffects implements SendInterceptor {
 
     /** Drops what was held after {@code mark} (a nested transaction that failed). */
     void undoTo(Mark mark) {
+        if (sends != null) {
+            dropEffects(sends.subList(Math.min(mark.sends(), sends.size()), sends.size()),
+                    "a nested transaction of " + owner + " failed");
+        }
         truncate(sends, mark.sends());
         truncate(replies, mark.replies());
         truncate(spawns, mark.spawns());
@@ -115,32 +119,63 @@ final class HeldEffects implements SendInterceptor {
         }
     }
 
+    /** This attempt rolled back: the effects it held that wait to hear it (an ask's future) are told. */
+    void drop() {
+        if (sends != null) {
+            dropEffects(sends, "the attempt of a transactional message of " + owner + " that made it rolled back");
+        }
+    }
+
+    private static void dropEffects(List<Object> effects, String why) {
+        for (Object e : effects) {
+            if (e instanceof Runnable r) {
+                Seam.dropEffect(r, why);
+            }
+        }
+    }
+
     /**
      * The committed attempt's effects, once: actors and tasks first, so that messages sent to one find it; then the
-     * sends, requests and stops in the order they were made.
+     * sends, requests and stops in the order they were made; then the answers and the exit. Each is made even if
+     * one before it failed (a full mailbox that fails, say); the first failure is thrown after them, the others
+     * suppressed in it.
      */
     void commit() {
+        RuntimeException failed = null;
         if (spawns != null) {
             for (Runnable spawn : spawns) {
-                spawn.run();
+                failed = run(spawn, failed);
             }
         }
         if (sends != null) {
             for (Object e : sends) {
-                if (e instanceof Held h) {
-                    Seam.sendNow(h.to(), h.mailbox(), h.message());
-                } else {
-                    ((Runnable) e).run();
-                }
+                failed = run(e instanceof Held h ? () -> Seam.sendNow(h.to(), h.mailbox(), h.message())
+                        : (Runnable) e, failed);
             }
         }
         if (replies != null) {
             for (HeldReply r : replies) {
-                Seam.replyNow(r.replyTo(), r.reply(), r.failure());
+                failed = run(() -> Seam.replyNow(r.replyTo(), r.reply(), r.failure()), failed);
             }
         }
         if (exit) {
-            owner.exitCommitted();
+            failed = run(owner::exitCommitted, failed);
         }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    /** Runs {@code effect}; returns the first failure so far ({@code failed}, or what it threw). */
+    private static RuntimeException run(Runnable effect, RuntimeException failed) {
+        try {
+            effect.run();
+        } catch (RuntimeException e) {
+            if (failed == null) {
+                return e;
+            }
+            failed.addSuppressed(e);
+        }
+        return failed;
     }
 }

@@ -22,17 +22,28 @@ final class MessageAttempts implements Supplier<Object> {
         this.processing = processing;
     }
 
+    /** The transaction failed: the last attempt's effects are dropped too. */
+    void dropLast() {
+        if (last != null) {
+            last.drop();
+        }
+    }
+
     @Override
     public Object get() {
         count++;
+        if (last != null) {
+            last.drop();                                // the attempt before rolled back
+        }
         HeldEffects holder = new HeldEffects(owner);    // a fresh one per attempt: a rollback drops its effects
         last = holder;
         Transaction transaction = Transaction.current();
+        HeldEffects outer = transaction.held;
         transaction.held = holder;                      // a failed nested transaction drops what it added
         try (Seam.Interception held = Seam.interceptSends(holder)) {
             processing.process();
         } finally {
-            transaction.held = null;
+            transaction.held = outer;
         }
         return null;
     }

@@ -454,10 +454,12 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             } catch (TransactionConflictException conflict) {
                 rollbacks.add(attempts.count);
                 failedTransactions.increment();
+                attempts.dropLast();
                 throw named(conflict, processing.message());
             } catch (RuntimeException | Error failure) {
                 rollbacks.add(attempts.count);             // every attempt rolled back, the last one with the failure
                 failedTransactions.increment();
+                attempts.dropLast();
                 throw failure;
             }
             commits.increment();

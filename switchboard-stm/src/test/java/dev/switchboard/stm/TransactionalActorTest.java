@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 /** Transactional actors: concurrent messages as transactions, read-only messages, effects at commit, the split. */
@@ -229,8 +231,12 @@ class TransactionalActorTest {
     record NestedFails(ActorRef<String> log) implements Op {
     }
 
-    /** Asks the server and waits for the answer: not allowed in a transaction. */
-    record AsksAndWaits(ActorRef<Asked> server) implements Op {
+    /** Asks the server and waits for the answer (or, derived, for a future made from it): not allowed. */
+    record AsksAndWaits(ActorRef<Asked> server, boolean derived) implements Op {
+    }
+
+    /** Writes 7, then asks a server whose mailbox will be full at the commit. */
+    record AsksFull(ActorRef<Asked> server, List<CompletableFuture<String>> asked) implements Op {
     }
 
     /** A note or a request for the server of the tests of requests in transactions. */
@@ -301,8 +307,14 @@ class TransactionalActorTest {
                     }
                     written.set(seen + 1);
                 }
-                case AsksAndWaits a -> a.server().<String>ask(r -> new Asked("waited for", r), Duration.ofMinutes(2))
-                        .join();
+                case AsksAndWaits a -> {
+                    CompletableFuture<String> f = a.server().ask(r -> new Asked("waited for", r), Duration.ofMinutes(2));
+                    (a.derived() ? f.thenApply(String::length) : f).join();
+                }
+                case AsksFull a -> {
+                    written.set(7);
+                    a.asked().add(a.server().ask(r -> new Asked("to a full mailbox", r), Duration.ofMinutes(2)));
+                }
                 case NestedFails n -> {
                     try {
                         Stm.atomic(() -> {
@@ -557,7 +569,10 @@ class TransactionalActorTest {
             // the rolled-back attempt's note and request were never sent; the committed one's went in their order
             assertThat(server.got).containsExactly("note 2", "ask 2", "end");
             assertThat(asked.get(1)).isCompletedWithValue("answer to ask 2");
-            assertThat(asked.get(0)).as("the rolled-back attempt's ask, never sent").isNotDone();
+            assertThat(asked.get(0)).as("the rolled-back attempt's ask, never sent").failsWithin(1, TimeUnit.SECONDS)
+                    .withThrowableThat().havingCause().isInstanceOf(java.util.concurrent.CancellationException.class)
+                    .withMessageMatching("the request Asked\\[.*\\] to server@\\d+ was not sent: the attempt of a"
+                            + " transactional message of worker@\\d+ that made it rolled back");
             // the rolled-back attempt's stop did not stop the victim: it ended by its own "end"
             assertThat(victimAt.get().whenTerminated().toCompletableFuture().join().reason())
                     .isEqualTo(dev.switchboard.actor.Terminated.Reason.EXITED);
@@ -588,21 +603,72 @@ class TransactionalActorTest {
         }
     }
 
-    @Test
-    void waitingForAnAskInsideATransactionFailsSayingWhy() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void waitingForAnAskInsideATransactionFailsSayingWhy(boolean derived) {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             Worker w = new Worker();
             Server server = new Server();
             Throwable thrown = catchThrowable(() -> rt.finish(() -> {
                 ActorRef<Asked> serverRef = server.start("server");
-                w.start("worker").send(new AsksAndWaits(serverRef));
+                w.start("worker").send(new AsksAndWaits(serverRef, derived));
                 serverRef.send(new Asked("end", null));
             }));
             assertThat(thrown).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("join() on the answer to an ask of server@")
+                    .hasMessageContaining(derived ? "join() on a future made from an ask's"
+                            : "join() on the answer to an ask of server@")
                     .hasMessageContaining("was called inside a transaction of worker@")
                     .hasMessageContaining("must not wait");
             assertThat(server.got).as("the request of the failed transaction was never sent").containsExactly("end");
+        }
+    }
+
+    /** An ask whose request cannot be sent at the commit fails its own future, not the committed transaction. */
+    @Test
+    void anAskThatCannotBeSentAtTheCommitFailsItsFutureAndTheActorGoesOn() throws Exception {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Worker w = new Worker();
+            java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+            Actor<Asked> full = new Actor<>(dev.switchboard.actor.BoundedMailbox.failing(1)) {
+                @Override
+                protected void process(Asked a) {
+                    if (a.what().equals("hold")) {
+                        holding.countDown();
+                        try {
+                            gate.await(1, TimeUnit.MINUTES);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    } else if (a.what().equals("end")) {
+                        exit();
+                    }
+                }
+            };
+            List<CompletableFuture<String>> asked = new CopyOnWriteArrayList<>();
+            rt.finish(() -> {
+                ActorRef<Asked> fullRef = full.start("full");
+                fullRef.send(new Asked("hold", null));     // processed, waiting at the gate
+                rt.async(() -> {
+                    var held = new dev.switchboard.task.DataDrivenFuture<Boolean>();
+                    pollUntil(() -> holding.getCount() == 0, held);
+                    rt.asyncAwait(held, () -> {
+                        fullRef.send(new Asked("end", null));      // its one place taken, until the gate opens
+                        ActorRef<Op> ref = w.start("worker");
+                        ref.send(new AsksFull(fullRef, asked));
+                        var answered = new dev.switchboard.task.DataDrivenFuture<Boolean>();
+                        pollUntil(() -> asked.size() == 1 && asked.get(0).isDone(), answered);
+                        rt.asyncAwait(answered, () -> {
+                            ref.send(new Stop());
+                            gate.countDown();
+                        });
+                    });
+                });
+            });
+            assertThat(asked.get(0)).failsWithin(1, TimeUnit.SECONDS).withThrowableThat()
+                    .havingCause().isInstanceOf(dev.switchboard.actor.MailboxFullException.class);
+            assertThat(w.written.directGet()).as("the transaction committed").isEqualTo(7);
+            assertThat(w.stats().commits()).as("and the actor went on to its Stop").isEqualTo(2);
         }
     }
 
