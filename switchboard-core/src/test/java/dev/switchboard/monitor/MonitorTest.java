@@ -588,7 +588,8 @@ class MonitorTest {
         assertThat(awaited.get()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(monitored + ".awaitReply() is not supported");
         assertThat(became.get()).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(monitored + ".become() is not supported: " + monitored + " is bound to " + monitor)
+                .hasMessageContaining(monitored + ".become() is not supported: " + monitored + " is bound to "
+                        + monitor)
                 .hasMessageContaining("switch on it in process()");
         assertThat(timer.get()).isInstanceOf(IllegalStateException.class).hasMessage(monitored
                 + ".startSingleTimer() is not supported: " + monitored + " is bound to " + monitor

@@ -98,9 +98,9 @@ final class Authentication {
                     .endpointIdentificationAlgorithm(null).build();
             return new Authentication(Mode.TLS, null, server, client);
         } catch (IOException | GeneralSecurityException e) {
-            String why = e instanceof java.nio.file.NoSuchFileException missing ? "there is no file " + missing.getFile()
-                    : e instanceof java.nio.file.AccessDeniedException denied ? "this user may not read "
-                    + denied.getFile() : e.getMessage();
+            String why = e instanceof java.nio.file.NoSuchFileException missing ? "there is no file "
+                    + missing.getFile() : e instanceof java.nio.file.AccessDeniedException denied
+                    ? "this user may not read " + denied.getFile() : e.getMessage();
             throw new IllegalArgumentException("cannot set up TLS with key store " + keyStore + " and trust store "
                     + trustStore + ": " + why, e);
         }

@@ -203,7 +203,8 @@ final class MessageCodec {
             int length = output.position();
             if (length > maxBytes) {
                 Object program = programsOwn(message);
-                throw new IllegalArgumentException("cannot send a " + program.getClass().getName() + " to " + to.get() + ": it is " + length + " bytes serialized, more than the " + maxBytes
+                throw new IllegalArgumentException("cannot send a " + program.getClass().getName() + " to "
+                        + to.get() + ": it is " + length + " bytes serialized, more than the " + maxBytes
                         + " a message between places may have (DecodingLimits.maxFrameBytes; every place must"
                         + " allow it)");
             }

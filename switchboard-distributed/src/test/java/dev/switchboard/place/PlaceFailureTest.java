@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Real faults on real places (child JVMs on loopback): a place killed with SIGKILL, one ended with SIGTERM, and one
- * stopped with SIGSTOP, fail the program naming the place and what was last heard from it, and leave no child process behind; a failure
- * at another place reaches place 0 as it happens, and place 0's hang report gathers every place's part.
+ * stopped with SIGSTOP, fail the program naming the place and what was last heard from it, and leave no child
+ * process behind; a failure at another place reaches place 0 as it happens, and place 0's hang report gathers every
+ * place's part.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PlaceFailureTest {

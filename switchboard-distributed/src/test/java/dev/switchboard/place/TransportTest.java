@@ -229,7 +229,8 @@ class TransportTest {
     @Test
     void aPlaceLostWhileThePlacesJoinFailsTheJoinAtOnceNamingIt() throws Exception {
         assertThat(joinOfP2WhenP1Leaves(new Inbox(), Duration.ofMinutes(10)))
-                .isInstanceOf(PlaceConnectionException.class).hasMessage("place p2 cannot join: place p1 was lost while the places joined: it left: it shut down");
+                .isInstanceOf(PlaceConnectionException.class).hasMessage("place p2 cannot join: place p1 was lost"
+                        + " while the places joined: it left: it shut down");
     }
 
     /** A place told to end (its program ended) does not fail its join for a loss: it waits for the rest as before. */

@@ -212,8 +212,8 @@ final class Transaction {
             backOff(attempt);
         }
         throw new TransactionConflictException("a transaction was given up after " + maxAttempts
-                + (maxAttempts == 1 ? " attempt" : " attempts") + ": it conflicted with other transactions every time (make it shorter, or make the references it reads"
-                + " less contended)", maxAttempts);
+                + (maxAttempts == 1 ? " attempt" : " attempts") + ": it conflicted with other transactions every time"
+                + " (make it shorter, or make the references it reads less contended)", maxAttempts);
     }
 
     private <T> T runNested(Supplier<? extends T> body) {

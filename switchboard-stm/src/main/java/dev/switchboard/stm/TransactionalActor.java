@@ -45,8 +45,9 @@ import java.util.function.Consumer;
  * starts and spawns first), never for an attempt that rolls back; it may not wait ({@code finish}, a blocking
  * {@code get} or {@code join}, an ask's included, {@code future}: an {@code IllegalStateException} says so); an
  * exception escaping it rolls it back and terminates the actor, reaching its finish as any actor's failure does. A
- * read-only message runs outside the actor's transactions and may not write a {@code TRef}: to read several references as one
- * snapshot (an audit's sum) it opens a read-only transaction of its own, {@code Stm.atomic} around {@code get()}s;
+ * read-only message runs outside the actor's transactions and may not write a {@code TRef}: to read several
+ * references as one snapshot (an audit's sum) it opens a read-only transaction of its own, {@code Stm.atomic} around
+ * {@code get()}s;
  * {@link TRef#directGet()} and {@link TRef#relaxedGet()} give each value on its own, and two of them may see a
  * transaction half done (see {@link TRef}).
  *

@@ -308,7 +308,8 @@ class TransactionalActorTest {
                     written.set(seen + 1);
                 }
                 case AsksAndWaits a -> {
-                    CompletableFuture<String> f = a.server().ask(r -> new Asked("waited for", r), Duration.ofMinutes(2));
+                    CompletableFuture<String> f = a.server().ask(r -> new Asked("waited for", r),
+                            Duration.ofMinutes(2));
                     (a.derived() ? f.thenApply(String::length) : f).join();
                 }
                 case AsksFull a -> {
