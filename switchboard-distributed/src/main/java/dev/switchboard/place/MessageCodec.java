@@ -11,7 +11,9 @@ import dev.switchboard.spi.Seam;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -29,14 +31,20 @@ final class MessageCodec {
     /** The id of the configuration's first message class; the built-in ones stay below. */
     static final int FIRST_USER_ID = 100;
 
-    /** The classes every place registers before the configuration's, in id order from 20. */
+    /**
+     * The classes every place registers before the configuration's, in id order from 20: the transport's frames,
+     * arrays, and the JDK's immutable lists, sets and maps ({@code List.of}, {@code Set.of}, {@code Map.of}, ...),
+     * whose classes a program cannot name to register them.
+     */
     private static final List<Class<?>> BUILT_IN = List.of(
             Frames.Closing.class, Frames.Heartbeat.class, Frames.Ping.class, Frames.Pong.class, GlobalId.class,
             byte[].class, int[].class, long[].class, double[].class, boolean[].class, char[].class,
             String[].class,
             Frames.Create.class, Frames.Deliver.class, Frames.Failed.class, Frames.Wave.class,
             Frames.Shutdown.class, Frames.ReportRequest.class, Frames.Report.class, Frames.Answer.class,
-            Frames.Watch.class, Frames.Ended.class);
+            Frames.Watch.class, Frames.Ended.class,
+            List.of().getClass(), List.of(1).getClass(), Set.of().getClass(), Set.of(1).getClass(),
+            Map.of().getClass(), Map.of(1, 1).getClass());
     /** The id of the first reference class ({@code Seam.referenceClasses()}), after the built-in ones. */
     private static final int FIRST_REFERENCE_ID = 20 + BUILT_IN.size();
 

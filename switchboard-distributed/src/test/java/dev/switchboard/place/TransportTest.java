@@ -11,6 +11,8 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -276,6 +278,25 @@ class TransportTest {
         waitUntil("places p1 and p2 connected", () -> p1.isConnected(2) && p2.isConnected(1));
         p1.close();                                                  // p1 leaves before place 0 came
         return joined2.get(60, TimeUnit.SECONDS);
+    }
+
+    /** The JDK's immutable collections travel without the program registering their classes (it cannot name them). */
+    @Test
+    void listsSetsAndMapsOfTheJdkTravelUnregistered() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        List<Object> sent = List.of(List.of(), List.of(1), List.of(1, 2, 3), Set.of(), Set.of("a"),
+                Set.of("a", "b", "c"), Map.of(), Map.of("k", 1), Map.of("k", 1, "l", 2),
+                Map.of("nested", List.of(Set.of(7))));
+        for (Object o : sent) {
+            t.get(0).send(1, new Holder(o));
+        }
+        for (Object o : sent) {
+            Object[] m = in.get(1).next();
+            assertThat(m[1]).isEqualTo(new Holder(o));
+            assertThat(((Holder) m[1]).inside().getClass()).as("still the JDK's immutable collection")
+                    .isEqualTo(o.getClass());
+        }
     }
 
     @Test
