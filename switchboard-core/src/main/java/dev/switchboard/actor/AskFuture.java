@@ -74,8 +74,17 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
 
     /** Fails {@code op} if this thread may not wait (a transaction's) and the answer has not come. */
     private void requireMayWait(String op) {
-        if (SendInterception.used() && !isDone()) {
-            SendInterception.requireMayBlock(op + " on the answer to an ask of " + target);
+        requireMayWait(this, op, target);
+    }
+
+    /**
+     * Fails {@code op} on {@code future} if this thread may not wait and it is not done: the answer to an ask of
+     * {@code target}, or (null) a future made from an ask's.
+     */
+    private static void requireMayWait(CompletableFuture<?> future, String op, ActorRef<?> target) {
+        if (SendInterception.used() && !future.isDone()) {
+            SendInterception.requireMayBlock(op + " on " + (target != null ? "the answer to an ask of " + target
+                    : "a future made from an ask's"));
         }
     }
 
@@ -124,8 +133,8 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
      * The blocking reads wait as a CompletableFuture's do, except under a deterministic scheduler (a test's), where
      * only the test's thread runs the program: there they run it until the answer comes, or fail at once inside an
      * actor's turn (Scheduler.awaitIfDeterministic). Where waiting is refused (inside a transaction, which may run
-     * several times and sends its requests when it commits) an unanswered one fails at once. Futures derived from
-     * this one (thenApply, ...) are plain.
+     * several times and sends its requests when it commits) an unanswered one fails at once, and so does one of a
+     * future made from this one (thenApply, ...: Derived), which otherwise waits as a plain one does.
      */
     @Override
     public R get() throws InterruptedException, java.util.concurrent.ExecutionException {
@@ -278,9 +287,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         }
 
         private void requireMayWait(String op) {
-            if (SendInterception.used() && !isDone()) {
-                SendInterception.requireMayBlock(op + " on a future made from an ask's");
-            }
+            AskFuture.requireMayWait(this, op, null);
         }
     }
 }

@@ -45,11 +45,11 @@ public interface SendInterceptor {
     }
 
     /**
-     * This thread asks an actor ({@code ask}: the request is built, its future made) or stops one ({@code stop},
-     * {@code stopNow}); running {@code effect} sends the request (and arms its timeout) or stops the actor.
+     * This thread asks an actor ({@code ask}: the request is built, its future made and its timeout armed) or
+     * stops one ({@code stop}, {@code stopNow}); running {@code effect} sends the request or stops the actor.
      * Returns true to hold it (the kind runs {@code effect} later, with the interceptor closed, in the order it
-     * came among the sends it holds, or drops it: an ask's future is then never completed), false to let it happen
-     * now. By default it happens now.
+     * came among the sends it holds, or drops it and tells it so with {@link Seam#dropEffect}: an ask's future
+     * then fails), false to let it happen now. By default it happens now.
      */
     default boolean interceptEffect(Runnable effect) {
         return false;

@@ -184,7 +184,6 @@ final class Joining {
         }
     }
 
-    /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */
     /**
      * An established connection to {@code place} was lost: while this place joins the others, it cannot join, and
      * {@link #connect} fails at once saying why, rather than wait for its deadline.
@@ -195,6 +194,7 @@ final class Joining {
         }
     }
 
+    /** The handshake of this place's connection to {@code place} failed: {@link #connect} says why. */
     void handshakeFailed(int place, String why) {
         if (refused == null) {
             refused = why;

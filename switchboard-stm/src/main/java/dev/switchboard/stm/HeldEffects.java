@@ -14,21 +14,29 @@ import java.util.List;
  * its holder, and with it the effects.
  */
 final class HeldEffects implements SendInterceptor {
-    /** A send held until the commit. */
-    private record Held(ActorRef<?> to, int mailbox, Object message) {
+    /** A send held until the commit; running it sends. */
+    private record Held(ActorRef<?> to, int mailbox, Object message) implements Runnable {
+        @Override
+        public void run() {
+            Seam.sendNow(to, mailbox, message);
+        }
     }
 
-    /** An answer held until the commit. */
-    private record HeldReply(ReplyTo<?> replyTo, Object reply, Throwable failure) {
+    /** An answer held until the commit; running it answers. */
+    private record HeldReply(ReplyTo<?> replyTo, Object reply, Throwable failure) implements Runnable {
+        @Override
+        public void run() {
+            Seam.replyNow(replyTo, reply, failure);
+        }
     }
 
     private final TransactionalActor<?> owner;
     /**
      * Each made by the first of its kind: most attempts send nothing, or give one answer. {@code sends} holds, in
-     * the order they were made, the sends ({@link Held}) and the requests and stops ({@link Runnable}s).
+     * the order they were made, the sends ({@link Held}) and the requests and stops.
      */
-    private List<Object> sends;
-    private List<HeldReply> replies;
+    private List<Runnable> sends;
+    private List<Runnable> replies;
     private List<Runnable> spawns;
     private boolean exit;
 
@@ -126,11 +134,9 @@ final class HeldEffects implements SendInterceptor {
         }
     }
 
-    private static void dropEffects(List<Object> effects, String why) {
-        for (Object e : effects) {
-            if (e instanceof Runnable r) {
-                Seam.dropEffect(r, why);
-            }
+    private static void dropEffects(List<Runnable> effects, String why) {
+        for (Runnable e : effects) {
+            Seam.dropEffect(e, why);
         }
     }
 
@@ -141,40 +147,31 @@ final class HeldEffects implements SendInterceptor {
      * suppressed in it.
      */
     void commit() {
-        RuntimeException failed = null;
-        if (spawns != null) {
-            for (Runnable spawn : spawns) {
-                failed = run(spawn, failed);
-            }
-        }
-        if (sends != null) {
-            for (Object e : sends) {
-                failed = run(e instanceof Held h ? () -> Seam.sendNow(h.to(), h.mailbox(), h.message())
-                        : (Runnable) e, failed);
-            }
-        }
-        if (replies != null) {
-            for (HeldReply r : replies) {
-                failed = run(() -> Seam.replyNow(r.replyTo(), r.reply(), r.failure()), failed);
-            }
-        }
+        RuntimeException failed = runAll(spawns, null);
+        failed = runAll(sends, failed);
+        failed = runAll(replies, failed);
         if (exit) {
-            failed = run(owner::exitCommitted, failed);
+            failed = runAll(List.of(owner::exitCommitted), failed);
         }
         if (failed != null) {
             throw failed;
         }
     }
 
-    /** Runs {@code effect}; returns the first failure so far ({@code failed}, or what it threw). */
-    private static RuntimeException run(Runnable effect, RuntimeException failed) {
-        try {
-            effect.run();
-        } catch (RuntimeException e) {
-            if (failed == null) {
-                return e;
+    /** Runs each of {@code effects} (null: none); returns the first failure so far ({@code failed}, or theirs). */
+    private static RuntimeException runAll(List<Runnable> effects, RuntimeException failed) {
+        if (effects != null) {
+            for (Runnable effect : effects) {
+                try {
+                    effect.run();
+                } catch (RuntimeException e) {
+                    if (failed == null) {
+                        failed = e;
+                    } else {
+                        failed.addSuppressed(e);
+                    }
+                }
             }
-            failed.addSuppressed(e);
         }
         return failed;
     }

@@ -22,7 +22,7 @@ final class MessageAttempts implements Supplier<Object> {
         this.processing = processing;
     }
 
-    /** The transaction failed: the last attempt's effects are dropped too. */
+    /** The last attempt rolled back (or the transaction failed): its effects are dropped. */
     void dropLast() {
         if (last != null) {
             last.drop();
@@ -32,9 +32,7 @@ final class MessageAttempts implements Supplier<Object> {
     @Override
     public Object get() {
         count++;
-        if (last != null) {
-            last.drop();                                // the attempt before rolled back
-        }
+        dropLast();                                     // the attempt before, if any, rolled back
         HeldEffects holder = new HeldEffects(owner);    // a fresh one per attempt: a rollback drops its effects
         last = holder;
         Transaction transaction = Transaction.current();

@@ -452,15 +452,13 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             MessageAttempts attempts = new MessageAttempts(TransactionalActor.this, processing);
             try {
                 Transaction.current().run(settings.maxAttempts(), attempts, kindOf(processing.message()));
-            } catch (TransactionConflictException conflict) {
-                rollbacks.add(attempts.count);
-                failedTransactions.increment();
-                attempts.dropLast();
-                throw named(conflict, processing.message());
             } catch (RuntimeException | Error failure) {
                 rollbacks.add(attempts.count);             // every attempt rolled back, the last one with the failure
                 failedTransactions.increment();
                 attempts.dropLast();
+                if (failure instanceof TransactionConflictException conflict) {
+                    throw named(conflict, processing.message());
+                }
                 throw failure;
             }
             commits.increment();
