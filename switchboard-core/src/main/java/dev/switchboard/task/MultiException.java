@@ -58,7 +58,8 @@ public final class MultiException extends RuntimeException {
     }
 
     private static String message(List<Throwable> failures, long count) {
-        StringBuilder sb = new StringBuilder().append(count).append(" failures in finish:");
+        StringBuilder sb = new StringBuilder().append(count).append(count == 1 ? " failure" : " failures")
+                .append(" in finish:");
         int i = 1;
         for (Throwable f : failures) {
             if (i > LISTED) {

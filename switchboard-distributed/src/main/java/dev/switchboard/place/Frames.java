@@ -49,8 +49,12 @@ final class Frames {
     record Wave(int round, boolean idle, long sent, long received, long[] deadLetters) {
     }
 
-    /** From place 0 when the program has ended everywhere: close and exit. */
-    record Shutdown() {
+    /**
+     * From place 0 when the program has ended everywhere: close and exit. {@code failures}: what the program's finish
+     * threw on place 0, each as the place it happened on reported it (none: the program succeeded), the first of
+     * {@code failureCount}.
+     */
+    record Shutdown(Failed[] failures, int failureCount) {
     }
 
     /** A liveness probe, either way: the transport answers it with a {@link Pong}. */

@@ -44,7 +44,7 @@ final class MessageCodec {
             Frames.Shutdown.class, Frames.ReportRequest.class, Frames.Report.class, Frames.Answer.class,
             Frames.Watch.class, Frames.Ended.class,
             List.of().getClass(), List.of(1).getClass(), Set.of().getClass(), Set.of(1).getClass(),
-            Map.of().getClass(), Map.of(1, 1).getClass());
+            Map.of().getClass(), Map.of(1, 1).getClass(), Frames.Failed[].class);
     /** The id of the first reference class ({@code Seam.referenceClasses()}), after the built-in ones. */
     private static final int FIRST_REFERENCE_ID = 20 + BUILT_IN.size();
 

@@ -13,6 +13,7 @@ public final class PlaceFailureException extends RuntimeException {
     private final String place;
     private final String exceptionClass;
     private final String remoteStackTrace;
+    private final String remoteMessage;
 
     PlaceFailureException(String place, String exceptionClass, String message, String remoteStackTrace) {
         super("on place " + place + ": " + exceptionClass + (message == null ? "" : ": " + message), null, false,
@@ -20,6 +21,7 @@ public final class PlaceFailureException extends RuntimeException {
         this.place = place;
         this.exceptionClass = exceptionClass;
         this.remoteStackTrace = remoteStackTrace;
+        this.remoteMessage = message;
     }
 
     /** The name of the place the failure happened on. */
@@ -30,6 +32,11 @@ public final class PlaceFailureException extends RuntimeException {
     /** The class name of the exception thrown there. */
     public String exceptionClass() {
         return exceptionClass;
+    }
+
+    /** The exception's own message, as thrown there (null if it had none). */
+    String remoteMessage() {
+        return remoteMessage;
     }
 
     /** The exception's stack trace, as {@code printStackTrace} printed it on its place. */

@@ -1,5 +1,6 @@
 package dev.switchboard.place;
 
+import dev.switchboard.task.MultiException;
 import dev.switchboard.task.TaskRuntime;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -25,7 +26,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  *   <li>it reads {@code addresses <host:port>,<host:port>,...} (every place's, by index), connects to every other
  *       place (the full mesh, handshakes done) and prints {@code switchboard-place connected <index>};</li>
  *   <li>it runs its place ({@link PlaceRuntime}) until place 0 says the program has ended, or the launcher sends
- *       {@code exit}; then it closes its connections and exits with status 0.</li>
+ *       {@code exit}; then it closes its connections and exits with status 0, or {@value #PROGRAM_FAILED} if the
+ *       program failed.</li>
  * </ol>
  * <b>It never outlives its launcher</b>: a thread reads its standard input for the whole run, and when that ends
  * (the launcher's process is gone, however it ended: killed, crashed, or Ctrl-C) it halts at once with status
@@ -40,6 +42,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 public final class PlaceMain {
     /** The exit status of a place whose launcher went away. */
     public static final int ORPHANED = 3;
+    /** The exit status of a place whose program failed (place 0 throws the failures). */
+    public static final int PROGRAM_FAILED = 4;
     static final String READY = "switchboard-place ready";
     static final String CONNECTED = "switchboard-place connected";
     static final String SECRET = "switchboard-place secret";
@@ -55,6 +59,9 @@ public final class PlaceMain {
             // one line, the last its launcher reads: what went wrong, not where in this class
             System.err.println("place " + name(args) + " cannot run: " + e.getMessage());
             System.exit(1);
+        } catch (MultiException e) {                                          // place 0 reports them in full
+            System.err.println("place " + name(args) + ": the program failed: " + e.getMessage());
+            System.exit(PROGRAM_FAILED);
         }
         System.exit(0);
     }

@@ -3,6 +3,7 @@ package dev.switchboard.place;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.spi.Seam;
+import dev.switchboard.task.MultiException;
 import dev.switchboard.task.TaskRuntime;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -56,6 +57,10 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     /** Another place: set when the connection to place 0 was lost while the program ran. */
     private volatile PlaceConnectionException lostMaster;
+    /** Another place: place 0's {@link Frames.Shutdown}, which says how the program ended (null: not told). */
+    private volatile Frames.Shutdown toldShutdown;
+    /** How many of the program's failures place 0 tells the others at most. */
+    static final int FAILURES_TOLD = 100;
     /** Place 0: set when a connection to another place was lost while the program ran. */
     private volatile RuntimeException lostPlace;
     /** The program's end, found by waves of counts ({@link GlobalTermination}). */
@@ -133,7 +138,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     private void warmUpThisThread() {
         for (Object frame : List.of(new Frames.Ping(0), new Frames.Pong(0), new Frames.Deliver(0, -1, "warm-up"),
-                new Frames.Failed(here, "", "", "", false), new Frames.Shutdown(),
+                new Frames.Failed(here, "", "", "", false), new Frames.Shutdown(new Frames.Failed[0], 0),
                 new Frames.Wave(0, true, 0, 0, new long[names.size()]))) {
             ByteBuf encoded = codec.frame(frame, () -> "this place", Integer.MAX_VALUE, ByteBufAllocator.DEFAULT);
             try {
@@ -312,7 +317,10 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 }
             }
             case Frames.Wave w -> termination.passOn(w);
-            case Frames.Shutdown s -> shutdown.countDown();
+            case Frames.Shutdown s -> {
+                toldShutdown = s;
+                shutdown.countDown();
+            }
             case Frames.ReportRequest r -> answerReportRequest(r);
             case Frames.Report r -> {
                 if (hangReports != null) {
@@ -390,15 +398,20 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             failures.add(failure);
             return;
         }
-        StringWriter trace = new StringWriter();
-        failure.printStackTrace(new PrintWriter(trace));
+        String trace = stackTrace(failure);
         try {
-            sendFrame(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(),
-                    trace.toString(), lostConnection), true);
+            sendFrame(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(), trace,
+                    lostConnection), true);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + " could not report a failure to place "
                     + names.get(0) + " (" + e + "): " + trace);
         }
+    }
+
+    private static String stackTrace(Throwable failure) {
+        StringWriter trace = new StringWriter();
+        failure.printStackTrace(new PrintWriter(trace));
+        return trace.toString();
     }
 
     /**
@@ -467,11 +480,15 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         report(failure, true);
     }
 
-    /** Place 0: tells every other place that the program has ended. */
-    void shutDownOthers() {
+    /**
+     * Place 0: tells every other place that the program has ended, and with which failures (each as the place it
+     * happened on reported it; the first {@link #FAILURES_TOLD} of them, and how many there were).
+     */
+    void shutDownOthers(List<Throwable> programFailures) {
+        Frames.Shutdown shutdown = shutdownFrame(programFailures);
         for (int p = 1; p < names.size(); p++) {
             try {
-                transport.sendControl(p, new Frames.Shutdown());
+                transport.sendControl(p, shutdown);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "place " + names.get(p) + " could not be told to shut down: "
                         + e);
@@ -479,16 +496,38 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    Frames.Shutdown shutdownFrame(List<Throwable> programFailures) {
+        List<Frames.Failed> told = new ArrayList<>();
+        for (Throwable f : programFailures.subList(0, Math.min(FAILURES_TOLD, programFailures.size()))) {
+            told.add(f instanceof PlaceFailureException p
+                    ? new Frames.Failed(names.indexOf(p.place()), p.exceptionClass(), p.remoteMessage(),
+                            p.remoteStackTrace(), false)
+                    : new Frames.Failed(0, f.getClass().getName(), f.getMessage(), stackTrace(f), false));
+        }
+        return new Frames.Shutdown(told.toArray(Frames.Failed[]::new), programFailures.size());
+    }
+
     /**
      * Waits until place 0 says the program has ended.
      *
      * @throws PlaceConnectionException if the connection to place 0 was lost first
+     * @throws MultiException           if the program failed: its failures, as place 0's finish threw them, each a
+     *                                  {@link PlaceFailureException} naming the place it happened on
      */
     void awaitShutdown() throws InterruptedException {
         shutdown.await();
         PlaceConnectionException lost = lostMaster;
         if (lost != null) {
             throw lost;
+        }
+        Frames.Shutdown told = toldShutdown;
+        if (told != null && told.failureCount() > 0) {
+            List<Throwable> failures = new ArrayList<>();
+            for (Frames.Failed f : told.failures()) {
+                String where = f.place() >= 0 && f.place() < names.size() ? names.get(f.place()) : "?";
+                failures.add(new PlaceFailureException(where, f.exceptionClass(), f.message(), f.stackTrace()));
+            }
+            throw new MultiException(failures, told.failureCount());
         }
     }
 

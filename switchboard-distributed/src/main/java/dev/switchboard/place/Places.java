@@ -404,11 +404,14 @@ public final class Places {
         /**
          * Starts the places, runs {@code program} on place 0 inside the program's top-level finish, waits for global
          * termination and ends the places. On the other places of a configuration's launch it serves until place 0
-         * ends the program, and returns then.
+         * ends the program, and returns then, or throws the program's failures as place 0 does (so that each place's
+         * JVM can end with a status that says the program failed).
          *
          * @return what the run did: the places, dead letters per place, the times of bootstrap and termination
          * @throws MultiException           with every failure of every place (those of other places as
-         *                                  {@link PlaceFailureException}s), after every place has ended
+         *                                  {@link PlaceFailureException}s), after every place has ended; on the
+         *                                  other places of a configuration's launch, the same failures, each a
+         *                                  {@code PlaceFailureException} naming the place it happened on
          * @throws PlacesConfigException    if the configuration is missing or wrong, before anything starts
          * @throws PlaceConnectionException if the places cannot be started or connected, or (on a place other than
          *                                  place 0) if the connection to place 0 is lost before the program ends

@@ -292,13 +292,13 @@ final class PlacesLaunch {
             Places.install(null);                  // the program's code has ended on every place
         }
         long ended = System.nanoTime();
-        master.shutDownOthers();
         if (master.lostPlace() != null) {
             // a lost place closed this runtime: what the finish threw follows from the loss, which goes first
             failures.addAll(0, master.failures);
         } else {
             failures.addAll(master.failures);
         }
+        master.shutDownOthers(failures);
         if (!failures.isEmpty()) {
             throw new MultiException(failures);
         }

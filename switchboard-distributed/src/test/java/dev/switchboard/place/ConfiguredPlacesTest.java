@@ -95,16 +95,7 @@ class ConfiguredPlacesTest {
         Path secret = dir.resolve("secret");
         Files.writeString(secret, "the places' shared secret, 32 b.");
         Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        Files.writeString(conf, """
-                selectorSystem {
-                  init { place: master, hostname: "127.0.0.1", port: %d }
-                  remote: [
-                    { place: left, hostname: "127.0.0.1", port: %d },
-                    { place: right, hostname: "127.0.0.1", port: %d }
-                  ]
-                  security { secretFile: secret }          # beside this file
-                }
-                """.formatted(ports[0], ports[1], ports[2]));
+        Files.writeString(conf, threePlaces(ports, "secretFile: secret"));          // beside this file
         List<Process> others = new ArrayList<>();
         try {
             for (String name : List.of("right", "left")) {          // any order: each waits for the others
@@ -124,6 +115,53 @@ class ConfiguredPlacesTest {
                     .contains("its part timed: true");
         } finally {
             others.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /** An actor that fails on its first message. */
+    record NewQuitter() implements ActorRecipe<Hop> {
+        @Override
+        public Actor<Hop> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Hop h) {
+                    throw new IllegalStateException("the quitter gave up at hop " + h.left());
+                }
+            };
+        }
+    }
+
+    /** A program that fails on place 1: every place's {@code run} throws, so every place's JVM ends with status 1. */
+    public static final class FailingProgram {
+        public static void main(String[] args) throws Exception {
+            Places.builder().workers(1).messages(Hop.class, NewQuitter.class).args(args)
+                    .run(places -> places.start(1, new NewQuitter()).send(new Hop(7, null)));
+        }
+    }
+
+    @Test
+    void whenTheProgramFailsEveryPlacesRunThrowsItsFailures(@TempDir Path dir) throws Exception {
+        int[] ports = freePorts(3);
+        Path conf = dir.resolve("places.conf");
+        Files.writeString(conf, threePlaces(ports, "mode: unauthenticated-insecure"));
+        List<Process> places = new ArrayList<>();
+        try {
+            for (String name : List.of("master", "left", "right")) {
+                places.add(new ProcessBuilder(java(), "-cp", classPath(), FailingProgram.class.getName(),
+                        "--config", conf.toString(), "--place", name).redirectErrorStream(true)
+                        .redirectOutput(dir.resolve(name + ".out").toFile()).start());
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(places.get(i).waitFor(60, TimeUnit.SECONDS)).as("place %d's JVM ends", i).isTrue();
+            }
+            for (String name : List.of("master", "left", "right")) {
+                assertThat(Files.readString(dir.resolve(name + ".out"))).as(name + "'s output")
+                        .contains("MultiException: 1 failure in finish")
+                        .contains("on place left: java.lang.IllegalStateException: the quitter gave up at hop 7");
+            }
+            assertThat(places).as("every place's exit status").allSatisfy(p -> assertThat(p.exitValue()).isOne());
+        } finally {
+            places.forEach(Process::destroyForcibly);
         }
     }
 
@@ -159,6 +197,20 @@ class ConfiguredPlacesTest {
         } finally {
             tasks.forEach(Process::destroyForcibly);
         }
+    }
+
+    /** A configuration of the places master, left and right at {@code ports}, with {@code security}. */
+    private static String threePlaces(int[] ports, String security) {
+        return """
+                selectorSystem {
+                  init { place: master, hostname: "127.0.0.1", port: %d }
+                  remote: [
+                    { place: left, hostname: "127.0.0.1", port: %d },
+                    { place: right, hostname: "127.0.0.1", port: %d }
+                  ]
+                  security { %s }
+                }
+                """.formatted(ports[0], ports[1], ports[2], security);
     }
 
     /** The first of {@code n} consecutive ports that are free now. */

@@ -8,6 +8,7 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.Selector;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.spi.Seam;
+import dev.switchboard.task.MultiException;
 import dev.switchboard.task.TaskRuntime;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -76,6 +77,43 @@ class PlaceRuntimeTest {
     @AfterEach
     void close() {
         place.close();
+    }
+
+    @Test
+    void anotherPlaceToldThatTheProgramFailedThrowsItsFailuresNamingWhereEachHappened() throws Exception {
+        List<Throwable> failures = new java.util.ArrayList<>();
+        failures.add(new PlaceFailureException("p1", "java.lang.IllegalStateException", "at p1", "trace at p1"));
+        for (int i = 0; i < 149; i++) {
+            failures.add(new IllegalArgumentException("boom " + i));
+        }
+        Frames.Shutdown frame = place.shutdownFrame(failures);
+        io.netty.buffer.ByteBuf encoded = place.codec.frame(frame, () -> "p1", Integer.MAX_VALUE,
+                io.netty.buffer.ByteBufAllocator.DEFAULT);
+        try {
+            // one place per JVM: this place plays place 1 too, which reads place 0's frame as it arrives
+            place.received(0, place.codec.decode(encoded.skipBytes(4)));
+            assertThatThrownBy(place::awaitShutdown).isInstanceOfSatisfying(MultiException.class, e -> {
+                assertThat(e.failureCount()).isEqualTo(150);
+                assertThat(e.failures()).hasSize(PlaceRuntime.FAILURES_TOLD)
+                        .allSatisfy(f -> assertThat(f).isInstanceOf(PlaceFailureException.class));
+                PlaceFailureException first = (PlaceFailureException) e.failures().get(0);
+                PlaceFailureException second = (PlaceFailureException) e.failures().get(1);
+                assertThat(first.place()).isEqualTo("p1");
+                assertThat(first.getMessage()).isEqualTo("on place p1: java.lang.IllegalStateException: at p1");
+                assertThat(first.remoteStackTrace()).isEqualTo("trace at p1");
+                assertThat(second.place()).isEqualTo("p0");
+                assertThat(second.getMessage()).isEqualTo("on place p0: java.lang.IllegalArgumentException: boom 0");
+                assertThat(second.remoteStackTrace()).contains("PlaceRuntimeTest");
+            });
+        } finally {
+            encoded.release();
+        }
+    }
+
+    @Test
+    void anotherPlaceToldThatTheProgramSucceededReturns() throws Exception {
+        place.received(0, place.shutdownFrame(List.of()));
+        place.awaitShutdown();
     }
 
     @Test
