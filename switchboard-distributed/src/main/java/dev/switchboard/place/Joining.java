@@ -105,7 +105,7 @@ final class Joining {
                     if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
                         throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
                                 + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
-                                + " ms: " + future.cause(), future.cause());
+                                + " ms (the bootstrap timeout): " + future.cause(), future.cause());
                     }
                     failedConnects.incrementAndGet();
                     TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
@@ -128,7 +128,8 @@ final class Joining {
                     }
                 }
                 throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
-                        + " after " + timeout.toMillis() + " ms" + (why == null ? "" : " (" + why + ")"));
+                        + " after " + timeout.toMillis() + " ms, the bootstrap timeout" + (why == null ? ""
+                        : " (" + why + ")"));
             }
         } finally {
             joining = false;

@@ -166,6 +166,8 @@ public final class Places {
     public static final class Builder {
         /** How long a place may send nothing before the others declare it failed, unless set. */
         public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(10);
+        /** How long the places may take to start and connect, unless set here or in a configuration. */
+        public static final Duration DEFAULT_BOOTSTRAP_TIMEOUT = Duration.ofSeconds(60);
 
         final LinkedHashSet<Class<?>> messages = new LinkedHashSet<>();
         int places = 1;
@@ -175,7 +177,8 @@ public final class Places {
         int workers;
         int throughput = TaskRuntime.DEFAULT_THROUGHPUT;
         final List<String> jvmOptions = new ArrayList<>();
-        Duration bootstrapTimeout = Duration.ofSeconds(60);
+        /** Null until set: a configuration's, else {@link #DEFAULT_BOOTSTRAP_TIMEOUT}. */
+        Duration bootstrapTimeout;
         /** Null until set: a configuration's, else the defaults. */
         DecodingLimits limits;
         boolean fromEnvironment;
@@ -338,7 +341,10 @@ public final class Places {
             return this;
         }
 
-        /** How long the places may take to start and connect (default 60 s). */
+        /**
+         * How long the places may take to start and connect (default: a configuration's {@code bootstrapTimeout},
+         * else {@link #DEFAULT_BOOTSTRAP_TIMEOUT}); set here, it overrides the configuration's.
+         */
         public Builder bootstrapTimeout(Duration timeout) {
             if (timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("the bootstrap timeout must be positive, not " + timeout);

@@ -38,6 +38,7 @@ import java.util.regex.Pattern;
  *   security { secretFile: "/run/secrets/switchboard" }        # how places prove they belong ({@link PlacesSecurity})
  *   limits { maxFrameBytes: 16777216 }                         # what a frame may cost ({@link DecodingLimits})
  *   failureTimeout: 10s                  # a place silent this long is declared failed
+ *   bootstrapTimeout: 60s                # how long the places may take to start and connect
  *   ssh { user: "alice" }                # place 0 starts the others over SSH ({@link SshSettings})
  * }
  * </pre>
@@ -71,7 +72,7 @@ public final class PlacesConfig {
 
     private static final String ROOT = "selectorSystem";
     private static final Set<String> ROOT_KEYS = Set.of("init", "remote", "workers", "jvmOptions", "messages",
-            "security", "limits", "failureTimeout", "ssh");
+            "security", "limits", "failureTimeout", "bootstrapTimeout", "ssh");
     private static final Set<String> SSH_KEYS = Set.of("user", "port", "identityFiles", "agentSocket", "knownHosts",
             "java", "directory", "connectTimeout", "keepAlive");
     private static final Set<String> SECURITY_KEYS = Set.of("mode", "secretFile", "keyStore", "keyStorePasswordFile",
@@ -90,12 +91,15 @@ public final class PlacesConfig {
     private final PlacesSecurity security;
     private final DecodingLimits limits;
     private final java.time.Duration failureTimeout;
+    private final java.time.Duration bootstrapTimeout;
     private final SshSettings ssh;
 
     private PlacesConfig(String origin, List<Place> places, int workers, List<String> jvmOptions,
                          List<String> messageClasses, PlacesSecurity security, DecodingLimits limits,
-                         java.time.Duration failureTimeout, SshSettings ssh) {
+                         java.time.Duration failureTimeout, java.time.Duration bootstrapTimeout,
+                         SshSettings ssh) {
         this.origin = origin;
+        this.bootstrapTimeout = bootstrapTimeout;
         this.ssh = ssh;
         this.failureTimeout = failureTimeout;
         this.security = security;
@@ -140,7 +144,7 @@ public final class PlacesConfig {
     /** Places described elsewhere (an orchestrator's environment), with the defaults for the rest. */
     static PlacesConfig of(String origin, List<Place> places, PlacesSecurity security) {
         return new PlacesConfig(origin, places, 0, List.of(), List.of(), security, DecodingLimits.DEFAULTS,
-                Places.Builder.DEFAULT_FAILURE_TIMEOUT, null);
+                Places.Builder.DEFAULT_FAILURE_TIMEOUT, Places.Builder.DEFAULT_BOOTSTRAP_TIMEOUT, null);
     }
 
     /**
@@ -227,7 +231,9 @@ public final class PlacesConfig {
             }
         }
         return new PlacesConfig(origin, places, workers, jvmOptions, messages, security(root, origin, dir),
-                limits(root, origin), failureTimeout, ssh(root, origin, dir));
+                limits(root, origin), failureTimeout,
+                duration(root, "bootstrapTimeout", Places.Builder.DEFAULT_BOOTSTRAP_TIMEOUT, ROOT, origin),
+                ssh(root, origin, dir));
     }
 
     /** The {@code ssh} section ({@link SshSettings}), or null without one. */
@@ -533,6 +539,14 @@ public final class PlacesConfig {
     /** How long a place may send nothing before the others declare it failed (default 10 s). */
     public java.time.Duration failureTimeout() {
         return failureTimeout;
+    }
+
+    /**
+     * How long the places may take to start and connect (default 60 s): each place waits this long for the others,
+     * and place 0 of an SSH launch gives its hosts this long to be prepared.
+     */
+    public java.time.Duration bootstrapTimeout() {
+        return bootstrapTimeout;
     }
 
     /**

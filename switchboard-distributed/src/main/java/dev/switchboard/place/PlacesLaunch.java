@@ -53,7 +53,8 @@ final class PlacesLaunch {
         Authentication authentication = b.security == null ? null
                 : launchedSecurity(b.security, layout.names().get(0), "Places.builder().security(...)", childArgs);
         return launchAndRun(program, t0, layout, (place, name, arguments) -> PlaceLauncher.startLocal(name,
-                b.jvmOptions, arguments), childArgs, registered, register, settings, timeout, authentication);
+                b.jvmOptions, arguments), childArgs, registered, register, settings, timeout, authentication,
+                b.bootstrapTimeout != null ? b.bootstrapTimeout : Builder.DEFAULT_BOOTSTRAP_TIMEOUT);
     }
 
     /** The arguments every launched place's {@link PlaceMain} gets (workers 0: the place's processors). */
@@ -78,7 +79,8 @@ final class PlacesLaunch {
     private PlacesReport launchAndRun(Program program, long t0, PlaceLauncher.Layout layout,
                                       PlaceLauncher.Starter starter, List<String> childArgs,
                                       List<Class<?>> registered, String register, PlaceRuntime.Settings settings,
-                                      Duration timeout, Authentication authentication) throws InterruptedException {
+                                      Duration timeout, Authentication authentication, Duration bootstrapTimeout)
+            throws InterruptedException {
         PlaceRuntime[] master = new PlaceRuntime[1];
         PlaceLauncher launcher;
         try {
@@ -95,7 +97,7 @@ final class PlacesLaunch {
                     throw e;
                 }
                 return t;
-            }, b.bootstrapTimeout);
+            }, bootstrapTimeout);
         } catch (java.io.IOException e) {
             closeQuietly(master[0]);
             throw new PlaceConnectionException("cannot start the places' JVMs: " + e, e);
@@ -156,10 +158,10 @@ final class PlacesLaunch {
         List<String> jvmOptions = new ArrayList<>(cfg.jvmOptions());
         jvmOptions.addAll(b.jvmOptions);
         try (SshPlaces ssh = SshPlaces.open(cfg.ssh(), cfg.places().subList(1, cfg.places().size()),
-                b.bootstrapTimeout)) {
+                bootstrapTimeout(cfg))) {
             return launchAndRun(program, t0, PlaceLauncher.Layout.of(cfg), (place, name, arguments) ->
                     ssh.start(cfg.places().get(place), jvmOptions, arguments), childArgs, all, register, settings,
-                    timeout, authentication);
+                    timeout, authentication, bootstrapTimeout(cfg));
         }
     }
 
@@ -201,6 +203,10 @@ final class PlacesLaunch {
         return runAsPlace(program, launch.config(), launch.self(), all, run, true);
     }
 
+    private Duration bootstrapTimeout(PlacesConfig cfg) {
+        return b.bootstrapTimeout != null ? b.bootstrapTimeout : cfg.bootstrapTimeout();
+    }
+
     /** The configuration's message classes, then the builder's. */
     private List<Class<?>> allMessages(PlacesConfig cfg) {
         List<Class<?>> all = new ArrayList<>(cfg.messageClasses().stream().map(PlacesLaunch::load).toList());
@@ -240,7 +246,7 @@ final class PlacesLaunch {
             place.warmUp();
             t.connect(cfg.places().stream().map(p -> anyInterface
                     ? InetSocketAddress.createUnresolved(p.hostname(), p.port())
-                    : new InetSocketAddress(p.hostname(), p.port())).toList(), b.bootstrapTimeout);
+                    : new InetSocketAddress(p.hostname(), p.port())).toList(), bootstrapTimeout(cfg));
             if (self.index() == 0) {
                 return runMaster(place, program, t0);
             }

@@ -170,7 +170,7 @@ final class SshPlaces implements AutoCloseable {
                             + ")").toList();
                     throw new PlaceConnectionException("logging in to " + String.join(", ", waiting) + ", checking its"
                             + " Java and staging the class path there did not end within " + timeout.toMillis()
-                            + " ms (Places.builder().bootstrapTimeout(...))");
+                            + " ms (selectorSystem.bootstrapTimeout, or Places.builder().bootstrapTimeout(...))");
                 }
                 try {
                     Host host = next.get();

@@ -1,6 +1,7 @@
 package dev.switchboard.place;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
@@ -116,6 +117,16 @@ class ConfiguredPlacesTest {
         } finally {
             others.forEach(Process::destroyForcibly);
         }
+    }
+
+    @Test
+    void aPlaceWaitsForTheOthersAsLongAsTheFilesBootstrapTimeoutSays(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("places.conf");
+        Files.writeString(conf, threePlaces(freePorts(3), "mode: unauthenticated-insecure")
+                .replace("security {", "bootstrapTimeout: 1500ms\n  security {"));
+        assertThatThrownBy(() -> launch("--config", conf.toString()))          // left and right never start
+                .isInstanceOf(PlaceConnectionException.class).hasMessageContaining("1500 ms")
+                .hasMessageContaining("the bootstrap timeout");
     }
 
     /** An actor that fails on its first message. */

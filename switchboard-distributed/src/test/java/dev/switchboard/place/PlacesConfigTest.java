@@ -153,8 +153,8 @@ class PlacesConfigTest {
                   remotes: [ { place: p1, hostname: localhost, port: 5001 } ]
                 }
                 """)).isInstanceOf(PlacesConfigException.class)
-                .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: failureTimeout, init,"
-                        + " jvmOptions, limits, messages, remote, security, ssh, workers)");
+                .hasMessage("places.conf:3: selectorSystem.remotes: unknown key (known: bootstrapTimeout,"
+                        + " failureTimeout, init, jvmOptions, limits, messages, remote, security, ssh, workers)");
         assertThatThrownBy(() -> parse("""
                 selectorSystem {
                   init { place: p0, hostname: localhost, port: 5000, portt: 5001 }
@@ -317,6 +317,19 @@ class PlacesConfigTest {
                         + " 'soon'");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", failureTimeout: 10ms }"))
                 .hasMessage("places.conf:1: selectorSystem.failureTimeout: at least 100 ms, not PT0.01S");
+    }
+
+    @Test
+    void theBootstrapTimeoutIsAPositiveDurationOf60SecondsByDefault() {
+        String places = "init { place: p0, hostname: localhost, port: 5000 }";
+        assertThat(parse("selectorSystem { " + places + " }").bootstrapTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(parse("selectorSystem { " + places + ", bootstrapTimeout: 5m }").bootstrapTimeout())
+                .isEqualTo(Duration.ofMinutes(5));
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", bootstrapTimeout: later }"))
+                .hasMessageStartingWith("places.conf:1: selectorSystem.bootstrapTimeout: a duration (10s, 1500ms),"
+                        + " got 'later'");
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", bootstrapTimeout: 0s }"))
+                .hasMessageStartingWith("places.conf:1: selectorSystem.bootstrapTimeout:");
     }
 
     @Test

@@ -104,8 +104,8 @@ class SshPlacesTest {
 
     @Test
     void placesStartedOverSshRunTheProgramAndASecondRunSendsNoJarAgain() throws Exception {
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(3), sshSection(identity,
-                knownHosts, java()));
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(3),
+                sshSection(identity, knownHosts, java()));
         PlacesReport report = ConfiguredPlacesTest.launch("--config", conf.toString());
         assertThat(report.places()).containsExactly("p0", "p1", "p2");
         assertThat(ConfiguredPlacesTest.thrower.answers).isEqualTo(2 * 101);
@@ -148,14 +148,15 @@ class SshPlacesTest {
                     .isInstanceOf(PlaceConnectionException.class)
                     .hasMessage("logging in to 127.0.0.2:" + silent.getLocalPort() + " (for place p1), checking its"
                             + " Java and staging the class path there did not end within 2000 ms"
-                            + " (Places.builder().bootstrapTimeout(...))");
+                            + " (selectorSystem.bootstrapTimeout, or Places.builder().bootstrapTimeout(...))");
         }
     }
 
     @Test
     void aHostKeyNotInKnownHostsIsRefused() throws Exception {
         Path empty = Files.writeString(dir.resolve("empty_known_hosts"), "");
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), sshSection(identity, empty, java()));
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2),
+                sshSection(identity, empty, java()));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessageContaining("the host key of 127.0.0.1:" + sshPort + " (for place p1)")
@@ -225,8 +226,8 @@ class SshPlacesTest {
     @Test
     void aKeyTheHostDoesNotKnowIsRefused() throws Exception {
         Path stranger = privateKeyFile(dir.resolve("id_stranger"), KeyUtils.generateKeyPair(ECDSA, 256));
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), sshSection(stranger, knownHosts,
-                java()));
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2),
+                sshSection(stranger, knownHosts, java()));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessageContaining("127.0.0.1:" + sshPort + " (for place p1) refused user")
@@ -235,8 +236,8 @@ class SshPlacesTest {
 
     @Test
     void aHostWithoutJavaIsNamed() throws Exception {
-        Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2), sshSection(identity, knownHosts,
-                "/nonexistent/jdk/bin/java"));
+        Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2),
+                sshSection(identity, knownHosts, "/nonexistent/jdk/bin/java"));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessageContaining("no Java at 127.0.0.2:" + sshPort + " (for place p1)")

@@ -245,7 +245,7 @@ class TransportTest {
             }
         };
         assertThat(joinOfP2WhenP1Leaves(ending, Duration.ofSeconds(5))).isInstanceOf(PlaceConnectionException.class)
-                .hasMessage("place p2 is not connected to p0, p1 after 5000 ms");
+                .hasMessage("place p2 is not connected to p0, p1 after 5000 ms, the bootstrap timeout");
         assertThat(ending.lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: it left: it shut down");
     }
 
@@ -502,6 +502,6 @@ class TransportTest {
         }
         assertThatThrownBy(() -> alone.connect(List.of(a0, nobody), Duration.ofMillis(300)))
                 .isInstanceOf(PlaceConnectionException.class)
-                .hasMessageStartingWith("place p0 cannot reach place p1 at " + nobody + " within 300 ms:");
+                .hasMessageStartingWith("place p0 cannot reach place p1 at " + nobody + " within 300 ms (the bootstrap timeout):");
     }
 }
