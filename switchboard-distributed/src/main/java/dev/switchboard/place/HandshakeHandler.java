@@ -154,7 +154,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             if (Handshake.sameProof(expectedProof, p.proof())) {
                 welcome(ctx, hello.place());
             } else {
-                refuse(ctx, "it did not prove that it knows the program's secret");
+                refuse(ctx, "it did not prove that it knows the program's secret" + SECRETS_DIFFER);
             }
         } else {
             refuse(ctx, "expected a Proof, got a " + frame.getClass().getSimpleName());
@@ -212,7 +212,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                     refuse(ctx, "this place connected to place " + name + ", not place index " + c.place());
                 } else if (!Handshake.sameProof(expectedProof, c.proof())) {
                     refuse(ctx, "the place at " + address(ctx) + " did not prove that it knows the"
-                            + " program's secret: it is not place " + name + " of this program");
+                            + " program's secret: it is not place " + name + " of this program" + SECRETS_DIFFER);
                 } else {
                     challenged = true;
                     write(ctx, new Handshake.Proof(Handshake.proof(auth.secret(), "connector", transport.program(),
@@ -255,6 +255,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         p.remove(FRAMES);                                  // hands the bytes it holds on to "frames"
     }
 
+    /** With HMAC, neither side can tell which of two places holds the wrong secret: both are named. */
+    static final String SECRETS_DIFFER = ", or the two places were given different secrets (every place"
+            + " must read the same one)";
+
     /** Refuses the peer: tells it why, closes, logs. */
     private void refuse(ChannelHandlerContext ctx, String reason) {
         if (ended) {
@@ -292,6 +296,9 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 + " in its handshake: " + printable(reason));
         if (expected >= 0) {
             transport.joining().handshakeFailed(expected, reason);
+        } else {
+            transport.joining().acceptedHandshakeFailed("a connection from " + address(ctx) + " failed its handshake: "
+                    + printable(reason));
         }
         ctx.close();
     }

@@ -47,6 +47,11 @@ final class Joining {
     private final CountDownLatch connected;
     /** Why a handshake of this place's own connections failed first, or an established one was lost, or null. */
     private volatile String refused;
+    /**
+     * The last handshake of a connection this place accepted that failed: it does not end a join
+     * (anyone may connect and fail), but a join that times out says it, as the likely reason a place did not come.
+     */
+    private volatile String acceptedFailure;
     /** Whether {@link #connect} runs: a connection lost meanwhile fails it. */
     private volatile boolean joining;
     /** Attempts to reach a place that was not listening yet (for tests). */
@@ -105,7 +110,8 @@ final class Joining {
                     if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
                         throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
                                 + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
-                                + " ms (the bootstrap timeout): " + future.cause(), future.cause());
+                                + " ms (the bootstrap timeout): " + future.cause() + acceptedFailureSaid(),
+                                future.cause());
                     }
                     failedConnects.incrementAndGet();
                     TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
@@ -129,7 +135,7 @@ final class Joining {
                 }
                 throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
                         + " after " + timeout.toMillis() + " ms, the bootstrap timeout" + (why == null ? ""
-                        : " (" + why + ")"));
+                        : " (" + why + ")") + acceptedFailureSaid());
             }
         } finally {
             joining = false;
@@ -200,6 +206,17 @@ final class Joining {
         if (refused == null) {
             refused = why;
         }
+    }
+
+    /** The handshake of a connection this place accepted failed: said if the join times out. */
+    void acceptedHandshakeFailed(String why) {
+        acceptedFailure = why;
+    }
+
+    /** What a join that timed out adds to its message: the last failed handshake of a connection it accepted. */
+    private String acceptedFailureSaid() {
+        String why = acceptedFailure;
+        return why == null ? "" : "; " + why;
     }
 
     /** For tests: how often {@link #connect} found a place not listening yet and tried again. */

@@ -57,6 +57,9 @@ class PlaceSecurityTest {
         assertThat(inbox.next()).containsExactly(0, new Note("from the real place 0"));
     }
 
+    private static final String NO_PROOF = "it did not prove that it knows the program's secret"
+            + HandshakeHandler.SECRETS_DIFFER;
+
     /** Where {@code place} listens, from now on. */
     private static InetSocketAddress listen(Transport place) throws InterruptedException {
         return place.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -72,7 +75,7 @@ class PlaceSecurityTest {
             // it knows the program's id and build (they are no secret), claims to be place 0, and guesses a proof
             Handshake.Frame last = stranger.handshake("a guessed secret, 32 bytes long.".getBytes(), "run-1", build,
                     0, 1);
-            assertThat(last).isEqualTo(new Handshake.Refused("it did not prove that it knows the program's secret"));
+            assertThat(last).isEqualTo(new Handshake.Refused(NO_PROOF));
             assertThat(stranger.closedByPlace()).isTrue();
         }
         assertThat(p1.isConnected(0)).isFalse();
@@ -98,7 +101,7 @@ class PlaceSecurityTest {
             assertThat(replay.receive()).isInstanceOf(Handshake.Challenge.class);
             replay.send(new Handshake.Proof(seen));
             assertThat(replay.receive())
-                    .isEqualTo(new Handshake.Refused("it did not prove that it knows the program's secret"));
+                    .isEqualTo(new Handshake.Refused(NO_PROOF));
         }
         try (RawPeer reflecting = new RawPeer(at)) {
             // the place's own proof sent back to it: the roles differ, so it proves nothing
@@ -106,7 +109,7 @@ class PlaceSecurityTest {
             Handshake.Challenge c = (Handshake.Challenge) reflecting.receive();
             reflecting.send(new Handshake.Proof(c.proof()));
             assertThat(reflecting.receive())
-                    .isEqualTo(new Handshake.Refused("it did not prove that it knows the program's secret"));
+                    .isEqualTo(new Handshake.Refused(NO_PROOF));
         }
         realPlaceZeroJoins(p1, at, inbox);
     }
@@ -122,8 +125,17 @@ class PlaceSecurityTest {
         assertThatThrownBy(() -> p0.connect(List.of(a0, at), Duration.ofSeconds(20)))
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessage("place p0 cannot join: the place at " + at + " did not prove that it knows the program's"
-                        + " secret: it is not place p1 of this program");
+                        + " secret: it is not place p1 of this program" + HandshakeHandler.SECRETS_DIFFER);
         assertThat(impostor.isConnected(0)).isFalse();
+        // the listener cannot tell a stranger from a place with another secret, so it waits for its timeout, and
+        // says then what the handshake it accepted met
+        assertThatThrownBy(() -> impostor.connect(List.of(a0, at), Duration.ofMillis(500)))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessageStartingWith("place p1 is not connected to p0 after 500 ms, the bootstrap timeout; a"
+                        + " connection from ")
+                .hasMessageEndingWith(" failed its handshake: the peer refused the connection: the place at " + at
+                        + " did not prove that it knows the program's secret: it is not place p1 of this program"
+                        + HandshakeHandler.SECRETS_DIFFER);
     }
 
     @Test
