@@ -96,6 +96,11 @@ final class HeldEffects implements SendInterceptor {
         return false;
     }
 
+    /** Whether the attempt holds its actor's exit. */
+    boolean exits() {
+        return exit;
+    }
+
     /** Where the held effects stood at a point of the attempt ({@link #mark()}). */
     record Mark(int sends, int replies, int spawns, boolean exit) {
     }

@@ -55,10 +55,10 @@ import java.util.function.Consumer;
  * were sent in: transactional messages start in the order they arrived but run at once, and commit in whatever
  * order their transactions do, so two messages from one sender may take effect in either order; and the two
  * classes wait in different queues, so a read-only message is not ordered after the transactional ones sent before
- * it. A sender that needs one message to take effect before another waits for the first's answer. An exit ends
- * that outcome: once the transaction of a message that calls {@code exit()} commits, no message starts, but those
- * already running beside it still commit, possibly after it (they may not be in what it saw), and the actor ends
- * when they have.
+ * it. A sender that needs one message to take effect before another waits for the first's answer. An exit keeps
+ * that outcome: a message that calls {@code exit()} commits only when it runs alone (its attempt is rolled back,
+ * nothing new starts, and once the running messages have finished it runs again with nothing beside it), so it
+ * sees everything that committed, and nothing commits after it; what is still queued then is dead letters.
  *
  * <p>In parallel, the messages run as tasks on the runtime's workers, at most {@link Settings#threads()} at once
  * (no thread is created for them): that many are split between the two classes, statically or, by default,
@@ -100,7 +100,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * itself. The period's timer is started by the first turn, which always comes before: the runtime leaves a
      * policy out only once it has started a message. Counters are LongAdders, written by the message tasks; every
      * period the runtime's timer thread records a Sample and hands the counters' differences to the ThreadSplit,
-     * which applies the paper's rule, and asks for a turn when the split changed.
+     * which applies the paper's rule, and asks for a turn when the split changed. Every start goes through an
+     * ExitOrder, which puts an exit after the messages running beside it (the message is started again, alone).
      */
 
     /**
@@ -239,7 +240,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
      * What the actor has done so far, and how its threads are split now.
      *
      * @param commits               transactions committed (one per transactional message processed)
-     * @param rollbacks             attempts rolled back (conflicts, and transactions that failed)
+     * @param rollbacks             attempts rolled back (conflicts, and transactions that failed; not the attempt of
+     *                              an exit that rolled back to wait for the messages running beside it)
      * @param transactional         transactional messages processed
      * @param readOnly              read-only messages processed
      * @param transactionalThreads  the threads transactional messages may use now
@@ -376,6 +378,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         private ScheduledFuture<?> timer;
         private long lastCommits;
         private long lastRollbacks;
+        private final ExitOrder exitOrder = new ExitOrder();
 
         @Override
         public void bound(ActorRef<?> actor, Dispatcher d) {
@@ -398,6 +401,12 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             if (timer == null) {                         // every period: the history, and the dynamic split
                 timer = dispatcher.scheduleAtFixedRate(settings.period(), this::adjust);
             }
+            Object alone = exitOrder.startAlone(runningTransactional + runningReadOnly);
+            if (alone != null) {                         // an exit waited for the others: it runs now, alone
+                runningTransactional++;
+                dispatcher.start(alone, new ExitOrder.Started(alone, true));
+                return;
+            }
             int tx = split.transactionalThreads();
             int ro = settings.threads() - tx;
             // a class without work lends its threads to the other, down to the other's floor
@@ -406,11 +415,12 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             } else if (transactionalQueue.isEmpty() && runningTransactional == 0) {
                 ro = settings.threads();
             }
-            while (!transactionalQueue.isEmpty() && runningTransactional < tx) {
+            while (!transactionalQueue.isEmpty() && runningTransactional < tx && exitOrder.mayStart()) {
                 runningTransactional++;
-                dispatcher.start(transactionalQueue.poll(), Kind.TRANSACTIONAL);
+                Object envelope = transactionalQueue.poll();
+                dispatcher.start(envelope, new ExitOrder.Started(envelope, false));
             }
-            while (!readOnlyQueue.isEmpty() && runningReadOnly < ro) {
+            while (!readOnlyQueue.isEmpty() && runningReadOnly < ro && exitOrder.mayStart()) {
                 runningReadOnly++;
                 dispatcher.start(readOnlyQueue.poll(), Kind.READ_ONLY);
             }
@@ -449,9 +459,16 @@ public abstract class TransactionalActor<M> extends Actor<M> {
                 }
                 return null;
             }
-            MessageAttempts attempts = new MessageAttempts(TransactionalActor.this, processing);
+            MessageAttempts attempts = new MessageAttempts(TransactionalActor.this, processing,
+                    ticket instanceof ExitOrder.Started started ? started : null);
             try {
                 Transaction.current().run(settings.maxAttempts(), attempts, kindOf(processing.message()));
+            } catch (ExitOrder.Wait wait) {
+                attempts.dropLast();                     // started again, alone, once the others have finished
+                if (attempts.count > 1) {                // conflicts before it: the wait is not one
+                    rollbacks.add(attempts.count - 1);
+                }
+                return ExitOrder.WAITED;
             } catch (RuntimeException | Error failure) {
                 rollbacks.add(attempts.count);             // every attempt rolled back, the last one with the failure
                 failedTransactions.increment();
@@ -480,11 +497,12 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
         @Override
         public void finished(Object ticket, Object result, Throwable failure) {
-            if (ticket == Kind.TRANSACTIONAL) {
-                runningTransactional--;
-            } else {
+            if (ticket == Kind.READ_ONLY) {
                 runningReadOnly--;
+            } else {
+                runningTransactional--;
             }
+            exitOrder.finished(ticket, result);
         }
 
         @Override
@@ -492,6 +510,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             if (timer != null) {
                 timer.cancel(false);
             }
+            exitOrder.waiting().forEach(deadLetters);
+            exitOrder.waiting().clear();
             transactionalQueue.forEach(deadLetters);
             readOnlyQueue.forEach(deadLetters);
             transactionalQueue.clear();
@@ -500,7 +520,7 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
         @Override
         public int held() {
-            return transactionalQueue.size() + readOnlyQueue.size();
+            return transactionalQueue.size() + readOnlyQueue.size() + exitOrder.waiting().size();
         }
 
         @Override
