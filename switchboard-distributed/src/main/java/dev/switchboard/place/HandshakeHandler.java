@@ -18,12 +18,12 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * length, then the codec's bytes) and the {@link Transport} is told which place it connects; when it fails, the
  * peer is told why (if it got as far as a well-formed frame), the connection is closed, and the refusal logged.
  *
- * <p>Implementation notes. The pipeline while it runs: [TLS], flush consolidation, {@link #FRAMES} (a
- * length-field decoder bounded at {@link Handshake#MAX_FRAME_BYTES}), this. A deadline of
- * {@code Settings.handshakeTimeout()} from the connection's start closes a peer that sends nothing, or dribbles;
- * an accepted connection counts as pending until it ends or succeeds, and one over
- * {@code Settings.maxPendingHandshakes()} is closed at once. The switch adds the program's frame decoder and the
- * {@code Transport.Connection} after this handler before it removes this and the handshake's decoder, which hands
+ * <p>Implementation notes. The pipeline while it runs: [TLS], flush consolidation, {@link #FRAMES} (a length-field
+ * decoder bounded at {@link Handshake#MAX_FRAME_BYTES}), this. A deadline of
+ * {@code TransportSettings.handshakeTimeout()} from the connection's start closes a peer that sends nothing, or
+ * dribbles; an accepted connection counts as pending until it ends or succeeds, and one over
+ * {@code TransportSettings.maxPendingHandshakes()} is closed at once. The switch adds the program's frame decoder and
+ * the {@code Transport.Connection} after this handler before it removes this and the handshake's decoder, which hands
  * any bytes it holds past the handshake's last frame on to the new decoder.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {
@@ -68,7 +68,7 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             if (!transport.admitPending()) {
                 LOG.log(System.Logger.Level.WARNING, () -> transport.here() + " closes a connection from "
                         + address(ctx) + " at once: " + transport.maxPendingHandshakes()
-                        + " connections are in their handshake already (Settings.maxPendingHandshakes)");
+                        + " connections are in their handshake already (TransportSettings.maxPendingHandshakes)");
                 ended = true;
                 ctx.close();
                 return;

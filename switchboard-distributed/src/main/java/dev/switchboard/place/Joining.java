@@ -39,7 +39,7 @@ final class Joining {
 
     private final int self;
     private final List<String> names;
-    private final Transport.Settings settings;
+    private final TransportSettings settings;
     private final EventLoopGroup group;
     private final IntFunction<ChannelInitializer<SocketChannel>> pipeline;
     private final IntPredicate holdsConnection;
@@ -72,7 +72,7 @@ final class Joining {
      * @param pipeline        the handlers of a connection to a place, by index
      * @param holdsConnection whether the transport holds a connection to a place (established, not lost)
      */
-    Joining(int self, List<String> names, Transport.Settings settings, EventLoopGroup group,
+    Joining(int self, List<String> names, TransportSettings settings, EventLoopGroup group,
             IntFunction<ChannelInitializer<SocketChannel>> pipeline, IntPredicate holdsConnection) {
         this.self = self;
         this.names = names;

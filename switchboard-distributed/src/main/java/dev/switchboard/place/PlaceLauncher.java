@@ -401,7 +401,7 @@ final class PlaceLauncher implements AutoCloseable {
     public static void main(String[] args) throws Exception {
         int places = args.length == 2 && args[0].equals("--places") ? Integer.parseInt(args[1]) : 3;
         try (PlaceLauncher launcher = launch(places, List.of(), List.of(), (run, names, auth) -> new Transport(0, run,
-                names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { }, Transport.Settings.DEFAULTS,
+                names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { }, TransportSettings.DEFAULTS,
                 auth), Duration.ofSeconds(60))) {
             System.out.println("switchboard-launcher children " + launcher.children().stream()
                     .map(h -> String.valueOf(h.pid())).collect(Collectors.joining(" ")));

@@ -229,10 +229,10 @@ public final class Places {
         }
 
         /** The transport's settings for a failure timeout. */
-        static Transport.Settings transportSettings(Duration timeout) {
+        static TransportSettings transportSettings(Duration timeout) {
             Duration heartbeat = timeout.dividedBy(5).compareTo(Duration.ofSeconds(1)) < 0 ? timeout.dividedBy(5)
                     : Duration.ofSeconds(1);
-            return Transport.Settings.DEFAULTS.withFailureDetection(heartbeat, timeout);
+            return TransportSettings.DEFAULTS.withFailureDetection(heartbeat, timeout);
         }
 
         /**

@@ -28,19 +28,19 @@ import java.util.function.Supplier;
  * The connections of one place to the others: one TCP connection per pair of places (Netty, NIO), length-prefixed
  * frames, flushes coalesced, each message serialized by a {@link MessageCodec} on the sender's thread.
  *
- * <p>Implementation notes. Place {@code i} connects to every place with a higher index and accepts the
- * connections of those with a lower one, so each pair has exactly one connection. Every connection starts with
- * the {@link Handshake} ({@link HandshakeHandler}), in a small fixed format of its own: both sides prove they
- * belong to the program ({@link Authentication}), and the accepting place checks the program, its build, the
- * connecting place's index (below its own, not connected yet); nothing the general codec reads is decoded before
- * it ends. Then a frame is a 4-byte length and the codec's bytes, at most {@link DecodingLimits#maxFrameBytes()},
- * decoded within the codec's {@link DecodingLimits}. Messages from one sending thread to one place arrive in the
- * order they were sent (one connection, writes queued in order). Backpressure: each connection's outbound buffer
- * has a high-water mark; a sender that finds it full waits until the buffer drains below the low mark, at most
- * {@link Settings#overload()}, and then fails with a {@link PlaceConnectionException} naming the place, so a place
- * that cannot keep up slows its senders or fails them, and never fills the heap. A connection that closes is lost:
- * sends to that place fail naming it, and the {@link Receiver} hears of it. How a place dials the others and waits
- * for every connection is {@link Joining}'s; the probes of a place's liveness are {@link Pings}'.
+ * <p>Implementation notes. Place {@code i} connects to every place with a higher index and accepts the connections of
+ * those with a lower one, so each pair has exactly one connection. Every connection starts with the {@link Handshake}
+ * ({@link HandshakeHandler}), in a small fixed format of its own: both sides prove they belong to the program ({@link
+ * Authentication}), and the accepting place checks the program, its build, the connecting place's index (below its own,
+ * not connected yet); nothing the general codec reads is decoded before it ends. Then a frame is a 4-byte length and
+ * the codec's bytes, at most {@link DecodingLimits#maxFrameBytes()}, decoded within the codec's {@link DecodingLimits}.
+ * Messages from one sending thread to one place arrive in the order they were sent (one connection, writes queued in
+ * order). Backpressure: each connection's outbound buffer has a high-water mark; a sender that finds it full waits
+ * until the buffer drains below the low mark, at most {@link TransportSettings#overload()}, and then fails with a
+ * {@link PlaceConnectionException} naming the place, so a place that cannot keep up slows its senders or fails them,
+ * and never fills the heap. A connection that closes is lost: sends to that place fail naming it, and the
+ * {@link Receiver} hears of it. How a place dials the others and waits for every connection is {@link Joining}'s; the
+ * probes of a place's liveness are {@link Pings}'.
  */
 final class Transport implements AutoCloseable {
     static {
@@ -66,43 +66,6 @@ final class Transport implements AutoCloseable {
         }
     }
 
-    /**
-     * @param lowWater             the outbound buffer's low-water mark, in bytes
-     * @param highWater            its high-water mark: above it, senders wait
-     * @param overload             how long a sender waits for a full buffer to drain before it fails
-     * @param handshakeTimeout     how long a connection may take over its handshake before it is closed
-     * @param maxPendingHandshakes the most accepted connections in their handshake at once; more are closed
-     * @param heartbeatInterval    how often each connection carries a heartbeat
-     * @param failureTimeout       how long a connected place may send nothing before it is declared failed
-     */
-    record Settings(int lowWater, int highWater, Duration overload, Duration handshakeTimeout,
-                    int maxPendingHandshakes, Duration heartbeatInterval, Duration failureTimeout) {
-        static final Settings DEFAULTS = new Settings(256 << 10, 1 << 20, Duration.ofSeconds(10),
-                Duration.ofSeconds(10), 16, Duration.ofSeconds(1), Duration.ofSeconds(10));
-
-        /** These settings with another outbound buffer and overload bound. */
-        Settings withBuffer(int low, int high, Duration overloaded) {
-            return new Settings(low, high, overloaded, handshakeTimeout, maxPendingHandshakes, heartbeatInterval,
-                    failureTimeout);
-        }
-
-        /** These settings with another handshake timeout and bound on pending handshakes. */
-        Settings withHandshake(Duration timeout, int maxPending) {
-            return new Settings(lowWater, highWater, overload, timeout, maxPending, heartbeatInterval,
-                    failureTimeout);
-        }
-
-        /** These settings with another heartbeat interval and failure timeout. */
-        Settings withFailureDetection(Duration interval, Duration timeout) {
-            if (interval.isNegative() || interval.isZero() || timeout.compareTo(interval.multipliedBy(2)) < 0) {
-                throw new IllegalArgumentException("the failure timeout (" + timeout + ") must be at least twice the"
-                        + " heartbeat interval (" + interval + "), which must be positive");
-            }
-            return new Settings(lowWater, highWater, overload, handshakeTimeout, maxPendingHandshakes, interval,
-                    timeout);
-        }
-    }
-
     /** What a place that closes its transport tells the others. */
     private static final String SHUTTING_DOWN = "shutting down";
 
@@ -115,7 +78,7 @@ final class Transport implements AutoCloseable {
     private final List<String> names;
     private final MessageCodec codec;
     private final Receiver receiver;
-    private final Settings settings;
+    private final TransportSettings settings;
     private final Authentication authentication;
     private final byte[] build;
     private final EventLoopGroup group;
@@ -139,7 +102,7 @@ final class Transport implements AutoCloseable {
      * @param authentication how places prove they belong to the program
      */
     Transport(int self, String program, List<String> names, MessageCodec codec, Receiver receiver,
-              Settings settings, Authentication authentication) {
+              TransportSettings settings, Authentication authentication) {
         this.self = self;
         this.authentication = Objects.requireNonNull(authentication, "authentication");
         this.build = codec.buildIdentity();
@@ -261,7 +224,7 @@ final class Transport implements AutoCloseable {
         return authentication;
     }
 
-    Settings settings() {
+    TransportSettings settings() {
         return settings;
     }
 
@@ -317,7 +280,7 @@ final class Transport implements AutoCloseable {
      *
      * @throws IllegalArgumentException if its class (or a class it holds) is not registered
      * @throws PlaceConnectionException if the place is not connected, its connection was lost, or its buffer
-     *         stayed full for {@link Settings#overload()}
+     *         stayed full for {@link TransportSettings#overload()}
      */
     void send(int place, Object message) {
         send(place, message, false);

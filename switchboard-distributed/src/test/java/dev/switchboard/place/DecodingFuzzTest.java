@@ -124,7 +124,7 @@ class DecodingFuzzTest {
         WireFuzzer fuzz = new WireFuzzer(SEED + 1);
         TransportTest.Inbox inbox = new TransportTest.Inbox();
         List<String> names = List.of("p0", "p1");
-        p1 = new Transport(1, "fuzz", names, WireFuzzer.codec(), inbox, Transport.Settings.DEFAULTS,
+        p1 = new Transport(1, "fuzz", names, WireFuzzer.codec(), inbox, TransportSettings.DEFAULTS,
                 Authentication.hmac(SECRET));
         InetSocketAddress at = p1.bind(new InetSocketAddress("127.0.0.1", 0));
         MessageCodec mine = WireFuzzer.codec();                  // this thread's verdicts, and its frames
@@ -175,7 +175,7 @@ class DecodingFuzzTest {
         TransportTest.waitUntil("place p1 has let the last connection go", () -> !p1.isConnected(0));
         inbox.received.clear();
         Transport p0 = new Transport(0, "fuzz", names, WireFuzzer.codec(), new TransportTest.Inbox(),
-                Transport.Settings.DEFAULTS, Authentication.hmac(SECRET));
+                TransportSettings.DEFAULTS, Authentication.hmac(SECRET));
         try {
             TransportTest.connectPair(p0, p1, List.of(p0.bind(new InetSocketAddress("127.0.0.1", 0)), at));
             p0.send(1, new WireFuzzer.Point(1, 2));

@@ -121,6 +121,6 @@ class PlaceLauncherTest {
     /** Place 0's transport for a launch that sends nothing. */
     private static Transport transport(String run, List<String> names, Authentication auth) {
         return new Transport(0, run, names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { },
-                Transport.Settings.DEFAULTS, auth);
+                TransportSettings.DEFAULTS, auth);
     }
 }

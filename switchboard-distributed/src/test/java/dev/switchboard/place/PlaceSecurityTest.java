@@ -41,7 +41,7 @@ class PlaceSecurityTest {
         return new MessageCodec(List.of(classes), "test");
     }
 
-    private Transport place(int index, Authentication auth, Transport.Settings settings, TransportTest.Inbox inbox,
+    private Transport place(int index, Authentication auth, TransportSettings settings, TransportTest.Inbox inbox,
                             Class<?>... classes) {
         Transport t = new Transport(index, "run-1", NAMES, codec(classes), inbox, settings, auth);
         open.add(t);
@@ -50,7 +50,7 @@ class PlaceSecurityTest {
 
     /** The real place 0 connects to {@code p1} at {@code at}; a message from it arrives. */
     private void realPlaceZeroJoins(Transport p1, InetSocketAddress at, TransportTest.Inbox inbox) throws Exception {
-        Transport p0 = place(0, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, new TransportTest.Inbox(),
+        Transport p0 = place(0, Authentication.hmac(SECRET), TransportSettings.DEFAULTS, new TransportTest.Inbox(),
                 Note.class);
         TransportTest.connectPair(p0, p1, List.of(p0.bind(new InetSocketAddress("127.0.0.1", 0)), at));
         p0.send(1, new Note("from the real place 0"));
@@ -68,7 +68,7 @@ class PlaceSecurityTest {
     @Test
     void aStrangerWithoutTheSecretIsRefusedAndTheRealPlaceJoinsAfter() throws Exception {
         TransportTest.Inbox inbox = new TransportTest.Inbox();
-        Transport p1 = place(1, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, inbox, Note.class);
+        Transport p1 = place(1, Authentication.hmac(SECRET), TransportSettings.DEFAULTS, inbox, Note.class);
         InetSocketAddress at = listen(p1);
         byte[] build = codec(Note.class).buildIdentity();
         try (RawPeer stranger = new RawPeer(at)) {
@@ -86,7 +86,7 @@ class PlaceSecurityTest {
     @Test
     void aProofFromAnotherConnectionIsWorthNothing() throws Exception {
         TransportTest.Inbox inbox = new TransportTest.Inbox();
-        Transport p1 = place(1, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, inbox, Note.class);
+        Transport p1 = place(1, Authentication.hmac(SECRET), TransportSettings.DEFAULTS, inbox, Note.class);
         InetSocketAddress at = listen(p1);
         byte[] build = codec(Note.class).buildIdentity();
         byte[] seen;
@@ -117,9 +117,9 @@ class PlaceSecurityTest {
     @Test
     void aListenerWithoutTheSecretIsNotTakenForThePlace() throws Exception {
         Transport impostor = place(1, Authentication.hmac("another secret, 32 bytes long...".getBytes()),
-                Transport.Settings.DEFAULTS, new TransportTest.Inbox(), Note.class);
+                TransportSettings.DEFAULTS, new TransportTest.Inbox(), Note.class);
         InetSocketAddress at = listen(impostor);
-        Transport p0 = place(0, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, new TransportTest.Inbox(),
+        Transport p0 = place(0, Authentication.hmac(SECRET), TransportSettings.DEFAULTS, new TransportTest.Inbox(),
                 Note.class);
         InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
         assertThatThrownBy(() -> p0.connect(List.of(a0, at), Duration.ofSeconds(20)))
@@ -140,10 +140,10 @@ class PlaceSecurityTest {
 
     @Test
     void anotherBuildOrAnotherModeIsRefusedNamingIt() throws Exception {
-        Transport p1 = place(1, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, new TransportTest.Inbox(),
+        Transport p1 = place(1, Authentication.hmac(SECRET), TransportSettings.DEFAULTS, new TransportTest.Inbox(),
                 Note.class);
         InetSocketAddress at = listen(p1);
-        Transport otherBuild = place(0, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS,
+        Transport otherBuild = place(0, Authentication.hmac(SECRET), TransportSettings.DEFAULTS,
                 new TransportTest.Inbox(), Note.class, TransportTest.Holder.class);
         InetSocketAddress a0 = otherBuild.bind(new InetSocketAddress("127.0.0.1", 0));
         assertThatThrownBy(() -> otherBuild.connect(List.of(a0, at), Duration.ofSeconds(20)))
@@ -152,7 +152,7 @@ class PlaceSecurityTest {
                 .hasMessage("place p0 cannot join: place p1 refused the connection: place p0 runs another build of"
                         + " the program (build " + Handshake.shortly(otherBuild.build()) + ", place p1's is "
                         + Handshake.shortly(p1.build()) + "): their message classes differ");
-        Transport unauthenticated = place(0, Authentication.unauthenticated(), Transport.Settings.DEFAULTS,
+        Transport unauthenticated = place(0, Authentication.unauthenticated(), TransportSettings.DEFAULTS,
                 new TransportTest.Inbox(), Note.class);
         InetSocketAddress b0 = unauthenticated.bind(new InetSocketAddress("127.0.0.1", 0));
         assertThatThrownBy(() -> unauthenticated.connect(List.of(b0, at), Duration.ofSeconds(20)))
@@ -165,7 +165,7 @@ class PlaceSecurityTest {
     @Test
     void whatIsNotAHandshakeIsRefusedOrClosed() throws Exception {
         TransportTest.Inbox inbox = new TransportTest.Inbox();
-        Transport p1 = place(1, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, inbox, Note.class);
+        Transport p1 = place(1, Authentication.hmac(SECRET), TransportSettings.DEFAULTS, inbox, Note.class);
         InetSocketAddress at = listen(p1);
         try (RawPeer http = new RawPeer(at)) {
             // a length of 0x4745 ("GE"): over the handshake's 1024 bytes, closed without reading more
@@ -196,7 +196,7 @@ class PlaceSecurityTest {
     void aSilentOrDribblingPeerIsClosedAtTheHandshakeTimeout() throws Exception {
         TransportTest.Inbox inbox = new TransportTest.Inbox();
         Transport p1 = place(1, Authentication.hmac(SECRET),
-                Transport.Settings.DEFAULTS.withHandshake(Duration.ofMillis(500), 16), inbox, Note.class);
+                TransportSettings.DEFAULTS.withHandshake(Duration.ofMillis(500), 16), inbox, Note.class);
         InetSocketAddress at = listen(p1);
         try (RawPeer silent = new RawPeer(at); RawPeer dribbling = new RawPeer(at)) {
             Thread dribbler = new Thread(() -> {
@@ -226,7 +226,7 @@ class PlaceSecurityTest {
     void connectionsInTheirHandshakeAreBoundedAndTheRestClosedAtOnce() throws Exception {
         TransportTest.Inbox inbox = new TransportTest.Inbox();
         Transport p1 = place(1, Authentication.hmac(SECRET),
-                Transport.Settings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), inbox, Note.class);
+                TransportSettings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), inbox, Note.class);
         InetSocketAddress at = listen(p1);
         int bound = p1.maxPendingHandshakes();                 // the setting, 2, or two per place: 4
         java.util.List<RawPeer> silent = new java.util.ArrayList<>();
@@ -252,9 +252,9 @@ class PlaceSecurityTest {
     void aPlaceThatComesWhileTheBoundIsFullDialsAgainAndJoinsOnceItFrees() throws Exception {
         TransportTest.Inbox inbox = new TransportTest.Inbox();
         Transport p1 = place(1, Authentication.hmac(SECRET),
-                Transport.Settings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), inbox, Note.class);
+                TransportSettings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), inbox, Note.class);
         InetSocketAddress at = listen(p1);
-        Transport p0 = place(0, Authentication.hmac(SECRET), Transport.Settings.DEFAULTS, new TransportTest.Inbox(),
+        Transport p0 = place(0, Authentication.hmac(SECRET), TransportSettings.DEFAULTS, new TransportTest.Inbox(),
                 Note.class);
         InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
         joinsWhileTheBoundIsFull(p0, a0, p1, at, inbox);

@@ -105,7 +105,7 @@ class PlaceTlsTest {
 
     private Transport place(int index, List<String> names, String keyStore, TransportTest.Inbox inbox) {
         Transport t = new Transport(index, "run-tls", names, new MessageCodec(List.of(Note.class), "test"), inbox,
-                Transport.Settings.DEFAULTS, tls(keyStore));
+                TransportSettings.DEFAULTS, tls(keyStore));
         open.add(t);
         return t;
     }
@@ -205,11 +205,11 @@ class PlaceTlsTest {
         TransportTest.Inbox inbox = new TransportTest.Inbox();
         List<Class<?>> notes = List.of(PlaceSecurityTest.Note.class);
         Transport p1 = new Transport(1, "run-tls", names, new MessageCodec(notes, "test"), inbox,
-                Transport.Settings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), tls("p1"));
+                TransportSettings.DEFAULTS.withHandshake(Duration.ofMinutes(1), 2), tls("p1"));
         open.add(p1);
         InetSocketAddress at = p1.bind(new InetSocketAddress("127.0.0.1", 0));
         Transport p0 = new Transport(0, "run-tls", names, new MessageCodec(notes, "test"), new TransportTest.Inbox(),
-                Transport.Settings.DEFAULTS, tls("p0"));
+                TransportSettings.DEFAULTS, tls("p0"));
         open.add(p0);
         InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
         PlaceSecurityTest.joinsWhileTheBoundIsFull(p0, a0, p1, at, inbox);

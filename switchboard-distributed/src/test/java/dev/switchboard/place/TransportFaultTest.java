@@ -26,7 +26,7 @@ class TransportFaultTest {
 
     private static final List<String> NAMES = List.of("p0", "p1");
     /** Heartbeats every 100 ms, a place silent for 2 s declared failed. */
-    private static final Transport.Settings DETECTING = Transport.Settings.DEFAULTS
+    private static final TransportSettings DETECTING = TransportSettings.DEFAULTS
             .withFailureDetection(Duration.ofMillis(100), Duration.ofSeconds(2));
     private final List<AutoCloseable> open = new ArrayList<>();
     private final TransportTest.Inbox in0 = new TransportTest.Inbox();

@@ -84,11 +84,11 @@ class TransportTest {
     }
 
     /** Three places with these inboxes and settings, connected. */
-    private List<Transport> places(List<Inbox> inboxes, Transport.Settings settings) throws Exception {
+    private List<Transport> places(List<Inbox> inboxes, TransportSettings settings) throws Exception {
         return places(inboxes, settings, DecodingLimits.DEFAULTS);
     }
 
-    private List<Transport> places(List<Inbox> inboxes, Transport.Settings settings, DecodingLimits limits)
+    private List<Transport> places(List<Inbox> inboxes, TransportSettings settings, DecodingLimits limits)
             throws Exception {
         List<Transport> ts = new ArrayList<>();
         List<InetSocketAddress> addresses = new ArrayList<>();
@@ -164,7 +164,7 @@ class TransportTest {
     @Test
     void messagesGoBothWaysInEachSendersOrderAndArriveWhole() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        List<Transport> t = places(in, TransportSettings.DEFAULTS);
         int n = 10_000;
         Thread fromP0 = new Thread(() -> {
             for (int i = 0; i < n; i++) {
@@ -204,7 +204,7 @@ class TransportTest {
     @Test
     void anUnregisteredClassIsRefusedAtTheSenderNamingItAndNothingIsSent() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        List<Transport> t = places(in, TransportSettings.DEFAULTS);
         assertThatThrownBy(() -> t.get(0).send(1, new Unlisted(3))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("cannot send a " + Unlisted.class.getName() + " to place p1 (from place p0):"
                         + " its class " + Unlisted.class.getName() + " is not registered; list it under"
@@ -254,8 +254,8 @@ class TransportTest {
      * ({@code timeout}) threw.
      */
     private Throwable joinOfP2WhenP1Leaves(Inbox inboxOfP2, Duration timeout) throws Exception {
-        Transport p1 = new Transport(1, "run", NAMES, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
-        Transport p2 = new Transport(2, "run", NAMES, codec(), inboxOfP2, Transport.Settings.DEFAULTS, AUTH);
+        Transport p1 = new Transport(1, "run", NAMES, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
+        Transport p2 = new Transport(2, "run", NAMES, codec(), inboxOfP2, TransportSettings.DEFAULTS, AUTH);
         open.add(p1);
         open.add(p2);
         List<InetSocketAddress> addresses = List.of(new InetSocketAddress("127.0.0.1", 1),
@@ -284,7 +284,7 @@ class TransportTest {
     @Test
     void listsSetsAndMapsOfTheJdkTravelUnregistered() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        List<Transport> t = places(in, TransportSettings.DEFAULTS);
         List<Object> sent = List.of(List.of(), List.of(1), List.of(1, 2, 3), Set.of(), Set.of("a"),
                 Set.of("a", "b", "c"), Map.of(), Map.of("k", 1), Map.of("k", 1, "l", 2),
                 Map.of("nested", List.of(Set.of(7))));
@@ -302,7 +302,7 @@ class TransportTest {
     @Test
     void aPortInUseIsRefusedNamingThePlaceAndTheAddress() throws Exception {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            Transport t = new Transport(1, "run", NAMES, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
+            Transport t = new Transport(1, "run", NAMES, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
             open.add(t);
             assertThatThrownBy(() -> t.bind(new InetSocketAddress("127.0.0.1", taken.getLocalPort())))
                     .isInstanceOf(PlaceConnectionException.class)
@@ -314,9 +314,9 @@ class TransportTest {
     @Test
     void aStrangerIsRefusedAtTheHandshakeAndThePlacesGoOn() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        List<Transport> t = places(in, TransportSettings.DEFAULTS);
         Transport stranger = new Transport(0, "another-run", NAMES, codec(), new Inbox(),
-                Transport.Settings.DEFAULTS, AUTH);
+                TransportSettings.DEFAULTS, AUTH);
         open.add(stranger);
         InetSocketAddress p2 = t.get(2).bind(new InetSocketAddress("127.0.0.1", 0));
         assertThatThrownBy(() -> stranger.connect(List.of(new InetSocketAddress("127.0.0.1", 1), p2, p2),
@@ -347,7 +347,7 @@ class TransportTest {
     @Test
     void aPlaceThatStopsReadingSlowsThenFailsItsSenderNamingIt() throws Exception {
         List<Inbox> in = inboxes();
-        Transport.Settings tight = Transport.Settings.DEFAULTS.withBuffer(16 << 10, 64 << 10, Duration.ofMillis(300));
+        TransportSettings tight = TransportSettings.DEFAULTS.withBuffer(16 << 10, 64 << 10, Duration.ofMillis(300));
         List<Transport> t = places(in, tight);
         t.get(1).readFrom(0, false);
         long[] big = new long[1_000];                          // about 8 KB a message
@@ -376,7 +376,7 @@ class TransportTest {
     @Test
     void aCutConnectionFailsLaterSendsNamingThePlaceAndTheReceiverHearsOfIt() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        List<Transport> t = places(in, TransportSettings.DEFAULTS);
         t.get(0).send(1, "before");
         assertThat(in.get(1).next()[1]).isEqualTo("before");
         t.get(1).readFrom(0, false);                          // p1 will not answer this ping
@@ -407,7 +407,8 @@ class TransportTest {
     @Test
     void aMessageLargerThanAFrameIsRefusedAtTheSenderAndTheConnectionStays() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS.withBuffer(16 << 10, 256 << 10, Duration.ofSeconds(10)),
+        List<Transport> t = places(in,
+                TransportSettings.DEFAULTS.withBuffer(16 << 10, 256 << 10, Duration.ofSeconds(10)),
                 DecodingLimits.DEFAULTS.withMaxFrameBytes(64 << 10));
         assertThatThrownBy(() -> t.get(0).send(1, new byte[100_000])).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageMatching("cannot send a \\[B to place p1 \\(from place p0\\): it is 1000\\d\\d bytes serialized, more than the"
@@ -441,7 +442,8 @@ class TransportTest {
         };
         List<Inbox> in = List.of(new Inbox(), relay, new Inbox());
         // a minute's bound: a send that waited for it would time this test out
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS.withBuffer(16 << 10, 64 << 10, Duration.ofMinutes(1)));
+        List<Transport> t = places(in,
+                TransportSettings.DEFAULTS.withBuffer(16 << 10, 64 << 10, Duration.ofMinutes(1)));
         holder.add(t.get(1));
         t.get(2).readFrom(1, false);
         t.get(0).send(1, "flood p2");
@@ -454,7 +456,7 @@ class TransportTest {
     @Test
     void aPlaceThatClosesAConnectionSaysWhyAndBothSidesHearIt() throws Exception {
         List<Inbox> in = inboxes();
-        List<Transport> t = places(in, Transport.Settings.DEFAULTS);
+        List<Transport> t = places(in, TransportSettings.DEFAULTS);
         t.get(0).send(1, new Frames.Closing("leaving"));
         assertThat(in.get(1).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: place p0 closed the connection: leaving");
         assertThat(in.get(0).lost.poll(20, TimeUnit.SECONDS)).isEqualTo("1: " + Transport.CLOSED_WITHOUT_A_WORD);
@@ -472,8 +474,8 @@ class TransportTest {
         }
         List<String> two = List.of("p0", "p1");
         Inbox at1 = new Inbox();
-        Transport p0 = new Transport(0, "run-1", two, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
-        Transport p1 = new Transport(1, "run-1", two, codec(), at1, Transport.Settings.DEFAULTS, AUTH);
+        Transport p0 = new Transport(0, "run-1", two, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
+        Transport p1 = new Transport(1, "run-1", two, codec(), at1, TransportSettings.DEFAULTS, AUTH);
         open.add(p0);
         open.add(p1);
         InetSocketAddress a0 = p0.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -494,7 +496,7 @@ class TransportTest {
         p0.send(1, "late but connected");
         assertThat(at1.next()).containsExactly(0, "late but connected");
 
-        Transport alone = new Transport(0, "run-2", two, codec(), new Inbox(), Transport.Settings.DEFAULTS, AUTH);
+        Transport alone = new Transport(0, "run-2", two, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
         open.add(alone);
         InetSocketAddress nobody;
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
