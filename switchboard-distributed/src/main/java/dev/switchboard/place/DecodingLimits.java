@@ -22,7 +22,7 @@ package dev.switchboard.place;
  * @param maxFrameBytes   the largest frame, in bytes (default 16 MiB)
  * @param maxDecodedBytes what a frame's arrays, strings, collections and maps may allocate in all (default 64 MiB)
  * @param maxElements     the most elements of one array, collection or map (default 16,777,216)
- * @param maxStringLength the most characters of one string (default 16,777,216)
+ * @param maxStringLength the most characters of one string (default 16,777,216; a longer one fails at its sender)
  * @param maxDepth        the deepest nesting of objects in a message (default 256)
  */
 public record DecodingLimits(int maxFrameBytes, long maxDecodedBytes, int maxElements, int maxStringLength,

@@ -57,7 +57,7 @@ final class MessageCodec {
     /** One Kryo per thread (Kryo is not thread-safe): senders encode on their own threads, without a lock. */
     private final ThreadLocal<Kryo> kryos = ThreadLocal.withInitial(this::newKryo);
     /** Each thread's output buffer, reused from one message to the next. */
-    private final ThreadLocal<Output> outputs = ThreadLocal.withInitial(() -> new Output(OUTPUT_BYTES, -1));
+    private final ThreadLocal<Output> outputs;
     /** Each thread's input, which bounds what a frame may make it allocate. */
     private final ThreadLocal<BoundedInput> inputs;
     private final DecodingLimits limits;
@@ -98,6 +98,7 @@ final class MessageCodec {
         this.replies = replies;
         this.limits = limits;
         this.inputs = ThreadLocal.withInitial(() -> new BoundedInput(limits));
+        this.outputs = ThreadLocal.withInitial(() -> new BoundedOutput(OUTPUT_BYTES, limits));
     }
 
     /** What a frame may make a place read and allocate. */
@@ -233,6 +234,13 @@ final class MessageCodec {
         try {
             kryo.writeClassAndObject(output, message);
             return output;
+        } catch (BoundedOutput.StringTooLong e) {
+            kryo.reset();
+            release(output);
+            throw new IllegalArgumentException("cannot send a " + programsOwn(message).getClass().getName() + " to "
+                    + (to instanceof Supplier<?> s ? s.get() : to) + ": it holds a string of " + e.length
+                    + " characters, more than the " + limits.maxStringLength() + " a message between places may"
+                    + " have (DecodingLimits.maxStringLength; every place must allow it)", e);
         } catch (IllegalArgumentException | KryoException e) {
             kryo.reset();
             release(output);

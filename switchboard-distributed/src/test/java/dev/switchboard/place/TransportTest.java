@@ -423,6 +423,23 @@ class TransportTest {
     }
 
     @Test
+    void aStringLongerThanThePlacesAllowIsRefusedAtTheSenderNamingTheMessage() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, TransportSettings.DEFAULTS, DecodingLimits.DEFAULTS.withMaxStringLength(1_000));
+        String tooLong = "\u00e9".repeat(1_001);                      // refused on arrival too: not ASCII
+        assertThatThrownBy(() -> t.get(0).send(1, new Frames.Deliver(7, -1, List.of("short", tooLong))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cannot send a java.util.ImmutableCollections$List12 to place p1 (from place p0): it holds"
+                        + " a string of 1001 characters, more than the 1000 a message between places may have"
+                        + " (DecodingLimits.maxStringLength; every place must allow it)");
+        assertThatThrownBy(() -> t.get(0).send(1, "a".repeat(1_001)))      // ASCII: the same limit
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a string of 1001 characters");
+        t.get(0).send(1, "\u00e9".repeat(1_000));
+        assertThat(in.get(1).next()[1]).isEqualTo("\u00e9".repeat(1_000));
+        assertThat(t.get(0).isConnected(1)).isTrue();
+    }
+
+    @Test
     void aSendFromTheReceiverNeverWaitsForAFullBufferItFailsAtOnce() throws Exception {
         java.util.concurrent.CompletableFuture<Throwable> failed = new java.util.concurrent.CompletableFuture<>();
         List<Transport> holder = new ArrayList<>();
