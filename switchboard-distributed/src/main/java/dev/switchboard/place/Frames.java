@@ -54,7 +54,7 @@ final class Frames {
      * threw on place 0, each as the place it happened on reported it (none: the program succeeded), the first of
      * {@code failureCount}.
      */
-    record Shutdown(Failed[] failures, int failureCount) {
+    record Shutdown(Failed[] failures, long failureCount) {
     }
 
     /** A liveness probe, either way: the transport answers it with a {@link Pong}. */

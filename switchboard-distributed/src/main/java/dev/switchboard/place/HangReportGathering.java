@@ -116,14 +116,15 @@ final class HangReportGathering {
             }
         }
         List<Throwable> failures = place.failuresSoFar();
-        if (!failures.isEmpty()) {
-            sb.append("\n  ").append(failures.size()).append(failures.size() == 1 ? " failure" : " failures")
+        long count = failures.size() + place.failuresNotKept();
+        if (count > 0) {
+            sb.append("\n  ").append(count).append(count == 1 ? " failure" : " failures")
                     .append(" at other places so far:");
             for (int i = 0; i < Math.min(SHOWN_FAILURES, failures.size()); i++) {
                 sb.append("\n  - ").append(failures.get(i).getMessage());
             }
-            if (failures.size() > SHOWN_FAILURES) {
-                sb.append("\n  - and ").append(failures.size() - SHOWN_FAILURES).append(" more");
+            if (count > SHOWN_FAILURES) {
+                sb.append("\n  - and ").append(count - Math.min(SHOWN_FAILURES, failures.size())).append(" more");
             }
         }
         return sb.toString();

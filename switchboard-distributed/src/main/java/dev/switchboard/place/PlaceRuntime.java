@@ -53,8 +53,21 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * left the export table, or its mailbox refused them; answers that came for a handle no longer awaited.
      */
     private final AtomicLong lostDeliveries = new AtomicLong();
-    /** Place 0: failures of every place, in the order they arrived. */
+    /**
+     * Place 0: failures of every place, in the order they arrived: the first {@link #KEPT_FAILURES}, and every lost
+     * connection; {@link #failuresNotKept} counts the others.
+     */
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    /** Place 0: the failures recorded, kept or not. */
+    private final AtomicLong failuresRecorded = new AtomicLong();
+    /** Place 0: the failures counted but not kept, past the first {@link #KEPT_FAILURES}. */
+    private final AtomicLong failuresNotKept = new AtomicLong();
+    /** Another place: the failures reported to place 0 (those past the first {@link #KEPT_FAILURES}: no trace). */
+    private final AtomicLong failuresReported = new AtomicLong();
+    /** How many failures place 0 keeps, as a finish does; the others are counted. */
+    static final int KEPT_FAILURES = 100;
+    /** How many failures of other places place 0 logs one by one; after them, at 100, 1,000, 10,000, ... */
+    static final int LOGGED_FAILURES = 10;
     /** Another place: set when the connection to place 0 was lost while the program ran. */
     private volatile PlaceConnectionException lostMaster;
     /** Another place: place 0's {@link Frames.Shutdown}, which says how the program ended (null: not told). */
@@ -138,7 +151,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     private void warmUpThisThread() {
         for (Object frame : List.of(new Frames.Ping(0), new Frames.Pong(0), new Frames.Deliver(0, -1, "warm-up"),
-                new Frames.Failed(here, "", "", "", false), new Frames.Shutdown(new Frames.Failed[0], 0),
+                new Frames.Failed(here, "", "", "", false), new Frames.Shutdown(new Frames.Failed[0], 0L),
                 new Frames.Wave(0, true, 0, 0, new long[names.size()]))) {
             ByteBuf encoded = codec.frame(frame, () -> "this place", Integer.MAX_VALUE, ByteBufAllocator.DEFAULT);
             try {
@@ -311,9 +324,17 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 } else if (f.lostConnection()) {
                     programLost(e);                      // a connection between two other places
                 } else {
-                    failures.add(e);
-                    LOG.log(System.Logger.Level.ERROR, () -> "a failure at place " + names.get(f.place()) + ", which"
-                            + " the program's finish will throw: " + f.exceptionClass() + ": " + f.message());
+                    long n = recordFailure(e);
+                    if (n <= LOGGED_FAILURES) {
+                        LOG.log(System.Logger.Level.ERROR, () -> "a failure at place " + names.get(f.place())
+                                + ", which the program's finish will throw: " + f.exceptionClass() + ": "
+                                + f.message());
+                    } else if (isPowerOfTen(n)) {
+                        LOG.log(System.Logger.Level.ERROR, () -> n + " failures at places so far (the first "
+                                + LOGGED_FAILURES + " logged, the first " + KEPT_FAILURES + " kept for the"
+                                + " program's finish, which counts them all); the latest at place "
+                                + names.get(f.place()) + ": " + f.exceptionClass() + ": " + f.message());
+                    }
                 }
             }
             case Frames.Wave w -> termination.passOn(w);
@@ -395,10 +416,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      */
     private void report(Throwable failure, boolean lostConnection) {
         if (here == 0) {
-            failures.add(failure);
+            recordFailure(failure);
             return;
         }
-        String trace = stackTrace(failure);
+        String trace = failuresReported.incrementAndGet() <= KEPT_FAILURES || lostConnection ? stackTrace(failure)
+                : "";                                  // place 0 keeps the first only: no more traces to carry
         try {
             sendFrame(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(), trace,
                     lostConnection), true);
@@ -440,6 +462,31 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * by the hang reports meanwhile.
      */
     volatile List<Throwable> bodyFailures = List.of();
+
+    /** Place 0: counts {@code failure}, and keeps it if it is among the first {@link #KEPT_FAILURES}. */
+    private long recordFailure(Throwable failure) {
+        long n = failuresRecorded.incrementAndGet();
+        if (n <= KEPT_FAILURES) {
+            failures.add(failure);
+        } else {
+            failuresNotKept.incrementAndGet();
+        }
+        return n;
+    }
+
+    private static boolean isPowerOfTen(long n) {
+        for (long p = 100; p > 0 && p <= n; p *= 10) {
+            if (p == n) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Place 0: the failures counted but not kept ({@link #failures} holds the others). */
+    long failuresNotKept() {
+        return failuresNotKept.get();
+    }
 
     /** Place 0, for a hang report: the failures of other places so far. */
     List<Throwable> failuresSoFar() {
@@ -484,8 +531,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * Place 0: tells every other place that the program has ended, and with which failures (each as the place it
      * happened on reported it; the first {@link #FAILURES_TOLD} of them, and how many there were).
      */
-    void shutDownOthers(List<Throwable> programFailures) {
-        Frames.Shutdown shutdown = shutdownFrame(programFailures);
+    void shutDownOthers(List<Throwable> programFailures, long failureCount) {
+        Frames.Shutdown shutdown = shutdownFrame(programFailures, failureCount);
         for (int p = 1; p < names.size(); p++) {
             try {
                 transport.sendControl(p, shutdown);
@@ -496,7 +543,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
-    Frames.Shutdown shutdownFrame(List<Throwable> programFailures) {
+    Frames.Shutdown shutdownFrame(List<Throwable> programFailures, long failureCount) {
         List<Frames.Failed> told = new ArrayList<>();
         for (Throwable f : programFailures.subList(0, Math.min(FAILURES_TOLD, programFailures.size()))) {
             told.add(f instanceof PlaceFailureException p
@@ -504,7 +551,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                             p.remoteStackTrace(), false)
                     : new Frames.Failed(0, f.getClass().getName(), f.getMessage(), stackTrace(f), false));
         }
-        return new Frames.Shutdown(told.toArray(Frames.Failed[]::new), programFailures.size());
+        return new Frames.Shutdown(told.toArray(Frames.Failed[]::new), failureCount);
     }
 
     /**

@@ -278,10 +278,12 @@ final class PlacesLaunch {
         Places.install(places);
         long started = System.nanoTime();
         List<Throwable> failures = new ArrayList<>();
+        long notKept = 0;                                  // counted by the finishes, not kept
         try {
             master.runtime.finish(() -> program.run(places));
         } catch (MultiException e) {
             failures.addAll(e.failures());
+            notKept += e.failureCount() - e.failures().size();
         } catch (RuntimeException e) {
             failures.add(e);
         }
@@ -304,9 +306,10 @@ final class PlacesLaunch {
         } else {
             failures.addAll(master.failures);
         }
-        master.shutDownOthers(failures);
+        notKept += master.failuresNotKept();
+        master.shutDownOthers(failures, failures.size() + notKept);
         if (!failures.isEmpty()) {
-            throw new MultiException(failures);
+            throw new MultiException(failures, failures.size() + notKept);
         }
         return new PlacesReport(master.names, Duration.ofNanos(started - t0), Duration.ofNanos(bodyEnded - started),
                 Duration.ofNanos(ended - bodyEnded), deadLetters, master.sentFrames());

@@ -86,7 +86,7 @@ class PlaceRuntimeTest {
         for (int i = 0; i < 149; i++) {
             failures.add(new IllegalArgumentException("boom " + i));
         }
-        Frames.Shutdown frame = place.shutdownFrame(failures);
+        Frames.Shutdown frame = place.shutdownFrame(failures, failures.size());
         io.netty.buffer.ByteBuf encoded = place.codec.frame(frame, () -> "p1", Integer.MAX_VALUE,
                 io.netty.buffer.ByteBufAllocator.DEFAULT);
         try {
@@ -112,7 +112,7 @@ class PlaceRuntimeTest {
 
     @Test
     void anotherPlaceToldThatTheProgramSucceededReturns() throws Exception {
-        place.received(0, place.shutdownFrame(List.of()));
+        place.received(0, place.shutdownFrame(List.of(), 0));
         place.awaitShutdown();
     }
 
@@ -244,6 +244,30 @@ class PlaceRuntimeTest {
         assertThat(place.failures).singleElement().satisfies(f -> assertThat(f)
                 .hasMessageContaining("could not deliver a java.lang.String from place p1 to actor " + id[0])
                 .hasMessageContaining("mailbox 7"));
+    }
+
+    @Test
+    void placeZeroKeepsTheFirstHundredFailuresAndCountsTheRest() throws Exception {
+        long[] id = new long[1];
+        place.runtime.finish(() -> {
+            ActorRef<String> pair = new Pair().start();
+            place.codec.encode(pair, "a test");               // exported
+            id[0] = pair.id();
+            for (int i = 0; i < 150; i++) {                   // refused here: 150 failures of this place
+                place.received(1, new Frames.Deliver(pair.id(), 7, "refused " + i));
+            }
+            for (int i = 0; i < 250; i++) {                   // reported by place 1
+                place.received(1, new Frames.Failed(1, "java.lang.IllegalStateException", "at p1 " + i, "", false));
+            }
+            pair.send("end");
+        });
+        assertThat(place.failures).hasSize(PlaceRuntime.KEPT_FAILURES);
+        assertThat(place.failures.peek()).hasMessageContaining("could not deliver a java.lang.String");
+        assertThat(place.failuresNotKept()).isEqualTo(400 - PlaceRuntime.KEPT_FAILURES);
+        List<Throwable> kept = List.copyOf(place.failures);
+        Frames.Shutdown told = place.shutdownFrame(kept, kept.size() + place.failuresNotKept());
+        assertThat(told.failureCount()).isEqualTo(400);
+        assertThat(told.failures()).hasSize(PlaceRuntime.FAILURES_TOLD);
     }
 
     @Test
