@@ -99,8 +99,11 @@ abstract sealed class LocalRef<M> implements ActorRef<M> permits LocalRef.OfActo
     @Override
     public final void stopNow() {
         ActorStop.requireStarted(actor);               // checked now, in a transaction too: its attempt rolls back
-        if (SendInterception.used() && heldEffect(() -> ActorStop.stopNow(actor))) {
-            return;
+        if (SendInterception.used()) {
+            Interceptor i = SendInterception.current();
+            if (i != null && i.interceptStopNow(this, () -> ActorStop.stopNow(actor))) {
+                return;                                // a transaction stops it when it commits
+            }
         }
         ActorStop.stopNow(actor);
     }

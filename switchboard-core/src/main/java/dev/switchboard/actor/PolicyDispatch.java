@@ -272,7 +272,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     if (changed && !actor.isTerminated()) {
                         policy.turn();
                     }
-                    ActorStop.endIfStoppedByPolicy(actor, policy.held());
+                    ActorStop.endIfStoppedByPolicy(actor, policy.held() + policy.returning());
                 } catch (Throwable t) {
                     ActorFailures.fail(actor, t, "its dispatch policy " + policy + " threw");
                     continue;

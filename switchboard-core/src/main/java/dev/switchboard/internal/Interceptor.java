@@ -21,6 +21,9 @@ public interface Interceptor {
     /** Whether to hold a request's send or an actor's stop, which running {@code effect} does. */
     boolean interceptEffect(Runnable effect);
 
+    /** Whether to hold the {@code stopNow()} of {@code actor} (its ActorRef), which running {@code stop} does. */
+    boolean interceptStopNow(Object actor, Runnable stop);
+
     /** Why this thread may not wait now, or null if it may. */
     String blockingForbidden();
 }

@@ -75,6 +75,14 @@ public interface DispatchPolicy {
     int held();
 
     /**
+     * Messages started and not yet reported that the policy may hold again once they finish (a policy that starts
+     * a message a second time); a {@code stop()} waits for them as it waits for the held ones. None by default.
+     */
+    default int returning() {
+        return 0;
+    }
+
+    /**
      * Whether the messages this policy starts may run inline: one after another, on the thread of the turn that
      * started them (the actor's activation, as a plain actor's messages run), instead of as tasks that run in
      * parallel. The runtime then measures what a message costs and what handing it to another worker costs, and

@@ -42,6 +42,11 @@ final class InstalledInterceptor implements Interceptor {
     }
 
     @Override
+    public boolean interceptStopNow(Object actor, Runnable stop) {
+        return user.interceptStopNow((ActorRef<?>) actor, stop);
+    }
+
+    @Override
     public String blockingForbidden() {
         return user.blockingForbidden();
     }

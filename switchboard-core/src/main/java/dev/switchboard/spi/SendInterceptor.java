@@ -56,6 +56,15 @@ public interface SendInterceptor {
     }
 
     /**
+     * This thread stops {@code actor} at once ({@code stopNow()}); running {@code stop} does it. Answers as
+     * {@link #interceptEffect} does, and by default is that: a kind overrides it to know whose stop it holds (an
+     * actor's stop of itself ends it, as its exit does).
+     */
+    default boolean interceptStopNow(ActorRef<?> actor, Runnable stop) {
+        return interceptEffect(stop);
+    }
+
+    /**
      * Why this thread may not wait now (a {@code finish}, a blocking {@code get}, a {@code future} whose value would
      * escape), or null if it may: a transaction, which may run several times, must neither wait nor let work
      * escape it. The runtime's waits then fail with an {@code IllegalStateException} giving the reason. By default

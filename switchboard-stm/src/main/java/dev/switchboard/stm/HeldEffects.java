@@ -39,6 +39,8 @@ final class HeldEffects implements SendInterceptor {
     private List<Runnable> replies;
     private List<Runnable> spawns;
     private boolean exit;
+    /** Whether the attempt stops its own actor at once ({@code self().stopNow()}): it ends it, as an exit does. */
+    private boolean stopsSelfNow;
 
     /** The holder of one attempt of a message of {@code owner}. */
     HeldEffects(TransactionalActor<?> owner) {
@@ -96,18 +98,24 @@ final class HeldEffects implements SendInterceptor {
         return false;
     }
 
-    /** Whether the attempt holds its actor's exit. */
+    /** Whether the attempt holds its actor's end: its exit, or its stop of itself at once. */
     boolean exits() {
-        return exit;
+        return exit || stopsSelfNow;
+    }
+
+    @Override
+    public boolean interceptStopNow(ActorRef<?> actor, Runnable stop) {
+        stopsSelfNow |= owner.isSelf(actor);
+        return interceptEffect(stop);
     }
 
     /** Where the held effects stood at a point of the attempt ({@link #mark()}). */
-    record Mark(int sends, int replies, int spawns, boolean exit) {
+    record Mark(int sends, int replies, int spawns, boolean exit, boolean stopsSelfNow) {
     }
 
     /** Where the held effects stand now, for {@link #undoTo}. */
     Mark mark() {
-        return new Mark(size(sends), size(replies), size(spawns), exit);
+        return new Mark(size(sends), size(replies), size(spawns), exit, stopsSelfNow);
     }
 
     /** Drops what was held after {@code mark} (a nested transaction that failed). */
@@ -120,6 +128,7 @@ final class HeldEffects implements SendInterceptor {
         truncate(replies, mark.replies());
         truncate(spawns, mark.spawns());
         exit = mark.exit();
+        stopsSelfNow = mark.stopsSelfNow();
     }
 
     private static int size(List<?> list) {

@@ -58,7 +58,9 @@ import java.util.function.Consumer;
  * it. A sender that needs one message to take effect before another waits for the first's answer. An exit keeps
  * that outcome: a message that calls {@code exit()} commits only when it runs alone (its attempt is rolled back,
  * nothing new starts, and once the running messages have finished it runs again with nothing beside it), so it
- * sees everything that committed, and nothing commits after it; what is still queued then is dead letters.
+ * sees everything that committed, and nothing commits after it; what is still queued then is dead letters. So does
+ * a transactional message's {@code self().stopNow()}; a read-only message's {@code exit()}, and a {@code stopNow()}
+ * from outside, end the actor at once, and messages running then may commit after it.
  *
  * <p>In parallel, the messages run as tasks on the runtime's workers, at most {@link Settings#threads()} at once
  * (no thread is created for them): that many are split between the two classes, statically or, by default,
@@ -379,6 +381,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         private long lastCommits;
         private long lastRollbacks;
         private final ExitOrder exitOrder = new ExitOrder();
+        /** Once the actor has terminated: where a message whose exit waited goes when it reports. */
+        private Consumer<Object> deadLetters;
 
         @Override
         public void bound(ActorRef<?> actor, Dispatcher d) {
@@ -503,10 +507,15 @@ public abstract class TransactionalActor<M> extends Actor<M> {
                 runningTransactional--;
             }
             exitOrder.finished(ticket, result);
+            if (deadLetters != null) {                   // terminated: an exit that waited will not run again
+                exitOrder.waiting().forEach(deadLetters);
+                exitOrder.waiting().clear();
+            }
         }
 
         @Override
         public void terminated(Consumer<Object> deadLetters) {
+            this.deadLetters = deadLetters;
             if (timer != null) {
                 timer.cancel(false);
             }
@@ -521,6 +530,12 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         @Override
         public int held() {
             return transactionalQueue.size() + readOnlyQueue.size() + exitOrder.waiting().size();
+        }
+
+        /** Transactional messages running: one whose exit waits comes back to be started again alone. */
+        @Override
+        public int returning() {
+            return runningTransactional;
         }
 
         @Override

@@ -201,6 +201,121 @@ class TransactionalActorTest {
         }
     }
 
+    sealed interface Closing {
+    }
+
+    record Chore(long micros) implements Closing {
+    }
+
+    /** Answers the count and exits; its first attempt waits for {@link Closer#gate} (at most 30 s). */
+    record Quit(ReplyTo<Integer> replyTo) implements Closing {
+    }
+
+    /** Records the count and stops its own actor at once. */
+    record StopSelfNow() implements Closing {
+    }
+
+    static final class Closer extends TransactionalActor<Closing> {
+        final TRef<Integer> done = TRef.of(0);
+        final AtomicInteger closeAttempts = new AtomicInteger();
+        volatile boolean gate = true;
+        volatile int recorded = -1;
+
+        Closer() {
+            super(Settings.staticSplit(4, 0.9).withAlwaysParallel());
+        }
+
+        @Override
+        protected void process(Closing m) {
+            switch (m) {
+                case Chore w -> {
+                    long spin = System.nanoTime() + w.micros() * 1_000;
+                    while (System.nanoTime() < spin) {
+                        Thread.onSpinWait();
+                    }
+                    done.set(done.get() + 1);
+                }
+                case Quit c -> {
+                    closeAttempts.incrementAndGet();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (!gate && System.nanoTime() < deadline) {
+                        Thread.onSpinWait();                     // held here until the test has acted
+                    }
+                    recorded = done.get();
+                    c.replyTo().reply(recorded);
+                    exit();
+                }
+                case StopSelfNow s -> {
+                    recorded = done.get();
+                    self().stopNow();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aStopSentAfterAnExitThatWaitsLetsItRunAlone() {
+        for (int round = 0; round < 10; round++) {
+            try (TaskRuntime rt = TaskRuntime.create(2)) {
+                Closer closer = new Closer();
+                List<CompletableFuture<Integer>> answer = new ArrayList<>();
+                rt.finish(() -> {
+                    ActorRef<Closing> ref = closer.start("closer");
+                    for (int i = 0; i < 20; i++) {
+                        ref.send(new Chore(500));
+                    }
+                    answer.add(ref.ask(Quit::new, Duration.ofMinutes(1)));
+                    ref.stop();                                  // waits for the Quit, which ran beside the work
+                });
+                assertThat(answer.get(0).join()).as("round %d", round).isEqualTo(closer.done.directGet())
+                        .isEqualTo(20);
+                assertThat(closer.closeAttempts.get()).as("round %d", round).isGreaterThanOrEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void anExitThatWaitsIsADeadLetterIfTheActorIsStoppedNowMeanwhile() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+            DeadLetter.subscribe(rt, dead::add);
+            Closer closer = new Closer();
+            closer.gate = false;
+            List<CompletableFuture<Integer>> answer = new ArrayList<>();
+            rt.finish(() -> {
+                ActorRef<Closing> ref = closer.start("closer");
+                ref.send(new Chore(300_000));                     // 300 ms: the Quit starts beside it
+                answer.add(ref.ask(Quit::new, Duration.ofMinutes(1)));
+                rt.async(() -> {
+                    awaitCondition("the Quit's first attempt", () -> closer.closeAttempts.get() == 1);
+                    ref.stopNow();
+                    closer.gate = true;
+                });
+            });
+            assertThat(closer.closeAttempts).hasValue(1);
+            awaitCondition("the Quit as a dead letter", () -> dead.stream().anyMatch(d -> d.message() instanceof Quit));
+            assertThat(catchThrowable(() -> answer.get(0).join())).as("its ask fails at once, not by its timeout")
+                    .hasCauseInstanceOf(dev.switchboard.actor.NoReplyException.class);
+        }
+    }
+
+    @Test
+    void aTransactionalMessageThatStopsItsActorNowComesAfterTheMessagesBesideIt() {
+        for (int round = 0; round < 10; round++) {
+            try (TaskRuntime rt = TaskRuntime.create(2)) {
+                Closer closer = new Closer();
+                rt.finish(() -> {
+                    ActorRef<Closing> ref = closer.start("closer");
+                    for (int i = 0; i < 8; i++) {
+                        ref.send(new Chore(2_000));
+                    }
+                    ref.send(new StopSelfNow());
+                });
+                assertThat(closer.recorded).as("round %d", round).isEqualTo(closer.done.directGet()).isEqualTo(8);
+            }
+        }
+    }
+
     @Test
     void messagesProcessedWhileThePolicyIsLeftOutAreStillClassifiedCountedAndSampled() {
         // One worker: every message runs inline, and while the actor is idle the policy's turns are left out. The
