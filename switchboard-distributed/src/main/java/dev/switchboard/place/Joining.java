@@ -208,6 +208,11 @@ final class Joining {
         }
     }
 
+    /** Whether this place is joining the others now (in {@link #connect}). */
+    boolean isJoining() {
+        return joining;
+    }
+
     /** The handshake of a connection this place accepted failed: said if the join times out. */
     void acceptedHandshakeFailed(String why) {
         acceptedFailure = why;

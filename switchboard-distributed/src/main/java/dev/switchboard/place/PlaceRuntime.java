@@ -369,8 +369,10 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         if (shutdown.getCount() == 0 || termination.terminated) {
             return;                                     // the places are closing
         }
+        Transport t = transport;
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost place "
-                + names.get(place) + " while the program ran: " + why);
+                + names.get(place) + (t != null && t.joining().isJoining() ? " while the places joined: "
+                : " while the program ran: ") + why);
         offIoThread(() -> {
             requests.placeLost(place, why);
             watches.placeLost(place, why);
