@@ -76,7 +76,7 @@ final class ActorHosting {
         }
         if (fresh == null || fresh == cell || fresh.cell() != cell) {
             throw new IllegalStateException("the factory for " + cell + " returned " + (fresh == null ? "null"
-                    : fresh == cell ? "the cell itself" : "an instance it did not create for it") + "; it must"
+                    : fresh == cell ? "the instance it replaces" : "an instance it did not create for it") + "; it must"
                     + " return a new instance each time");
         }
         return fresh;

@@ -134,8 +134,11 @@ final class Supervision {
     static int handle(ActorCore<?> cell, Throwable failure, Object envelope, String where) {
         ActorExtras x = cell.extrasOrNull();
         Child c = x == null ? null : x.supervision;
-        if (c == null || cell.isTerminated() || Context.current() != cell.activation()) {
+        if (c == null || Context.current() != cell.activation()) {
             return NOT_HANDLED;
+        }
+        if (cell.isTerminated()) {
+            return stoppedMeanwhile(cell, c, failure, envelope, where);
         }
         c.failures++;
         remember(c, failure);
@@ -173,6 +176,32 @@ final class Supervision {
                 yield HANDLED;
             }
         };
+    }
+
+    /**
+     * A child stopped (by its parent, its parent's end, or from outside) while it processed the message that failed:
+     * nothing is left to resume or restart, and the failure ends with the child, as its strategy would have handled
+     * it; the message is a dead letter. A failure the strategy escalates cannot reach the parent now, and goes to the
+     * child's finish ({@link #NOT_HANDLED}), as does one whose decider fails.
+     */
+    private static int stoppedMeanwhile(ActorCore<?> cell, Child c, Throwable failure, Object envelope,
+                                        String where) {
+        SupervisorStrategy.Directive d;
+        try {
+            d = c.strategy.decide(failure);
+        } catch (Throwable decider) {
+            addSuppressed(failure, decider);
+            return NOT_HANDLED;
+        }
+        if (d == null || d == SupervisorStrategy.Directive.ESCALATE) {
+            return NOT_HANDLED;
+        }
+        c.failures++;
+        remember(c, failure);
+        ActorFailures.keep(cell, failure);
+        log(cell, failure, where, "it had been stopped while it processed; its supervisor would "
+                + d.name().toLowerCase(java.util.Locale.ROOT) + " it, so the failure ends with it");
+        return drop(cell, envelope, failure);
     }
 
     /**
@@ -287,17 +316,17 @@ final class Supervision {
         if (cell.isTerminated()) {
             return;                                      // stopped meanwhile: its end drops a retry
         }
-        c.restarts++;
-        c.lastRestartNanos = ActorTimers.clock(cell).nanoTime();
         ActorCore<?> fresh;
         try {
             fresh = ActorHosting.create(cell, castFactory(c.factory));
-        } catch (Throwable factory) {
-            addSuppressed(factory, cause);
+        } catch (Throwable factory) {                    // the causes so far are added to it as it gives up
             cell.pauseBit(false);
-            giveUp(cell, c, factory, where, "its supervisor could not restart it: the factory threw");
+            giveUp(cell, c, factory, where, "its supervisor could not restart it: its factory gave no fresh"
+                    + " instance");
             return;
         }
+        c.restarts++;
+        c.lastRestartNanos = ActorTimers.clock(cell).nanoTime();
         ActorHosting.host(cell, castCell(fresh), cause);
         c.restartCause = cause;
         cell.extras().startPending = true;                // onRestart runs before the next message

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -483,6 +484,53 @@ class SupervisionTest {
         }
     }
 
+    /** Fails its first message, once the test has seen it enter and has stopped it. */
+    static final class FailsWhenStopped extends Child {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        FailsWhenStopped(Log log) {
+            super(log, 0, null);
+        }
+
+        @Override
+        protected void process(Work w) {
+            entered.countDown();
+            try {
+                if (!release.await(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    throw new AssertionError("never released");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("failed as it was stopped");
+        }
+    }
+
+    @Test
+    void aChildStoppedWhileItsMessageRunsAndFailsEndsWithItsFailureHandledNotInTheFinish() throws Exception {
+        Log log = new Log();
+        for (SupervisorStrategy strategy : List.of(SupervisorStrategy.restart(), SupervisorStrategy.resume(),
+                SupervisorStrategy.stop())) {
+            try (TaskRuntime rt = Runtimes.workers(2); DeadLetters dead = new DeadLetters(rt)) {
+                FailsWhenStopped[] instance = new FailsWhenStopped[1];
+                Parent parent = new Parent(() -> instance[0] = new FailsWhenStopped(log), strategy);
+                CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+                ActorRef<Work> child = parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                child.send(new Item(1));
+                assertThat(instance[0].entered.await(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+                child.stopNow();
+                instance[0].release.countDown();
+                done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);     // the finish does not throw it
+                Terminated end = parent.end.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                assertThat(end.reason()).as(strategy.toString()).isEqualTo(Terminated.Reason.STOPPED);
+                assertThat(end.failure()).hasMessage("failed as it was stopped");
+                assertThat(dead.messages).containsExactly(new Item(1));
+                assertThat(dead.count(DeadLetter.Reason.FAILED_PROCESSING)).isEqualTo(1);
+            }
+        }
+    }
+
     @Test
     void aRetryKeptWhenTheFactoryFailsIsADeadLetterAndTheGiveUpReachesTheFinish() throws Exception {
         Log log = new Log();
@@ -501,7 +549,10 @@ class SupervisionTest {
             assertThatThrownBy(() -> done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS))
                     .cause().hasMessage("no second instance")
                     .satisfies(e -> assertThat(e.getSuppressed()).anySatisfy(t -> assertThat(t)
-                            .hasMessageContaining("the factory threw")));
+                            .hasMessageContaining("its factory gave no fresh instance")
+                            .hasMessageContaining("it failed 1 time and was restarted 0 times")))
+                    .satisfies(e -> assertThat(e.getSuppressed()).as("the restart's cause, once")
+                            .filteredOn(t -> "first".equals(t.getMessage())).hasSize(1));
             assertThat(dead.messages).containsExactlyInAnyOrder(new Boom("first"), new Item(1));
             assertThat(dead.count(DeadLetter.Reason.FAILED_PROCESSING)).as("the kept retry").isEqualTo(1);
         }
