@@ -82,6 +82,7 @@ public final class FinishWait {
             Clock pacing = Clock.system();          // the runtime's own pacing: real time, whatever its clock
             long idleSince = 0;
             while (!producer.valueReady()) {
+                w.stashInterrupt();                // one that came meanwhile: not for the tasks it helps with
                 long before = w.progress();
                 // Runs queued tasks of the producer's subtree from any worker's deque, then waits, for one slice at
                 // most, for the producer to mark itself done, which it does once its value is there.
@@ -203,6 +204,7 @@ public final class FinishWait {
                 }
                 long deadline = earliest(failAt, reportAt);
                 if (help) {
+                    w.stashInterrupt();              // one that came while it blocked: not for the tasks it runs
                     // Help in bites, so that deadlines and other work are looked at in between: this thread runs
                     // only the finish's own tasks, so while work waits in the shared queue it blocks for a moment
                     // and the pool lets another worker run it (the finish's tasks may never end: endless chains).

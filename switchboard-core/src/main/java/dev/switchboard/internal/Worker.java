@@ -2,6 +2,7 @@ package dev.switchboard.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.BitSet;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -125,6 +126,8 @@ public final class Worker extends ForkJoinWorkerThread {
     private int tail;
     /** Greater than zero while this thread waits (finish, blocking get); the buffer is unused then. */
     private int blocking;
+    /** The interrupt statuses of this thread's waits, put aside while it helps (bit: the wait's depth - 1). */
+    private BitSet stashedInterrupts;
     /** Nodes this worker has started; read by the watchdog (written only here, with opaque stores). */
     private long progress;
     /**
@@ -472,11 +475,29 @@ public final class Worker extends ForkJoinWorkerThread {
         return head != tail;
     }
 
-    /** Flushes the buffer and disables it: called before this thread may wait. */
+    /**
+     * Flushes the buffer and disables it: called before this thread may wait. The interrupt status of the task that
+     * waits is put aside ({@link #stashInterrupt}) until {@link #exitBlocking}.
+     */
     void enterBlocking() {
         publish();
         blocking++;
+        stashInterrupt();
         scheduler.concentration.leave(this);     // a waiting thread runs no actors (Concentration, R4)
+    }
+
+    /**
+     * Puts aside the interrupt status of this thread's innermost wait: the tasks it runs while it helps start
+     * without it (each clears its own as it ends), and the wait's task gets it back at {@link #exitBlocking}. A wait
+     * calls it again before each bite of help, for an interrupt that came while it blocked.
+     */
+    void stashInterrupt() {
+        if (Thread.interrupted()) {
+            if (stashedInterrupts == null) {
+                stashedInterrupts = new BitSet();
+            }
+            stashedInterrupts.set(blocking - 1);
+        }
     }
 
     /**
@@ -491,6 +512,10 @@ public final class Worker extends ForkJoinWorkerThread {
 
     void exitBlocking() {
         blocking--;
+        if (stashedInterrupts != null && stashedInterrupts.get(blocking)) {
+            stashedInterrupts.clear(blocking);
+            interrupt();                          // the waiting task's own, put aside while it helped
+        }
     }
 
     /**

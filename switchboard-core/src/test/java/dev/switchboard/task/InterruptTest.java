@@ -19,6 +19,38 @@ class InterruptTest {
 
     @ParameterizedTest(name = "{0} worker(s)")
     @ValueSource(ints = {1, 2})
+    void aTaskInterruptedBeforeANestedFinishKeepsItsInterruptAndTheTasksItHelpsWithStartWithout(int workers) {
+        try (TaskRuntime rt = TaskRuntime.create(workers)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            rt.finish(() -> {
+                for (int i = 0; i < 20; i++) {
+                    rt.async(() -> {
+                        Thread.currentThread().interrupt();
+                        rt.finish(() -> {
+                            for (int j = 0; j < 4; j++) {
+                                rt.async(() -> seen.add("inner " + Thread.currentThread().isInterrupted()));
+                            }
+                        });
+                        seen.add("outer after its finish " + Thread.interrupted());
+                        Thread.currentThread().interrupt();
+                        TaskFuture<Integer> f = rt.future(() -> {
+                            seen.add("producer " + Thread.currentThread().isInterrupted());
+                            return 7;
+                        });
+                        seen.add("outer got " + f.get() + " " + Thread.interrupted());
+                    });
+                }
+            });
+            assertThat(seen).filteredOn(s -> s.startsWith("inner")).hasSize(80).containsOnly("inner false");
+            assertThat(seen).filteredOn(s -> s.startsWith("outer after")).hasSize(20)
+                    .containsOnly("outer after its finish true");
+            assertThat(seen).filteredOn(s -> s.startsWith("producer")).hasSize(20).containsOnly("producer false");
+            assertThat(seen).filteredOn(s -> s.startsWith("outer got")).hasSize(20).containsOnly("outer got 7 true");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} worker(s)")
+    @ValueSource(ints = {1, 2})
     void anInterruptSetByOneActorIsNotSeenByTheNextActorOnItsWorker(int workers) {
         try (TaskRuntime rt = TaskRuntime.create(workers)) {
             List<String> seen = new CopyOnWriteArrayList<>();
