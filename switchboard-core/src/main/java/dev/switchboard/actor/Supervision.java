@@ -372,7 +372,7 @@ final class Supervision {
         log(cell, failure, where, "it is stopped and its failure escalated to its parent " + parent);
         try {
             if (!parent.isTerminated()) {
-                AwaitedReplies.control(parent, new Escalation(parent, cell, failure));
+                AwaitedReplies.control(parent, new Escalation(parent, cell, failure, where));
                 return;
             }
         } catch (Throwable noRoom) {
@@ -387,16 +387,22 @@ final class Supervision {
      * since (its new instance did not start that child), when it goes to the child's finish.
      */
     private static final class Escalation extends ControlAction {
+        /** How the {@code where} of a failure escalated to an actor begins: then it names where the failure began. */
+        private static final String ESCALATED_FROM = "a failure escalated from ";
         private final ActorCore<?> parent;
         private final ActorCore<?> instance;
         private final ActorCore<?> child;
         private final Throwable failure;
+        /** The actor the failure began in, and where (through any number of escalations). */
+        private final String origin;
 
-        Escalation(ActorCore<?> parent, ActorCore<?> child, Throwable failure) {
+        Escalation(ActorCore<?> parent, ActorCore<?> child, Throwable failure, String childWhere) {
             this.parent = parent;
             this.instance = ActorHosting.instanceOf(parent);
             this.child = child;
             this.failure = failure;
+            this.origin = childWhere.startsWith(ESCALATED_FROM) ? childWhere.substring(ESCALATED_FROM.length())
+                    : child + ", which failed " + childWhere;
         }
 
         @Override
@@ -406,8 +412,11 @@ final class Supervision {
                         + parent + ", which had restarted since", "a failure escalated to a parent that restarted");
                 return;
             }
-            ActorFailures.fail(parent, failure, "its child " + child + " escalated this failure",
-                    "a failure its child " + child + " escalated");
+            String from = origin.startsWith(child + ", which failed ")
+                    ? ", which it met " + origin.substring((child + ", which failed ").length())
+                    : ", from " + origin;
+            ActorFailures.fail(parent, failure, "its child " + child + " escalated this failure" + from,
+                    ESCALATED_FROM + origin);
         }
 
         @Override

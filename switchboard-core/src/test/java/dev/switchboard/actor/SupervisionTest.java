@@ -384,7 +384,9 @@ class SupervisionTest {
             assertThatThrownBy(() -> done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS))
                     .cause().isInstanceOf(IllegalStateException.class).hasMessage("deep down")
                     .satisfies(e -> assertThat(e.getSuppressed()).anySatisfy(s -> assertThat(s)
-                            .hasMessageContaining("top@").hasMessageContaining("escalated")));
+                            .hasMessageContaining("top@").hasMessageContaining("escalated")
+                            // where it began, through both levels
+                            .hasMessageContaining("from " + leaf.get() + ", which failed processing a Boom")));
             Await.until("both ends heard", () -> ends.size() == 2);
             assertThat(ends).extracting(Terminated::reason).containsOnly(Terminated.Reason.FAILED);
         }
