@@ -111,6 +111,7 @@ public final class HangReports {
                         + b.future() + (b.site() != null ? ", called at " + b.site() : ""));
             }
         }
+        runningTasks(scope, items);
         if (items.isEmpty()) {
             sb.append("\n  - no actor, awaiting task or blocked get() is open; ")
               .append("the remaining children are tasks still running or queued");
@@ -122,6 +123,46 @@ public final class HangReports {
             appendFailuresSoFar(sb, scope.failed());
         }
         return sb.append("\n  ").append(poolState()).toString();
+    }
+
+    /**
+     * Adds to {@code items} the plain tasks of {@code scope} (or of finishes nested in it) that a worker runs now,
+     * each with its thread's state and where in the program's code it is: a task blocked in the program's own code
+     * (a latch, a lock, a sleep) is named, as an actor blocked in {@code process} is. Actors and awaiting tasks are
+     * in the scope's open items already, and a task blocked in {@code get()} among the blocked gets.
+     */
+    private void runningTasks(Scope scope, List<String> items) {
+        for (Worker w : scheduler.workers) {
+            Node n = w.current();
+            if (n == null || n instanceof Scope || n.isOpen() || !within(n, scope) || blockedInGet(n)) {
+                continue;
+            }
+            String running = runningNow(n);
+            if (running != null) {
+                items.add(n.describe() + "; " + running);
+            }
+        }
+    }
+
+    /** Whether {@code n} counts toward {@code scope}: its own finish is that one or one nested in it. */
+    private static boolean within(Node n, Scope scope) {
+        for (Scope s = n.scope(); s != null; ) {
+            if (s == scope) {
+                return true;
+            }
+            Node parent = (Node) s.getCompleter();
+            s = parent == null ? null : parent.scope();
+        }
+        return false;
+    }
+
+    private boolean blockedInGet(Node n) {
+        for (BlockedGet b : blockedGets) {
+            if (b.node() == n) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -110,15 +110,19 @@ class HangDiagnosticTest {
         }
     }
 
+    /** Two workers; a hang reported after 100 ms goes to {@code reports} and counts down {@code reported}. */
+    private static TaskRuntime reporting(ConcurrentLinkedQueue<String> reports, CountDownLatch reported) {
+        return TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100)).hangReporter(r -> {
+            reports.add(r);
+            reported.countDown();
+        }).build();
+    }
+
     @Test
     void hangReportAfterReportsOnceAndTheFinishStillCompletes() {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
         CountDownLatch reported = new CountDownLatch(1);
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
-                .hangReporter(r -> {
-                    reports.add(r);
-                    reported.countDown();
-                }).build()) {
+        try (TaskRuntime rt = reporting(reports, reported)) {
             PongActor slow = new PongActor();
             rt.finish(() -> {
                 ActorRef<String> ref = slow.start();
@@ -147,11 +151,7 @@ class HangDiagnosticTest {
     void aHangReportListsTheFailuresTheFinishHasSoFar() {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
         CountDownLatch reported = new CountDownLatch(1);
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
-                .hangReporter(r -> {
-                    reports.add(r);
-                    reported.countDown();
-                }).build()) {
+        try (TaskRuntime rt = reporting(reports, reported)) {
             PongActor waiting = new PongActor();
             Throwable thrown = catchThrowable(() -> rt.finish(() -> {
                 ActorRef<String> ref = waiting.start();
@@ -182,11 +182,7 @@ class HangDiagnosticTest {
     void aHangReportShowsWhereAnActorWaitsInsideProcess() {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
         CountDownLatch reported = new CountDownLatch(1);
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
-                .hangReporter(r -> {
-                    reports.add(r);
-                    reported.countDown();
-                }).build()) {
+        try (TaskRuntime rt = reporting(reports, reported)) {
             BlockedActor waits = new BlockedActor(reported);
             rt.finish(() -> waits.start().send("wait"));
             assertThat(reports).hasSize(1);
@@ -194,6 +190,23 @@ class HangDiagnosticTest {
                     .containsPattern("running now on thread '[^']+-worker-\\d' \\((WAITING|TIMED_WAITING)\\), in "
                             + Pattern.quote(BlockedActor.class.getName()) + "\\.process\\(BlockedActor\\.java:"
                             + "\\d+\\), calling java\\.util\\.concurrent\\.CountDownLatch\\.await");
+        }
+    }
+
+    /** A plain task that waits inside its own code: the report names it, its thread and where it waits. */
+    @Test
+    void aHangReportShowsWhereATaskWaitsInItsOwnCode() {
+        ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
+        CountDownLatch reported = new CountDownLatch(1);
+        try (TaskRuntime rt = reporting(reports, reported)) {
+            rt.finish(() -> rt.finish(() -> rt.async(new dev.switchboard.testing.BlockedTask(reported)::run)));
+            assertThat(reports).isNotEmpty();
+            assertThat(reports.peek())
+                    .containsPattern("running now on thread '[^']+-worker-\\d' \\((WAITING|TIMED_WAITING)\\), in "
+                            + Pattern.quote(dev.switchboard.testing.BlockedTask.class.getName())
+                            + "\\.run\\(BlockedTask\\.java:\\d+\\), calling java\\.util\\.concurrent\\.CountDownLatch"
+                            + "\\.await")
+                    .doesNotContain("no actor, awaiting task or blocked get() is open");
         }
     }
 
@@ -219,11 +232,7 @@ class HangDiagnosticTest {
     void aHangReportListsAnActorsActiveTimers() {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
         CountDownLatch reported = new CountDownLatch(1);
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
-                .hangReporter(r -> {
-                    reports.add(r);
-                    reported.countDown();
-                }).build()) {
+        try (TaskRuntime rt = reporting(reports, reported)) {
             Actor<String> waiting = new Actor<>() {
                 @Override
                 protected void onStart() {
