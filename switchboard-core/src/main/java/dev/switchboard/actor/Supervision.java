@@ -137,8 +137,8 @@ final class Supervision {
         if (c == null || Context.current() != cell.activation()) {
             return NOT_HANDLED;
         }
-        if (cell.isTerminated()) {
-            return stoppedMeanwhile(cell, c, failure, envelope, where);
+        if (cell.isTerminated()) {                    // an exit of its own is not a stop: its failure goes on
+            return ActorStop.stopped(cell) ? stoppedMeanwhile(cell, c, failure, envelope, where) : NOT_HANDLED;
         }
         c.failures++;
         remember(c, failure);
@@ -182,7 +182,8 @@ final class Supervision {
      * A child stopped (by its parent, its parent's end, or from outside) while it processed the message that failed:
      * nothing is left to resume or restart, and the failure ends with the child, as its strategy would have handled
      * it; the message is a dead letter. A failure the strategy escalates cannot reach the parent now, and goes to the
-     * child's finish ({@link #NOT_HANDLED}), as does one whose decider fails.
+     * child's finish ({@link #NOT_HANDLED}), as do one whose decider fails and one it would give up on (a restart
+     * past its limit).
      */
     private static int stoppedMeanwhile(ActorCore<?> cell, Child c, Throwable failure, Object envelope,
                                         String where) {
@@ -193,7 +194,8 @@ final class Supervision {
             addSuppressed(failure, decider);
             return NOT_HANDLED;
         }
-        if (d == null || d == SupervisorStrategy.Directive.ESCALATE) {
+        if (d == null || d == SupervisorStrategy.Directive.ESCALATE
+                || d == SupervisorStrategy.Directive.RESTART && restartsUsedUp(cell, c)) {
             return NOT_HANDLED;
         }
         c.failures++;
@@ -251,16 +253,25 @@ final class Supervision {
         }
     }
 
+    /** Whether one more restart now would pass the strategy's limit (the restarts within its window). */
+    private static boolean restartsUsedUp(ActorCore<?> cell, Child c) {
+        SupervisorStrategy s = c.strategy;
+        if (s.maxRestarts() < 0) {
+            return false;
+        }
+        long now = ActorTimers.clock(cell).nanoTime();
+        while (!c.recent.isEmpty() && now - c.recent.peekFirst() > s.window().toNanos()) {
+            c.recent.pollFirst();
+        }
+        return c.recent.size() >= s.maxRestarts();
+    }
+
     private static int restart(ActorCore<?> cell, Child c, Throwable failure, Object envelope, String where,
             boolean retried) {
         SupervisorStrategy s = c.strategy;
         long now = ActorTimers.clock(cell).nanoTime();
         if (s.maxRestarts() >= 0) {
-            long window = s.window().toNanos();
-            while (!c.recent.isEmpty() && now - c.recent.peekFirst() > window) {
-                c.recent.pollFirst();
-            }
-            if (c.recent.size() >= s.maxRestarts()) {
+            if (restartsUsedUp(cell, c)) {
                 giveUp(cell, c, failure, where, "its supervisor gave up: " + (s.maxRestarts() == 0 ? "its strategy"
                         + " allows no restart" : "it would be restart " + (c.recent.size() + 1) + " within "
                         + s.window() + ", more than the " + s.maxRestarts() + " allowed"));

@@ -534,6 +534,42 @@ class SupervisionTest {
     }
 
     @Test
+    void aChildStoppedWhileItsMessageRunsAndFailsPastItsRestartLimitPutsTheFailureInTheFinish() throws Exception {
+        Log log = new Log();
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            FailsWhenStopped[] instance = new FailsWhenStopped[1];
+            Parent parent = new Parent(() -> instance[0] = new FailsWhenStopped(log),
+                    SupervisorStrategy.restart().withLimit(0, Duration.ofMinutes(1)));    // it would give up
+            CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+            ActorRef<Work> child = parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            child.send(new Item(1));
+            assertThat(instance[0].entered.await(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            child.stopNow();
+            instance[0].release.countDown();
+            assertThatThrownBy(() -> done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)).cause()
+                    .hasMessage("failed as it was stopped");
+        }
+    }
+
+    @Test
+    void aSupervisedChildThatExitsAndThenThrowsPutsItsFailureInTheFinish() throws Exception {
+        Log log = new Log();
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Parent parent = new Parent(() -> new Child(log, 0, null) {
+                @Override
+                protected void process(Work w) {
+                    exit();
+                    throw new IllegalStateException("thrown after exit()");
+                }
+            }, SupervisorStrategy.restart());
+            CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+            parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS).send(new Item(1));
+            assertThatThrownBy(() -> done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)).cause()
+                    .hasMessage("thrown after exit()");
+        }
+    }
+
+    @Test
     void aRetryKeptWhenTheFactoryFailsIsADeadLetterAndTheGiveUpReachesTheFinish() throws Exception {
         Log log = new Log();
         AtomicInteger built = new AtomicInteger();
