@@ -207,7 +207,7 @@ final class MessageCodec {
      *         is longer than {@code maxBytes}
      */
     ByteBuf frame(Object message, Supplier<String> to, int maxBytes, ByteBufAllocator allocator) {
-        Output output = write(message, to);
+        Output output = write(FrameFitting.fit(message, limits), to);
         try {
             int length = output.position();
             if (length > maxBytes) {

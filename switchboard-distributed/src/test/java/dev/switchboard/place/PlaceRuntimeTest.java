@@ -247,6 +247,39 @@ class PlaceRuntimeTest {
     }
 
     @Test
+    void theRuntimesOwnTextsAreCutToWhatAFrameBetweenPlacesCarries() {
+        DecodingLimits limits = DecodingLimits.DEFAULTS.withMaxStringLength(10_000).withMaxFrameBytes(1 << 20);
+        try (PlaceRuntime small = new PlaceRuntime(0, List.of("p0", "p1"), List.of(), "register it",
+                new PlaceRuntime.Settings(1, 300, limits, null, null))) {
+            String trace = "at a.B.c(B.java:1)\n".repeat(2_000);                 // 38,000 characters
+            List<Throwable> failures = new java.util.ArrayList<>();
+            for (int i = 0; i < 150; i++) {
+                failures.add(new PlaceFailureException("p1", "java.lang.IllegalStateException", "deep " + i, trace));
+            }
+            Object[] decoded = new Object[2];
+            List<Object> frames = List.of(new Frames.Failed(1, "java.lang.IllegalStateException", "deep", trace, false),
+                    small.shutdownFrame(failures, failures.size()));
+            for (int i = 0; i < 2; i++) {
+                io.netty.buffer.ByteBuf b = small.codec.frame(frames.get(i), () -> "place p1", limits.maxFrameBytes(),
+                        io.netty.buffer.ByteBufAllocator.DEFAULT);
+                try {
+                    decoded[i] = small.codec.decode(b.skipBytes(4));
+                } finally {
+                    b.release();
+                }
+            }
+            Frames.Failed failed = (Frames.Failed) decoded[0];
+            assertThat(failed.stackTrace()).hasSize(10_000).endsWith("more than a frame between places carries]");
+            Frames.Shutdown shutdown = (Frames.Shutdown) decoded[1];
+            assertThat(shutdown.failureCount()).isEqualTo(150);
+            assertThat(shutdown.failures()).hasSize(PlaceRuntime.FAILURES_TOLD)
+                    .allSatisfy(f -> assertThat(f.message()).startsWith("deep "));
+            assertThat(shutdown.failures()[0].stackTrace()).hasSize(10_000);
+            assertThat(shutdown.failures()[99].stackTrace()).as("past the frame's share of texts").isEmpty();
+        }
+    }
+
+    @Test
     void placeZeroKeepsTheFirstHundredFailuresAndCountsTheRest() throws Exception {
         long[] id = new long[1];
         place.runtime.finish(() -> {

@@ -227,6 +227,44 @@ class PlacesTest {
      * 2 to place 0, not through the blocked direction) and must not end the program: place 1 counts two frames sent
      * that nobody received. After five waves place 0 reads again, and the program ends with the token delivered.
      */
+    record Fuse(String why) {
+    }
+
+    /** An actor that fails from a recursion 300 deep: a stack trace of some 20,000 characters. */
+    record NewDeepBomb() implements ActorRecipe<Fuse> {
+        @Override
+        public Actor<Fuse> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Fuse b) {
+                    dive(300, b.why());
+                }
+            };
+        }
+    }
+
+    static void dive(int n, String why) {
+        if (n == 0) {
+            throw new IllegalStateException(why);
+        }
+        dive(n - 1, why);
+    }
+
+    @Test
+    void aFailureWhoseTraceIsLongerThanAPlaceAcceptsReachesTheFinishWithItsTraceCut() {
+        assertThatThrownBy(() -> Places.builder().places(2).workers(1)
+                .decodingLimits(DecodingLimits.DEFAULTS.withMaxStringLength(10_000))
+                .messages(Fuse.class, NewDeepBomb.class)
+                .run(places -> places.start(1, "bomb", new NewDeepBomb()).send(new Fuse("the fuse was short"))))
+                .isInstanceOfSatisfying(MultiException.class, e -> assertThat(e.failures()).singleElement()
+                        .isInstanceOfSatisfying(PlaceFailureException.class, f -> {
+                            assertThat(f).hasMessage("on place p1: java.lang.IllegalStateException: the fuse was"
+                                    + " short");
+                            assertThat(f.remoteStackTrace()).hasSizeLessThanOrEqualTo(10_000)
+                                    .endsWith("more than a frame between places carries]");
+                        }));
+    }
+
     @Test
     void framesHeldOnTheWireWhileEveryPlaceIsIdleKeepTheProgramGoing() throws Exception {
         NewLateArrival.GOT.set(0);
