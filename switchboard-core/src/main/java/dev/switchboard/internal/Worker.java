@@ -481,8 +481,8 @@ public final class Worker extends ForkJoinWorkerThread {
      */
     void enterBlocking() {
         publish();
+        stashInterrupt(blocking);                 // first: if it cannot, nothing is left half done
         blocking++;
-        stashInterrupt();
         scheduler.concentration.leave(this);     // a waiting thread runs no actors (Concentration, R4)
     }
 
@@ -492,11 +492,17 @@ public final class Worker extends ForkJoinWorkerThread {
      * calls it again before each bite of help, for an interrupt that came while it blocked.
      */
     void stashInterrupt() {
-        if (Thread.interrupted()) {
+        stashInterrupt(blocking - 1);
+    }
+
+    /** Puts the interrupt status aside as that of the wait at {@code depth}; it stays set if that fails. */
+    private void stashInterrupt(int depth) {
+        if (isInterrupted()) {
             if (stashedInterrupts == null) {
                 stashedInterrupts = new BitSet();
             }
-            stashedInterrupts.set(blocking - 1);
+            stashedInterrupts.set(depth);
+            Thread.interrupted();                    // cleared only once it is put aside
         }
     }
 
