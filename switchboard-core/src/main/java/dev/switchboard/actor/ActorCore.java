@@ -237,7 +237,10 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
             + " it in process()";
 
     /**
-     * Processes the following messages with {@code next} until {@link #unbecome()}.
+     * Processes the following messages with {@code next} until {@link #unbecome()}, which returns to the current
+     * behavior: each {@code become} keeps the one it replaces, on a stack, until its {@code unbecome}. A state
+     * machine that only moves from state to state uses {@link #become(Behavior, boolean) become(next, true)}, which
+     * keeps nothing (Pekko's {@code become}).
      *
      * @throws IllegalStateException if this actor has been started and this is not called by its processing of a
      *         message or of a reply (a task it spawned could run beside its next message); before {@code start()} it
@@ -246,17 +249,36 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      *         its messages at once
      */
     protected final void become(Behavior<M> next) {
+        become(next, false);
+    }
+
+    /**
+     * Processes the following messages with {@code next}: with {@code discardOld}, in place of the current behavior,
+     * which is not kept (Pekko's {@code become(behavior)}, and {@code become(behavior, true)}); without, as
+     * {@link #become(Behavior)} does (Pekko's {@code become(behavior, false)}). An actor that moves from state to
+     * state forever discards, or the behaviors it leaves pile up.
+     *
+     * <pre>{@code
+     * private void closed(Msg m) { if (m instanceof Open) become(this::opened, true); }
+     * private void opened(Msg m) { if (m instanceof Close) become(this::closed, true); }
+     * }</pre>
+     *
+     * @throws IllegalStateException as {@link #become(Behavior)}
+     */
+    protected final void become(Behavior<M> next, boolean discardOld) {
         Objects.requireNonNull(next, "behavior");
         ActorCore<M> cell = cell();
         if (cell.status() != 0) {                      // in the constructor, it sets the first behavior
             OwnerChecks.requireNoPolicy(cell, "become()", BECOME_UNDER_A_POLICY);
         }
         OwnerChecks.requireProcessingOnceStarted(cell, "become");
-        ActorExtras x = cell.extras();
-        if (x.become == null) {
-            x.become = new BecomeStack();
+        if (!discardOld) {
+            ActorExtras x = cell.extras();
+            if (x.become == null) {
+                x.become = new BecomeStack();
+            }
+            x.become.push(cell.behavior);
         }
-        x.become.push(cell.behavior);
         cell.behavior = next;
     }
 

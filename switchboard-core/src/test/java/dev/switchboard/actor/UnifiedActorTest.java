@@ -385,6 +385,45 @@ class UnifiedActorTest {
         assertThat(log).containsExactly("a", "B", "(c)", "D", "e");
     }
 
+    /** A door: open and closed by turns, each state replacing the other (nothing kept). */
+    static final class Door extends Actor<String> {
+        int opened;
+        Throwable unbecomeAfterwards;
+
+        @Override
+        protected void process(String m) {                 // closed
+            if (m.equals("open")) {
+                opened++;
+                become(this::open, true);
+            } else if (m.equals("stop")) {
+                unbecomeAfterwards = catchThrowable(this::unbecome);
+                exit();
+            }
+        }
+
+        private void open(String m) {
+            if (m.equals("close")) {
+                become(this::process, true);
+            }
+        }
+    }
+
+    @Test
+    void becomeThatDiscardsKeepsNoBehaviorBehind() {
+        Door door = new Door();
+        rt.finish(() -> {
+            ActorRef<String> ref = door.start();
+            for (int i = 0; i < 500_000; i++) {
+                ref.send("open");
+                ref.send("close");
+            }
+            ref.send("stop");
+        });
+        assertThat(door.opened).isEqualTo(500_000);
+        assertThat(door.unbecomeAfterwards).as("nothing was kept to go back to")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("without a matching");
+    }
+
     @Test
     void unbecomeWithoutBecomeIsAnError() {
         AtomicReference<Throwable> error = new AtomicReference<>();
