@@ -43,7 +43,7 @@ public abstract class AsyncTask extends Node {
         try {
             runBody();
         } catch (Throwable t) {
-            scope().addFailure(t);
+            scope().addTaskFailure(t);
         } finally {
             Thread.interrupted();      // an interrupt set by this task is not seen by the next one on this thread
             sealSpawns();

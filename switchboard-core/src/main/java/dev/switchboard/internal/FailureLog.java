@@ -51,11 +51,32 @@ public final class FailureLog {
     }
 
     /**
+     * Logs that {@code count} tasks of the finish {@code finish} failed while it stayed open, {@code first} the first
+     * of them: a finish rethrows its tasks' failures when it ends, and one that stays open (a service's) would not
+     * show them until then. Counted as one failure of this log's lines; never throws.
+     */
+    public void tasksFailed(String finish, long count, Throwable first) {
+        String line = count + (count == 1 ? " task" : " tasks") + " of " + finish + " in runtime '" + scheduler.name()
+                + "' failed while it stayed open (it throws their failures when it ends); the first: " + first;
+        log(line, first);
+    }
+
+    /**
      * Logs that {@code actor} failed {@code where} (e.g. "processing a Balance"), and {@code next} (e.g. "it is
      * terminated; its failure goes to the finish opened by thread 'main'"), unless this minute's lines are used up.
      * Never throws.
      */
     public void actorFailed(Object actor, String where, Throwable cause, String next) {
+        try {
+            log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where + ": " + cause + "; "
+                    + next, cause);
+        } catch (Throwable noMemoryOrBrokenLogger) {
+            // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
+        }
+    }
+
+    /** Logs {@code text} and {@code cause}, unless this minute's lines are used up. Never throws. */
+    private void log(String text, Throwable cause) {
         try {
             long skipped;
             synchronized (this) {
@@ -78,8 +99,7 @@ public final class FailureLog {
                 skipped = notLogged;
                 notLogged = 0;
             }
-            String line = "Switchboard: actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where
-                    + ": " + cause + "; " + next
+            String line = "Switchboard: " + text
                     + (skipped == 0 ? "" : " (" + skipped + " more failure" + (skipped == 1 ? "" : "s")
                     + " since the last line were not logged: more than " + perMinute + " a minute)");
             logger.log(System.Logger.Level.ERROR, line, cause);

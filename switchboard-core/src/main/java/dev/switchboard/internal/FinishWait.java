@@ -261,6 +261,10 @@ public final class FinishWait {
                 }
                 long now = clock.nanoTime();
                 if (reportAt != 0 && now - reportAt >= 0) {
+                    Object[] failed = scope.takeTaskFailuresToLog();    // an open finish's tasks' failures, seen
+                    if (failed != null) {
+                        scheduler.failureLog().tasksFailed(scope.name(), (Long) failed[0], (Throwable) failed[1]);
+                    }
                     long progress = scheduler.hangs.workersProgress();
                     if (progress != reportProgress) {
                         // the runtime's workers started work in the last period: not stuck, look again later

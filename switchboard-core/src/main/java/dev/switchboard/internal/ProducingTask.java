@@ -57,7 +57,7 @@ public abstract class ProducingTask extends Node {
         try {
             produce();
         } catch (Throwable t) {
-            scope().addFailure(t);
+            scope().addTaskFailure(t);
         } finally {
             Thread.interrupted();      // an interrupt set by this task is not seen by the next one on this thread
             // The value is there: mark this task done, which ends a waiter's join (FinishWait#helpProduce) at once.

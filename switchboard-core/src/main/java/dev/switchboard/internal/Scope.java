@@ -64,6 +64,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** Deadline of the current wait, 0 for none; confined to the waiting thread. */
     private long deadline;
 
+    /** Task failures since the waiting finish last logged them, and the first of them; guarded by this. */
+    private long tasksFailedUnlogged;
+    private Throwable firstTaskFailureUnlogged;
     /** The first failures, oldest first, at most {@link #MAX_KEPT_FAILURES}; guarded by this. */
     private List<Throwable> failures;
     /** Failures recorded, kept or not; guarded by this. */
@@ -223,6 +226,32 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
      * it the normal way, it is counted and the first such failure is kept in a field. A fatal failure
      * ({@link Failures#isFatal}) also wakes the finish waiting for this scope, which then stops waiting.
      */
+    /**
+     * A task's failure ({@link #addFailure}), which no log has told of yet: a waiting finish that stays open logs it
+     * ({@link #takeTaskFailuresToLog}), so that a failure in a service whose finish never ends is seen.
+     */
+    public void addTaskFailure(Throwable failure) {
+        addFailure(failure);
+        synchronized (this) {
+            if (tasksFailedUnlogged++ == 0) {
+                firstTaskFailureUnlogged = failure;
+            }
+        }
+    }
+
+    /**
+     * For the waiting finish: the task failures not yet logged, and the first of them, then none; null if none.
+     */
+    public synchronized Object[] takeTaskFailuresToLog() {
+        if (tasksFailedUnlogged == 0) {
+            return null;
+        }
+        Object[] taken = {tasksFailedUnlogged, firstTaskFailureUnlogged};
+        tasksFailedUnlogged = 0;
+        firstTaskFailureUnlogged = null;
+        return taken;
+    }
+
     public void addFailure(Throwable failure) {
         boolean fatal = Failures.isFatal(failure);
         Node forwardTo;

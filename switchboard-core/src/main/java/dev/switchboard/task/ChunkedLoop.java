@@ -44,7 +44,7 @@ final class ChunkedLoop {
             try {
                 body.accept(i);
             } catch (Throwable t) {
-                scope.addFailure(t);
+                scope.addTaskFailure(t);
             }
             if ((i & STOP_CHECK_MASK) == 0 && scope.stopped() != null) {
                 return;                          // the finish gave up (a fatal error): the rest is not worth running

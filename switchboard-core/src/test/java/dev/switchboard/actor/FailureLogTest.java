@@ -97,6 +97,38 @@ class FailureLogTest {
     }
 
     @Test
+    void aTasksFailureIsLoggedWhileItsFinishStaysOpenAndNotWhenTheFinishEndsSoon() {
+        try (TaskRuntime quick = TaskRuntime.builder().workers(2).build()) {     // looks after 10 s
+            Recording log = recordingOf(quick);
+            assertThatThrownBy(() -> quick.finish(() -> quick.async(() -> {
+                throw new IllegalStateException("a task failed at once");
+            }))).hasMessage("a task failed at once");
+            assertThat(log.lines()).as("a finish that ends soon throws them, and logs nothing").isEmpty();
+        }
+        try (TaskRuntime rt = TaskRuntime.builder().name("service").workers(2).hangReportAfter(Duration.ofMillis(100))
+                .hangReporter(report -> { }).build()) {
+            Recording log = recordingOf(rt);
+            assertThatThrownBy(() -> rt.finish(() -> {
+                for (int i = 1; i <= 3; i++) {
+                    int job = i;
+                    rt.async(() -> {
+                        throw new IllegalStateException("job " + job + " failed");
+                    });
+                }
+                // a service: the finish stays open until the log has told of its tasks' failures
+                rt.async(() -> Await.until("the failures logged", () -> !log.lines().isEmpty()));
+            })).isInstanceOf(dev.switchboard.task.MultiException.class);
+            assertThat(log.lines()).first().satisfies(line -> {                // all 3, or those failed by then
+                assertThat(line.level()).isEqualTo(System.Logger.Level.ERROR);
+                assertThat(line.text()).matches("Switchboard: [123] tasks? of the finish opened by thread '.*' in"
+                        + " runtime 'service' failed while it stayed open \\(it throws their failures when it"
+                        + " ends\\); the first: java.lang.IllegalStateException: job \\d failed");
+                assertThat(line.cause()).isInstanceOf(IllegalStateException.class);
+            });
+        }
+    }
+
+    @Test
     void atMostSoManyLinesAMinuteOfTheRuntimesClockAndTheNextLineSaysHowManyWereNot() {
         ManualClock clock = new ManualClock();
         try (TaskRuntime rt = RuntimeInternals.clock(TaskRuntime.builder().workers(2).logFailures(3), clock)
