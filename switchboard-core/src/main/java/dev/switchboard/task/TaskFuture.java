@@ -29,6 +29,10 @@ public sealed interface TaskFuture<T> permits DataDrivenFuture {
      * the pool. A recursion on futures therefore runs on the runtime's workers, whatever its size
      * (docs/architecture.md, "Waiting on a worker", gives the bound).
      *
+     * <p>The wait is not interruptible: an interrupt is kept for the caller, and a runtime's {@code close} does
+     * not end it (its {@code close(Duration)} then returns false); a value that may never come is waited for
+     * with {@link #get(java.time.Duration)}, or its task is run with {@code asyncAwait}.
+     *
      * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
      */
     T get();

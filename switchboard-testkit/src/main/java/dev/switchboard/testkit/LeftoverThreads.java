@@ -30,7 +30,10 @@ final class LeftoverThreads {
             Pattern.compile("junit-jupiter-timeout-watcher"),
             Pattern.compile("CompletableFutureDelayScheduler"),        // orTimeout, completeOnTimeout
             Pattern.compile("VirtualThread-unparker"),
-            Pattern.compile("switchboard-shared-timer"));              // the core's, shared by every runtime
+            Pattern.compile("switchboard-shared-timer"),               // the core's, shared by every runtime
+            // the default runtime's (TaskRuntime.defaultRuntime(), named "switchboard"): started when first used,
+            // never closed, as its Javadoc says
+            Pattern.compile("switchboard-(worker-\\d+|watchdog|timer)"));
     /** The class of the threads that carry virtual threads, which the JDK starts and keeps for them. */
     private static final String CARRIER = "jdk.internal.misc.CarrierThread";
 

@@ -10,9 +10,11 @@ import dev.switchboard.actor.ReplyTimeoutException;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.actor.SupervisorStrategy;
 import dev.switchboard.actor.Terminated;
+import dev.switchboard.task.TaskRuntime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -185,6 +187,33 @@ class TestKitTest {
         } finally {
             again.countDown();
             second.join();
+        }
+    }
+
+    @Test
+    void theDefaultRuntimesThreadsAreNotATestsLeftovers() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        TestKit kit = TestKit.builder().timeout(Duration.ofMillis(200)).build();
+        TaskRuntime.defaultRuntime().finish(() -> { });                      // never closed, as documented
+        List<Thread> started = new java.util.ArrayList<>();
+        for (String name : List.of("switchboard-worker-97", "switchboard-watchdog", "switchboard-timer")) {
+            Thread t = new Thread(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, name);                                   // as the default runtime names its threads
+            t.start();
+            started.add(t);
+        }
+        try {
+            kit.close();
+        } finally {
+            release.countDown();
+            for (Thread t : started) {
+                t.join();
+            }
         }
     }
 
