@@ -280,7 +280,16 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     /** Enables every mailbox. */
     protected final void enableAll() {
         OwnerChecks.requireOwnContextOnceStarted(this, "enableAll");
-        boxes.setAll(true, -1);
+        java.util.BitSet closed = ActorStop.closedByStop(this);
+        if (closed == null) {
+            boxes.setAll(true, -1);
+        } else {                                              // a stop's closed mailboxes stay closed
+            for (int i = 0; i < boxes.mailboxes(); i++) {
+                if (!closed.get(i)) {
+                    boxes.setEnabled(i, true);
+                }
+            }
+        }
         cell().signal();
     }
 
@@ -288,7 +297,8 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     protected final void disableAllExcept(int mailbox) {
         int i = checked(mailbox, "disableAllExcept");
         OwnerChecks.requireOwnContextOnceStarted(this, "disableAllExcept");
-        boxes.setAll(false, i);
+        java.util.BitSet closed = ActorStop.closedByStop(this);
+        boxes.setAll(false, closed != null && closed.get(i) ? -1 : i);     // a stop's closed mailbox stays closed
         cell().signal();
     }
 
@@ -309,6 +319,10 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
 
     private void enabling(int i, boolean enable) {
         OwnerChecks.requireOwnContextOnceStarted(this, enable ? "enable" : "disable");
+        java.util.BitSet closed = enable ? ActorStop.closedByStop(this) : null;
+        if (closed != null && closed.get(i)) {
+            return;                                           // closed behind a stop: it stays closed
+        }
         if (boxes.setEnabled(i, enable)) {
             cell().signal();                                  // messages may be waiting there
         }
@@ -316,6 +330,10 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
 
     private void enabling(int[] mailboxes, boolean enable) {
         OwnerChecks.requireOwnContextOnceStarted(this, enable ? "enable" : "disable");
+        java.util.BitSet closed = enable ? ActorStop.closedByStop(this) : null;
+        if (closed != null) {
+            mailboxes = java.util.Arrays.stream(mailboxes).filter(i -> !closed.get(i)).toArray();
+        }
         if (boxes.setEnabled(mailboxes, enable)) {
             cell().signal();
         }

@@ -82,6 +82,62 @@ class SelectorTest {
         }
     }
 
+    sealed interface Intake {
+    }
+
+    record Job(String name) implements Intake {
+    }
+
+    /** Enables WORK again, as an intake that makes sure it is open does. */
+    record Resume() implements Intake {
+    }
+
+    enum Desks { WORK, CONTROL }
+
+    @Test
+    void aMailboxAStopHasClosedStaysClosedWhateverEnablesItAgain() {
+        final class Desk extends Selector<Intake, Desks> {
+            final List<String> processed = new CopyOnWriteArrayList<>();
+            final String how;
+
+            Desk(String how) {
+                super(Desks.class);
+                this.how = how;
+            }
+
+            @Override
+            protected void process(Intake m) {
+                processed.add(m.toString());
+                if (m instanceof Resume) {
+                    switch (how) {
+                        case "enable" -> enable(Desks.WORK);
+                        case "enable both" -> enable(Desks.WORK, Desks.CONTROL);
+                        case "enableAll" -> enableAll();
+                        default -> disableAllExcept(Desks.WORK);
+                    }
+                }
+            }
+        }
+        for (String how : List.of("enable", "enable both", "enableAll", "disableAllExcept")) {
+            List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+            try (DeadLetter.Subscription s = DeadLetter.subscribe(rt, dead::add)) {
+                Desk desk = new Desk(how);
+                rt.finish(() -> {
+                    SelectorRef<Intake, Desks> ref = desk.self();
+                    ref.send(Desks.WORK, new Job("before the stop"));
+                    ref.send(Desks.CONTROL, new Resume());
+                    ref.stop();
+                    ref.send(Desks.WORK, new Job("after the stop"));
+                    desk.start();
+                });
+                assertThat(desk.processed).as(how).doesNotContain(new Job("after the stop").toString())
+                        .contains(new Job("before the stop").toString());
+                assertThat(dead).as(how).extracting(DeadLetter::message).containsExactly(new Job("after the stop"));
+                assertThat(desk.state()).isEqualTo(ActorState.TERMINATED);
+            }
+        }
+    }
+
     @Test
     void sendsNameTheMailboxOrAreRouted() {
         final class Routing extends Selector<Object, Selector.Numbered> {
