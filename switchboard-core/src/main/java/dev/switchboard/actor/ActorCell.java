@@ -211,7 +211,10 @@ abstract sealed class ActorCell<M> permits ActorCore {
         return false;
     }
 
-    /** Called by the activation after each dispatched message, before the next is selected. */
+    /**
+     * Called by the activation after each dispatched message, start hook ({@code onStart}, {@code onRestart}) and
+     * reply handler, before the next is selected.
+     */
     void afterDispatch() {
     }
 
@@ -450,6 +453,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
         if (x != null) {
             if (x.startPending) {
                 ActorLifecycle.runStartHook(core(), x);
+                afterDispatch();                          // onStart may have changed what a guard reads
                 return true;
             }
             AwaitedReplies replies = x.replies;
@@ -457,6 +461,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
             if (handler != null) {
                 handler.run();
                 Thread.interrupted();
+                afterDispatch();                          // as may a reply's handler
                 return true;
             }
         }

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Selectors: guarded mailboxes, selection policies, guards, stalls ([Selectors]). */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -136,6 +138,55 @@ class SelectorTest {
                 assertThat(desk.state()).isEqualTo(ActorState.TERMINATED);
             }
         }
+    }
+
+    /** Answers one request, then exits. */
+    static final class Echo extends Actor<ReplyTo<String>> {
+        @Override
+        protected void process(ReplyTo<String> r) {
+            r.reply("ok");
+            exit();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} mailbox(es)")
+    @ValueSource(ints = {1, 2})
+    void guardsAreEvaluatedAgainAfterOnStartAndAfterAReplysHandler(int mailboxes) {
+        final class Gate extends Selector<Object, Selector.Numbered> {
+            final ActorRef<ReplyTo<String>> echo;
+            boolean ready;
+            boolean answered;
+            int processed;
+
+            Gate(ActorRef<ReplyTo<String>> echo) {
+                super(mailboxes);
+                this.echo = echo;
+                guard(0, () -> ready && answered);
+            }
+
+            @Override
+            protected void onStart() {
+                ready = true;                             // its configuration loaded, say: work may come in
+                this.<ReplyTo<String>, String>awaitReply(echo, replyTo -> replyTo, reply -> answered = true);
+            }
+
+            @Override
+            protected void process(Object m) {
+                if (++processed == 3) {
+                    exit();
+                }
+            }
+        }
+        Gate[] gate = new Gate[1];
+        rt.finish(() -> {
+            gate[0] = new Gate(new Echo().start());
+            for (int i = 0; i < 3; i++) {
+                gate[0].self().send(0, i);
+            }
+            gate[0].start();
+        });
+        assertThat(gate[0].processed).isEqualTo(3);
+        assertThat(gate[0].state()).isEqualTo(ActorState.TERMINATED);
     }
 
     @Test
