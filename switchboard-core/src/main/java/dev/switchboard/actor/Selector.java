@@ -48,7 +48,7 @@ import java.util.function.Function;
  *   <li>Messages from one sender to one mailbox are processed in the order sent.</li>
  *   <li><b>Declarative guards</b> ({@link #guard}): a predicate over the selector's state, registered per mailbox,
  *       evaluated when the selector starts, when the guard is registered, and after every message the selector
- *       processes. A mailbox is enabled when its enable flag is set <em>and</em> its guard (if any) holds, so
+ *       processes, after {@code onStart} and {@code onRestart}, and after each reply's handler. A mailbox is enabled when its enable flag is set <em>and</em> its guard (if any) holds, so
  *       imperative and declarative control compose: {@code disable} closes a guarded mailbox whatever its
  *       guard says, and {@code enable} opens it only as far as the guard allows. State changed by other tasks
  *       is seen by the guards after the selector's next message.</li>
@@ -360,8 +360,8 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
 
     /**
      * Registers a declarative guard on {@code mailbox}: the mailbox is enabled only while {@code predicate}
-     * holds. It is evaluated now, when the selector starts, and after every message. {@code null} removes the
-     * guard. Call it from the constructor or while processing a message.
+     * holds. It is evaluated now, when the selector starts, and after every message, start hook and reply handler.
+     * {@code null} removes the guard. Call it from the constructor or while processing a message.
      *
      * @throws IllegalStateException if called, once the selector has started, other than by its processing of a
      *         message or a reply (another thread, or a task it spawned: the guards are the processing's own), or
