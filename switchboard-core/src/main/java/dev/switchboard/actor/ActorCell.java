@@ -359,8 +359,8 @@ abstract sealed class ActorCell<M> permits ActorCore {
         }
         ActorExtras x = extras;
         if (x != null) {                    // a policy's actor always has extras (bindPolicy made them)
-            if (dispatch instanceof PolicyDispatch p) {   // a policy takes every arrival and every finished message
-                return x.startPending || mailbox.hasAny() || p.hasWork();
+            if (dispatch instanceof PolicyDispatch p) {   // a policy takes every arrival it may and every finished one
+                return x.startPending || mailbox.hasReady() || p.hasWork();
             }
             if (x.startPending || x.hasReadyReplies()) {
                 return true;

@@ -2,6 +2,7 @@ package dev.switchboard.monitor;
 
 import dev.switchboard.actor.ActorCore;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.Selector;
 import dev.switchboard.spi.DispatchPolicy;
 import dev.switchboard.spi.Dispatcher;
 import dev.switchboard.spi.Seam;
@@ -79,10 +80,17 @@ public abstract class Monitor {
      * Binds this monitor to {@code actor}: every message to the actor is scheduled by this monitor from now on.
      * Call it before the actor starts.
      *
-     * @throws IllegalStateException if this monitor is bound already, or the actor was started or has a monitor
+     * @throws IllegalStateException    if this monitor is bound already, or the actor was started or has a monitor
+     * @throws IllegalArgumentException if the actor is a selector of several mailboxes
      */
     public final <A extends ActorCore<?>> A bind(A actor) {
         Objects.requireNonNull(actor, "actor");
+        if (actor instanceof Selector<?, ?> s && s.mailboxCount() > 1) {
+            throw new IllegalArgumentException(this + " cannot be bound to " + actor + ", a selector of "
+                    + s.mailboxCount() + " mailboxes: a selector decides which message it takes next (its mailboxes,"
+                    + " guards and selection policy), a monitor which messages run at once, and the two would"
+                    + " contradict each other; bind a monitor to an Actor, or to a selector of one mailbox");
+        }
         Seam.bind(actor, seam);
         return actor;
     }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ActorState;
+import dev.switchboard.actor.Selector;
 import dev.switchboard.task.DataDrivenFuture;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Runtimes;
@@ -154,6 +155,28 @@ class MonitorTest {
         // leave ran exactly once per letter (5)
         assertThat(m.leaves).hasSize(3 * n);
         assertThat(m.leaves.values()).allMatch(count -> count == 1);
+    }
+
+    /** A selector of {@code mailboxes} mailboxes that ends at its first message. */
+    static final class TwoDesks extends Selector<String, Selector.Numbered> {
+        TwoDesks(int mailboxes) {
+            super(mailboxes);
+        }
+
+        @Override
+        protected void process(String m) {
+            exit();
+        }
+    }
+
+    @Test
+    void aMonitorIsNotBoundToASelectorOfSeveralMailboxes() {
+        TwoDesks two = new TwoDesks(2);
+        assertThatThrownBy(() -> new MutexMonitor().bind(two)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a selector of 2 mailboxes").hasMessageContaining("bind a monitor to an Actor");
+        TwoDesks one = new MutexMonitor().bind(new TwoDesks(1));      // one mailbox: an actor's, in effect
+        rt.finish(() -> one.start().send(0, "end"));
+        assertThat(one.state()).isEqualTo(ActorState.TERMINATED);
     }
 
     @Test
