@@ -34,7 +34,14 @@ import java.util.Objects;
  * must run in parallel: build such a monitor with {@link #alwaysParallel()}.
  */
 public class ReadersWriterMonitor extends Monitor {
-    /** Which side waits when both readers and writers are waiting. */
+    /**
+     * Which side waits when both readers and writers are waiting. {@code FAIR} starts the letters in the order
+     * they arrived (a read waits for the writes before it, and the reads beside it run together), so one sender's
+     * messages take effect in the order it sent them. The other two let the preferred side overtake: a read may
+     * run before a write its own sender sent first ({@code READERS_PREFERRED}), a write before a read
+     * ({@code WRITERS_PREFERRED}); a sender that needs its write seen by its next read waits for the write's
+     * answer, or the monitor is {@code FAIR}.
+     */
     public enum Policy { FAIR, READERS_PREFERRED, WRITERS_PREFERRED }
 
     private final LetterFilter reads;
