@@ -1,5 +1,7 @@
 package dev.switchboard.internal;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
@@ -249,6 +251,21 @@ public final class Scheduler {
     /** The scope of work started outside every finish. */
     public Scope globalScope() {
         return global;
+    }
+
+    /**
+     * The actors and awaiting tasks not ended in every finish of this runtime that tracks some (the global scope's
+     * too), each in words, with the finish it counts toward: what a test left running, wherever it started it.
+     */
+    public List<String> openItemsEverywhere() {
+        long now = clock().nanoTime();
+        List<String> items = new ArrayList<>();
+        for (Scope s : trackingScopes) {
+            for (String item : s.openItems(now)) {
+                items.add(s == global ? item : item + " (in " + s.name() + ")");
+            }
+        }
+        return items;
     }
 
     /** The actors and tasks of the global scope that have not ended (a snapshot). */

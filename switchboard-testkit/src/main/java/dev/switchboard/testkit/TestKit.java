@@ -458,10 +458,14 @@ public final class TestKit implements AutoCloseable {
         }
     }
 
-    /** Fills {@code into} with the actors of the runtime's global scope that have not ended; returns it. */
+    /**
+     * Fills {@code into} with the actors (and awaiting tasks) of the runtime that have not ended, in any finish:
+     * the global scope's, and those of finishes still open (on another thread, or one that timed out and left its
+     * work behind); returns it.
+     */
     private List<String> runningActors(List<String> into) {
         into.clear();
-        into.addAll(scheduler.globalScope().openItems(scheduler.clock().nanoTime()));
+        into.addAll(scheduler.openItemsEverywhere());
         return into;
     }
 

@@ -190,6 +190,35 @@ class TestKitTest {
         }
     }
 
+    /** Never exits by itself. */
+    static final class Idle extends Actor<String> {
+        @Override
+        protected void process(String m) {
+        }
+    }
+
+    @Test
+    void anActorLeftRunningInAFinishThatIsStillOpenFailsClose() throws InterruptedException {
+        TestKit kit = TestKit.builder().timeout(Duration.ofMillis(200)).checkThreads(false).build();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread other = new Thread(() -> {
+            try {
+                kit.runtime().finish(() -> {
+                    new Idle().start("left-in-a-finish");
+                    started.countDown();
+                });
+            } catch (RuntimeException closedUnderIt) {
+                // the kit's close ends the finish
+            }
+        }, "other");
+        other.start();
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThatThrownBy(kit::close).hasMessageContaining("1 actor was still running")
+                .hasMessageContaining("actor left-in-a-finish@")
+                .hasMessageContaining("finish opened by thread 'other'");
+        other.join();
+    }
+
     @Test
     void theDefaultRuntimesThreadsAreNotATestsLeftovers() throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
