@@ -28,7 +28,8 @@ import java.util.Objects;
  *       during it;</li>
  *   <li>{@code messagesProcessed} and {@code actorsLive} never count a message or an actor twice, but may lag: the
  *       messages of an actor that ends during the snapshot, or of one that has ended while tasks it spawned still
- *       run, may be missing until a later snapshot;</li>
+ *       run, may be missing until a later snapshot; {@code messagesProcessed} never goes down from one snapshot to
+ *       the next (a counter, as a metrics system expects);</li>
  *   <li>{@code workers}, {@code workersBusy} and {@code queued} describe a moment, each part read at a slightly
  *       different one.</li>
  * </ul>
@@ -95,7 +96,8 @@ public record RuntimeMetrics(String runtime, int workers, int workersBusy, long 
         for (DeadLetter.Reason r : DeadLetter.Reason.values()) {
             dead.put(r, s.deadLetters().counted(r.ordinal()));
         }
-        return new RuntimeMetrics(s.name(), workers, busy, queued, live[0], processed[0], dead, c.actorFailures());
+        return new RuntimeMetrics(s.name(), workers, busy, queued, live[0], c.processedReported(processed[0]), dead,
+                c.actorFailures());
     }
 
     /** Every dead letter counted, whatever its reason. */

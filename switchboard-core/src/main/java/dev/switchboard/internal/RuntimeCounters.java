@@ -1,6 +1,7 @@
 package dev.switchboard.internal;
 
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -32,6 +33,9 @@ public final class RuntimeCounters {
      * A worker that ends (the pool retires idle threads) gives its count to the LongAdder after it has left the
      * set of workers: a snapshot meanwhile misses it, never counts it twice.
      */
+
+    /** The most messages any snapshot has counted ({@link #processedReported}). */
+    private final AtomicLong processedHighWater = new AtomicLong();
 
     private final Scheduler scheduler;
     /** Failures reported for actors: what ended them, and those their supervisors handled. */
@@ -85,6 +89,15 @@ public final class RuntimeCounters {
      * The messages processed by the actors whose activations have completed (read these before
      * {@link #forEachTracked}: see the implementation notes).
      */
+    /**
+     * What a snapshot reports as processed, given what it counted ({@code counted}): the most any snapshot has
+     * counted, so that the figure never goes down (a count never includes a message twice, so the most is still no
+     * more than the messages processed; an actor that ends while a snapshot walks may be missing from one).
+     */
+    public long processedReported(long counted) {
+        return processedHighWater.accumulateAndGet(counted, Math::max);
+    }
+
     public long endedMessages() {
         long n = 0;
         for (Worker w : scheduler.workers) {

@@ -137,6 +137,36 @@ class RuntimeMetricsTest {
     }
 
     @Test
+    void messagesProcessedNeverGoesDownBetweenSnapshotsWhileActorsComeAndGo() throws Exception {
+        int actors = 20_000;
+        int messages = 3;
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            CompletableFuture<Void> done = inBackground(rt, () -> {
+                for (int a = 0; a < actors; a++) {
+                    ActorRef<Integer> c = new Counter(messages).start();
+                    for (int m = 1; m <= messages; m++) {
+                        c.send(m);
+                    }
+                }
+            });
+            long last = 0;
+            int snapshots = 0;
+            List<String> decreases = new ArrayList<>();
+            while (!done.isDone() || snapshots < 10) {
+                long now = RuntimeMetrics.of(rt).messagesProcessed();
+                if (now < last) {
+                    decreases.add(last + " -> " + now);
+                }
+                last = now;
+                snapshots++;
+            }
+            done.get(30, TimeUnit.SECONDS);
+            assertThat(decreases).as("over %d snapshots", snapshots).isEmpty();
+            assertThat(RuntimeMetrics.of(rt).messagesProcessed()).isEqualTo((long) actors * messages);
+        }
+    }
+
+    @Test
     void actorsWaitingForMessagesAreLiveAndTheirMessagesCount() throws Exception {
         int actors = 100;
         try (TaskRuntime rt = Runtimes.workers(2)) {
