@@ -95,10 +95,10 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
 
     /**
      * A selector with {@code mailboxes} mailboxes, each holding at most {@code bound.capacity()} messages (see
-     * {@link BoundedMailbox}).
+     * {@link BoundedMailbox}); {@code bound} null means unbounded, as for the constructor with an enum.
      */
     protected Selector(int mailboxes, SelectionPolicy policy, BoundedMailbox bound) {
-        this(mailboxes, null, null, policy, Objects.requireNonNull(bound, "bound"));
+        this(mailboxes, null, null, policy, bound);
     }
 
     /**

@@ -190,6 +190,32 @@ class SelectorTest {
     }
 
     @Test
+    void aNullBoundMeansUnboundedForANumberedSelectorAsForOneWithAnEnum() {
+        final class Open extends Selector<Integer, Selector.Numbered> {
+            int processed;
+
+            Open() {
+                super(2, SelectionPolicy.PRIORITY, null);
+            }
+
+            @Override
+            protected void process(Integer m) {
+                if (++processed == 1_000) {
+                    exit();
+                }
+            }
+        }
+        Open open = new Open();
+        for (int i = 0; i < 1_000; i++) {
+            open.self().send(i % 2, i);                 // before start: all of them wait in its mailboxes
+        }
+        rt.finish(() -> {
+            open.start();
+        });
+        assertThat(open.processed).isEqualTo(1_000);
+    }
+
+    @Test
     void sendsNameTheMailboxOrAreRouted() {
         final class Routing extends Selector<Object, Selector.Numbered> {
             final List<String> seen = new CopyOnWriteArrayList<>();
