@@ -404,16 +404,15 @@ final class Supervision {
         private final ActorCore<?> instance;
         private final ActorCore<?> child;
         private final Throwable failure;
-        /** The actor the failure began in, and where (through any number of escalations). */
-        private final String origin;
+        /** Where the child met the failure: processing a message, or an escalation from its own child. */
+        private final String childWhere;
 
         Escalation(ActorCore<?> parent, ActorCore<?> child, Throwable failure, String childWhere) {
             this.parent = parent;
             this.instance = ActorHosting.instanceOf(parent);
             this.child = child;
             this.failure = failure;
-            this.origin = childWhere.startsWith(ESCALATED_FROM) ? childWhere.substring(ESCALATED_FROM.length())
-                    : child + ", which failed " + childWhere;
+            this.childWhere = childWhere;
         }
 
         @Override
@@ -423,11 +422,12 @@ final class Supervision {
                         + parent + ", which had restarted since", "a failure escalated to a parent that restarted");
                 return;
             }
-            String from = origin.startsWith(child + ", which failed ")
-                    ? ", which it met " + origin.substring((child + ", which failed ").length())
-                    : ", from " + origin;
-            ActorFailures.fail(parent, failure, "its child " + child + " escalated this failure" + from,
-                    ESCALATED_FROM + origin);
+            // the actor the failure began in, and where, through any number of escalations
+            boolean passedOn = childWhere.startsWith(ESCALATED_FROM);
+            String origin = passedOn ? childWhere.substring(ESCALATED_FROM.length())
+                    : child + ", which failed " + childWhere;
+            ActorFailures.fail(parent, failure, "its child " + child + " escalated this failure"
+                    + (passedOn ? ", from " + origin : ", which it met " + childWhere), ESCALATED_FROM + origin);
         }
 
         @Override

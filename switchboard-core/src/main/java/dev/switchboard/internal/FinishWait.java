@@ -261,9 +261,9 @@ public final class FinishWait {
                 }
                 long now = clock.nanoTime();
                 if (reportAt != 0 && now - reportAt >= 0) {
-                    Object[] failed = scope.takeTaskFailuresToLog();    // an open finish's tasks' failures, seen
+                    Scope.TaskFailures failed = scope.takeTaskFailuresToLog();   // an open finish's, seen
                     if (failed != null) {
-                        scheduler.failureLog().tasksFailed(scope.name(), (Long) failed[0], (Throwable) failed[1]);
+                        scheduler.failureLog().tasksFailed(scope.name(), failed.count(), failed.first());
                     }
                     long progress = scheduler.hangs.workersProgress();
                     if (progress != reportProgress) {

@@ -239,14 +239,16 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         }
     }
 
-    /**
-     * For the waiting finish: the task failures not yet logged, and the first of them, then none; null if none.
-     */
-    public synchronized Object[] takeTaskFailuresToLog() {
+    /** Task failures no log has told of: how many, and the first of them. */
+    public record TaskFailures(long count, Throwable first) {
+    }
+
+    /** For the waiting finish: the task failures not yet logged, then none; null if none. */
+    public synchronized TaskFailures takeTaskFailuresToLog() {
         if (tasksFailedUnlogged == 0) {
             return null;
         }
-        Object[] taken = {tasksFailedUnlogged, firstTaskFailureUnlogged};
+        TaskFailures taken = new TaskFailures(tasksFailedUnlogged, firstTaskFailureUnlogged);
         tasksFailedUnlogged = 0;
         firstTaskFailureUnlogged = null;
         return taken;

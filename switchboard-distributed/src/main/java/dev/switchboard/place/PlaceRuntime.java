@@ -55,13 +55,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     private final AtomicLong lostDeliveries = new AtomicLong();
     /**
      * Place 0: failures of every place, in the order they arrived: the first {@link #KEPT_FAILURES}, and every lost
-     * connection; {@link #failuresNotKept} counts the others.
+     * connection; {@link #failuresNotKept()} counts the others.
      */
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-    /** Place 0: the failures recorded, kept or not. */
+    /** Place 0: the failures recorded, kept or not (those past the first {@link #KEPT_FAILURES} are not). */
     private final AtomicLong failuresRecorded = new AtomicLong();
-    /** Place 0: the failures counted but not kept, past the first {@link #KEPT_FAILURES}. */
-    private final AtomicLong failuresNotKept = new AtomicLong();
     /** Another place: the failures reported to place 0 (those past the first {@link #KEPT_FAILURES}: no trace). */
     private final AtomicLong failuresReported = new AtomicLong();
     /** How many failures place 0 keeps, as a finish does; the others are counted. */
@@ -470,8 +468,6 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         long n = failuresRecorded.incrementAndGet();
         if (n <= KEPT_FAILURES) {
             failures.add(failure);
-        } else {
-            failuresNotKept.incrementAndGet();
         }
         return n;
     }
@@ -487,7 +483,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** Place 0: the failures counted but not kept ({@link #failures} holds the others). */
     long failuresNotKept() {
-        return failuresNotKept.get();
+        return Math.max(0, failuresRecorded.get() - KEPT_FAILURES);
     }
 
     /** Place 0, for a hang report: the failures of other places so far. */
