@@ -148,7 +148,7 @@ final class Activation extends Node {
 
     @Override
     protected void runtimeClosed() {
-        actor.terminateByClose();
+        ActorTermination.terminateByClose(actor);
     }
 
     /** An actor's turns run on one worker while the runtime holds short turns (see the scheduler's notes). */

@@ -59,18 +59,18 @@ abstract sealed class ActorCell<M> permits ActorCore {
      *               of awaited                                              of the request, -AWAIT_UNIT
      *               replies
      *
-     * The parts. This class is the actor's cell, what its reference points at: the status word, the token
-     * protocol, the activation loop and termination. Each other job has a class beside it: the members
-     * applications use (ActorCore, the subclass), who may call what (OwnerChecks), starting and the
-     * onStart/onExit hooks (ActorLifecycle), sending into the mailbox and a full bounded one (MailboxAdmission),
-     * where messages wait (Mailbox: SingleMailbox, or a selector's GuardedMailboxes; the loop calls the mailbox
-     * object, so those call sites stay monomorphic or bimorphic), processing a taken message (Dispatch: inline,
-     * a task per message for a StatelessActor, or a DispatchPolicy's turns in PolicyDispatch), timers
-     * (ActorTimers), the failure record (ActorFailures), dead letters (DeadLetterRouting), awaited replies
-     * (AwaitedReplies, PendingReply), a fresh instance behind the same reference (ActorHosting), diagnostics
-     * (ActorDiagnostics) and the state only some actors need (ActorExtras, which also says what an actor costs
-     * in memory). Two hooks let a kind keep its own invariants: afterDispatch() (a selector re-evaluates its
-     * declarative guards) and onQuiet() (a selector with nothing left that could enable a mailbox is stuck).
+     * The parts. This class is the actor's cell, what its reference points at: the status word, the token protocol and
+     * the activation loop. Each other job has a class beside it: the steps of its end (ActorTermination), the members
+     * applications use (ActorCore, the subclass), who may call what (OwnerChecks), starting and the onStart/onExit
+     * hooks (ActorLifecycle), sending into the mailbox and a full bounded one (MailboxAdmission), where messages wait
+     * (Mailbox: SingleMailbox, or a selector's GuardedMailboxes; the loop calls the mailbox object, so those call sites
+     * stay monomorphic or bimorphic), processing a taken message (Dispatch: inline, a task per message for a
+     * StatelessActor, or a DispatchPolicy's turns in PolicyDispatch), timers (ActorTimers), the failure record
+     * (ActorFailures), dead letters (DeadLetterRouting), awaited replies (AwaitedReplies, PendingReply), a fresh
+     * instance behind the same reference (ActorHosting), diagnostics (ActorDiagnostics) and the state only some actors
+     * need (ActorExtras, which also says what an actor costs in memory). Two hooks let a kind keep its own invariants:
+     * afterDispatch() (a selector re-evaluates its declarative guards) and onQuiet() (a selector with nothing left that
+     * could enable a mailbox is stuck).
      */
 
     static final int SCHEDULED = 1;
@@ -255,7 +255,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
     final void releaseRefused() {
         STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
         while (reacquire()) {                     // a send raced with the drain
-            drainTerminated();
+            ActorTermination.drainTerminated(this);
         }
     }
 
@@ -293,7 +293,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
             }
             if ((s & TERMINATED) != 0) {
                 if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
-                    drainOrRelease();
+                    ActorTermination.drainOrRelease(this);
                     return;
                 }
             } else if (runnable(s)) {
@@ -313,7 +313,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
      */
     private void runAcquired() {
         if ((status & TERMINATED) != 0) {
-            drainOrRelease();
+            ActorTermination.drainOrRelease(this);
         } else if (dispatch instanceof PolicyDispatch p && !p.turnsOnActivationOnly() && scheduler.onWorker()) {
             p.runTurns(true);                             // thread-less: on the worker that is already here
         } else {
@@ -341,15 +341,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
         if (reacquire()) {
             runAcquired();
         }
-    }
-
-    /**
-     * With the token held: terminates the actor (setting {@code also} too) and drains it here. What made it
-     * terminate has been recorded by the caller ({@link ActorFailures}).
-     */
-    final void terminateHeld(int also) {
-        STATUS.getAndBitwiseOr(this, TERMINATED | also);
-        drainOrRelease();
     }
 
     /** Whether a started, non-terminated actor with status {@code s} has something it may run now. */
@@ -382,7 +373,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
      * Takes SCHEDULED again after releasing it, if there is work and nobody else took it. Returns whether the
      * caller holds the token now.
      */
-    private boolean reacquire() {
+    final boolean reacquire() {
         for (;;) {
             int s = status;
             if ((s & SCHEDULED) != 0) {
@@ -421,7 +412,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
         for (;;) {
             int s = status;
             if ((s & TERMINATED) != 0) {
-                drainOrRelease();
+                ActorTermination.drainOrRelease(this);
                 return;
             }
             if (runOne(s)) {
@@ -483,35 +474,34 @@ abstract sealed class ActorCell<M> permits ActorCore {
         return true;
     }
 
-    // ------------------------------------------------------------------------------------------ failure and end
+    // ------------------------------------------------------------------------------------------ the end's primitives
 
-    /** Sets TERMINATED and {@code also}; drains the actor here if nobody holds its token. */
-    final void terminate(int also) {
-        drainUnlessHeld((int) STATUS.getAndBitwiseOr(this, TERMINATED | also));
+    /** Sets {@code bits} in the status word; returns the status before. The end's steps: {@link ActorTermination}. */
+    final int orStatus(int bits) {
+        return (int) STATUS.getAndBitwiseOr(this, bits);
     }
 
-    /** Just terminated, with status {@code before}: drains the actor here unless the token was held then. */
-    private void drainUnlessHeld(int before) {
-        if ((before & SCHEDULED) == 0 && reacquire()) {
-            drainOrRelease();
-        }
+    /** Changes the status word from {@code expected} to {@code next}; returns whether it did. */
+    final boolean casStatus(int expected, int next) {
+        return STATUS.compareAndSet(this, expected, next);
+    }
+
+    /** Gives the token up (the holder's last step when it finds no more work for a terminated actor). */
+    final void clearScheduled() {
+        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
     }
 
     /**
-     * Sets TERMINATED unless it is set already, and returns whether this call set it; if it did, {@code first}
-     * runs before the actor is drained (here, if nobody holds its token), so that what it marks is seen by the end.
+     * Publishes {@code bits} (RELEASED, and GONE if it goes with it) and gives the token up, in one atomic: the
+     * end of an actor takes one read-modify-write of its status word rather than two. From here on another
+     * thread may hold the token (to dead-letter what arrives); it finds RELEASED and only drains.
      */
-    final boolean terminateFirst(Runnable first) {
-        int s;
-        do {
-            s = status;
-            if ((s & TERMINATED) != 0) {
-                return false;
-            }
-        } while (!STATUS.compareAndSet(this, s, s | TERMINATED));
-        first.run();
-        drainUnlessHeld(s);
-        return true;
+    final void releaseWith(int bits) {
+        int s = status;
+        int witness;
+        while ((witness = (int) STATUS.compareAndExchange(this, s, (s | bits) & ~SCHEDULED)) != s) {
+            s = witness;                           // a concurrent change of other bits (an awaited count, a close)
+        }
     }
 
     /** Marks the actor gone (see the bit table); returns whether it was already. */
@@ -526,111 +516,6 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     final boolean isTerminated() {
         return (status & TERMINATED) != 0;
-    }
-
-    /**
-     * The runtime is being closed (called by the closing thread): terminate unless already terminated. Queued
-     * messages and later sends become {@code RUNTIME_CLOSED} dead letters; if the token is free they are drained
-     * here, otherwise by its holder.
-     */
-    final void terminateByClose() {
-        if ((status & TERMINATED) == 0) {
-            terminate(BY_CLOSE);
-        }
-    }
-
-    /**
-     * With the token held on a terminated actor: drain it, or if even that fails (no memory for a dead letter's
-     * bookkeeping, say), report the failure and release its finish, so that nothing waits for it forever.
-     */
-    final void drainOrRelease() {
-        try {
-            drainTerminated();
-        } catch (Throwable t) {
-            ActorFailures.add(core(), t);
-            if (((int) STATUS.getAndBitwiseOr(this, RELEASED) & RELEASED) == 0) {
-                ActorTimers.cancelAll(core());
-                try {
-                    AwaitedReplies.holdUnansweredOf(core());
-                } catch (Throwable again) {              // the finish then may not wait for those answers
-                    ActorFailures.add(core(), again);
-                }
-                activation.sealSpawns();
-                activation.tryComplete();
-            }
-            STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-            if (reacquire()) {                   // a message that came meanwhile: one more try to count it
-                try {
-                    drainTerminated();
-                } catch (Throwable again) {
-                    STATUS.getAndBitwiseAnd(this, ~SCHEDULED);   // the failure is reported; give the token up
-                }
-            }
-        }
-    }
-
-    /**
-     * With the token held on a terminated actor: turn the mailbox into dead letters, release the finish once,
-     * give the token up, and repeat while messages keep arriving.
-     */
-    private void drainTerminated() {
-        if ((status & RELEASED) == 0) {
-            ActorTimers.cancelAll(core());                       // first: nothing below can keep a timer sending
-            Supervision.terminated(core());                      // its children end with it; a retry is dropped
-        }
-        boolean releasing;
-        do {
-            DeadLetterRouting.drainQueued(core());
-            if (dispatch instanceof PolicyDispatch d) {
-                d.terminated();
-            }
-            releasing = (status & RELEASED) == 0;
-            if (releasing) {
-                ActorLifecycle.runExitHook(core());
-                // before RELEASED: if it throws, drainOrRelease still releases
-                AwaitedReplies.holdUnansweredOf(core());
-                activation.sealSpawns();
-                release(RELEASED | activation.goneWithRelease());
-            } else {
-                STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
-            }
-        } while (afterRelease(releasing));
-    }
-
-    /**
-     * Publishes {@code bits} (RELEASED, and GONE if it goes with it) and gives the token up, in one atomic: the
-     * end of an actor takes one read-modify-write of its status word rather than two. From here on another
-     * thread may hold the token (to dead-letter what arrives); it finds RELEASED and only drains.
-     */
-    private void release(int bits) {
-        int s = status;
-        int witness;
-        while ((witness = (int) STATUS.compareAndExchange(this, s, (s | bits) & ~SCHEDULED)) != s) {
-            s = witness;                           // a concurrent change of other bits (an awaited count, a close)
-        }
-    }
-
-    /**
-     * With the token just given up: completes the activation if this thread has just released the actor (the
-     * lingering task ends; the finish waits only for the actor's children now), then takes the token back if work
-     * came meanwhile; returns whether it did. The token may be another thread's by now, so nothing thrown here may
-     * reach {@link #drainOrRelease}, whose recovery gives a token back: it goes to the actor's finish, and what
-     * came meanwhile is left to the next sender or holder.
-     */
-    private boolean afterRelease(boolean completes) {
-        try {
-            if (completes) {
-                activation.tryComplete();
-            }
-            return reacquire();
-        } catch (Throwable t) {
-            try {
-                ActorFailures.add(core(), t);
-            } catch (Throwable noMemory) {
-                // the finish misses this failure; the token is not this thread's to give back any more
-            }
-            return false;
-        }
     }
 
     /** Counts a message no one will process: see {@link DeadLetterRouting}. */

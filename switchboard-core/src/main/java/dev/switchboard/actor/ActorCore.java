@@ -163,7 +163,7 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
         if (SendInterception.interceptExit(cell.self)) {
             return;                                  // held (a transaction's exit waits for its commit)
         }
-        cell.terminate(0);
+        ActorTermination.terminate(cell, 0);
     }
 
     /**

@@ -46,7 +46,7 @@ final class ActorFailures {
         }
         keep(actor, failure);
         report(actor, failure, what, where);
-        actor.terminate(0);
+        ActorTermination.terminate(actor, 0);
         return false;
     }
 
@@ -153,7 +153,7 @@ final class ActorFailures {
     static void failHeld(ActorCore<?> actor, Throwable failure, String what, String where) {
         keep(actor, failure);
         report(actor, failure, what, where);
-        actor.terminateHeld(0);
+        ActorTermination.terminateHeld(actor, 0);
     }
 
     /**
@@ -169,7 +169,7 @@ final class ActorFailures {
             keep(actor, cause);
             report(actor, cause, "the runtime could not schedule it");
         }
-        actor.terminateHeld(also);
+        ActorTermination.terminateHeld(actor, also);
     }
 
     /**
@@ -185,6 +185,6 @@ final class ActorFailures {
         } catch (Throwable t) {
             add(actor, failure);
         }
-        actor.terminateHeld(0);
+        ActorTermination.terminateHeld(actor, 0);
     }
 }

@@ -82,7 +82,8 @@ final class ActorStop {
      */
     static void stopNow(ActorCore<?> actor, String how) {
         if (actor.activation() != null && !actor.isTerminated()) {
-            actor.terminateFirst(() -> markStopped(actor, how));   // STOPPED only if it was not ending already
+            // STOPPED only if it was not ending already
+            ActorTermination.terminateFirst(actor, () -> markStopped(actor, how));
         }
     }
 
@@ -125,7 +126,7 @@ final class ActorStop {
         }
         s.closed.set(index);
         if (--s.left == 0) {
-            actor.terminateFirst(() -> markStopped(actor, "stop()"));
+            ActorTermination.terminateFirst(actor, () -> markStopped(actor, "stop()"));
         } else {
             x.stopping = s;
             ((SelectorMailboxes) actor.mailbox).setEnabled(index, false);   // only a selector has several
@@ -163,7 +164,7 @@ final class ActorStop {
         ActorExtras x = actor.extrasOrNull();
         Signal s = x == null ? null : x.stopping;
         if (s != null && s.left == 0 && held == 0 && !actor.isTerminated()) {
-            actor.terminateFirst(() -> markStopped(actor, "stop()"));
+            ActorTermination.terminateFirst(actor, () -> markStopped(actor, "stop()"));
         }
     }
 

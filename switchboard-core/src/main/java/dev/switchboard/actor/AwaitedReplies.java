@@ -247,7 +247,7 @@ final class AwaitedReplies {
             // close stopped the waiting finishes): the close ends this actor too, as it ends every actor, rather
             // than the failure thrown in its handler
             requester.addAwaited(-1);
-            requester.terminateByClose();
+            ActorTermination.terminateByClose(requester);
             return;
         }
         try {

@@ -211,7 +211,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         try {
             for (;;) {
                 if (actor.isTerminated()) {
-                    actor.drainOrRelease();
+                    ActorTermination.drainOrRelease(actor);
                     return;
                 }
                 if (ActorLifecycle.runStartHookIfPending(actor)) {

@@ -463,7 +463,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
             }
             if (ActorStop.pending(this)) {             // a stop whose other copies wait in disabled mailboxes
                 ActorStop.markStopped(this, "stop()");
-                terminateHeld(0);
+                ActorTermination.terminateHeld(this, 0);
                 return;
             }
             stall = new StalledSelectorException(this + " can never process a message again: every mailbox is"

@@ -168,7 +168,7 @@ final class Supervision {
             case STOP -> {
                 ActorFailures.keep(cell, failure);
                 log(cell, failure, where, "its supervisor stops it");
-                cell.terminateFirst(() -> ActorStop.markStopped(cell, "by its supervisor"));
+                ActorTermination.terminateFirst(cell, () -> ActorStop.markStopped(cell, "by its supervisor"));
                 yield HANDLED;
             }
             case ESCALATE -> {
@@ -375,7 +375,7 @@ final class Supervision {
     private static void escalate(ActorCore<?> cell, Child c, Throwable failure, String where) {
         ActorFailures.keep(cell, failure);
         ActorCore<?> parent = c.parent;
-        if (!cell.terminateFirst(() -> { })) {
+        if (!ActorTermination.terminateFirst(cell, () -> { })) {
             ActorFailures.reportNote(cell, failure, " was terminated: ", "it failed as its parent " + parent
                     + " stopped it, and could not escalate", where);
             return;
@@ -449,7 +449,7 @@ final class Supervision {
         ActorFailures.reportNote(cell, failure, " was terminated: ", why + "; it failed " + c.failures + " time"
                 + (c.failures == 1 ? "" : "s") + " and was restarted " + c.restarts + " time"
                 + (c.restarts == 1 ? "" : "s") + " under " + c.strategy + history(earlier), where);
-        cell.terminate(0);
+        ActorTermination.terminate(cell, 0);
     }
 
     private static String history(List<Throwable> earlier) {
