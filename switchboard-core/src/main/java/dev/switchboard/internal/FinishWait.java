@@ -105,13 +105,16 @@ public final class FinishWait {
 
     /**
      * Runs {@code body} (with {@code runner}) as a finish and waits until it and everything it spawned have ended,
-     * until {@code timeoutNanos} (if positive) has passed, or until a fatal failure ({@link Failures#isFatal})
-     * arrives. Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows {@link Scope#failures()}.
-     * If the finish stopped waiting early, the scope's outstanding work is adopted by the enclosing context (or the
-     * global scope), so the enclosing finish still waits for it and later failures reach it.
+     * until {@code timeoutNanos} (if positive) has passed since the call (the body's own time included: it is not
+     * interrupted, and a finish whose body took longer waits no more), or until a fatal failure
+     * ({@link Failures#isFatal}) arrives. Returns the scope; the caller checks {@link Scope#isEnded()} and rethrows
+     * {@link Scope#failures()}. If the finish stopped waiting early, the scope's outstanding work is adopted by the
+     * enclosing context (or the global scope), so the enclosing finish still waits for it and later failures reach
+     * it.
      */
     public <B> Scope runFinish(B body, BodyRunner<? super B> runner, long timeoutNanos) {
         scheduler.requireOpen("finish");
+        long failAt = timeoutNanos > 0 ? scheduler.clock().nanoTime() + timeoutNanos : 0;
         Thread thread = Thread.currentThread();
         Node outer = Context.current();
         int depth = outer == null ? 1 : outer.scope().depth() + 1;
@@ -151,7 +154,7 @@ public final class FinishWait {
             scope.tryComplete();
         }
         if (!scope.isEnded() && !helpedToEnd(scope, thread)) {
-            await(scope, thread, timeoutNanos);
+            await(scope, thread, failAt);
             if (!scope.isEnded()) {
                 scope.adoptInto(outer != null ? outer : scheduler.globalScope().attachChild());
             }
@@ -176,7 +179,8 @@ public final class FinishWait {
         return scope.isEnded();
     }
 
-    private void await(Scope scope, Thread thread, long timeoutNanos) {
+    /** Waits for {@code scope} until it ends, until {@code failAt} on the runtime's clock (if not 0), or it stops. */
+    private void await(Scope scope, Thread thread, long failAt) {
         if (scheduler.deterministic != null) {
             scheduler.deterministic.awaitFinish(scope);      // the test thread runs the work, or it fails at once
             return;
@@ -188,7 +192,6 @@ public final class FinishWait {
         // Helping runs the finish's tasks on this thread's stack, and a task may open a finish of its own: deep
         // nesting would overflow the stack. Past a depth, this thread only blocks and another runs the tasks.
         boolean help = w != null && w.nestedWaits() < Worker.MAX_HELPING_DEPTH;
-        long failAt = timeoutNanos > 0 ? start + timeoutNanos : 0;
         long reportAt = reportAfter > 0 ? start + reportAfter : 0;
         long reportProgress = reportAt != 0 ? scheduler.hangs.workersProgress() : 0;
         scheduler.waitingScopes.add(scope);

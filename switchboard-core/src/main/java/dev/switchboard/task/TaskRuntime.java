@@ -63,6 +63,8 @@ public final class TaskRuntime implements AutoCloseable {
     public static final int DEFAULT_HANDOFF_LIMIT = 64;
     /** How long a finish waits with nothing progressing before it reports what keeps it open. */
     public static final Duration DEFAULT_HANG_REPORT_AFTER = Duration.ofSeconds(10);
+    /** The longest timeout a finish keeps (about 73 years); a longer one is cut to it rather than overflow. */
+    private static final Duration LONGEST_FINISH_TIMEOUT = Duration.ofNanos(Long.MAX_VALUE / 4);
 
     private static volatile TaskRuntime defaultRuntime;
 
@@ -199,20 +201,37 @@ public final class TaskRuntime implements AutoCloseable {
     }
 
     /**
-     * Like {@link #finish(TaskBody)}, but gives up waiting after {@code timeout} and throws a
-     * {@link FinishTimeoutException} whose message says which actors and tasks keep the finish open (failures
-     * collected so far are attached as suppressed exceptions). The work keeps running: it is handed to the
-     * enclosing finish (or, outside every finish, the runtime's global scope), which waits for it and receives
-     * its later failures.
+     * Like {@link #finish(TaskBody)}, but gives up waiting once {@code timeout} has passed since the call and throws
+     * a {@link FinishTimeoutException} whose message says which actors and tasks keep the finish open (failures
+     * collected so far are attached as suppressed exceptions). The body's own time counts: the body runs to its
+     * end on the calling thread (it is not interrupted), and if it took longer than {@code timeout} the finish
+     * waits no more for what it spawned. The work keeps running: it is handed to the enclosing finish (or, outside
+     * every finish, the runtime's global scope), which waits for it and receives its later failures.
+     *
+     * <pre>{@code
+     * runtime.finish(Duration.ofSeconds(5), () -> {
+     *     ActorRef<Job> worker = new JobWorker().start();
+     *     jobs.forEach(worker::send);
+     *     worker.stop();
+     * });                           // a FinishTimeoutException after 5 s names the worker and what it waits for
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative
      */
     public void finish(Duration timeout, TaskBody body) {
         Objects.requireNonNull(body, "body");
         SendInterception.requireMayBlock("finish");
+        long nanos = timeoutNanos(timeout);
+        FinishOutcome.rethrow(scheduler.finishes().runFinish(body, TaskBody::run, nanos), timeout, scheduler);
+    }
+
+    /** A finish's timeout in nanoseconds; one of more than a lifetime (~73 years) counts as that long. */
+    private static long timeoutNanos(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
         }
-        FinishOutcome.rethrow(scheduler.finishes().runFinish(body, TaskBody::run, timeout.toNanos()), timeout,
-                scheduler);
+        return timeout.compareTo(LONGEST_FINISH_TIMEOUT) >= 0 ? LONGEST_FINISH_TIMEOUT.toNanos() : timeout.toNanos();
     }
 
     // ------------------------------------------------------------------------------------------ tasks
