@@ -124,14 +124,15 @@ final class ActorFailures {
     }
 
     /**
-     * Tells the runtime's failure log, as it happens (a failure of an actor outside every finish is not: the
-     * runtime's unscoped-failure handler hears of it at once); never throws.
+     * Tells the runtime's failure log, as it happens (a failure that reaches no finish is not: an actor's outside
+     * every finish, or in a finish that stopped waiting with no finish around it; the runtime's unscoped-failure
+     * handler hears of it at once); never throws.
      */
     private static void log(ActorCore<?> actor, Throwable failure, String where) {
         try {
             Scheduler s = actor.scheduler();
             Activation a = actor.activation();
-            if (s == null || a == null || a.scope().isGlobal()) {
+            if (s == null || a == null || a.scope().reachesNoFinish()) {
                 return;
             }
             s.failureLog().actorFailed(actor, where, failure, "it is terminated, and its failure goes to "

@@ -213,6 +213,26 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return a != null && a.scope().isGlobal();
     }
 
+    /**
+     * Whether a failure added to this scope now reaches no finish: this is the global scope, or its finish stopped
+     * waiting (a time-out, a close) and handed its work, directly or through finishes that did the same, to the
+     * global scope, whose handler hears of a failure at once. A failure added meanwhile may see either answer.
+     */
+    public boolean reachesNoFinish() {
+        Scope s = this;
+        for (int hops = 0; hops <= Scheduler.MAX_FINISH_DEPTH; hops++) {
+            if (s.global) {
+                return true;
+            }
+            Node a = s.adoptedBy;
+            if (a == null) {
+                return false;
+            }
+            s = a.scope();
+        }
+        return false;
+    }
+
     private void releaseAdoption() {
         if (ADOPTION_RELEASED.compareAndSet(this, 0, 1)) {
             adoptedBy.tryComplete();

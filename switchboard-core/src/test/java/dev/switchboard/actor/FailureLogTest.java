@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.internal.ManualClock;
+import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.RuntimeInternals;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
@@ -13,7 +14,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.ResourceBundle;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -93,6 +96,31 @@ class FailureLogTest {
                 assertThat(line.text()).doesNotContain("hunter2");
                 assertThat(line.cause()).isInstanceOf(IllegalStateException.class);
             });
+        }
+    }
+
+    /**
+     * An actor left by a finish that timed out with no finish around it fails later: its failure reaches no finish,
+     * so the runtime's unscoped-failure handler hears of it (naming the actor), and the failure log does not tell
+     * of it too, as going to a finish that no longer waits.
+     */
+    @Test
+    void aFailureThatReachesNoFinishIsToldOnceByTheUnscopedHandlerNotByTheFailureLogToo() {
+        List<Throwable> unscoped = new CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().name("bank").workers(2).onUnscopedFailure(unscoped::add)
+                .build()) {
+            Recording log = recordingOf(rt);
+            AtomicReference<ActorRef<Secret>> vault = new AtomicReference<>();
+            assertThatThrownBy(() -> rt.finish(Duration.ofMillis(50), () -> vault.set(new Vault().start("vault"))))
+                    .isInstanceOf(FinishTimeoutException.class);
+            vault.get().send(new Secret("hunter2"));
+            Await.until("the unscoped handler heard of the failure", () -> !unscoped.isEmpty());
+            assertThat(unscoped).singleElement().satisfies(failure -> {
+                assertThat(failure).isInstanceOf(IllegalStateException.class).hasMessage("the vault is locked");
+                assertThat(failure.getSuppressed()).singleElement().isInstanceOf(ProcessingFailure.class)
+                        .extracting(Throwable::getMessage).asString().startsWith("vault@");
+            });
+            assertThat(log.lines()).as("logged once, by the unscoped handler").isEmpty();
         }
     }
 
