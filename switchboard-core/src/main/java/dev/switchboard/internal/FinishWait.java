@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * ends or the test moves time past a deadline.
  *
  * <p>May touch: the scheduler's set of waiting scopes (a wait is in it while it lasts), the worker's blocking state
- * ({@link Worker#enterBlocking}), the hang reports (it asks for one when the workers make no progress) and the
+ * ({@link WorkerWaits#enterBlocking}), the hang reports (it asks for one when the workers make no progress) and the
  * closing (a wait on a closed runtime ends with its exception).
  */
 public final class FinishWait {
@@ -66,14 +66,14 @@ public final class FinishWait {
      * then blocks, and the pool may add a thread for the wait. A divide-and-conquer recursion on futures therefore
      * runs on the workers it has, as it does on a {@code ForkJoinPool}; only a wait with nothing to help and no
      * quick end costs a thread.
-     * Past {@link Worker#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
+     * Past {@link WorkerWaits#MAX_HELPING_DEPTH} nested waits this thread does not help (its stack is deep enough).
      */
     public void helpProduce(ProducingTask producer) {
         Worker w = (Worker) Thread.currentThread();
-        if (w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
+        if (WorkerWaits.nestedWaits(w) >= WorkerWaits.MAX_HELPING_DEPTH) {
             return;
         }
-        w.enterBlocking();
+        WorkerWaits.enterBlocking(w);
         try {
             if (!producer.isClaimed()) {
                 producer.tryUnfork();              // usually the newest task of this deque: leave no stale entry
@@ -82,7 +82,7 @@ public final class FinishWait {
             Clock pacing = Clock.system();          // the runtime's own pacing: real time, whatever its clock
             long idleSince = 0;
             while (!producer.valueReady()) {
-                w.stashInterrupt();                // one that came meanwhile: not for the tasks it helps with
+                WorkerWaits.stashInterrupt(w);   // one that came meanwhile: not for the tasks it helps with
                 long before = w.progress();
                 // Runs queued tasks of the producer's subtree from any worker's deque, then waits, for one slice at
                 // most, for the producer to mark itself done, which it does once its value is there.
@@ -99,7 +99,7 @@ public final class FinishWait {
                 }
             }
         } finally {
-            w.exitBlocking();
+            WorkerWaits.exitBlocking(w);
         }
     }
 
@@ -121,7 +121,7 @@ public final class FinishWait {
         if (depth > Scheduler.MAX_FINISH_DEPTH) {
             throw new IllegalStateException("finish nested " + depth + " deep: more than the "
                     + Scheduler.MAX_FINISH_DEPTH + " levels a runtime supports (each level beyond "
-                    + Worker.MAX_HELPING_DEPTH
+                    + WorkerWaits.MAX_HELPING_DEPTH
                     + " on one thread makes the pool add a thread); is a recursion missing its base case?");
         }
         // A nested finish is a child of the node that opens it: one spawn tree, so a worker waiting for the outer
@@ -167,14 +167,14 @@ public final class FinishWait {
      * worker's deque (nobody stole them), and running them here ends it. Returns whether the scope has ended.
      */
     private static boolean helpedToEnd(Scope scope, Thread thread) {
-        if (!(thread instanceof Worker w) || w.nestedWaits() >= Worker.MAX_HELPING_DEPTH) {
+        if (!(thread instanceof Worker w) || WorkerWaits.nestedWaits(w) >= WorkerWaits.MAX_HELPING_DEPTH) {
             return false;
         }
-        w.enterBlocking();
+        WorkerWaits.enterBlocking(w);
         try {
             scope.helpComplete(HELP_BITE);
         } finally {
-            w.exitBlocking();
+            WorkerWaits.exitBlocking(w);
         }
         return scope.isEnded();
     }
@@ -191,12 +191,12 @@ public final class FinishWait {
         long start = clock.nanoTime();
         // Helping runs the finish's tasks on this thread's stack, and a task may open a finish of its own: deep
         // nesting would overflow the stack. Past a depth, this thread only blocks and another runs the tasks.
-        boolean help = w != null && w.nestedWaits() < Worker.MAX_HELPING_DEPTH;
+        boolean help = w != null && WorkerWaits.nestedWaits(w) < WorkerWaits.MAX_HELPING_DEPTH;
         long reportAt = reportAfter > 0 ? start + reportAfter : 0;
         long reportProgress = reportAt != 0 ? scheduler.hangs.workersProgress() : 0;
         scheduler.waitingScopes.add(scope);
         if (w != null) {
-            w.enterBlocking();
+            WorkerWaits.enterBlocking(w);
         }
         try {
             long idleSince = 0;
@@ -207,7 +207,7 @@ public final class FinishWait {
                 }
                 long deadline = earliest(failAt, reportAt);
                 if (help) {
-                    w.stashInterrupt();              // one that came while it blocked: not for the tasks it runs
+                    WorkerWaits.stashInterrupt(w);   // one that came while it blocked: not for the tasks it runs
                     // Help in bites, so that deadlines and other work are looked at in between: this thread runs
                     // only the finish's own tasks, so while work waits in the shared queue it blocks for a moment
                     // and the pool lets another worker run it (the finish's tasks may never end: endless chains).
@@ -230,8 +230,8 @@ public final class FinishWait {
                         // in other workers' deques. Run those, as a join of a stolen task helps its thief, waiting
                         // one slice at most for the finish to end; block only after a while of finding none. The
                         // pool's join runs every task of the finish it finds before it returns: the worker stops
-                        // it when the finish stops or times out, or other work waits (Worker#helpThrough).
-                        w.helpThrough(scope, failAt);
+                        // it when the finish stops or times out, or other work waits (WorkerWaits#helpThrough).
+                        WorkerWaits.helpThrough(w, scope, failAt);
                         long now = clock.nanoTime();
                         long real = Clock.system().nanoTime();   // the step aside is pacing: real time
                         if (w.progress() != before) {
@@ -248,7 +248,7 @@ public final class FinishWait {
                 }
                 scope.deadline(deadline);
                 if (w != null) {
-                    w.beforeBlocking();
+                    WorkerWaits.beforeBlocking(w);
                 }
                 try {
                     ForkJoinPool.managedBlock(scope);
@@ -285,7 +285,7 @@ public final class FinishWait {
         } finally {
             scope.deadline(0);
             if (w != null) {
-                w.exitBlocking();
+                WorkerWaits.exitBlocking(w);
             }
             scheduler.waitingScopes.remove(scope);
         }
@@ -308,8 +308,8 @@ public final class FinishWait {
         }
         Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == scheduler ? ww : null;
         if (w != null) {
-            w.enterBlocking();
-            w.beforeBlocking();
+            WorkerWaits.enterBlocking(w);
+            WorkerWaits.beforeBlocking(w);
         }
         try {
             ForkJoinPool.managedBlock(blocker);
@@ -317,7 +317,7 @@ public final class FinishWait {
             Thread.currentThread().interrupt();
         } finally {
             if (w != null) {
-                w.exitBlocking();
+                WorkerWaits.exitBlocking(w);
             }
         }
     }

@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * <p>The rest lives beside this class, one responsibility each: waiting for a finish or a value
  * ({@link FinishWait}), the watchdog ({@link Watchdog}), hang reports ({@link HangReports}), the runtime-wide
  * spreading rule ({@link Spreading}), idle workers ({@link IdleSpin}), dead letters ({@link DeadLetters}), the
- * counts behind the runtime's metrics ({@link RuntimeCounters}),
+ * counts behind the runtime's metrics ({@link RuntimeCounters}), how workers come and go ({@link WorkerLifecycle}),
  * failures no finish can rethrow ({@link UnscopedFailures}), the log of actors' failures ({@link FailureLog}),
  * worker deaths ({@link WorkerDeaths}), closing ({@link Closing}) and which runtime a thread's unscoped work
  * belongs to ({@link RuntimesOfThreads}). This class
@@ -120,7 +120,7 @@ public final class Scheduler {
         if (idleSpinNanos < 0) {
             throw new IllegalArgumentException("the idle spin must not be negative, got " + idleSpinNanos + " ns");
         }
-        this.pool = Worker.newPool(this, parallelism);
+        this.pool = WorkerLifecycle.newPool(this, parallelism);
         this.idleSpin = new IdleSpin(this, pool, parallelism, idleSpinNanos);
         this.watchdog = new Watchdog(this);
         this.runQueue = new RunQueue(this);
@@ -138,7 +138,7 @@ public final class Scheduler {
 
     /**
      * How deep finishes may nest (a finish inside a task inside a finish, and so on). Deep nesting is served by
-     * more threads, {@link Worker#MAX_HELPING_DEPTH} levels each; this bound keeps a runaway recursion from
+     * more threads, {@link WorkerWaits#MAX_HELPING_DEPTH} levels each; this bound keeps a runaway recursion from
      * creating thousands of them before it fails.
      */
     public static final int MAX_FINISH_DEPTH = 100_000;

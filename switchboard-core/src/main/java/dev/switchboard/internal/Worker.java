@@ -6,8 +6,6 @@ import java.util.BitSet;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A worker thread of a Switchboard runtime.
@@ -51,7 +49,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <h2>Implementation notes</h2>
  * The buffer is invisible to the pool's thieves, so it must not hold work while this thread cannot run it: it
- * is flushed to the deque before any blocking wait of Switchboard's own ({@link #enterBlocking()}) and not used
+ * is flushed to the deque before any blocking wait of Switchboard's own ({@link WorkerWaits}) and not used
  * while the thread helps inside such a wait. A thread can also be held up where Switchboard cannot see it (user
  * code that blocks on a lock or I/O, or one long message): the runtime's watchdog notices a worker that has
  * buffered work and made no progress for a whole period, and moves the buffered activations to the shared queue
@@ -65,6 +63,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * this thread (the watchdog writes only the last; the others are written here and read elsewhere), and so is the
  * {@link SpreadRule}, but for its hint to the watchdog.
  * <p>
+ * <b>The parts.</b> This class keeps the buffer, the chain loop and the counts the watchdog and metrics read; beside
+ * it, one job each: when its buffered activations are made stealable ({@link SpreadRule}), its votes for the node
+ * whose work leads ({@link TurnVotes}), its side of the waits its thread is in, with the interrupt statuses put
+ * aside while it helps ({@link WorkerWaits}, whose state is fields of this class, two of which every chain reads),
+ * and how the pool makes workers and a worker ends ({@link WorkerLifecycle}).
+ * <p>
  * <b>Card isolation.</b> Under a card-marking collector (Parallel, Serial) a store of a reference into an object
  * writes the card-table byte that covers the object's 512-byte card, without reading it first unless the JVM runs
  * with {@code -XX:+UseCondCardMark}. One 64-byte line of the card table covers 32 KB of heap, and a runtime's
@@ -77,15 +81,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Worker extends ForkJoinWorkerThread {
     /** Capacity of the handoff buffer (a power of two). */
     static final int HANDOFF_CAPACITY = 64;
-    /**
-     * Finishes one worker thread nests by helping (running the tasks of the finish it waits for, which may wait in
-     * a finish of their own). Each level costs about 2 KB of stack; past this depth the thread blocks without
-     * helping and the pool lets another thread run the tasks, so nesting costs threads instead of overflowing
-     * a stack.
-     */
-    static final int MAX_HELPING_DEPTH = 128;
-    /** While a worker helps a finish through the pool, it looks whether to stop once in this many nodes. */
-    static final int HELP_CHECK_PERIOD = 16;
     /** A busy worker takes the oldest entry of the shared queue at least once every this many turns. */
     static final int SHARED_PERIOD = 8;
     /** About one turn in this many votes for the node it ran ({@link TurnVotes#vote}): a power of two. */
@@ -124,10 +119,13 @@ public final class Worker extends ForkJoinWorkerThread {
     private final Node[] cells = new Node[CELLS];
     private int head;
     private int tail;
-    /** Greater than zero while this thread waits (finish, blocking get); the buffer is unused then. */
-    private int blocking;
+    /**
+     * Greater than zero while this thread waits (finish, blocking get); the buffer is unused then. Kept, as are the
+     * interrupt statuses put aside and the fields of helping below, by {@link WorkerWaits}.
+     */
+    int blocking;
     /** The interrupt statuses of this thread's waits, put aside while it helps (bit: the wait's depth - 1). */
-    private BitSet stashedInterrupts;
+    BitSet stashedInterrupts;
     /** Nodes this worker has started; read by the watchdog (written only here, with opaque stores). */
     private long progress;
     /**
@@ -166,14 +164,17 @@ public final class Worker extends ForkJoinWorkerThread {
     private int depth;
     /** Turns since this worker last took from the shared queue. */
     private int turns;
-    /** The finish this thread helps through the pool's join ({@link #helpThrough}), or null. */
-    private Scope helping;
+    /** The finish this thread helps through the pool's join ({@link WorkerWaits#helpThrough}), or null. */
+    Scope helping;
     /** When that finish times out (by the runtime's {@link Clock}), or 0. */
-    private long helpingFailAt;
+    long helpingFailAt;
     /** Set once helping that finish must stop: the nodes the join hands this thread go to the shared queue. */
-    private boolean helpingStopped;
-    /** Nodes started while helping, to look at the clock and the finish one node in {@value #HELP_CHECK_PERIOD}. */
-    private int helpingChecks;
+    boolean helpingStopped;
+    /**
+     * Nodes started while helping, to look at the clock and the finish one node in
+     * {@value WorkerWaits#HELP_CHECK_PERIOD}.
+     */
+    int helpingChecks;
     /** The watchdog's own: {@link #progress} at its previous look. */
     long watchdogSeen = -1;
 
@@ -182,24 +183,6 @@ public final class Worker extends ForkJoinWorkerThread {
         this.scheduler = scheduler;
         this.votes = new TurnVotes(scheduler);
         this.spreadRule = new SpreadRule(scheduler, this);
-    }
-
-    /** The pool of {@code scheduler}'s workers, in FIFO ("async") mode; a worker's death goes to its deaths. */
-    static ForkJoinPool newPool(Scheduler scheduler, int parallelism) {
-        AtomicInteger workerIds = new AtomicInteger();
-        return new ForkJoinPool(parallelism, p -> {
-            // Never throws: the pool rethrows a factory's exception into whichever thread asked for a worker,
-            // which can be a worker between tasks (it would die, and the pool would cancel its queued tasks).
-            // Without memory for a thread, the pool simply runs with the workers it has.
-            try {
-                Worker w = new Worker(p, scheduler);
-                w.setName(scheduler.name() + "-worker-" + workerIds.incrementAndGet());
-                scheduler.workers.add(w);
-                return w;
-            } catch (Throwable noMemory) {
-                return null;
-            }
-        }, (thread, failure) -> scheduler.deaths.died(failure), true);
     }
 
     /** The node new work attaches to: the one this worker runs, or the finish whose body it runs. */
@@ -247,8 +230,8 @@ public final class Worker extends ForkJoinWorkerThread {
      * tasks, so no unrelated work ends up under the waiting frame.
      */
     int runChain(Node first) {
-        if (helping != null && helpingOver()) {
-            scheduler.share(first, false);       // see helpThrough
+        if (helping != null && WorkerWaits.helpingOver(this)) {
+            scheduler.share(first, false);       // see WorkerWaits.helpThrough
             return 0;
         }
         Concentration conc = scheduler.concentration;
@@ -455,7 +438,7 @@ public final class Worker extends ForkJoinWorkerThread {
     }
 
     /** Moves every buffered activation to the deque, where other workers can steal it. */
-    private void publish() {
+    void publish() {
         publish(null);
     }
 
@@ -473,94 +456,6 @@ public final class Worker extends ForkJoinWorkerThread {
     /** Whether activations wait in the buffer (slots the watchdog emptied may count until they are skipped). */
     boolean hasHandoffs() {
         return head != tail;
-    }
-
-    /**
-     * Flushes the buffer and disables it: called before this thread may wait. The interrupt status of the task that
-     * waits is put aside ({@link #stashInterrupt}) until {@link #exitBlocking}.
-     */
-    void enterBlocking() {
-        publish();
-        stashInterrupt(blocking);                 // first: if it cannot, nothing is left half done
-        blocking++;
-        scheduler.concentration.leave(this);     // a waiting thread runs no actors (Concentration, R4)
-    }
-
-    /**
-     * Puts aside the interrupt status of this thread's innermost wait: the tasks it runs while it helps start
-     * without it (each clears its own as it ends), and the wait's task gets it back at {@link #exitBlocking}. A wait
-     * calls it again before each bite of help, for an interrupt that came while it blocked.
-     */
-    void stashInterrupt() {
-        stashInterrupt(blocking - 1);
-    }
-
-    /** Puts the interrupt status aside as that of the wait at {@code depth}; it stays set if that fails. */
-    private void stashInterrupt(int depth) {
-        if (isInterrupted()) {
-            if (stashedInterrupts == null) {
-                stashedInterrupts = new BitSet();
-            }
-            stashedInterrupts.set(depth);
-            Thread.interrupted();                    // cleared only once it is put aside
-        }
-    }
-
-    /**
-     * Called right before this thread blocks: the tasks still in its deque move to the shared queue, where every
-     * busy worker looks, instead of waiting for a thief (see {@link Node#moveLocalTasksToSharedQueue}).
-     */
-    void beforeBlocking() {
-        if (ForkJoinTask.getQueuedTaskCount() > 0) {
-            Node.moveLocalTasksToSharedQueue(scheduler);
-        }
-    }
-
-    void exitBlocking() {
-        blocking--;
-        if (stashedInterrupts != null && stashedInterrupts.get(blocking)) {
-            stashedInterrupts.clear(blocking);
-            interrupt();                          // the waiting task's own, put aside while it helped
-        }
-    }
-
-    /**
-     * Runs the queued tasks of {@code scope}'s tree from any worker's deque, those of finishes nested in it included
-     * (the pool's join of a completer scans them all), then waits for the scope to end, one
-     * {@link FinishWait#JOIN_SLICE_NANOS} slice at most. The pool's join runs every such task it finds before it
-     * returns, so this thread bounds it: once the finish has stopped, the runtime is closed, work waits in the
-     * shared queue or {@code failAt} (if not 0) has passed, every node the join hands it goes to the shared queue
-     * instead of running here, and the join soon finds nothing more. Called by the thread waiting in the finish;
-     * nests (a task it runs may wait in a finish of its own).
-     */
-    void helpThrough(Scope scope, long failAt) {
-        Scope outerScope = helping;
-        long outerFailAt = helpingFailAt;
-        boolean outerStopped = helpingStopped;
-        helping = scope;
-        helpingFailAt = failAt;
-        helpingStopped = false;
-        try {
-            scope.quietlyJoinUninterruptibly(FinishWait.JOIN_SLICE_NANOS, TimeUnit.NANOSECONDS);
-        } finally {
-            helping = outerScope;
-            helpingFailAt = outerFailAt;
-            helpingStopped = outerStopped;
-        }
-    }
-
-    private boolean helpingOver() {
-        if (!helpingStopped && (++helpingChecks & (HELP_CHECK_PERIOD - 1)) == 0
-                && (helping.stopped() != null || scheduler.isClosed() || scheduler.sharedWorkWaits()
-                        || helpingFailAt != 0 && scheduler.clock().nanoTime() - helpingFailAt >= 0)) {
-            helpingStopped = true;
-        }
-        return helpingStopped;
-    }
-
-    /** How many waits (finish, blocking get) this thread is nested in, the current one included. */
-    int nestedWaits() {
-        return blocking;
     }
 
     /** For the watchdog: nodes started so far. */
@@ -638,32 +533,10 @@ public final class Worker extends ForkJoinWorkerThread {
         return stolen;
     }
 
-    /**
-     * This thread ends. If it dies of an exception (one that escaped the pool's own loop; Switchboard's tasks let
-     * nothing escape), the pool is about to cancel the tasks still in its deque, and the finishes waiting for them
-     * would wait forever: they are moved to the shared queue first, and the buffered handoffs with them.
-     */
+    /** This thread ends: it leaves the runtime's workers, and first hands on its work if it dies. */
     @Override
     protected void onTermination(Throwable exception) {
-        scheduler.workers.remove(this);
-        scheduler.counters.workerEnded(this);        // after: a snapshot may miss them meanwhile, never count twice
-        if (exception != null) {
-            try {
-                Node n;
-                while ((n = take()) != null) {
-                    scheduler.share(n, false);
-                }
-                Node.moveLocalTasksToSharedQueue(scheduler);
-            } catch (Throwable t) {
-                // nothing more can be done without memory; the death itself is counted and reported
-            }
-        }
-        try {
-            scheduler.endingWorkers.removeIf(w -> !w.isAlive());   // bounded by the threads ending at once
-            scheduler.endingWorkers.add(this);                      // joined by close() until its thread has ended
-        } catch (Throwable noMemory) {
-            // close() then cannot wait for this thread, which ends anyway
-        }
+        WorkerLifecycle.ended(this, exception);      // its class loaded with the pool, not while this thread dies
     }
 
     /** The runtime this worker belongs to. */

@@ -21,7 +21,7 @@ final class WorkerDeaths {
      * lets anything escape a task, but the pool itself rethrows, into whichever thread asked for a new worker, an
      * OutOfMemoryError from starting one). The pool starts a replacement when it next has work, and cancels the
      * tasks left in the dead worker's deque; the worker moved them to the shared queue first if it could
-     * ({@link Worker#onTermination}). Since work may still have been lost, every finish opened before this moment
+     * ({@link WorkerLifecycle#ended}). Since work may still have been lost, every finish opened before this moment
      * stops waiting with the failure ({@link Scope#isReleasable}): a finish must fail, never hang. Nothing here may
      * need memory to take effect (the failure is most likely an OutOfMemoryError): the death is two field writes,
      * and the waiting finishes are woken if possible and otherwise notice within

@@ -209,7 +209,8 @@ class NestedFinishTest {
      * A worker waiting in a finish with a timeout helps with its tasks on the other worker through the pool's join,
      * which runs every task of the finish it finds before it returns; here they never end (the other worker keeps
      * about 100 of them queued until told to stop, faster than they run). Whether the join returns by itself or the
-     * waiter stops it ({@code Worker.helpThrough}), the finish times out at its deadline instead of helping forever.
+     * waiter stops it ({@code WorkerWaits.helpThrough}), the finish times out at its deadline instead of helping
+     * forever.
      */
     @Test
     void aFinishHelpingWithEndlessWorkElsewhereStillTimesOut() {
