@@ -51,10 +51,10 @@ final class Closing {
     }
 
     private boolean closeNow(long timeout, TimeUnit unit) {
-        for (Scope s : scheduler.waitingScopes) {
+        for (Scope s : scheduler.openScopes.waiting) {
             s.stop(closedWhileWaiting(s));
         }
-        for (Scope s : scheduler.trackingScopes) {
+        for (Scope s : scheduler.openScopes.tracking) {
             if (!s.isGlobal() && !s.handedToNoFinish()) {
                 // a finish whose body has ended but whose thread has not begun to wait yet: told the same way,
                 // before its actors are terminated (which could otherwise end it as if its work had succeeded);
@@ -64,7 +64,7 @@ final class Closing {
                 s.stop(closedWhileWaiting(s));
             }
         }
-        for (Scope s : scheduler.trackingScopes) {
+        for (Scope s : scheduler.openScopes.tracking) {
             s.closeTracked();
         }
         scheduler.pool.shutdown();

@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
  * clock a worker that would step aside for shared work blocks instead (the pool adds a worker) until its finish
  * ends or the test moves time past a deadline.
  *
- * <p>May touch: the scheduler's set of waiting scopes (a wait is in it while it lasts), the worker's blocking state
- * ({@link WorkerWaits#enterBlocking}), the hang reports (it asks for one when the workers make no progress) and the
- * closing (a wait on a closed runtime ends with its exception).
+ * <p>May touch: the scheduler's waiting scopes ({@link OpenScopes}: a wait is there while it lasts), the worker's
+ * blocking state ({@link WorkerWaits#enterBlocking}), the hang reports (it asks for one when the workers make no
+ * progress) and the closing (a wait on a closed runtime ends with its exception).
  */
 public final class FinishWait {
     /** Tasks a worker waiting in a finish runs for it before it looks at the shared queue again. */
@@ -194,7 +194,7 @@ public final class FinishWait {
         boolean help = w != null && WorkerWaits.nestedWaits(w) < WorkerWaits.MAX_HELPING_DEPTH;
         long reportAt = reportAfter > 0 ? start + reportAfter : 0;
         long reportProgress = reportAt != 0 ? scheduler.hangs.workersProgress() : 0;
-        scheduler.waitingScopes.add(scope);
+        scheduler.openScopes.waiting.add(scope);
         if (w != null) {
             WorkerWaits.enterBlocking(w);
         }
@@ -216,7 +216,7 @@ public final class FinishWait {
                     if (scope.isEnded() || scope.stopped() != null) {
                         break;
                     }
-                    if (scheduler.sharedWorkWaits()) {
+                    if (!scheduler.runQueue.isEmpty()) {
                         if (clock == Clock.system()) {   // a manual clock's waiter blocks; the pool adds a worker
                             long soon = clock.nanoTime() + STEP_ASIDE_NANOS;
                             deadline = deadline == 0 ? soon : earliest(deadline, soon);
@@ -287,7 +287,7 @@ public final class FinishWait {
             if (w != null) {
                 WorkerWaits.exitBlocking(w);
             }
-            scheduler.waitingScopes.remove(scope);
+            scheduler.openScopes.waiting.remove(scope);
         }
     }
 

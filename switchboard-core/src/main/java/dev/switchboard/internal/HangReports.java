@@ -96,7 +96,7 @@ public final class HangReports {
         long now = scheduler.clock().nanoTime();
         StringBuilder sb = new StringBuilder(scope.describe(now));
         List<String> items = scope.openItems(now);
-        for (Scope handed : scheduler.trackingScopes) {
+        for (Scope handed : scheduler.openScopes.tracking) {
             if (handed != scope && handed.handedTo(scope)) {     // a finish that stopped waiting left it this work
                 for (String item : handed.openItems(now)) {
                     items.add(item + " (left by " + handed.name() + ", which stopped waiting)");
@@ -261,7 +261,7 @@ public final class HangReports {
     /** Reports for every finish currently waited on, and for the global scope if anything is open there. */
     public List<String> reportOpenScopes() {
         List<String> reports = new ArrayList<>();
-        for (Scope s : scheduler.waitingScopes) {
+        for (Scope s : scheduler.openScopes.waiting) {
             reports.add(report(s));
         }
         if (scheduler.globalScope().getPendingCount() > 0) {

@@ -130,7 +130,7 @@ final class IdleSpin {
         try {
             long idleSince = Clock.system().nanoTime();          // pacing: real time (see Clock)
             while (!scheduler.isClosed()) {
-                Node h = scheduler.pollShared();
+                Node h = scheduler.runQueue.poll();
                 ForkJoinTask<?> t = h == null ? Node.pollAnyTask() : null;
                 if (h == null && t == null) {
                     long now = Clock.system().nanoTime();

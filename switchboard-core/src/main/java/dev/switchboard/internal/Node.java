@@ -218,6 +218,26 @@ public abstract class Node extends CountedCompleter<Void> {
     }
 
     /**
+     * Forks this node into the current worker's deque; when {@code spreader} is not null, as a {@link Spread} that
+     * reports to {@link Spreading#spreadChainEnded} how far the chain it starts on another worker gets. A refusal
+     * (out of memory) is this node's failure ({@link #refused}).
+     */
+    final void forkToDeque(Worker spreader) {
+        ForkJoinTask<?> pushed = spreader == null ? poolTask() : new Spread(this, spreader);
+        try {
+            pushed.fork();
+        } catch (Throwable t) {
+            // The pool throws either before storing the task (a full deque it could not grow) or after (it failed
+            // to start a worker it then wanted): only a task it does not hold is refused; one it holds will run.
+            if (t instanceof java.util.concurrent.RejectedExecutionException || pushed.tryUnfork()) {
+                refused(t);
+            } else {
+                Failures.lastResort(scope(), t);
+            }
+        }
+    }
+
+    /**
      * Moves every task still queued in the current worker's deque to the shared queue: called by a worker about to
      * block or to die. A blocked worker's deque is served only by thieves, and a busy worker (one running endless
      * chains, say) never steals, while every busy worker takes from the shared queue; a dying worker's deque is
@@ -232,7 +252,11 @@ public abstract class Node extends CountedCompleter<Void> {
             } else if (t instanceof Node n) {
                 scheduler.share(n, false);
             } else {
-                scheduler.replacePump();                // t was the pending pump of the shared queue
+                try {
+                    scheduler.runQueue.replacePump();   // t was the pending pump of the shared queue
+                } catch (Throwable notSubmitted) {
+                    // refused (closed, or no memory): the watchdog signals again while entries wait
+                }
             }
         }
     }

@@ -151,7 +151,7 @@ public final class RuntimeCounters {
      * one started meanwhile may be missed. O(the nodes on the lists: about twice those open, at most).
      */
     public void forEachTracked(Consumer<? super Node> each) {
-        for (Scope s : scheduler.trackingScopes) {
+        for (Scope s : scheduler.openScopes.tracking) {
             s.forEachTracked(each);
         }
     }

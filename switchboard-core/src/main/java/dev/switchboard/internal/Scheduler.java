@@ -1,6 +1,5 @@
 package dev.switchboard.internal;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +27,11 @@ import java.util.function.Consumer;
  * spreading rule ({@link Spreading}), idle workers ({@link IdleSpin}), dead letters ({@link DeadLetters}), the
  * counts behind the runtime's metrics ({@link RuntimeCounters}), how workers come and go ({@link WorkerLifecycle}),
  * failures no finish can rethrow ({@link UnscopedFailures}), the log of actors' failures ({@link FailureLog}),
- * worker deaths ({@link WorkerDeaths}), closing ({@link Closing}) and which runtime a thread's unscoped work
- * belongs to ({@link RuntimesOfThreads}). This class
- * owns the pool, the shared queue, the global scope, the sets of workers and of waiting and tracking scopes, the
- * closed flag and the rough clock, and makes the scheduling decisions (where a ready node goes) itself.
+ * worker deaths ({@link WorkerDeaths}), closing ({@link Closing}), the scopes waited for and those that track open
+ * work ({@link OpenScopes}) and which runtime a thread's unscoped work belongs to ({@link RuntimesOfThreads}). A
+ * node forks itself into the current worker's deque, where a refusal is its failure ({@link Node#forkToDeque}).
+ * This class owns the pool, the shared queue, the global scope, the sets of workers, the closed flag and the rough
+ * clock, and makes the scheduling decisions (where a ready node goes) itself.
  *
  * <h2>Implementation notes</h2>
  * <b>The decision point.</b> Every node that becomes ready (a task, an actor's activation, a data-driven task)
@@ -58,10 +58,8 @@ public final class Scheduler {
     final Set<Worker> workers = ConcurrentHashMap.newKeySet();
     /** Workers that left the pool and whose threads may still be ending: close() waits for them. */
     final Set<Worker> endingWorkers = ConcurrentHashMap.newKeySet();
-    /** Scopes a thread waits for now ({@link FinishWait}). */
-    final Set<Scope> waitingScopes = ConcurrentHashMap.newKeySet();
-    /** Scopes with tracked actors or awaiting tasks that have not ended; the global scope is always here. */
-    final Set<Scope> trackingScopes = ConcurrentHashMap.newKeySet();
+    /** The scopes a thread waits for now and those that track open actors or awaiting tasks. */
+    final OpenScopes openScopes = new OpenScopes();
     private volatile boolean closed;
 
     final Spreading spreading = new Spreading();
@@ -126,7 +124,7 @@ public final class Scheduler {
         this.runQueue = new RunQueue(this);
         this.concentration = runQueue.concentration();
         this.global = new Scope(null, this, null, true, 0);
-        trackingScopes.add(global);
+        openScopes.tracking.add(global);
         this.timers = new TimerService(this.name, clock, this::reportUnscopedFailure);
         if (deterministic != null) {
             deterministic.bind(this);
@@ -258,14 +256,7 @@ public final class Scheduler {
      * too), each in words, with the finish it counts toward: what a test left running, wherever it started it.
      */
     public List<String> openItemsEverywhere() {
-        long now = clock().nanoTime();
-        List<String> items = new ArrayList<>();
-        for (Scope s : trackingScopes) {
-            for (String item : s.openItems(now)) {
-                items.add(s == global ? item : item + " (in " + s.name() + ")");
-            }
-        }
-        return items;
+        return openScopes.openItems(global, clock().nanoTime());
     }
 
     /** The actors and tasks of the global scope that have not ended (a snapshot). */
@@ -287,15 +278,10 @@ public final class Scheduler {
      */
     public void submit(Node task) {
         if (onWorker()) {
-            fork(task);
+            task.forkToDeque(null);
         } else {
             share(task, false);
         }
-    }
-
-    /** Whether entries wait in the shared queue. */
-    boolean sharedWorkWaits() {
-        return !runQueue.isEmpty();
     }
 
     /** Whether the calling thread is a worker of this runtime. */
@@ -350,30 +336,6 @@ public final class Scheduler {
         share(task, onWorker());
     }
 
-    /** Forks {@code task} into the current worker's deque; a refusal (out of memory) is the task's failure. */
-    void fork(Node task) {
-        fork(task, null);
-    }
-
-    /**
-     * Forks {@code task}; when {@code spreader} is not null, as a {@link Node.Spread} that reports to
-     * {@link Spreading#spreadChainEnded} how far the chain it starts on another worker gets.
-     */
-    void fork(Node task, Worker spreader) {
-        ForkJoinTask<?> pushed = spreader == null ? task.poolTask() : new Node.Spread(task, spreader);
-        try {
-            pushed.fork();
-        } catch (Throwable t) {
-            // The pool throws either before storing the task (a full deque it could not grow) or after (it failed
-            // to start a worker it then wanted): only a task it does not hold is refused; one it holds will run.
-            if (t instanceof java.util.concurrent.RejectedExecutionException || pushed.tryUnfork()) {
-                task.refused(t);
-            } else {
-                Failures.lastResort(task.scope(), t);
-            }
-        }
-    }
-
     /**
      * Queues {@code node} in the shared queue, or gives it to the deterministic scheduler if there is one (see
      * "The decision point"); a refusal (closed, out of memory) is the node's failure.
@@ -392,20 +354,6 @@ public final class Scheduler {
         } catch (Throwable t) {
             node.refused(t);
         }
-    }
-
-    /** Submits a pump of the shared queue in place of one taken out of a deque (see {@link RunQueue#replacePump}). */
-    void replacePump() {
-        try {
-            runQueue.replacePump();
-        } catch (Throwable t) {
-            // refused (closed, or no memory): the watchdog signals again while entries wait
-        }
-    }
-
-    /** For a busy worker: the oldest entry of the shared queue, or null. */
-    Node pollShared() {
-        return runQueue.poll();
     }
 
     /**
@@ -566,15 +514,6 @@ public final class Scheduler {
     }
 
     // ---------------------------------------------------------------- life cycle ({@link Closing})
-
-    /** Scopes with tracked actors or awaiting tasks that have not ended; the global scope is always here. */
-    void scopeTracks(Scope scope) {
-        trackingScopes.add(scope);
-    }
-
-    void scopeEnded(Scope scope) {
-        trackingScopes.remove(scope);
-    }
 
     /**
      * Throws a {@code RuntimeClosedException} naming this runtime if it has been closed: new work ({@code what})

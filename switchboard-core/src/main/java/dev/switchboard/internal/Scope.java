@@ -152,7 +152,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
         done = true;
         if (registered != 0) {
-            scheduler.scopeEnded(this);
+            scheduler.openScopes.tracking.remove(this);
         }
         Thread w = waiter;
         if (w != null) {
@@ -456,8 +456,10 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** Adds an actor activation or an awaiting task to the list a hang report walks. */
     public void track(Node node) {
         if (!global && registered == 0) {
-            scheduler.scopeTracks(this);    // so that close() finds the actors in it; before the flag, which only
-            registered = 1;                 // saves later calls the set's lookup (adding twice is harmless)
+            // so that close() finds the actors in it; before the flag, which only saves later calls the set's
+            // lookup (adding twice is harmless)
+            scheduler.openScopes.tracking.add(this);
+            registered = 1;
         }
         Node h;
         do {

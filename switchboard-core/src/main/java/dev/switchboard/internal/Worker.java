@@ -276,7 +276,7 @@ public final class Worker extends ForkJoinWorkerThread {
                         giveAwayBuffered(conc);      // another worker runs the actors now (Concentration, R2)
                         break;
                     }
-                    h = scheduler.pollShared();      // the handoffs wait one turn more
+                    h = scheduler.runQueue.poll();   // the handoffs wait one turn more
                     if (h == null && ForkJoinTask.getQueuedTaskCount() > 0) {
                         // tasks spawned here wait in the deque: they go first, the chain goes on behind the others
                         Node next = take();
@@ -290,7 +290,7 @@ public final class Worker extends ForkJoinWorkerThread {
                 if (h == null) {
                     h = take();
                     if (h == null && depth == 1 && blocking == 0 && conc.owns(this)) {
-                        h = scheduler.pollShared();  // the actors it keeps, and those given to it (R3)
+                        h = scheduler.runQueue.poll();   // the actors it keeps, and those given to it (R3)
                     }
                     if (h == null) {
                         break;
@@ -303,7 +303,7 @@ public final class Worker extends ForkJoinWorkerThread {
                                 && !scheduler.runQueue.isEmpty()) {
                             conc.giveAway(h, true);      // behind the others, and this worker goes on (R3)
                             hops = scheduler.handoffLimit();
-                            h = scheduler.pollShared();
+                            h = scheduler.runQueue.poll();
                             if (h == null) {
                                 break;
                             }
@@ -380,7 +380,7 @@ public final class Worker extends ForkJoinWorkerThread {
                     if (full && scheduler.concentration.keeps(this)) {
                         scheduler.concentration.giveAway(next, true);    // stays with this worker (R3)
                     } else {
-                        scheduler.fork(next, full ? null : this);
+                        next.forkToDeque(full ? null : this);
                     }
                 }
             }
@@ -408,7 +408,7 @@ public final class Worker extends ForkJoinWorkerThread {
             if (full || spreadRule.spreadNow(false)) {
                 Node last = takeLast();
                 if (last != null) {
-                    scheduler.fork(last, full ? null : this);
+                    last.forkToDeque(full ? null : this);
                 }
             }
         }
@@ -449,7 +449,7 @@ public final class Worker extends ForkJoinWorkerThread {
     private void publish(Worker spreader) {
         Node n;
         while ((n = take()) != null) {
-            scheduler.fork(n, spreader);
+            n.forkToDeque(spreader);
         }
     }
 

@@ -31,7 +31,7 @@ final class WorkerDeaths {
         lastDeath = failure;                      // before the count: a scope that sees the count sees the cause
         workerDeaths.incrementAndGet();
         try {
-            for (Scope s : scheduler.waitingScopes) {
+            for (Scope s : scheduler.openScopes.waiting) {
                 s.wakeWaiter();                   // prompt; without memory the waiters see it at their next check
             }
         } catch (Throwable ignored) {

@@ -125,7 +125,7 @@ final class WorkerWaits {
     static boolean helpingOver(Worker w) {
         Scheduler scheduler = w.scheduler;
         if (!w.helpingStopped && (++w.helpingChecks & (HELP_CHECK_PERIOD - 1)) == 0
-                && (w.helping.stopped() != null || scheduler.isClosed() || scheduler.sharedWorkWaits()
+                && (w.helping.stopped() != null || scheduler.isClosed() || !scheduler.runQueue.isEmpty()
                         || w.helpingFailAt != 0 && scheduler.clock().nanoTime() - w.helpingFailAt >= 0)) {
             w.helpingStopped = true;
         }
