@@ -19,6 +19,8 @@ public final class ManualClock implements Clock {
     private volatile long now;
     /** The timers of the runtimes on this clock, told after each advance. */
     private final CopyOnWriteArrayList<ManualTimers> timers = new CopyOnWriteArrayList<>();
+    /** The runtimes' waits for finishes ({@link OpenScopes#earliestWait}), which {@link #nextDue} shows too. */
+    private final CopyOnWriteArrayList<OpenScopes> waits = new CopyOnWriteArrayList<>();
     private final Object advancing = new Object();
 
     /** A clock that reads {@code startNanos} until it is advanced. */
@@ -78,7 +80,8 @@ public final class ManualClock implements Clock {
 
     /**
      * The time of the earliest timed action of the runtimes on this clock that has not run yet (a cancelled one
-     * counts until its time comes), or empty: what a test advances to, to run the next one and only it.
+     * counts until its time comes), or of the earliest deadline of a finish waited for (its time-out, its next hang
+     * report), or empty: what a test advances to, to run the next one and only it.
      */
     public OptionalLong nextDue() {
         long sentinel = now + Long.MAX_VALUE;
@@ -86,11 +89,18 @@ public final class ManualClock implements Clock {
         for (ManualTimers t : timers) {
             next = t.earliest(next);
         }
+        for (OpenScopes w : waits) {
+            next = w.earliestWait(next);
+        }
         return next == sentinel ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
     void register(ManualTimers t) {
         timers.add(t);
+    }
+
+    void register(OpenScopes w) {
+        waits.add(w);
     }
 
     @Override

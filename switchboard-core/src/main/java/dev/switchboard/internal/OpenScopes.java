@@ -20,6 +20,21 @@ final class OpenScopes {
     final Set<Scope> tracking = ConcurrentHashMap.newKeySet();
 
     /**
+     * The earliest deadline of a wait for a finish (its time-out, its next hang report) if it is before
+     * {@code than}, else {@code than}: what a manual clock's {@code nextDue} shows besides its timers.
+     */
+    long earliestWait(long than) {
+        long earliest = than;
+        for (Scope s : waiting) {
+            long d = s.waitDeadline();
+            if (d != 0 && d - earliest < 0) {
+                earliest = d;
+            }
+        }
+        return earliest;
+    }
+
+    /**
      * The actors and awaiting tasks not ended in every scope that tracks some, each in words, with the finish it
      * counts toward unless that is {@code global}, as of {@code now} (by the runtime's clock).
      */

@@ -125,6 +125,9 @@ public final class Scheduler {
         this.concentration = runQueue.concentration();
         this.global = new Scope(null, this, null, true, 0);
         openScopes.tracking.add(global);
+        if (clock instanceof ManualClock manual) {
+            manual.register(openScopes);
+        }
         this.timers = new TimerService(this.name, clock, this::reportUnscopedFailure);
         if (deterministic != null) {
             deterministic.bind(this);

@@ -61,8 +61,8 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** Set (before the waiter is unparked) when the body and every node of the tree have completed. */
     private volatile boolean done;
     private volatile Thread waiter;
-    /** Deadline of the current wait, 0 for none; confined to the waiting thread. */
-    private long deadline;
+    /** Deadline of the current wait, 0 for none; written by the waiting thread, read by a manual clock's nextDue. */
+    private volatile long deadline;
 
     /** Task failures since the waiting finish last logged them, and the first of them; guarded by this. */
     private long tasksFailedUnlogged;
@@ -410,6 +410,11 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** Sets the deadline (by the runtime's {@link Clock}; 0: none) for the next {@link ForkJoinPool#managedBlock}. */
     void deadline(long deadlineNanos) {
         this.deadline = deadlineNanos;
+    }
+
+    /** The deadline of the wait for this scope (by the runtime's clock), or 0: none, or nobody waits. */
+    long waitDeadline() {
+        return deadline;
     }
 
     /**

@@ -62,6 +62,27 @@ class FinishTimeoutTest {
         }
     }
 
+    /** A manual clock's nextDue shows a waiting finish's time-out, so that a test can advance to it. */
+    @Test
+    void aWaitingFinishsTimeoutIsWhatTheManualClockSaysIsDueNext() {
+        ManualClock clock = new ManualClock();
+        try (TaskRuntime rt = RuntimeInternals.clock(TaskRuntime.builder().workers(2)
+                .hangReportAfter(Duration.ofMinutes(5)), clock).build()) {
+            assertThat(clock.nextDue()).isEmpty();
+            AtomicReference<ActorRef<String>> open = new AtomicReference<>();
+            CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> catchThrowable(() ->
+                    rt.finish(Duration.ofSeconds(10), () -> open.set(new HangDiagnosticTest.PongActor().start()))));
+            Await.until("the finish's time-out is due next", () -> clock.nextDue().isPresent());
+            assertThat(clock.nextDue()).hasValue(Duration.ofSeconds(10).toNanos());
+
+            clock.advance(clock.nextDue().getAsLong() - clock.nanoTime());
+            Await.until("the finish gave up", outcome::isDone);
+            assertThat(outcome.join()).isInstanceOf(FinishTimeoutException.class);
+            assertThat(clock.nextDue()).as("nobody waits any more").isEmpty();
+            rt.finish(() -> open.get().send("stop"));
+        }
+    }
+
     @Test
     void aTimeoutOfAThousandYearsWaitsForTheFinishAndAZeroOneIsRefused() {
         try (TaskRuntime rt = Runtimes.workers(2)) {
