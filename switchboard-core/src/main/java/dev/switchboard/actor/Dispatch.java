@@ -107,12 +107,14 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
      */
     static void process(ActorCore<?> actor, Object envelope, boolean serial) {
         Object message = envelope;
+        boolean processed = true;
         try {
             if (envelope instanceof Request r) {
                 message = r.message();
             } else if (envelope instanceof ActorTimers.TimerMessage t) {
                 if (!t.timer().deliver()) {
-                    return;                       // its timer was cancelled or replaced since it sent this
+                    processed = false;            // its timer was cancelled or replaced since it sent this
+                    return;
                 }
                 message = t.message();
             }
@@ -126,10 +128,14 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
             }
         } finally {
             if (serial) {
-                actor.activation().countProcessed(true);
+                if (processed) {
+                    actor.activation().countProcessed(true);
+                }
                 Thread.interrupted();  // an interrupt set while processing this message is not seen by the next
-            } else {
+            } else if (processed) {
                 processedInTask(actor);
+            } else {
+                MailboxAdmission.releasedLater(actor);
             }
         }
     }
