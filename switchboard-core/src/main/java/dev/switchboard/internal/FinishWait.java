@@ -194,6 +194,7 @@ public final class FinishWait {
         boolean help = w != null && WorkerWaits.nestedWaits(w) < WorkerWaits.MAX_HELPING_DEPTH;
         long reportAt = reportAfter > 0 ? start + reportAfter : 0;
         long reportProgress = reportAt != 0 ? scheduler.hangs.workersProgress() : 0;
+        scope.timesOutAt(failAt);
         scheduler.openScopes.waiting.add(scope);
         if (w != null) {
             WorkerWaits.enterBlocking(w);
@@ -288,6 +289,7 @@ public final class FinishWait {
                 WorkerWaits.exitBlocking(w);
             }
             scheduler.openScopes.waiting.remove(scope);
+            scope.timesOutAt(0);
         }
     }
 

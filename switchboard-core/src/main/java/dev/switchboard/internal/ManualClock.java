@@ -19,7 +19,7 @@ public final class ManualClock implements Clock {
     private volatile long now;
     /** The timers of the runtimes on this clock, told after each advance. */
     private final CopyOnWriteArrayList<ManualTimers> timers = new CopyOnWriteArrayList<>();
-    /** The runtimes' waits for finishes ({@link OpenScopes#earliestWait}), which {@link #nextDue} shows too. */
+    /** The runtimes' finishes waited for with a time-out ({@link OpenScopes#earliestTimeOut}), for {@link #nextDue}. */
     private final CopyOnWriteArrayList<OpenScopes> waits = new CopyOnWriteArrayList<>();
     private final Object advancing = new Object();
 
@@ -80,8 +80,8 @@ public final class ManualClock implements Clock {
 
     /**
      * The time of the earliest timed action of the runtimes on this clock that has not run yet (a cancelled one
-     * counts until its time comes), or of the earliest deadline of a finish waited for (its time-out, its next hang
-     * report), or empty: what a test advances to, to run the next one and only it.
+     * counts until its time comes) or time-out of a finish waited for, or empty: what a test advances to, to run the
+     * next one and only it.
      */
     public OptionalLong nextDue() {
         long sentinel = now + Long.MAX_VALUE;
@@ -90,7 +90,7 @@ public final class ManualClock implements Clock {
             next = t.earliest(next);
         }
         for (OpenScopes w : waits) {
-            next = w.earliestWait(next);
+            next = w.earliestTimeOut(next);
         }
         return next == sentinel ? OptionalLong.empty() : OptionalLong.of(next);
     }

@@ -20,13 +20,13 @@ final class OpenScopes {
     final Set<Scope> tracking = ConcurrentHashMap.newKeySet();
 
     /**
-     * The earliest deadline of a wait for a finish (its time-out, its next hang report) if it is before
-     * {@code than}, else {@code than}: what a manual clock's {@code nextDue} shows besides its timers.
+     * The earliest time-out of a finish waited for if it is before {@code than}, else {@code than}: what a manual
+     * clock's {@code nextDue} shows besides its timers.
      */
-    long earliestWait(long than) {
+    long earliestTimeOut(long than) {
         long earliest = than;
         for (Scope s : waiting) {
-            long d = s.waitDeadline();
+            long d = s.timesOutAt();
             if (d != 0 && d - earliest < 0) {
                 earliest = d;
             }

@@ -61,8 +61,10 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** Set (before the waiter is unparked) when the body and every node of the tree have completed. */
     private volatile boolean done;
     private volatile Thread waiter;
-    /** Deadline of the current wait, 0 for none; written by the waiting thread, read by a manual clock's nextDue. */
-    private volatile long deadline;
+    /** Deadline of the current wait, 0 for none; confined to the waiting thread. */
+    private long deadline;
+    /** When the finish waiting for this scope times out (the runtime's clock), or 0: read by a clock's nextDue. */
+    private volatile long timesOutAt;
 
     /** Task failures since the waiting finish last logged them, and the first of them; guarded by this. */
     private long tasksFailedUnlogged;
@@ -412,9 +414,14 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         this.deadline = deadlineNanos;
     }
 
-    /** The deadline of the wait for this scope (by the runtime's clock), or 0: none, or nobody waits. */
-    long waitDeadline() {
-        return deadline;
+    /** When the finish waiting for this scope times out (by the runtime's clock), or 0: no time-out, nobody waits. */
+    long timesOutAt() {
+        return timesOutAt;
+    }
+
+    /** Set by the waiting finish as it starts to wait (its time-out, or 0), and to 0 when it stops. */
+    void timesOutAt(long failAt) {
+        timesOutAt = failAt;
     }
 
     /**

@@ -55,8 +55,8 @@ public final class TestClock {
 
     /**
      * How long until the next timed action is due (zero if one is due now), or empty if none is waiting: what to
-     * {@link #advance} by to run the next one and only it. A finish waited for with a time-out counts: its
-     * time-out, and its next hang report, are due then (the waiting thread, not the advancing one, acts on them).
+     * {@link #advance} by to run the next one and only it. A finish waited for with a time-out counts: its time-out
+     * is due then (the waiting thread, not the advancing one, gives up).
      */
     public Optional<Duration> nextDue() {
         OptionalLong next = clock.nextDue();
