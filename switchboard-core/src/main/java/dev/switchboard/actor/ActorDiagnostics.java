@@ -19,7 +19,10 @@ final class ActorDiagnostics {
         if ((s & ActorCore.RELEASED) != 0) {
             return null;
         }
+        String backoff = (s & (ActorCore.PAUSED | ActorCore.TERMINATED)) == ActorCore.PAUSED
+                ? Supervision.backoffWait(actor) : null;
         String what = (s & ActorCore.TERMINATED) != 0 ? "exited, waiting for tasks it spawned"
+                : backoff != null ? "never exited (" + backoff + ")"
                 : (s & ActorCore.PAUSED) != 0 ? "never exited (paused: nothing will process its mailbox until resume())"
                 : (s & ActorCore.AWAIT_MASK) != 0 ? "never exited (" + describeAwaits(actor, s) + ")"
                 : "never exited";

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -527,6 +528,23 @@ final class Supervision {
                 }
             }
         }
+    }
+
+    /**
+     * For a hang report: "waiting out its supervisor's restart backoff (...)" while {@code actor} is paused for a
+     * backoff, or null. Read without the actor's token (a report's look: at worst a restart that begins meanwhile
+     * is missed).
+     */
+    static String backoffWait(ActorCore<?> actor) {
+        ActorExtras x = actor.extrasOrNull();
+        Child c = x == null ? null : x.supervision;
+        ScheduledFuture<?> b = c == null ? null : c.backoff;
+        if (b == null) {
+            return null;
+        }
+        long ms = Math.max(0, b.getDelay(TimeUnit.MILLISECONDS));
+        return "waiting out its supervisor's restart backoff: restart " + (c.restarts + 1) + " in " + ms
+                + " ms; its messages wait";
     }
 
     /** {@code actor} and its tasks have ended: it leaves its parent's children, and a backoff's timer is cancelled. */

@@ -242,6 +242,31 @@ class SupervisionTest {
         }
     }
 
+    /** A hang report says a child waits out its restart backoff, not that it was paused and waits for resume(). */
+    @Test
+    void aHangReportSaysAChildWaitsOutItsBackoffNotThatItWaitsForResume() throws Exception {
+        ManualClock clock = new ManualClock();
+        Log log = new Log();
+        try (TaskRuntime rt = Runtimes.manualClock(2, clock)) {
+            Parent parent = new Parent(() -> new Child(log, 0, clock),
+                    SupervisorStrategy.restart().withBackoff(Duration.ofSeconds(3), Duration.ofSeconds(10), 0));
+            CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+            ActorRef<Work> child = parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            child.send(new Boom("once"));
+            Await.until("the child waits for its backoff", () -> rt.diagnose().stream()
+                    .anyMatch(r -> r.contains("restart backoff")));
+            assertThat(rt.diagnose()).anySatisfy(report -> assertThat(report)
+                    .contains("never exited (waiting out its supervisor's restart backoff: restart 1 in 3000 ms;"
+                            + " its messages wait)")
+                    .doesNotContain("until resume()"));
+
+            clock.advance(Duration.ofSeconds(3));
+            Await.until("restarted", () -> log.events.contains("restart 2 after once"));
+            child.send(new Done());
+            done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void backoffRestartsExactlyWhenTheTestClockPassesItsDelayAndMessagesSentMeanwhileFollowInOrder()
             throws Exception {
