@@ -67,11 +67,7 @@ public final class TestKit implements AutoCloseable {
     private final boolean checkActors;
 
     private final List<TestProbe<?>> probes = new CopyOnWriteArrayList<>();
-    private final Captured<ActorFailure> failures = new Captured<>();
-    /** Failures that reached no finish (the actors the kit started belong to none), not expected yet. */
-    private final List<Throwable> unscoped = new CopyOnWriteArrayList<>();
-    /** The causes of the failures the test expected: their reports reaching no finish are not left behind. */
-    private final List<Throwable> expectedCauses = new CopyOnWriteArrayList<>();
+    private final CapturedFailures failures = new CapturedFailures();
     private final Captured<DeadLetter> deadLetters = new Captured<>();
     private final AutoCloseable failureSubscription;
     private final DeadLetter.Subscription deadLetterSubscription;
@@ -94,7 +90,7 @@ public final class TestKit implements AutoCloseable {
         this.checkActors = checkActors;
         this.failureSubscription = scheduler.events().subscribe(e -> {
             if (e.kind() == RuntimeEvents.Kind.FAILURE && e.failure() != null) {
-                failures.add(new ActorFailure((ActorRef<?>) e.source(), e.failure(), e.detail()));
+                failures.actorFailed(new ActorFailure((ActorRef<?>) e.source(), e.failure(), e.detail()));
                 driver.changed();
             }
         });
@@ -299,31 +295,13 @@ public final class TestKit implements AutoCloseable {
     public ActorFailure expectFailure(Class<? extends Throwable> type, Duration max) {
         Objects.requireNonNull(type, "type");
         List<ActorFailure> found = new ArrayList<>(1);
-        if (!waitFor(() -> taken(found, failures.takeUnexpected(f -> type.isInstance(f.cause())))
-                || taken(found, takeUnscoped(type)), max)) {
+        if (!waitFor(() -> taken(found, failures.takeUnexpected(type)), max)) {
             throw new AssertionFailedError("expected a failure of a " + type.getName() + " within "
-                    + Texts.duration(max) + "; failures so far: " + Texts.list(failures.all())
-                    + (unscoped.isEmpty() ? "" : ", and outside every actor: " + Texts.list(unscoped)));
+                    + Texts.duration(max) + "; " + failures.soFar());
         }
         ActorFailure f = found.get(0);
-        synchronized (unscoped) {                  // its report may reach no finish only after this
-            expectedCauses.add(f.cause());
-            unscoped.removeIf(u -> related(u, f.cause()));
-        }
+        failures.expected(f);
         return f;
-    }
-
-    /** A failure of {@code type} that reached no finish from outside every actor (a task, a timer), taken; or null. */
-    private ActorFailure takeUnscoped(Class<? extends Throwable> type) {
-        synchronized (unscoped) {
-            for (Throwable u : unscoped) {
-                if (type.isInstance(u)) {
-                    unscoped.remove(u);
-                    return new ActorFailure(null, u, "reached no finish");
-                }
-            }
-        }
-        return null;
     }
 
     /** The dead letters of the runtime so far, oldest first. */
@@ -365,28 +343,9 @@ public final class TestKit implements AutoCloseable {
         return true;
     }
 
-    /** Whether {@code a} and {@code b} are the same failure, or one is the other's cause (a wrapped report). */
-    private static boolean related(Throwable a, Throwable b) {
-        for (Throwable t = a; t != null; t = t.getCause()) {
-            if (t == b) {
-                return true;
-            }
-        }
-        for (Throwable t = b; t != null; t = t.getCause()) {
-            if (t == a) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The unscoped-failure handler of the kit's runtime. */
     void captureUnscoped(Throwable failure) {
-        synchronized (unscoped) {
-            if (expectedCauses.stream().noneMatch(c -> related(failure, c))) {
-                unscoped.add(failure);
-            }
-        }
+        failures.reachedNoFinish(failure);
         driver.changed();
     }
 
@@ -420,24 +379,16 @@ public final class TestKit implements AutoCloseable {
             return;
         }
         closed = true;
-        List<String> problems = new ArrayList<>();
+        LeftBehind left = new LeftBehind();
         try {
             for (TestProbe<?> p : probes) {
                 p.ref().stopNow();
             }
             if (check && checkActors) {
-                List<String> running = new ArrayList<>();
-                if (!driver.await(() -> runningActors(running).isEmpty(), timeout)) {
-                    problems.add(running.size() + (running.size() == 1 ? " actor was" : " actors were")
-                            + " still running " + Texts.duration(timeout) + " after the test (stop it with"
-                            + " ref.stop(), or let it exit):\n    " + String.join("\n    ", running));
-                }
+                left.runningActors(driver, scheduler, timeout);
             }
-            if (check && !unscoped.isEmpty()) {
-                problems.add(unscoped.size() + (unscoped.size() == 1 ? " failure" : " failures") + " reached no"
-                        + " finish, and the test did not expect " + (unscoped.size() == 1 ? "it" : "them")
-                        + " (kit.expectFailure(type) does):\n    " + String.join("\n    ",
-                        unscoped.stream().map(Texts::brief).toList()));
+            if (check) {
+                left.unexpectedFailures(failures.unexpectedUnscoped());
             }
         } finally {
             closeQuietly(failureSubscription);
@@ -445,28 +396,9 @@ public final class TestKit implements AutoCloseable {
             runtime.close();
         }
         if (check && threads != null) {
-            String left = threads.leftAfter(timeout);
-            if (left != null) {
-                problems.add(left);
-            }
+            left.threads(threads, timeout);
         }
-        if (!problems.isEmpty()) {
-            AssertionFailedError e = new AssertionFailedError(this + " found what the test left behind:\n"
-                    + String.join("\n", problems));
-            unscoped.forEach(e::addSuppressed);
-            throw e;
-        }
-    }
-
-    /**
-     * Fills {@code into} with the actors (and awaiting tasks) of the runtime that have not ended, in any finish:
-     * the global scope's, and those of finishes still open (on another thread, or one that timed out and left its
-     * work behind); returns it.
-     */
-    private List<String> runningActors(List<String> into) {
-        into.clear();
-        into.addAll(scheduler.openItemsEverywhere());
-        return into;
+        left.failIfAny(this, failures.unexpectedUnscoped());
     }
 
     private static void closeQuietly(AutoCloseable c) {
@@ -504,28 +436,6 @@ public final class TestKit implements AutoCloseable {
     @Override
     public String toString() {
         return "TestKit[" + runtime.name() + "]";
-    }
-
-    /** The factor of {@value #TIME_FACTOR_PROPERTY}, checked. */
-    static double timeFactor() {
-        String v = System.getProperty(TIME_FACTOR_PROPERTY);
-        if (v == null || v.isBlank()) {
-            return 1;
-        }
-        try {
-            double f = Double.parseDouble(v.strip());
-            if (f > 0 && f <= 1_000) {
-                return f;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException(TIME_FACTOR_PROPERTY + " must be a number above 0 and at most 1000, got \""
-                + v + "\"");
-    }
-
-    static Duration dilated(Duration d) {
-        return Duration.ofNanos((long) (d.toNanos() * timeFactor()));
     }
 
     /** How to build a {@link TestKit}. */
@@ -613,8 +523,9 @@ public final class TestKit implements AutoCloseable {
                 RuntimeAccess.builderOptions().clock(b, manual);
             }
             TaskRuntime rt = b.build();
-            Duration t = timeout != null ? timeout : dilated(DEFAULT_TIMEOUT);
-            kit[0] = new TestKit(rt, manual, new Driver.Real(), t, dilated(DEFAULT_NO_MESSAGE_WAIT), threads, true);
+            Duration t = timeout != null ? timeout : TimeFactor.dilated(DEFAULT_TIMEOUT);
+            Duration quiet = TimeFactor.dilated(DEFAULT_NO_MESSAGE_WAIT);
+            kit[0] = new TestKit(rt, manual, new Driver.Real(), t, quiet, threads, true);
             return kit[0];
         }
     }
