@@ -5,11 +5,9 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.MailboxFullException;
 import dev.switchboard.actor.NoReplyException;
-import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.actor.ReplyTimeoutException;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.actor.Terminated;
-import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.MultiException;
 import dev.switchboard.task.RuntimeClosedException;
 import dev.switchboard.task.TaskFuture;
@@ -22,7 +20,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -53,7 +50,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Round {
     /** A finish that has not ended after this long is a hang. */
-    private static final Duration HANG = Duration.ofSeconds(120);
+    static final Duration HANG = Duration.ofSeconds(120);
 
     final long seed;
     final Config config;
@@ -68,18 +65,13 @@ final class Round {
     private final List<ActorRef<Msg>> targets = new ArrayList<>();
     /** The actors of {@link #targets}, index for index: their own counts are checked against what was sent. */
     private final List<ActorCore<Msg>> actors = new ArrayList<>();
-    /** Messages sent to each actor, to name the actor when the totals disagree. */
-    private final java.util.Map<ActorRef<Msg>, LongAdder> sentTo = new java.util.concurrent.ConcurrentHashMap<>();
     /** Stops that a full dropping mailbox dropped: the stopper sends them again. */
     private final java.util.Set<Long> droppedStops = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile TaskRuntime runtime;
     /** Set by the closer just before it closes the runtime. */
     private volatile boolean closing;
-    /** Failures that reached no finish (a task of a finish that the close had already ended). */
-    private final LongAdder unscoped = new LongAdder();
-    private final Queue<Throwable> unscopedFailures = new ConcurrentLinkedQueue<>();
-    /** Asks whose future has completed. */
-    private final LongAdder asksEnded = new LongAdder();
+    /** What was sent to whom, asks ended, failures outside every finish; and the checks at the end. */
+    private final RoundAudit audit = new RoundAudit(counters, discrepancies);
 
     Round(long seed) {
         this.seed = seed;
@@ -182,18 +174,13 @@ final class Round {
     void send(ActorRef<Msg> to, Msg m) {
         try {
             to.send(m);
-            counted(to);
+            audit.sent(to);
         } catch (MailboxFullException refused) {
             counters.refused.increment();
             if (m instanceof Token) {
                 retire();
             }
         }
-    }
-
-    private void counted(ActorRef<Msg> to) {
-        counters.sent.increment();
-        sentTo.computeIfAbsent(to, k -> new LongAdder()).increment();
     }
 
     /** A token's journey ended (processed at its last hop, failed, exited, dead, or refused). */
@@ -275,7 +262,7 @@ final class Round {
             counters.refused.increment();
             return;
         }
-        counted(to);
+        audit.sent(to);
         counters.asks.increment();
         answer.whenComplete((value, failure) -> {
             Throwable f = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
@@ -287,9 +274,10 @@ final class Round {
             } else if (f instanceof NoReplyException) {
                 counters.asksUnanswered.increment();
             } else {
-                discrepancy("the ask " + id + " to " + to + " ended with " + (f != null ? describe(f) : value));
+                discrepancy("the ask " + id + " to " + to + " ended with "
+                        + (f != null ? RoundAudit.describe(f) : value));
             }
-            asksEnded.increment();
+            audit.askEnded();
         });
     }
 
@@ -310,12 +298,7 @@ final class Round {
                 .throughput(config.throughput())
                 .hangReporter(report -> { })                     // a hang is caught by the finish's timeout
                 .noFailureLogging()                              // the round's failures are planted and counted
-                .onUnscopedFailure(failure -> {
-                    if (!(unwrap(failure) instanceof RuntimeClosedException)) {
-                        unscoped.increment();                    // refusals after the close are not failures thrown
-                        unscopedFailures.add(failure);
-                    }
-                })
+                .onUnscopedFailure(audit::reachedNoFinish)
                 .build();
         DeadLetter.subscribe(rt, this::deadLetter);      // before any actor of the round exists
         runtime = rt;
@@ -342,7 +325,7 @@ final class Round {
         if (!config.closes()) {
             closeWithin30s(rt);                // a round with a closer: the closer does it
         }
-        check(rt, outcome, cutShort, loops);
+        audit.check(rt, outcome, cutShort, loops, targets, actors);
     }
 
     private Thread daemon(Runnable body, String name) {
@@ -492,7 +475,7 @@ final class Round {
                 long id = ids++;
                 try {
                     to.send(new Stop(id));
-                    counted(to);
+                    audit.sent(to);
                     if (!droppedStops.remove(id)) {
                         break;
                     }
@@ -531,139 +514,6 @@ final class Round {
         }
     }
 
-    private void check(TaskRuntime rt, Throwable outcome, boolean cutShort, LoopCheck loops) {
-        Counters c = counters;
-        if (outcome instanceof FinishTimeoutException hang) {
-            discrepancy("the finish hung: " + hang.getMessage() + " " + rt.diagnose());
-            return;
-        }
-        List<Throwable> reported = outcome == null ? List.of()
-                : outcome instanceof MultiException m ? m.failures() : List.of(outcome);
-        long reportedCount = outcome instanceof MultiException m ? m.failureCount() : reported.size();
-        long closedReports = reported.stream().filter(f -> unwrap(f) instanceof RuntimeClosedException).count();
-        for (Throwable f : reported) {
-            Throwable cause = unwrap(f);
-            if (!(cause instanceof InjectedFailure || cause instanceof InjectedError
-                    || cause instanceof RuntimeClosedException)) {
-                discrepancy("a failure the round did not throw: " + describe(f));
-            }
-        }
-        // Every failure thrown is reported exactly once: by the round's finish, by the forall, or (a task of a
-        // finish the close had already ended) to the runtime's unscoped-failure handler
-        // (or handled by a supervisor: the token that threw is a FAILED_PROCESSING dead letter)
-        long thrown = c.thrown.sum() + loops.thrown.get();
-        long reportedTotal = reportedCount - closedReports + loops.reported + unscoped.sum() + c.handled.sum();
-        boolean loopCut = loops.unexpected instanceof RuntimeClosedException;
-        boolean cut = closedReports > 0 || loopCut;
-        if (cut) {
-            c.closedRounds.increment();
-            if (!cutShort) {
-                discrepancy("the runtime was reported closed, but nothing closed it during the finish");
-            }
-        } else if (unscoped.sum() != 0) {
-            discrepancy(unscoped.sum() + " failures reached no finish, though nothing closed the runtime");
-        }
-        long hidden = (outcome instanceof MultiException m ? m.failureCount() - m.failures().size() : 0)
-                + loops.hidden;
-        if (reportedTotal < thrown || reportedTotal > thrown + (cut ? hidden : 0)) {
-            discrepancy("thrown " + thrown + " failures, reported " + reportedTotal + " (" + hidden
-                    + " not kept; finish " + reportedCount
-                    + " with " + closedReports + " closes, forall " + loops.reported + ", outside every finish "
-                    + unscoped.sum() + ")" + repeated(reported)
-                    + both(reported, loops.failures, List.copyOf(unscopedFailures)));
-        }
-        if (!loopCut) {
-            if (loops.unexpected != null) {
-                discrepancy("forall threw a failure it did not throw: " + describe(loops.unexpected));
-            }
-            if (loops.iterations.get() != loops.size) {
-                discrepancy("forall ran " + loops.iterations.get() + " of " + loops.size + " iterations");
-            }
-            if (loops.reported != loops.thrown.get()) {
-                discrepancy("forall threw " + loops.thrown.get() + " failures and reported " + loops.reported);
-            }
-        }
-        c.thrown.add(loops.thrown.get());
-        c.reported.add(reportedTotal);
-        long askDeadline = System.nanoTime() + HANG.toNanos();   // every ask has a timeout of at most 40 ms
-        while (asksEnded.sum() < c.asks.sum() && System.nanoTime() < askDeadline) {
-            LockSupport.parkNanos(1_000_000);
-        }
-        long asks = c.asks.sum();
-        long ended = c.asksAnswered.sum() + c.asksTimedOut.sum() + c.asksUnanswered.sum();
-        if (asksEnded.sum() != asks || ended != asks) {
-            discrepancy(asks + " asks, " + asksEnded.sum() + " ended (" + c.asksAnswered.sum() + " answered, "
-                    + c.asksTimedOut.sum() + " timed out, " + c.asksUnanswered.sum() + " unanswered)");
-        }
-        // a reply comes late only after its ask ended without it: timed out, or failed by the close meanwhile
-        if (c.lateReplies.sum() > c.asksTimedOut.sum() + c.asksUnanswered.sum()) {
-            discrepancy(c.lateReplies.sum() + " late replies to " + c.asksTimedOut.sum() + " asks that timed out and "
-                    + c.asksUnanswered.sum() + " that were not answered");
-        }
-        long sent = c.sent.sum();
-        long processed = c.processed.get();
-        long dead = c.deadLetters.sum() - c.lateReplies.sum() - c.handled.sum() - c.unsent.sum();
-        if (sent != processed + dead) {
-            discrepancy("sent " + sent + " messages, processed " + processed + " + dead letters " + dead
-                    + " = " + (processed + dead) + perActor());
-        }
-        if (rt.deadLetterCount() != c.deadLetters.sum()) {
-            discrepancy("the runtime counted " + rt.deadLetterCount() + " dead letters, its listener saw "
-                    + c.deadLetters.sum());
-        }
-    }
-
-    /** The actors whose own counts disagree with what was sent to them, for a discrepancy's message. */
-    private String perActor() {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < targets.size(); i++) {
-            ActorRef<Msg> to = targets.get(i);
-            ActorCore<Msg> a = actors.get(i);
-            long sentHere = sentTo.getOrDefault(to, new LongAdder()).sum();
-            if (sentHere != a.processedCount() + a.deadLetterCount()) {
-                sb.append("; ").append(a).append(" (").append(a.getClass().getSimpleName()).append(", ")
-                        .append(a.state()).append("): sent ").append(sentHere).append(", processed ")
-                        .append(a.processedCount()).append(", dead letters ").append(a.deadLetterCount())
-                        .append(", queued ").append(a.mailboxSize());
-            }
-        }
-        return sb.toString();
-    }
-
-    /** The failures reported in more than one place (by identity), for a discrepancy's message. */
-    @SafeVarargs
-    private static String both(List<Throwable>... places) {
-        java.util.Map<Throwable, Integer> where = new java.util.IdentityHashMap<>();
-        for (List<Throwable> place : places) {
-            for (Throwable f : place) {
-                where.merge(unwrap(f), 1, Integer::sum);
-            }
-        }
-        List<String> twice = where.entrySet().stream().filter(e -> e.getValue() > 1)
-                .map(e -> describe(e.getKey())).toList();
-        return twice.isEmpty() ? "" : "; reported in two places (finish, forall, outside every finish): " + twice;
-    }
-
-    /** The failures reported more than once, for a discrepancy's message. */
-    private static String repeated(List<Throwable> reported) {
-        java.util.Map<String, Long> seen = new java.util.TreeMap<>();
-        java.util.Map<String, Long> kinds = new java.util.TreeMap<>();
-        for (Throwable f : reported) {
-            seen.merge(describe(unwrap(f)), 1L, Long::sum);
-            kinds.merge(f.getClass().getSimpleName() + "/" + unwrap(f).getClass().getSimpleName(), 1L, Long::sum);
-        }
-        seen.values().removeIf(n -> n == 1);
-        return "; kinds " + kinds + (seen.isEmpty() ? "" : "; reported more than once: " + seen);
-    }
-
-    /** A failure that cannot carry a suppressed note (the injected ones cannot) arrives wrapped in the note. */
-    private static Throwable unwrap(Throwable f) {
-        return f instanceof ProcessingFailure note && note.getCause() != null ? note.getCause() : f;
-    }
-
-    private static String describe(Throwable f) {
-        return f.getClass().getName() + ": " + f.getMessage();
-    }
 
     @Override
     public String toString() {
