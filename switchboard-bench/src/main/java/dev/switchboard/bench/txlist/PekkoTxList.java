@@ -1,12 +1,10 @@
 package dev.switchboard.bench.txlist;
 
 import dev.switchboard.bench.harness.PekkoRun;
+import dev.switchboard.bench.txlist.Checksum.Digest;
 import dev.switchboard.bench.txlist.TxList.Counts;
-import dev.switchboard.bench.txlist.TxList.Digest;
 import dev.switchboard.bench.txlist.TxList.Op;
 import dev.switchboard.bench.txlist.TxList.Params;
-import dev.switchboard.bench.txlist.TxList.Requests;
-import dev.switchboard.bench.txlist.TxList.SerialList;
 import java.util.BitSet;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
@@ -128,7 +126,7 @@ final class PekkoTxList {
                 int lo = l * p.valuesPerList();
                 digest.addList(l, lo, lo + p.valuesPerList(), finalLists[l].values());
             }
-            return TxList.checksum(p, initial, counts, digest);
+            return Checksum.checksum(p, initial, counts, digest);
         }
     }
 

@@ -3,13 +3,11 @@ package dev.switchboard.bench.txlist;
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.bench.txlist.Checksum.Digest;
 import dev.switchboard.bench.txlist.TxList.Counts;
-import dev.switchboard.bench.txlist.TxList.Digest;
 import dev.switchboard.bench.txlist.TxList.Op;
 import dev.switchboard.bench.txlist.TxList.Params;
-import dev.switchboard.bench.txlist.TxList.Requests;
 import dev.switchboard.bench.txlist.TxList.RunStats;
-import dev.switchboard.bench.txlist.TxList.SerialList;
 import dev.switchboard.bench.txlist.TxList.SumRead;
 import dev.switchboard.stm.ReadOnly;
 import dev.switchboard.stm.Stm;
@@ -135,7 +133,7 @@ final class SwitchboardTxList {
         }
         RunStats stats = serial ? RunStats.NONE : new RunStats(commits, rollbacks, readOnly, threads,
                 commitsPerPeriod, rollbacksPerPeriod, threadsPerPeriod);
-        return new Outcome(TxList.checksum(p, initial, counts, digest), stats, hotSum);
+        return new Outcome(Checksum.checksum(p, initial, counts, digest), stats, hotSum);
     }
 
     /** A list actor of either kind: its values in list order, read after the run. */

@@ -45,7 +45,7 @@ import org.apache.pekko.actor.ActorSystem;
  * so the benchmark is built for an outcome that does not depend on the order: requester {@code r} of {@code R}
  * owns the values {@code v ≡ r (mod R)} and looks up, inserts and removes only those, one request at a time, so
  * each value's history is one requester's sequence and the final list, every insert's and remove's success and
- * every lookup's answer are those of replaying each requester alone ({@link #simulate}). Neighbouring values
+ * every lookup's answer are those of replaying each requester alone ({@link Checksum#simulate}). Neighbouring values
  * belong to different requesters, so inserts and removes still conflict on the list's nodes as in the paper. The
  * checksum is the number of answers + lookups answered "present" + inserts and removes that changed the list +
  * the final number of elements + a sum of a 64-bit mix of every final element; after every run each list actor's
@@ -66,6 +66,13 @@ import org.apache.pekko.actor.ActorSystem;
  * split.
  */
 public final class TxList implements Benchmark {
+    /*
+     * Implementation notes. Counts is declared here, beside Op, because Counts.answer switches on an Op for every
+     * answer a requester gets, on both sides: javac compiles a switch over an enum of the same top-level class to a
+     * tableswitch on ordinal(), but one over an enum of another top-level class to a load from a synthetic lookup
+     * array ($SwitchMap) before the tableswitch, which Counts declared elsewhere would add to the request path.
+     */
+
     /** Threads of each transactional list actor (its {@code Settings.threads()}). */
     public static final int THREADS = 8;
     /** The dynamic split's period, in milliseconds. */
@@ -170,7 +177,8 @@ public final class TxList implements Benchmark {
     /** What a request asks. */
     enum Op { LOOKUP, INSERT, REMOVE, SUM }
 
-    private static final long SEED = 0x5EEDL;
+    /** The seed of the initial values and, with the requester's number, of each requester's requests. */
+    static final long SEED = 0x5EEDL;
 
     private final Params p;
     private final Split split;
@@ -227,8 +235,8 @@ public final class TxList implements Benchmark {
         this.sumRead = sumRead;
         this.staticThreads = staticThreads;
         this.initial = initial(p);
-        this.expected = simulate(p, initial);
-        this.hotTouches = p.hotPercent() == 0 ? 0 : hotTouches(p);
+        this.expected = Checksum.simulate(p, initial);
+        this.hotTouches = p.hotPercent() == 0 ? 0 : Checksum.hotTouches(p);
     }
 
     /** The scaled-down paper parameters: 8 list actors × 1,024 values, 128 requesters × 1,000 requests. */
@@ -426,58 +434,6 @@ public final class TxList implements Benchmark {
         return present;
     }
 
-    /** The requests of one requester, drawn from its own seeded generator, the same on both sides. */
-    static final class Requests {
-        private final SplittableRandom random;
-        private final Params p;
-        private final int requester;
-        /** How many values the requester owns: those {@code ≡ requester (mod requesters)}. */
-        private final int owned;
-        private int left;
-        /** The request made by the last {@link #next}. */
-        Op op;
-        /** Its value (not for SUM). */
-        int value;
-        /** The hot key it also increments, or -1 (only with hot keys; never for SUM). */
-        int hot = -1;
-
-        Requests(int requester, Params p) {
-            this.random = new SplittableRandom(SEED * 1_000_003L + requester);
-            this.p = p;
-            this.requester = requester;
-            this.owned = (p.values() - requester + p.requesters() - 1) / p.requesters();
-            this.left = p.requestsPerRequester();
-        }
-
-        /** Draws the next request; false when the requester has made all of them. */
-        boolean next() {
-            if (left == 0) {
-                return false;
-            }
-            left--;
-            int dice = random.nextInt(100);
-            Workload w = p.workload();
-            if (dice < w.modifyPercent) {
-                op = random.nextBoolean() ? Op.INSERT : Op.REMOVE;
-            } else if (dice < w.modifyPercent + w.lookupPercent) {
-                op = Op.LOOKUP;
-            } else {
-                op = Op.SUM;
-            }
-            value = requester + p.requesters() * random.nextInt(owned);
-            hot = -1;
-            if (p.hotPercent() > 0 && op != Op.SUM && random.nextInt(100) < p.hotPercent()) {
-                hot = random.nextInt(p.hotKeys());       // drawn only with hot keys: streams without stay as they were
-            }
-            return true;
-        }
-
-        /** The list actor responsible for {@link #value}. */
-        int list() {
-            return value / p.valuesPerList();
-        }
-    }
-
     /** What the requesters count from the answers they get. */
     static final class Counts {
         long answers;
@@ -503,182 +459,6 @@ public final class TxList implements Benchmark {
                     case SUM -> throw new IllegalArgumentException("a sum's answer is a number");
                 }
             }
-        }
-    }
-
-    /** The final contents of the list actors: elements and the sum of their mixes. */
-    static final class Digest {
-        long elements;
-        long mixes;
-
-        /**
-         * Adds the list of the list actor owning {@code [lo, hi)}, its values in list order.
-         *
-         * @throws IllegalStateException if they are not strictly increasing or leave the range
-         */
-        void addList(int list, int lo, int hi, java.util.PrimitiveIterator.OfInt values) {
-            long last = Long.MIN_VALUE;
-            while (values.hasNext()) {
-                int v = values.nextInt();
-                if (v <= last) {
-                    throw new IllegalStateException("list actor " + list + ": " + v + " follows " + last
-                            + " (the list must be strictly increasing)");
-                }
-                if (v < lo || v >= hi) {
-                    throw new IllegalStateException("list actor " + list + " holds " + v + ", outside its range ["
-                            + lo + ", " + hi + ")");
-                }
-                last = v;
-                elements++;
-                mixes += mix(v);
-            }
-        }
-    }
-
-    /**
-     * The checksum of a run from what the requesters counted and what the lists hold, after checking that the
-     * length is the initial length plus the successful inserts minus the successful removes.
-     */
-    static long checksum(Params p, BitSet initial, Counts counts, Digest digest) {
-        long length = (long) initial.cardinality() + counts.inserted - counts.removed;
-        if (digest.elements != length) {
-            throw new IllegalStateException("the lists hold " + digest.elements + " elements, but started with "
-                    + initial.cardinality() + " and were told of " + counts.inserted + " inserts and "
-                    + counts.removed + " removes that changed them (" + length + ")");
-        }
-        return counts.answers + counts.lookupHits + counts.inserted + counts.removed + digest.elements
-                + digest.mixes;
-    }
-
-    /** A 64-bit mix of a value, so that the checksum tells one final set from another. */
-    static long mix(int v) {
-        long z = v * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
-    }
-
-    /** How many requests of all requesters increment a hot key. */
-    static long hotTouches(Params p) {
-        long touches = 0;
-        for (int r = 0; r < p.requesters(); r++) {
-            Requests q = new Requests(r, p);
-            while (q.next()) {
-                if (q.hot >= 0) {
-                    touches++;
-                }
-            }
-        }
-        return touches;
-    }
-
-    /** Each requester alone, one after the other: the outcome of any interleaving (see the class comment). */
-    static long simulate(Params p, BitSet initial) {
-        BitSet present = (BitSet) initial.clone();
-        Counts counts = new Counts();
-        for (int r = 0; r < p.requesters(); r++) {
-            Requests q = new Requests(r, p);
-            while (q.next()) {
-                switch (q.op) {
-                    case LOOKUP -> counts.answer(Op.LOOKUP, present.get(q.value));
-                    case INSERT -> {
-                        counts.answer(Op.INSERT, !present.get(q.value));
-                        present.set(q.value);
-                    }
-                    case REMOVE -> {
-                        counts.answer(Op.REMOVE, present.get(q.value));
-                        present.clear(q.value);
-                    }
-                    case SUM -> counts.answers += p.lists();            // one answer per list actor
-                }
-            }
-        }
-        Digest digest = new Digest();
-        for (int l = 0; l < p.lists(); l++) {
-            int lo = l * p.valuesPerList();
-            int hi = lo + p.valuesPerList();
-            digest.addList(l, lo, hi, present.stream().filter(v -> v >= lo && v < hi).iterator());
-        }
-        return checksum(p, initial, counts, digest);
-    }
-
-    /**
-     * A sorted singly linked list with plain fields, for the serial list actors of both sides: the values of one
-     * list actor, walked from a head sentinel.
-     */
-    static final class SerialList {
-        private static final class Node {
-            final int value;
-            Node next;
-
-            Node(int value, Node next) {
-                this.value = value;
-                this.next = next;
-            }
-        }
-
-        private final Node head = new Node(Integer.MIN_VALUE, null);
-
-        /** The list of the values of {@code initial} in {@code [lo, hi)}. */
-        SerialList(BitSet initial, int lo, int hi) {
-            Node next = null;
-            for (int v = initial.previousSetBit(hi - 1); v >= lo; v = initial.previousSetBit(v - 1)) {
-                next = new Node(v, next);
-            }
-            head.next = next;
-        }
-
-        boolean lookup(int value) {
-            Node cur = head.next;
-            while (cur != null && cur.value < value) {
-                cur = cur.next;
-            }
-            return cur != null && cur.value == value;
-        }
-
-        boolean insert(int value) {
-            Node prev = head;
-            Node cur = prev.next;
-            while (cur != null && cur.value < value) {
-                prev = cur;
-                cur = cur.next;
-            }
-            if (cur != null && cur.value == value) {
-                return false;
-            }
-            prev.next = new Node(value, cur);
-            return true;
-        }
-
-        boolean remove(int value) {
-            Node prev = head;
-            Node cur = prev.next;
-            while (cur != null && cur.value < value) {
-                prev = cur;
-                cur = cur.next;
-            }
-            if (cur == null || cur.value != value) {
-                return false;
-            }
-            prev.next = cur.next;
-            return true;
-        }
-
-        long sum() {
-            long sum = 0;
-            for (Node cur = head.next; cur != null; cur = cur.next) {
-                sum += cur.value;
-            }
-            return sum;
-        }
-
-        /** The values in list order. */
-        java.util.PrimitiveIterator.OfInt values() {
-            java.util.stream.IntStream.Builder b = java.util.stream.IntStream.builder();
-            for (Node cur = head.next; cur != null; cur = cur.next) {
-                b.add(cur.value);
-            }
-            return b.build().iterator();
         }
     }
 }

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.bench.harness.Series;
+import dev.switchboard.bench.txlist.Checksum.Digest;
 import dev.switchboard.bench.txlist.TxList.Counts;
-import dev.switchboard.bench.txlist.TxList.Digest;
 import dev.switchboard.bench.txlist.TxList.Op;
 import dev.switchboard.bench.txlist.TxList.Params;
-import dev.switchboard.bench.txlist.TxList.Requests;
 import dev.switchboard.bench.txlist.TxList.Split;
 import dev.switchboard.bench.txlist.TxList.SumRead;
 import dev.switchboard.bench.txlist.TxList.Workload;
@@ -48,7 +47,7 @@ class TxListTest {
         counts.answer(Op.INSERT, true);                     // told of one insert: 3 elements expected
         Digest digest = new Digest();
         digest.addList(0, 0, 8, IntStream.of(1, 3).iterator());
-        assertThatThrownBy(() -> TxList.checksum(p, initial, counts, digest))
+        assertThatThrownBy(() -> Checksum.checksum(p, initial, counts, digest))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("hold 2 elements")
                 .hasMessageContaining("1 inserts and 0 removes");
     }
@@ -62,8 +61,8 @@ class TxListTest {
         one.addList(0, 0, 8, IntStream.of(1).iterator());
         Digest other = new Digest();
         other.addList(0, 0, 8, IntStream.of(2).iterator());
-        assertThat(TxList.checksum(p, initial, new Counts(), one))
-                .isNotEqualTo(TxList.checksum(p, initial, new Counts(), other));
+        assertThat(Checksum.checksum(p, initial, new Counts(), one))
+                .isNotEqualTo(Checksum.checksum(p, initial, new Counts(), other));
     }
 
     @Test
@@ -138,8 +137,8 @@ class TxListTest {
             }
             assertThat(h.next()).isFalse();
         }
-        assertThat(TxList.hotTouches(hot)).isPositive();
-        assertThat(TxList.hotTouches(plain)).isZero();
+        assertThat(Checksum.hotTouches(hot)).isPositive();
+        assertThat(Checksum.hotTouches(plain)).isZero();
         long sums = 0;
         for (int r = 0; r < hot.requesters(); r++) {
             Requests q = new Requests(r, hot);
