@@ -207,9 +207,11 @@ public final class TimerService {
             if (!e.awaitTermination(1, TimeUnit.SECONDS)) {
                 return false;
             }
-            // The executor terminates as its thread leaves the executor's loop, a moment before the thread ends.
+            // The executor terminates as its thread leaves the executor's loop, a moment before the thread ends. A
+            // thread it made while close() shut it down may never have been started, and never will be now.
             Thread t = thread;
-            return t == null || t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            return t == null || t.getState() == Thread.State.NEW
+                    || t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return false;
