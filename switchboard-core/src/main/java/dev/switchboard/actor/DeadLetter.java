@@ -30,7 +30,9 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
         /**
          * A reply sent after the {@code awaitReply} that asked for it had timed out (the recipient is the actor
          * that waited; its handler ran with a {@link ReplyTimeoutException}), or after a restart of the actor
-         * abandoned that {@code awaitReply} (its handler does not run).
+         * abandoned that {@code awaitReply} (its handler does not run); or a reply to an {@code ask} after its
+         * future timed out or was cancelled: no actor waited for it, and the recipient is the actor asked, the one
+         * that answered late.
          */
         REPLY_TOO_LATE,
         /** The recipient's mailbox was full: a bounded mailbox that drops, or the 2^30 limit of any mailbox. */

@@ -47,7 +47,8 @@ import java.util.function.IntConsumer;
  *   <li>A finish on a worker never deadlocks the pool: the worker runs queued tasks of that finish, then blocks
  *       in a way that lets the pool add a compensating worker.</li>
  *   <li>Work started outside every finish belongs to the runtime's global scope; its failures go to the
- *       handler set with {@link Builder#onUnscopedFailure} (by default printed to standard error).</li>
+ *       handler set with {@link Builder#onUnscopedFailure} (by default logged through {@code System.Logger}
+ *       "dev.switchboard", level ERROR).</li>
  * </ul>
  */
 public final class TaskRuntime implements AutoCloseable {
