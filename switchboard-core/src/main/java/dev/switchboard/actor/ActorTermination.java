@@ -71,10 +71,17 @@ final class ActorTermination {
         }
     }
 
-    /** Just terminated, with status {@code before}: drains the actor here unless the token was held then. */
+    /**
+     * Just terminated, with status {@code before}: drains the actor here unless the token was held then. If it was,
+     * the holder drains when it is done (maybe only when a message stuck in the program's code returns), so the
+     * senders waiting for room in a full bounded mailbox are woken now: they see the end, and their messages are
+     * dead letters at once.
+     */
     private static void drainUnlessHeld(ActorCell<?> actor, int before) {
         if ((before & ActorCell.SCHEDULED) == 0 && actor.reacquire()) {
             drainOrRelease(actor);
+        } else if (actor.limit != null) {
+            actor.limit.wakeAll();
         }
     }
 

@@ -8,6 +8,7 @@ import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -165,6 +166,52 @@ class BoundedMailboxTest {
                 ActorRef<Integer> ref = r.start();
                 ref.send(-1);
             });
+        }
+    }
+
+    /**
+     * A sender waiting for room is released as the actor is terminated from outside (a close, a stopNow), not when
+     * the message it is stuck in returns: its message is a dead letter at once.
+     */
+    @Test
+    void aWaitingSenderIsReleasedByACloseOrStopNowWhileTheActorIsStuckInAMessage() throws Exception {
+        for (boolean byClose : new boolean[] {true, false}) {
+            List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+            TaskRuntime rt = runtime(dead);
+            Recorder r = new Recorder(BoundedMailbox.waiting(1, Duration.ofMinutes(5)));
+            r.hold = new CountDownLatch(1);
+            ActorRef<Integer> ref = r.self;
+            CompletableFuture<Void> owner = CompletableFuture.runAsync(() -> catchThrowable(() -> rt.finish(() -> {
+                ref.send(0);
+                r.start();
+            })));
+            assertThat(r.firstTaken.await(20, TimeUnit.SECONDS)).isTrue();     // stuck in 0 until hold opens
+            ref.send(1);                                                       // the one place
+            CompletableFuture<Void> waiting = new CompletableFuture<>();
+            Thread sender = new Thread(() -> {
+                ref.send(2);                                                   // waits: 1 holds the place
+                waiting.complete(null);
+            }, "waiting-sender");
+            sender.start();
+            Await.until("the sender waits for room", () -> sender.getState() == Thread.State.TIMED_WAITING);
+            CompletableFuture<Boolean> closed = new CompletableFuture<>();
+            if (byClose) {
+                CompletableFuture.runAsync(() -> closed.complete(rt.close(Duration.ofMinutes(1))));
+            } else {
+                ref.stopNow();
+            }
+            Await.until("the waiting sender was released while the actor is still stuck", waiting::isDone);
+            assertThat(r.hold.getCount()).isEqualTo(1);
+            assertThat(dead).extracting(DeadLetter::message).contains(2);
+            assertThat(dead).filteredOn(d -> d.message().equals(2)).singleElement().extracting(DeadLetter::reason)
+                    .isEqualTo(byClose ? DeadLetter.Reason.RUNTIME_CLOSED : DeadLetter.Reason.RECIPIENT_TERMINATED);
+            r.hold.countDown();
+            owner.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (byClose) {
+                assertThat(closed.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            } else {
+                rt.close();
+            }
         }
     }
 
