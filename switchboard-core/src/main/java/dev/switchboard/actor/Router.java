@@ -33,6 +33,11 @@ import java.util.function.Supplier;
  *   <li><b>A group</b> routes to the references it is given (each once), and watches them.</li>
  *   <li>A routee that ends leaves the router; once none is left, the router exits, and messages sent to it from
  *       then on are dead letters.</li>
+ *   <li>A routee whose bounded mailbox is full and refuses the message ({@code FAIL}, or {@code WAIT}: the router
+ *       runs on a worker, where a sender never waits) is passed over for the next routee that has room; a message
+ *       that no routee has room for (with consistent hashing: its key's routee has none) is a
+ *       {@link DeadLetter.Reason#MAILBOX_FULL} dead letter of the routee it was meant for, and the router goes on.
+ *       A {@code DROP} mailbox drops the message itself, as a dead letter of its own.</li>
  * </ul>
  *
  * <p>The router is one actor: every message passes through its mailbox and is routed by its processing, one at a
@@ -286,9 +291,46 @@ public final class Router<M> extends Actor<M> {
 
     private void route(List<ActorRef<M>> r, M message) {
         if (kind == Kind.BROADCAST) {
-            r.forEach(to -> to.send(message));
-        } else {
-            target(r, message).send(message);
+            for (ActorRef<M> to : r) {
+                if (!sent(to, message)) {
+                    deadLetterAtFull(to, message);
+                }
+            }
+            return;
+        }
+        ActorRef<M> to = target(r, message);
+        if (sent(to, message)) {
+            return;
+        }
+        if (kind != Kind.CONSISTENT_HASHING) {               // a key's messages go to its routee or nowhere
+            int at = r.indexOf(to);
+            for (int i = 1; i < r.size(); i++) {
+                ActorRef<M> other = r.get(Math.floorMod(at + i, r.size()));
+                if (!ended(other) && sent(other, message)) {
+                    return;
+                }
+            }
+        }
+        deadLetterAtFull(to, message);
+    }
+
+    /**
+     * Sends {@code message} to {@code to}; false if its bounded mailbox is full and refuses it (a {@code FAIL} one,
+     * or a {@code WAIT} one: the router runs on a worker, and a sender on a worker never waits).
+     */
+    private static <M> boolean sent(ActorRef<M> to, M message) {
+        try {
+            to.send(message);
+            return true;
+        } catch (MailboxFullException full) {
+            return false;
+        }
+    }
+
+    /** A message no routee had room for: a dead letter of the routee it was meant for, and the router goes on. */
+    private static void deadLetterAtFull(ActorRef<?> to, Object message) {
+        if (to instanceof LocalRef<?> local) {
+            local.actor.deadLetter(message, DeadLetter.Reason.MAILBOX_FULL);
         }
     }
 

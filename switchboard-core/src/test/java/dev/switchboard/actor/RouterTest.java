@@ -118,6 +118,76 @@ class RouterTest {
         });
     }
 
+    /** A routee of {@link #aRouteeWhoseBoundedMailboxIsFullIsPassedOverAndWhatNoneHasRoomForIsADeadLetter}. */
+    static final class BoundedRoutee extends Actor<Job> {
+        final Seen seen;
+        final CountDownLatch gate;
+        final AtomicInteger taken;
+
+        BoundedRoutee(Seen seen, CountDownLatch gate, AtomicInteger taken, BoundedMailbox bound) {
+            super(bound);
+            this.seen = seen;
+            this.gate = gate;
+            this.taken = taken;
+        }
+
+        @Override
+        protected void process(Job j) {
+            taken.incrementAndGet();
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            seen.add(self(), j);
+        }
+    }
+
+    /**
+     * Routees with full bounded mailboxes that refuse a message (FAIL, or WAIT: the router never waits) are passed
+     * over; what none has room for is a MAILBOX_FULL dead letter, and the router, its routees and its finish go on.
+     */
+    @Test
+    void aRouteeWhoseBoundedMailboxIsFullIsPassedOverAndWhatNoneHasRoomForIsADeadLetter() {
+        for (BoundedMailbox bound : List.of(BoundedMailbox.failing(10),
+                BoundedMailbox.waiting(10, Duration.ofSeconds(30)))) {
+            Seen seen = new Seen();
+            CountDownLatch gate = new CountDownLatch(1);
+            AtomicInteger taken = new AtomicInteger();
+            List<DeadLetter> dead = new CopyOnWriteArrayList<>();
+            // the two gated routees hold two workers: the router needs a third
+            try (TaskRuntime four = Runtimes.workers(4); DeadLetter.Subscription s = DeadLetter.subscribe(four,
+                    dead::add)) {
+                four.finish(() -> {
+                    ActorRef<Job> pool = Router.pool(2, () -> new BoundedRoutee(seen, gate, taken, bound))
+                            .roundRobin().start("pool");
+                    try {
+                        for (int i = 0; i < 100; i++) {
+                            pool.send(new Work(i));
+                        }
+                        // each routee holds its first message (gated) and 10 queued: the rest had no room
+                        Await.until("the router routed all 100",
+                                () -> taken.get() + queued(pool) + dead.size() == 100);
+                        assertThat(dead).hasSizeGreaterThanOrEqualTo(100 - 2 * 11);
+                    } finally {
+                        gate.countDown();
+                        pool.stop();
+                    }
+                });
+            }
+            assertThat(dead).as("each a MAILBOX_FULL dead letter of a routee").allSatisfy(d -> assertThat(d.reason())
+                    .isEqualTo(DeadLetter.Reason.MAILBOX_FULL));
+            assertThat(seen.total.get() + dead.size()).as("every message processed or a dead letter").isEqualTo(100);
+            assertThat(seen.counts()).as("both routees filled up").hasSize(2).allMatch(n -> n >= 10 && n <= 11);
+        }
+    }
+
+    /** The messages queued in a router's routees (a test's look). */
+    private static long queued(ActorRef<Job> pool) {
+        return ((Router<?>) ((LocalRef<?>) pool).actor).routees().stream()
+                .mapToLong(r -> ((LocalRef<?>) r).actor.mailboxSize()).sum();
+    }
+
     @Test
     void aRandomPoolReachesEveryRoutee() {
         Seen seen = new Seen();
