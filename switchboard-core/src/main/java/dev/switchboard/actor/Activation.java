@@ -167,6 +167,12 @@ final class Activation extends Node {
         return "actor " + actor;
     }
 
+    /** The messages processed so far: a stall report's sign that a long activation still moves. */
+    @Override
+    public long turnProgress() {
+        return (long) PROCESSED.getOpaque(this);
+    }
+
     /** Futures created by the actor name it (the actor, which its senders keep alive anyway). */
     @Override
     public Object origin() {

@@ -31,11 +31,16 @@ public final class HangReports {
      * workers made no progress.
      */
     void reportHang(Scope scope) {
+        deliver(() -> "Switchboard hang diagnostic: " + report(scope));
+    }
+
+    /** Gives the reporter (and the runtime's events) the text {@code report} makes, if anybody hears. */
+    private void deliver(java.util.function.Supplier<String> report) {
         Consumer<String> reporter = hangReporter;
         RuntimeEvents events = scheduler.events();
         if (reporter != null || events.heard()) {
             try {
-                String text = "Switchboard hang diagnostic: " + report(scope);
+                String text = report.get();
                 events.publish(RuntimeEvents.Kind.HANG_REPORT, null, null, null, text);
                 if (reporter != null) {
                     reporter.accept(text);
@@ -43,6 +48,42 @@ public final class HangReports {
             } catch (Throwable reporterFailed) {
                 // the reporter is the program's: its failure must not end the wait it reports on
                 scheduler.reportUnscopedFailure(reporterFailed);
+            }
+        }
+    }
+
+    /**
+     * The watchdog's look for stalls, at {@code now} (the runtime's clock): a worker that has run one message of an
+     * actor, or one task, for {@link #hangReportAfterNanos()} (it started no node, and the actor it runs processed
+     * nothing, since) is reported once, whatever else progresses and whether or not a finish waits: which actor or
+     * task, and where in the program's code the worker is. A worker waiting in the runtime (a finish, a
+     * {@code get()}) is not stalled here; what keeps its wait open is a hang report's. Reported again only after
+     * the worker moves on and stalls anew.
+     */
+    void lookForStalls(long now) {
+        long after = hangReportAfterNanos;
+        if (after <= 0) {
+            return;
+        }
+        for (Worker w : scheduler.workers) {
+            Node n = w.current();
+            long progress = w.progress();
+            long turn = n == null ? 0 : n.turnProgress();
+            if (n == null || n instanceof Scope || w.blocking > 0 || progress != w.stallProgress
+                    || turn != w.stallTurn) {
+                w.stallProgress = progress;
+                w.stallTurn = turn;
+                w.stallSince = now;
+                w.stallReported = false;
+            } else if (!w.stallReported && now - w.stallSince >= after) {
+                w.stallReported = true;
+                long since = w.stallSince;
+                String running = runningNow(n);
+                if (running != null) {
+                    deliver(() -> "Switchboard stall: " + n.describe() + " has made no progress for "
+                            + Durations.of((now - since) / 1_000_000) + " (no message processed, no other work"
+                            + " started on its thread); " + running);
+                }
             }
         }
     }

@@ -143,6 +143,15 @@ public abstract class Node extends CountedCompleter<Void> {
     }
 
     /**
+     * For a stall report ({@link HangReports#lookForStalls}): a count that moves while this node makes progress
+     * within one run (an actor's activation: the messages it has processed), or 0 for a node whose run is one piece
+     * of work (a task's body). Read by the watchdog without synchronization.
+     */
+    public long turnProgress() {
+        return 0;
+    }
+
+    /**
      * For diagnostics of things this node creates (a future): what this node is, without keeping it or its spawn
      * tree alive, and without allocating: a task's body class, an actor, or a description; see
      * {@link #describeOrigin}.

@@ -101,6 +101,11 @@ final class Watchdog {
             chances = false;
             JfrHook.look();                       // while a recording runs: is the sampled message event on?
             try {
+                s.hangs.lookForStalls(now);
+            } catch (Throwable t) {
+                // a report that could not be made (no memory): looked for again at the next look
+            }
+            try {
                 if (!s.runQueue.isEmpty()) {
                     s.runQueue.signal(false);     // a pump the pool refused (out of memory) is submitted again
                 }

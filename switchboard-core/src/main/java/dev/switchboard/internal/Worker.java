@@ -124,6 +124,15 @@ public final class Worker extends ForkJoinWorkerThread {
      * interrupt statuses put aside and the fields of helping below, by {@link WorkerWaits}.
      */
     int blocking;
+    /**
+     * The watchdog's look for a stall of this worker ({@link HangReports#lookForStalls}), confined to the
+     * watchdog: the progress and the current node's turn progress it saw last, since when (the runtime's clock),
+     * and whether this stall was reported.
+     */
+    long stallProgress = -1;
+    long stallTurn;
+    long stallSince;
+    boolean stallReported;
     /** The interrupt statuses of this thread's waits, put aside while it helps (bit: the wait's depth - 1). */
     BitSet stashedInterrupts;
     /** Nodes this worker has started; read by the watchdog (written only here, with opaque stores). */

@@ -513,6 +513,11 @@ public final class TaskRuntime implements AutoCloseable {
          * it open (to the {@linkplain #hangReporter reporter}: by default {@code System.Logger}
          * "dev.switchboard", level WARNING). While the workers keep working it looks again one period later.
          * Default {@link #DEFAULT_HANG_REPORT_AFTER}.
+         *
+         * <p>A worker that has run one message of an actor, or one task, this long without progress (no message
+         * processed, no other work started on its thread) is reported too, whatever else progresses and whether or
+         * not a finish waits: a report that starts with "Switchboard stall:", names the actor or task, its
+         * thread's state and where in the program's code it is. Once per stall: again only after it moved on.
          */
         public Builder hangReportAfter(Duration after) {
             this.hangReportAfter = BuilderChecks.hangReportAfter(after);
@@ -580,7 +585,7 @@ public final class TaskRuntime implements AutoCloseable {
             return logFailures(0);
         }
 
-        /** Where hang reports go. */
+        /** Where hang reports (and stall reports, see {@link #hangReportAfter}) go. */
         public Builder hangReporter(Consumer<String> reporter) {
             this.hangReporter = Objects.requireNonNull(reporter, "reporter");
             return this;

@@ -30,6 +30,82 @@ class HangDiagnosticTest {
         }
     }
 
+    /** Blocks in process on "block" until its latch opens; "stop" exits. */
+    static final class Stuck extends Actor<String> {
+        volatile CountDownLatch latch;
+
+        @Override
+        protected void process(String msg) {
+            switch (msg) {
+                case "block" -> {
+                    try {
+                        latch.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                case "stop" -> exit();
+                default -> { }
+            }
+        }
+    }
+
+    /** Processes a tick every few milliseconds until "stop": progress elsewhere in the runtime. */
+    static final class Ticker extends Actor<String> {
+        @Override
+        protected void onStart() {
+            startTimerAtFixedRate("tick", "tick", Duration.ofMillis(5));
+        }
+
+        @Override
+        protected void process(String msg) {
+            if (msg.equals("stop")) {
+                exit();
+            }
+        }
+    }
+
+    /**
+     * A message stuck in the program's code is reported as a stall once it has made no progress for the report's
+     * period: while another actor progresses, while the finish's body still runs, and again when it stalls anew.
+     */
+    @Test
+    void aMessageStuckInTheProgramsCodeIsReportedAsAStallWhateverElseProgresses() {
+        List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(200))
+                .hangReporter(reports::add).build()) {
+            Stuck stuck = new Stuck();
+            rt.finish(() -> {
+                ActorRef<String> ref = stuck.start("stuck");
+                ActorRef<String> ticker = new Ticker().start("ticker");
+                try {
+                    for (int episode = 1; episode <= 2; episode++) {
+                        CountDownLatch latch = new CountDownLatch(1);
+                        stuck.latch = latch;
+                        ref.send("block");
+                        int expected = episode;
+                        // the body still runs, and the ticker progresses all along
+                        Await.until("stall report " + episode, () -> stalls(reports).size() == expected);
+                        latch.countDown();
+                    }
+                } finally {
+                    stuck.latch.countDown();                 // a failed wait leaves nothing stuck
+                    ref.send("stop");
+                    ticker.send("stop");
+                }
+            });
+            assertThat(stalls(reports)).hasSize(2).allSatisfy(r -> assertThat(r)
+                    .startsWith("Switchboard stall: actor " + stuck + " has made no progress for ")
+                    .contains("(no message processed, no other work started on its thread); running now on thread '")
+                    .contains("(WAITING)"));
+            assertThat(stalls(reports)).noneMatch(r -> r.contains("ticker"));
+        }
+    }
+
+    private static List<String> stalls(List<String> reports) {
+        return reports.stream().filter(r -> r.startsWith("Switchboard stall")).toList();
+    }
+
     @Test
     void finishWithTimeoutNamesTheActorThatNeverExited() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
@@ -110,11 +186,16 @@ class HangDiagnosticTest {
         }
     }
 
-    /** Two workers; a hang reported after 100 ms goes to {@code reports} and counts down {@code reported}. */
+    /**
+     * Two workers; a hang reported after 100 ms goes to {@code reports} and counts down {@code reported} (the stall
+     * reports the same reporter hears are left out).
+     */
     private static TaskRuntime reporting(ConcurrentLinkedQueue<String> reports, CountDownLatch reported) {
         return TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100)).hangReporter(r -> {
-            reports.add(r);
-            reported.countDown();
+            if (r.startsWith("Switchboard hang diagnostic")) {
+                reports.add(r);
+                reported.countDown();
+            }
         }).build();
     }
 
@@ -217,8 +298,10 @@ class HangDiagnosticTest {
         CountDownLatch reported = new CountDownLatch(1);
         try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
                 .onUnscopedFailure(unscoped::add).hangReporter(r -> {
-                    reported.countDown();
-                    throw new IllegalStateException("the reporter failed");
+                    if (r.startsWith("Switchboard hang diagnostic")) {
+                        reported.countDown();
+                        throw new IllegalStateException("the reporter failed");
+                    }
                 }).build()) {
             BlockedActor blocked = new BlockedActor(reported);
             rt.finish(() -> blocked.start().send("wait"));

@@ -57,6 +57,10 @@ final class HangReportGathering {
     /** The runtime's hang reporter at place 0 (its watchdog's thread): asks the other places, does not wait. */
     void gather(String local) {
         Transport transport = place.transport();
+        if (local.startsWith("Switchboard stall")) {
+            reporter.accept(local);               // one worker of this place: nothing to ask the others about
+            return;
+        }
         if (place.count() == 1 || transport == null) {
             reporter.accept(render(local, new String[1]));
             return;
