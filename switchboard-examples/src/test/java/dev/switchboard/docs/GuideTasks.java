@@ -34,6 +34,15 @@ final class GuideTasks {
         return List.of(Actor.class, Monitor.class, TaskRuntime.class);
     }
 
+    /** Installs the guide's shutdown hook for {@code runtime}, and returns it. */
+    static Thread closeAtTheJvmsExit(TaskRuntime runtime) {
+        // tag::shutdown-hook[]
+        Thread hook = new Thread(() -> runtime.close(Duration.ofSeconds(10)), "shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        // end::shutdown-hook[]
+        return hook;
+    }
+
     static int runtime(Log log) {
         int[] ran = {0};
         // tag::runtime[]

@@ -1,7 +1,11 @@
 package dev.switchboard.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.switchboard.actor.Actor;
+import dev.switchboard.task.RuntimeClosedException;
+import dev.switchboard.task.TaskRuntime;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -18,6 +24,36 @@ import org.junit.jupiter.api.io.TempDir;
 /** The guide's examples of "Runtimes" and "Tasks" run, with the outcomes the guide says. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class GuideTasksTest {
+    @Test
+    void theShutdownHookClosesTheRuntimeAndEndsItsActorsAndTheFinishWaitingForThem() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("service").workers(2).build();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch exited = new CountDownLatch(1);
+        CompletableFuture<Throwable> service = CompletableFuture.supplyAsync(
+                () -> catchThrowable(() -> rt.finish(() -> new Actor<String>() {
+                    @Override
+                    protected void process(String m) {
+                    }
+
+                    @Override
+                    protected void onStart() {
+                        started.countDown();
+                    }
+
+                    @Override
+                    protected void onExit() {
+                        exited.countDown();
+                    }
+                }.start("service"))));
+        assertThat(started.await(30, TimeUnit.SECONDS)).as("the service runs").isTrue();
+        Thread hook = GuideTasks.closeAtTheJvmsExit(rt);
+        assertThat(Runtime.getRuntime().removeShutdownHook(hook)).as("installed").isTrue();
+        hook.run();                                              // what the JVM does at its exit
+        assertThat(rt.isClosed()).isTrue();
+        assertThat(exited.await(30, TimeUnit.SECONDS)).as("onExit ran").isTrue();
+        assertThat(service.get(30, TimeUnit.SECONDS)).isInstanceOf(RuntimeClosedException.class);
+    }
+
     @Test
     void aRuntimeOfItsOwnRunsItsFinishesAndReportsDeadLettersToTheListener() {
         List<Object> warned = new ArrayList<>();
