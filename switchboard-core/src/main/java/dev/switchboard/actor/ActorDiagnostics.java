@@ -29,7 +29,16 @@ final class ActorDiagnostics {
         String activity = (s & ActorCore.SCHEDULED) != 0 ? "running or scheduled" : "idle";
         return "actor " + actor + " started by thread '" + startedBy + "' " + ageMillis(ageNanos) + ": " + what
                 + " (" + activity + ", " + actor.queueReport() + ", " + actor.processedCount() + " processed"
-                + ((s & ActorCore.TERMINATED) == 0 ? activeTimers(actor) : "") + ")";
+                + deadLetters(actor) + ((s & ActorCore.TERMINATED) == 0 ? activeTimers(actor) : "") + ")";
+    }
+
+    /**
+     * {@code ", 3 dead letters"}: the messages sent to {@code actor} that it will not process, or "" if none (the
+     * message it waits for may be among them: dropped by a full mailbox, say).
+     */
+    private static String deadLetters(ActorCore<?> actor) {
+        long n = actor.deadLetterCount();
+        return n == 0 ? "" : ", " + n + (n == 1 ? " dead letter" : " dead letters");
     }
 
     /**

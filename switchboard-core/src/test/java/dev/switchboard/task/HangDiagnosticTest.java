@@ -129,6 +129,36 @@ class HangDiagnosticTest {
         }
     }
 
+    /** An actor whose "stop" a full dropping mailbox dropped: the report counts its dead letters. */
+    @Test
+    void aHangReportCountsTheDeadLettersOfAnActorThatNeverExited() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            DroppingPong dropping = new DroppingPong();
+            for (int i = 0; i < 3; i++) {
+                dropping.ref().send("ping");                  // before start(): the third is dropped
+            }
+            dropping.ref().send("stop");                      // dropped too
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> dropping.start()));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
+                    .hasMessageContaining("actor " + dropping).hasMessageContaining("2 processed, 2 dead letters)");
+            rt.finish(() -> dropping.ref().send("stop"));
+        }
+    }
+
+    /** A {@link PongActor} whose mailbox holds two messages and drops the rest. */
+    static final class DroppingPong extends Actor<String> {
+        DroppingPong() {
+            super(dev.switchboard.actor.BoundedMailbox.dropping(2));
+        }
+
+        @Override
+        protected void process(String msg) {
+            if (msg.equals("stop")) {
+                exit();
+            }
+        }
+    }
+
     @Test
     void awaitingTaskOnAFutureThatIsNeverPutIsReported() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
