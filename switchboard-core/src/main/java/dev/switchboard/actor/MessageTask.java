@@ -58,6 +58,13 @@ final class MessageTask extends Node implements MessageProcessing {
         return actor;
     }
 
+    /** The actor's processed messages: this task may process several ({@link #continueWith}). */
+    @Override
+    public long turnProgress() {
+        Activation a = actor.activation();
+        return a == null ? 0 : a.turnProgress();
+    }
+
     /** Whether a next message is already set. */
     boolean hasNext() {
         return nextTicket != null;

@@ -36,8 +36,9 @@ import java.util.function.Supplier;
  *   <li>A routee whose bounded mailbox is full and refuses the message ({@code FAIL}, or {@code WAIT}: the router
  *       runs on a worker, where a sender never waits) is passed over for the next routee that has room; a message
  *       that no routee has room for (with consistent hashing: its key's routee has none) is a
- *       {@link DeadLetter.Reason#MAILBOX_FULL} dead letter of the routee it was meant for, and the router goes on.
- *       A {@code DROP} mailbox drops the message itself, as a dead letter of its own.</li>
+ *       {@link DeadLetter.Reason#MAILBOX_FULL} dead letter of the routee it was meant for, and the router goes on
+ *       (an {@code ask} whose message it was hears of it at its timeout, as when a routee fails on it). A
+ *       {@code DROP} mailbox drops the message itself, as a dead letter of its own.</li>
  * </ul>
  *
  * <p>The router is one actor: every message passes through its mailbox and is routed by its processing, one at a

@@ -53,12 +53,14 @@ public final class HangReports {
     }
 
     /**
-     * The watchdog's look for stalls, at {@code now} (the runtime's clock): a worker that has run one message of an
-     * actor, or one task, for {@link #hangReportAfterNanos()} (it started no node, and the actor it runs processed
-     * nothing, since) is reported once, whatever else progresses and whether or not a finish waits: which actor or
-     * task, and where in the program's code the worker is. A worker waiting in the runtime (a finish, a
-     * {@code get()}) is not stalled here; what keeps its wait open is a hang report's. Reported again only after
-     * the worker moves on and stalls anew.
+     * The watchdog's look for stalls, at {@code now} (real time, {@link Clock#system()}: a stall is of the machine's
+     * time, whatever clock the runtime reads): a worker that has run one message of an actor, or one task, for
+     * {@link #hangReportAfterNanos()} (it started no node, and the actor it runs processed nothing, since) is
+     * reported once, whatever else progresses and whether or not a finish waits: which actor or task, and where in
+     * the program's code the worker is. A worker waiting in the runtime (a finish, a task future's {@code get()})
+     * is not stalled here; what keeps its wait open is a hang report's. Reported again only after the worker moves
+     * on and stalls anew. The report is made here (the worker's stack is read now) and handed to a thread of its
+     * own: the program's reporter may take its time, and the watchdog must not wait for it.
      */
     void lookForStalls(long now) {
         long after = hangReportAfterNanos;
@@ -80,9 +82,11 @@ public final class HangReports {
                 long since = w.stallSince;
                 String running = runningNow(n);
                 if (running != null) {
-                    deliver(() -> "Switchboard stall: " + n.describe() + " has made no progress for "
+                    String text = "Switchboard stall: " + n.describe() + " has made no progress for "
                             + Durations.of((now - since) / 1_000_000) + " (no message processed, no other work"
-                            + " started on its thread); " + running);
+                            + " started on its thread); " + running;
+                    Thread.ofPlatform().daemon().name(scheduler.name() + "-stall-report")
+                            .start(() -> deliver(() -> text));
                 }
             }
         }

@@ -102,6 +102,110 @@ class HangDiagnosticTest {
         }
     }
 
+    /** Replies to any message by counting down {@code ran}; "stop" exits. */
+    static final class Pinged extends Actor<String> {
+        final CountDownLatch ran = new CountDownLatch(1);
+
+        @Override
+        protected void process(String msg) {
+            ran.countDown();
+            if (msg.equals("stop")) {
+                exit();
+            }
+        }
+    }
+
+    /** Sends to an idle actor and waits in process for it to run: its activation sits in this worker's buffer. */
+    static final class Pinger extends Actor<String> {
+        final Pinged pinged;
+        final ActorRef<String> ref;
+        volatile Boolean pingedRan;
+
+        Pinger(Pinged pinged, ActorRef<String> ref) {
+            this.pinged = pinged;
+            this.ref = ref;
+        }
+
+        @Override
+        protected void process(String msg) {
+            if (msg.equals("stop")) {
+                exit();
+                return;
+            }
+            ref.send("ping");
+            try {
+                pingedRan = pinged.ran.await(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The reporter runs on a thread of its own: one that takes its time (here, until the test ends) does not keep
+     * the watchdog from moving a blocked worker's handed-off activation to another worker.
+     */
+    @Test
+    void aStallReporterThatTakesItsTimeDoesNotHoldTheWatchdog() {
+        CountDownLatch reporting = new CountDownLatch(1);
+        CountDownLatch releaseReporter = new CountDownLatch(1);
+        CountDownLatch blocked = new CountDownLatch(1);
+        try (TaskRuntime rt = TaskRuntime.builder().workers(3).hangReportAfter(Duration.ofMillis(200))
+                .hangReporter(r -> {
+                    if (r.startsWith("Switchboard stall")) {
+                        reporting.countDown();
+                        try {
+                            releaseReporter.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }).build()) {
+            Pinged pinged = new Pinged();
+            rt.finish(() -> {
+                ActorRef<String> pingedRef = pinged.start("pinged");
+                Pinger pinger = new Pinger(pinged, pingedRef);
+                ActorRef<String> pingerRef = pinger.start("pinger");
+                try {
+                    rt.async(() -> blocked.await());            // a stall, whose report takes its time
+                    Await.until("the stall is being reported", () -> reporting.getCount() == 0);
+                    pingerRef.send("go");
+                    Await.until("the pinger's wait ended", () -> pinger.pingedRan != null);
+                    assertThat(pinger.pingedRan).as("the watchdog moved the pinged actor to another worker").isTrue();
+                } finally {
+                    blocked.countDown();
+                    releaseReporter.countDown();
+                    pingerRef.send("stop");
+                    pingedRef.send("stop");
+                }
+            });
+        }
+    }
+
+    /** A monitor's message task that goes on with the actor's next messages progresses: it is no stall. */
+    @Test
+    void aMonitorsTaskThatProcessesOneMessageAfterAnotherIsNoStall() {
+        List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofSeconds(2))
+                .hangReporter(reports::add).build()) {
+            rt.finish(() -> {
+                Actor<Integer> slow = new Actor<>() {
+                    @Override
+                    protected void process(Integer m) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(40));  // work
+                    }
+                };
+                new dev.switchboard.monitor.MutexMonitor().bind(slow);
+                ActorRef<Integer> ref = slow.start("slow");
+                for (int i = 0; i < 75; i++) {                    // 3 s of messages, 40 ms each
+                    ref.send(i);
+                }
+                ref.stop();
+            });
+        }
+        assertThat(stalls(reports)).isEmpty();
+    }
+
     private static List<String> stalls(List<String> reports) {
         return reports.stream().filter(r -> r.startsWith("Switchboard stall")).toList();
     }
