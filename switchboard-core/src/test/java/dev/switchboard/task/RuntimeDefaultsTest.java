@@ -104,11 +104,16 @@ class RuntimeDefaultsTest {
                 .hangReporter(reports::add).build()) {
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1600);
             rt.finish(() -> chain(rt, end));                  // short tasks, one after another, for four periods
-            assertThat(reports).isEmpty();
+            // (a busy machine that keeps a worker off its core for a period may make a stall report: not counted)
+            assertThat(hangReports(reports)).isEmpty();
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(1200), () -> new Idle().start()));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
-            assertThat(reports).hasSize(1);                   // then nothing moves: reported, once
+            assertThat(hangReports(reports)).hasSize(1);      // then nothing moves: reported, once
         }
+    }
+
+    private static List<String> hangReports(List<String> reports) {
+        return reports.stream().filter(r -> r.startsWith("Switchboard hang diagnostic")).toList();
     }
 
     /** A task that spawns its successor until {@code end}. */
