@@ -253,7 +253,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     /** A refused start has drained the mailbox: gives the token up, and drains what raced with it. */
     final void releaseRefused() {
-        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+        clearScheduled();
         while (reacquire()) {                     // a send raced with the drain
             ActorTermination.drainTerminated(this);
         }
@@ -337,7 +337,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     /** Gives back a token taken by {@link #holdIdle()}, and runs the actor if work arrived while it was held. */
     final void releaseHeld() {
-        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+        clearScheduled();
         if (reacquire()) {
             runAcquired();
         }
@@ -394,7 +394,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
 
     /** Gives the token up, then takes it again if work came meanwhile; returns whether it is held again. */
     final boolean releaseAndReacquire() {
-        STATUS.getAndBitwiseAnd(this, ~SCHEDULED);
+        clearScheduled();
         return reacquire();
     }
 

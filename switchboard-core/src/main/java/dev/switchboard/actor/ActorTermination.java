@@ -5,10 +5,10 @@ package dev.switchboard.actor;
  * releasing the actor's finish once, and the recovery when that drain itself fails.
  *
  * <p>Owns the order of an actor's end. May touch the cell's status word through its primitives
- * ({@code orStatus}, {@code casStatus}, {@code reacquire}, {@code releaseWith}), its activation, its timers, its
- * supervised children, its awaited replies and its dispatch. Called by whatever ends an actor: {@code exit()}, a
- * failure ({@link ActorFailures}), a stop ({@link ActorStop}, {@link Supervision}), a close ({@link Activation}),
- * and by the cell when the holder of the token finds the actor terminated.
+ * ({@code orStatus}, {@code casStatus}, {@code clearScheduled}, {@code reacquire}, {@code releaseWith}), its
+ * activation, its timers, its supervised children, its awaited replies and its dispatch. Called by whatever ends an
+ * actor: {@code exit()}, a failure ({@link ActorFailures}), a stop ({@link ActorStop}, {@link Supervision}), a close
+ * ({@link Activation}), and by the cell when the holder of the token finds the actor terminated.
  */
 final class ActorTermination {
     /*
