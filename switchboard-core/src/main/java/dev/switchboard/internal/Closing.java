@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
  * runtime's own threads to end. Owns who closed the runtime and the lock a second close() waits on; the closed
  * flag itself is the scheduler's ({@link Scheduler#isClosed}), read on hot paths. May touch: the waiting and
  * tracking scopes (it stops them and terminates their actors), the pool, the timer, the workers (it interrupts
- * them when they do not end) and the shared queue (what is left there is refused).
+ * them when they do not end), the threads blocked in a {@code get()} within the runtime (it wakes them: their
+ * gets throw) and the shared queue (what is left there is refused).
  */
 final class Closing {
     private final Scheduler scheduler;
@@ -67,6 +68,7 @@ final class Closing {
         for (Scope s : scheduler.openScopes.tracking) {
             s.closeTracked();
         }
+        scheduler.hangs.wakeBlockedGets();    // each sees the runtime closed and throws closedWhileBlocked
         scheduler.pool.shutdown();
         JfrHook.unregister(scheduler);
         boolean timerEnded = scheduler.timers().close();
@@ -125,6 +127,11 @@ final class Closing {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    RuntimeException closedWhileBlocked(String what) {
+        return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was " + closedBy + " while thread '"
+                + Thread.currentThread().getName() + "' waited in " + what);
     }
 
     Throwable closedWhileWaiting(Scope scope) {

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -119,6 +120,16 @@ public final class HangReports {
 
     public void unblocked(BlockedGet b) {
         blockedGets.remove(b);
+    }
+
+    /**
+     * Wakes every thread blocked in a {@code get()} within this runtime, at its close (after the closed flag is
+     * set): a get that registers after this sees the flag once registered, so none is missed.
+     */
+    void wakeBlockedGets() {
+        for (BlockedGet b : blockedGets) {
+            LockSupport.unpark(b.thread());
+        }
     }
 
     /**

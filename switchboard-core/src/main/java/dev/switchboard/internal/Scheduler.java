@@ -528,6 +528,14 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * The {@code RuntimeClosedException} for a thread of this closed runtime that was waiting in {@code what} (a
+     * {@code get()} of a future nobody will put now), naming the runtime, who closed it, the thread and the wait.
+     */
+    public RuntimeException closedWhileBlocked(String what) {
+        return closing.closedWhileBlocked(what);
+    }
+
     /** This runtime's timer (its thread starts with the first timed action). */
     public TimerService timers() {
         return timers;

@@ -333,15 +333,21 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
 
     /**
      * Blocks (managed: the pool may add a thread) until the value is there or, when {@code deadline} is not 0,
-     * until {@code clock} passes it. Returns the value, or {@code UNSET} at the deadline.
+     * until {@code clock} passes it. Returns the value, or {@code UNSET} at the deadline. Within a runtime (a task,
+     * a finish body), throws its {@code RuntimeClosedException} if it is closed first: its close wakes the
+     * blocked gets it has registered ({@code HangReports.blockedInGet}), and one registered after that wake-up
+     * sees the closed flag in its first {@code isReleasable}.
      */
     private Object block(long deadline, Clock clock) {
+        Node node = Context.current();
+        Scheduler runtime = node != null ? node.scheduler() : null;
         Waiter self = new Waiter(Thread.currentThread());
         register(self);
         ForkJoinPool.ManagedBlocker blocker = new ForkJoinPool.ManagedBlocker() {
             @Override
             public boolean isReleasable() {
-                return value != UNSET || deadline != 0 && clock.nanoTime() - deadline >= 0;
+                return value != UNSET || deadline != 0 && clock.nanoTime() - deadline >= 0
+                        || runtime != null && runtime.isClosed();
             }
 
             @Override
@@ -363,11 +369,10 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
                 return true;
             }
         };
-        Node node = Context.current();
         HangReports.BlockedGet blocked = null;
-        if (node != null) {
-            node.scheduler().awaitIfDeterministic("a blocking get()", this::isDone);
-            blocked = node.scheduler().hangReports().blockedInGet(node, this, DataDrivenFuture.class);
+        if (runtime != null) {
+            runtime.awaitIfDeterministic("a blocking get()", this::isDone);
+            blocked = runtime.hangReports().blockedInGet(node, this, DataDrivenFuture.class);
         }
         try {
             if (Thread.currentThread() instanceof Worker w) {
@@ -382,10 +387,14 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             }
         } finally {
             if (blocked != null) {
-                node.scheduler().hangReports().unblocked(blocked);
+                runtime.hangReports().unblocked(blocked);
             }
         }
-        return value;
+        Object v = value;
+        if (v == UNSET && runtime != null && runtime.isClosed()) {
+            throw runtime.closedWhileBlocked("get() of " + this);
+        }
+        return v;
     }
 
     /** The clock of the runtime the calling thread works in, or the system's outside every runtime. */

@@ -29,11 +29,13 @@ public sealed interface TaskFuture<T> permits DataDrivenFuture {
      * the pool. A recursion on futures therefore runs on the runtime's workers, whatever its size
      * (docs/architecture.md, "Waiting on a worker", gives the bound).
      *
-     * <p>The wait is not interruptible: an interrupt is kept for the caller, and a runtime's {@code close} does
-     * not end it (its {@code close(Duration)} then returns false); a value that may never come is waited for
-     * with {@link #get(java.time.Duration)}, or its task is run with {@code asyncAwait}.
+     * <p>The wait is not interruptible: an interrupt is kept for the caller. Within a runtime (in a task, in a
+     * finish body) the runtime's {@code close} ends it; elsewhere a value that may never come is waited for with
+     * {@link #get(java.time.Duration)}, or its task is run with {@code asyncAwait}.
      *
      * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
+     * @throws RuntimeClosedException if the runtime the caller works in was closed before the value came (the
+     *         message names the runtime, the thread and this future)
      */
     T get();
 
@@ -49,6 +51,7 @@ public sealed interface TaskFuture<T> permits DataDrivenFuture {
      * @throws TimeoutException if the value is not there within {@code timeout}; the message names this future
      *         and where it was created
      * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
+     * @throws RuntimeClosedException if the runtime the caller works in was closed before the value came
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
     T get(Duration timeout) throws TimeoutException;

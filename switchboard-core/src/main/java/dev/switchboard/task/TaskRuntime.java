@@ -413,6 +413,8 @@ public final class TaskRuntime implements AutoCloseable {
      *       like any other; {@code send} does not throw;</li>
      *   <li>every {@code ask} still waiting for its answer fails, before this method returns, with a
      *       {@link dev.switchboard.actor.NoReplyException} naming this runtime; the runtime's timers are dropped;</li>
+     *   <li>every {@link DataDrivenFuture#get() get()} that a task or a finish body of this runtime waits in
+     *       fails now with a {@code RuntimeClosedException} naming this runtime, the thread and the future;</li>
      *   <li>tasks already queued or running may run to their end, for up to {@code timeout}; what they spawn is
      *       refused; after that the workers are interrupted and given one more second;</li>
      *   <li>when this method returns true, no thread of the runtime (its workers, its watchdog, its timer) is

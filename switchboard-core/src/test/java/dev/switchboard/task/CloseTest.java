@@ -134,6 +134,70 @@ class CloseTest {
         assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class);
     }
 
+    /**
+     * Tasks blocked in {@code get()} and {@code get(Duration)} of futures nobody will put, and a finish body on its
+     * own thread blocked the same way: a close frees them at once, each with an exception naming the runtime, the
+     * thread and the future, and returns true (the workers blocked in get() ended). Before, get() ignored the
+     * close's interrupt and kept its worker: close returned false.
+     */
+    @Test
+    void aCloseFreesEveryGetThatWaitsInTheRuntime() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("getters").workers(2).build();
+        DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
+        DataDrivenFuture<Integer> neverTimed = new DataDrivenFuture<>();
+        AtomicReference<Throwable> inTask = new AtomicReference<>();
+        AtomicReference<Throwable> inTimedTask = new AtomicReference<>();
+        AtomicReference<Throwable> fromFinish = new AtomicReference<>();
+        List<Thread> getters = new CopyOnWriteArrayList<>();
+        Thread owner = new Thread(() -> fromFinish.set(catchThrowable(() -> rt.finish(() -> {
+            rt.async(() -> inTask.set(catchThrowable(() -> getOn(never, getters))));
+            rt.async(() -> inTimedTask.set(catchThrowable(() -> {
+                getters.add(Thread.currentThread());
+                neverTimed.get(Duration.ofHours(1));
+            })));
+            getOn(never, getters);
+        }))), "getters-owner");
+        owner.start();
+        Await.until(() -> "three threads parked in get(): " + getters, () -> getters.size() == 3
+                && getters.stream().allMatch(t -> t.getState() == Thread.State.WAITING
+                        || t.getState() == Thread.State.TIMED_WAITING));
+        assertThat(rt.close(Duration.ofSeconds(20))).as("every worker ended").isTrue();
+        join(owner);
+        for (AtomicReference<Throwable> t : List.of(inTask, inTimedTask)) {
+            assertThat(t.get()).isInstanceOf(RuntimeClosedException.class)
+                    .hasMessageContaining("runtime 'getters' was closed by thread '" + Thread.currentThread().getName())
+                    .hasMessageContaining("waited in get() of DataDrivenFuture@");
+        }
+        assertThat(fromFinish.get()).as("the body's get() reaches its finish")    // with the finish's own, at times
+                .hasMessageContaining("runtime 'getters' was closed by thread")
+                .hasMessageContaining("while thread 'getters-owner' waited in get() of " + never);
+        assertThat(inTimedTask.get()).hasMessageContaining(neverTimed.toString());
+    }
+
+    /** The close races the get's registration: whichever comes first, the get ends and so does the close. */
+    @RepeatedTest(40)
+    void aGetThatBeginsAsTheRuntimeClosesEndsToo() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("racing").workers(1).build();
+        DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
+        AtomicReference<Throwable> inTask = new AtomicReference<>();
+        CountDownLatch about = new CountDownLatch(1);
+        Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> rt.async(() -> {
+            about.countDown();
+            inTask.set(catchThrowable(never::get));
+        }))));
+        owner.start();
+        await(about);
+        assertThat(rt.close(Duration.ofSeconds(20))).as("the worker ended").isTrue();
+        join(owner);
+        assertThat(inTask.get()).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'racing' was closed");
+    }
+
+    private static Integer getOn(DataDrivenFuture<Integer> future, List<Thread> getters) {
+        getters.add(Thread.currentThread());
+        return future.get();
+    }
+
     @Test
     void sendsAfterCloseAndMessagesLeftInMailboxesAreCountedDeadLetters() {
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
