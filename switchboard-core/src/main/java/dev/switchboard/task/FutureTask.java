@@ -7,7 +7,8 @@ import dev.switchboard.internal.Scheduler;
  * The task of {@link TaskRuntime#future}: computes the value and puts it into the future. A failure (a checked
  * exception too: it travels as itself, undeclared) fails the future and is also reported to the enclosing finish;
  * a task the runtime never runs (it was closed before the task started) fails the future with the reason, so a
- * {@code get()} never hangs.
+ * {@code get()} never hangs. Code that completes the future first ({@code tryFail} with a cancellation, say) wins:
+ * the computation's value is then dropped, and its failure is still reported to the finish.
  */
 final class FutureTask<T> extends ProducingTask {
     private final Computation<? extends T> computation;
@@ -32,10 +33,10 @@ final class FutureTask<T> extends ProducingTask {
         try {
             v = computation.compute();
         } catch (Throwable t) {
-            result.fail(t);
+            result.tryFail(t);
             throw Sneaky.<RuntimeException>rethrow(t);
         }
-        result.put(v);
+        result.tryPut(v);                     // false: code completed the future first (a cancellation, say)
     }
 
     @Override

@@ -259,7 +259,9 @@ public final class TaskRuntime implements AutoCloseable {
      * exception or not, fails the future ({@link TaskFuture#get()} throws a
      * {@link java.util.concurrent.CompletionException} with it as the cause) and is also reported to the
      * enclosing finish. A task the runtime never runs (it was closed before the task started) fails the future
-     * with the reason.
+     * with the reason. The future is a {@link DataDrivenFuture}: code that completes it before the task does
+     * ({@code tryFail} with a cancellation, say) wins, and the task's value is dropped (a failure of the task is
+     * still reported to the finish); the task itself runs on.
      *
      * <pre>{@code
      * TaskFuture<String> config = runtime.future(() -> Files.readString(path));

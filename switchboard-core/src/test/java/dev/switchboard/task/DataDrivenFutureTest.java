@@ -10,6 +10,7 @@ import dev.switchboard.testing.Runtimes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -347,5 +348,36 @@ class DataDrivenFutureTest {
         AtomicReference<CompletableFuture<Integer>> copy = new AtomicReference<>();
         rt.finish(() -> copy.set(rt.future(() -> 20 + 22).toCompletableFuture()));
         assertThat(copy.get().join()).isEqualTo(42);
+    }
+    /**
+     * A consumer fails a {@code future(...)} before its task ends (a cancellation): the consumer wins, the task's
+     * value is dropped and its finish ends without a failure; a task that then fails still reports to the finish.
+     * Before, the task's own put threw "assigned twice" into the finish.
+     */
+    @Test
+    void codeThatCompletesAComputedFutureFirstWinsOverItsTask() throws Exception {
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicReference<TaskFuture<Integer>> kept = new AtomicReference<>();
+        rt.finish(() -> {
+            TaskFuture<Integer> f = rt.future(() -> {
+                cancelled.await(20, TimeUnit.SECONDS);
+                return 1;
+            });
+            kept.set(f);
+            assertThat(((DataDrivenFuture<Integer>) f).tryFail(new CancellationException("no")))
+                    .isTrue();
+            cancelled.countDown();
+        });
+        assertThatThrownBy(() -> kept.get().get()).isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(CancellationException.class);
+        CountDownLatch failedLater = new CountDownLatch(1);
+        assertThatThrownBy(() -> rt.finish(() -> {
+            TaskFuture<Integer> f = rt.future(() -> {
+                failedLater.await(20, TimeUnit.SECONDS);
+                throw new IllegalStateException("computation failed later");
+            });
+            ((DataDrivenFuture<Integer>) f).tryFail(new CancellationException("no"));
+            failedLater.countDown();
+        })).isInstanceOf(IllegalStateException.class).hasMessage("computation failed later");
     }
 }
