@@ -227,7 +227,8 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
 
     @Override
     public T get(Duration timeout) throws TimeoutException {
-        long nanos = timeout.toNanos();
+        Objects.requireNonNull(timeout, "timeout");
+        long nanos = TaskRuntime.clampedNanos(timeout);
         if (nanos < 0) {
             throw new IllegalArgumentException("negative timeout " + timeout + " for " + this);
         }

@@ -64,8 +64,8 @@ public final class TaskRuntime implements AutoCloseable {
     public static final int DEFAULT_HANDOFF_LIMIT = 64;
     /** How long a finish waits with nothing progressing before it reports what keeps it open. */
     public static final Duration DEFAULT_HANG_REPORT_AFTER = Duration.ofSeconds(10);
-    /** The longest timeout a finish keeps (about 73 years); a longer one is cut to it rather than overflow. */
-    private static final Duration LONGEST_FINISH_TIMEOUT = Duration.ofNanos(Long.MAX_VALUE / 4);
+    /** The longest timeout a wait keeps (about 73 years); a longer one is cut to it rather than overflow. */
+    private static final Duration LONGEST_TIMEOUT = Duration.ofNanos(Long.MAX_VALUE / 4);
 
     private static volatile TaskRuntime defaultRuntime;
 
@@ -232,7 +232,12 @@ public final class TaskRuntime implements AutoCloseable {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("finish timeout must be positive, got " + timeout);
         }
-        return timeout.compareTo(LONGEST_FINISH_TIMEOUT) >= 0 ? LONGEST_FINISH_TIMEOUT.toNanos() : timeout.toNanos();
+        return clampedNanos(timeout);
+    }
+
+    /** {@code timeout} in nanoseconds, a longer one than about 73 years cut to that (no overflow). */
+    static long clampedNanos(Duration timeout) {
+        return timeout.compareTo(LONGEST_TIMEOUT) >= 0 ? LONGEST_TIMEOUT.toNanos() : timeout.toNanos();
     }
 
     // ------------------------------------------------------------------------------------------ tasks
@@ -425,12 +430,17 @@ public final class TaskRuntime implements AutoCloseable {
      * Closing twice does nothing more. The {@linkplain #defaultRuntime() default runtime} cannot be closed.
      *
      * @return whether every task had ended within {@code timeout}
+     * @throws IllegalArgumentException if {@code timeout} is negative (zero does not wait for the tasks)
      */
     public boolean close(Duration timeout) {
         if (this == defaultRuntime) {
             throw new IllegalStateException("the default runtime cannot be closed");
         }
-        return scheduler.close(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("close timeout must not be negative, got " + timeout);
+        }
+        return scheduler.close(clampedNanos(timeout), TimeUnit.NANOSECONDS);
     }
 
     /** How long a finish waits with nothing progressing before it reports what keeps it open; empty if off. */

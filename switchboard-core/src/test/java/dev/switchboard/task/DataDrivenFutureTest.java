@@ -380,4 +380,12 @@ class DataDrivenFutureTest {
             failedLater.countDown();
         })).isInstanceOf(IllegalStateException.class).hasMessage("computation failed later");
     }
+
+    @Test
+    void getTakesAnyTimeoutAndNamesANullOne() throws Exception {
+        DataDrivenFuture<Integer> f = new DataDrivenFuture<>();
+        f.put(7);
+        assertThat(f.get(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(7);   // overflowed toNanos() before
+        assertThatThrownBy(() -> f.get(null)).isInstanceOf(NullPointerException.class).hasMessage("timeout");
+    }
 }
