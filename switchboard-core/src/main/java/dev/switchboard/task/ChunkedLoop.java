@@ -10,9 +10,6 @@ import java.util.function.IntConsumer;
  * loop gets when its caller names none, and the tasks that split an index range in halves and run its chunks.
  */
 final class ChunkedLoop {
-    /** Loops look every this many (plus one) iterations whether their finish has stopped on a fatal error. */
-    private static final int STOP_CHECK_MASK = 255;
-
     private ChunkedLoop() {
     }
 
@@ -29,26 +26,31 @@ final class ChunkedLoop {
 
     /**
      * Splits the range in halves, spawning the upper halves, until one chunk is left to run here. Every index of
-     * the chunk runs: an iteration that throws is reported to the finish and the next one runs.
+     * the chunk runs: an iteration that throws is reported to the finish and the next one runs; but once the
+     * finish has stopped (a fatal error, the runtime's close) or the runtime is closed, no more iterations start.
+     * That is two volatile reads an iteration, next to a call of the body: parallel streams' short-circuiting
+     * loops ask their sink whether to go on at every element too.
      */
     private static void runRange(Scheduler scheduler, int from, int to, int chunk, IntConsumer body) {
         Scope scope = Context.current().scope();
         int hi = to;
-        while (hi - from > chunk && scope.stopped() == null) {
+        while (hi - from > chunk && !givenUp(scope, scheduler)) {
             int mid = (from + hi) >>> 1;
             int upper = hi;
             BodyTask.spawn(scheduler, () -> runRange(scheduler, mid, upper, chunk, body));
             hi = mid;
         }
-        for (int i = from; i < hi; i++) {
+        for (int i = from; i < hi && !givenUp(scope, scheduler); i++) {
             try {
                 body.accept(i);
             } catch (Throwable t) {
                 scope.addTaskFailure(t);
             }
-            if ((i & STOP_CHECK_MASK) == 0 && scope.stopped() != null) {
-                return;                          // the finish gave up (a fatal error): the rest is not worth running
-            }
         }
+    }
+
+    /** Whether the loop's finish has stopped waiting, or its runtime is closed: the rest is not worth running. */
+    private static boolean givenUp(Scope scope, Scheduler scheduler) {
+        return scope.stopped() != null || scheduler.isClosed();
     }
 }

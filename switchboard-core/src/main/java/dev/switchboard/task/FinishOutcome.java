@@ -1,5 +1,6 @@
 package dev.switchboard.task;
 
+import dev.switchboard.internal.Failures;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 import java.time.Duration;
@@ -7,14 +8,19 @@ import java.util.List;
 
 /**
  * What a finish throws once its wait is over: nothing if its work ended without failing, the one failure as itself,
- * several in a {@link MultiException}; and, for a finish with a timeout whose work is still open, a
+ * several in a {@link MultiException} (but the close or the fatal error that stopped it as itself); and, for a finish with a timeout whose work is still open, a
  * {@link FinishTimeoutException}.
  */
 final class FinishOutcome {
     private FinishOutcome() {
     }
 
-    /** Rethrows the failures {@code scope}, an ended finish, collected. */
+    /**
+     * Rethrows the failures {@code scope}, an ended finish, collected. A finish that its runtime's close stopped
+     * throws the close's {@link RuntimeClosedException} itself, the other failures suppressed in it (most are the
+     * close's consequences: spawns refused, gets freed); one that a fatal error stopped throws that error itself
+     * when every other failure is fatal too (the same exhaustion, met by other tasks).
+     */
     static void rethrow(Scope scope) {
         if (!scope.anyFailure()) {
             return;
@@ -27,6 +33,18 @@ final class FinishOutcome {
         long count = failed.count();
         if (count <= 1) {
             throw Sneaky.<RuntimeException>rethrow(failures.get(0));
+        }
+        Throwable stop = scope.stopped();
+        if (stop instanceof RuntimeClosedException closed && failures.contains(closed)) {
+            for (Throwable f : failures) {
+                if (f != closed) {
+                    closed.addSuppressed(f);        // made for this finish alone by the close: safe to add to
+                }
+            }
+            throw closed;
+        }
+        if (Failures.isFatal(stop) && failures.stream().allMatch(Failures::isFatal)) {
+            throw Sneaky.<RuntimeException>rethrow(stop);   // not added to: the JVM may share its errors
         }
         throw new MultiException(failures, count);
     }

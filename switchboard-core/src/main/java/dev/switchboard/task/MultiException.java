@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * Thrown by a {@code finish} when more than one task or actor inside it failed: it lists the failures, oldest
  * first, in its message, in {@link #failures()} and as suppressed exceptions (so stack traces print them all).
- * A finish with exactly one failure rethrows that failure itself.
+ * A finish with exactly one failure rethrows that failure itself; so does a finish that its runtime's close
+ * stopped (its {@link RuntimeClosedException}, the other failures suppressed in it), and one that a fatal error
+ * stopped when all its failures are fatal.
  *
  * <p>A finish keeps the first {@value dev.switchboard.internal.Scope#MAX_KEPT_FAILURES} failures and counts the
  * rest, so a loop in which a million iterations throw cannot exhaust the heap with exceptions:

@@ -123,6 +123,15 @@ class CloseTest {
     }
 
     @Test
+    void aNegativeCloseTimeoutIsRefusedAndAHugeOneWaitsAsLongAsItTakes() {
+        TaskRuntime rt = TaskRuntime.builder().name("timeouts").workers(1).build();
+        assertThatThrownBy(() -> rt.close(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
+        assertThat(rt.isClosed()).isFalse();
+        assertThat(rt.close(Duration.ofSeconds(Long.MAX_VALUE))).isTrue();
+    }
+
+    @Test
     void aFinishWithAnAsyncOnAClosedRuntimeDoesNotHang() throws Exception {
         TaskRuntime rt = TaskRuntime.create(2);
         rt.close();

@@ -1,0 +1,81 @@
+package dev.switchboard.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.testing.Await;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Once a parallel loop's finish has stopped (a fatal error) or its runtime is closed, no iteration starts: the
+ * iterations not started yet are skipped, as the loops' Javadoc says. Each test holds every started iteration at a
+ * gate until the stop is visible, so it counts exactly which iterations began before it: at most one per worker.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LoopStopTest {
+
+    /** One-index chunks: before, the loop looked for a stop only at indices that are multiples of 256. */
+    @Test
+    void aFatalErrorInAnIterationEndsTheLoopWithTheErrorAndSkipsTheRest() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("fatal-loop").workers(2).noFailureLogging().build()) {
+            AtomicInteger started = new AtomicInteger();
+            CountDownLatch loopEnded = new CountDownLatch(1);
+            Throwable thrown = catchThrowable(() -> rt.forall(0, 200, 1, i -> {
+                started.incrementAndGet();
+                if (i == 0) {
+                    throw new InternalError("injected: the JVM is in trouble");
+                }
+                awaitQuietly(loopEnded);
+            }));
+            loopEnded.countDown();
+            Await.until("the runtime quiet", rt::isQuiescent);
+            assertThat(thrown).as("the error itself, not a MultiException")
+                    .isInstanceOf(InternalError.class).hasMessage("injected: the JVM is in trouble");
+            assertThat(started.get()).as("iterations begun: the failing one and one per other worker at most")
+                    .isBetween(1, 2);
+        }
+    }
+
+    /**
+     * A close while the loop runs: the started iterations end, no other starts, and the finish that waited for the
+     * loop throws the close's {@link RuntimeClosedException} itself (the loop's spawns the close refused are
+     * suppressed in it), not a {@link MultiException}.
+     */
+    @Test
+    void aCloseSkipsTheIterationsNotStartedAndTheLoopThrowsTheClose() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-loop").workers(2).noFailureLogging().build();
+        AtomicInteger started = new AtomicInteger();
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread owner = new Thread(() -> thrown.set(catchThrowable(() -> rt.forall(0, 1000, 1, i -> {
+            started.incrementAndGet();
+            awaitQuietly(closed);
+        }))), "loop-owner");
+        owner.start();
+        Await.until("two iterations started", () -> started.get() == 2);
+        Thread closer = new Thread(() -> rt.close(Duration.ofSeconds(20)), "closer");
+        closer.start();
+        Await.until("the runtime closed", rt::isClosed);
+        closed.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(closer.isAlive() || owner.isAlive()).as("close and the loop ended").isFalse();
+        assertThat(started.get()).as("no iteration started after the close").isEqualTo(2);
+        assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'closed-loop' was closed by thread 'closer'");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(20, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
