@@ -34,13 +34,21 @@ final class ChunkedLoop {
     private static void runRange(Scheduler scheduler, int from, int to, int chunk, IntConsumer body) {
         Scope scope = Context.current().scope();
         int hi = to;
-        while (hi - from > chunk && !givenUp(scope, scheduler)) {
+        while (hi - from > chunk) {
+            if (givenUp(scope, scheduler)) {
+                skipped(scope, scheduler, from, hi);
+                return;
+            }
             int mid = (from + hi) >>> 1;
             int upper = hi;
             BodyTask.spawn(scheduler, () -> runRange(scheduler, mid, upper, chunk, body));
             hi = mid;
         }
-        for (int i = from; i < hi && !givenUp(scope, scheduler); i++) {
+        for (int i = from; i < hi; i++) {
+            if (givenUp(scope, scheduler)) {
+                skipped(scope, scheduler, i, hi);
+                return;
+            }
             try {
                 body.accept(i);
             } catch (Throwable t) {
@@ -52,5 +60,19 @@ final class ChunkedLoop {
     /** Whether the loop's finish has stopped waiting, or its runtime is closed: the rest is not worth running. */
     private static boolean givenUp(Scope scope, Scheduler scheduler) {
         return scope.stopped() != null || scheduler.isClosed();
+    }
+
+    /**
+     * Tells the finish that the iterations {@code [from, to)} will not run because the runtime is closed, unless
+     * the finish has stopped (it has its cause): a loop cut short must not end its finish as if it had run.
+     */
+    private static void skipped(Scope scope, Scheduler scheduler, int from, int to) {
+        if (scope.stopped() == null) {
+            try {
+                scheduler.requireOpen("run the iterations " + from + " to " + (to - 1) + " of a parallel loop");
+            } catch (RuntimeException closed) {
+                scope.addTaskFailure(closed);
+            }
+        }
     }
 }

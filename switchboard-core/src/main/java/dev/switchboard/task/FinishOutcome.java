@@ -18,8 +18,9 @@ final class FinishOutcome {
     /**
      * Rethrows the failures {@code scope}, an ended finish, collected. A finish that its runtime's close stopped
      * throws the close's {@link RuntimeClosedException} itself, the other failures suppressed in it (most are the
-     * close's consequences: spawns refused, gets freed); one that a fatal error stopped throws that error itself
-     * when every other failure is fatal too (the same exhaustion, met by other tasks).
+     * close's consequences: spawns refused, gets freed, loop iterations skipped); so does one whose failures are
+     * all the close's, the first thrown. One that a fatal error stopped throws that error itself when every other
+     * failure is fatal too (the same exhaustion, met by other tasks).
      */
     static void rethrow(Scope scope) {
         if (!scope.anyFailure()) {
@@ -35,10 +36,13 @@ final class FinishOutcome {
             throw Sneaky.<RuntimeException>rethrow(failures.get(0));
         }
         Throwable stop = scope.stopped();
-        if (stop instanceof RuntimeClosedException closed && failures.contains(closed)) {
+        RuntimeClosedException closed = stop instanceof RuntimeClosedException c && failures.contains(c) ? c
+                : failures.stream().allMatch(RuntimeClosedException.class::isInstance)
+                        ? (RuntimeClosedException) failures.get(0) : null;
+        if (closed != null) {
             for (Throwable f : failures) {
                 if (f != closed) {
-                    closed.addSuppressed(f);        // made for this finish alone by the close: safe to add to
+                    closed.addSuppressed(f);        // each made where the close refused something: safe to add to
                 }
             }
             throw closed;

@@ -71,6 +71,35 @@ class LoopStopTest {
                 .hasMessageContaining("runtime 'closed-loop' was closed by thread 'closer'");
     }
 
+    /**
+     * The close comes while the finish's body still runs, so no finish waits to be stopped: the iterations the
+     * close skips still end the finish with a {@link RuntimeClosedException} naming them (it returned as if the loop
+     * had run).
+     */
+    @Test
+    void aLoopCutShortByACloseNeverEndsItsFinishAsIfItHadRun() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("cut-loop").workers(2).noFailureLogging().build();
+        AtomicInteger started = new AtomicInteger();
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread owner = new Thread(() -> thrown.set(catchThrowable(() -> rt.finish(() -> {
+            rt.forasync(0, 1000, 1, i -> {
+                started.incrementAndGet();
+                awaitQuietly(closed);
+            });
+            awaitQuietly(closed);                        // the body runs on through the close
+        }))), "loop-owner");
+        owner.start();
+        Await.until("two iterations started", () -> started.get() == 2);
+        rt.close(Duration.ZERO);                        // interrupts the two iterations, which end
+        closed.countDown();
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(owner.isAlive()).as("the finish ended").isFalse();
+        assertThat(started.get()).as("no iteration started after the close").isEqualTo(2);
+        assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'cut-loop' is closed");
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             assertThat(latch.await(20, TimeUnit.SECONDS)).isTrue();
