@@ -56,12 +56,13 @@ final class Closing {
             s.stop(closedWhileWaiting(s));
         }
         for (Scope s : scheduler.openScopes.tracking) {
-            if (!s.isGlobal() && !s.handedToNoFinish()) {
+            if (!s.reachesNoFinish()) {
                 // a finish whose body has ended but whose thread has not begun to wait yet: told the same way,
                 // before its actors are terminated (which could otherwise end it as if its work had succeeded);
                 // a nested finish that timed out tells the finish that took its work over. A finish that timed
-                // out with no finish around it has thrown already: nobody waits to be told, and what it left
-                // running ends below with its messages counted as dead letters.
+                // out with no finish around it, or whose work went on to finishes that all did, has thrown
+                // already: nobody waits to be told, and what it left running ends below with its messages
+                // counted as dead letters.
                 s.stop(closedWhileWaiting(s));
             }
         }

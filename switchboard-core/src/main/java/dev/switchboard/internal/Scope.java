@@ -207,15 +207,6 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     }
 
     /**
-     * Whether this scope's finish stopped waiting (it timed out) and handed its work to no finish
-     * ({@link #adoptInto}: the global scope, or a node of it): nobody waits for that work any more.
-     */
-    boolean handedToNoFinish() {
-        Node a = adoptedBy;
-        return a != null && a.scope().isGlobal();
-    }
-
-    /**
      * Whether a failure added to this scope now reaches no finish: this is the global scope, or its finish stopped
      * waiting (a time-out, a close) and handed its work, directly or through finishes that did the same, to the
      * global scope, whose handler hears of a failure at once. A failure added meanwhile may see either answer.

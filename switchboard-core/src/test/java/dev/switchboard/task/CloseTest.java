@@ -131,6 +131,27 @@ class CloseTest {
         assertThat(rt.close(Duration.ofSeconds(Long.MAX_VALUE))).isTrue();
     }
 
+    /**
+     * A nested finish times out inside a finish that then times out too, on a thread in no finish: nobody waits
+     * for their work any more, so a close tells nobody. Before, the nested one was told it was closed "while this
+     * finish waited for its work", and that went to the handler of failures outside every finish.
+     */
+    @Test
+    void aCloseTellsNoFinishThatTimedOutIntoFinishesThatAllTimedOut() {
+        List<Throwable> unscoped = new CopyOnWriteArrayList<>();
+        TaskRuntime rt = TaskRuntime.builder().name("timed-out").workers(2).noHangReports()
+                .onUnscopedFailure(unscoped::add).build();
+        DataDrivenFuture<String> never = new DataDrivenFuture<>();
+        AtomicReference<Throwable> nested = new AtomicReference<>();
+        Throwable outer = catchThrowable(() -> rt.finish(Duration.ofMillis(400), () -> rt.async(() -> nested.set(
+                catchThrowable(() -> rt.finish(Duration.ofMillis(50), () -> rt.asyncAwait(never, () -> { })))))));
+        assertThat(outer).isInstanceOf(FinishTimeoutException.class);
+        Await.until("the nested finish timed out", () -> nested.get() != null);   // a busy machine: after the outer
+        assertThat(nested.get()).isInstanceOf(FinishTimeoutException.class);
+        assertThat(rt.close(Duration.ofSeconds(20))).isTrue();
+        assertThat(unscoped).as("failures told to no finish").isEmpty();
+    }
+
     @Test
     void aFinishWithAnAsyncOnAClosedRuntimeDoesNotHang() throws Exception {
         TaskRuntime rt = TaskRuntime.create(2);
