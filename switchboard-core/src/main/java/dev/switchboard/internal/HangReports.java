@@ -60,7 +60,8 @@ public final class HangReports {
      * reported once, whatever else progresses and whether or not a finish waits: which actor or task, and where in
      * the program's code the worker is. A worker waiting in the runtime (a finish, a task future's {@code get()})
      * is not stalled here; what keeps its wait open is a hang report's. Reported again only after the worker moves
-     * on and stalls anew. The report is made here (the worker's stack is read now) and handed to a thread of its
+     * on and stalls anew. A finish's body blocked in a {@code get()} for that long is reported too, once: no hang
+     * report covers it, since its finish waits for nothing until the body returns. The report is made here (the worker's stack is read now) and handed to a thread of its
      * own: the program's reporter may take its time, and the watchdog must not wait for it.
      */
     void lookForStalls(long now) {
@@ -86,18 +87,43 @@ public final class HangReports {
                     String text = "Switchboard stall: " + n.describe() + " has made no progress for "
                             + Durations.of((now - since) / 1_000_000) + " (no message processed, no other work"
                             + " started on its thread); " + running;
-                    Thread.ofPlatform().daemon().name(scheduler.name() + "-stall-report")
-                            .start(() -> deliver(() -> text));
+                    reportStall(text);
                 }
+            }
+        }
+        for (BlockedGet b : blockedGets) {
+            if (b.inFinishBody() && now - b.sinceRealNanos() >= after && stalledBodies.add(b)) {
+                String text = "Switchboard stall: " + b.describe(scheduler.clock().nanoTime())
+                        + " (the finish waits for nothing yet: its body has not returned)";
+                reportStall(text);
             }
         }
     }
 
+    /** Hands a stall report to a thread of its own: a slow reporter must not hold the watchdog. */
+    private void reportStall(String text) {
+        Thread.ofPlatform().daemon().name(scheduler.name() + "-stall-report").start(() -> deliver(() -> text));
+    }
+
     /** A thread blocked in a future's {@code get()} while running {@code node}: shown by hang reports. */
-    public record BlockedGet(Thread thread, Node node, Object future, long sinceNanos, StackTraceElement site) {
+    public record BlockedGet(Thread thread, Node node, Object future, long sinceNanos, long sinceRealNanos,
+                             StackTraceElement site) {
+        /** "the body of a finish opened by thread 'main' on thread 'main' has been blocked for 2.0 s in get() of ...". */
+        String describe(long now) {
+            return node.describe() + " on thread '" + thread.getName() + "' has been blocked for "
+                    + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - sinceNanos)) + " in get() of " + future
+                    + (site != null ? ", called at " + site : "");
+        }
+
+        /** A finish's body, on the thread that opened the finish: no hang report covers it (its finish does not wait). */
+        boolean inFinishBody() {
+            return node instanceof Scope;
+        }
     }
 
     private final Set<BlockedGet> blockedGets = ConcurrentHashMap.newKeySet();
+    /** The finish bodies blocked in a get() that a stall report has told of, each once. */
+    private final Set<BlockedGet> stalledBodies = ConcurrentHashMap.newKeySet();
 
     /**
      * Records that the current thread, running {@code node}, blocks in {@code get()} of {@code future}, so a hang
@@ -113,13 +139,15 @@ public final class HangReports {
                 .findFirst()
                 .filter(f -> !f.getClassName().startsWith(Scheduler.class.getPackageName() + "."))
                 .map(StackWalker.StackFrame::toStackTraceElement).orElse(null));
-        BlockedGet b = new BlockedGet(Thread.currentThread(), node, future, scheduler.clock().nanoTime(), site);
+        BlockedGet b = new BlockedGet(Thread.currentThread(), node, future, scheduler.clock().nanoTime(),
+                System.nanoTime(), site);
         blockedGets.add(b);
         return b;
     }
 
     public void unblocked(BlockedGet b) {
         blockedGets.remove(b);
+        stalledBodies.remove(b);
     }
 
     /**
@@ -162,9 +190,7 @@ public final class HangReports {
         for (BlockedGet b : blockedGets) {
             Scope bs = b.node().scope();
             if (bs == scope || bs.handedTo(scope)) {
-                items.add(b.node().describe() + " on thread '" + b.thread().getName() + "' has been blocked for "
-                        + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - b.sinceNanos())) + " in get() of "
-                        + b.future() + (b.site() != null ? ", called at " + b.site() : ""));
+                items.add(b.describe(now));
             }
         }
         runningTasks(scope, items);
@@ -319,6 +345,12 @@ public final class HangReports {
         List<String> reports = new ArrayList<>();
         for (Scope s : scheduler.openScopes.waiting) {
             reports.add(report(s));
+        }
+        long now = scheduler.clock().nanoTime();
+        for (BlockedGet b : blockedGets) {
+            if (b.inFinishBody()) {
+                reports.add(b.describe(now));
+            }
         }
         if (scheduler.globalScope().getPendingCount() > 0) {
             reports.add(report(scheduler.globalScope()));

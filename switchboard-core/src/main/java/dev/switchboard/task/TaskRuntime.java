@@ -380,7 +380,9 @@ public final class TaskRuntime implements AutoCloseable {
     /**
      * The hang diagnostic, on demand: for every finish currently waited on (and the global scope, if anything
      * is open there), what keeps it open, e.g. {@code actor PongActor@3 started by thread 'main' 2.0 s ago:
-     * never exited}.
+     * never exited}; and every finish body blocked in a {@code get()} ({@code the body of a finish opened by
+     * thread 'main' on thread 'main' has been blocked for 2.0 s in get() of DataDrivenFuture@1b6d3586 (not put;
+     * ...)}).
      */
     public List<String> diagnose() {
         return scheduler.hangReports().reportOpenScopes();

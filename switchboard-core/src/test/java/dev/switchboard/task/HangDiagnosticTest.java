@@ -102,6 +102,39 @@ class HangDiagnosticTest {
         }
     }
 
+    /**
+     * A finish's body blocked in a get(): its finish waits for nothing yet, so no hang report covers it; a stall
+     * report tells of it once, and diagnose() shows it. Before, neither said anything.
+     */
+    @Test
+    void aFinishBodyBlockedInAGetIsReportedAsAStallAndDiagnosed() {
+        List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(200))
+                .hangReporter(reports::add).build()) {
+            DataDrivenFuture<String> config = new DataDrivenFuture<>();
+            List<String> diagnosed = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread putter = new Thread(() -> {
+                try {
+                    Await.until("the body's stall reported", () -> stalls(reports).size() == 1);
+                    diagnosed.addAll(rt.diagnose());
+                } finally {
+                    config.put("ready");                    // a failed wait leaves nothing blocked
+                }
+            });
+            putter.start();
+            rt.finish(() -> assertThat(config.get()).isEqualTo("ready"));
+            assertThat(stalls(reports)).singleElement().asString()
+                    .startsWith("Switchboard stall: the body of a finish opened by thread '"
+                            + Thread.currentThread().getName() + "' on thread '" + Thread.currentThread().getName()
+                            + "' has been blocked for ")
+                    .contains(" in get() of DataDrivenFuture@")
+                    .contains(", called at ").contains("HangDiagnosticTest.lambda$aFinishBodyBlockedInAGet");
+            assertThat(diagnosed).anySatisfy(d -> assertThat(d).startsWith("the body of a finish opened by thread")
+                    .contains(" in get() of DataDrivenFuture@" + Integer.toHexString(System.identityHashCode(config))
+                            + " (not put; created by thread '" + Thread.currentThread().getName() + "'"));
+        }
+    }
+
     /** Replies to any message by counting down {@code ran}; "stop" exits. */
     static final class Pinged extends Actor<String> {
         final CountDownLatch ran = new CountDownLatch(1);
