@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -235,16 +236,13 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     // ---------------------------------------------------------------- failures
 
     /**
-     * Records a failure of the body, a task or an actor in this scope. Never loses one: without memory to record
-     * it the normal way, it is counted and the first such failure is kept in a field. A fatal failure
-     * ({@link Failures#isFatal}) also wakes the finish waiting for this scope, which then stops waiting.
-     */
-    /**
      * A task's failure ({@link #addFailure}), which no log has told of yet: a waiting finish that stays open logs it
      * ({@link #takeTaskFailuresToLog}), so that a failure in a service whose finish never ends is seen.
      */
     public void addTaskFailure(Throwable failure) {
-        addFailure(failure);
+        if (!addFailure(failure)) {
+            return;
+        }
         synchronized (this) {
             if (tasksFailedUnlogged++ == 0) {
                 firstTaskFailureUnlogged = failure;
@@ -267,7 +265,14 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return taken;
     }
 
-    public void addFailure(Throwable failure) {
+    /**
+     * Records a failure of the body, a task or an actor in this scope. Never loses one: without memory to record
+     * it the normal way, it is counted and the first such failure is kept in a field. A fatal failure
+     * ({@link Failures#isFatal}) also wakes the finish waiting for this scope, which then stops waiting. A failure
+     * recorded already (the same exception, bare or in {@link CompletionException}s: a future's failure that a task
+     * got from its {@code get()} and rethrew) is not recorded again; returns false then.
+     */
+    public boolean addFailure(Throwable failure) {
         boolean fatal = Failures.isFatal(failure);
         Node forwardTo;
         boolean wake;
@@ -279,6 +284,8 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
                 if (forwardTo == null) {
                     if (failures == null) {
                         failures = new ArrayList<>(2);
+                    } else if (isKept(failure)) {
+                        return false;
                     }
                     if (failures.size() < MAX_KEPT_FAILURES) {
                         failures.add(failure);
@@ -303,10 +310,33 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             wakeWaiter();
         }
         if (forwardTo != null) {
-            forwardTo.scope().addFailure(failure);     // the finish that took over this scope's work
+            return forwardTo.scope().addFailure(failure);     // the finish that took over this scope's work
         } else if (global) {
             scheduler.reportUnscopedFailure(failure);
         }
+        return true;
+    }
+
+    /**
+     * Whether {@code failure} is among the kept failures, either of them maybe wrapped in
+     * {@link CompletionException}s (a future's get() wraps its failure once). Holding this monitor.
+     */
+    private boolean isKept(Throwable failure) {
+        Throwable root = unwrapped(failure);
+        for (Throwable kept : failures) {
+            if (unwrapped(kept) == root) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Throwable unwrapped(Throwable failure) {
+        Throwable root = failure;
+        for (int hops = 0; hops < 8 && root instanceof CompletionException && root.getCause() != null; hops++) {
+            root = root.getCause();
+        }
+        return root;
     }
 
     /** Sets {@link #stopped} if it is not set; returns whether this call set it. Called holding this monitor. */

@@ -219,8 +219,8 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         if (v == NULL) {
             return null;
         }
-        if (v instanceof Failure f) {
-            throw new CompletionException(f.cause);
+        if (v instanceof Failure f) {      // wrapped once: a failure that is a CompletionException is thrown as is
+            throw f.cause instanceof CompletionException c ? c : new CompletionException(f.cause);
         }
         return (T) v;
     }

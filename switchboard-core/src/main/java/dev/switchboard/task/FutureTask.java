@@ -5,7 +5,8 @@ import dev.switchboard.internal.Scheduler;
 
 /**
  * The task of {@link TaskRuntime#future}: computes the value and puts it into the future. A failure (a checked
- * exception too: it travels as itself, undeclared) fails the future and is also reported to the enclosing finish;
+ * exception too: it travels as itself, undeclared) is reported to the enclosing finish, then fails the future, so
+ * that the finish, told of it first, records it once however many tasks rethrow it from the future's get();
  * a task the runtime never runs (it was closed before the task started) fails the future with the reason, so a
  * {@code get()} never hangs. Code that completes the future first ({@code tryFail} with a cancellation, say) wins:
  * the computation's value is then dropped, and its failure is still reported to the finish.
@@ -33,8 +34,9 @@ final class FutureTask<T> extends ProducingTask {
         try {
             v = computation.compute();
         } catch (Throwable t) {
+            scope().addTaskFailure(t);        // first: a task that gets it from the future and rethrows it adds nothing
             result.tryFail(t);
-            throw Sneaky.<RuntimeException>rethrow(t);
+            return;
         }
         result.tryPut(v);                     // false: code completed the future first (a cancellation, say)
     }

@@ -48,6 +48,37 @@ class FailureReportingTest {
         }
     }
 
+    /**
+     * A future's failure that tasks get() and rethrow, bare or in get()'s CompletionException, is one failure of
+     * the finish, rethrown as itself; a future computed from a failed future's get() adds none either, and its own
+     * get() wraps the failure once. Before, each rethrow was a failure of its own (four, in a MultiException).
+     */
+    @Test
+    void aFuturesFailureRethrownByTheTasksThatGetItIsOneFailure() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            IllegalStateException boom = new IllegalStateException("boom");
+            AtomicReference<Throwable> fromDerived = new AtomicReference<>();
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                TaskFuture<Integer> failed = rt.future(() -> {
+                    throw boom;
+                });
+                TaskFuture<Integer> derived = rt.future(() -> failed.get() + 1);
+                rt.async(() -> failed.get());
+                rt.async(() -> {
+                    try {
+                        failed.get();
+                    } catch (java.util.concurrent.CompletionException e) {
+                        throw (RuntimeException) e.getCause();
+                    }
+                });
+                rt.async(() -> fromDerived.set(catchThrowable(derived::get)));
+            }));
+            assertThat(thrown).isSameAs(boom);
+            assertThat(fromDerived.get()).isInstanceOf(java.util.concurrent.CompletionException.class)
+                    .cause().isSameAs(boom);
+        }
+    }
+
     @Test
     void aLoopWithOneFailureRethrowsItAsItself() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {

@@ -125,7 +125,7 @@ final class GuideTasks {
             });
         } catch (Exception e) {
             if (!(e instanceof IOException io)) throw e;   // a single failure is rethrown as itself
-            /*...*/                                            // (a read failure comes with get()'s, in a MultiException)
+            /*...*/                                            // a failed read too (get()'s rethrow counts once)
         // end::checked[]
             return "handled " + io.getClass().getSimpleName();
         // tag::checked[]

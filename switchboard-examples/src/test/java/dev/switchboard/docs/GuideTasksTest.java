@@ -103,6 +103,9 @@ class GuideTasksTest {
         assertThat(Files.readString(dir.resolve("log"))).isEqualTo("started");
         // a log file that cannot be written: the task's IOException is the finish's one failure, as itself
         assertThat(GuideTasks.checked(dir.resolve("no-such-dir/log"), config)).isEqualTo("handled NoSuchFileException");
+        // a config that cannot be read: the future's failure and get()'s rethrow of it are one failure, as itself
+        assertThat(GuideTasks.checked(dir.resolve("log2"), dir.resolve("missing.conf")))
+                .isEqualTo("handled NoSuchFileException");
     }
 
     @Test
