@@ -108,6 +108,10 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         heard = true;
         ByteBuf bytes = (ByteBuf) msg;
+        if (ended) {
+            bytes.release();                             // past a refusal or a failure: dropped unread
+            return;
+        }
         Handshake.Frame frame;
         try {
             frame = Handshake.decode(bytes);
@@ -116,9 +120,6 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             return;
         } finally {
             bytes.release();
-        }
-        if (ended) {
-            return;
         }
         if (frame instanceof Handshake.Refused r) {
             fail(ctx, (expected >= 0 ? "place " + transport.name(expected) : "the peer") + " refused the"

@@ -476,6 +476,12 @@ final class Transport implements AutoCloseable {
     /** One connection, its handshake done: the frames of the program from place {@code peer}. */
     final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
         private final int peer;
+        /**
+         * Set on the I/O thread when this side ends the connection (a refusal, a Closing heard, a failure): the
+         * frames its decoder still holds are then neither decoded nor delivered, so what was delivered from the link
+         * stays a prefix of what was sent on it.
+         */
+        private boolean ending;
 
         Connection(int peer) {
             this.peer = peer;
@@ -483,6 +489,9 @@ final class Transport implements AutoCloseable {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            if (ending) {
+                return;                                   // past the end this side made: dropped unread
+            }
             Object message;
             try {
                 message = codec.decode(frame);
@@ -498,6 +507,7 @@ final class Transport implements AutoCloseable {
                 case Frames.Ping ping -> write(ctx, new Frames.Pong(ping.id()));
                 case Frames.Pong pong -> pings.answered(pong.id());
                 case Frames.Closing c -> {
+                    ending = true;
                     lose(ctx, c.reason().equals(SHUTTING_DOWN) ? "it left: it shut down"
                             : c.reason().equals(JvmExitNotice.JVM_ENDING) ? JvmExitNotice.JVM_ENDED
                             : "place " + names.get(peer) + " closed the connection: " + c.reason());
@@ -508,6 +518,7 @@ final class Transport implements AutoCloseable {
         }
 
         private void refuse(ChannelHandlerContext ctx, String reason) {
+            ending = true;
             System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING,
                     "place " + names.get(self) + " closes its connection with place " + names.get(peer) + ": "
                             + HandshakeHandler.printable(reason));
@@ -518,6 +529,7 @@ final class Transport implements AutoCloseable {
 
         /** The failure detector found the peer silent for too long: it is lost, and told so if it still listens. */
         void declareFailed(ChannelHandlerContext ctx, String why) {
+            ending = true;
             System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING, "place " + names.get(self)
                     + " declares place " + names.get(peer) + " failed: " + why);
             write(ctx, new Frames.Closing("place " + names.get(self) + " declared this place failed: " + why));
@@ -555,6 +567,7 @@ final class Transport implements AutoCloseable {
                 return;
             }
             // a reset or a broken pipe says no more than a close does
+            ending = true;
             lose(ctx, cause instanceof java.io.IOException ? CLOSED_WITHOUT_A_WORD : cause.toString());
             ctx.close();
         }
