@@ -21,6 +21,18 @@ import java.nio.ByteBuffer;
  * byte within the frame.
  */
 final class BoundedInput extends ByteBufferInput {
+    /**
+     * A frame that is well-formed but over one of the {@link DecodingLimits}: a message of the program that this
+     * place will not read, which its sender could have meant (the message says which limit).
+     */
+    static final class OverLimit extends KryoException {
+        private static final long serialVersionUID = 1L;
+
+        OverLimit(String message) {
+            super(message);
+        }
+    }
+
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     /** A thread's buffer of characters that a long string grew past this is dropped after the decode. */
     private static final int KEPT_CHARS = 1 << 16;
@@ -59,15 +71,19 @@ final class BoundedInput extends ByteBufferInput {
 
     /** Admits {@code count} elements that take at least {@code wireBytes} each in the frame. */
     private void admitArray(int count, int wireBytes, int memoryBytes, String what) {
+        requireBytes((long) count * wireBytes, what + " of " + count + " elements");   // a lie before a limit
         requireCount(count, what);
-        requireBytes((long) count * wireBytes, what + " of " + count + " elements");
         charge((long) count * memoryBytes, what + " of " + count + " elements");
     }
 
     private void requireCount(int count, String what) {
-        if (count < 0 || count > limits.maxElements()) {
+        if (count < 0) {
             throw new KryoException("a frame claims a " + what + " of " + Integer.toUnsignedString(count)
-                    + " elements; the limit is " + limits.maxElements() + " (DecodingLimits.maxElements)");
+                    + " elements");
+        }
+        if (count > limits.maxElements()) {
+            throw new OverLimit("a frame's " + what + " has " + count + " elements; the limit is "
+                    + limits.maxElements() + " (DecodingLimits.maxElements)");
         }
     }
 
@@ -80,7 +96,7 @@ final class BoundedInput extends ByteBufferInput {
 
     private void charge(long bytes, String what) {
         if (bytes > budget) {
-            throw new KryoException("a frame's " + what + " would take " + bytes + " bytes, more than the "
+            throw new OverLimit("a frame's " + what + " would take " + bytes + " bytes, more than the "
                     + budget + " left of the " + limits.maxDecodedBytes() + " a frame may allocate"
                     + " (DecodingLimits.maxDecodedBytes)");
         }
@@ -96,11 +112,11 @@ final class BoundedInput extends ByteBufferInput {
         int count = readVarIntFlag(true) - 1;           // -1: null, 0: empty
         setPosition(at);
         if (count > 0) {
+            requireBytes(count, "string of " + count + " characters");                  // a lie before a limit
             if (count > limits.maxStringLength()) {
-                throw new KryoException("a frame claims a string of " + count + " characters; the limit is "
+                throw new OverLimit("a frame's string has " + count + " characters; the limit is "
                         + limits.maxStringLength() + " (DecodingLimits.maxStringLength)");
             }
-            requireBytes(count, "string of " + count + " characters");
             charge(2L * count, "string of " + count + " characters");
         } else if (count < -1) {
             throw new KryoException("a frame claims a string of " + Integer.toUnsignedString(count + 1)

@@ -309,9 +309,51 @@ final class MessageCodec {
             return message;
         } catch (RuntimeException e) {
             kryo.reset();
+            if (e instanceof KryoException && !(e instanceof BoundedInput.OverLimit)
+                    && String.valueOf(e.getMessage()).startsWith(MAX_DEPTH_EXCEEDED)) {
+                throw new BoundedInput.OverLimit("a frame nests objects deeper than " + limits.maxDepth()
+                        + " (DecodingLimits.maxDepth)");
+            }
             throw e;
         } finally {
             input.done();
+        }
+    }
+
+    /** How Kryo's message starts when an object is nested deeper than its maximum depth, writing or reading. */
+    private static final String MAX_DEPTH_EXCEEDED = "Max depth exceeded";
+
+    /**
+     * What a frame holds as far as its first bytes tell, for the report of one that could not be read: its class
+     * and, for a delivery, the recipient's id and the message's class; each null where the bytes do not say.
+     */
+    record Head(Class<?> frame, Long to, Class<?> message) {
+    }
+
+    /** The {@link Head} of a frame's readable bytes (its length taken off); it reads no further than the head. */
+    Head head(ByteBuf frame) {
+        Input input = new com.esotericsoftware.kryo.io.ByteBufferInput(frame.nioBuffer());
+        Class<?> type = classAt(input);
+        if (type != Frames.Deliver.class) {
+            return new Head(type, null, null);
+        }
+        try {
+            long to = input.readLong();
+            input.readVarInt(true);                                              // the mailbox
+            return new Head(type, to, classAt(input));
+        } catch (KryoException e) {
+            return new Head(type, null, null);
+        }
+    }
+
+    /** The registered class whose id {@code input} holds next, or null. */
+    private Class<?> classAt(Input input) {
+        try {
+            int id = input.readVarInt(true) - 2;           // Kryo writes a class's id + 2 (0: null, 1: a name)
+            com.esotericsoftware.kryo.Registration r = id < 0 ? null : kryos.get().getRegistration(id);
+            return r == null ? null : r.getType();
+        } catch (KryoException e) {
+            return null;
         }
     }
 

@@ -291,6 +291,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     }
 
     @Override
+    public String recipient(long id) {
+        ActorRef<?> ref = exports.get(id);
+        return "actor " + (ref != null ? ref.toString() : GlobalId.of(id).toString());
+    }
+
+    @Override
     public void received(int from, Object message) {
         switch (message) {
             case Frames.Deliver d -> {

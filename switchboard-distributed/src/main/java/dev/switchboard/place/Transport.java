@@ -60,6 +60,11 @@ final class Transport implements AutoCloseable {
         default void lost(int place, String why) {
         }
 
+        /** The actor of this place with the global id {@code id}, as reports name it ("actor sink@..."). */
+        default String recipient(long id) {
+            return "actor " + GlobalId.of(id);
+        }
+
         /** Whether this place's part has ended (it was told to shut down): a loss then fails no join. */
         default boolean ending() {
             return false;
@@ -495,6 +500,9 @@ final class Transport implements AutoCloseable {
             Object message;
             try {
                 message = codec.decode(frame);
+            } catch (BoundedInput.OverLimit e) {
+                refuse(ctx, overLimit(frame, e));
+                return;
             } catch (RuntimeException e) {
                 refuse(ctx, "a frame that is not a message of this program: " + firstLine(e.getMessage()));
                 return;
@@ -515,6 +523,20 @@ final class Transport implements AutoCloseable {
                 }
                 default -> receiver.received(peer, message);
             }
+        }
+
+        /**
+         * Why a message of the program over a decoding limit is refused: the link, the sending place, the message's
+         * class and its recipient as far as the frame's head tells, and the limit.
+         */
+        private String overLimit(ByteBuf frame, BoundedInput.OverLimit e) {
+            MessageCodec.Head head = codec.head(frame);
+            Class<?> type = head.message() != null ? head.message() : head.frame();
+            String what = (type == null ? "a message" : "a " + type.getName())
+                    + (head.to() != null ? " for " + receiver.recipient(head.to()) : "");
+            return "a message of the program over a decoding limit of place " + names.get(self) + ": " + what
+                    + ", sent by place " + names.get(peer) + " on its link with place " + names.get(self) + ": "
+                    + firstLine(e.getMessage());
         }
 
         private void refuse(ChannelHandlerContext ctx, String reason) {

@@ -94,4 +94,20 @@ class RefusedFrameTest {
         }
         assertThat(inbox.received).extracting(m -> m[1]).containsExactly(new Note(1));
     }
+
+    @Test
+    void theRefusalNamesTheMessageItsRecipientTheSenderTheLinkAndTheLimit() throws Exception {
+        TransportTest.Inbox inbox = new TransportTest.Inbox();
+        long sink = GlobalId.of(0, 1, 5).bits();
+        Object over = new Frames.Deliver(sink, -1, new Many(new ArrayList<>(Collections.nCopies(11, 0))));
+        try (RawPeer peer = placeAndPeer(inbox)) {
+            peer.sendRaw(frames(List.of(over)));
+            assertThat(inbox.lost.poll(20, TimeUnit.SECONDS)).isEqualTo("0: a message of the program over a decoding"
+                    + " limit of place p1: a " + Many.class.getName() + " for actor 0:1:5, sent by place p0 on its"
+                    + " link with place p1: a frame's ArrayList has 11 elements; the limit is 10"
+                    + " (DecodingLimits.maxElements)");
+            assertThat(peer.closedByPlace()).isTrue();
+        }
+        assertThat(inbox.received).isEmpty();
+    }
 }
