@@ -4,9 +4,17 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Registration;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.CollectionSerializer;
 import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.BooleanArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.ByteArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.CharArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.DoubleArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.FloatArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.IntArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.LongArraySerializer;
 import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.ObjectArraySerializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.ShortArraySerializer;
 import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.StringArraySerializer;
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.ArraysAsListSerializer;
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.ConcurrentSkipListMapSerializer;
@@ -29,10 +37,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * Kryo's serializers for the types whose reading allocates by a length read from the frame, each with that length
- * admitted by the {@link BoundedInput} first: {@link #bound} puts them in place of Kryo's own on every registration
- * of a {@link MessageCodec}'s Kryo. The formats on the wire are Kryo's, unchanged.
+ * admitted by the {@link BoundedInput} first, and admitted at the same cost by the {@link BoundedOutput} as it is
+ * written, so that a message every place would refuse fails at its sender: {@link #bound} puts them in place of
+ * Kryo's own on every registration of a {@link MessageCodec}'s Kryo. The formats on the wire are Kryo's, unchanged.
  *
- * <p>Covered: {@code boolean[]} (the other primitive arrays are read through {@link BoundedInput}), {@code String[]},
+ * <p>Covered: the primitive arrays ({@code boolean[]} here; the others are read through {@link BoundedInput}, and
+ * only written here), {@code String[]},
  * object arrays, and the collections and maps Kryo's {@link CollectionSerializer} and {@link MapSerializer} read
  * ({@code ArrayList}, {@code HashMap}, {@code LinkedList}, {@code HashSet}, ...), {@code TreeSet}, {@code TreeMap},
  * {@code PriorityQueue}, {@code ConcurrentSkipListMap}, {@code Arrays.asList} and the JDK's immutable lists, sets
@@ -68,12 +78,22 @@ final class BoundedSerializers {
     @SuppressWarnings({"rawtypes", "unchecked"})
     private static Serializer<?> bounded(Kryo kryo, Class<?> type, Serializer<?> serializer) {
         Class<?> s = serializer.getClass();
+        Serializer<?> primitive = writtenBounded(s, serializer);
+        if (primitive != null) {
+            return primitive;
+        }
         if (s == BooleanArraySerializer.class) {
             return new BooleanArraySerializer() {
                 @Override
                 public boolean[] read(Kryo k, Input input, Class type) {
                     BoundedInput.admitLengthAhead(input, 1, 1, "boolean array");
                     return super.read(k, input, type);
+                }
+
+                @Override
+                public void write(Kryo k, Output output, boolean[] array) {
+                    admit(output, array == null ? null : array.length, 1, "boolean array");
+                    super.write(k, output, array);
                 }
             };
         }
@@ -84,6 +104,12 @@ final class BoundedSerializers {
                     BoundedInput.admitLengthAhead(input, 1, ELEMENT_BYTES, "String array");
                     return super.read(k, input, type);
                 }
+
+                @Override
+                public void write(Kryo k, Output output, String[] array) {
+                    admit(output, array == null ? null : array.length, ELEMENT_BYTES, "String array");
+                    super.write(k, output, array);
+                }
             };
         }
         if (s == ObjectArraySerializer.class) {
@@ -92,6 +118,13 @@ final class BoundedSerializers {
                 public Object[] read(Kryo k, Input input, Class type) {
                     BoundedInput.admitLengthAhead(input, 1, ELEMENT_BYTES, type.getSimpleName() + " array");
                     return super.read(k, input, type);
+                }
+
+                @Override
+                public void write(Kryo k, Output output, Object[] array) {
+                    admit(output, array == null ? null : array.length, ELEMENT_BYTES,
+                            array == null ? "" : array.getClass().getSimpleName() + " array");
+                    super.write(k, output, array);
                 }
             };
         }
@@ -102,6 +135,13 @@ final class BoundedSerializers {
                     BoundedInput.admit(input, size, ELEMENT_BYTES, type.getSimpleName());
                     return super.create(k, input, type, size);
                 }
+
+                @Override
+                public void write(Kryo k, Output output, Collection value) {
+                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES,
+                            value == null ? "" : value.getClass().getSimpleName());
+                    super.write(k, output, value);
+                }
             };
         }
         if (s == TreeSetSerializer.class) {
@@ -110,6 +150,12 @@ final class BoundedSerializers {
                 protected TreeSet create(Kryo k, Input input, Class type, int size) {
                     BoundedInput.admit(input, size, ELEMENT_BYTES, "TreeSet");
                     return super.create(k, input, type, size);
+                }
+
+                @Override
+                public void write(Kryo k, Output output, TreeSet value) {
+                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "TreeSet");
+                    super.write(k, output, value);
                 }
             };
         }
@@ -120,6 +166,12 @@ final class BoundedSerializers {
                     BoundedInput.admit(input, size, ELEMENT_BYTES, "PriorityQueue");
                     return super.create(k, input, type, size);
                 }
+
+                @Override
+                public void write(Kryo k, Output output, PriorityQueue value) {
+                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "PriorityQueue");
+                    super.write(k, output, value);
+                }
             };
         }
         if (s == ArraysAsListSerializer.class) {
@@ -128,6 +180,12 @@ final class BoundedSerializers {
                 protected List create(Kryo k, Input input, Class type, int size) {
                     BoundedInput.admit(input, size, ELEMENT_BYTES, "Arrays.asList list");
                     return super.create(k, input, type, size);
+                }
+
+                @Override
+                public void write(Kryo k, Output output, List value) {
+                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "Arrays.asList list");
+                    super.write(k, output, value);
                 }
             };
         }
@@ -138,6 +196,13 @@ final class BoundedSerializers {
                     BoundedInput.admit(input, size, ENTRY_BYTES, type.getSimpleName());
                     return super.create(k, input, type, size);
                 }
+
+                @Override
+                public void write(Kryo k, Output output, Map value) {
+                    admit(output, value == null ? null : value.size(), ENTRY_BYTES,
+                            value == null ? "" : value.getClass().getSimpleName());
+                    super.write(k, output, value);
+                }
             };
         }
         if (s == TreeMapSerializer.class) {
@@ -147,6 +212,12 @@ final class BoundedSerializers {
                     BoundedInput.admit(input, size, ENTRY_BYTES, "TreeMap");
                     return super.create(k, input, type, size);
                 }
+
+                @Override
+                public void write(Kryo k, Output output, TreeMap value) {
+                    admit(output, value == null ? null : value.size(), ENTRY_BYTES, "TreeMap");
+                    super.write(k, output, value);
+                }
             };
         }
         if (s == ConcurrentSkipListMapSerializer.class) {
@@ -155,6 +226,12 @@ final class BoundedSerializers {
                 protected ConcurrentSkipListMap create(Kryo k, Input input, Class type, int size) {
                     BoundedInput.admit(input, size, ENTRY_BYTES, "ConcurrentSkipListMap");
                     return super.create(k, input, type, size);
+                }
+
+                @Override
+                public void write(Kryo k, Output output, ConcurrentSkipListMap value) {
+                    admit(output, value == null ? null : value.size(), ENTRY_BYTES, "ConcurrentSkipListMap");
+                    super.write(k, output, value);
                 }
             };
         }
@@ -168,6 +245,58 @@ final class BoundedSerializers {
             return new ImmutableMap();
         }
         return null;
+    }
+
+    /**
+     * The primitive arrays that {@link BoundedInput} admits as it reads them: admitted here as they are written, at
+     * the same cost; null for another serializer.
+     */
+    private static Serializer<?> writtenBounded(Class<?> s, Serializer<?> serializer) {
+        return s == ByteArraySerializer.class ? new WrittenBounded<>(serializer, 1, "byte array")
+                : s == IntArraySerializer.class ? new WrittenBounded<>(serializer, 4, "int array")
+                : s == LongArraySerializer.class ? new WrittenBounded<>(serializer, 8, "long array")
+                : s == FloatArraySerializer.class ? new WrittenBounded<>(serializer, 4, "float array")
+                : s == DoubleArraySerializer.class ? new WrittenBounded<>(serializer, 8, "double array")
+                : s == ShortArraySerializer.class ? new WrittenBounded<>(serializer, 2, "short array")
+                : s == CharArraySerializer.class ? new WrittenBounded<>(serializer, 2, "char array")
+                : null;
+    }
+
+    /** Kryo's serializer of a primitive array, which admits the array's elements before it writes them. */
+    private static final class WrittenBounded<T> extends Serializer<T> {
+        private final Serializer<T> kryos;
+        private final int bytesEach;
+        private final String what;
+
+        WrittenBounded(Serializer<T> kryos, int bytesEach, String what) {
+            super(kryos.getAcceptsNull(), kryos.isImmutable());
+            this.kryos = kryos;
+            this.bytesEach = bytesEach;
+            this.what = what;
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, T array) {
+            admit(output, array == null ? null : java.lang.reflect.Array.getLength(array), bytesEach, what);
+            kryos.write(kryo, output, array);
+        }
+
+        @Override
+        public T read(Kryo kryo, Input input, Class<? extends T> type) {
+            return kryos.read(kryo, input, type);
+        }
+
+        @Override
+        public T copy(Kryo kryo, T original) {
+            return kryos.copy(kryo, original);
+        }
+    }
+
+    /** Admits at the sender what the reader will admit: {@code count} elements (null: a null), if bounded. */
+    private static void admit(Output output, Integer count, int bytesEach, String what) {
+        if (count != null) {
+            BoundedOutput.admit(output, count, bytesEach, what);
+        }
     }
 
     /** {@code List.of(...)}: read into a list of the admitted size, then made immutable. */
@@ -185,6 +314,12 @@ final class BoundedSerializers {
         @Override
         protected List<Object> createCopy(Kryo kryo, List<Object> original) {
             return new ArrayList<>(original.size());
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, List<Object> value) {
+            admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "immutable list");
+            super.write(kryo, output, value);
         }
 
         @Override
@@ -217,6 +352,12 @@ final class BoundedSerializers {
         }
 
         @Override
+        public void write(Kryo kryo, Output output, Set<Object> value) {
+            admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "immutable set");
+            super.write(kryo, output, value);
+        }
+
+        @Override
         public Set<Object> read(Kryo kryo, Input input, Class<? extends Set<Object>> type) {
             Set<Object> set = super.read(kryo, input, type);
             return set == null ? null : Set.of(set.toArray());
@@ -245,6 +386,12 @@ final class BoundedSerializers {
         @Override
         protected Map<Object, Object> createCopy(Kryo kryo, Map<Object, Object> original) {
             return new HashMap<>();
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, Map<Object, Object> value) {
+            admit(output, value == null ? null : value.size(), ENTRY_BYTES, "immutable map");
+            super.write(kryo, output, value);
         }
 
         @Override

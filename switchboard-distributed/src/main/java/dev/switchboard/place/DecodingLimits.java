@@ -3,7 +3,9 @@ package dev.switchboard.place;
 /**
  * What one frame from another place may make this place read and allocate. Every limit is checked before the
  * allocation it guards; a frame over any of them is refused and its connection closed, naming the limit and how to
- * raise it. They hold for every frame, before authentication and after it.
+ * raise it. They hold for every frame, before authentication and after it. A message over any of them fails its
+ * send at the sender with an {@code IllegalArgumentException} naming it and the limit, and is not sent: every place
+ * of a program must be given the same limits.
  *
  * <pre>{@code
  * Places.builder().decodingLimits(DecodingLimits.DEFAULTS.withMaxFrameBytes(64 << 20))...
@@ -16,13 +18,13 @@ package dev.switchboard.place;
  * objects its bytes describe (each needs at least one byte of the frame). A primitive array or a string may not
  * claim more elements than the bytes left in its frame can hold. These bounds cover the classes Kryo serializes
  * with its own serializers (arrays, {@code String}, records and plain classes, the {@code java.util} collections
- * and maps, immutable ones included); a serializer a program registers itself reads what it likes, and is the
- * program's to bound.
+ * and maps, immutable ones included), at the sender as where they are read; a serializer a program registers
+ * itself reads what it likes, and is the program's to bound.
  *
  * @param maxFrameBytes   the largest frame, in bytes (default 16 MiB)
  * @param maxDecodedBytes what a frame's arrays, strings, collections and maps may allocate in all (default 64 MiB)
  * @param maxElements     the most elements of one array, collection or map (default 16,777,216)
- * @param maxStringLength the most characters of one string (default 16,777,216; a longer one fails at its sender)
+ * @param maxStringLength the most characters of one string (default 16,777,216)
  * @param maxDepth        the deepest nesting of objects in a message (default 256)
  */
 public record DecodingLimits(int maxFrameBytes, long maxDecodedBytes, int maxElements, int maxStringLength,

@@ -57,7 +57,7 @@ final class MessageCodec {
     /** One Kryo per thread (Kryo is not thread-safe): senders encode on their own threads, without a lock. */
     private final ThreadLocal<Kryo> kryos = ThreadLocal.withInitial(this::newKryo);
     /** Each thread's output buffer, reused from one message to the next. */
-    private final ThreadLocal<Output> outputs;
+    private final ThreadLocal<BoundedOutput> outputs;
     /** Each thread's input, which bounds what a frame may make it allocate. */
     private final ThreadLocal<BoundedInput> inputs;
     private final DecodingLimits limits;
@@ -229,24 +229,33 @@ final class MessageCodec {
     private Output write(Object message, Object to) {
         Objects.requireNonNull(message, "message");
         Kryo kryo = kryos.get();
-        Output output = outputs.get();
-        output.reset();
+        BoundedOutput output = outputs.get();
+        output.begin();
         try {
             kryo.writeClassAndObject(output, message);
             return output;
-        } catch (BoundedOutput.StringTooLong e) {
+        } catch (BoundedOutput.OverLimit e) {
             kryo.reset();
             release(output);
-            throw new IllegalArgumentException("cannot send a " + programsOwn(message).getClass().getName() + " to "
-                    + (to instanceof Supplier<?> s ? s.get() : to) + ": it holds a string of " + e.length
-                    + " characters, more than the " + limits.maxStringLength() + " a message between places may"
-                    + " have (DecodingLimits.maxStringLength; every place must allow it)", e);
+            throw new IllegalArgumentException(cannotSend(message, to) + e.why, e);
         } catch (IllegalArgumentException | KryoException e) {
             kryo.reset();
             release(output);
+            if (e instanceof KryoException && String.valueOf(e.getMessage()).startsWith(MAX_DEPTH_EXCEEDED)) {
+                // without the cause, whose message is Kryo's serialization trace: a line per level
+                throw new IllegalArgumentException(cannotSend(message, to) + "it nests objects deeper than the "
+                        + limits.maxDepth() + " levels a message between places may have (DecodingLimits.maxDepth;"
+                        + " every place must allow it)");
+            }
             throw unregistered(message, to instanceof Supplier<?> s ? String.valueOf(s.get()) : String.valueOf(to),
                     e);
         }
+    }
+
+    /** "cannot send a nu.Big to actor sink@7 at place p1 (from place p0): ", naming the program's message. */
+    private static String cannotSend(Object frame, Object to) {
+        return "cannot send a " + programsOwn(frame).getClass().getName() + " to "
+                + (to instanceof Supplier<?> s ? s.get() : to) + ": ";
     }
 
     /** Drops a thread's output buffer that a large message grew, so that it does not stay that large. */

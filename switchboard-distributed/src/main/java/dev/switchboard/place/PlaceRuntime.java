@@ -186,7 +186,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         if (place == here) {
             exports.deliver(new Frames.Deliver(id, mailbox, message), here);
         } else {
-            sendFrame(place, new Frames.Deliver(id, mailbox, message));
+            sendFrame(place, new Frames.Deliver(id, mailbox, message), false, () -> "actor " + to);
         }
     }
 
@@ -253,6 +253,11 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** {@link #sendFrame(int, Object)}; {@code control}: on the transport's control path, past a full buffer. */
     private void sendFrame(int place, Object frame, boolean control) {
+        sendFrame(place, frame, control, null);
+    }
+
+    /** {@link #sendFrame(int, Object, boolean)} of a message for {@code recipient}, whom its errors name. */
+    private void sendFrame(int place, Object frame, boolean control, java.util.function.Supplier<String> recipient) {
         Transport t = transport;
         if (t == null) {
             throw new IllegalStateException("place " + names.get(here) + " is not connected to the other places");
@@ -262,7 +267,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             if (control) {
                 t.sendControl(place, frame);
             } else {
-                t.send(place, frame);
+                t.send(place, frame, recipient);
             }
         } catch (RuntimeException e) {
             termination.sent.decrementAndGet();

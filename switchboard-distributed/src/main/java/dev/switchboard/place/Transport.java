@@ -288,7 +288,14 @@ final class Transport implements AutoCloseable {
      *         stayed full for {@link TransportSettings#overload()}
      */
     void send(int place, Object message) {
-        send(place, message, false);
+        send(place, message, false, null);
+    }
+
+    /**
+     * {@link #send(int, Object)} of a message for {@code recipient} ("actor sink@7"), whom its errors name.
+     */
+    void send(int place, Object message, Supplier<String> recipient) {
+        send(place, message, false, recipient);
     }
 
     /**
@@ -300,7 +307,7 @@ final class Transport implements AutoCloseable {
      * @throws PlaceConnectionException if the place is not connected or its connection was lost
      */
     void sendControl(int place, Object message) {
-        send(place, message, true);
+        send(place, message, true, null);
     }
 
     /** "place p0 (from place p1)": where a message goes, and from where, for errors. */
@@ -308,18 +315,19 @@ final class Transport implements AutoCloseable {
         return "place " + names.get(place) + " (from place " + names.get(self) + ")";
     }
 
-    private void send(int place, Object message, boolean control) {
+    private void send(int place, Object message, boolean control, Supplier<String> recipient) {
         if (place == self || place < 0 || place >= names.size()) {
             throw new IllegalArgumentException("place " + names.get(self) + " cannot send to place index " + place
                     + " (places: 0 to " + (names.size() - 1) + ", itself excluded)");
         }
+        Supplier<String> to = recipient == null ? () -> destination(place)
+                : () -> recipient.get() + " at " + destination(place);
         Channel ch = channels.get(place);
         if (ch == null || !ch.isActive()) {
-            codec.encode(message, destination(place));                 // an unregistered class says so first
+            codec.encode(message, to.get());        // an unregistered class, or one over a limit, says so first
             throw notConnected(place);
         }
-        ByteBuf frame = codec.frame(message, () -> destination(place), codec.limits().maxFrameBytes(),
-                ch.alloc());
+        ByteBuf frame = codec.frame(message, to, codec.limits().maxFrameBytes(), ch.alloc());
         if (!control && !ch.isWritable()) {
             try {
                 if (ch.eventLoop().inEventLoop()) {

@@ -440,6 +440,44 @@ class TransportTest {
     }
 
     @Test
+    void aMessageOverTheDecodingLimitsIsRefusedAtItsSenderNamingItItsRecipientAndTheLimit() throws Exception {
+        List<Inbox> in = inboxes();
+        List<Transport> t = places(in, TransportSettings.DEFAULTS, DecodingLimits.DEFAULTS.withMaxElements(1_000)
+                .withMaxDecodedBytes(10_000).withMaxDepth(20));
+        java.util.function.Supplier<String> sink = () -> "actor sink@7";
+        String to = "cannot send a " + Holder.class.getName() + " to actor sink@7 at place p1 (from place p0): ";
+        assertThatThrownBy(() -> t.get(0).send(1, new Holder(List.copyOf(java.util.Collections.nCopies(1_001, 0))),
+                sink)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(to + "its immutable list has 1001 elements, more than the 1000 a message between places"
+                        + " may have (DecodingLimits.maxElements; every place must allow it)");
+        assertThatThrownBy(() -> t.get(0).send(1, new Holder("\u00e9".repeat(5_001)), sink))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(to + "reading it would take more than the 10000 bytes a message between places may"
+                        + " allocate for its arrays, strings, collections and maps (DecodingLimits.maxDecodedBytes;"
+                        + " every place must allow it): its string of 5001 characters takes 10002");
+        // what is charged adds up over the message, as it does where it is read
+        assertThatThrownBy(() -> t.get(0).send(1, new Holder(List.of(new long[1_000], new long[300])), sink))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("its long array of 300 elements takes 2400, after 8048 for what came before it");
+        Holder deep = new Holder(0);
+        for (int i = 0; i < 30; i++) {
+            deep = new Holder(deep);
+        }
+        Holder tooDeep = deep;
+        assertThatThrownBy(() -> t.get(0).send(1, tooDeep, sink)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(to + "it nests objects deeper than the 20 levels a message between places may have"
+                        + " (DecodingLimits.maxDepth; every place must allow it)")
+                .hasNoCause();
+        // a message at the limits is sent, and read where it arrives: 48 + 8000 + 1952 bytes, the whole budget
+        t.get(0).send(1, new Holder(List.of(new long[1_000], "\u00e9".repeat(976))), sink);
+        assertThat((List<?>) ((Holder) in.get(1).next()[1]).inside()).hasSize(2);
+        t.get(0).send(1, new Holder(List.copyOf(java.util.Collections.nCopies(400, 0))));
+        assertThat(((List<?>) ((Holder) in.get(1).next()[1]).inside())).hasSize(400);
+        assertThat(t.get(0).isConnected(1)).isTrue();
+        assertThat(in.get(1).received).isEmpty();
+    }
+
+    @Test
     void aSendFromTheReceiverNeverWaitsForAFullBufferItFailsAtOnce() throws Exception {
         java.util.concurrent.CompletableFuture<Throwable> failed = new java.util.concurrent.CompletableFuture<>();
         List<Transport> holder = new ArrayList<>();
