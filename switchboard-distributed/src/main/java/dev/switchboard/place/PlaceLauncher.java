@@ -9,7 +9,6 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +39,10 @@ import java.util.stream.Stream;
  * hook also ends them on a normal exit or Ctrl-C. A child that fails before it is ready fails the launch with its exit
  * status and the end of its error output; one that is not ready within the timeout fails it too, and every child
  * started is ended.
+ *
+ * <p>What a child prints and logs is seen here: each line of its standard output goes to this JVM's standard output,
+ * and each line of its error output to this JVM's standard error ({@link ErrorOutputRelay}), prefixed with the
+ * place's name ({@code [p1] ...}).
  */
 final class PlaceLauncher implements AutoCloseable {
     private final List<String> names;
@@ -249,10 +252,9 @@ final class PlaceLauncher implements AutoCloseable {
                 .filter(p -> p != null && !p.isEmpty()).collect(Collectors.joining(File.pathSeparator)));
         command.add(PlaceMain.class.getName());
         command.addAll(arguments);
-        Path errors = Files.createTempFile("switchboard-place-" + name + "-", ".err");
-        errors.toFile().deleteOnExit();
-        Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
-        return new LocalPlace(process, errors);
+        Process process = new ProcessBuilder(command).start();
+        return new LocalPlace(process, new ErrorOutputRelay(process.getErrorStream(), name,
+                "place-" + name + "-errors"));
     }
 
     /** What a place's JVM of Java {@code feature} needs besides the user's options. */
@@ -261,8 +263,8 @@ final class PlaceLauncher implements AutoCloseable {
                 : List.of();
     }
 
-    /** A place that is a child process of this JVM; its error output goes to a file. */
-    private record LocalPlace(Process process, Path errors) implements PlaceProcess {
+    /** A place that is a child process of this JVM; its error output is relayed to this JVM's. */
+    private record LocalPlace(Process process, ErrorOutputRelay errors) implements PlaceProcess {
         @Override
         public OutputStream stdin() {
             return process.getOutputStream();
@@ -285,13 +287,7 @@ final class PlaceLauncher implements AutoCloseable {
 
         @Override
         public String errorTail() {
-            try {
-                List<String> lines = Files.readAllLines(errors, StandardCharsets.UTF_8);
-                return lines.isEmpty() ? NO_ERROR_OUTPUT
-                        : String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
-            } catch (IOException e) {
-                return "(its error output cannot be read: " + e + ")";
-            }
+            return errors.tail(!process.isAlive(), 2_000);
         }
 
         @Override

@@ -6,9 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -344,30 +342,12 @@ final class SshPlaces implements AutoCloseable {
     private static final class RemotePlace implements PlaceProcess {
         private final ChannelExec channel;
         private final String where;
-        private final Deque<String> errors = new ArrayDeque<>();
-        private final Thread errorReader;
+        private final ErrorOutputRelay errors;
 
         RemotePlace(ChannelExec channel, String where, InputStream errorStream) {
             this.channel = channel;
             this.where = where;
-            this.errorReader = new Thread(() -> {
-                try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(errorStream,
-                        StandardCharsets.UTF_8))) {
-                    for (String line; (line = in.readLine()) != null; ) {
-                        synchronized (errors) {
-                            errors.addLast(line);
-                            if (errors.size() > 5) {
-                                errors.removeFirst();
-                            }
-                        }
-                        System.err.println("[" + where + "] " + line);
-                    }
-                } catch (IOException e) {
-                    // the channel is closed
-                }
-            }, "place-ssh-errors");
-            errorReader.setDaemon(true);
-            errorReader.start();
+            this.errors = new ErrorOutputRelay(errorStream, where, "place-ssh-errors");
         }
 
         @Override
@@ -393,18 +373,9 @@ final class SshPlaces implements AutoCloseable {
 
         @Override
         public String errorTail() {
-            if (!isAlive()) {
-                try {
-                    errorReader.join(1_000);              // what it said before it ended
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+            String tail = errors.tail(!isAlive(), 1_000);
             String signal = channel.getExitSignal();
-            synchronized (errors) {
-                return (signal == null ? "" : "(ended by signal " + signal + ") ")
-                        + (errors.isEmpty() ? PlaceLauncher.NO_ERROR_OUTPUT : String.join(" | ", errors));
-            }
+            return (signal == null ? "" : "(ended by signal " + signal + ") ") + tail;
         }
 
         @Override

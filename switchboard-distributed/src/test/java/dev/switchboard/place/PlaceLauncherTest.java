@@ -118,6 +118,63 @@ class PlaceLauncherTest {
                         + " ready 1': \\(no error output; its output ended with: .*Too small maximum heap.*\\)");
     }
 
+    /** At its place, writes to {@code System.err}, and logs a failure (which the JDK's logging writes there). */
+    record NewLoud() implements ActorRecipe<String> {
+        @Override
+        public dev.switchboard.actor.Actor<String> create() {
+            return new dev.switchboard.actor.Actor<>() {
+                @Override
+                protected void process(String m) {
+                    System.err.println("loud says " + m + " on its error output");
+                    System.getLogger("dev.switchboard.test").log(System.Logger.Level.ERROR, "loud logs a failure",
+                            new IllegalStateException("loud failed on " + m));
+                    exit();
+                }
+            };
+        }
+    }
+
+    @Test
+    void whatAChildWritesToItsErrorOutputAndLogsIsSeenOnTheLaunchersPrefixedWithItsName() throws Exception {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream both = new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                original.write(b);
+                synchronized (seen) {
+                    seen.write(b);
+                }
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                original.write(b, off, len);
+                synchronized (seen) {
+                    seen.write(b, off, len);
+                }
+            }
+        }, true, StandardCharsets.UTF_8);
+        System.setErr(both);
+        try {
+            Places.builder().places(2).workers(1).messages(NewLoud.class).run(places ->
+                    places.<String>start(1, new NewLoud()).send("hello"));
+            java.util.function.Supplier<String> text = () -> {
+                synchronized (seen) {
+                    return seen.toString(StandardCharsets.UTF_8);
+                }
+            };
+            TransportTest.waitUntil("p1's error output is on this JVM's, prefixed with its name", () -> {
+                String err = text.get();
+                return err.contains("[p1] loud says hello on its error output\n")
+                        && err.contains("[p1] SEVERE: loud logs a failure\n")
+                        && err.contains("[p1] java.lang.IllegalStateException: loud failed on hello\n");
+            }, () -> "; this JVM's error output was:\n" + text.get());
+        } finally {
+            System.setErr(original);
+        }
+    }
+
     /** Place 0's transport for a launch that sends nothing. */
     private static Transport transport(String run, List<String> names, Authentication auth) {
         return new Transport(0, run, names, new MessageCodec(List.of(), "the launcher"), (from, m) -> { },
