@@ -57,7 +57,7 @@ final class BoundedOutput extends Output {
                         + " (DecodingLimits.maxStringLength; every place must allow it)");
             }
             if (length == 1 || length > ASCII_WITHOUT_LENGTH || !ascii(value)) {
-                charge(2L * length, "string of " + length + " characters");
+                charge(2L * length, "string", length);
             }
         }
         super.writeString(value);
@@ -78,22 +78,34 @@ final class BoundedOutput extends Output {
      *
      * @throws OverLimit if the count is over {@link DecodingLimits#maxElements()}, or the budget cannot pay for it
      */
-    static void admit(Output output, int count, int bytesEach, String what) {
+    static void admit(Output output, int count, int bytesEach, Object what) {
         if (output instanceof BoundedOutput b) {
             if (count > b.limits.maxElements()) {
-                throw new OverLimit("its " + what + " has " + count + " elements, more than the "
+                throw new OverLimit("its " + name(what) + " has " + count + " elements, more than the "
                         + b.limits.maxElements() + " a message between places may have (DecodingLimits.maxElements;"
                         + " every place must allow it)");
             }
-            b.charge((long) count * bytesEach, what + " of " + count + " elements");
+            b.charge((long) count * bytesEach, what, count);
         }
     }
 
-    private void charge(long bytes, String what) {
+    /**
+     * What is admitted, named for a refusal: {@code what} is a name, or the array, collection or map itself (its
+     * name is made only when it is refused, not at every write).
+     */
+    private static String name(Object what) {
+        return what instanceof String s ? s
+                : what.getClass().isArray() ? what.getClass().getSimpleName() + " array"
+                : what.getClass().getSimpleName();
+    }
+
+    /** Charges {@code bytes} for {@code count} elements (characters) of {@code what} ({@link #name}). */
+    private void charge(long bytes, Object what, int count) {
         if (bytes > budget) {
             throw new OverLimit("reading it would take more than the " + limits.maxDecodedBytes() + " bytes a message"
                     + " between places may allocate for its arrays, strings, collections and maps"
-                    + " (DecodingLimits.maxDecodedBytes; every place must allow it): its " + what + " takes " + bytes
+                    + " (DecodingLimits.maxDecodedBytes; every place must allow it): its " + name(what) + " of "
+                    + count + ("string".equals(what) ? " characters" : " elements") + " takes " + bytes
                     + (budget < limits.maxDecodedBytes() ? ", after " + (limits.maxDecodedBytes() - budget)
                     + " for what came before it" : ""));
         }

@@ -92,7 +92,7 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, boolean[] array) {
-                    admit(output, array == null ? null : array.length, 1, "boolean array");
+                    admit(output, array == null ? -1 : array.length, 1, "boolean array");
                     super.write(k, output, array);
                 }
             };
@@ -107,7 +107,7 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, String[] array) {
-                    admit(output, array == null ? null : array.length, ELEMENT_BYTES, "String array");
+                    admit(output, array == null ? -1 : array.length, ELEMENT_BYTES, "String array");
                     super.write(k, output, array);
                 }
             };
@@ -122,8 +122,8 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, Object[] array) {
-                    admit(output, array == null ? null : array.length, ELEMENT_BYTES,
-                            array == null ? "" : array.getClass().getSimpleName() + " array");
+                    admit(output, array == null ? -1 : array.length, ELEMENT_BYTES,
+                            array);
                     super.write(k, output, array);
                 }
             };
@@ -138,8 +138,8 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, Collection value) {
-                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES,
-                            value == null ? "" : value.getClass().getSimpleName());
+                    admit(output, value == null ? -1 : value.size(), ELEMENT_BYTES,
+                            value);
                     super.write(k, output, value);
                 }
             };
@@ -154,7 +154,7 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, TreeSet value) {
-                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "TreeSet");
+                    admit(output, value == null ? -1 : value.size(), ELEMENT_BYTES, "TreeSet");
                     super.write(k, output, value);
                 }
             };
@@ -169,7 +169,7 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, PriorityQueue value) {
-                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "PriorityQueue");
+                    admit(output, value == null ? -1 : value.size(), ELEMENT_BYTES, "PriorityQueue");
                     super.write(k, output, value);
                 }
             };
@@ -184,7 +184,7 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, List value) {
-                    admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "Arrays.asList list");
+                    admit(output, value == null ? -1 : value.size(), ELEMENT_BYTES, "Arrays.asList list");
                     super.write(k, output, value);
                 }
             };
@@ -199,8 +199,8 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, Map value) {
-                    admit(output, value == null ? null : value.size(), ENTRY_BYTES,
-                            value == null ? "" : value.getClass().getSimpleName());
+                    admit(output, value == null ? -1 : value.size(), ENTRY_BYTES,
+                            value);
                     super.write(k, output, value);
                 }
             };
@@ -215,7 +215,7 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, TreeMap value) {
-                    admit(output, value == null ? null : value.size(), ENTRY_BYTES, "TreeMap");
+                    admit(output, value == null ? -1 : value.size(), ENTRY_BYTES, "TreeMap");
                     super.write(k, output, value);
                 }
             };
@@ -230,7 +230,7 @@ final class BoundedSerializers {
 
                 @Override
                 public void write(Kryo k, Output output, ConcurrentSkipListMap value) {
-                    admit(output, value == null ? null : value.size(), ENTRY_BYTES, "ConcurrentSkipListMap");
+                    admit(output, value == null ? -1 : value.size(), ENTRY_BYTES, "ConcurrentSkipListMap");
                     super.write(k, output, value);
                 }
             };
@@ -277,7 +277,7 @@ final class BoundedSerializers {
 
         @Override
         public void write(Kryo kryo, Output output, T array) {
-            admit(output, array == null ? null : java.lang.reflect.Array.getLength(array), bytesEach, what);
+            admit(output, array == null ? -1 : java.lang.reflect.Array.getLength(array), bytesEach, what);
             kryos.write(kryo, output, array);
         }
 
@@ -293,8 +293,8 @@ final class BoundedSerializers {
     }
 
     /** Admits at the sender what the reader will admit: {@code count} elements (null: a null), if bounded. */
-    private static void admit(Output output, Integer count, int bytesEach, String what) {
-        if (count != null) {
+    private static void admit(Output output, int count, int bytesEach, Object what) {
+        if (count >= 0) {
             BoundedOutput.admit(output, count, bytesEach, what);
         }
     }
@@ -318,7 +318,7 @@ final class BoundedSerializers {
 
         @Override
         public void write(Kryo kryo, Output output, List<Object> value) {
-            admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "immutable list");
+            admit(output, value == null ? -1 : value.size(), ELEMENT_BYTES, "immutable list");
             super.write(kryo, output, value);
         }
 
@@ -353,7 +353,7 @@ final class BoundedSerializers {
 
         @Override
         public void write(Kryo kryo, Output output, Set<Object> value) {
-            admit(output, value == null ? null : value.size(), ELEMENT_BYTES, "immutable set");
+            admit(output, value == null ? -1 : value.size(), ELEMENT_BYTES, "immutable set");
             super.write(kryo, output, value);
         }
 
@@ -390,7 +390,7 @@ final class BoundedSerializers {
 
         @Override
         public void write(Kryo kryo, Output output, Map<Object, Object> value) {
-            admit(output, value == null ? null : value.size(), ENTRY_BYTES, "immutable map");
+            admit(output, value == null ? -1 : value.size(), ENTRY_BYTES, "immutable map");
             super.write(kryo, output, value);
         }
 
