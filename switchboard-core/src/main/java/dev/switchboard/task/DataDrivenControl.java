@@ -108,7 +108,8 @@ public final class DataDrivenControl<T> {
             throw new IllegalStateException(this + ": addResumable called twice (a DDC takes one body)");
         }
         if (mode == Mode.ASYNCHRONOUS) {
-            Scheduler s = TaskRuntime.current().scheduler();
+            Scheduler s = TaskRuntime.current("DataDrivenControl.addResumable (of an asynchronous control, whose body"
+                    + " runs as a task of the caller's runtime)").scheduler();
             Node context = s.spawnContext();
             AwaitTask t = new AwaitBodyTask(context.attachChild(), s, context, this::runBody, this, null, null);
             context.scope().track(t);

@@ -134,11 +134,16 @@ public final class TaskRuntime implements AutoCloseable {
      *         (call it inside that runtime's finish, or inside {@code defaultRuntime().finish(...)})
      */
     public static TaskRuntime current() {
+        return current("TaskRuntime.current() (which the static methods of Switchboard use)");
+    }
+
+    /** {@link #current()} for {@code caller}, which a refusal names as what was called. */
+    static TaskRuntime current(String caller) {
         Node n = Context.current();
         if (n != null) {
             return (TaskRuntime) n.scheduler().facade();
         }
-        Scheduler.requireNoRuntimeOpenedHere("TaskRuntime.current() (which the static methods of Switchboard use)");
+        Scheduler.requireNoRuntimeOpenedHere(caller);
         return defaultRuntime();
     }
 

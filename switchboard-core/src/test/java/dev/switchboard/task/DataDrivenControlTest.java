@@ -82,4 +82,22 @@ class DataDrivenControlTest {
             assertThat(fired.get()).isEqualTo(3);
         }
     }
+
+    /** The refusal names what the program called, not the lookup of the runtime behind it. */
+    @Test
+    void addResumableOutsideEveryFinishOnAThreadWithARuntimeOpenNamesItself() throws Exception {
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try (TaskRuntime own = TaskRuntime.create(1)) {
+                thrown.set(org.assertj.core.api.Assertions.catchThrowable(
+                        () -> new DataDrivenControl<String>().addResumable(v -> { })));
+            }
+        });
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(t.isAlive()).isFalse();
+        assertThat(thrown.get()).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("DataDrivenControl.addResumable (of an asynchronous control")
+                .hasMessageContaining("was called outside every finish");
+    }
 }
