@@ -256,7 +256,8 @@ class PlaceFailureTest {
         });
         assertThat(report).contains("client@").contains("\n  at the other places:\n  - place p1: nothing is open here")
                 .contains("1 failure at other places so far:\n  - on place p1: java.lang.IllegalArgumentException:"
-                        + " cannot send a " + Unlisted.class.getName() + " to place p0 (from place p1): its class");
+                        + " cannot send a " + Unlisted.class.getName() + " to actor " + CLIENT.get()
+                        + " at place p0 (from place p1): its class");
         List<String> failures = failures(run.get(60, TimeUnit.SECONDS));
         assertThat(failures).hasSize(1).first().asString().startsWith("on place p1: java.lang.IllegalArgumentException:"
                 + " cannot send a " + Unlisted.class.getName());
