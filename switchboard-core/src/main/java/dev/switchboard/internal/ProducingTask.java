@@ -20,7 +20,7 @@ public abstract class ProducingTask extends Node {
         }
     }
 
-    /** Set once, by the thread that runs the body (or refuses the task). */
+    /** Set once, by the thread that runs the body (or refuses or withdraws the task). */
     private volatile boolean claimed;
 
     /**
@@ -67,6 +67,21 @@ public abstract class ProducingTask extends Node {
             sealSpawns();
             tryComplete();
         }
+    }
+
+    /**
+     * Claims this task before any thread has started it, so that it never runs, and completes it without a failure
+     * (its future was cancelled: nobody waits for its value). Returns false if a thread has started it (or refused
+     * it) already: it then runs to its end.
+     */
+    public final boolean withdraw() {
+        if (!claim()) {
+            return false;
+        }
+        quietlyComplete();                      // a waiter's join (FinishWait#helpProduce) ends at once
+        sealSpawns();
+        tryComplete();
+        return true;
     }
 
     @Override

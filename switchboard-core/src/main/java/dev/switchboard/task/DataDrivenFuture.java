@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
@@ -159,6 +160,30 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         complete(new Failure(java.util.Objects.requireNonNull(cause, "cause")));
     }
 
+    /**
+     * Cancels this future unless it is done: it fails with a {@link CancellationException}, which {@link #get()}
+     * throws as itself, and awaiting tasks run (their {@code get()} throws it too). The task computing a
+     * {@link TaskRuntime#future future}'s value, if no thread has started it, never runs, and its finish does not
+     * wait for it; one already running is not interrupted: it runs to its end, and its value is dropped (a failure
+     * of it still reaches its finish). Cancelling is not a failure: no finish hears of it.
+     *
+     * <pre>{@code
+     * TaskFuture<Quote> slow = future(() -> pricing.quote(order));
+     * if (!slow.isDone()) slow.cancel();     // get() now throws CancellationException
+     * }</pre>
+     *
+     * @return whether this call cancelled it (false if it was done already)
+     */
+    @Override
+    public boolean cancel() {
+        ProducingTask p = producer;           // read before the completion clears it
+        boolean cancelled = tryComplete(new Failure(new CancellationException(this + " was cancelled")));
+        if (cancelled && p != null) {
+            p.withdraw();
+        }
+        return cancelled;
+    }
+
     /** Assigns the value unless one (or a failure) is already there; returns whether this call assigned it. */
     public boolean tryPut(T value) {
         return tryComplete(value == null ? NULL : value);
@@ -219,8 +244,9 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         if (v == NULL) {
             return null;
         }
-        if (v instanceof Failure f) {      // wrapped once: a failure that is a CompletionException is thrown as is
-            throw f.cause instanceof CompletionException c ? c : new CompletionException(f.cause);
+        if (v instanceof Failure f) {      // wrapped once; a cancellation as itself, as CompletableFuture.join does
+            throw f.cause instanceof CompletionException || f.cause instanceof CancellationException
+                    ? (RuntimeException) f.cause : new CompletionException(f.cause);
         }
         return (T) v;
     }

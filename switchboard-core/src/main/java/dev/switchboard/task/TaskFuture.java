@@ -34,6 +34,7 @@ public sealed interface TaskFuture<T> permits DataDrivenFuture {
      * {@link #get(java.time.Duration)}, or its task is run with {@code asyncAwait}.
      *
      * @throws java.util.concurrent.CompletionException if the producing task failed (the cause is its exception)
+     * @throws java.util.concurrent.CancellationException if it was {@linkplain #cancel() cancelled}
      * @throws RuntimeClosedException if the runtime the caller works in was closed before the value came (the
      *         message names the runtime, the thread and this future)
      */
@@ -67,4 +68,14 @@ public sealed interface TaskFuture<T> permits DataDrivenFuture {
 
     /** Whether the value (or a failure) is available. */
     boolean isDone();
+
+    /**
+     * Cancels this future unless it is done: {@link #get()} then throws a
+     * {@link java.util.concurrent.CancellationException}, and a task computing its value that no thread has
+     * started never runs (one that runs is not interrupted; its value is dropped). See
+     * {@link DataDrivenFuture#cancel()}.
+     *
+     * @return whether this call cancelled it
+     */
+    boolean cancel();
 }

@@ -368,8 +368,7 @@ class DataDrivenFutureTest {
                     .isTrue();
             cancelled.countDown();
         });
-        assertThatThrownBy(() -> kept.get().get()).isInstanceOf(CompletionException.class)
-                .hasCauseInstanceOf(CancellationException.class);
+        assertThatThrownBy(() -> kept.get().get()).isInstanceOf(CancellationException.class).hasMessage("no");
         CountDownLatch failedLater = new CountDownLatch(1);
         assertThatThrownBy(() -> rt.finish(() -> {
             TaskFuture<Integer> f = rt.future(() -> {
@@ -387,5 +386,64 @@ class DataDrivenFutureTest {
         f.put(7);
         assertThat(f.get(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(7);   // overflowed toNanos() before
         assertThatThrownBy(() -> f.get(null)).isInstanceOf(NullPointerException.class).hasMessage("timeout");
+    }
+
+    /**
+     * cancel() of a future whose task no thread has started: the task never runs, the finish does not wait for it
+     * and hears of no failure, and get() throws the CancellationException as itself.
+     */
+    @Test
+    void aCancelledFutureWhoseTaskHasNotStartedNeverRunsIt() throws Exception {
+        try (TaskRuntime one = TaskRuntime.builder().name("cancel").workers(1).build()) {
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger ran = new AtomicInteger();
+            AtomicReference<TaskFuture<Integer>> kept = new AtomicReference<>();
+            AtomicReference<Boolean> cancelled = new AtomicReference<>();
+            CountDownLatch holding = new CountDownLatch(1);
+            one.finish(() -> {
+                one.async(() -> {                               // holds the one worker
+                    holding.countDown();
+                    release.await(20, TimeUnit.SECONDS);
+                });
+                assertThat(holding.await(20, TimeUnit.SECONDS)).isTrue();
+                TaskFuture<Integer> f = one.future(() -> ran.incrementAndGet());
+                kept.set(f);
+                cancelled.set(f.cancel());
+                assertThat(f.cancel()).as("a second cancel").isFalse();
+                release.countDown();
+            });
+            assertThat(cancelled.get()).isTrue();
+            assertThat(ran.get()).as("the computation never ran").isZero();
+            assertThatThrownBy(() -> kept.get().get()).isInstanceOf(CancellationException.class)
+                    .hasMessageContaining("was cancelled");
+            assertThat(kept.get().toCompletableFuture().isCancelled()).isTrue();
+        }
+    }
+
+    /** cancel() while the task runs: it runs to its end, its value is dropped, and awaiting tasks see the cancel. */
+    @Test
+    void aCancelledFutureWhoseTaskRunsDropsItsValue() {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        AtomicReference<Throwable> seenByAwaiter = new AtomicReference<>();
+        AtomicReference<TaskFuture<Integer>> kept = new AtomicReference<>();
+        rt.finish(() -> {
+            TaskFuture<Integer> f = rt.future(() -> {
+                running.countDown();
+                release.await(20, TimeUnit.SECONDS);
+                return ran.incrementAndGet();
+            });
+            kept.set(f);
+            rt.asyncAwait(f, () -> seenByAwaiter.set(org.assertj.core.api.Assertions.catchThrowable(f::get)));
+            assertThat(running.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(f.cancel()).isTrue();
+            release.countDown();
+        });
+        assertThat(ran.get()).as("the running computation ran to its end").isEqualTo(1);
+        assertThat(kept.get().isDone()).isTrue();
+        assertThatThrownBy(() -> kept.get().get()).isInstanceOf(CancellationException.class);
+        assertThat(seenByAwaiter.get()).isInstanceOf(CancellationException.class);
+        assertThat(kept.get().cancel()).as("done: nothing to cancel").isFalse();
     }
 }
