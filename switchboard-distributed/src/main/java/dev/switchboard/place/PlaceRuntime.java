@@ -587,10 +587,18 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    /**
+     * Closes this place's runtime, which terminates the actors still alive (running their {@code onExit}), then
+     * ends its time as the current place ({@link Places#uninstall}).
+     */
     @Override
     public void close() {
         shutdown.countDown();
-        runtime.close();
+        try {
+            runtime.close();
+        } finally {
+            Places.uninstall(this);
+        }
     }
 
     /** For tests: messages waiting for their actor's creation. */

@@ -66,8 +66,21 @@ public final class Places {
         return p;
     }
 
-    static void install(Places places) {
+    /** Makes {@code places} the current places of this JVM, until {@link #uninstall} of its place. */
+    static synchronized void install(Places places) {
         current = places;
+    }
+
+    /**
+     * Ends {@code place}'s time as this JVM's current place, once its runtime is closed (the actors' {@code onExit},
+     * which the close runs, still reach it): the current places are cleared if they are that place's, and left as
+     * they are if another place has been installed since.
+     */
+    static synchronized void uninstall(PlaceRuntime place) {
+        Places p = current;
+        if (p != null && p.place == place) {
+            current = null;
+        }
     }
 
     /** A launch of a program on places. */

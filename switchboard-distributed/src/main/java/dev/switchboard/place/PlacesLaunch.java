@@ -251,11 +251,7 @@ final class PlacesLaunch {
                 return runMaster(place, program, t0);
             }
             long joined = System.nanoTime();
-            try {
-                place.awaitShutdown();
-            } finally {
-                Places.install(null);
-            }
+            place.awaitShutdown();
             long[] deadLetters = new long[names.size()];
             deadLetters[self.index()] = place.deadLetters();     // this place's own: the others' are place 0's to know
             return new PlacesReport(names, Duration.ofNanos(joined - t0), Duration.ofNanos(System.nanoTime() - joined),
@@ -296,8 +292,6 @@ final class PlacesLaunch {
             if (!master.failures.contains(lost)) {
                 failures.add(lost);
             }
-        } finally {
-            Places.install(null);                  // the program's code has ended on every place
         }
         long ended = System.nanoTime();
         if (master.lostPlace() != null) {

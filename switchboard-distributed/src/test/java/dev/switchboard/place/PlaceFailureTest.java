@@ -1,6 +1,7 @@
 package dev.switchboard.place;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
@@ -171,6 +172,63 @@ class PlaceFailureTest {
         } finally {
             frozen.destroyForcibly();                                // SIGKILL ends a stopped process too
         }
+    }
+
+    // -------------------------------------------------- the close of place 0's runtime after a place is lost
+
+    /** Counted down once place 0's busy actor is busy. */
+    static final AtomicReference<CountDownLatch> BUSY = new AtomicReference<>();
+
+    /** What the busy actor's {@code onExit} found: the index of the current place, or what it threw. */
+    static final AtomicReference<String> FOUND_ON_EXIT = new AtomicReference<>();
+
+    /**
+     * Busy with its one message until the close of its runtime interrupts it, so its {@code onExit} runs during
+     * that close: it asks for the current place there.
+     */
+    private static final class Busy extends Actor<String> {
+        @Override
+        protected void process(String m) {
+            BUSY.get().countDown();
+            try {
+                new CountDownLatch(1).await(60, TimeUnit.SECONDS); // ended by the close's interrupt
+            } catch (InterruptedException e) {
+                // the close of the runtime: this actor is terminated, and its onExit runs next
+            }
+        }
+
+        @Override
+        protected void onExit() {
+            try {
+                FOUND_ON_EXIT.set("place " + Places.current().here());
+            } catch (RuntimeException e) {
+                FOUND_ON_EXIT.set(e.toString());
+            }
+        }
+    }
+
+    /** Runs a program of two places whose place 0 holds a {@link Busy} actor, and kills place 1: what it threw. */
+    private static Throwable killPlaceOneWhilePlaceZeroIsBusy() throws Exception {
+        BUSY.set(new CountDownLatch(1));
+        FOUND_ON_EXIT.set(null);
+        CompletableFuture<Throwable> run = running(() -> Places.builder().places(2).workers(2)
+                .messages(NewHolder.class).run(places -> {
+                    places.start(1, new NewHolder());
+                    new Busy().start("busy").send("work");
+                }));
+        assertThat(BUSY.get().await(60, TimeUnit.SECONDS)).as("place 0's actor is busy").isTrue();
+        place(1).destroyForcibly();                                  // SIGKILL
+        Throwable thrown = run.get(60, TimeUnit.SECONDS);
+        noChildPlaceIsLeft();
+        return thrown;
+    }
+
+    @Test
+    void anActorsOnExitDuringTheCloseOfPlaceZeroAfterALostPlaceStillReachesThePlaces() throws Exception {
+        assertThat(failures(killPlaceOneWhilePlaceZeroIsBusy())).contains("place p0 lost place p1 while the program"
+                + " ran: " + Transport.CLOSED_WITHOUT_A_WORD);
+        assertThat(FOUND_ON_EXIT.get()).isEqualTo("place 0");
+        assertThatThrownBy(Places::current).hasMessageStartingWith("this JVM runs no place");  // the run has ended
     }
 
     // -------------------------------------------------- a failure at another place, and the gathered hang report
