@@ -58,6 +58,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * connection; {@link #failuresNotKept()} counts the others.
      */
     final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    /** Place 0: set by {@link #takeFailures}, under the lock of {@link #failures}: the program's result is made. */
+    private volatile boolean failuresTaken;
     /** Place 0: the failures recorded, kept or not (those past the first {@link #KEPT_FAILURES} are not). */
     private final AtomicLong failuresRecorded = new AtomicLong();
     /** Another place: the failures reported to place 0 (those past the first {@link #KEPT_FAILURES}: no trace). */
@@ -333,8 +335,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                 } else if (f.lostConnection()) {
                     programLost(e);                      // a connection between two other places
                 } else {
-                    long n = recordFailure(e);
-                    if (n <= LOGGED_FAILURES) {
+                    long n = recordFailure(e);                 // 0: too late for the result, logged
+                    if (n > 0 && n <= LOGGED_FAILURES) {
                         LOG.log(System.Logger.Level.ERROR, () -> "a failure at place " + names.get(f.place())
                                 + ", which the program's finish will throw: " + f.exceptionClass() + ": "
                                 + f.message());
@@ -403,7 +405,15 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * finish with what was still open.
      */
     private void programLost(RuntimeException why) {
-        failures.add(why);
+        synchronized (failures) {
+            if (!failuresTaken) {
+                failures.add(why);
+            }
+        }
+        if (failuresTaken) {
+            failedTooLate(why);
+            return;
+        }
         if (lostPlace != null) {
             return;
         }
@@ -474,13 +484,40 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      */
     volatile List<Throwable> bodyFailures = List.of();
 
-    /** Place 0: counts {@code failure}, and keeps it if it is among the first {@link #KEPT_FAILURES}. */
+    /**
+     * Place 0: counts {@code failure}, and keeps it if it is among the first {@link #KEPT_FAILURES}; returns how many
+     * have been recorded. Once the program's result has taken the failures ({@link #takeFailures}), logs it instead
+     * and returns 0.
+     */
     private long recordFailure(Throwable failure) {
-        long n = failuresRecorded.incrementAndGet();
-        if (n <= KEPT_FAILURES) {
-            failures.add(failure);
+        synchronized (failures) {
+            if (!failuresTaken) {
+                long n = failuresRecorded.incrementAndGet();
+                if (n <= KEPT_FAILURES) {
+                    failures.add(failure);
+                }
+                return n;
+            }
         }
-        return n;
+        failedTooLate(failure);
+        return 0;
+    }
+
+    /** Place 0: a failure recorded after the program's result was made, which only the log can tell. */
+    private void failedTooLate(Throwable failure) {
+        LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + ": a failure after the program's result was"
+                + " made, which its finish does not throw: " + failure, failure);
+    }
+
+    /**
+     * Place 0, once its runtime is closed: the failures recorded, in the order they came, for the program's result
+     * ({@link #failuresNotKept()} counts those not kept). A failure recorded from now on is logged instead.
+     */
+    List<Throwable> takeFailures() {
+        synchronized (failures) {
+            failuresTaken = true;
+            return List.copyOf(failures);
+        }
     }
 
     private static boolean isPowerOfTen(long n) {

@@ -267,7 +267,10 @@ final class PlacesLaunch {
         }
     }
 
-    /** Place 0: the body in the program's finish, then global termination, then the report or the failures. */
+    /**
+     * Place 0: the body in the program's finish, then global termination, then the close of the place's runtime,
+     * then the report or the failures (those of the close among them); the other places are told how it ended.
+     */
     private static PlacesReport runMaster(PlaceRuntime master, Program program, long t0)
             throws InterruptedException {
         Places places = new Places(master);
@@ -294,11 +297,13 @@ final class PlacesLaunch {
             }
         }
         long ended = System.nanoTime();
+        master.close();              // the actors still alive end now: a failure of their onExit is the program's too
+        List<Throwable> recorded = master.takeFailures();
         if (master.lostPlace() != null) {
             // a lost place closed this runtime: what the finish threw follows from the loss, which goes first
-            failures.addAll(0, master.failures);
+            failures.addAll(0, recorded);
         } else {
-            failures.addAll(master.failures);
+            failures.addAll(recorded);
         }
         notKept += master.failuresNotKept();
         master.shutDownOthers(failures, failures.size() + notKept);

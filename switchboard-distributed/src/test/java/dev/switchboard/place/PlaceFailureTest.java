@@ -184,7 +184,7 @@ class PlaceFailureTest {
 
     /**
      * Busy with its one message until the close of its runtime interrupts it, so its {@code onExit} runs during
-     * that close: it asks for the current place there.
+     * that close: it asks for the current place there, then fails.
      */
     private static final class Busy extends Actor<String> {
         @Override
@@ -204,6 +204,7 @@ class PlaceFailureTest {
             } catch (RuntimeException e) {
                 FOUND_ON_EXIT.set(e.toString());
             }
+            throw new IllegalStateException("busy's onExit fails");
         }
     }
 
@@ -229,6 +230,14 @@ class PlaceFailureTest {
                 + " ran: " + Transport.CLOSED_WITHOUT_A_WORD);
         assertThat(FOUND_ON_EXIT.get()).isEqualTo("place 0");
         assertThatThrownBy(Places::current).hasMessageStartingWith("this JVM runs no place");  // the run has ended
+    }
+
+    @Test
+    void aFailureOfAnActorsOnExitDuringTheCloseOfPlaceZeroIsOneOfTheProgramsFailures() throws Exception {
+        List<String> failures = failures(killPlaceOneWhilePlaceZeroIsBusy());
+        assertThat(failures.get(0)).isEqualTo("place p0 lost place p1 while the program ran: "
+                + Transport.CLOSED_WITHOUT_A_WORD);
+        assertThat(failures).contains("busy's onExit fails");
     }
 
     // -------------------------------------------------- a failure at another place, and the gathered hang report
