@@ -31,11 +31,12 @@ final class FrameFitting {
     }
 
     private static Frames.Failed fitted(Frames.Failed f, int most) {
-        if (!longer(f.message(), most) && !longer(f.stackTrace(), most) && !longer(f.exceptionClass(), most)) {
+        if (!longer(f.message(), most) && !longer(f.stackTrace(), most) && !longer(f.exceptionClass(), most)
+                && !longer(f.actor(), most)) {
             return f;
         }
         return new Frames.Failed(f.place(), cut(f.exceptionClass(), most), cut(f.message(), most),
-                cut(f.stackTrace(), most), f.lostConnection());
+                cut(f.actor(), most), cut(f.stackTrace(), most), f.lostConnection());
     }
 
     /** The failures' texts while {@code budget} characters last; after that, their class and a short message. */
@@ -44,11 +45,11 @@ final class FrameFitting {
         long left = budget;
         for (int i = 0; i < fitted.length; i++) {
             Frames.Failed f = fitted(s.failures()[i], most);
-            long size = length(f.exceptionClass()) + length(f.message()) + length(f.stackTrace());
+            long size = length(f.exceptionClass()) + length(f.message()) + length(f.actor()) + length(f.stackTrace());
             if (size > left) {
-                f = new Frames.Failed(f.place(), cut(f.exceptionClass(), 200), cut(f.message(), 200), "",
-                        f.lostConnection());
-                size = length(f.exceptionClass()) + length(f.message());
+                f = new Frames.Failed(f.place(), cut(f.exceptionClass(), 200), cut(f.message(), 200),
+                        cut(f.actor(), 200), "", f.lostConnection());
+                size = length(f.exceptionClass()) + length(f.message()) + length(f.actor());
             }
             left -= size;
             fitted[i] = f;

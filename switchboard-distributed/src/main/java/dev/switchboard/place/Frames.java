@@ -36,10 +36,12 @@ final class Frames {
     }
 
     /**
-     * A failure on place {@code place}, for the program's finish on place 0; {@code lostConnection}: that place lost
-     * its connection to another, and the program cannot end as written.
+     * A failure on place {@code place}, for the program's finish on place 0; {@code actor}: the actor it ended and
+     * what that actor was doing, as its {@code ProcessingFailure} says (null: no actor's); {@code lostConnection}:
+     * that place lost its connection to another, and the program cannot end as written.
      */
-    record Failed(int place, String exceptionClass, String message, String stackTrace, boolean lostConnection) {
+    record Failed(int place, String exceptionClass, String message, String actor, String stackTrace,
+                  boolean lostConnection) {
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.switchboard.place;
 
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.spi.Seam;
 import dev.switchboard.task.MultiException;
@@ -151,7 +152,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     private void warmUpThisThread() {
         for (Object frame : List.of(new Frames.Ping(0), new Frames.Pong(0), new Frames.Deliver(0, -1, "warm-up"),
-                new Frames.Failed(here, "", "", "", false), new Frames.Shutdown(new Frames.Failed[0], 0L),
+                new Frames.Failed(here, "", "", "", "", false), new Frames.Shutdown(new Frames.Failed[0], 0L),
                 new Frames.Wave(0, true, 0, 0, new long[names.size()]))) {
             ByteBuf encoded = codec.frame(frame, () -> "this place", Integer.MAX_VALUE, ByteBufAllocator.DEFAULT);
             try {
@@ -329,7 +330,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             case Frames.Failed f -> {
                 termination.received.incrementAndGet();
                 PlaceFailureException e = new PlaceFailureException(names.get(f.place()), f.exceptionClass(),
-                        f.message(), f.stackTrace());
+                        f.message(), f.actor(), f.stackTrace());
                 if (termination.terminated) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "after the program ended: " + e.getMessage());
                 } else if (f.lostConnection()) {
@@ -338,13 +339,14 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                     long n = recordFailure(e);                 // 0: too late for the result, logged
                     if (n > 0 && n <= LOGGED_FAILURES) {
                         LOG.log(System.Logger.Level.ERROR, () -> "a failure at place " + names.get(f.place())
-                                + ", which the program's finish will throw: " + f.exceptionClass() + ": "
-                                + f.message());
+                                + ", which the program's finish will throw: "
+                                + PlaceFailureException.what(f.exceptionClass(), f.message(), f.actor()));
                     } else if (isPowerOfTen(n)) {
                         LOG.log(System.Logger.Level.ERROR, () -> n + " failures at places so far (the first "
                                 + LOGGED_FAILURES + " logged, the first " + KEPT_FAILURES + " kept for the"
                                 + " program's finish, which counts them all); the latest at place "
-                                + names.get(f.place()) + ": " + f.exceptionClass() + ": " + f.message());
+                                + names.get(f.place()) + ": "
+                                + PlaceFailureException.what(f.exceptionClass(), f.message(), f.actor()));
                     }
                 }
             }
@@ -443,12 +445,34 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         String trace = failuresReported.incrementAndGet() <= KEPT_FAILURES || lostConnection ? stackTrace(failure)
                 : "";                                  // place 0 keeps the first only: no more traces to carry
         try {
-            sendFrame(0, new Frames.Failed(here, failure.getClass().getName(), failure.getMessage(), trace,
-                    lostConnection), true);
+            sendFrame(0, failedFrame(here, failure, trace, lostConnection), true);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + " could not report a failure to place "
                     + names.get(0) + " (" + e + "): " + trace);
         }
+    }
+
+    /**
+     * {@code failure}, of place {@code place}, as a frame: for a failure that ended an actor, with the actor and what
+     * it was doing, as the {@link ProcessingFailure} that names it says (the note suppressed in the failure, or,
+     * for a failure that cannot carry one, the note whose cause the failure is).
+     */
+    private static Frames.Failed failedFrame(int place, Throwable failure, String trace, boolean lostConnection) {
+        Throwable thrown = failure;
+        String actor = null;
+        if (failure instanceof ProcessingFailure note && note.getCause() != null) {
+            thrown = note.getCause();
+            actor = note.getMessage();
+        } else {
+            for (Throwable s : failure.getSuppressed()) {
+                if (s instanceof ProcessingFailure note) {
+                    actor = note.getMessage();
+                    break;
+                }
+            }
+        }
+        return new Frames.Failed(place, thrown.getClass().getName(), thrown.getMessage(), actor, trace,
+                lostConnection);
     }
 
     private static String stackTrace(Throwable failure) {
@@ -593,9 +617,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         List<Frames.Failed> told = new ArrayList<>();
         for (Throwable f : programFailures.subList(0, Math.min(FAILURES_TOLD, programFailures.size()))) {
             told.add(f instanceof PlaceFailureException p
-                    ? new Frames.Failed(names.indexOf(p.place()), p.exceptionClass(), p.remoteMessage(),
+                    ? new Frames.Failed(names.indexOf(p.place()), p.exceptionClass(), p.remoteMessage(), p.actor(),
                             p.remoteStackTrace(), false)
-                    : new Frames.Failed(0, f.getClass().getName(), f.getMessage(), stackTrace(f), false));
+                    : failedFrame(0, f, stackTrace(f), false));
         }
         return new Frames.Shutdown(told.toArray(Frames.Failed[]::new), failureCount);
     }
@@ -618,7 +642,8 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             List<Throwable> failures = new ArrayList<>();
             for (Frames.Failed f : told.failures()) {
                 String where = f.place() >= 0 && f.place() < names.size() ? names.get(f.place()) : "?";
-                failures.add(new PlaceFailureException(where, f.exceptionClass(), f.message(), f.stackTrace()));
+                failures.add(new PlaceFailureException(where, f.exceptionClass(), f.message(), f.actor(),
+                        f.stackTrace()));
             }
             throw new MultiException(failures, told.failureCount());
         }

@@ -330,6 +330,54 @@ class PlaceFailureTest {
                 + " cannot send a " + Unlisted.class.getName());
     }
 
+    record Work(int i) {
+    }
+
+    record NewFailer() implements ActorRecipe<Work> {
+        @Override
+        public Actor<Work> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Work w) {
+                    throw new IllegalStateException("fails on work " + w.i());
+                }
+            };
+        }
+    }
+
+    @Test
+    void aFailureOfAnActorAtAnotherPlaceNamesTheActorAndWhatItProcessed() throws Exception {
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(PlaceRuntime.class.getName());
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        try {
+            Throwable thrown = running(() -> Places.builder().places(2).workers(1).messages(Work.class,
+                    NewFailer.class).run(places -> places.start(1, "failer", new NewFailer()).send(new Work(3))))
+                    .get(60, TimeUnit.SECONDS);
+            String failure = "java.lang.IllegalStateException: fails on work 3 \\(failer@\\d+ was terminated: this"
+                    + " exception escaped process\\(Work\\[i=3]\\)\\)";
+            assertThat(failures(thrown)).singleElement().asString().matches("on place p1: " + failure);
+            assertThat(logged).anyMatch(line -> line.matches("a failure at place p1, which the program's finish will"
+                    + " throw: " + failure));
+        } finally {
+            log.removeHandler(capture);
+        }
+    }
+
     static final AtomicReference<ActorRef<String>> HOLDER = new AtomicReference<>();
 
     @Test

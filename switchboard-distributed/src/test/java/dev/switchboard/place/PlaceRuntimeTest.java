@@ -257,8 +257,8 @@ class PlaceRuntimeTest {
                 failures.add(new PlaceFailureException("p1", "java.lang.IllegalStateException", "deep " + i, trace));
             }
             Object[] decoded = new Object[2];
-            List<Object> frames = List.of(new Frames.Failed(1, "java.lang.IllegalStateException", "deep", trace, false),
-                    small.shutdownFrame(failures, failures.size()));
+            List<Object> frames = List.of(new Frames.Failed(1, "java.lang.IllegalStateException", "deep", null, trace,
+                    false), small.shutdownFrame(failures, failures.size()));
             for (int i = 0; i < 2; i++) {
                 io.netty.buffer.ByteBuf b = small.codec.frame(frames.get(i), () -> "place p1", limits.maxFrameBytes(),
                         io.netty.buffer.ByteBufAllocator.DEFAULT);
@@ -290,7 +290,8 @@ class PlaceRuntimeTest {
                 place.received(1, new Frames.Deliver(pair.id(), 7, "refused " + i));
             }
             for (int i = 0; i < 250; i++) {                   // reported by place 1
-                place.received(1, new Frames.Failed(1, "java.lang.IllegalStateException", "at p1 " + i, "", false));
+                place.received(1, new Frames.Failed(1, "java.lang.IllegalStateException", "at p1 " + i, null, "",
+                        false));
             }
             pair.send("end");
         });
