@@ -39,6 +39,15 @@ public final class PlaceFailureException extends RuntimeException {
         return exceptionClass + (message == null ? "" : ": " + message) + (actor == null ? "" : " (" + actor + ")");
     }
 
+    /**
+     * {@link #what}, for a log line: the actor named without what it was doing, whose text may show the contents
+     * of the message it processed ("vault@3 was terminated"), as the runtime's failure log never does.
+     */
+    static String whatForLog(String exceptionClass, String message, String actor) {
+        int colon = actor == null ? -1 : actor.indexOf(": ");
+        return what(exceptionClass, message, colon < 0 ? actor : actor.substring(0, colon));
+    }
+
     /** The name of the place the failure happened on. */
     public String place() {
         return place;

@@ -340,13 +340,13 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
                     if (n > 0 && n <= LOGGED_FAILURES) {
                         LOG.log(System.Logger.Level.ERROR, () -> "a failure at place " + names.get(f.place())
                                 + ", which the program's finish will throw: "
-                                + PlaceFailureException.what(f.exceptionClass(), f.message(), f.actor()));
+                                + PlaceFailureException.whatForLog(f.exceptionClass(), f.message(), f.actor()));
                     } else if (isPowerOfTen(n)) {
                         LOG.log(System.Logger.Level.ERROR, () -> n + " failures at places so far (the first "
                                 + LOGGED_FAILURES + " logged, the first " + KEPT_FAILURES + " kept for the"
                                 + " program's finish, which counts them all); the latest at place "
                                 + names.get(f.place()) + ": "
-                                + PlaceFailureException.what(f.exceptionClass(), f.message(), f.actor()));
+                                + PlaceFailureException.whatForLog(f.exceptionClass(), f.message(), f.actor()));
                     }
                 }
             }
