@@ -20,7 +20,8 @@ final class FinishOutcome {
      * throws the close's {@link RuntimeClosedException} itself, the other failures suppressed in it (most are the
      * close's consequences: spawns refused, gets freed, loop iterations skipped); so does one whose failures are
      * all the close's, the first thrown. One that a fatal error stopped throws that error itself when every other
-     * failure is fatal too (the same exhaustion, met by other tasks).
+     * failure is fatal too (the same exhaustion, met by other tasks). A finish with more failures than it keeps
+     * throws the {@link MultiException} that counts them, whatever stopped it.
      */
     static void rethrow(Scope scope) {
         if (!scope.anyFailure()) {
@@ -34,6 +35,9 @@ final class FinishOutcome {
         long count = failed.count();
         if (count <= 1) {
             throw Sneaky.<RuntimeException>rethrow(failures.get(0));
+        }
+        if (count > failures.size()) {
+            throw new MultiException(failures, count);      // too many to keep: the exception that counts them
         }
         Throwable stop = scope.stopped();
         RuntimeClosedException closed = stop instanceof RuntimeClosedException c && failures.contains(c) ? c

@@ -430,6 +430,10 @@ final class Round {
             } catch (InjectedFailure one) {
                 reported = 1;
                 failures = List.of(one);
+            } catch (RuntimeClosedException closed) {      // the close cut it: its iterations' failures suppressed
+                failures = List.of(closed.getSuppressed());
+                reported = failures.stream().filter(f -> !(f instanceof RuntimeClosedException)).count();
+                unexpected = closed;
             } catch (Throwable other) {
                 unexpected = other;
             }

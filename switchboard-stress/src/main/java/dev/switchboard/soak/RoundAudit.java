@@ -62,6 +62,16 @@ final class RoundAudit {
         }
     }
 
+    /**
+     * A finish the close stopped throws the close's exception with the other failures suppressed in it (when it
+     * kept them all): each is a failure reported.
+     */
+    private static List<Throwable> withSuppressed(RuntimeClosedException closed) {
+        List<Throwable> all = new java.util.ArrayList<>(List.of(closed));
+        all.addAll(List.of(closed.getSuppressed()));
+        return all;
+    }
+
     private void discrepancy(String what) {
         discrepancies.add(what);
     }
@@ -80,7 +90,8 @@ final class RoundAudit {
             return;
         }
         List<Throwable> reported = outcome == null ? List.of()
-                : outcome instanceof MultiException m ? m.failures() : List.of(outcome);
+                : outcome instanceof MultiException m ? m.failures()
+                : outcome instanceof RuntimeClosedException closed ? withSuppressed(closed) : List.of(outcome);
         long reportedCount = outcome instanceof MultiException m ? m.failureCount() : reported.size();
         long closedReports = reported.stream().filter(f -> unwrap(f) instanceof RuntimeClosedException).count();
         for (Throwable f : reported) {
