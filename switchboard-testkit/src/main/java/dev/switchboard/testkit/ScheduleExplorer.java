@@ -207,6 +207,8 @@ public final class ScheduleExplorer {
             } catch (AssertionError e) {
                 if (failure == null) {
                     failure = e;
+                } else if (failure != e) {
+                    failure.addSuppressed(e);              // what the kit found too: often the cause (an actor's failure)
                 }
             }
         }

@@ -248,6 +248,26 @@ class ScheduleExplorerTest {
                 .hasStackTraceContaining("is not supported");
     }
 
+    /**
+     * The program fails (a probe waits in vain) because an actor failed: the run's failure carries the kit's report
+     * of that actor's failure, suppressed in it. Before, only the probe's complaint was there.
+     */
+    @Test
+    void aRunThatFailsAfterAnActorsFailureCarriesThatFailure() {
+        ScheduleRun run = ScheduleExplorer.random().replay(0, kit -> {
+            TestProbe<String> out = kit.probe();
+            kit.spawn(new Actor<String>() {
+                @Override
+                protected void process(String m) {
+                    throw new IllegalStateException("right R0 before any left");
+                }
+            }, "join").send("R0");
+            out.expectMessage(Duration.ofMillis(100), "joined");
+        });
+        assertThat(run.failure()).isInstanceOf(AssertionError.class)
+                .hasStackTraceContaining("right R0 before any left");
+    }
+
     @Test
     void theProgramsOwnBlockingWaitsRunTheProgramThroughTheStrategy() {
         ScheduleRun run = ScheduleExplorer.random().replay(7, kit -> {
