@@ -356,7 +356,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
             if (x.startPending || x.hasReadyReplies()) {
                 return true;
             }
-            if ((s & HELD) == 0 && Supervision.retryPending(x)) {
+            if ((s & HELD) == 0 && Supervision.retryPending(x, mailbox)) {
                 return true;
             }
         }
@@ -459,7 +459,7 @@ abstract sealed class ActorCell<M> permits ActorCore {
         if ((s & HELD) != 0) {
             return false;
         }
-        if (x != null && Supervision.retryPending(x)) {  // a failed message its supervisor retries: first
+        if (x != null && Supervision.retryPending(x, mailbox)) {  // a failed message its supervisor retries: first
             Supervision.runRetry(core());
             afterDispatch();
             return true;

@@ -590,6 +590,11 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         return last();
     }
 
+    @Override
+    public void serving(int index) {
+        served(index);
+    }
+
     /** The mailbox the last message came from, -1 before the first; confined to the consumer. */
     private int last() {
         return (int) bitmaps[lastAt];

@@ -33,4 +33,11 @@ interface Mailbox {
 
     /** The mailbox the envelope polled last came from (-1 before the first); for the single consumer. */
     int lastServed();
+
+    /**
+     * Makes {@code index} the mailbox last served, for an envelope processed from outside the queues (a retried
+     * message, kept aside since it failed); for the single consumer. A single mailbox has nothing to set.
+     */
+    default void serving(int index) {
+    }
 }

@@ -69,6 +69,8 @@ final class Supervision {
         private long lastRestartNanos;
         /** The envelope the next instance processes first (retryingFailedMessage), or null. */
         Object retry;
+        /** The mailbox {@link #retry} came from: it is processed once that mailbox is enabled (a selector's). */
+        int retryMailbox;
         /** Whether the message being processed is a retry: a second failure drops it. */
         boolean retrying;
         /** The cause of the restart whose onRestart has not run yet, or null. */
@@ -214,6 +216,7 @@ final class Supervision {
     private static int dropOrRetry(ActorCore<?> cell, Child c, Object envelope, boolean retried, Throwable failure) {
         if (envelope != null && c.strategy.retries() && !retried) {
             c.retry = envelope;                      // runOne takes it before the next message, once not held
+            c.retryMailbox = cell.mailbox.lastServed();
             return RETRYING;
         }
         return drop(cell, envelope, failure);
@@ -229,10 +232,17 @@ final class Supervision {
         return HANDLED;
     }
 
-    /** Whether a failed message waits to be processed again ({@code ActorCell.runOne} takes it first). */
-    static boolean retryPending(ActorExtras x) {
+    /**
+     * Whether a failed message waits to be processed again and may be now ({@code ActorCell.runOne} takes it
+     * first): its mailbox is enabled in {@code mailbox}, as the new instance set it up (a selector whose constructor
+     * disables that mailbox, or whose guard of it is false, takes the retry once it is enabled, as any message of
+     * it; enabling signals the actor).
+     */
+    static boolean retryPending(ActorExtras x, Mailbox mailbox) {
         Child c = x.supervision;
-        return c != null && c.retry != null;
+        return c != null && c.retry != null
+                && (c.retryMailbox < 0 || !(mailbox instanceof SelectorMailboxes boxes)
+                        || boxes.isEnabled(c.retryMailbox));
     }
 
     /** Processes the failed message kept for a retry, on the actor's processing (not held). */
@@ -240,6 +250,9 @@ final class Supervision {
         Child c = cell.extrasOrNull().supervision;
         Object envelope = c.retry;
         c.retry = null;
+        if (c.retryMailbox >= 0) {
+            cell.mailbox.serving(c.retryMailbox);        // currentMailbox() is the retried message's
+        }
         c.retrying = true;
         Dispatch.processOrSample(cell, envelope, true);
         c.retrying = false;

@@ -621,6 +621,58 @@ class SupervisionTest {
         }
     }
 
+    /** Mailbox 1 fails the first instance; later instances start with mailbox 1 disabled, and Item(99) enables it. */
+    static final class TwoBoxes extends Selector<Work, Selector.Numbered> {
+        static final AtomicInteger INSTANCES = new AtomicInteger();
+        static final Queue<String> LOG = new ConcurrentLinkedQueue<>();
+        final int instance = INSTANCES.incrementAndGet();
+
+        TwoBoxes() {
+            super(2);
+            if (instance > 1) {
+                disable(1);
+            }
+        }
+
+        @Override
+        protected void process(Work w) {
+            LOG.add(w + " from " + currentMailbox() + " on " + instance);
+            switch (w) {
+                case Boom b when instance == 1 -> throw new IllegalStateException(b.why());
+                case Item i when i.n() == 99 -> enable(1);
+                case Done d -> exit();
+                default -> { }
+            }
+        }
+    }
+
+    /**
+     * A selector's retried message waits for its mailbox to be enabled in the new instance, as any message of it
+     * does, and is processed as from that mailbox. Before, it ran first, from a mailbox the new instance had
+     * disabled.
+     */
+    @Test
+    void aSelectorsRetriedMessageWaitsForItsMailboxInTheNewInstance() throws Exception {
+        TwoBoxes.INSTANCES.set(0);
+        TwoBoxes.LOG.clear();
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Parent parent = new Parent(TwoBoxes::new, SupervisorStrategy.restart().retryingFailedMessage());
+            CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+            @SuppressWarnings("unchecked")
+            SelectorRef<Work, Selector.Numbered> child = (SelectorRef<Work, Selector.Numbered>) (ActorRef<?>)
+                    parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            child.send(1, new Boom("b"));
+            child.send(1, new Item(2));
+            child.send(1, new Done());
+            Await.until("the restart", () -> TwoBoxes.INSTANCES.get() == 2);
+            child.send(0, new Item(1));
+            child.send(0, new Item(99));
+            done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertThat(TwoBoxes.LOG).containsExactly("Boom[why=b] from 1 on 1", "Item[n=1] from 0 on 2",
+                    "Item[n=99] from 0 on 2", "Boom[why=b] from 1 on 2", "Item[n=2] from 1 on 2", "Done[] from 1 on 2");
+        }
+    }
+
     /** B's guard throws once the instance has failed: a second failure while its backoff runs. */
     static final class Guarded extends Selector<Work, Selector.Numbered> {
         static final AtomicInteger INSTANCES = new AtomicInteger();
