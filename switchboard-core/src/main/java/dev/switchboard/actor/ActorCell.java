@@ -278,6 +278,14 @@ abstract sealed class ActorCell<M> permits ActorCore {
         return "the mailbox of " + this;
     }
 
+    /**
+     * Where the message being processed came from, for a failure's note and log line: " from mailbox B" for a
+     * selector of several mailboxes, else nothing. On the actor's processing.
+     */
+    String servedFrom() {
+        return "";
+    }
+
     // ------------------------------------------------------------------------------------------ the token
 
     /**

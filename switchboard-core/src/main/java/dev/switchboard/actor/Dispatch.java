@@ -120,9 +120,11 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
             }
             invoke(actor, message);
         } catch (Throwable t) {
+            String from = serial ? actor.servedFrom() : "";
             boolean retried = ActorFailures.fail(actor, t,
-                    "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
-                    ActorDiagnostics.processing(message), serial && actor.dispatch instanceof Serial ? envelope : null);
+                    "this exception escaped process(" + ActorDiagnostics.brief(message) + ")" + from,
+                    ActorDiagnostics.processing(message) + from,
+                    serial && actor.dispatch instanceof Serial ? envelope : null);
             if (!retried && envelope instanceof Request r) {
                 requestFailed(actor, r, t);
             }

@@ -125,6 +125,8 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     private final BuiltInPolicy builtIn;
     /** Declarative guards; confined to the selector's processing. */
     private BooleanSupplier[] guards;
+    /** The mailbox whose guard was evaluated last (a failure names it); confined to the selector's processing. */
+    private int lastGuard = -1;
     private int guardCount;
 
     /**
@@ -356,9 +358,15 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         BooleanSupplier[] g = guards;
         for (int i = 0; i < count; i++) {
             if (g[i] != null) {
+                lastGuard = i;
                 applyGuard(i, g[i].getAsBoolean());
             }
         }
+    }
+
+    @Override
+    public int lastGuardEvaluated() {
+        return lastGuard;
     }
 
     private void applyGuard(int index, boolean open) {

@@ -427,7 +427,9 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
             try {
                 boxes.evaluateGuards();
             } catch (Throwable t) {
-                ActorFailures.fail(this, t, "a declarative guard threw");
+                String guard = boxes.mailboxes() == 1 ? "its guard" : "the guard of mailbox "
+                        + label(boxes.lastGuardEvaluated());
+                ActorFailures.fail(this, t, guard + " threw", "in " + guard);
             }
         }
     }
@@ -500,6 +502,11 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     @Override
     String mailboxName(int index) {
         return boxes.mailboxes() == 1 ? super.mailboxName(index) : "mailbox " + label(index) + " of " + this;
+    }
+
+    @Override
+    String servedFrom() {
+        return boxes.mailboxes() == 1 ? "" : " from mailbox " + label(boxes.lastServed());
     }
 
     // ------------------------------------------------------------------------------------------ names

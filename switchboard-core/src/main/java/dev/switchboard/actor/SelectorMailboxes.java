@@ -36,6 +36,9 @@ interface SelectorMailboxes extends Mailbox {
     /** Re-evaluates every guard, on the selector's processing; a guard that throws propagates. */
     void evaluateGuards();
 
+    /** The mailbox whose guard {@link #evaluateGuards} evaluated last: after a guard threw, that guard's. */
+    int lastGuardEvaluated();
+
     /** Messages waiting in mailbox {@code index}. */
     int size(int index);
 

@@ -164,6 +164,11 @@ final class SingleMailbox implements SelectorMailboxes {
         applyGuard(guard.getAsBoolean());
     }
 
+    @Override
+    public int lastGuardEvaluated() {
+        return 0;
+    }
+
     private void applyGuard(boolean open) {
         boolean wasOpen = (closed & GUARD_CLOSED) == 0;
         if (open != wasOpen) {

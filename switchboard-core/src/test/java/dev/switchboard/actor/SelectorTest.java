@@ -949,7 +949,28 @@ class SelectorTest {
             ref.send(0, "x");
         }));
         assertThat(thrown).isInstanceOf(ArithmeticException.class).hasMessage("guard broke");
-        assertThat(thrown.getSuppressed()[0].getMessage()).contains("a declarative guard threw");
+        assertThat(thrown.getSuppressed()[0].getMessage()).as("the guard that threw")
+                .isEqualTo(g + " was terminated: the guard of mailbox 1 threw");
+    }
+
+    @Test
+    void aFailureInProcessNamesTheMailboxItsMessageCameFrom() {
+        enum Box { ORDERS, CANCELS }
+        final class Failing extends Selector<String, Box> {
+            Failing() {
+                super(Box.class);
+            }
+
+            @Override
+            protected void process(String m) {
+                throw new IllegalStateException("cannot " + m);
+            }
+        }
+        Failing f = new Failing();
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> f.start().send(Box.CANCELS, "cancel")));
+        assertThat(thrown).hasMessage("cannot cancel");
+        assertThat(thrown.getSuppressed()[0].getMessage())
+                .isEqualTo(f + " was terminated: this exception escaped process(cancel) from mailbox CANCELS");
     }
 
     // ---------------------------------------------------------------- custom policy and the unified model
