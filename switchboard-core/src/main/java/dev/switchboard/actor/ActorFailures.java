@@ -182,7 +182,7 @@ final class ActorFailures {
         keep(actor, failure);
         try {
             report(actor, failure, "it failed outside process(): in its mailbox, its selection policy or the runtime"
-                    + " itself");
+                    + " itself", "outside process() (in its mailbox, its selection policy or the runtime itself)");
         } catch (Throwable t) {
             add(actor, failure);
         }

@@ -470,7 +470,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
             }
             stall = new StalledSelectorException(this + " can never process a message again: every mailbox is"
                     + " disabled while it is idle, not paused, and no task it spawned is running ("
-                    + queueReport() + "); it was terminated and its queued messages became dead letters");
+                    + queueReport() + "); its queued messages become dead letters");
         } catch (Throwable t) {
             stall = t;                                 // could not even say so (a toString that throws, no memory)
         }
