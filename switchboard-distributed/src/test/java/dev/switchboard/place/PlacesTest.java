@@ -258,8 +258,9 @@ class PlacesTest {
                 .run(places -> places.start(1, "bomb", new NewDeepBomb()).send(new Fuse("the fuse was short"))))
                 .isInstanceOfSatisfying(MultiException.class, e -> assertThat(e.failures()).singleElement()
                         .isInstanceOfSatisfying(PlaceFailureException.class, f -> {
-                            assertThat(f).hasMessage("on place p1: java.lang.IllegalStateException: the fuse was"
-                                    + " short");
+                            assertThat(f).hasMessageMatching("on place p1: java.lang.IllegalStateException: the fuse"
+                                    + " was short \\(bomb@\\d+ was terminated: this exception escaped"
+                                    + " process\\(.*\\)\\)");
                             assertThat(f.remoteStackTrace()).hasSizeLessThanOrEqualTo(10_000)
                                     .endsWith("more than a frame between places carries]");
                         }));
