@@ -61,8 +61,9 @@ public final class HangReports {
      * the program's code the worker is. A worker waiting in the runtime (a finish, a task future's {@code get()})
      * is not stalled here; what keeps its wait open is a hang report's. Reported again only after the worker moves
      * on and stalls anew. A finish's body blocked in a {@code get()} for that long is reported too, once: no hang
-     * report covers it, since its finish waits for nothing until the body returns. The report is made here (the worker's stack is read now) and handed to a thread of its
-     * own: the program's reporter may take its time, and the watchdog must not wait for it.
+     * report covers it, since its finish waits for nothing until the body returns. The report is made here (the
+     * worker's stack is read now) and handed to a thread of its own: the program's reporter may take its time, and
+     * the watchdog must not wait for it.
      */
     void lookForStalls(long now) {
         long after = hangReportAfterNanos;
@@ -108,14 +109,14 @@ public final class HangReports {
     /** A thread blocked in a future's {@code get()} while running {@code node}: shown by hang reports. */
     public record BlockedGet(Thread thread, Node node, Object future, long sinceNanos, long sinceRealNanos,
                              StackTraceElement site) {
-        /** "the body of a finish opened by thread 'main' on thread 'main' has been blocked for 2.0 s in get() of ...". */
+        /** "the body of a finish opened by thread 'main' on thread 'main' has been blocked for 2.0 s in get() ...". */
         String describe(long now) {
             return node.describe() + " on thread '" + thread.getName() + "' has been blocked for "
                     + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - sinceNanos)) + " in get() of " + future
                     + (site != null ? ", called at " + site : "");
         }
 
-        /** A finish's body, on the thread that opened the finish: no hang report covers it (its finish does not wait). */
+        /** A finish's body, on the thread that opened it: no hang report covers it (its finish does not wait). */
         boolean inFinishBody() {
             return node instanceof Scope;
         }

@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * What a finish throws once its wait is over: nothing if its work ended without failing, the one failure as itself,
- * several in a {@link MultiException} (but the close or the fatal error that stopped it as itself); and, for a finish with a timeout whose work is still open, a
- * {@link FinishTimeoutException}.
+ * several in a {@link MultiException} (but the close or the fatal error that stopped it as itself); and, for a
+ * finish with a timeout whose work is still open, a {@link FinishTimeoutException}.
  */
 final class FinishOutcome {
     private FinishOutcome() {

@@ -208,7 +208,7 @@ public final class ScheduleExplorer {
                 if (failure == null) {
                     failure = e;
                 } else if (failure != e) {
-                    failure.addSuppressed(e);              // what the kit found too: often the cause (an actor's failure)
+                    failure.addSuppressed(e);              // what the kit found too: often the cause
                 }
             }
         }
