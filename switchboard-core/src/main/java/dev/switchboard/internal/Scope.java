@@ -72,6 +72,12 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private Throwable firstTaskFailureUnlogged;
     /** The first failures, oldest first, at most {@link #MAX_KEPT_FAILURES}; guarded by this. */
     private List<Throwable> failures;
+    /**
+     * The failures of futures' tasks recorded here ({@link #addFutureFailure}), unwrapped, at most
+     * {@link #MAX_KEPT_FAILURES}; null in the global scope. Only those can come back from a {@code get()}, and such
+     * a failure is not recorded again; guarded by this.
+     */
+    private List<Throwable> futuresFailures;
     /** Failures recorded, kept or not; guarded by this. */
     private long recorded;
     /** The first failure that could not be recorded for lack of memory, kept without allocating; guarded by this. */
@@ -240,7 +246,19 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
      * ({@link #takeTaskFailuresToLog}), so that a failure in a service whose finish never ends is seen.
      */
     public void addTaskFailure(Throwable failure) {
-        if (!addFailure(failure)) {
+        addTaskFailure(failure, false);
+    }
+
+    /**
+     * The failure of the task computing a future's value, reported before the future fails with it: the tasks that
+     * get it from the future's {@code get()} and rethrow it, bare or in {@link CompletionException}s, add nothing.
+     */
+    public void addFutureFailure(Throwable failure) {
+        addTaskFailure(failure, true);
+    }
+
+    private void addTaskFailure(Throwable failure, boolean ofAFuture) {
+        if (!addFailure(failure, ofAFuture)) {
             return;
         }
         synchronized (this) {
@@ -268,11 +286,18 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /**
      * Records a failure of the body, a task or an actor in this scope. Never loses one: without memory to record
      * it the normal way, it is counted and the first such failure is kept in a field. A fatal failure
-     * ({@link Failures#isFatal}) also wakes the finish waiting for this scope, which then stops waiting. A failure
-     * recorded already (the same exception, bare or in {@link CompletionException}s: a future's failure that a task
-     * got from its {@code get()} and rethrew) is not recorded again; returns false then.
+     * ({@link Failures#isFatal}) also wakes the finish waiting for this scope, which then stops waiting. A future's
+     * failure recorded already in this finish ({@link #addFutureFailure}), bare or in {@link CompletionException}s
+     * (a task got it from the future's {@code get()} and rethrew it), is not recorded again; returns false then.
+     * Any other failure is recorded however often its instance comes (a cached exception, the one the JVM
+     * preallocates for a hot throw site: each throw is a failure), and so is every failure of the global scope,
+     * which lives as long as its runtime and tells each to its handler.
      */
     public boolean addFailure(Throwable failure) {
+        return addFailure(failure, false);
+    }
+
+    private boolean addFailure(Throwable failure, boolean ofAFuture) {
         boolean fatal = Failures.isFatal(failure);
         Node forwardTo;
         boolean wake;
@@ -282,10 +307,14 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             synchronized (this) {
                 forwardTo = adoptedBy;
                 if (forwardTo == null) {
+                    if (isAFuturesFailure(failure)) {
+                        return false;
+                    }
+                    if (ofAFuture && !global) {
+                        rememberFuturesFailure(failure);     // first: if it cannot, nothing is recorded yet
+                    }
                     if (failures == null) {
                         failures = new ArrayList<>(2);
-                    } else if (isKept(failure)) {
-                        return false;
                     }
                     if (failures.size() < MAX_KEPT_FAILURES) {
                         failures.add(failure);
@@ -310,7 +339,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
             wakeWaiter();
         }
         if (forwardTo != null) {
-            return forwardTo.scope().addFailure(failure);     // the finish that took over this scope's work
+            return forwardTo.scope().addFailure(failure, ofAFuture);   // the finish that took over this scope's work
         } else if (global) {
             scheduler.reportUnscopedFailure(failure);
         }
@@ -318,17 +347,30 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     }
 
     /**
-     * Whether {@code failure} is among the kept failures, either of them maybe wrapped in
-     * {@link CompletionException}s (a future's get() wraps its failure once). Holding this monitor.
+     * Whether {@code failure}, maybe wrapped in {@link CompletionException}s (a future's get() wraps its failure
+     * once), is a future's failure recorded here. Holding this monitor.
      */
-    private boolean isKept(Throwable failure) {
+    private boolean isAFuturesFailure(Throwable failure) {
+        if (futuresFailures == null) {
+            return false;
+        }
         Throwable root = unwrapped(failure);
-        for (Throwable kept : failures) {
-            if (unwrapped(kept) == root) {
+        for (Throwable f : futuresFailures) {
+            if (f == root) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Notes a future's failure about to be recorded, so that a get()'s rethrow of it is not. Holding this monitor. */
+    private void rememberFuturesFailure(Throwable failure) {
+        if (futuresFailures == null) {
+            futuresFailures = new ArrayList<>(2);
+        }
+        if (futuresFailures.size() < MAX_KEPT_FAILURES) {
+            futuresFailures.add(unwrapped(failure));
+        }
     }
 
     private static Throwable unwrapped(Throwable failure) {

@@ -34,7 +34,7 @@ final class FutureTask<T> extends ProducingTask {
         try {
             v = computation.compute();
         } catch (Throwable t) {
-            scope().addTaskFailure(t);        // first: a task that gets it from the future and rethrows it adds nothing
+            scope().addFutureFailure(t);      // first: a task that gets it from the future and rethrows it adds nothing
             result.tryFail(t);
             return;
         }

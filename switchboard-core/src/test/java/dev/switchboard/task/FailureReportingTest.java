@@ -79,6 +79,48 @@ class FailureReportingTest {
         }
     }
 
+    /**
+     * One exception instance thrown by two tasks of a finish (a cached exception, or the one the JVM preallocates
+     * for a hot throw site) is two failures: only a future's failure that a get() gives back is recorded once.
+     */
+    @Test
+    void oneExceptionThrownByTwoTasksOfAFinishIsTwoFailures() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            IllegalStateException cached = new IllegalStateException("cached");
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                rt.async(() -> {
+                    throw cached;
+                });
+                rt.async(() -> {
+                    throw cached;
+                });
+            }));
+            assertThat(thrown).isInstanceOf(MultiException.class);
+            assertThat(((MultiException) thrown).failureCount()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * Outside every finish, each throw of one exception instance reaches the handler of failures outside every
+     * finish: the global scope lives as long as its runtime, and a failure there is not a rethrow of an earlier one.
+     */
+    @Test
+    void oneExceptionThrownTwiceOutsideEveryFinishReachesTheHandlerTwice() throws Exception {
+        IllegalStateException cached = new IllegalStateException("cached");
+        java.util.concurrent.BlockingQueue<Throwable> unscoped = new java.util.concurrent.LinkedBlockingQueue<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).noFailureLogging().onUnscopedFailure(unscoped::add)
+                .build()) {
+            rt.async(() -> {
+                throw cached;
+            });
+            assertThat(unscoped.poll(20, TimeUnit.SECONDS)).as("the first failure").isSameAs(cached);
+            rt.async(() -> {
+                throw cached;
+            });
+            assertThat(unscoped.poll(20, TimeUnit.SECONDS)).as("the second failure").isSameAs(cached);
+        }
+    }
+
     @Test
     void aLoopWithOneFailureRethrowsItAsItself() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
