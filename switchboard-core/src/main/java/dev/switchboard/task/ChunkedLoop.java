@@ -64,10 +64,12 @@ final class ChunkedLoop {
 
     /**
      * Tells the finish that the iterations {@code [from, to)} will not run because the runtime is closed, unless
-     * the finish has stopped (it has its cause): a loop cut short must not end its finish as if it had run.
+     * the finish has stopped (it has its cause): a loop cut short must not end its finish as if it had run. A loop
+     * whose finish timed out and handed its work to no finish ({@link Scope#reachesNoFinish}) tells nobody: no
+     * finish waits for it, and the close tells no such finish that it was closed either.
      */
     private static void skipped(Scope scope, Scheduler scheduler, int from, int to) {
-        if (scope.stopped() == null) {
+        if (scope.stopped() == null && !scope.reachesNoFinish()) {
             try {
                 scheduler.requireOpen("run the iterations " + from + " to " + (to - 1) + " of a parallel loop");
             } catch (RuntimeException closed) {

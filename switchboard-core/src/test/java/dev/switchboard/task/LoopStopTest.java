@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.testing.Await;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,11 +61,7 @@ class LoopStopTest {
         }))), "loop-owner");
         owner.start();
         Await.until("two iterations started", () -> started.get() == 2);
-        Thread closer = new Thread(() -> rt.close(Duration.ofSeconds(20)), "closer");
-        closer.start();
-        Await.until("the runtime closed", rt::isClosed);
-        closed.countDown();
-        closer.join(TimeUnit.SECONDS.toMillis(30));
+        Thread closer = closeThenOpen(rt, closed);
         owner.join(TimeUnit.SECONDS.toMillis(30));
         assertThat(closer.isAlive() || owner.isAlive()).as("close and the loop ended").isFalse();
         assertThat(started.get()).as("no iteration started after the close").isEqualTo(2);
@@ -98,6 +96,40 @@ class LoopStopTest {
         assertThat(started.get()).as("no iteration started after the close").isEqualTo(2);
         assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class)
                 .hasMessageContaining("runtime 'cut-loop' is closed");
+    }
+
+    /**
+     * A loop of a finish that timed out with no finish around it: nobody waits for its work, so the iterations a
+     * close skips are told to nobody, as the close tells no such finish that it was closed. Before, each chunk cut
+     * short went to the handler of failures outside every finish as a RuntimeClosedException.
+     */
+    @Test
+    void aCloseTellsNobodyOfTheIterationsItSkipsInALoopNoFinishWaitsFor() throws Exception {
+        List<Throwable> unscoped = new CopyOnWriteArrayList<>();
+        TaskRuntime rt = TaskRuntime.builder().name("abandoned-loop").workers(2).noFailureLogging().noHangReports()
+                .onUnscopedFailure(unscoped::add).build();
+        AtomicInteger started = new AtomicInteger();
+        CountDownLatch closed = new CountDownLatch(1);
+        Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(50), () -> rt.forasync(0, 1000, 1, i -> {
+            started.incrementAndGet();
+            awaitQuietly(closed);
+        })));
+        assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
+        Await.until("two iterations started", () -> started.get() == 2);
+        Thread closer = closeThenOpen(rt, closed);
+        assertThat(closer.isAlive()).as("close ended").isFalse();
+        assertThat(started.get()).as("no iteration started after the close").isEqualTo(2);
+        assertThat(unscoped).as("failures told to no finish").isEmpty();
+    }
+
+    /** Closes {@code rt} on a thread of its own, opens {@code gate} once it is closed, and waits for the close. */
+    private static Thread closeThenOpen(TaskRuntime rt, CountDownLatch gate) throws InterruptedException {
+        Thread closer = new Thread(() -> rt.close(Duration.ofSeconds(20)), "closer");
+        closer.start();
+        Await.until("the runtime closed", rt::isClosed);
+        gate.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        return closer;
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
