@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -24,12 +25,13 @@ import java.util.function.IntPredicate;
  * How a place joins the others over its {@link Transport}: it dials every place above it, again while one is not
  * listening yet, and waits until every other place is connected both ways, or a handshake of its own fails.
  *
- * <p>Implementation notes. A dial that fails (nothing listens yet, or the name does not resolve yet) is tried again
- * every 50 ms on the thread that joins, which also resolves the names: the I/O thread must keep its heartbeats. A
- * connection that closes before its handshake's first word (the place is busy with other handshakes, say) is
- * dialed again on the I/O thread, from the {@code Redial} noted before the connect (the close may come before the
- * connect returns), until {@link #connect}'s deadline; once {@link #connect} returns, a closed connection is a
- * lost one.
+ * <p>Implementation notes. Every place above is dialed at once, each by a virtual thread of its own, so that a place
+ * not there yet holds up no other connection. A dial that fails (nothing listens yet, or the name does not resolve
+ * yet) is tried again every 50 ms on that thread, which also resolves the names: the I/O thread must keep its
+ * heartbeats. A connection that closes before its handshake's first word (the place is busy with other handshakes,
+ * say) is dialed again on the I/O thread, from the {@code Redial} noted before the connect (the close may come
+ * before the connect returns), until {@link #connect}'s deadline; once {@link #connect} returns, a closed connection
+ * is a lost one.
  */
 final class Joining {
     /** How long a place waits before it tries again to reach a place that is not listening yet. */
@@ -63,6 +65,8 @@ final class Joining {
 
     private final ConcurrentHashMap<Integer, Redial> redials = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, String> lastBeforeAWord = new ConcurrentHashMap<>();
+    /** The places a dialer gave up on at the deadline, and the last error of each. */
+    private final ConcurrentHashMap<Integer, Throwable> unreachable = new ConcurrentHashMap<>();
 
     /**
      * @param self            this place's index
@@ -92,41 +96,31 @@ final class Joining {
      */
     void connect(List<InetSocketAddress> addresses, Duration timeout) throws InterruptedException {
         joining = true;
+        List<Thread> dialers = new ArrayList<>();
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
+            // every place above is dialed at once, each on a thread of its own: one that is not there yet holds up
+            // no other place's connection
             for (int place = self + 1; place < addresses.size(); place++) {
-                Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                        .option(ChannelOption.TCP_NODELAY, true)
-                        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                                (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))
-                        .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                                new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
-                        .handler(pipeline.apply(place));
-                // places start in any order: one not listening yet (or whose name does not resolve yet) is tried again
-                // until the deadline; names are resolved here, not on the I/O thread, which must keep its heartbeats
-                Future<?> future;
-                for (future = connectOnce(b, place, addresses.get(place), deadline); !future.isSuccess();
-                        future = connectOnce(b, place, addresses.get(place), deadline)) {
-                    if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
-                        throw new PlaceConnectionException("place " + names.get(self) + " cannot reach place "
-                                + names.get(place) + " at " + addresses.get(place) + " within " + timeout.toMillis()
-                                + " ms (the bootstrap timeout): " + future.cause() + acceptedFailureSaid(),
-                                future.cause());
-                    }
-                    failedConnects.incrementAndGet();
-                    TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);     // a retry interval, not a wait for another thread
-                }
+                int p = place;
+                dialers.add(Thread.ofVirtual().name("place-" + names.get(self) + "-dials-" + names.get(p))
+                        .start(() -> dial(p, addresses.get(p), timeout, deadline)));
             }
             boolean all = false;
-            for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null;
-                    left = deadline - System.nanoTime()) {
+            for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null
+                    && unreachable.isEmpty(); left = deadline - System.nanoTime()) {
                 all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
             }
             if (!all && refused != null) {
                 throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
             }
             if (!all) {
-                String why = refused;
+                for (Thread d : dialers) {                // each gives up by the deadline: what it found is said
+                    d.join(TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())) + 1_000);
+                }
+                if (!unreachable.isEmpty()) {
+                    throw unreachable(addresses, timeout);
+                }
                 StringBuilder missing = new StringBuilder();
                 for (int p = 0; p < names.size(); p++) {
                     if (p != self && !holdsConnection.test(p)) {
@@ -134,13 +128,57 @@ final class Joining {
                     }
                 }
                 throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
-                        + " after " + timeout.toMillis() + " ms, the bootstrap timeout" + (why == null ? ""
-                        : " (" + why + ")") + acceptedFailureSaid());
+                        + " after " + timeout.toMillis() + " ms, the bootstrap timeout" + acceptedFailureSaid());
             }
         } finally {
             joining = false;
+            dialers.forEach(Thread::interrupt);
             redials.clear();                              // from now on a closed connection is a lost one
         }
+    }
+
+    /**
+     * Dials {@code place} at {@code at} until its connection is made, again every 50 ms while it is not listening
+     * (or its name does not resolve) yet; at the deadline it gives up, and notes why in {@link #unreachable}.
+     */
+    private void dial(int place, InetSocketAddress at, Duration timeout, long deadline) {
+        Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                        (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())))
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(settings.lowWater(), settings.highWater()))
+                .handler(pipeline.apply(place));
+        try {
+            // names are resolved here, not on the I/O thread, which must keep its heartbeats
+            for (Future<?> future = connectOnce(b, place, at, deadline); !future.isSuccess();
+                    future = connectOnce(b, place, at, deadline)) {
+                if (System.nanoTime() - deadline + RETRY_NANOS > 0) {
+                    unreachable.put(place, future.cause());
+                    return;
+                }
+                if (refused != null) {
+                    return;                               // the join failed already
+                }
+                failedConnects.incrementAndGet();
+                TimeUnit.NANOSECONDS.sleep(RETRY_NANOS);  // a retry interval, not a wait for another thread
+            }
+        } catch (InterruptedException e) {
+            // the join ended
+        }
+    }
+
+    /** Why the join failed when places could not be reached until the deadline: each, where, and the last error. */
+    private PlaceConnectionException unreachable(List<InetSocketAddress> addresses, Duration timeout) {
+        StringBuilder which = new StringBuilder();
+        Throwable first = null;
+        for (var e : new java.util.TreeMap<>(unreachable).entrySet()) {
+            which.append(first == null ? "" : ", nor ").append("place ").append(names.get(e.getKey())).append(" at ")
+                    .append(addresses.get(e.getKey())).append(first == null ? "" : " (" + e.getValue() + ")");
+            first = first == null ? e.getValue() : first;
+        }
+        return new PlaceConnectionException("place " + names.get(self) + " cannot reach " + which + " within "
+                + timeout.toMillis() + " ms (the bootstrap timeout): " + first + acceptedFailureSaid(), first);
     }
 
     /**

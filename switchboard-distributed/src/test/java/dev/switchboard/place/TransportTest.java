@@ -280,6 +280,36 @@ class TransportTest {
         return joined2.get(60, TimeUnit.SECONDS);
     }
 
+    /**
+     * Place p1 never starts: p0 dials p2 all the same (it used to dial p1 until its deadline first), so p2's join
+     * names p1 alone as missing, not p0 too.
+     */
+    @Test
+    void aPlaceThatNeverComesHoldsUpNoOtherConnection() throws Exception {
+        Transport p0 = new Transport(0, "run", NAMES, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
+        Transport p2 = new Transport(2, "run", NAMES, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
+        open.add(p0);
+        open.add(p2);
+        InetSocketAddress nobody;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            nobody = new InetSocketAddress("127.0.0.1", probe.getLocalPort());
+        }
+        List<InetSocketAddress> addresses = List.of(p0.bind(new InetSocketAddress("127.0.0.1", 0)), nobody,
+                p2.bind(new InetSocketAddress("127.0.0.1", 0)));
+        CompletableFuture<Throwable> joined0 = CompletableFuture.supplyAsync(() -> {
+            try {
+                p0.connect(addresses, Duration.ofSeconds(6));
+                return null;
+            } catch (Throwable e) {
+                return e;
+            }
+        }, OWN_THREAD);
+        assertThatThrownBy(() -> p2.connect(addresses, Duration.ofSeconds(3)))
+                .isInstanceOf(PlaceConnectionException.class)
+                .hasMessage("place p2 is not connected to p1 after 3000 ms, the bootstrap timeout");
+        assertThat(joined0.get(30, TimeUnit.SECONDS)).isInstanceOf(PlaceConnectionException.class);
+    }
+
     /** The JDK's immutable collections travel without the program registering their classes (it cannot name them). */
     @Test
     void listsSetsAndMapsOfTheJdkTravelUnregistered() throws Exception {
