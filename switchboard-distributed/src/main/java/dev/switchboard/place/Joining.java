@@ -56,6 +56,8 @@ final class Joining {
     private volatile String acceptedFailure;
     /** Whether {@link #connect} runs: a connection lost meanwhile fails it. */
     private volatile boolean joining;
+    /** Whether {@link #connect} returned, every place connected: from then on, the program runs. */
+    private volatile boolean joined;
     /** Attempts to reach a place that was not listening yet (for tests). */
     private final AtomicInteger failedConnects = new AtomicInteger();
 
@@ -130,6 +132,7 @@ final class Joining {
                 throw new PlaceConnectionException("place " + names.get(self) + " is not connected to " + missing
                         + " after " + timeout.toMillis() + " ms, the bootstrap timeout" + acceptedFailureSaid());
             }
+            joined = true;
         } finally {
             joining = false;
             dialers.forEach(Thread::interrupt);
@@ -249,6 +252,11 @@ final class Joining {
     /** Whether this place is joining the others now (in {@link #connect}). */
     boolean isJoining() {
         return joining;
+    }
+
+    /** Whether this place has joined the others ({@link #connect} returned): the program runs. */
+    boolean hasJoined() {
+        return joined;
     }
 
     /** The handshake of a connection this place accepted failed: said if the join times out. */

@@ -383,6 +383,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             return;                                     // the places are closing
         }
         Transport t = transport;
+        if (t != null && !t.joining().isJoining() && !t.joining().hasJoined()) {
+            return;                     // its join failed, and says why: the program never ran here
+        }
         PlaceConnectionException e = new PlaceConnectionException("place " + names.get(here) + " lost place "
                 + names.get(place) + (t != null && t.joining().isJoining() ? " while the places joined: "
                 : " while the program ran: ") + why);

@@ -179,13 +179,22 @@ final class Transport implements AutoCloseable {
 
     /**
      * Joins the other places ({@link Joining#connect}): connects to every place above this one ({@code addresses},
-     * by index) and waits until every other place is connected, both ways, within {@code timeout}.
+     * by index) and waits until every other place is connected, both ways, within {@code timeout}. A join that
+     * fails closes this transport, telling the places it reached why ({@link #GAVE_UP_JOINING}).
      *
      * @throws PlaceConnectionException if a place refuses, cannot be reached or does not connect in time
      */
     void connect(List<InetSocketAddress> addresses, Duration timeout) throws InterruptedException {
-        joining.connect(addresses, timeout);
+        try {
+            joining.connect(addresses, timeout);
+        } catch (PlaceConnectionException e) {
+            close(GAVE_UP_JOINING + firstLine(e.getMessage()));  // the places it reached hear why it leaves
+            throw e;
+        }
     }
+
+    /** What a place whose join failed tells the places it reached, before why. */
+    static final String GAVE_UP_JOINING = "it gave up joining the places: ";
 
     private ChannelInitializer<SocketChannel> pipeline(int expected) {
         return new ChannelInitializer<>() {
@@ -526,6 +535,7 @@ final class Transport implements AutoCloseable {
                     ending = true;
                     lose(ctx, c.reason().equals(SHUTTING_DOWN) ? "it left: it shut down"
                             : c.reason().equals(JvmExitNotice.JVM_ENDING) ? JvmExitNotice.JVM_ENDED
+                            : c.reason().startsWith(GAVE_UP_JOINING) ? c.reason()
                             : "place " + names.get(peer) + " closed the connection: " + c.reason());
                     ctx.close();
                 }

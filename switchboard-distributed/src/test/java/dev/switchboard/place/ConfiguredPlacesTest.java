@@ -129,6 +129,36 @@ class ConfiguredPlacesTest {
                 .hasMessageContaining("the bootstrap timeout");
     }
 
+    /**
+     * Place left never starts; place right, whose bootstrap timeout is the file's 5 s, gives up on it while place 0
+     * (60 s, the builder's) still waits. Place 0 hears why right left, at once; right never ran the program, and
+     * does not say it lost place 0 "while the program ran" as it closes its own connections.
+     */
+    @Test
+    void aPlaceThatGivesUpJoiningTellsThePlacesItReachedWhy(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("places.conf");
+        Files.writeString(conf, threePlaces(freePorts(3), "mode: unauthenticated-insecure")
+                .replace("security {", "bootstrapTimeout: 5s\n  security {"));
+        Process right = new ProcessBuilder(java(), "-cp", classPath(), ConfiguredPlacesTest.class.getName(),
+                "--config", conf.toString(), "--place", "right").redirectErrorStream(true)
+                .redirectOutput(dir.resolve("right.out").toFile()).start();
+        try {
+            assertThatThrownBy(() -> Places.builder().workers(1).messages(Hop.class, NewBouncer.class)
+                    .bootstrapTimeout(java.time.Duration.ofSeconds(60)).args("--config", conf.toString())
+                    .run(places -> { }))
+                    .isInstanceOf(PlaceConnectionException.class)
+                    .hasMessageStartingWith("place master cannot join: place right was lost while the places joined:"
+                            + " it gave up joining the places: place right is not connected to left after 5000 ms,"
+                            + " the bootstrap timeout");
+            assertThat(right.waitFor(60, TimeUnit.SECONDS)).as("place right's JVM ends").isTrue();
+            assertThat(Files.readString(dir.resolve("right.out")))
+                    .contains("place right is not connected to left after 5000 ms, the bootstrap timeout")
+                    .doesNotContain("while the program ran");
+        } finally {
+            right.destroyForcibly();
+        }
+    }
+
     /** An actor that fails on its first message. */
     record NewQuitter() implements ActorRecipe<Hop> {
         @Override
