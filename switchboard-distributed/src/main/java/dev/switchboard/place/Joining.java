@@ -23,7 +23,9 @@ import java.util.function.IntPredicate;
 
 /**
  * How a place joins the others over its {@link Transport}: it dials every place above it, again while one is not
- * listening yet, and waits until every other place is connected both ways, or a handshake of its own fails.
+ * listening yet, and waits until every other place is connected both ways, or a handshake of its own fails. While
+ * it waits it logs, every 5 s (INFO), which places it still waits for, which it has reached, and how long it waits
+ * yet.
  *
  * <p>Implementation notes. Every place above is dialed at once, each by a virtual thread of its own, so that a place
  * not there yet holds up no other connection. A dial that fails (nothing listens yet, or the name does not resolve
@@ -36,6 +38,8 @@ import java.util.function.IntPredicate;
 final class Joining {
     /** How long a place waits before it tries again to reach a place that is not listening yet. */
     private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** How often, by default, a place that waits for the others logs whom it waits for. */
+    static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     /** The transport's logger: what a place says about its connections is found under one name. */
     private static final System.Logger LOG = System.getLogger(Transport.class.getName());
 
@@ -54,6 +58,8 @@ final class Joining {
      * (anyone may connect and fail), but a join that times out says it, as the likely reason a place did not come.
      */
     private volatile String acceptedFailure;
+    /** How often a join that waits says whom it waits for ({@link #logProgress}). */
+    private volatile Duration progressEvery = PROGRESS_EVERY;
     /** Whether {@link #connect} runs: a connection lost meanwhile fails it. */
     private volatile boolean joining;
     /** Whether {@link #connect} returned, every place connected: from then on, the program runs. */
@@ -109,9 +115,14 @@ final class Joining {
                         .start(() -> dial(p, addresses.get(p), timeout, deadline)));
             }
             boolean all = false;
+            long nextProgress = System.nanoTime() + progressEvery.toNanos();
             for (long left = deadline - System.nanoTime(); !all && left > 0 && refused == null
                     && unreachable.isEmpty(); left = deadline - System.nanoTime()) {
                 all = connected.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+                if (!all && System.nanoTime() - nextProgress >= 0) {
+                    nextProgress = System.nanoTime() + progressEvery.toNanos();
+                    logProgress(deadline, timeout);
+                }
             }
             if (!all && refused != null) {
                 throw new PlaceConnectionException("place " + names.get(self) + " cannot join: " + refused);
@@ -169,6 +180,22 @@ final class Joining {
         } catch (InterruptedException e) {
             // the join ended
         }
+    }
+
+    /** Says, at INFO, which places this one still waits for, which it has reached, and how long it waits yet. */
+    private void logProgress(long deadline, Duration timeout) {
+        List<String> waiting = new ArrayList<>();
+        List<String> reached = new ArrayList<>();
+        for (int p = 0; p < names.size(); p++) {
+            if (p != self) {
+                (holdsConnection.test(p) ? reached : waiting).add(names.get(p));
+            }
+        }
+        long left = TimeUnit.NANOSECONDS.toSeconds(Math.max(0, deadline - System.nanoTime()));
+        LOG.log(System.Logger.Level.INFO, () -> "place " + names.get(self) + " is joining the places: still waiting"
+                + " for " + String.join(", ", waiting) + "; connected to " + (reached.isEmpty() ? "none yet"
+                : String.join(", ", reached)) + "; " + left + " s left before the bootstrap timeout ("
+                + timeout.toMillis() + " ms)");
     }
 
     /** Why the join failed when places could not be reached until the deadline: each, where, and the last error. */
@@ -268,6 +295,11 @@ final class Joining {
     private String acceptedFailureSaid() {
         String why = acceptedFailure;
         return why == null ? "" : "; " + why;
+    }
+
+    /** For tests: how often a join that waits logs whom it waits for (5 s otherwise). */
+    void progressEvery(Duration every) {
+        progressEvery = every;
     }
 
     /** For tests: how often {@link #connect} found a place not listening yet and tried again. */

@@ -347,24 +347,7 @@ class PlaceFailureTest {
 
     @Test
     void aFailureOfAnActorAtAnotherPlaceNamesTheActorAndWhatItProcessed() throws Exception {
-        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger log = java.util.logging.Logger.getLogger(PlaceRuntime.class.getName());
-        java.util.logging.Handler capture = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                logged.add(r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(capture);
-        try {
+        try (CapturedLog log = new CapturedLog(PlaceRuntime.class)) {
             Throwable thrown = running(() -> Places.builder().places(2).workers(1).messages(Work.class,
                     NewFailer.class).run(places -> places.start(1, "failer", new NewFailer()).send(new Work(3))))
                     .get(60, TimeUnit.SECONDS);
@@ -372,10 +355,9 @@ class PlaceFailureTest {
                     + " exception escaped process\\(Work\\[i=3]\\)\\)";
             assertThat(failures(thrown)).singleElement().asString().matches("on place p1: " + failure);
             // the log names the actor, not the contents of the message it processed, as the failure log never does
-            assertThat(logged).anyMatch(line -> line.matches("a failure at place p1, which the program's finish will"
-                    + " throw: java.lang.IllegalStateException: fails on work 3 \\(failer@\\d+ was terminated\\)"));
-        } finally {
-            log.removeHandler(capture);
+            assertThat(log.lines).anyMatch(line -> line.matches("a failure at place p1, which the program's finish"
+                    + " will throw: java.lang.IllegalStateException: fails on work 3"
+                    + " \\(failer@\\d+ was terminated\\)"));
         }
     }
 

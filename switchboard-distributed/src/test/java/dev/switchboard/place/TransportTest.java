@@ -286,16 +286,9 @@ class TransportTest {
      */
     @Test
     void aPlaceThatNeverComesHoldsUpNoOtherConnection() throws Exception {
-        Transport p0 = new Transport(0, "run", NAMES, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
-        Transport p2 = new Transport(2, "run", NAMES, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
-        open.add(p0);
-        open.add(p2);
-        InetSocketAddress nobody;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            nobody = new InetSocketAddress("127.0.0.1", probe.getLocalPort());
-        }
-        List<InetSocketAddress> addresses = List.of(p0.bind(new InetSocketAddress("127.0.0.1", 0)), nobody,
-                p2.bind(new InetSocketAddress("127.0.0.1", 0)));
+        Transport p0 = opened(0);
+        Transport p2 = opened(2);
+        List<InetSocketAddress> addresses = withoutP1(p0, p2);
         CompletableFuture<Throwable> joined0 = CompletableFuture.supplyAsync(() -> {
             try {
                 p0.connect(addresses, Duration.ofSeconds(6));
@@ -308,6 +301,48 @@ class TransportTest {
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessage("place p2 is not connected to p1 after 3000 ms, the bootstrap timeout");
         assertThat(joined0.get(30, TimeUnit.SECONDS)).isInstanceOf(PlaceConnectionException.class);
+    }
+
+    /** A place waiting for another that never comes says, at a bounded rate, whom it waits for and how long yet. */
+    @Test
+    void aPlaceThatWaitsToJoinSaysWhomItWaitsForAndHowLongYet() throws Exception {
+        Transport p0 = opened(0);
+        Transport p2 = opened(2);
+        p0.joining().progressEvery(Duration.ofMillis(200));
+        List<InetSocketAddress> addresses = withoutP1(p0, p2);
+        List<String> said;
+        try (CapturedLog log = new CapturedLog(Transport.class)) {
+            CompletableFuture.runAsync(() -> {
+                try {
+                    p2.connect(addresses, Duration.ofSeconds(20));
+                } catch (Exception e) {
+                    // it waits for p1 until p0 gives up
+                }
+            }, OWN_THREAD);
+            assertThatThrownBy(() -> p0.connect(addresses, Duration.ofSeconds(3)))
+                    .isInstanceOf(PlaceConnectionException.class).hasMessageContaining("cannot reach place p1");
+            said = log.lines.stream().filter(line -> line.startsWith("place p0 is joining")).toList();
+        }
+        assertThat(said).as("at most one line every 200 ms").hasSizeBetween(1, 3000 / 200 + 1);
+        assertThat(said).anySatisfy(line -> assertThat(line).matches("place p0 is joining the places: still waiting"
+                + " for p1; connected to p2; [0-2] s left before the bootstrap timeout \\(3000 ms\\)"));
+    }
+
+    /** Place {@code index} of the three, with the default settings, closed after the test. */
+    private Transport opened(int index) {
+        Transport t = new Transport(index, "run", NAMES, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
+        open.add(t);
+        return t;
+    }
+
+    /** Where places p0 and p2 listen, and between them an address where nobody does: p1 never comes. */
+    private static List<InetSocketAddress> withoutP1(Transport p0, Transport p2) throws Exception {
+        InetSocketAddress nobody;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            nobody = new InetSocketAddress("127.0.0.1", probe.getLocalPort());
+        }
+        return List.of(p0.bind(new InetSocketAddress("127.0.0.1", 0)), nobody,
+                p2.bind(new InetSocketAddress("127.0.0.1", 0)));
     }
 
     /** The JDK's immutable collections travel without the program registering their classes (it cannot name them). */
