@@ -41,6 +41,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private boolean challenged;
     private boolean pending;
     private boolean ended;
+    /** Accepting: the place the peer's Hello said it was (not proved), or -1 before one. */
+    private int claimed = -1;
     /** Whether a handshake frame has come (before one, a close is a busy or restarting place: dialed again). */
     private boolean heard;
     private ScheduledFuture<?> deadline;
@@ -122,8 +124,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             bytes.release();
         }
         if (frame instanceof Handshake.Refused r) {
-            fail(ctx, (expected >= 0 ? "place " + transport.name(expected) : "the peer") + " refused the"
-                    + " connection: " + r.reason());
+            fail(ctx, (expected >= 0 ? "place " + transport.name(expected) : claimed >= 0 ? "place "
+                    + transport.name(claimed) : "the peer") + " refused the connection: " + r.reason());
         } else if (expected < 0) {
             accepting(ctx, frame);
         } else {
@@ -138,6 +140,8 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 refuse(ctx, "the first frame must be a Hello, not a " + frame.getClass().getSimpleName());
                 return;
             }
+            claimed = h.place() >= 0 && h.place() < transport.places() && h.place() != transport.self()
+                    ? h.place() : -1;
             String wrong = checkHello(ctx, h);
             if (wrong != null) {
                 refuse(ctx, wrong);
@@ -292,13 +296,14 @@ final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         }
         end();
         String from = expected >= 0 ? "to place " + transport.name(expected) + " at " + address(ctx)
-                : "from " + address(ctx);
+                : "from " + address(ctx) + (claimed >= 0 ? ", which said it was place " + transport.name(claimed)
+                + "," : "");
         LOG.log(System.Logger.Level.WARNING, () -> transport.here() + " closes a connection " + from
                 + " in its handshake: " + printable(reason));
         if (expected >= 0) {
             transport.joining().handshakeFailed(expected, reason);
         } else {
-            transport.joining().acceptedHandshakeFailed("a connection from " + address(ctx) + " failed its handshake: "
+            transport.joining().acceptedHandshakeFailed("a connection " + from + " failed its handshake: "
                     + printable(reason));
         }
         ctx.close();

@@ -128,12 +128,13 @@ class PlaceSecurityTest {
                         + " secret: it is not place p1 of this program" + HandshakeHandler.SECRETS_DIFFER);
         assertThat(impostor.isConnected(0)).isFalse();
         // the listener cannot tell a stranger from a place with another secret, so it waits for its timeout, and
-        // says then what the handshake it accepted met
+        // says then what the handshake it accepted met, and which place the peer said it was (not proved)
         assertThatThrownBy(() -> impostor.connect(List.of(a0, at), Duration.ofMillis(500)))
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessageStartingWith("place p1 is not connected to p0 after 500 ms, the bootstrap timeout; a"
                         + " connection from ")
-                .hasMessageEndingWith(" failed its handshake: the peer refused the connection: the place at " + at
+                .hasMessageEndingWith(", which said it was place p0, failed its handshake: place p0 refused the"
+                        + " connection: the place at " + at
                         + " did not prove that it knows the program's secret: it is not place p1 of this program"
                         + HandshakeHandler.SECRETS_DIFFER);
     }
