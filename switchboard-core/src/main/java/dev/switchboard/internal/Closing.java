@@ -130,6 +130,24 @@ final class Closing {
         }
     }
 
+    /**
+     * Whether {@code failure} is a consequence of this runtime's close: the runtime is closed, and the failure is,
+     * or is caused by (a few levels down), a refusal ({@code RuntimeClosedException} is a
+     * {@link java.util.concurrent.RejectedExecutionException}) or an interrupt (the close interrupts the workers).
+     */
+    boolean isConsequence(Throwable failure) {
+        if (!scheduler.isClosed()) {
+            return false;
+        }
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 4; depth++, t = t.getCause()) {
+            if (t instanceof java.util.concurrent.RejectedExecutionException || t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     RuntimeException closedWhileBlocked(String what) {
         return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was " + closedBy + " while thread '"
                 + Thread.currentThread().getName() + "' waited in " + what);

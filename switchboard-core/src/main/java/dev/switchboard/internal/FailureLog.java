@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
  * "dev.switchboard" at level ERROR, one line naming the actor, where it failed (the message's type, never its
  * contents), what happens next, with the cause and its stack trace. Rate-limited: at most {@link #perMinute} lines
  * a minute of the runtime's clock; the failures beyond that are counted, and the next line logged says how many
- * were not. Owns the limit, the minute's count and the count of failures not logged; may touch nothing else.
+ * were not. A failure its runtime's close caused (a refusal of new work, an interrupt, once the runtime is closed)
+ * is logged at INFO, saying so, without its stack trace: it is no error of the program. Owns the limit, the minute's count and the count of failures not logged; may touch nothing else.
  */
 public final class FailureLog {
     /*
@@ -68,6 +69,11 @@ public final class FailureLog {
      */
     public void actorFailed(Object actor, String where, Throwable cause, String next) {
         try {
+            if (scheduler.isCloseConsequence(cause)) {        // the close's doing, not the program's error
+                log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where + " after the"
+                        + " runtime's close: " + cause + "; " + next, null, System.Logger.Level.INFO);
+                return;
+            }
             log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where + ": " + cause + "; "
                     + next, cause);
         } catch (Throwable noMemoryOrBrokenLogger) {
@@ -75,8 +81,12 @@ public final class FailureLog {
         }
     }
 
-    /** Logs {@code text} and {@code cause}, unless this minute's lines are used up. Never throws. */
+    /** Logs {@code text} and {@code cause} at ERROR, unless this minute's lines are used up. Never throws. */
     private void log(String text, Throwable cause) {
+        log(text, cause, System.Logger.Level.ERROR);
+    }
+
+    private void log(String text, Throwable cause, System.Logger.Level level) {
         try {
             long skipped;
             synchronized (this) {
@@ -102,7 +112,7 @@ public final class FailureLog {
             String line = "Switchboard: " + text
                     + (skipped == 0 ? "" : " (" + skipped + " more failure" + (skipped == 1 ? "" : "s")
                     + " since the last line were not logged: more than " + perMinute + " a minute)");
-            logger.log(System.Logger.Level.ERROR, line, cause);
+            logger.log(level, line, cause);
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
         }

@@ -529,6 +529,14 @@ public final class Scheduler {
     }
 
     /**
+     * Whether {@code failure} is a consequence of this runtime's close (a refusal, an interrupt, after the close):
+     * logged as such, at INFO and without its stack trace, not as an error of the program.
+     */
+    public boolean isCloseConsequence(Throwable failure) {
+        return closing.isConsequence(failure);
+    }
+
+    /**
      * The {@code RuntimeClosedException} for a thread of this closed runtime that was waiting in {@code what} (a
      * {@code get()} of a future nobody will put now), naming the runtime, who closed it, the thread and the wait.
      */

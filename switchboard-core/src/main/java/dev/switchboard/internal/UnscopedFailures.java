@@ -53,6 +53,11 @@ final class UnscopedFailures {
         String name = scheduler.name();
         long n = logged.incrementAndGet();
         if (n <= PRINTED_UNSCOPED_FAILURES) {
+            if (scheduler.isCloseConsequence(failure)) {        // the close's doing, not the program's error
+                LOG.log(System.Logger.Level.INFO, "Switchboard: failure outside every finish of runtime '" + name
+                        + "' after its close (no finish can rethrow it): " + failure);
+                return;
+            }
             LOG.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
                     + "' (no finish can rethrow it)", failure);
         } else if (isPowerOfTen(n)) {

@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.internal.ManualClock;
 import dev.switchboard.task.FinishTimeoutException;
@@ -15,6 +16,7 @@ import java.util.Properties;
 import java.util.ResourceBundle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -97,6 +99,80 @@ class FailureLogTest {
                 assertThat(line.cause()).isInstanceOf(IllegalStateException.class);
             });
         }
+    }
+
+    /** Blocks in its message until released, then spawns: after a close, the spawn is refused. */
+    static final class Late extends Actor<String> {
+        final CountDownLatch inside = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        protected void process(String m) {
+            inside.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            dev.switchboard.Switchboard.async(() -> { });
+        }
+    }
+
+    /**
+     * A failure the close caused (an actor's spawn refused by the closed runtime, which had terminated the actor:
+     * the failure reaches no finish) is logged at INFO, saying so, without a stack trace: a close's consequences
+     * are no errors of the program. It was logged as an error, with its stack trace.
+     */
+    @Test
+    void aFailureTheCloseCausedIsLoggedAtInfoAsTheClosesDoing() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("shop").workers(2).build();
+        List<java.util.logging.LogRecord> logged = new CopyOnWriteArrayList<>();
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.switchboard");
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getMessage().contains("runtime 'shop'") && r.getMessage().contains("fail")) {
+                    logged.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.addHandler(capture);
+        try {
+            closeWhileAnActorStillRuns(rt);
+        } finally {
+            jul.removeHandler(capture);
+        }
+        // the failure log and the unscoped handler's log may both tell of it, by how far the close had come
+        assertThat(logged).as("%s", logged.stream().map(r -> r.getLevel() + " " + r.getMessage()).toList())
+                .isNotEmpty().allSatisfy(r -> {
+                    assertThat(r.getLevel()).isEqualTo(java.util.logging.Level.INFO);
+                    assertThat(r.getMessage()).matches("Switchboard: (failure outside every finish of runtime 'shop'"
+                            + " after its close|actor late@\\d+ of runtime 'shop' failed processing a String after"
+                            + " the runtime's close).*: dev.switchboard.task.RuntimeClosedException: .*");
+                    assertThat(r.getThrown()).isNull();
+                });
+    }
+
+    private static void closeWhileAnActorStillRuns(TaskRuntime rt) throws InterruptedException {
+        Late late = new Late();
+        Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> late.start("late").send("go"))));
+        owner.start();
+        assertThat(late.inside.await(20, TimeUnit.SECONDS)).isTrue();
+        Thread closer = new Thread(() -> rt.close(Duration.ofSeconds(20)));
+        closer.start();
+        Await.until("the runtime closed", rt::isClosed);
+        late.release.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(closer.isAlive() || owner.isAlive()).as("the close and the finish ended").isFalse();
     }
 
     /**
