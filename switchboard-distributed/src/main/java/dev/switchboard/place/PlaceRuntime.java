@@ -1,19 +1,15 @@
 package dev.switchboard.place;
 
 import dev.switchboard.actor.ActorRef;
-import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.spi.RemoteRoute;
 import dev.switchboard.spi.Seam;
 import dev.switchboard.task.MultiException;
 import dev.switchboard.task.TaskRuntime;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -31,7 +27,8 @@ import java.util.function.Consumer;
  * <p>
  * <b>Creation</b> across places is {@link RemoteCreations}'. <b>Global termination</b> is
  * {@link GlobalTermination}'s: waves of counts around the ring of places. Requests and death watch across places
- * are {@link RemoteRequests}'s and {@link RemoteWatches}'s.
+ * are {@link RemoteRequests}'s and {@link RemoteWatches}'s. How a failure of a place reaches place 0, and the program's
+ * result, is {@link PlaceFailures}'.
  *
  * <h2>Implementation notes</h2>
  * The transport hands every received frame to {@link #received} on its one I/O thread, so creations, deliveries and
@@ -54,27 +51,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * left the export table, or its mailbox refused them; answers that came for a handle no longer awaited.
      */
     private final AtomicLong lostDeliveries = new AtomicLong();
-    /**
-     * Place 0: failures of every place, in the order they arrived: the first {@link #KEPT_FAILURES}, and every lost
-     * connection; {@link #failuresNotKept()} counts the others.
-     */
-    final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-    /** Place 0: set by {@link #takeFailures}, under the lock of {@link #failures}: the program's result is made. */
-    private volatile boolean failuresTaken;
-    /** Place 0: the failures recorded, kept or not (those past the first {@link #KEPT_FAILURES} are not). */
-    private final AtomicLong failuresRecorded = new AtomicLong();
-    /** Another place: the failures reported to place 0 (those past the first {@link #KEPT_FAILURES}: no trace). */
-    private final AtomicLong failuresReported = new AtomicLong();
-    /** How many failures place 0 keeps, as a finish does; the others are counted. */
-    static final int KEPT_FAILURES = 100;
-    /** How many failures of other places place 0 logs one by one; after them, at 100, 1,000, 10,000, ... */
-    static final int LOGGED_FAILURES = 10;
+    /** The failures of the program's places: reported to place 0, recorded there for the program's result. */
+    private final PlaceFailures failures = new PlaceFailures(this);
     /** Another place: set when the connection to place 0 was lost while the program ran. */
     private volatile PlaceConnectionException lostMaster;
     /** Another place: place 0's {@link Frames.Shutdown}, which says how the program ended (null: not told). */
     private volatile Frames.Shutdown toldShutdown;
-    /** How many of the program's failures place 0 tells the others at most. */
-    static final int FAILURES_TOLD = 100;
     /** Place 0: set when a connection to another place was lost while the program ran. */
     private volatile RuntimeException lostPlace;
     /** The program's end, found by waves of counts ({@link GlobalTermination}). */
@@ -329,26 +311,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             }
             case Frames.Failed f -> {
                 termination.received.incrementAndGet();
-                PlaceFailureException e = new PlaceFailureException(names.get(f.place()), f.exceptionClass(),
-                        f.message(), f.actor(), f.stackTrace());
-                if (termination.terminated) {
-                    LOG.log(System.Logger.Level.DEBUG, () -> "after the program ended: " + e.getMessage());
-                } else if (f.lostConnection()) {
-                    programLost(e);                      // a connection between two other places
-                } else {
-                    long n = recordFailure(e);                 // 0: too late for the result, logged
-                    if (n > 0 && n <= LOGGED_FAILURES) {
-                        LOG.log(System.Logger.Level.ERROR, () -> "a failure at place " + names.get(f.place())
-                                + ", which the program's finish will throw: "
-                                + PlaceFailureException.whatForLog(f.exceptionClass(), f.message(), f.actor()));
-                    } else if (isPowerOfTen(n)) {
-                        LOG.log(System.Logger.Level.ERROR, () -> n + " failures at places so far (the first "
-                                + LOGGED_FAILURES + " logged, the first " + KEPT_FAILURES + " kept for the"
-                                + " program's finish, which counts them all); the latest at place "
-                                + names.get(f.place()) + ": "
-                                + PlaceFailureException.whatForLog(f.exceptionClass(), f.message(), f.actor()));
-                    }
-                }
+                failures.arrived(f);
             }
             case Frames.Wave w -> termination.passOn(w);
             case Frames.Shutdown s -> {
@@ -400,7 +363,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
             lostMaster = e;
             shutdown.countDown();
         } else {
-            report(e, true);
+            failures.report(e, true);
         }
     }
 
@@ -409,15 +372,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
      * connection: records why, stops waiting for waves and closes this place's runtime, which ends the program's
      * finish with what was still open.
      */
-    private void programLost(RuntimeException why) {
-        synchronized (failures) {
-            if (!failuresTaken) {
-                failures.add(why);
-            }
-        }
-        if (failuresTaken) {
-            failedTooLate(why);
-            return;
+    void programLost(RuntimeException why) {
+        if (!failures.recordLost(why)) {
+            return;                                     // after the program's result was made: logged
         }
         if (lostPlace != null) {
             return;
@@ -432,56 +389,7 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** A failure on this place outside every finish: to place 0's list, with this place named. */
     void failed(Throwable failure) {
-        report(failure, false);
-    }
-
-    /**
-     * Reports {@code failure} to place 0 ({@code lostConnection}: a connection to another place was lost), as a
-     * control frame, which a full buffer does not hold up (it may be sent from the transport's thread); counted
-     * as the program's traffic.
-     */
-    private void report(Throwable failure, boolean lostConnection) {
-        if (here == 0) {
-            recordFailure(failure);
-            return;
-        }
-        String trace = failuresReported.incrementAndGet() <= KEPT_FAILURES || lostConnection ? stackTrace(failure)
-                : "";                                  // place 0 keeps the first only: no more traces to carry
-        try {
-            sendFrame(0, failedFrame(here, failure, trace, lostConnection), true);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + " could not report a failure to place "
-                    + names.get(0) + " (" + e + "): " + trace);
-        }
-    }
-
-    /**
-     * {@code failure}, of place {@code place}, as a frame: for a failure that ended an actor, with the actor and what
-     * it was doing, as the {@link ProcessingFailure} that names it says (the note suppressed in the failure, or,
-     * for a failure that cannot carry one, the note whose cause the failure is).
-     */
-    private static Frames.Failed failedFrame(int place, Throwable failure, String trace, boolean lostConnection) {
-        Throwable thrown = failure;
-        String actor = null;
-        if (failure instanceof ProcessingFailure note && note.getCause() != null) {
-            thrown = note.getCause();
-            actor = note.getMessage();
-        } else {
-            for (Throwable s : failure.getSuppressed()) {
-                if (s instanceof ProcessingFailure note) {
-                    actor = note.getMessage();
-                    break;
-                }
-            }
-        }
-        return new Frames.Failed(place, thrown.getClass().getName(), thrown.getMessage(), actor, trace,
-                lostConnection);
-    }
-
-    private static String stackTrace(Throwable failure) {
-        StringWriter trace = new StringWriter();
-        failure.printStackTrace(new PrintWriter(trace));
-        return trace.toString();
+        failures.report(failure, false);
     }
 
     /**
@@ -512,58 +420,21 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
     volatile List<Throwable> bodyFailures = List.of();
 
     /**
-     * Place 0: counts {@code failure}, and keeps it if it is among the first {@link #KEPT_FAILURES}; returns how many
-     * have been recorded. Once the program's result has taken the failures ({@link #takeFailures}), logs it instead
-     * and returns 0.
-     */
-    private long recordFailure(Throwable failure) {
-        synchronized (failures) {
-            if (!failuresTaken) {
-                long n = failuresRecorded.incrementAndGet();
-                if (n <= KEPT_FAILURES) {
-                    failures.add(failure);
-                }
-                return n;
-            }
-        }
-        failedTooLate(failure);
-        return 0;
-    }
-
-    /** Place 0: a failure recorded after the program's result was made, which only the log can tell. */
-    private void failedTooLate(Throwable failure) {
-        LOG.log(System.Logger.Level.ERROR, "place " + names.get(here) + ": a failure after the program's result was"
-                + " made, which its finish does not throw: " + failure, failure);
-    }
-
-    /**
-     * Place 0, once its runtime is closed: the failures recorded, in the order they came, for the program's result
-     * ({@link #failuresNotKept()} counts those not kept). A failure recorded from now on is logged instead.
+     * Place 0, once its runtime is closed: the failures recorded, for the program's result
+     * ({@link PlaceFailures#takeFailures}). A failure recorded from now on is logged instead.
      */
     List<Throwable> takeFailures() {
-        synchronized (failures) {
-            failuresTaken = true;
-            return List.copyOf(failures);
-        }
+        return failures.takeFailures();
     }
 
-    private static boolean isPowerOfTen(long n) {
-        for (long p = 100; p > 0 && p <= n; p *= 10) {
-            if (p == n) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Place 0: the failures counted but not kept ({@link #failures} holds the others). */
+    /** Place 0: the failures counted but not kept ({@link #failuresSoFar} holds the others). */
     long failuresNotKept() {
-        return Math.max(0, failuresRecorded.get() - KEPT_FAILURES);
+        return failures.failuresNotKept();
     }
 
     /** Place 0, for a hang report: the failures of other places so far. */
     List<Throwable> failuresSoFar() {
-        return List.copyOf(failures);
+        return failures.failuresSoFar();
     }
 
     // ------------------------------------------------------------------------------------------ termination
@@ -597,12 +468,12 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
 
     /** Reports {@code failure} to place 0 as a lost connection (a wave could not be passed on). */
     void reportLost(Throwable failure) {
-        report(failure, true);
+        failures.report(failure, true);
     }
 
     /**
      * Place 0: tells every other place that the program has ended, and with which failures (each as the place it
-     * happened on reported it; the first {@link #FAILURES_TOLD} of them, and how many there were).
+     * happened on reported it; the first {@link PlaceFailures#FAILURES_TOLD} of them, and how many there were).
      */
     void shutDownOthers(List<Throwable> programFailures, long failureCount) {
         Frames.Shutdown shutdown = shutdownFrame(programFailures, failureCount);
@@ -616,15 +487,9 @@ final class PlaceRuntime implements Transport.Receiver, RemoteRoute, AutoCloseab
         }
     }
 
+    /** Place 0: the frame that tells the others the program has ended ({@link PlaceFailures#shutdownFrame}). */
     Frames.Shutdown shutdownFrame(List<Throwable> programFailures, long failureCount) {
-        List<Frames.Failed> told = new ArrayList<>();
-        for (Throwable f : programFailures.subList(0, Math.min(FAILURES_TOLD, programFailures.size()))) {
-            told.add(f instanceof PlaceFailureException p
-                    ? new Frames.Failed(names.indexOf(p.place()), p.exceptionClass(), p.remoteMessage(), p.actor(),
-                            p.remoteStackTrace(), false)
-                    : failedFrame(0, f, stackTrace(f), false));
-        }
-        return new Frames.Shutdown(told.toArray(Frames.Failed[]::new), failureCount);
+        return failures.shutdownFrame(programFailures, failureCount);
     }
 
     /**

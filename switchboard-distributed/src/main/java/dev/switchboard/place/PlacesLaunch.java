@@ -292,7 +292,7 @@ final class PlacesLaunch {
         try {
             deadLetters = master.awaitTermination();
         } catch (PlaceConnectionException | PlaceFailureException lost) {
-            if (!master.failures.contains(lost)) {
+            if (!master.failuresSoFar().contains(lost)) {
                 failures.add(lost);
             }
         }

@@ -94,7 +94,7 @@ class PlaceRuntimeTest {
             place.received(0, place.codec.decode(encoded.skipBytes(4)));
             assertThatThrownBy(place::awaitShutdown).isInstanceOfSatisfying(MultiException.class, e -> {
                 assertThat(e.failureCount()).isEqualTo(150);
-                assertThat(e.failures()).hasSize(PlaceRuntime.FAILURES_TOLD)
+                assertThat(e.failures()).hasSize(PlaceFailures.FAILURES_TOLD)
                         .allSatisfy(f -> assertThat(f).isInstanceOf(PlaceFailureException.class));
                 PlaceFailureException first = (PlaceFailureException) e.failures().get(0);
                 PlaceFailureException second = (PlaceFailureException) e.failures().get(1);
@@ -149,7 +149,8 @@ class PlaceRuntimeTest {
         place.received(1, new Frames.Create(id, "narrow", new NewNarrow(), -1));
         assertThat(place.waitingMessages()).isZero();
         assertThat(place.deadLetterCountForTests()).isEqualTo(dead + 2);    // its mailbox held one of three
-        assertThat(place.failures).hasSize(2).allSatisfy(f -> assertThat(f).hasMessageContaining("could not deliver"));
+        assertThat(place.failuresSoFar()).hasSize(2)
+                .allSatisfy(f -> assertThat(f).hasMessageContaining("could not deliver"));
         assertThat(taken.await(20, TimeUnit.SECONDS)).as("the message its mailbox held was processed").isTrue();
         place.received(1, new Frames.Deliver(id, -1, "last"));
         assertThat(ended.await(20, TimeUnit.SECONDS)).isTrue();
@@ -163,7 +164,7 @@ class PlaceRuntimeTest {
         place.received(1, new Frames.Create(id, "faulty", new NewFaulty(), -1));
         place.received(1, new Frames.Deliver(id, -1, "late"));
         assertThat(place.waitingMessages()).isZero();
-        assertThat(place.failures).singleElement().satisfies(f -> assertThat(f)
+        assertThat(place.failuresSoFar()).singleElement().satisfies(f -> assertThat(f)
                 .hasMessageContaining("could not create faulty@" + id).hasMessageContaining("place p1")
                 .hasMessageContaining("no such recorder"));
     }
@@ -241,7 +242,7 @@ class PlaceRuntimeTest {
             assertThat(place.deadLetterCountForTests()).isEqualTo(dead + 1);
             pair.send("end");
         });
-        assertThat(place.failures).singleElement().satisfies(f -> assertThat(f)
+        assertThat(place.failuresSoFar()).singleElement().satisfies(f -> assertThat(f)
                 .hasMessageContaining("could not deliver a java.lang.String from place p1 to actor " + id[0])
                 .hasMessageContaining("mailbox 7"));
     }
@@ -272,7 +273,7 @@ class PlaceRuntimeTest {
             assertThat(failed.stackTrace()).hasSize(10_000).endsWith("more than a frame between places carries]");
             Frames.Shutdown shutdown = (Frames.Shutdown) decoded[1];
             assertThat(shutdown.failureCount()).isEqualTo(150);
-            assertThat(shutdown.failures()).hasSize(PlaceRuntime.FAILURES_TOLD)
+            assertThat(shutdown.failures()).hasSize(PlaceFailures.FAILURES_TOLD)
                     .allSatisfy(f -> assertThat(f.message()).startsWith("deep "));
             assertThat(shutdown.failures()[0].stackTrace()).hasSize(10_000);
             assertThat(shutdown.failures()[99].stackTrace()).as("past the frame's share of texts").isEmpty();
@@ -295,13 +296,13 @@ class PlaceRuntimeTest {
             }
             pair.send("end");
         });
-        assertThat(place.failures).hasSize(PlaceRuntime.KEPT_FAILURES);
-        assertThat(place.failures.peek()).hasMessageContaining("could not deliver a java.lang.String");
-        assertThat(place.failuresNotKept()).isEqualTo(400 - PlaceRuntime.KEPT_FAILURES);
-        List<Throwable> kept = List.copyOf(place.failures);
+        assertThat(place.failuresSoFar()).hasSize(PlaceFailures.KEPT_FAILURES);
+        assertThat(place.failuresSoFar().get(0)).hasMessageContaining("could not deliver a java.lang.String");
+        assertThat(place.failuresNotKept()).isEqualTo(400 - PlaceFailures.KEPT_FAILURES);
+        List<Throwable> kept = place.failuresSoFar();
         Frames.Shutdown told = place.shutdownFrame(kept, kept.size() + place.failuresNotKept());
         assertThat(told.failureCount()).isEqualTo(400);
-        assertThat(told.failures()).hasSize(PlaceRuntime.FAILURES_TOLD);
+        assertThat(told.failures()).hasSize(PlaceFailures.FAILURES_TOLD);
     }
 
     @Test
