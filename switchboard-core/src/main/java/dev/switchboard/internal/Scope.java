@@ -18,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * completes into this scope through the spawn tree (see {@link Node}). The body's own end is the scope's
  * {@link #tryComplete()}; when that and all children have happened, {@link #onCompletion} marks the scope done
  * and wakes the waiting thread, and a nested scope then completes into the node that opened it. Failures of any
- * task or actor in the tree, up to the next nested finish, are collected here and rethrown by the finish.
+ * task or actor in the tree, up to the next nested finish, are collected here ({@link ScopeFailures}, made at the
+ * first failure and guarded by this scope's monitor, which also guards its stopping) and rethrown by the finish.
  *
  * <p>For the hang diagnostic the scope keeps a list of the actors started in it and the asyncAwait tasks created
  * in it ({@link #track}); a report lists those still open.
@@ -67,20 +68,21 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** When the finish waiting for this scope times out (the runtime's clock), or 0: read by a clock's nextDue. */
     private volatile long timesOutAt;
 
-    /** Task failures since the waiting finish last logged them, and the first of them; guarded by this. */
+    /**
+     * Task failures since the waiting finish last logged them, and the first of them; guarded by this. Here, not in
+     * {@link #failures}: a task failure that found no memory to make that is counted too.
+     */
     private long tasksFailedUnlogged;
     private Throwable firstTaskFailureUnlogged;
-    /** The first failures, oldest first, at most {@link #MAX_KEPT_FAILURES}; guarded by this. */
-    private List<Throwable> failures;
     /**
-     * The failures of futures' tasks recorded here ({@link #addFutureFailure}), unwrapped, at most
-     * {@link #MAX_KEPT_FAILURES}; null in the global scope. Only those can come back from a {@code get()}, and such
-     * a failure is not recorded again; guarded by this.
+     * The failures recorded here, or null before the first: made by {@link #addFailure}, so that a finish that does
+     * not fail allocates nothing for failures; guarded by this.
      */
-    private List<Throwable> futuresFailures;
-    /** Failures recorded, kept or not; guarded by this. */
-    private long recorded;
-    /** The first failure that could not be recorded for lack of memory, kept without allocating; guarded by this. */
+    private ScopeFailures failures;
+    /**
+     * The first failure that could not be recorded for lack of memory, kept without allocating (here, not in
+     * {@link #failures}, which there may have been no memory to make); guarded by this.
+     */
     private Throwable unrecorded;
     /** Failures that could not be recorded for lack of memory; guarded by this. */
     private long unrecordedCount;
@@ -189,7 +191,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         List<Throwable> before;
         synchronized (this) {
             adoptedBy = parent;                 // written before reading done; onCompletion does the reverse
-            before = failures == null ? List.of() : List.copyOf(failures);
+            before = failures == null ? List.of() : failures.listedSoFar();
         }
         if (done && getCompleter() == null) {
             releaseAdoption();
@@ -302,31 +304,27 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         Node forwardTo;
         boolean wake;
         // Plain monitors, no VarHandle and no allocation on the way to the waiter: this must work when the heap is
-        // exhausted (a VarHandle call site used for the first time allocates to link itself).
+        // exhausted (a VarHandle call site used for the first time allocates to link itself). One monitor, this,
+        // guards the failures and the stopping both. The ScopeFailures is made here, at the first failure: without
+        // the memory for it, the failure is counted below, which needs no ScopeFailures.
         try {
             synchronized (this) {
                 forwardTo = adoptedBy;
                 if (forwardTo == null) {
-                    if (isAFuturesFailure(failure)) {
+                    ScopeFailures f = failures;
+                    if (f == null) {
+                        failures = f = new ScopeFailures();
+                    }
+                    if (!f.record(failure, ofAFuture && !global)) {
                         return false;
                     }
-                    if (ofAFuture && !global) {
-                        rememberFuturesFailure(failure);     // first: if it cannot, nothing is recorded yet
-                    }
-                    if (failures == null) {
-                        failures = new ArrayList<>(2);
-                    }
-                    if (failures.size() < MAX_KEPT_FAILURES) {
-                        failures.add(failure);
-                    }
-                    recorded++;                     // after the list: a failure is counted once, here or below
                 }
                 anyFailure = true;
                 wake = fatal && stopOnce(failure);   // recorded first: the finish it ends rethrows this failure
             }
         } catch (Throwable noMemory) {
             synchronized (this) {
-                if (unrecorded == null) {
+                if (unrecorded == null) {           // allocates nothing
                     unrecorded = failure;
                 }
                 unrecordedCount++;
@@ -346,41 +344,6 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         return true;
     }
 
-    /**
-     * Whether {@code failure}, maybe wrapped in {@link CompletionException}s (a future's get() wraps its failure
-     * once), is a future's failure recorded here. Holding this monitor.
-     */
-    private boolean isAFuturesFailure(Throwable failure) {
-        if (futuresFailures == null) {
-            return false;
-        }
-        Throwable root = unwrapped(failure);
-        for (Throwable f : futuresFailures) {
-            if (f == root) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Notes a future's failure about to be recorded, so that a get()'s rethrow of it is not. Holding this monitor. */
-    private void rememberFuturesFailure(Throwable failure) {
-        if (futuresFailures == null) {
-            futuresFailures = new ArrayList<>(2);
-        }
-        if (futuresFailures.size() < MAX_KEPT_FAILURES) {
-            futuresFailures.add(unwrapped(failure));
-        }
-    }
-
-    private static Throwable unwrapped(Throwable failure) {
-        Throwable root = failure;
-        for (int hops = 0; hops < 8 && root instanceof CompletionException && root.getCause() != null; hops++) {
-            root = root.getCause();
-        }
-        return root;
-    }
-
     /** Sets {@link #stopped} if it is not set; returns whether this call set it. Called holding this monitor. */
     private boolean stopOnce(Throwable cause) {
         if (stopped != null || global) {           // nobody waits for the global scope: it never stops
@@ -395,7 +358,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         List<Throwable> kept;
         Throwable u;
         synchronized (this) {
-            kept = failures == null ? new ArrayList<>(1) : new ArrayList<>(failures);
+            kept = failures == null ? new ArrayList<>(1) : failures.listCopy();
             u = unrecorded;
         }
         if (u != null && kept.size() < MAX_KEPT_FAILURES && !kept.contains(u)) {
@@ -406,7 +369,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     /** Every failure reported to this scope, including those not kept. */
     public synchronized long failureCount() {
-        return recorded + unrecordedCount;
+        return (failures == null ? 0 : failures.recorded()) + unrecordedCount;
     }
 
     /** The failures kept and how many there were in all, read together. */

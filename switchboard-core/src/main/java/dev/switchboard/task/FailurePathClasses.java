@@ -16,7 +16,7 @@ final class FailurePathClasses {
         for (String name : new String[] {
                 "dev.switchboard.internal.Failures", "dev.switchboard.internal.RunQueue$Pump",
                 "dev.switchboard.internal.Node$Rerun", "dev.switchboard.internal.Durations",
-                "dev.switchboard.internal.WorkerWaits",
+                "dev.switchboard.internal.WorkerWaits", "dev.switchboard.internal.ScopeFailures",
                 "dev.switchboard.task.Sneaky", "dev.switchboard.task.MultiException",
                 "dev.switchboard.task.FinishTimeoutException", "dev.switchboard.task.RuntimeClosedException",
                 "dev.switchboard.task.FinishOutcome",
