@@ -23,7 +23,7 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  * {@code TransportSettings.handshakeTimeout()} from the connection's start closes a peer that sends nothing, or
  * dribbles; an accepted connection counts as pending until it ends or succeeds, and one over
  * {@code TransportSettings.maxPendingHandshakes()} is closed at once. The switch adds the program's frame decoder and
- * the {@code Transport.Connection} after this handler before it removes this and the handshake's decoder, which hands
+ * the {@link Connection} after this handler before it removes this and the handshake's decoder, which hands
  * any bytes it holds past the handshake's last frame on to the new decoder.
  */
 final class HandshakeHandler extends ChannelInboundHandlerAdapter {

@@ -3,12 +3,10 @@ package dev.switchboard.place;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
@@ -40,7 +38,8 @@ import java.util.function.Supplier;
  * {@link PlaceConnectionException} naming the place, so a place that cannot keep up slows its senders or fails them,
  * and never fills the heap. A connection that closes is lost: sends to that place fail naming it, and the
  * {@link Receiver} hears of it. How a place dials the others and waits for every connection is {@link Joining}'s; the
- * probes of a place's liveness are {@link Pings}'.
+ * probes of a place's liveness are {@link Pings}'; a connection's frames, once its handshake is done, are
+ * {@link Connection}'s.
  */
 final class Transport implements AutoCloseable {
     static {
@@ -72,7 +71,7 @@ final class Transport implements AutoCloseable {
     }
 
     /** What a place that closes its transport tells the others. */
-    private static final String SHUTTING_DOWN = "shutting down";
+    static final String SHUTTING_DOWN = "shutting down";
 
     /** Why a connection ends when the place at the other end went away without a word. */
     static final String CLOSED_WITHOUT_A_WORD = "its connection closed without a word (the place was killed or"
@@ -286,7 +285,48 @@ final class Transport implements AutoCloseable {
 
     /** The handler of a connection to {@code place} once its handshake succeeded. */
     Connection connection(int place) {
-        return new Connection(place);
+        return new Connection(this, place);
+    }
+
+    // ------------------------------------------------------------------- what a connection reads and tells
+
+    /** Where the messages of other places go. */
+    Receiver receiver() {
+        return receiver;
+    }
+
+    /** The pings this place sent, which a connection's Pong answers. */
+    Pings pings() {
+        return pings;
+    }
+
+    /** A frame came from {@code place}, on the I/O thread: the failure detector hears it. */
+    void heard(int place, Object frame) {
+        detector.heard(place, frame);
+    }
+
+    /**
+     * The connection {@code ch} to {@code place} is lost for {@code why}, on the I/O thread; nothing if it is not
+     * that place's connection (lost already). Senders to the place then fail saying why, and the failure detector,
+     * the pings, the join (unless this place ends) and the {@link Receiver} hear of it.
+     */
+    void lost(int place, Channel ch, String why) {
+        if (channels.get(place) != ch) {
+            return;                                   // lost already
+        }
+        synchronized (lostWhy) {                      // before the channel goes: a sender then reads why
+            if (lostWhy[place] == null) {
+                lostWhy[place] = why;
+            }
+        }
+        if (channels.compareAndSet(place, ch, null)) {
+            detector.disconnected(place);
+            pings.placeLost(place, why);
+            if (!closed.get() && !receiver.ending()) {
+                joining.lost(place, why);                 // not an end this place was told of, or made
+            }
+            receiver.lost(place, why);
+        }
     }
 
     /**
@@ -320,7 +360,7 @@ final class Transport implements AutoCloseable {
     }
 
     /** "place p0 (from place p1)": where a message goes, and from where, for errors. */
-    private String destination(int place) {
+    String destination(int place) {
         return "place " + names.get(place) + " (from place " + names.get(self) + ")";
     }
 
@@ -490,146 +530,8 @@ final class Transport implements AutoCloseable {
     }
 
     /** The first line of {@code text}, at most 300 characters: what a log line and a Closing frame say. */
-    private static String firstLine(String text) {
+    static String firstLine(String text) {
         String line = String.valueOf(text).lines().findFirst().orElse("");
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
-    }
-
-    /** One connection, its handshake done: the frames of the program from place {@code peer}. */
-    final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
-        private final int peer;
-        /**
-         * Set on the I/O thread when this side ends the connection (a refusal, a Closing heard, a failure): the
-         * frames its decoder still holds are then neither decoded nor delivered, so what was delivered from the link
-         * stays a prefix of what was sent on it.
-         */
-        private boolean ending;
-
-        Connection(int peer) {
-            this.peer = peer;
-        }
-
-        @Override
-        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-            if (ending) {
-                return;                                   // past the end this side made: dropped unread
-            }
-            Object message;
-            try {
-                message = codec.decode(frame);
-            } catch (BoundedInput.OverLimit e) {
-                refuse(ctx, overLimit(frame, e));
-                return;
-            } catch (RuntimeException e) {
-                refuse(ctx, "a frame that is not a message of this program: " + firstLine(e.getMessage()));
-                return;
-            }
-            detector.heard(peer, message);
-            switch (message) {
-                case Frames.Heartbeat h -> {
-                    // heard: that is all it is for
-                }
-                case Frames.Ping ping -> write(ctx, new Frames.Pong(ping.id()));
-                case Frames.Pong pong -> pings.answered(pong.id());
-                case Frames.Closing c -> {
-                    ending = true;
-                    lose(ctx, c.reason().equals(SHUTTING_DOWN) ? "it left: it shut down"
-                            : c.reason().equals(JvmExitNotice.JVM_ENDING) ? JvmExitNotice.JVM_ENDED
-                            : c.reason().startsWith(GAVE_UP_JOINING) ? c.reason()
-                            : "place " + names.get(peer) + " closed the connection: " + c.reason());
-                    ctx.close();
-                }
-                default -> receiver.received(peer, message);
-            }
-        }
-
-        /**
-         * Why a message of the program over a decoding limit is refused: the link, the sending place, the message's
-         * class and its recipient as far as the frame's head tells, and the limit.
-         */
-        private String overLimit(ByteBuf frame, BoundedInput.OverLimit e) {
-            MessageCodec.Head head = codec.head(frame);
-            Class<?> type = head.message() != null ? head.message() : head.frame();
-            String what = (type == null ? "a message" : "a " + type.getName())
-                    + (head.to() != null ? " for " + receiver.recipient(head.to()) : "");
-            return "a message of the program over a decoding limit of place " + names.get(self) + ": " + what
-                    + ", sent by place " + names.get(peer) + " on its link with place " + names.get(self) + ": "
-                    + firstLine(e.getMessage());
-        }
-
-        private void refuse(ChannelHandlerContext ctx, String reason) {
-            ending = true;
-            System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING,
-                    "place " + names.get(self) + " closes its connection with place " + names.get(peer) + ": "
-                            + HandshakeHandler.printable(reason));
-            write(ctx, new Frames.Closing(reason));
-            ctx.close();
-            lose(ctx, reason);
-        }
-
-        /** The failure detector found the peer silent for too long: it is lost, and told so if it still listens. */
-        void declareFailed(ChannelHandlerContext ctx, String why) {
-            ending = true;
-            System.getLogger(Transport.class.getName()).log(System.Logger.Level.WARNING, "place " + names.get(self)
-                    + " declares place " + names.get(peer) + " failed: " + why);
-            write(ctx, new Frames.Closing("place " + names.get(self) + " declared this place failed: " + why));
-            lose(ctx, why);
-            ctx.close();
-        }
-
-        private void write(ChannelHandlerContext ctx, Object message) {
-            Supplier<String> to = () -> destination(peer);
-            ctx.writeAndFlush(codec.frame(message, to, codec.limits().maxFrameBytes(), ctx.alloc()));
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            synchronized (this) {
-                notifyAll();                          // senders waiting for the buffer to drain, or for the close
-            }
-            ctx.fireChannelWritabilityChanged();
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            lose(ctx, CLOSED_WITHOUT_A_WORD);
-            synchronized (this) {
-                notifyAll();
-            }
-            ctx.fireChannelInactive();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof io.netty.handler.codec.TooLongFrameException) {
-                refuse(ctx, "a frame longer than " + codec.limits().maxFrameBytes() + " bytes (DecodingLimits"
-                        + ".maxFrameBytes)");
-                return;
-            }
-            // a reset or a broken pipe says no more than a close does
-            ending = true;
-            lose(ctx, cause instanceof java.io.IOException ? CLOSED_WITHOUT_A_WORD : cause.toString());
-            ctx.close();
-        }
-
-        private void lose(ChannelHandlerContext ctx, String why) {
-            int place = peer;
-            if (channels.get(place) != ctx.channel()) {
-                return;                                   // lost already
-            }
-            synchronized (lostWhy) {                      // before the channel goes: a sender then reads why
-                if (lostWhy[place] == null) {
-                    lostWhy[place] = why;
-                }
-            }
-            if (channels.compareAndSet(place, ctx.channel(), null)) {
-                detector.disconnected(place);
-                pings.placeLost(place, why);
-                if (!closed.get() && !receiver.ending()) {
-                    joining.lost(place, why);                 // not an end this place was told of, or made
-                }
-                receiver.lost(place, why);
-            }
-        }
     }
 }
