@@ -2,6 +2,7 @@ package dev.switchboard.internal;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -133,7 +134,7 @@ final class Closing {
     /**
      * Whether {@code failure} is a consequence of this runtime's close: the runtime is closed, and the failure is,
      * or is caused by (a few levels down), a refusal ({@code RuntimeClosedException} is a
-     * {@link java.util.concurrent.RejectedExecutionException}) or an interrupt (the close interrupts the workers).
+     * {@link RejectedExecutionException}) or an interrupt (the close interrupts the workers).
      */
     boolean isConsequence(Throwable failure) {
         if (!scheduler.isClosed()) {
@@ -141,7 +142,7 @@ final class Closing {
         }
         Throwable t = failure;
         for (int depth = 0; t != null && depth < 4; depth++, t = t.getCause()) {
-            if (t instanceof java.util.concurrent.RejectedExecutionException || t instanceof InterruptedException) {
+            if (t instanceof RejectedExecutionException || t instanceof InterruptedException) {
                 return true;
             }
         }

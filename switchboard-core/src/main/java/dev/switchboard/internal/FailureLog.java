@@ -69,13 +69,10 @@ public final class FailureLog {
      */
     public void actorFailed(Object actor, String where, Throwable cause, String next) {
         try {
-            if (scheduler.isCloseConsequence(cause)) {        // the close's doing, not the program's error
-                log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where + " after the"
-                        + " runtime's close: " + cause + "; " + next, null, System.Logger.Level.INFO);
-                return;
-            }
-            log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where + ": " + cause + "; "
-                    + next, cause);
+            boolean ofTheClose = scheduler.isCloseConsequence(cause);   // the close's doing, not the program's
+            log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where
+                    + (ofTheClose ? " after the runtime's close: " : ": ") + cause + "; " + next,
+                    ofTheClose ? null : cause, ofTheClose ? System.Logger.Level.INFO : System.Logger.Level.ERROR);
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
         }
