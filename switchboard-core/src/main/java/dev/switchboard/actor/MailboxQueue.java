@@ -43,7 +43,12 @@ import java.lang.invoke.VarHandle;
  * {@link #poll()} returns null only when the queue is empty: when a producer has claimed the next index but not
  * yet written its element, the consumer waits for it (the producer is between two instructions). A producer
  * that claimed the next index to resize counts as not there yet: it may be allocating a large buffer, or fail
- * to and give the index back. The JVM may place a subclass's small fields in a superclass's alignment gap;
+ * to and give the index back. An offer is the first half of an actor's enqueue-then-check ({@link ActorCell}):
+ * its write of the producer index must be ordered before the sender's read of the actor's status word, or the
+ * sender may read the token as held while the holder, having given it up, reads the queue as empty, and the
+ * message waits with nobody to take it. The CAS that claims an index is that fence; a resize makes the queue
+ * non-empty only with its last write of the index, so that write is volatile too (jcstress:
+ * {@code MailboxQueueGrowVsReleaseTest}). The JVM may place a subclass's small fields in a superclass's alignment gap;
  * the never-used {@code gap} fields are there to take such holes (with the default layout they do; with other
  * header or pointer sizes a {@code gap} field may itself move, which costs nothing since nobody touches it).
  * The padding is 64 bytes, half of JCTools': measured on the joins, where a producer and the consumer share a
@@ -162,7 +167,10 @@ final class MailboxQueue extends MailboxQueueConsumerFields {
         long consumer = (long) C_INDEX.getVolatile(this);
         long available = maxCapacity - (index - consumer);
         P_LIMIT.setRelease(this, index + Math.min(newMask, available));
-        P_INDEX.setRelease(this, index + 2);              // ends the resize; publishes buffer and mask
+        // Ends the resize and publishes buffer and mask. Volatile, not release: this store is what makes the queue
+        // non-empty (isEmpty reads an odd index as empty), and the sender's check of the actor's token that follows
+        // the offer must not move before it (see "Implementation notes").
+        P_INDEX.setVolatile(this, index + 2);
         SLOTS.setRelease(oldBuffer, slot(index, oldMask), JUMP);
     }
 
@@ -207,6 +215,17 @@ final class MailboxQueue extends MailboxQueueConsumerFields {
     /** Whether the queue holds no element (a snapshot). Any thread. */
     boolean isEmpty() {
         return ((long) C_INDEX.getVolatile(this) - (long) P_INDEX.getVolatile(this)) / 2 == 0;
+    }
+
+    /** The indices (in steps of two) and the capacities, in words: for diagnostics. Any thread. */
+    String internals() {
+        long consumer = (long) C_INDEX.getVolatile(this);
+        long producer = (long) P_INDEX.getVolatile(this);
+        Object[] consumerBuf = consumerBuffer;
+        Object[] producerBuf = producerBuffer;
+        return "producer index " + producer + ((producer & 1) != 0 ? " (resizing)" : "") + ", consumer index "
+                + consumer + ", limit " + (long) P_LIMIT.getVolatile(this) + ", buffers of "
+                + (consumerBuf.length - 1) + " (consumer) and " + (producerBuf.length - 1) + " (producer)";
     }
 
     /** The number of elements (a snapshot). Any thread. */
