@@ -14,6 +14,31 @@ final class ActorDiagnostics {
     private ActorDiagnostics() {
     }
 
+    /**
+     * The actor's internal state in words, for a stress test's report of an actor whose counts do not add up: the
+     * bits of its status word, its activation, and the indices of its mailbox's queues. Any thread; a snapshot.
+     */
+    static String internals(ActorCore<?> actor) {
+        ActorCore<?> cell = actor.cell();
+        int s = cell.status();
+        StringBuilder sb = new StringBuilder("status");
+        String[] names = {"SCHEDULED", "PAUSED", "STARTED", "TERMINATED", "RELEASED", "BY_CLOSE", "GONE"};
+        for (int bit = 0; bit < names.length; bit++) {
+            if ((s & (1 << bit)) != 0) {
+                sb.append(' ').append(names[bit]);
+            }
+        }
+        if ((s & (ActorCore.AWAIT_UNIT - 1)) == 0) {
+            sb.append(" none (not started)");
+        }
+        sb.append(", awaiting ").append((s & ActorCore.AWAIT_MASK) >>> 8).append(" replies");
+        Activation a = cell.activation();
+        if (a != null) {
+            sb.append("; activation's pending count ").append(a.getPendingCount());   // its children alive
+        }
+        return sb.append("; ").append(cell.mailbox.internals()).toString();
+    }
+
     /** A line for a hang report about {@code actor}, whose status word is {@code s}, or null if it is released. */
     static String describeIfOpen(ActorCore<?> actor, int s, long ageNanos, String startedBy) {
         if ((s & ActorCore.RELEASED) != 0) {

@@ -592,6 +592,17 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
         return q != null ? q.size() : 0;
     }
 
+    @Override
+    public String internals() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            MailboxQueue q = queue(i);
+            sb.append(i == 0 ? "" : "; ").append("mailbox ").append(i).append(isEnabled(i) ? "" : " (disabled)")
+                    .append(": ").append(q != null ? q.internals() : "no queue yet");
+        }
+        return sb.toString();
+    }
+
     /** The mailbox the message being processed came from. */
     @Override
     public int lastServed() {

@@ -31,6 +31,9 @@ interface Mailbox {
     /** Queued envelopes (approximate while senders are active). */
     int size();
 
+    /** The queues' indices and capacities, in words: for a report of an actor's internal state (any thread). */
+    String internals();
+
     /** The mailbox the envelope polled last came from (-1 before the first); for the single consumer. */
     int lastServed();
 

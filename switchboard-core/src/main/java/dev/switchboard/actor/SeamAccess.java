@@ -36,6 +36,11 @@ final class SeamAccess extends ActorAccess {
     }
 
     @Override
+    public String internals(Object actor) {
+        return ActorDiagnostics.internals((ActorCore<?>) actor);
+    }
+
+    @Override
     public ActorRef<?> referenceOf(Object actor) {
         return ((ActorCore<?>) actor).self;
     }

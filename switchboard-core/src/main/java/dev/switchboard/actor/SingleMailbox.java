@@ -109,6 +109,12 @@ final class SingleMailbox implements SelectorMailboxes {
         return q != null ? q.size() : 0;
     }
 
+    @Override
+    public String internals() {
+        MailboxQueue q = queue;
+        return (q != null ? q.internals() : "no queue yet") + (closed != 0 ? ", closed " + closed : "");
+    }
+
     // ------------------------------------------------------------------------------------------ SelectorMailboxes
 
     @Override

@@ -47,6 +47,9 @@ public abstract class ActorAccess {
     /** Whether {@code ref}, a reference of this JVM, names an actor that has terminated. */
     public abstract boolean hasTerminated(Object ref);
 
+    /** The internal state of {@code actor} (an ActorCore) in words: its status word, activation and queues. */
+    public abstract String internals(Object actor);
+
     /** Whether {@code ref} is the reference of an actor of another JVM. */
     public abstract boolean isRemote(Object ref);
 

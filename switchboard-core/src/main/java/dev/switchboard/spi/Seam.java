@@ -220,6 +220,15 @@ public final class Seam {
         return access().hasTerminated(Objects.requireNonNull(ref, "ref"));
     }
 
+    /**
+     * The internal state of {@code actor} in words (a snapshot, from any thread): the bits of its status word, its
+     * activation, and the indices of its mailbox's queues. For stress tests that report an actor whose counts do
+     * not add up; the wording is not an API and may change.
+     */
+    public static String internals(ActorCore<?> actor) {
+        return access().internals(Objects.requireNonNull(actor, "actor"));
+    }
+
     /** Whether {@code ref} is a reference to an actor of another JVM ({@link #remoteRef}). */
     public static boolean isRemote(ActorRef<?> ref) {
         return access().isRemote(Objects.requireNonNull(ref, "ref"));

@@ -427,4 +427,30 @@ class SeamTest {
         assertThat(withoutTicket.get()).as("process() calls without a ticket: the ones it was left out of")
                 .isEqualTo(messages - 1);
     }
+
+    @Test
+    void internalsDescribeTheStatusWordAndTheMailboxQueue() throws Exception {
+        Actor<String> idle = new Actor<>() {
+            @Override
+            protected void process(String m) {
+                if (m.equals("stop")) {
+                    exit();
+                }
+            }
+        };
+        assertThat(Seam.internals(idle)).isEqualTo("status none (not started), awaiting 0 replies; no queue yet");
+        for (int i = 0; i < 20; i++) {
+            idle.ref().send("m" + i);                // before the start: the queue grows past its first 16
+        }
+        assertThat(Seam.internals(idle)).isEqualTo("status none (not started), awaiting 0 replies; producer index"
+                + " 40, consumer index 0, limit 92, buffers of 16 (consumer) and 32 (producer)");
+        try (TaskRuntime rt = TaskRuntime.builder().workers(1).build()) {
+            rt.finish(() -> {
+                idle.start();
+                idle.ref().send("stop");
+            });
+        }
+        assertThat(Seam.internals(idle)).startsWith("status STARTED TERMINATED RELEASED GONE, awaiting 0 replies;"
+                + " activation's pending count 0; producer index 42, consumer index 42");
+    }
 }

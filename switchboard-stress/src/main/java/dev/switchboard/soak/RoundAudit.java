@@ -5,6 +5,7 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.soak.Round.LoopCheck;
 import dev.switchboard.soak.Round.Msg;
+import dev.switchboard.spi.Seam;
 import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.MultiException;
 import dev.switchboard.task.RuntimeClosedException;
@@ -177,7 +178,8 @@ final class RoundAudit {
                 sb.append("; ").append(a).append(" (").append(a.getClass().getSimpleName()).append(", ")
                         .append(a.state()).append("): sent ").append(sentHere).append(", processed ")
                         .append(a.processedCount()).append(", dead letters ").append(a.deadLetterCount())
-                        .append(", queued ").append(a.mailboxSize());
+                        .append(", queued ").append(a.mailboxSize()).append(" [").append(Seam.internals(a))
+                        .append(']');
             }
         }
         return sb.toString();
