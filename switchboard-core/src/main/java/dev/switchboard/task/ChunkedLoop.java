@@ -10,9 +10,6 @@ import java.util.function.IntConsumer;
  * loop gets when its caller names none, and the tasks that split an index range in halves and run its chunks.
  */
 final class ChunkedLoop {
-    /** Loops look every this many (plus one) iterations whether their finish has stopped on a fatal error. */
-    private static final int STOP_CHECK_MASK = 255;
-
     private ChunkedLoop() {
     }
 
@@ -29,25 +26,54 @@ final class ChunkedLoop {
 
     /**
      * Splits the range in halves, spawning the upper halves, until one chunk is left to run here. Every index of
-     * the chunk runs: an iteration that throws is reported to the finish and the next one runs.
+     * the chunk runs: an iteration that throws is reported to the finish and the next one runs; but once the
+     * finish has stopped (a fatal error, the runtime's close) or the runtime is closed, no more iterations start.
+     * That is two volatile reads an iteration, next to a call of the body: parallel streams' short-circuiting
+     * loops ask their sink whether to go on at every element too.
      */
     private static void runRange(Scheduler scheduler, int from, int to, int chunk, IntConsumer body) {
         Scope scope = Context.current().scope();
         int hi = to;
-        while (hi - from > chunk && scope.stopped() == null) {
+        while (hi - from > chunk) {
+            if (givenUp(scope, scheduler)) {
+                skipped(scope, scheduler, from, hi);
+                return;
+            }
             int mid = (from + hi) >>> 1;
             int upper = hi;
             BodyTask.spawn(scheduler, () -> runRange(scheduler, mid, upper, chunk, body));
             hi = mid;
         }
         for (int i = from; i < hi; i++) {
+            if (givenUp(scope, scheduler)) {
+                skipped(scope, scheduler, i, hi);
+                return;
+            }
             try {
                 body.accept(i);
             } catch (Throwable t) {
                 scope.addTaskFailure(t);
             }
-            if ((i & STOP_CHECK_MASK) == 0 && scope.stopped() != null) {
-                return;                          // the finish gave up (a fatal error): the rest is not worth running
+        }
+    }
+
+    /** Whether the loop's finish has stopped waiting, or its runtime is closed: the rest is not worth running. */
+    private static boolean givenUp(Scope scope, Scheduler scheduler) {
+        return scope.stopped() != null || scheduler.isClosed();
+    }
+
+    /**
+     * Tells the finish that the iterations {@code [from, to)} will not run because the runtime is closed, unless
+     * the finish has stopped (it has its cause): a loop cut short must not end its finish as if it had run. A loop
+     * whose finish timed out and handed its work to no finish ({@link Scope#reachesNoFinish}) tells nobody: no
+     * finish waits for it, and the close tells no such finish that it was closed either.
+     */
+    private static void skipped(Scope scope, Scheduler scheduler, int from, int to) {
+        if (scope.stopped() == null && !scope.reachesNoFinish()) {
+            try {
+                scheduler.requireOpen("run the iterations " + from + " to " + (to - 1) + " of a parallel loop");
+            } catch (RuntimeException closed) {
+                scope.addTaskFailure(closed);
             }
         }
     }

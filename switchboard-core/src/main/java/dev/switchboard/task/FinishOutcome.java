@@ -18,7 +18,7 @@ final class FinishOutcome {
     /**
      * Rethrows the failures {@code scope}, an ended finish, collected. A finish that its runtime's close stopped
      * throws the close's {@link RuntimeClosedException} itself, the other failures suppressed in it (most are the
-     * close's consequences: spawns refused, gets freed); so does one whose failures are
+     * close's consequences: spawns refused, gets freed, loop iterations skipped); so does one whose failures are
      * all the close's, the first thrown. One that a fatal error stopped throws that error itself when every other
      * failure is fatal too (the same exhaustion, met by other tasks). A finish with more failures than it keeps
      * throws the {@link MultiException} that counts them, whatever stopped it.

@@ -6,8 +6,9 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Thrown when work is given to a {@link TaskRuntime} that has been {@linkplain TaskRuntime#close() closed} (an
  * {@code async}, a {@code finish}, an actor's {@code start()}), by a {@code finish} that was waiting when its
- * runtime was closed, and by a {@code get()} that a task or a finish body was blocked in. The message names the
- * runtime, who closed it and, for a finish, what was still open. A finish that the close ended throws its own, with the others its work threw suppressed in it.
+ * runtime was closed, by a {@code get()} that a task or a finish body was blocked in, and for the iterations of a
+ * parallel loop the close skipped. The message names the runtime, who closed it and, for a finish, what was still
+ * open. A finish that the close ended throws its own, with the others its work threw suppressed in it.
  *
  * <pre>{@code
  * runtime.close();
