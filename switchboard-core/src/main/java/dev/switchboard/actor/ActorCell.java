@@ -358,6 +358,9 @@ abstract sealed class ActorCell<M> permits ActorCore {
         }
         ActorExtras x = extras;
         if (x != null) {                    // a policy's actor always has extras (bindPolicy made them)
+            if (ActorFailures.ending(x)) {
+                return false;               // failed, terminated in a moment: nothing more starts
+            }
             if (dispatch instanceof PolicyDispatch p) {   // a policy takes every arrival it may and every finished one
                 return x.startPending || mailbox.hasReady() || p.hasWork();
             }
@@ -464,8 +467,8 @@ abstract sealed class ActorCell<M> permits ActorCore {
                 return true;
             }
         }
-        if ((s & HELD) != 0) {
-            return false;
+        if ((s & HELD) != 0 || ActorFailures.ending(x)) {
+            return false;                                 // a failure kept: it terminates in a moment
         }
         if (x != null && Supervision.retryPending(x, mailbox)) {  // a failed message its supervisor retries: first
             Supervision.runRetry(core());

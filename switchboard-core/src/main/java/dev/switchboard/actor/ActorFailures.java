@@ -50,6 +50,23 @@ final class ActorFailures {
         return false;
     }
 
+    /**
+     * {@link #fail(ActorCore, Throwable, String, String, Object)} for a failure that escaped {@code process(message)}
+     * ({@code from}: " from mailbox B", or nothing). An actor with no supervisor keeps the failure before anything
+     * else, so that from then on its processing starts no message ({@link #ending}): the note's words, built next, may
+     * take a while (the message's {@code toString}, a cold path), and messages that run in parallel would start
+     * meanwhile.
+     */
+    static boolean failProcessing(ActorCore<?> actor, Throwable failure, Object message, String from,
+                                  Object envelope) {
+        ActorExtras x = actor.extrasOrNull();
+        if (x == null || x.supervision == null) {
+            keep(actor, failure);
+        }
+        return fail(actor, failure, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")" + from,
+                ActorDiagnostics.processing(message) + from, envelope);
+    }
+
     /** Keeps the first failure that terminates {@code actor}, for {@code failure()}; never throws. */
     static void keep(ActorCore<?> actor, Throwable failure) {
         try {
@@ -59,6 +76,15 @@ final class ActorFailures {
         } catch (Throwable noMemory) {
             // failure() then says null; the failure itself is still reported to the finish
         }
+    }
+
+    /**
+     * Whether {@code actor} has a failure kept that ends it ({@link #keep}, which comes before the report and the
+     * termination): its processing starts no message after that, though the report may take a while (a cold path,
+     * a log line), and messages started before it, running in parallel, run to their end.
+     */
+    static boolean ending(ActorExtras x) {
+        return x != null && x.failure != null;
     }
 
     /** The failure kept by {@link #keep}, or null. */

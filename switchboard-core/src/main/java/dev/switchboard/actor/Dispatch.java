@@ -121,9 +121,7 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
             invoke(actor, message);
         } catch (Throwable t) {
             String from = serial ? actor.servedFrom() : "";
-            boolean retried = ActorFailures.fail(actor, t,
-                    "this exception escaped process(" + ActorDiagnostics.brief(message) + ")" + from,
-                    ActorDiagnostics.processing(message) + from,
+            boolean retried = ActorFailures.failProcessing(actor, t, message, from,
                     serial && actor.dispatch instanceof Serial ? envelope : null);
             if (!retried && envelope instanceof Request r) {
                 requestFailed(actor, r, t);

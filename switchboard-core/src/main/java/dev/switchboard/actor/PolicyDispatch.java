@@ -269,8 +269,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                             changed = true;
                         }
                     }
-                    if (changed && !actor.isTerminated()) {
-                        policy.turn();
+                    if (changed && !actor.isTerminated() && !ActorFailures.ending(actor.extrasOrNull())) {
+                        policy.turn();                    // not once a message has failed: it ends in a moment
                     }
                     ActorStop.endIfStoppedByPolicy(actor, policy.held() + policy.returning());
                 } catch (Throwable t) {
@@ -475,7 +475,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         int left = untilTimed;                            // counted down here, stored once
         boolean plainly = processesOnce && MessageSampling.every() == 0;
         Object envelope;
-        while (ran < limit && !actor.isTerminated() && p.choose() && (envelope = box.poll()) != null) {
+        while (ran < limit && !actor.isTerminated() && !ActorFailures.ending(actor.extrasOrNull()) && p.choose()
+                && (envelope = box.poll()) != null) {
             ran++;
             if (ActorStop.takenByPolicy(actor, envelope, box.lastServed())) {
                 MailboxAdmission.releasedLater(actor);   // the stop, or a dead letter behind it
@@ -527,8 +528,7 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         } catch (Throwable t) {
             failure = t;
             Object message = Dispatch.messageOf(envelope);
-            ActorFailures.fail(actor, t, "this exception escaped process(" + ActorDiagnostics.brief(message) + ")",
-                    ActorDiagnostics.processing(message));
+            ActorFailures.failProcessing(actor, t, message, "", null);
             if (envelope instanceof Request r) {
                 Dispatch.requestFailed(actor, r, t);
             }

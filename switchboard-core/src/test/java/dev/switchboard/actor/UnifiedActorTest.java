@@ -496,4 +496,55 @@ class UnifiedActorTest {
         ref.get().send(new Query(1));
         assertThat(s.deadLetterCount()).isEqualTo(1);
     }
+
+    /** A failure that takes a while to describe: its report sends 20 messages and gives them time to be processed. */
+    static final class SlowToDescribe extends RuntimeException {
+        private final AtomicBoolean described = new AtomicBoolean();
+        private final Runnable whileDescribed;
+
+        SlowToDescribe(Runnable whileDescribed) {
+            this.whileDescribed = whileDescribed;
+        }
+
+        @Override
+        public String getMessage() {
+            if (described.compareAndSet(false, true)) {
+                whileDescribed.run();              // on the failing thread, while the failure is being reported
+            }
+            return "slow to describe";
+        }
+    }
+
+    @Test
+    void aStatelessActorStartsNoMessageOnceOneHasFailed() {
+        AtomicInteger processed = new AtomicInteger();
+        java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(20);
+        AtomicReference<ActorRef<String>> ref = new AtomicReference<>();
+        StatelessActor<String> s = new StatelessActor<>() {
+            @Override
+            protected void process(String m) {
+                if (m.equals("fail")) {
+                    throw new SlowToDescribe(() -> {
+                        for (int i = 0; i < 20; i++) {
+                            ref.get().send("after the failure");
+                        }
+                        try {                      // started, they would all be processed within this wait
+                            all.await(500, TimeUnit.MILLISECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+                }
+                processed.incrementAndGet();
+                all.countDown();
+            }
+        };
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+            ref.set(s.start());
+            ref.get().send("fail");
+        }));
+        assertThat(thrown).isInstanceOf(SlowToDescribe.class);
+        assertThat(processed.get()).as("messages processed after the failure").isZero();
+        assertThat(s.deadLetterCount()).isEqualTo(20);
+    }
 }
