@@ -101,7 +101,9 @@ public final class Stm {
 
     /**
      * Runs {@code action} once the current transaction has committed (not if it rolls back: then the attempt that
-     * commits registers it again).
+     * commits registers it again). Every handler runs, in the order registered; if one throws, the first exception
+     * is thrown by the transaction once all have run (the later ones suppressed in it), and <b>the commit
+     * stands</b>: a caller that runs the transaction again for it applies it twice.
      *
      * @param action what to run once, after the commit, on the committing thread
      * @throws IllegalStateException outside a transaction
@@ -113,7 +115,9 @@ public final class Stm {
 
     /**
      * Runs {@code action} if the current attempt of the transaction rolls back (before the body runs again, or
-     * before an exception that escaped the body is rethrown).
+     * before an exception that escaped the body is rethrown). Every handler runs; an exception one throws is added
+     * to the body's exception as a suppressed one, or, when the attempt rolled back on a conflict, ends the
+     * transaction, rolled back: it is thrown instead of running the body again.
      *
      * @param action what to run if this attempt rolls back
      * @throws IllegalStateException outside a transaction

@@ -72,6 +72,12 @@ final class Transaction {
      * - The read set keeps the references, not their versions: a reference of the read set is valid while it is
      *   unlocked (or locked by this transaction) and at most rv, since no commit can give it a version at most rv
      *   after this transaction read it (a committer locks before it takes its version from the clock).
+     * - Handlers: every handler of a commit (or of a rollback) runs, even if one before it throws; the first
+     *   exception is kept, the later ones suppressed in it. A commit's comes out of the transaction after the
+     *   commit, which stands (CommitHandlerFailed carries it out of runAttempts, so that a transactional actor can
+     *   replay the committed attempt's effects before it fails). A rollback's, after a body that threw, is
+     *   suppressed in the body's exception; after a conflict it ends the transaction and is thrown: a handler that
+     *   fails would otherwise run again, and fail unseen, at every retry.
      * - The write set (WriteSet) is cleared after each transaction: its values must not be kept alive by a thread's
      *   idle transaction. The read set is not: clearing it (a reference store per entry, with the collector's
      *   barrier) took about a tenth of a long walk's time, so until the thread's next transactions overwrite them it keeps at most KEPT_CAPACITY references (and
@@ -111,6 +117,8 @@ final class Transaction {
     private long rv;
     /** Set by a conflict a body may have swallowed: the attempt can only roll back. */
     private boolean doomed;
+    /** The exception a commit's handlers threw, from commit() to runAttempts; null otherwise. */
+    private Throwable commitHandlerFailure;
     /**
      * Zero while a recorded read may take the fast path: in a transaction, not doomed, nothing written yet (so no
      * own write to look for). Anything else sends reads to the slow path, which sorts it out.
@@ -168,6 +176,18 @@ final class Transaction {
      * {@code kind} names what the body does (its class, a message's class), for the guess that it only reads.
      */
     <T> T run(int maxAttempts, Supplier<? extends T> body, Class<?> kind) {
+        try {
+            return runKeepingCommit(maxAttempts, body, kind);
+        } catch (CommitHandlerFailed failed) {
+            throw sneaky(failed.getCause());              // the commit stands
+        }
+    }
+
+    /**
+     * {@link #run}, where a commit handler's exception comes out as a {@link CommitHandlerFailed}: the caller learns
+     * that the transaction committed (a transactional actor then replays the attempt's effects before it fails).
+     */
+    <T> T runKeepingCommit(int maxAttempts, Supplier<? extends T> body, Class<?> kind) {
         if (depth > 0) {
             return runNested(body);
         }
@@ -194,16 +214,24 @@ final class Transaction {
                     if (wroteUnrecorded) {
                         guess.wrote();                   // wrong guess: this and later attempts record
                     }
-                    rollBack();
+                    throwIfFailed(rollBack());
                     backOff(attempt);
                     continue;
                 }
-                rollBack();
+                Throwable handler = rollBack();
+                if (handler != null && handler != failure) {
+                    failure.addSuppressed(handler);      // the body's exception is the problem; the handler's joins it
+                }
                 throw failure;
             }
             boolean readOnly = writes.size() == 0;
             if (commit()) {
                 guess.committed(readOnly);
+                Throwable handler = commitHandlerFailure;
+                if (handler != null) {
+                    commitHandlerFailure = null;
+                    throw new CommitHandlerFailed(handler);
+                }
                 return result;
             }
             if (wroteUnrecorded) {
@@ -257,31 +285,34 @@ final class Transaction {
         rv = CLOCK.get();
     }
 
-    /** Commits the attempt: true, or false after rolling it back. */
+    /**
+     * Commits the attempt: true (a commit handler's exception, if one threw, is left in
+     * {@link #commitHandlerFailure}), or false after rolling it back (a rollback handler's exception is thrown).
+     */
     private boolean commit() {
         if (writes.size() == 0) {
             if (doomed) {
-                rollBack();
+                throwIfFailed(rollBack());
                 return false;
             }
-            endAndRun(onCommit);
+            commitHandlerFailure = endAndRun(onCommit);
             return true;
         }
         waitWhileAnotherRunsAlone();
         if (doomed || !lockWrites()) {
-            rollBack();
+            throwIfFailed(rollBack());
             return false;
         }
         long wv = CLOCK.incrementAndGet();
         if (wv != rv + 1 && !readSetValid()) {
-            rollBack();
+            throwIfFailed(rollBack());
             return false;
         }
         for (int i = 0; i < writes.size(); i++) {
             writes.ref(i).publish(writes.value(i), wv);
         }
         locked = 0;
-        endAndRun(onCommit);
+        commitHandlerFailure = endAndRun(onCommit);
         return true;
     }
 
@@ -297,12 +328,36 @@ final class Transaction {
         return true;
     }
 
-    private void rollBack() {
+    /** Rolls the attempt back; returns the exception of its rollback handlers, or null. */
+    private Throwable rollBack() {
         for (int i = 0; i < locked; i++) {
             writes.ref(i).unlock();
         }
         locked = 0;
-        endAndRun(onRollback);
+        return endAndRun(onRollback);
+    }
+
+    /** After a conflict's rollback: a rollback handler's exception ends the transaction (see the notes). */
+    private static void throwIfFailed(Throwable handlerFailure) {
+        if (handlerFailure != null) {
+            throw sneaky(handlerFailure);
+        }
+    }
+
+    /** Throws {@code t} as it is (a handler is a Runnable, but may have thrown a checked exception all the same). */
+    @SuppressWarnings("unchecked")
+    static <E extends Throwable> RuntimeException sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+
+    /**
+     * The transaction committed, and a commit handler threw (the cause): out of {@link #runKeepingCommit} to a
+     * caller that acts on the commit first. No stack trace of its own: only its cause is ever seen.
+     */
+    static final class CommitHandlerFailed extends RuntimeException {
+        CommitHandlerFailed(Throwable handlerFailure) {
+            super(null, handlerFailure, false, false);
+        }
     }
 
     /** Leaves the transaction: depth 0, sets cleared. */
@@ -318,11 +373,30 @@ final class Transaction {
         onRollback.clear();
     }
 
-    /** Leaves the transaction, then runs {@code handlers} (copied first: they may run transactions of their own). */
-    private void endAndRun(List<Runnable> handlers) {
-        List<Runnable> toRun = handlers.isEmpty() ? List.of() : List.copyOf(handlers);
+    /**
+     * Leaves the transaction, then runs {@code handlers} (copied first: they may run transactions of their own),
+     * every one of them; returns the first exception one threw, the later ones suppressed in it, or null.
+     */
+    private Throwable endAndRun(List<Runnable> handlers) {
+        if (handlers.isEmpty()) {
+            end();
+            return null;
+        }
+        List<Runnable> toRun = List.copyOf(handlers);
         end();
-        toRun.forEach(Runnable::run);
+        Throwable first = null;
+        for (Runnable handler : toRun) {
+            try {
+                handler.run();
+            } catch (Throwable t) {
+                if (first == null) {
+                    first = t;
+                } else if (t != first) {
+                    first.addSuppressed(t);
+                }
+            }
+        }
+        return first;
     }
 
     /** Becomes the transaction that runs alone, once the one that does (if any) has ended. */

@@ -44,7 +44,9 @@ import java.util.function.Consumer;
  * {@code asyncAwait}) and its {@code exit()} take effect once, when it commits, in the order it made them (the
  * starts and spawns first), never for an attempt that rolls back; it may not wait ({@code finish}, a blocking
  * {@code get} or {@code join}, an ask's included, {@code future}: an {@code IllegalStateException} says so); an
- * exception escaping it rolls it back and terminates the actor, reaching its finish as any actor's failure does. A
+ * exception escaping it rolls it back and terminates the actor, reaching its finish as any actor's failure does
+ * (from then on no message starts; those running beside it run to their end), and so does one of its
+ * {@code Stm.afterCommit} handlers, after the commit, whose effects take place. A
  * read-only message runs outside the actor's transactions and may not write a {@code TRef}: to read several
  * references as one snapshot (an audit's sum) it opens a read-only transaction of its own, {@code Stm.atomic} around
  * {@code get()}s;
@@ -58,7 +60,7 @@ import java.util.function.Consumer;
  * it. A sender that needs one message to take effect before another waits for the first's answer. An exit keeps
  * that outcome: a message that calls {@code exit()} commits only when it runs alone (its attempt is rolled back,
  * nothing new starts, and once the running messages have finished it runs again with nothing beside it), so it
- * sees everything that committed, and nothing commits after it; what is still queued then is dead letters. So does
+ * sees everything that committed, and nothing commits after it; what has not started then is dead letters. So does
  * a transactional message's {@code self().stopNow()}; a read-only message's {@code exit()}, and a {@code stopNow()}
  * from outside, end the actor at once, and messages running then may commit after it.
  *
@@ -465,8 +467,11 @@ public abstract class TransactionalActor<M> extends Actor<M> {
             }
             MessageAttempts attempts = new MessageAttempts(TransactionalActor.this, processing,
                     ticket instanceof ExitOrder.Started started ? started : null);
+            Throwable handlerFailure = null;
             try {
-                Transaction.current().run(settings.maxAttempts(), attempts, kindOf(processing.message()));
+                Transaction.current().runKeepingCommit(settings.maxAttempts(), attempts, kindOf(processing.message()));
+            } catch (Transaction.CommitHandlerFailed committed) {
+                handlerFailure = committed.getCause();   // committed: its effects go out, then the actor fails
             } catch (ExitOrder.Wait wait) {
                 attempts.dropLast();                     // started again, alone, once the others have finished
                 if (attempts.count > 1) {                // conflicts before it: the wait is not one
@@ -487,6 +492,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
                 rollbacks.add(attempts.count - 1);
             }
             attempts.last.commit();
+            if (handlerFailure != null) {
+                throw Transaction.sneaky(handlerFailure);
+            }
             return attempts.count;
         }
 

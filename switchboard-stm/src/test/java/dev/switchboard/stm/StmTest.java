@@ -215,6 +215,73 @@ class StmTest {
     }
 
     @Test
+    void aRollbackHandlerThatThrowsJoinsTheBodysExceptionAndEveryHandlerRuns() {
+        TRef<Integer> x = TRef.of(0);
+        List<String> ran = new ArrayList<>();
+        IllegalArgumentException problem = new IllegalArgumentException("the real problem");
+        Throwable thrown = catchThrowable(() -> Stm.atomic(() -> {
+            x.set(1);
+            Stm.afterRollback(() -> {
+                ran.add("first");
+                throw new IllegalStateException("first handler");
+            });
+            Stm.afterRollback(() -> ran.add("second"));
+            throw problem;
+        }));
+        assertThat(thrown).isSameAs(problem);
+        assertThat(thrown.getSuppressed()).singleElement().extracting(Throwable::getMessage).isEqualTo("first handler");
+        assertThat(ran).containsExactly("first", "second");
+        assertThat(x.directGet()).isZero();
+    }
+
+    @Test
+    void aRollbackHandlerThatThrowsAfterAConflictEndsTheTransactionWithItsException() {
+        TRef<Integer> x = TRef.of(0);
+        TRef<Integer> y = TRef.of(0);
+        AtomicInteger attempts = new AtomicInteger();
+        Throwable thrown = catchThrowable(() -> Stm.atomic(() -> {
+            attempts.incrementAndGet();
+            Stm.afterRollback(() -> {
+                throw new IllegalStateException("rollback handler");
+            });
+            int v = x.get();
+            try {                                         // another commit makes the read stale: a conflict
+                CompletableFuture.runAsync(() -> Stm.atomic(() -> x.set(x.get() + 1))).get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            y.set(v);
+        }));
+        assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("rollback handler");
+        assertThat(attempts).as("not run again with a handler that fails").hasValue(1);
+        assertThat(y.directGet()).isZero();
+    }
+
+    @Test
+    void aCommitHandlerThatThrowsLeavesTheCommitAndEveryHandlerRunsFirst() {
+        TRef<Integer> x = TRef.of(0);
+        List<String> ran = new ArrayList<>();
+        Throwable thrown = catchThrowable(() -> Stm.atomic(() -> {
+            x.set(2);
+            Stm.afterCommit(() -> {
+                ran.add("first");
+                throw new IllegalStateException("first handler");
+            });
+            Stm.afterCommit(() -> {
+                ran.add("second");
+                throw new IllegalStateException("second handler");
+            });
+            Stm.afterCommit(() -> ran.add("third"));
+        }));
+        assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("first handler");
+        assertThat(thrown.getSuppressed()).singleElement().extracting(Throwable::getMessage)
+                .isEqualTo("second handler");
+        assertThat(ran).containsExactly("first", "second", "third");
+        assertThat(x.directGet()).as("the commit stands").isEqualTo(2);
+        assertThat(Stm.inTransaction()).isFalse();
+    }
+
+    @Test
     void outsideATransactionOnlyTheDirectReadIsAllowed() {
         TRef<String> x = TRef.of("v");
         assertThat(Stm.inTransaction()).isFalse();

@@ -959,6 +959,92 @@ class TransactionalActorTest {
     }
 
     @Test
+    void aCommitHandlerThatThrowsLeavesTheMessagesCommitAndSendsAndFailsTheActor() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            Actor<String> log = new Actor<>() {
+                @Override
+                protected void process(String m) {
+                    got.add(m);
+                    exit();
+                }
+            };
+            TRef<Integer> x = TRef.of(0);
+            TransactionalActor<String> a = new TransactionalActor<>() {
+                @Override
+                protected void process(String m) {
+                    x.set(1);
+                    log.ref().send("sent by the committed message");
+                    Stm.afterCommit(() -> {
+                        throw new IllegalStateException("the commit handler failed");
+                    });
+                }
+            };
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(20), () -> {
+                log.start();
+                a.start("tx").send("go");
+            }));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("the commit handler failed");
+            assertThat(x.directGet()).isEqualTo(1);
+            assertThat(got).containsExactly("sent by the committed message");
+            assertThat(a.state()).isEqualTo(ActorState.TERMINATED);
+            assertThat(a.stats().commits()).isEqualTo(1);
+        }
+    }
+
+    /** Fails its transaction with an exception whose description sends 20 messages and gives them time to run. */
+    static final class FailsSlowly extends TransactionalActor<String> {
+        final AtomicInteger processed = new AtomicInteger();
+        final java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(20);
+
+        FailsSlowly(Settings settings) {
+            super(settings);
+        }
+
+        @Override
+        protected void process(String m) {
+            if (m.equals("fail")) {
+                throw new IllegalStateException() {
+                    private final java.util.concurrent.atomic.AtomicBoolean described =
+                            new java.util.concurrent.atomic.AtomicBoolean();
+
+                    @Override
+                    public String getMessage() {          // while its failure is reported, on the failing thread
+                        if (described.compareAndSet(false, true)) {
+                            for (int i = 0; i < 20; i++) {
+                                self().send("after the failure");
+                            }
+                            try {                          // started, they would all run within this wait
+                                all.await(500, TimeUnit.MILLISECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                        return "slow to describe";
+                    }
+                };
+            }
+            Stm.afterCommit(() -> {
+                processed.incrementAndGet();
+                all.countDown();
+            });
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void noMessageStartsOnceOneHasFailed(boolean alwaysParallel) {
+        TransactionalActor.Settings settings = TransactionalActor.Settings.defaults();
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            FailsSlowly a = new FailsSlowly(alwaysParallel ? settings.withAlwaysParallel() : settings);
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> a.start("fails").send("fail")));
+            assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("slow to describe");
+            assertThat(a.processed.get()).as("messages committed after the failure").isZero();
+            assertThat(a.deadLetterCount()).isEqualTo(20);
+        }
+    }
+
+    @Test
     void theSplitRuleHalvesBelowAlphaDoublesAboveAndKeepsATenthForEach() {
         TransactionalActor.Settings s = TransactionalActor.Settings.dynamicSplit(32, Duration.ofSeconds(1), 0.21);
         assertThat(ThreadSplit.nextSplit(s, 0.21, 28, 100, 1_000)).isEqualTo(14);   // 0.1 < 0.21: halve
