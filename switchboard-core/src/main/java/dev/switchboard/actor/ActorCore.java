@@ -175,7 +175,7 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
     protected final void pause() {
         ActorCore<M> cell = cell();
         OwnerChecks.requireOwnContext(cell, "pause");
-        OwnerChecks.requireNoPolicy(cell, "pause()", "hold the messages in the policy instead");
+        OwnerChecks.requireNoPolicy(cell, "pause()", "pause() and resume() do not apply to it");
         cell.pauseBit(true);
     }
 

@@ -278,7 +278,7 @@ public final class TaskRuntime implements AutoCloseable {
      * }</pre>
      */
     public <T> TaskFuture<T> future(Computation<? extends T> computation) {
-        SendInterception.requireMayBlock("future");
+        SendInterception.requireMayBlock("future() (its value is taken by waiting for it)");
         Objects.requireNonNull(computation, "computation");
         scheduler.requireOpen("future");
         // the future first: once the task is made it counts in the finish, and an allocation that fails after
