@@ -91,6 +91,30 @@ public final class Stm {
     }
 
     /**
+     * Runs {@code body} as one transaction, at most {@code maxAttempts} times.
+     *
+     * <pre>{@code
+     * Stm.atomic(3, () -> counter.set(counter.get() + 1));
+     * }</pre>
+     *
+     * @param maxAttempts how many times at most the body runs before the transaction is given up
+     * @param body        the transaction: may run several times, and must have no effect outside the references it
+     *                    writes
+     * @throws TransactionConflictException if it conflicted {@code maxAttempts} times
+     * @throws IllegalArgumentException      if {@code maxAttempts} is below 1
+     */
+    public static void atomic(int maxAttempts, Runnable body) {
+        Objects.requireNonNull(body, "body");
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("a transaction needs at least 1 attempt, got " + maxAttempts);
+        }
+        Transaction.current().run(maxAttempts, () -> {
+            body.run();
+            return null;
+        }, body.getClass());
+    }
+
+    /**
      * Whether this thread runs a transaction now.
      *
      * @return true inside {@link #atomic} or a transactional message

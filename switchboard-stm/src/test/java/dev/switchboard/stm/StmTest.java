@@ -186,6 +186,10 @@ class StmTest {
         assertThat(attempts).hasValue(3);
         assertThat(y.directGet()).isZero();
         assertThatThrownBy(() -> Stm.atomic(0, () -> 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Stm.atomic(0, () -> y.set(1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 1 attempt");
+        Stm.atomic(1, () -> y.set(5));                   // the bounded form of a body that returns nothing
+        assertThat(y.directGet()).isEqualTo(5);
     }
 
     @Test
