@@ -170,8 +170,9 @@ final class Supervision {
             case RESTART -> restart(cell, c, failure, envelope, where, retried);
             case STOP -> {
                 ActorFailures.keep(cell, failure);
-                log(cell, failure, where, "its supervisor stops it");
+                // terminated before anyone hears of it: a router that learns of the failure routes past it then
                 ActorTermination.terminateFirst(cell, () -> ActorStop.markStopped(cell, "by its supervisor"));
+                log(cell, failure, where, "its supervisor stops it");
                 yield HANDLED;
             }
             case ESCALATE -> {

@@ -348,4 +348,40 @@ class TestKitTest {
                     .hasMessage("not within 20 ms: never");
         }
     }
+
+    sealed interface Job {
+    }
+
+    record Boom() implements Job {
+    }
+
+    record WhoAreYou(ReplyTo<String> replyTo) implements Job {
+    }
+
+    /** Answers with its own name; fails on Boom. */
+    static final class Named extends Actor<Job> {
+        @Override
+        protected void process(Job job) {
+            switch (job) {
+                case Boom b -> throw new IllegalStateException("boom");
+                case WhoAreYou w -> w.replyTo().reply(self().toString());
+            }
+        }
+    }
+
+    @Test
+    void aPoolRoutesNoRequestToARouteeItsSupervisorStoppedOnceTheFailureIsHeard() {
+        try (TestKit kit = TestKit.builder().checkThreads(false).build()) {
+            ActorRef<Job> pool = kit.spawn(dev.switchboard.actor.Router.pool(2, Named::new)
+                    .supervisedBy(SupervisorStrategy.stop()).build(), "workers");
+            String first = kit.awaitResult(pool.ask(WhoAreYou::new, Duration.ofSeconds(5)));
+            pool.send(new Boom());                            // round robin: the other routee, which is stopped
+            kit.expectFailure(IllegalStateException.class);
+            for (int i = 0; i < 4; i++) {                     // heard of: every request goes to the one left
+                assertThat(kit.awaitResult(pool.ask(WhoAreYou::new, Duration.ofSeconds(5)))).isEqualTo(first);
+            }
+            pool.stop();
+            kit.expectTerminated(pool);
+        }
+    }
 }
