@@ -31,6 +31,8 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     /** For an actor of another place: the runtime of its route, whose timers and dead letters the ask uses. */
     private final Scheduler remote;
     private volatile ScheduledFuture<?> timeout;
+    /** The request, for {@link #toString} (set once it is built, after the future: read racily, for diagnostics). */
+    private Object request;
 
     private AskFuture(ActorCore<?> target) {
         this.target = target.self;
@@ -64,6 +66,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         AskFuture<R> future = new AskFuture<>(target);
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
+        future.request = message;
         Interceptor held = SendInterception.interceptor();
         if (held == null || !held.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index))) {
             MailboxAdmission.request(target, new Request(message, replyTo), message, index);
@@ -289,5 +292,13 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         private void requireMayWait(String op) {
             AskFuture.requireMayWait(this, op, null);
         }
+    }
+
+    /** "the ask of WhoAreYou[...] to shop@2 (not answered yet)": what a test's failed wait for it names. */
+    @Override
+    public String toString() {
+        Object r = request;
+        return "the ask of " + (r == null ? "a request" : ActorDiagnostics.brief(r)) + " to " + target + " ("
+                + (!isDone() ? "not answered yet" : isCompletedExceptionally() ? "failed" : "answered") + ")";
     }
 }

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * Runs a program under many schedules, each chosen by a seed, to find an order of events that breaks it, and replays
@@ -45,9 +46,11 @@ import java.util.Optional;
  *
  * <h2>What it cannot run, and what it cannot find</h2>
  * <ul>
- *   <li>A node that waits for other work: a blocking {@code get()} or {@code join()}, a {@code finish} inside an
- *       actor whose work has not ended when its body returns, a bounded mailbox's wait for room. They fail at once
- *       with an {@link IllegalStateException} saying so (only this thread runs the work they would wait for).</li>
+ *   <li>A node that waits for other work of the runtime: a blocking {@code get()} of a runtime future or
+ *       {@code join()} of an ask, a {@code finish} inside an actor whose work has not ended when its body returns, a
+ *       bounded mailbox's wait for room. They fail at once with an {@link IllegalStateException} saying so (only
+ *       this thread runs the work they would wait for). A wait the runtime cannot see (a
+ *       {@code CompletableFuture} of the program's own, a lock) blocks this thread for good.</li>
  *   <li>Parallelism inside one turn: the messages a monitor or a transactional actor runs at once, the tasks of a
  *       parallel loop, run one after the other here, so a race between them is not explored.</li>
  *   <li>Decisions the runtime takes by real time (how its workers spread work, idle spinning) and anything the
@@ -202,6 +205,7 @@ public final class ScheduleExplorer {
         } catch (RuntimeException | AssertionError e) {
             failure = e;                                    // a program that never quiesces
         } finally {
+            failure = causeFirst(failure, kit[0].unexpectedFailures());
             try {
                 kit[0].close();                             // an actor's failure that reached no finish
             } catch (AssertionError e) {
@@ -213,6 +217,22 @@ public final class ScheduleExplorer {
             }
         }
         return new ScheduleRun(seed, driver.steps(), hash(driver.trace()), List.copyOf(driver.trace()), failure);
+    }
+
+    /**
+     * The run's failure, led by an actor's failure that the program did not expect, if one came: a program's
+     * expectation that fails (a probe that waits in vain) is most often its consequence, and the message should say
+     * the cause first. The program's own failure is suppressed in it.
+     */
+    private static Throwable causeFirst(Throwable failure, List<Throwable> unexpected) {
+        if (failure == null || unexpected.isEmpty() || unexpected.contains(failure)) {
+            return failure;
+        }
+        Throwable first = unexpected.get(0);
+        AssertionFailedError led = new AssertionFailedError("an actor failed, and the test did not expect it: "
+                + first + "; then the program failed: " + failure, first);
+        led.addSuppressed(failure);
+        return led;
     }
 
     /** The first 16 hex digits of the SHA-256 of the trace, one line per step. */

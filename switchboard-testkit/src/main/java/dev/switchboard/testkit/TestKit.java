@@ -245,7 +245,8 @@ public final class TestKit implements AutoCloseable {
         CompletableFuture<T> f = stage.toCompletableFuture();
         f.whenComplete((t, e) -> driver.changed());
         if (!waitFor(f::isDone, max)) {
-            throw new AssertionFailedError("no result within " + Texts.duration(max) + " from " + Texts.brief(stage));
+            throw new AssertionFailedError("no result within " + Texts.duration(max) + " from " + Texts.brief(stage)
+                    + whyNothingCame());
         }
         try {
             return f.join();
@@ -266,7 +267,7 @@ public final class TestKit implements AutoCloseable {
         end.whenComplete((t, e) -> driver.changed());
         if (!waitFor(end::isDone, max)) {
             throw new AssertionFailedError("expected " + actor + " to end within " + Texts.duration(max)
-                    + ", but it has not");
+                    + ", but it has not" + whyNothingCame());
         }
         return end.join();
     }
@@ -393,7 +394,7 @@ public final class TestKit implements AutoCloseable {
         } finally {
             closeQuietly(failureSubscription);
             deadLetterSubscription.close();
-            runtime.close();
+            runtime.close(timeout);              // a worker stuck in user code holds it up no longer than that
         }
         if (check && threads != null) {
             left.threads(threads, timeout);
@@ -410,6 +411,27 @@ public final class TestKit implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------ for the parts
+
+    /**
+     * For a wait that came to nothing: what of the runtime's diagnosis says why, as a sentence to append ("; while
+     * it waited, actor Blocker@3 ... running now on thread ..., in ..."): the actors stuck in a turn and the
+     * deadlocks of awaited replies, at most five lines; empty when nothing is stuck.
+     */
+    String whyNothingCame() {
+        try {
+            List<String> stuck = runtime.diagnose().stream().flatMap(String::lines)
+                    .map(l -> l.strip().replaceFirst("^- ", ""))
+                    .filter(l -> l.contains("running now") || l.contains("deadlock")).limit(5).toList();
+            return stuck.isEmpty() ? "" : "; while it waited: " + String.join("; ", stuck);
+        } catch (RuntimeException e) {
+            return "";                            // a diagnosis only adds to the failure; it never replaces it
+        }
+    }
+
+    /** The failures that reached no finish and that the test has not expected, as they are now. */
+    List<Throwable> unexpectedFailures() {
+        return List.copyOf(failures.unexpectedUnscoped());
+    }
 
     /** Waits with the kit's driver: blocks on real workers, runs the program under a deterministic schedule. */
     boolean waitFor(BooleanSupplier done, Duration max) {

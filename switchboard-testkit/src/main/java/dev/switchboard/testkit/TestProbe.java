@@ -95,7 +95,7 @@ public final class TestProbe<M> {
         Objects.requireNonNull(max, "max");
         if (!kit.waitFor(() -> received.size() >= n, max)) {
             throw fail("received " + received.size() + " of " + n + " messages within " + Texts.duration(max)
-                    + ": " + Texts.list(received));
+                    + ": " + Texts.list(received) + kit.whyNothingCame());
         }
         List<M> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -118,7 +118,8 @@ public final class TestProbe<M> {
         Objects.requireNonNull(expected, "expected");
         M m = next(max);
         if (m == null) {
-            throw fail("expected " + Texts.brief(expected) + " within " + Texts.duration(max) + ", but no message came");
+            throw fail("expected " + Texts.brief(expected) + " within " + Texts.duration(max) + ", but no message came"
+                    + kit.whyNothingCame());
         }
         if (!expected.equals(m)) {
             throw new AssertionFailedError(prefix() + "expected " + Texts.brief(expected) + " but received "
@@ -138,7 +139,7 @@ public final class TestProbe<M> {
         M m = next(max);
         if (m == null) {
             throw fail("expected a " + type.getSimpleName() + " within " + Texts.duration(max)
-                    + ", but no message came");
+                    + ", but no message came" + kit.whyNothingCame());
         }
         if (!type.isInstance(m)) {
             throw fail("expected a " + type.getName() + " but received a " + m.getClass().getName() + ": "

@@ -249,8 +249,8 @@ class ScheduleExplorerTest {
     }
 
     /**
-     * The program fails (a probe waits in vain) because an actor failed: the run's failure carries the kit's report
-     * of that actor's failure, suppressed in it. Before, only the probe's complaint was there.
+     * The program fails (a probe waits in vain) because an actor failed: the run's failure leads with that actor's
+     * failure, its cause, and the probe's complaint follows, suppressed in it.
      */
     @Test
     void aRunThatFailsAfterAnActorsFailureCarriesThatFailure() {
@@ -265,7 +265,11 @@ class ScheduleExplorerTest {
             out.expectMessage(Duration.ofMillis(100), "joined");
         });
         assertThat(run.failure()).isInstanceOf(AssertionError.class)
-                .hasStackTraceContaining("right R0 before any left");
+                .hasMessageStartingWith("an actor failed, and the test did not expect it: java.lang.IllegalStateException:"
+                        + " right R0 before any left; then the program failed: ")
+                .hasMessageContaining("probe")
+                .hasCauseInstanceOf(IllegalStateException.class);
+        assertThat(run.failure().getSuppressed()[0]).hasMessageContaining("probe");
     }
 
     @Test

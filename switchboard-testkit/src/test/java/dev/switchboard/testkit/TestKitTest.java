@@ -384,4 +384,44 @@ class TestKitTest {
             kit.expectTerminated(pool);
         }
     }
+
+    /** Waits in its turn until the test lets it go: an actor stuck in user code. */
+    static final class Stuck extends Actor<WhoAreYou> {
+        private final CountDownLatch release;
+
+        Stuck(CountDownLatch release) {
+            this.release = release;
+        }
+
+        @Override
+        protected void process(WhoAreYou w) {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            w.replyTo().reply("late");
+        }
+    }
+
+    @Test
+    void aWaitThatComesToNothingNamesTheAskAndTheActorStuckInItsTurn() {
+        CountDownLatch release = new CountDownLatch(1);
+        try (TestKit kit = TestKit.builder().checkThreads(false).timeout(Duration.ofMillis(300)).build()) {
+            ActorRef<WhoAreYou> stuck = kit.spawn(new Stuck(release), "stuck");
+            CompletableFuture<String> answer = stuck.ask(WhoAreYou::new, Duration.ofSeconds(30));
+            assertThatThrownBy(() -> kit.awaitResult(answer))
+                    .hasMessageContaining("no result within 300 ms from the ask of WhoAreYou[")
+                    .hasMessageContaining(" to stuck@")
+                    .hasMessageContaining("(not answered yet); while it waited: actor stuck@")
+                    .hasMessageContaining("running now on thread")
+                    .hasMessageContaining("CountDownLatch.await");
+            release.countDown();
+            assertThat(kit.awaitResult(answer)).isEqualTo("late");
+            stuck.stop();
+            kit.expectTerminated(stuck);
+        } finally {
+            release.countDown();
+        }
+    }
 }
