@@ -60,8 +60,9 @@ final class RuntimesOfThreads {
             throw new IllegalStateException(what + " was called outside every finish, on thread '"
                     + Thread.currentThread().getName() + "', which created runtime '" + open.name() + "' and has not"
                     + " closed it: it would run on the default runtime, not on '" + open.name() + "'. Call it inside"
-                    + " that runtime's finish (rt.finish(() -> ...)); to use the default runtime on purpose, call it"
-                    + " inside TaskRuntime.defaultRuntime().finish(() -> ...)");
+                    + " that runtime's finish (rt.finish(() -> ...)), or, in a test with the test kit, start actors"
+                    + " with kit.spawn(actor); to use the default runtime on purpose, call it inside"
+                    + " TaskRuntime.defaultRuntime().finish(() -> ...)");
         }
     }
 }

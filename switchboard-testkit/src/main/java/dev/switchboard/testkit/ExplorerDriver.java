@@ -98,7 +98,12 @@ final class ExplorerDriver extends Driver {
             clock.advance(Math.max(0, at - clock.nanoTime()));
         } else {
             trace.add(names.get(i));
-            scheduler.run(ready.get(i));
+            StuckSteps.Step running = StuckSteps.started("step " + steps + " (" + names.get(i) + ")");
+            try {
+                scheduler.run(ready.get(i));
+            } finally {
+                StuckSteps.ended(running);
+            }
         }
         return true;
     }

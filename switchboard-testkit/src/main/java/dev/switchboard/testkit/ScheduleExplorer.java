@@ -50,7 +50,9 @@ import org.opentest4j.AssertionFailedError;
  *       {@code join()} of an ask, a {@code finish} inside an actor whose work has not ended when its body returns, a
  *       bounded mailbox's wait for room. They fail at once with an {@link IllegalStateException} saying so (only
  *       this thread runs the work they would wait for). A wait the runtime cannot see (a
- *       {@code CompletableFuture} of the program's own, a lock) blocks this thread for good.</li>
+ *       {@code CompletableFuture} of the program's own, a lock) blocks this thread for good: after 10 s a warning
+ *       in the log (logger {@code dev.switchboard.testkit}) names the step and where the thread waits, and the
+ *       thread is interrupted, which ends an interruptible wait.</li>
  *   <li>Parallelism inside one turn: the messages a monitor or a transactional actor runs at once, the tasks of a
  *       parallel loop, run one after the other here, so a race between them is not explored.</li>
  *   <li>Decisions the runtime takes by real time (how its workers spread work, idle spinning) and anything the

@@ -357,4 +357,61 @@ class ScheduleExplorerTest {
         assertThat(run.failure()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("still running after 500 scheduling steps");
     }
+
+    /** Waits in its turn for a latch nobody counts down, and reports how the wait ended. */
+    static final class WaitsForever extends Actor<String> {
+        private final ActorRef<String> out;
+
+        WaitsForever(ActorRef<String> out) {
+            this.out = out;
+        }
+
+        @Override
+        protected void process(String m) {
+            try {
+                new java.util.concurrent.CountDownLatch(1).await();
+                out.send("released");
+            } catch (InterruptedException e) {
+                out.send("interrupted");
+            }
+        }
+    }
+
+    @Test
+    void aStepThatWaitsForAnotherThreadIsToldInTheLogAndInterrupted() {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.switchboard.testkit");
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                lines.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        StuckSteps.after(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200));
+        try {
+            ScheduleRun run = ScheduleExplorer.random().replay(0, kit -> {
+                TestProbe<String> out = kit.probe();
+                kit.spawn(new WaitsForever(out.ref()), "waits").send("go");
+                out.expectMessage("interrupted");
+            });
+            assertThat(run.failed()).as("%s", run).isFalse();
+            assertThat(lines).singleElement().asString()
+                    .startsWith("schedule explorer: step ")
+                    .contains("(actor waits@").contains(") has run for ")
+                    .contains("only this thread runs the program; it is interrupted now. It waits in:")
+                    .contains("CountDownLatch.await");
+        } finally {
+            StuckSteps.after(java.util.concurrent.TimeUnit.SECONDS.toNanos(10));
+            log.removeHandler(capture);
+        }
+    }
 }
