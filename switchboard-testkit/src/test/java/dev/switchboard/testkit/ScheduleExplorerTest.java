@@ -265,8 +265,8 @@ class ScheduleExplorerTest {
             out.expectMessage(Duration.ofMillis(100), "joined");
         });
         assertThat(run.failure()).isInstanceOf(AssertionError.class)
-                .hasMessageStartingWith("an actor failed, and the test did not expect it: java.lang.IllegalStateException:"
-                        + " right R0 before any left; then the program failed: ")
+                .hasMessageStartingWith("an actor failed, and the test did not expect it:"
+                        + " java.lang.IllegalStateException: right R0 before any left; then the program failed: ")
                 .hasMessageContaining("probe")
                 .hasCauseInstanceOf(IllegalStateException.class);
         assertThat(run.failure().getSuppressed()[0]).hasMessageContaining("probe");
