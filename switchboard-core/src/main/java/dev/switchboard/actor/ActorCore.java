@@ -150,6 +150,18 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
     }
 
     /**
+     * Runs on the failed instance when a supervisor's restart replaces it, before the new instance is built, in the
+     * actor's context: release here what this instance holds (what {@link #onStart()} opened; a restart does not
+     * run {@link #onExit()}, which runs once, at the actor's end). Its timers are cancelled and the children it
+     * supervises stopped by then. An exception escaping it is logged with the failure and kept among its causes;
+     * the restart goes on. Does nothing unless overridden (Pekko's {@code preRestart}, which runs {@code postStop}).
+     *
+     * @param cause the failure that made the supervisor restart the actor
+     */
+    protected void onReplaced(Throwable cause) {
+    }
+
+    /**
      * Terminates this actor: it processes no further message, the messages still in its mailbox and every
      * message sent from now on become dead letters, and its finish scope is released once the tasks it spawned
      * have ended. Idempotent. In a transaction of a transactional actor it takes effect when the transaction

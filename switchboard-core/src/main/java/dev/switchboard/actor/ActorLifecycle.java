@@ -159,6 +159,23 @@ final class ActorLifecycle {
      * Runs {@code onExit()} once, on the thread that releases the terminated actor (with the token held), in the
      * actor's context: unless the class does not override it, or the actor ended before its onStart() ran.
      */
+    /**
+     * A supervisor's restart replaces the instance of {@code cell} (on its processing): the failed instance's
+     * {@code onReplaced(cause)}. Returns what escaped it, or null.
+     */
+    static Throwable runReplacedHook(ActorCore<?> cell, Throwable cause) {
+        try {
+            ActorHosting.instanceOf(cell).onReplaced(cause);
+            return null;
+        } catch (Throwable t) {
+            return t;
+        } finally {
+            if (cell.scheduler().onWorker()) {
+                Thread.interrupted();
+            }
+        }
+    }
+
     static void runExitHook(ActorCore<?> actor) {
         ActorExtras x = actor.extrasOrNull();
         Activation activation = actor.activation();

@@ -297,7 +297,7 @@ final class Supervision {
         int outcome = dropOrRetry(cell, c, envelope, retried, failure);
         if (!s.backsOff()) {
             log(cell, failure, where, "its supervisor restarts it (restart " + (c.restarts + 1) + ")");
-            tearDown(cell);
+            tearDown(cell, failure, where);
             host(cell, c, failure, where);
             return outcome;
         }
@@ -307,7 +307,7 @@ final class Supervision {
         long delay = s.backoffNanos(c.row++, ThreadLocalRandom.current().nextDouble());
         log(cell, failure, where, "its supervisor restarts it in " + Duration.ofNanos(delay) + " (restart "
                 + (c.restarts + 1) + "); its messages wait");
-        tearDown(cell);                                  // nothing of the replaced instance runs meanwhile
+        tearDown(cell, failure, where);                  // nothing of the replaced instance runs meanwhile
         try {
             // The restart runs on this actor's processing, which this thread holds until it returns: the pause
             // below is set before it can run, even if the delay has passed by then.
@@ -330,10 +330,15 @@ final class Supervision {
      * What a restart clears of the replaced instance, when it is decided: its timers, the replies it awaits, its
      * children, and what a kind resets (a selector's mailboxes and guards).
      */
-    private static void tearDown(ActorCore<?> cell) {
+    private static void tearDown(ActorCore<?> cell, Throwable failure, String where) {
         ActorTimers.cancelAll(cell);
         AwaitedReplies.abandon(cell);
         stopChildren(cell);
+        Throwable hook = ActorLifecycle.runReplacedHook(cell, failure);
+        if (hook != null) {
+            addSuppressed(failure, hook);
+            log(cell, hook, "in onReplaced() after it failed " + where, "the restart goes on");
+        }
         cell.beforeRestart();
     }
 

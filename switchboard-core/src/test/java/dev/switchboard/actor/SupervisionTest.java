@@ -210,6 +210,67 @@ class SupervisionTest {
         }
     }
 
+    /** Opens a resource in onStart, closes it in onReplaced (a restart) and in onExit (the end). */
+    static final class HoldsAResource extends Child {
+        final AtomicInteger open;
+        final boolean hookFails;
+
+        HoldsAResource(Log log, AtomicInteger open, boolean hookFails) {
+            super(log, 3, null);
+            this.open = open;
+            this.hookFails = hookFails;
+        }
+
+        @Override
+        protected void onStart() {
+            open.incrementAndGet();
+        }
+
+        @Override
+        protected void onRestart(Throwable cause) {
+            super.onRestart(cause);
+            onStart();
+        }
+
+        @Override
+        protected void onReplaced(Throwable cause) {
+            open.decrementAndGet();
+            log.events.add("replaced " + instance + " after " + cause.getMessage());
+            if (hookFails) {
+                throw new IllegalArgumentException("close failed on " + instance);
+            }
+        }
+
+        @Override
+        protected void onExit() {
+            open.decrementAndGet();
+        }
+    }
+
+    @Test
+    void aRestartRunsTheFailedInstancesOnReplacedFirstAndGoesOnIfItThrows() throws Exception {
+        for (boolean hookFails : new boolean[] {false, true}) {
+            Log log = new Log();
+            AtomicInteger open = new AtomicInteger();
+            try (TaskRuntime rt = Runtimes.workers(2)) {
+                Parent parent = new Parent(() -> new HoldsAResource(log, open, hookFails),
+                        SupervisorStrategy.restart());
+                CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+                ActorRef<Work> child = parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                for (long n = 1; n <= 7; n++) {
+                    child.send(new Item(n));
+                }
+                child.send(new Done());
+                done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                assertThat(log.events).as("hook fails: %s", hookFails).containsExactly("item 1 on 1 sum 1",
+                        "item 2 on 1 sum 3", "replaced 1 after item 3", "restart 2 after item 3", "item 4 on 2 sum 4",
+                        "item 5 on 2 sum 9", "replaced 2 after item 6", "restart 3 after item 6", "item 7 on 3 sum 7");
+                assertThat(open).as("resources left open, hook fails: %s", hookFails).hasValue(0);
+                assertThat(parent.end.get().reason()).isEqualTo(Terminated.Reason.EXITED);
+            }
+        }
+    }
+
     @Test
     void aRetriedMessageGoesToTheNewInstanceFirstAndIsDroppedIfItFailsAgain() throws Exception {
         Log log = new Log();
