@@ -149,7 +149,8 @@ final class ActorLifecycle {
                 ActorHosting.instanceOf(actor).onRestart(restart);
             }
         } catch (Throwable t) {
-            ActorFailures.fail(actor, t, "this exception escaped " + (restart == null ? "onStart()" : "onRestart()"));
+            String hook = restart == null ? "onStart()" : "onRestart()";
+            ActorFailures.fail(actor, t, "this exception escaped " + hook, "in " + hook);
         } finally {
             Thread.interrupted();
         }

@@ -124,6 +124,26 @@ class FailureLogTest {
      * are no errors of the program. It was logged as an error, with its stack trace.
      */
     @Test
+    void aFailureInOnStartIsLoggedAsOneInOnStart() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("bank").workers(2).build()) {
+            Recording log = recordingOf(rt);
+            assertThatThrownBy(() -> rt.finish(() -> new Actor<String>() {
+                @Override
+                protected void onStart() {
+                    throw new IllegalStateException("no connection");
+                }
+
+                @Override
+                protected void process(String m) {
+                }
+            }.start("teller"))).isInstanceOf(IllegalStateException.class).hasMessage("no connection");
+            assertThat(log.lines()).singleElement().satisfies(line -> assertThat(line.text())
+                    .matches("Switchboard: actor teller@\\d+ of runtime 'bank' failed in onStart\\(\\):"
+                            + " java.lang.IllegalStateException: no connection; it is terminated, .*"));
+        }
+    }
+
+    @Test
     void aFailureTheCloseCausedIsLoggedAtInfoAsTheClosesDoing() throws Exception {
         TaskRuntime rt = TaskRuntime.builder().name("shop").workers(2).build();
         List<java.util.logging.LogRecord> logged = new CopyOnWriteArrayList<>();
