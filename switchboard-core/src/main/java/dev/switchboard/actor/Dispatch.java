@@ -111,6 +111,9 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
         try {
             if (envelope instanceof Request r) {
                 message = r.message();
+                if (actor instanceof Router<?> router) {
+                    router.routing = r;                   // a router passes the request on as a request
+                }
             } else if (envelope instanceof ActorTimers.TimerMessage t) {
                 if (!t.timer().deliver()) {
                     processed = false;            // its timer was cancelled or replaced since it sent this

@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  *       runs on a worker, where a sender never waits) is passed over for the next routee that has room; a message
  *       that no routee has room for (with consistent hashing: its key's routee has none) is a
  *       {@link DeadLetter.Reason#MAILBOX_FULL} dead letter of the routee it was meant for, and the router goes on
- *       (an {@code ask} whose message it was hears of it at its timeout, as when a routee fails on it). A
+ *       (an {@code ask} whose message it was fails at once, saying the mailbox was full). A
  *       {@code DROP} mailbox drops the message itself, as a dead letter of its own.</li>
  * </ul>
  *
@@ -46,8 +46,10 @@ import java.util.function.Supplier;
  * instead; doing so here gained nothing measurable on the router benchmarks, decision 017.)
  *
  * <p>An {@code ask} through a router is answered by the routee that gets it; the request reaches the routee as a
- * plain message holding its {@code ReplyTo}, so if that routee ends or fails without answering, the asker hears
- * of it at its timeout, not at once. A broadcast router refuses {@code ask} and {@code awaitReply} (every routee
+ * request, so if that routee fails on it, ends before it processes it, or has ended, the asker hears of it at once
+ * (a {@link NoReplyException} naming the routee), as if it had asked the routee; a routee of another place gets
+ * it as a plain message holding its {@code ReplyTo}, and the asker hears of its end at its timeout. A broadcast
+ * router refuses {@code ask} and {@code awaitReply} (every routee
  * would answer). A routee of another place is routed to but not watched. A consistent-hashing key that is null,
  * or a key function that throws, fails the router as an exception of its {@code process} would.
  *
@@ -77,6 +79,11 @@ public final class Router<M> extends Actor<M> {
      * racily); null until the router has started (a pool's routees exist only then).
      */
     private volatile List<ActorRef<M>> routees;
+    /**
+     * The request the message being routed came in, or null: set on the cell by the dispatch before it processes
+     * one ({@code Dispatch.process}), taken by the processing (which may be a restarted instance's).
+     */
+    Request routing;
     /** The turn of round-robin routing; confined to the router's processing. */
     private int turn;
 
@@ -287,41 +294,49 @@ public final class Router<M> extends Actor<M> {
 
     @Override
     protected void process(M message) {
-        route(routees, message);                        // not empty: the last routee's end ends the router
+        Router<?> cell = (Router<?>) cell();
+        Request request = cell.routing;
+        cell.routing = null;
+        route(routees, message, request);               // not empty: the last routee's end ends the router
     }
 
-    private void route(List<ActorRef<M>> r, M message) {
+    private void route(List<ActorRef<M>> r, M message, Request request) {
         if (kind == Kind.BROADCAST) {
             for (ActorRef<M> to : r) {
-                if (!sent(to, message)) {
+                if (!sent(to, message, null)) {
                     deadLetterAtFull(to, message);
                 }
             }
             return;
         }
         ActorRef<M> to = target(r, message);
-        if (sent(to, message)) {
+        if (sent(to, message, request)) {
             return;
         }
         if (kind != Kind.CONSISTENT_HASHING) {               // a key's messages go to its routee or nowhere
             int at = r.indexOf(to);
             for (int i = 1; i < r.size(); i++) {
                 ActorRef<M> other = r.get(Math.floorMod(at + i, r.size()));
-                if (!ended(other) && sent(other, message)) {
+                if (!ended(other) && sent(other, message, request)) {
                     return;
                 }
             }
         }
-        deadLetterAtFull(to, message);
+        deadLetterAtFull(to, request != null ? request : message);
     }
 
     /**
-     * Sends {@code message} to {@code to}; false if its bounded mailbox is full and refuses it (a {@code FAIL} one,
-     * or a {@code WAIT} one: the router runs on a worker, and a sender on a worker never waits).
+     * Sends {@code message} to {@code to}, as {@code request} if it came in one and {@code to} is of this JVM; false
+     * if its bounded mailbox is full and refuses it (a {@code FAIL} one, or a {@code WAIT} one: the router runs on a
+     * worker, and a sender on a worker never waits).
      */
-    private static <M> boolean sent(ActorRef<M> to, M message) {
+    private static <M> boolean sent(ActorRef<M> to, M message, Request request) {
         try {
-            to.send(message);
+            if (request != null && to instanceof LocalRef<M> local) {
+                MailboxAdmission.request(local.actor, request, message, -1);
+            } else {
+                to.send(message);
+            }
             return true;
         } catch (MailboxFullException full) {
             return false;

@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
@@ -17,9 +18,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,7 +43,7 @@ class RouterTest {
         rt.close();
     }
 
-    sealed interface Job permits Work, Keyed, Get, Fail {}
+    sealed interface Job permits Work, Keyed, Get, Fail, FailAsked {}
 
     record Work(int n) implements Job {}
 
@@ -49,6 +52,8 @@ class RouterTest {
     record Get(ReplyTo<String> replyTo) implements Job {}
 
     record Fail() implements Job {}
+
+    record FailAsked(ReplyTo<String> replyTo) implements Job {}
 
     /** What the routees of one test saw: by the routee's reference, the messages. */
     static final class Seen {
@@ -95,6 +100,7 @@ class RouterTest {
             switch (j) {
                 case Get g -> g.replyTo().reply("routee " + instance);
                 case Fail f -> throw new IllegalStateException("routee " + instance + " failed");
+                case FailAsked f -> throw new IllegalStateException("routee " + instance + " failed on a request");
                 default -> seen.add(self(), j);
             }
         }
@@ -322,6 +328,25 @@ class RouterTest {
         assertThat(seen.instances).hasValue(3);
         assertThat(seen.counts()).containsExactly(2, 2);    // the restarted routee kept its place in the turn
         assertThat(answers).containsExactlyInAnyOrder("routee 2", "routee 3");
+    }
+
+    /**
+     * The request reaches the routee as a request: a routee that fails on it fails the ask at once, naming itself
+     * (it waited for the ask's timeout, since the routee got a plain message holding the {@code ReplyTo}).
+     */
+    @Test
+    void anAskWhoseRouteeFailsOnItFailsAtOnceNamingTheRoutee() throws Exception {
+        Seen seen = new Seen();
+        AtomicReference<CompletableFuture<String>> asked = new AtomicReference<>();
+        rt.finish(() -> {
+            ActorRef<Job> pool = Router.pool(1, () -> new Routee(seen)).supervisedBy(SupervisorStrategy.stop())
+                    .start("pool");
+            asked.set(pool.ask(FailAsked::new, Duration.ofHours(1)));
+        });
+        Throwable t = catchThrowable(() -> asked.get().get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertThat(t).isInstanceOf(ExecutionException.class);
+        assertThat(t.getCause()).isInstanceOf(NoReplyException.class).hasMessageContaining("Routee@")
+                .hasMessageContaining("FailAsked[");
     }
 
     @Test
