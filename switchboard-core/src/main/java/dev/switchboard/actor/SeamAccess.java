@@ -36,6 +36,13 @@ final class SeamAccess extends ActorAccess {
     }
 
     @Override
+    public String withoutContents(Object deadLetter) {
+        DeadLetter d = (DeadLetter) deadLetter;
+        return d.reason() + ": " + ActorDiagnostics.withArticle(ActorDiagnostics.typeOf(d.message())) + " to "
+                + d.recipient();
+    }
+
+    @Override
     public String internals(Object actor) {
         return ActorDiagnostics.internals((ActorCore<?>) actor);
     }

@@ -47,6 +47,12 @@ public abstract class ActorAccess {
     /** Whether {@code ref}, a reference of this JVM, names an actor that has terminated. */
     public abstract boolean hasTerminated(Object ref);
 
+    /**
+     * A dead letter (a DeadLetter) in words for the log: its reason, its message's type (never the message's
+     * contents, which may be private) and its recipient.
+     */
+    public abstract String withoutContents(Object deadLetter);
+
     /** The internal state of {@code actor} (an ActorCore) in words: its status word, activation and queues. */
     public abstract String internals(Object actor);
 

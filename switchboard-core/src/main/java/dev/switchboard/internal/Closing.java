@@ -76,6 +76,7 @@ final class Closing {
         boolean timerEnded = scheduler.timers().close();
         if (scheduler.onWorker()) {
             scheduler.deadLetters().logTotalAtClose();
+            scheduler.failureLog().logNotLoggedAtClose();
             return false;                 // the pool cannot end while this task runs
         }
         boolean ended = awaitPool(timeout, unit);
@@ -91,6 +92,7 @@ final class Closing {
             n.refused(ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was closed"));
         }
         scheduler.deadLetters().logTotalAtClose();
+        scheduler.failureLog().logNotLoggedAtClose();
         return ended && awaitThreads() && timerEnded;
     }
 

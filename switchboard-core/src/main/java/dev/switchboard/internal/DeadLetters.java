@@ -151,7 +151,8 @@ public final class DeadLetters {
         String name = scheduler.name();
         long n = loggedDeadLetters.incrementAndGet();
         if (n <= LOGGED_DEAD_LETTERS) {
-            String text = String.valueOf(letter);
+            ActorAccess access = ActorAccess.get();
+            String text = access != null ? access.withoutContents(letter) : letter.getClass().getSimpleName();
             LOG.log(System.Logger.Level.INFO, "Switchboard: dead letter in runtime '" + name + "': "
                     + (text.length() <= 300 ? text : text.substring(0, 297) + "...")
                     + (n == LOGGED_DEAD_LETTERS ? " (the last one logged; later ones are counted, and logged as"

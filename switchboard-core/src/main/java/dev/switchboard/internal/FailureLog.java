@@ -78,6 +78,28 @@ public final class FailureLog {
         }
     }
 
+    /**
+     * The runtime has closed: failures past the minute's lines that no later line counted are counted now, so that
+     * the count is not lost with the runtime. Never throws.
+     */
+    public void logNotLoggedAtClose() {
+        try {
+            long skipped;
+            synchronized (this) {
+                skipped = notLogged;
+                notLogged = 0;
+            }
+            if (skipped != 0) {
+                logger.log(System.Logger.Level.ERROR, "Switchboard: runtime '" + scheduler.name() + "' closed with "
+                        + skipped + " more failure" + (skipped == 1 ? "" : "s") + " since the last line that were not"
+                        + " logged: more than " + perMinute + " a minute (each reached its finish, or the runtime's"
+                        + " unscoped-failure handler)");
+            }
+        } catch (Throwable noMemoryOrBrokenLogger) {
+            // the close goes on
+        }
+    }
+
     /** Logs {@code text} and {@code cause} at ERROR, unless this minute's lines are used up. Never throws. */
     private void log(String text, Throwable cause) {
         log(text, cause, System.Logger.Level.ERROR);

@@ -273,6 +273,23 @@ class FailureLogTest {
         }
     }
 
+    /** The count of failures past the minute's lines is not lost when the runtime closes before a next line. */
+    @Test
+    void theFailuresNotLoggedAreCountedWhenTheRuntimeCloses() {
+        Recording log;
+        try (TaskRuntime rt = TaskRuntime.builder().name("vaults").workers(2).logFailures(2).build()) {
+            log = recordingOf(rt);
+            for (int i = 0; i < 5; i++) {
+                assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
+                        .isInstanceOf(IllegalStateException.class);
+            }
+            assertThat(log.lines()).hasSize(2);
+        }
+        assertThat(log.lines()).hasSize(3);
+        assertThat(log.lines().get(2).text()).startsWith("Switchboard: runtime 'vaults' closed with 3 more failures"
+                + " since the last line that were not logged: more than 2 a minute");
+    }
+
     @Test
     void noFailureLoggingLogsNoneAndTheFailuresStillReachTheirFinish() {
         try (TaskRuntime rt = TaskRuntime.builder().workers(1).noFailureLogging().build()) {
