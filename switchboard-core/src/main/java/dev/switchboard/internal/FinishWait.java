@@ -194,6 +194,8 @@ public final class FinishWait {
         boolean help = w != null && WorkerWaits.nestedWaits(w) < WorkerWaits.MAX_HELPING_DEPTH;
         long reportAt = reportAfter > 0 ? start + reportAfter : 0;
         long reportProgress = reportAt != 0 ? scheduler.hangs.workersProgress() : 0;
+        boolean reported = false;                 // reported once: again only for a deadlock formed since
+        boolean deadlockReported = false;
         scope.timesOutAt(failAt);
         scheduler.openScopes.waiting.add(scope);
         if (w != null) {
@@ -273,11 +275,13 @@ public final class FinishWait {
                     if (progress != reportProgress) {
                         // the runtime's workers started work in the last period: not stuck, look again later
                         reportProgress = progress;
-                        reportAt = now + reportAfter;
-                    } else {
-                        reportAt = 0;
-                        scheduler.hangs.reportHang(scope);
+                    } else if (!reported || !deadlockReported) {
+                        // once; after that only a deadlock that formed since (an idle service is told once)
+                        boolean deadlock = scheduler.hangs.reportHang(scope, reported);
+                        reported = true;
+                        deadlockReported = deadlock;
                     }
+                    reportAt = now + reportAfter;
                 }
                 if (failAt != 0 && now - failAt >= 0) {
                     return;                       // timed out; the caller reports it

@@ -2,6 +2,7 @@ package dev.switchboard.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
@@ -27,28 +28,80 @@ public final class HangReports {
         this.hangReportAfterNanos = hangReportAfterNanos;
     }
 
+    /** The words by which a report names a cycle of actors awaiting each other's replies. */
+    private static final String DEADLOCK = "; a deadlock: ";
+
     /**
      * Gives the reporter a report of {@code scope}, which has waited past {@link #hangReportAfterNanos()} while the
-     * workers made no progress.
+     * workers made no progress; with {@code onlyIfDeadlocked}, only if the report names a deadlock (a finish
+     * reported once already, which a deadlock formed in since: an idle service is not reported again, a deadlock
+     * is). Returns whether the report named a deadlock (false if nobody hears reports).
      */
-    void reportHang(Scope scope) {
-        deliver(() -> "Switchboard hang diagnostic: " + report(scope));
-    }
-
-    /** Gives the reporter (and the runtime's events) the text {@code report} makes, if anybody hears. */
-    private void deliver(java.util.function.Supplier<String> report) {
+    boolean reportHang(Scope scope, boolean onlyIfDeadlocked) {
         Consumer<String> reporter = hangReporter;
         RuntimeEvents events = scheduler.events();
-        if (reporter != null || events.heard()) {
+        if (reporter == null && !events.heard()) {
+            return false;
+        }
+        try {
+            String text = "Switchboard hang diagnostic: " + report(scope);
+            boolean deadlock = text.contains(DEADLOCK);
+            if (!onlyIfDeadlocked || deadlock) {
+                deliver(text);
+            }
+            return deadlock;
+        } catch (Throwable noMemory) {
+            return false;
+        }
+    }
+
+    /** Gives the reporter a report made as {@code report} says, if anybody hears. */
+    private void deliver(java.util.function.Supplier<String> report) {
+        Consumer<String> reporter = hangReporter;
+        if (reporter != null || scheduler.events().heard()) {
             try {
-                String text = report.get();
-                events.publish(RuntimeEvents.Kind.HANG_REPORT, null, null, null, text);
-                if (reporter != null) {
-                    reporter.accept(text);
+                deliver(report.get());
+            } catch (Throwable noMemory) {
+                // no report this time
+            }
+        }
+    }
+
+    /** Gives the reporter (and the runtime's events) {@code text}. */
+    private void deliver(String text) {
+        Consumer<String> reporter = hangReporter;
+        try {
+            scheduler.events().publish(RuntimeEvents.Kind.HANG_REPORT, null, null, null, text);
+            if (reporter != null) {
+                reporter.accept(text);
+            }
+        } catch (Throwable reporterFailed) {
+            // the reporter is the program's: its failure must not end the wait it reports on
+            scheduler.reportUnscopedFailure(reporterFailed);
+        }
+    }
+
+    /**
+     * The watchdog's look for task failures of open finishes that no log has told of, at {@code now} (the runtime's
+     * clock): a finish that has had them for {@link #hangReportAfterNanos()} and has not ended logs them
+     * ({@link FailureLog#tasksFailed}), whether its thread waits for it or still runs its body (a service's body,
+     * blocked until the service is told to stop). A finish that ends meanwhile throws them itself.
+     */
+    void logFailuresOfOpenFinishes(long now) {
+        long after = hangReportAfterNanos;
+        Map<Scope, Long> pending = scheduler.openScopes.failedUnlogged;
+        if (after <= 0 || pending.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<Scope, Long> e : pending.entrySet()) {
+            Scope scope = e.getKey();
+            if (scope.isEnded()) {
+                pending.remove(scope, e.getValue());
+            } else if (now - e.getValue() >= after) {
+                Scope.TaskFailures failed = scope.takeTaskFailuresToLog();     // takes it off the map too
+                if (failed != null) {
+                    scheduler.failureLog().tasksFailed(scope.name(), failed.count(), failed.first());
                 }
-            } catch (Throwable reporterFailed) {
-                // the reporter is the program's: its failure must not end the wait it reports on
-                scheduler.reportUnscopedFailure(reporterFailed);
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.switchboard.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,6 +19,12 @@ final class OpenScopes {
     final Set<Scope> waiting = ConcurrentHashMap.newKeySet();
     /** Scopes with tracked actors or awaiting tasks that have not ended; the global scope is always here. */
     final Set<Scope> tracking = ConcurrentHashMap.newKeySet();
+    /**
+     * Scopes (not the global one) whose tasks failed while no log told of it yet, with when the first of those
+     * failures came by the runtime's clock: the watchdog logs them if the finish stays open a hang report's period
+     * ({@link HangReports#logFailuresOfOpenFinishes}). A scope leaves it when they are logged or it ends.
+     */
+    final Map<Scope, Long> failedUnlogged = new ConcurrentHashMap<>();
 
     /**
      * The earliest time-out of a finish waited for if it is before {@code than}, else {@code than}: what a manual

@@ -165,6 +165,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         if (registered != 0) {
             scheduler.openScopes.tracking.remove(this);
         }
+        if (tasksFailedUnlogged != 0) {          // stable now: every task has ended (their ends came before this)
+            scheduler.openScopes.failedUnlogged.remove(this);
+        }
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
@@ -263,9 +266,18 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         if (!addFailure(failure, ofAFuture)) {
             return;
         }
+        boolean first;
         synchronized (this) {
-            if (tasksFailedUnlogged++ == 0) {
+            first = tasksFailedUnlogged++ == 0;
+            if (first) {
                 firstTaskFailureUnlogged = failure;
+            }
+        }
+        if (first && !global) {
+            try {                                    // so that an open finish's log tells of it (the watchdog's)
+                scheduler.openScopes.failedUnlogged.putIfAbsent(this, scheduler.clock().nanoTime());
+            } catch (Throwable noMemory) {
+                // its finish still throws it when it ends; only the log while it stays open misses it
             }
         }
     }
@@ -275,13 +287,17 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     }
 
     /** For the waiting finish: the task failures not yet logged, then none; null if none. */
-    public synchronized TaskFailures takeTaskFailuresToLog() {
-        if (tasksFailedUnlogged == 0) {
-            return null;
+    public TaskFailures takeTaskFailuresToLog() {
+        TaskFailures taken;
+        synchronized (this) {
+            if (tasksFailedUnlogged == 0) {
+                return null;
+            }
+            taken = new TaskFailures(tasksFailedUnlogged, firstTaskFailureUnlogged);
+            tasksFailedUnlogged = 0;
+            firstTaskFailureUnlogged = null;
         }
-        TaskFailures taken = new TaskFailures(tasksFailedUnlogged, firstTaskFailureUnlogged);
-        tasksFailedUnlogged = 0;
-        firstTaskFailureUnlogged = null;
+        scheduler.openScopes.failedUnlogged.remove(this);
         return taken;
     }
 

@@ -102,6 +102,7 @@ final class Watchdog {
             JfrHook.look();                       // while a recording runs: is the sampled message event on?
             try {
                 s.hangs.lookForStalls(real);      // real time: a test's clock moved by a minute stalls nothing
+                s.hangs.logFailuresOfOpenFinishes(now);
             } catch (Throwable t) {
                 // a report that could not be made (no memory): looked for again at the next look
             }

@@ -252,6 +252,29 @@ class FailureLogTest {
         }
     }
 
+    /**
+     * A service's finish body blocks until it is told to stop, so its finish waits for nothing: its tasks' failures
+     * are logged at the hang report's period all the same (the watchdog's). Nothing logged them until the body
+     * returned.
+     */
+    @Test
+    void aTasksFailureIsLoggedWhileItsFinishsBodyStillRuns() {
+        try (TaskRuntime rt = TaskRuntime.builder().name("service").workers(2).hangReportAfter(Duration.ofMillis(100))
+                .hangReporter(report -> { }).build()) {
+            Recording log = recordingOf(rt);
+            assertThatThrownBy(() -> rt.finish(() -> {
+                rt.async(() -> {
+                    throw new IllegalStateException("a job failed");
+                });
+                Await.until("the failure logged while the body runs", () -> !log.lines().isEmpty());
+            })).isInstanceOf(IllegalStateException.class).hasMessage("a job failed");
+            assertThat(log.lines()).singleElement().satisfies(line -> assertThat(line.text())
+                    .matches("Switchboard: 1 task of the finish opened by thread '.*' in runtime 'service' failed while"
+                            + " it stayed open \\(it throws their failures when it ends\\); the first:"
+                            + " java.lang.IllegalStateException: a job failed"));
+        }
+    }
+
     @Test
     void atMostSoManyLinesAMinuteOfTheRuntimesClockAndTheNextLineSaysHowManyWereNot() {
         ManualClock clock = new ManualClock();

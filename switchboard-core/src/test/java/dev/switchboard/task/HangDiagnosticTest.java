@@ -660,6 +660,40 @@ class HangDiagnosticTest {
         }
     }
 
+    /**
+     * A finish is reported once while nothing progresses (an idle service looks so), and again only if a deadlock
+     * forms after some progress: it was reported once in all, so a deadlock after an idle spell was never told.
+     */
+    @Test
+    void aDeadlockThatFormsAfterAnIdleReportIsReportedToo() throws Exception {
+        List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
+                .hangReporter(reports::add).build();
+        try {
+            Asker a = new Asker();
+            Asker b = new Asker();
+            a.other = b.ref();
+            b.other = a.ref();
+            java.util.concurrent.CompletableFuture<Throwable> finished = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> catchThrowable(() -> rt.finish(() -> {
+                        a.start();
+                        b.start();
+                    })));
+            Await.until("the idle service's report", () -> !reports.isEmpty());
+            assertThat(reports.get(0)).doesNotContain("a deadlock");
+            a.ref().send("ask");                                 // each asks the other, and holds the other's request
+            b.ref().send("ask");
+            Await.until("the deadlock's report", () -> reports.size() >= 2);
+            assertThat(reports.get(1)).contains("a deadlock: ");
+            rt.close();                                          // the deadlock cannot end any other way
+            assertThat(finished.get(Await.TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS))
+                    .isInstanceOf(dev.switchboard.task.RuntimeClosedException.class);
+            assertThat(reports).hasSize(2);
+        } finally {
+            rt.close();
+        }
+    }
+
     @Test
     void workHandedOverByNestedFinishesThatStoppedWaitingIsNamedWhereItEndedUp() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
