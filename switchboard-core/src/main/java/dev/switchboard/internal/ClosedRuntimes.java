@@ -18,6 +18,8 @@ public final class ClosedRuntimes {
      * exception extends.
      */
     private static volatile Function<String, ? extends RuntimeException> factory = RejectedExecutionException::new;
+    /** The class of what the factory makes. */
+    private static volatile Class<?> type = RejectedExecutionException.class;
 
     private ClosedRuntimes() {
     }
@@ -25,6 +27,12 @@ public final class ClosedRuntimes {
     /** Installs how to make the exception; called by {@code TaskRuntime}'s static initializer. */
     public static void install(Function<String, ? extends RuntimeException> factory) {
         ClosedRuntimes.factory = Objects.requireNonNull(factory, "factory");
+        ClosedRuntimes.type = factory.apply("a probe of the class").getClass();
+    }
+
+    /** Whether {@code t} is the exception that tells that a runtime was closed. */
+    static boolean isClosedException(Throwable t) {
+        return type.isInstance(t);
     }
 
     /** The exception, with {@code message}, that tells that a runtime was closed. */

@@ -144,6 +144,9 @@ public final class FinishWait {
                 runner.run(body);
             } catch (Throwable t) {
                 scope.addFailure(t);
+                if (scheduler.isClosed() && ClosedRuntimes.isClosedException(t)) {
+                    scope.stopWaiting(t);        // the close ended the body (a get it freed): it ended the finish
+                }
             } finally {
                 scope.sealSpawns();
                 Context.restore(thread, previous);

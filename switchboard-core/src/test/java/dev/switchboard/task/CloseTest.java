@@ -204,6 +204,37 @@ class CloseTest {
         assertThat(inTimedTask.get()).hasMessageContaining(neverTimed.toString());
     }
 
+    /**
+     * A finish whose body the close ended (its get() freed) throws the close's exception, the body's task's own
+     * failure suppressed in it: it threw a MultiException of both, which {@code catch (RuntimeClosedException e)}
+     * misses.
+     */
+    @Test
+    void aFinishWhoseBodyTheCloseEndedThrowsTheClosesException() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("service").workers(2).noFailureLogging().build();
+        DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
+        AtomicReference<TaskFuture<Integer>> failing = new AtomicReference<>();
+        AtomicReference<Throwable> fromFinish = new AtomicReference<>();
+        List<Thread> getters = new CopyOnWriteArrayList<>();
+        Thread owner = new Thread(() -> fromFinish.set(catchThrowable(() -> rt.finish(() -> {
+            failing.set(rt.future(() -> {
+                throw new IllegalStateException("a task failed while the body waited");
+            }));
+            getOn(never, getters);
+        }))), "service-main");
+        owner.start();
+        // a future's task reports its failure to the finish before it fails the future
+        Await.until("the task's failure", () -> failing.get() != null && failing.get().isDone());
+        Await.until(() -> "the body parked in get(): " + getters, () -> getters.size() == 1
+                && getters.get(0).getState() == Thread.State.WAITING);
+        assertThat(rt.close(Duration.ofSeconds(20))).isTrue();
+        join(owner);
+        assertThat(fromFinish.get()).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("while thread 'service-main' waited in get() of " + never);
+        assertThat(fromFinish.get().getSuppressed()).anySatisfy(t -> assertThat(t)
+                .isInstanceOf(IllegalStateException.class).hasMessage("a task failed while the body waited"));
+    }
+
     /** The close races the get's registration: whichever comes first, the get ends and so does the close. */
     @RepeatedTest(40)
     void aGetThatBeginsAsTheRuntimeClosesEndsToo() throws Exception {
