@@ -35,6 +35,9 @@ final class ActorDiagnostics {
         Activation a = cell.activation();
         if (a != null) {
             sb.append("; activation's pending count ").append(a.getPendingCount());   // its children alive
+            if (cell.scheduler() != null) {
+                sb.append(", ").append(cell.scheduler().whereIs(a));
+            }
         }
         return sb.append("; ").append(cell.mailbox.internals()).toString();
     }

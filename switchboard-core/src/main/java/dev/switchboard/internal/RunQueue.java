@@ -173,6 +173,11 @@ final class RunQueue {
         return pending != 0;
     }
 
+    /** Whether {@code node} waits here (O(n): for diagnostics only). */
+    boolean contains(Node node) {
+        return entries.contains(node);
+    }
+
     /** Entries waiting (O(n): for diagnostics only). */
     int size() {
         return entries.size();

@@ -549,6 +549,28 @@ public final class Scheduler {
         return timers;
     }
 
+    /**
+     * Where {@code node} waits to run, in words, for a stress test's report: the shared queue, a worker's handoff
+     * buffer (a live or an ending worker's), and the pool's state. A racy snapshot; O(n) in what waits.
+     */
+    public String whereIs(Node node) {
+        StringBuilder sb = new StringBuilder();
+        if (runQueue.contains(node)) {
+            sb.append("in the shared queue (pump pending ").append(runQueue.pumpPending()).append("); ");
+        }
+        for (Set<Worker> set : List.of(workers, endingWorkers)) {
+            for (Worker w : set) {
+                if (w.buffers(node)) {
+                    sb.append("in the handoff buffer of ").append(w.getName()).append(w.isAlive() ? "" : " (ended)")
+                            .append("; ");
+                }
+            }
+        }
+        return sb.append("pool ").append(pool.isTerminated() ? "terminated" : pool.isShutdown() ? "shut down"
+                : "running").append(", ").append(pool.getQueuedTaskCount()).append(" queued in it, shared queue ")
+                .append(runQueue.size()).append(closed ? ", closed" : "").toString();
+    }
+
     /** Whether {@link #close} has been called. */
     public boolean isClosed() {
         return closed;

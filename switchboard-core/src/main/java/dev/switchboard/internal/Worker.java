@@ -519,6 +519,16 @@ public final class Worker extends ForkJoinWorkerThread {
         return n;
     }
 
+    /** For diagnostics (any thread, racy): whether {@code node} sits in the buffer. */
+    boolean buffers(Node node) {
+        for (int i = 0; i < HANDOFF_CAPACITY; i++) {
+            if (SLOTS.getOpaque(cells, FIRST_SLOT + i) == node) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** For the watchdog: whether an activation sits in the buffer. */
     boolean hasBuffered() {
         for (int i = 0; i < HANDOFF_CAPACITY; i++) {
