@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.internal.ManualClock;
 import dev.switchboard.task.TaskRuntime;
@@ -208,6 +209,69 @@ class SupervisionTest {
             assertThat(dead.messages).containsExactly(new Item(3), new Item(6));
             assertThat(dead.count(DeadLetter.Reason.FAILED_PROCESSING)).isEqualTo(2);
         }
+    }
+
+    /** Waits in its message until the runtime has closed, then starts an actor: the closed runtime refuses it. */
+    static final class AsksAfterTheClose extends Actor<Work> {
+        final CountDownLatch inMessage;
+        final CountDownLatch closed;
+        final AtomicInteger restarts;
+
+        AsksAfterTheClose(CountDownLatch inMessage, CountDownLatch closed, AtomicInteger restarts) {
+            this.inMessage = inMessage;
+            this.closed = closed;
+            this.restarts = restarts;
+        }
+
+        @Override
+        protected void onRestart(Throwable cause) {
+            restarts.incrementAndGet();
+        }
+
+        @Override
+        protected void process(Work w) {
+            inMessage.countDown();
+            try {
+                closed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            new Actor<String>() {                             // refused: "runtime ... is closed: cannot start"
+                @Override
+                protected void process(String m) {
+                }
+            }.start();
+        }
+    }
+
+    /**
+     * Work the closed runtime refuses to an actor in the middle of a message (a start, an awaitReply) is the close's
+     * doing: the close ends the actor (RUNTIME_CLOSED), its supervisor decides nothing, and it is no failure. The
+     * actor ended FAILED, counted as a failure, and its supervisor restarted it after the close.
+     */
+    @Test
+    void workRefusedByTheCloseInTheMiddleOfAMessageEndsTheActorAsClosedNotFailed() throws Exception {
+        CountDownLatch inMessage = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicInteger restarts = new AtomicInteger();
+        TaskRuntime rt = Runtimes.workers(2);
+        Parent parent = new Parent(() -> new AsksAfterTheClose(inMessage, closed, restarts),
+                SupervisorStrategy.restart());
+        CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+        ActorRef<Work> child = parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        child.send(new Item(1));
+        assertThat(inMessage.await(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Boolean> closing = CompletableFuture.supplyAsync(() -> rt.close(Duration.ofSeconds(30)));
+        Await.until("the runtime closed", rt::isClosed);
+        closed.countDown();                                   // the child asks now, on a closed runtime
+        assertThat(closing.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        Terminated end = child.whenTerminated().toCompletableFuture().get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThat(end.reason()).isEqualTo(Terminated.Reason.RUNTIME_CLOSED);
+        assertThat(end.failure()).isNull();
+        assertThat(restarts).hasValue(0);
+        assertThat(RuntimeMetrics.of(rt).failures()).isZero();
+        catchThrowable(() -> done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS));   // ended, by the close
+        assertThat(done).isDone();
     }
 
     /** Opens a resource in onStart, closes it in onReplaced (a restart) and in onExit (the end). */
