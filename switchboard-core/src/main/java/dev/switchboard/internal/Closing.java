@@ -87,10 +87,7 @@ final class Closing {
             }
             ended = awaitPool(1, TimeUnit.SECONDS);
         }
-        Node n;
-        while ((n = scheduler.runQueue.poll()) != null) {   // entries whose pump the pool refused
-            n.refused(ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was closed"));
-        }
+        scheduler.refuseQueued();            // entries whose pump the pool refused, or took and will not run
         scheduler.deadLetters().logTotalAtClose();
         scheduler.failureLog().logNotLoggedAtClose();
         return ended && awaitThreads() && timerEnded;

@@ -351,6 +351,9 @@ public final class Scheduler {
                     return;
                 }
                 runQueue.offer(node, onWorker);
+                if (closed && (pool.isTerminating() || pool.isTerminated())) {
+                    refuseQueued();                       // the pool runs nothing now, its pumps neither
+                }
             } else {
                 deterministic.ready(node);
             }
@@ -547,6 +550,21 @@ public final class Scheduler {
     /** This runtime's timer (its thread starts with the first timed action). */
     public TimerService timers() {
         return timers;
+    }
+
+    /**
+     * Refuses every entry of the shared queue: called once the pool runs nothing more (its close has stopped it).
+     * A pump cannot be relied on then: the JDK's {@code ForkJoinPool.externalSubmit} (25) takes a task from a thread
+     * that submitted to the pool before even after the pool has terminated, and never runs it, so an offer can see
+     * a pump pending that never comes; an entry it left would keep its actor's token, and the messages queued
+     * behind it, for good. Each entry is taken once (the queue's poll), by whichever thread comes: the closing one,
+     * or one that offered after it.
+     */
+    void refuseQueued() {
+        Node n;
+        while ((n = runQueue.poll()) != null) {
+            n.refused(ClosedRuntimes.exception("runtime '" + name + "' was closed"));
+        }
     }
 
     /**

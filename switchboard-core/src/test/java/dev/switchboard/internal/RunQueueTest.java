@@ -83,4 +83,44 @@ class RunQueueTest {
             assertThat(runs.get()).isEqualTo(1);
         }
     }
+
+    /** A node that counts its runs and keeps why it was refused. */
+    static final class Recorded extends Node {
+        final CountDownLatch ran = new CountDownLatch(1);
+        volatile Throwable refused;
+
+        Recorded(Scheduler scheduler) {
+            super(null, scheduler);
+        }
+
+        @Override
+        protected void run() {
+            ran.countDown();
+        }
+
+        @Override
+        protected void refused(Throwable cause) {
+            refused = cause;
+        }
+    }
+
+    /**
+     * JDK 25's {@code ForkJoinPool.externalSubmit} takes a task from a thread that submitted before even once the
+     * pool has terminated, and never runs it: an entry offered then saw its pump "submitted" and waited for good (in
+     * the soak, an actor's activation holding its token, with a message queued that was neither processed nor a
+     * dead letter). It is refused now.
+     */
+    @Test
+    void anEntryOfferedAfterThePoolHasEndedIsRefusedNotLeftToAPumpThatNeverRuns() throws Exception {
+        Scheduler s = new Scheduler("late-offer", 1, 64, 64, 0);
+        Recorded first = new Recorded(s);
+        s.share(first, false);                 // this thread submits a pump: its submission queue now exists
+        assertThat(first.ran.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(s.close(30, TimeUnit.SECONDS)).isTrue();
+        Recorded late = new Recorded(s);
+        s.share(late, false);
+        assertThat(late.refused).as("refused, not left in the shared queue").isNotNull();
+        assertThat(s.runQueue.isEmpty()).isTrue();
+        assertThat(late.ran.getCount()).isEqualTo(1);
+    }
 }
