@@ -41,7 +41,10 @@ import java.util.concurrent.ForkJoinTask;
  * pump that takes an entry while others remain submits the next pump before it runs its entry, so idle workers
  * join in one after another. A busy worker that takes an entry itself ({@link #poll}) needs no bookkeeping: a
  * pump that finds the queue empty just ends. A pump that could not be submitted (the pool refused it: out of
- * memory) leaves the flag clear; the watchdog {@linkplain #signal signals} every period while entries wait.
+ * memory) leaves the flag clear; the watchdog {@linkplain #signal signals} every period while entries wait. A pump
+ * the pool takes and never runs would break this: JDK 25's {@code externalSubmit} takes one from a thread that
+ * submitted before even after the pool has terminated. So once the pool has stopped, the scheduler refuses what is
+ * offered ({@code Scheduler.refuseQueued}).
  * (A model of these steps, checked over every interleaving of a few offers, polls and pumps, and the jcstress test
  * {@code RunQueueOfferVsPumpTest} back this up.)
  *
