@@ -37,7 +37,8 @@ final class ActorFailures {
      * (retried).
      */
     static boolean fail(ActorCore<?> actor, Throwable failure, String what, String where, Object envelope) {
-        if (endedByClose(actor, failure, where)) {
+        if (ofTheClose(actor, failure)) {
+            endByClose(actor, failure, where);
             return false;
         }
         ActorExtras x = actor.extrasOrNull();
@@ -62,7 +63,8 @@ final class ActorFailures {
      */
     static boolean failProcessing(ActorCore<?> actor, Throwable failure, Object message, String from,
                                   Object envelope) {
-        if (endedByClose(actor, failure, ActorDiagnostics.processing(message) + from)) {
+        if (ofTheClose(actor, failure)) {                 // the words only then: see below
+            endByClose(actor, failure, ActorDiagnostics.processing(message) + from);
             return false;
         }
         ActorExtras x = actor.extrasOrNull();
@@ -75,19 +77,22 @@ final class ActorFailures {
 
     /**
      * Whether {@code failure} is the runtime's close's doing (work the closed runtime refused, an interrupt the close
-     * made: {@code Scheduler.isCloseConsequence}); if so the close ends the actor, as it ends every actor alive: it
-     * terminates as closed ({@code RUNTIME_CLOSED} for its watchers and dead letters), no supervisor decides, and
+     * made: {@code Scheduler.isCloseConsequence}).
+     */
+    private static boolean ofTheClose(ActorCore<?> actor, Throwable failure) {
+        Scheduler s = actor.scheduler();
+        return s != null && s.isCloseConsequence(failure);
+    }
+
+    /**
+     * A failure of the close's doing ({@link #ofTheClose}): the close ends the actor, as it ends every actor alive.
+     * It terminates as closed ({@code RUNTIME_CLOSED} for its watchers and dead letters), no supervisor decides, and
      * it is no failure (not kept, not counted, not reported to a finish, which the close has ended anyway); a line
      * at INFO says so.
      */
-    private static boolean endedByClose(ActorCore<?> actor, Throwable failure, String where) {
-        Scheduler s = actor.scheduler();
-        if (s == null || !s.isCloseConsequence(failure)) {
-            return false;
-        }
-        s.failureLog().actorFailed(actor, where, failure, "the close ends it");
+    private static void endByClose(ActorCore<?> actor, Throwable failure, String where) {
+        actor.scheduler().failureLog().actorFailed(actor, where, failure, "the close ends it");
         ActorTermination.terminate(actor, ActorCell.BY_CLOSE);
-        return true;
     }
 
     /** Keeps the first failure that terminates {@code actor}, for {@code failure()}; never throws. */

@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li><b>Routing</b>: {@link Builder#roundRobin() round-robin} (the default), {@link Builder#random() random},
  *       {@link Builder#smallestMailbox() smallest mailbox} (the routee with the fewest queued messages; an idle
- *       one wins a tie with a busy one; a routee of another place counts as full), {@link Builder#consistentHashing consistent hashing}
+ *       one wins a tie with a busy one; a routee of another place counts as full),
+ *       {@link Builder#consistentHashing consistent hashing}
  *       by a key taken from the message (rendezvous hashing: a message with the same key goes to the same routee
  *       while it lives, and a routee's end moves only its own keys), and {@link Builder#broadcast() broadcast}
  *       (every routee gets every message).</li>
@@ -425,7 +426,8 @@ public final class Router<M> extends Actor<M> {
     private ActorRef<M> byKey(List<ActorRef<M>> routees, M message) {
         Object k = key.apply(message);
         if (k == null) {
-            throw new NullPointerException(this + " got a message whose key is null: " + ActorDiagnostics.brief(message));
+            throw new NullPointerException(this + " got a message whose key is null: "
+                    + ActorDiagnostics.brief(message));
         }
         long h = k.hashCode();
         ActorRef<M> best = null;

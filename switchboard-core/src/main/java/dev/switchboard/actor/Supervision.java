@@ -535,7 +535,9 @@ final class Supervision {
         }
     }
 
-    /** Stops the children in {@code x}: after what is queued to them if {@code gracefully}, else after their message. */
+    /**
+     * Stops the children in {@code x}: after what is queued to them if {@code gracefully}, else after their message.
+     */
     private static void stopChildren(ActorExtras x, boolean gracefully) {
         Set<ActorCore<?>> children = x.children;
         if (children != null) {

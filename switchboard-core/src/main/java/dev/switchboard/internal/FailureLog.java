@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
  * contents), what happens next, with the cause and its stack trace. Rate-limited: at most {@link #perMinute} lines
  * a minute of the runtime's clock; the failures beyond that are counted, and the next line logged says how many
  * were not. A failure its runtime's close caused (a refusal of new work, an interrupt, once the runtime is closed)
- * is logged at INFO, saying so, without its stack trace: it is no error of the program. Owns the limit, the minute's count and the count of failures not logged; may touch nothing else.
+ * is logged at INFO, saying so, without its stack trace: it is no error of the program. Owns the limit, the
+ * minute's count and the count of failures not logged; may touch nothing else.
  */
 public final class FailureLog {
     /*

@@ -451,7 +451,7 @@ class SeamTest {
             });
         }
         assertThat(Seam.internals(idle)).startsWith("status STARTED TERMINATED RELEASED GONE, awaiting 0 replies;"
-                + " activation's pending count 0, pool terminated, 0 queued in it, shared queue 0, closed; producer index 42,"
-                + " consumer index 42");
+                + " activation's pending count 0, pool terminated, 0 queued in it, shared queue 0, closed;"
+                + " producer index 42, consumer index 42");
     }
 }
