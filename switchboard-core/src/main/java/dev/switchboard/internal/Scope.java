@@ -69,7 +69,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private volatile long timesOutAt;
 
     /**
-     * Task failures since the waiting finish last logged them, and the first of them; guarded by this. Here, not in
+     * Task failures since a log last told of them, and the first of them; guarded by this. Here, not in
      * {@link #failures}: a task failure that found no memory to make that is counted too.
      */
     private long tasksFailedUnlogged;
@@ -247,8 +247,9 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     // ---------------------------------------------------------------- failures
 
     /**
-     * A task's failure ({@link #addFailure}), which no log has told of yet: a waiting finish that stays open logs it
-     * ({@link #takeTaskFailuresToLog}), so that a failure in a service whose finish never ends is seen.
+     * A task's failure ({@link #addFailure}), which no log has told of yet: a finish that stays open, waiting or
+     * still running its body, logs it ({@link #takeTaskFailuresToLog}), so that a failure in a service whose finish
+     * never ends is seen.
      */
     public void addTaskFailure(Throwable failure) {
         addTaskFailure(failure, false);
@@ -286,7 +287,10 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     public record TaskFailures(long count, Throwable first) {
     }
 
-    /** For the waiting finish: the task failures not yet logged, then none; null if none. */
+    /**
+     * For the waiting finish and the watchdog ({@code HangReports.logFailuresOfOpenFinishes}): the task failures
+     * not yet logged, then none; null if none.
+     */
     public TaskFailures takeTaskFailuresToLog() {
         TaskFailures taken;
         synchronized (this) {

@@ -64,11 +64,7 @@ public final class Stm {
      * @throws TransactionConflictException if it conflicted {@link #DEFAULT_MAX_ATTEMPTS} times
      */
     public static void atomic(Runnable body) {
-        Objects.requireNonNull(body, "body");
-        Transaction.current().run(DEFAULT_MAX_ATTEMPTS, () -> {
-            body.run();
-            return null;
-        }, body.getClass());                              // the kind is the caller's body, not this wrapper
+        atomic(DEFAULT_MAX_ATTEMPTS, body);
     }
 
     /**
@@ -111,7 +107,7 @@ public final class Stm {
         Transaction.current().run(maxAttempts, () -> {
             body.run();
             return null;
-        }, body.getClass());
+        }, body.getClass());                              // the kind is the caller's body, not this wrapper
     }
 
     /**

@@ -98,7 +98,7 @@ final class ExplorerDriver extends Driver {
             clock.advance(Math.max(0, at - clock.nanoTime()));
         } else {
             trace.add(names.get(i));
-            StuckSteps.Step running = StuckSteps.started("step " + steps + " (" + names.get(i) + ")");
+            StuckSteps.Step running = StuckSteps.started(steps, names.get(i));
             try {
                 scheduler.run(ready.get(i));
             } finally {

@@ -27,14 +27,16 @@ final class StuckSteps {
     private StuckSteps() {
     }
 
-    /** A step running on a thread, since a moment of real time. */
+    /** A step running on a thread, since a moment of real time: its number and what it runs. */
     static final class Step {
         final Thread thread = Thread.currentThread();
+        final int number;
         final String what;
         final long startedAt = System.nanoTime();
         boolean told;
 
-        Step(String what) {
+        Step(int number, String what) {
+            this.number = number;
             this.what = what;
         }
     }
@@ -44,9 +46,9 @@ final class StuckSteps {
         after = nanos;
     }
 
-    /** The step {@code what} starts on this thread; {@link #ended} takes it off. */
-    static Step started(String what) {
-        Step s = new Step(what);
+    /** Step {@code number}, running {@code what}, starts on this thread; {@link #ended} takes it off. */
+    static Step started(int number, String what) {
+        Step s = new Step(number, what);
         RUNNING.add(s);
         ensureWatchdog();
         return s;
@@ -80,8 +82,8 @@ final class StuckSteps {
         for (StackTraceElement e : s.thread.getStackTrace()) {
             where.append("\n    at ").append(e);
         }
-        LOG.log(System.Logger.Level.WARNING, "schedule explorer: " + s.what + " has run for "
-                + Texts.duration(java.time.Duration.ofNanos(now - s.startedAt)) + " on thread '" + s.thread.getName()
+        LOG.log(System.Logger.Level.WARNING, "schedule explorer: step " + s.number + " (" + s.what + ") has run"
+                + " for " + Texts.duration(java.time.Duration.ofNanos(now - s.startedAt)) + " on thread '" + s.thread.getName()
                 + "' (" + s.thread.getState() + "): a turn that waits for what only another thread could give (a"
                 + " CompletableFuture of its own, a lock, a queue) never ends here, since only this thread runs the"
                 + " program; it is interrupted now. It waits in:" + where);
