@@ -9,6 +9,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -267,10 +270,10 @@ class SshPlacesTest {
                 .redirectOutput(dir.resolve("agent.out").toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (!Files.exists(socket)) {
+            while (!accepts(socket)) {           // the socket's file exists from its bind, before its listen
                 assertThat(agent.isAlive()).as("ssh-agent runs: %s", Files.readString(dir.resolve("agent.out")))
                         .isTrue();
-                assertThat(System.nanoTime()).as("ssh-agent made its socket within 20 s").isLessThan(deadline);
+                assertThat(System.nanoTime()).as("ssh-agent listened on its socket within 20 s").isLessThan(deadline);
                 agent.waitFor(20, TimeUnit.MILLISECONDS);
             }
             ProcessBuilder add = new ProcessBuilder("ssh-add", identity.toString()).redirectErrorStream(true);
@@ -288,6 +291,15 @@ class SshPlacesTest {
             assertThat(ConfiguredPlacesTest.thrower.answers).isEqualTo(101);
         } finally {
             agent.destroyForcibly();
+        }
+    }
+
+    /** Whether a connection to the Unix socket {@code socket} is accepted (it is closed at once). */
+    private static boolean accepts(Path socket) {
+        try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            return probe.connect(UnixDomainSocketAddress.of(socket));
+        } catch (IOException notYet) {        // no file yet, or bound but not listening: refused
+            return false;
         }
     }
 
