@@ -43,7 +43,7 @@ public abstract class Node extends CountedCompleter<Void> {
     private SpawnGroup group;
     private int direct;
 
-    /** Link in a scope's list of tracked nodes (actors, awaiting tasks), see {@link Scope#track}. */
+    /** Link in a scope's list of tracked nodes (actors, awaiting tasks, reply holds): see {@link TrackedNodes}. */
     volatile Node nextTracked;
 
     /**

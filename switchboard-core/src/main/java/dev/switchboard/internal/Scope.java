@@ -21,18 +21,15 @@ import java.util.concurrent.locks.LockSupport;
  * task or actor in the tree, up to the next nested finish, are collected here ({@link ScopeFailures}, made at the
  * first failure and guarded by this scope's monitor, which also guards its stopping) and rethrown by the finish.
  *
- * <p>For the hang diagnostic the scope keeps a list of the actors started in it and the asyncAwait tasks created
- * in it ({@link #track}); a report lists those still open.
+ * <p>For the hang diagnostic and the runtime's close the scope keeps the actors started in it, the asyncAwait
+ * tasks created in it and the replies awaited in it ({@link #track}, a {@link TrackedNodes} made at the first); a
+ * report lists those still open.
  *
  * <h2>Implementation notes</h2>
- * The tracked list is a Treiber stack linked through {@link Node#nextTracked}. It is pruned of closed entries,
- * amortised, by one pruner at a time; pushers only ever replace the head and a pruner only unlinks nodes below
- * the head it read, so the two never write the same link. Readers (reports) may see an unlinked node, which is
- * harmless. The global scope of a runtime accepts spawns from any thread and so attaches children directly.
+ * The global scope of a runtime accepts spawns from any thread and so attaches children directly.
  */
 public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private static final VarHandle TRACKED;
-    private static final VarHandle PRUNING;
     private static final VarHandle ADOPTION_RELEASED;
 
     /** Failures a finish keeps to rethrow; beyond these it counts them ("and N more"). */
@@ -41,8 +38,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            TRACKED = l.findVarHandle(Scope.class, "tracked", Node.class);
-            PRUNING = l.findVarHandle(Scope.class, "pruning", int.class);
+            TRACKED = l.findVarHandle(Scope.class, "tracked", TrackedNodes.class);
             ADOPTION_RELEASED = l.findVarHandle(Scope.class, "adoptionReleased", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -100,12 +96,8 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     private volatile Node adoptedBy;   // written under this
     private volatile int adoptionReleased;
 
-    private volatile Node tracked;
-    private volatile int pruning;
-    /** 1 once this scope is in the scheduler's set of scopes with tracked nodes. */
-    private volatile int registered;
-    private int pushesSincePrune;     // racy on purpose: only a heuristic for when to prune
-    private int liveAfterPrune;
+    /** The actors, awaiting tasks and awaited replies of this finish, or null before the first ({@link #track}). */
+    private volatile TrackedNodes tracked;
 
     /**
      * @param parent the node this scope counts in as a child (attached for it by the thread opening the finish), or
@@ -162,7 +154,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     @Override
     public void onCompletion(java.util.concurrent.CountedCompleter<?> caller) {
         done = true;
-        if (registered != 0) {
+        if (tracked != null) {
             scheduler.openScopes.tracking.remove(this);
         }
         if (tasksFailedUnlogged != 0) {          // stable now: every task has ended (their ends came before this)
@@ -511,51 +503,35 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
 
     // ---------------------------------------------------------------- diagnostics
 
-    /** Adds an actor activation or an awaiting task to the list a hang report walks. */
+    /** Adds an actor activation, an awaiting task or a reply's hold to the list a hang report and a close walk. */
     public void track(Node node) {
-        if (!global && registered == 0) {
-            // so that close() finds the actors in it; before the flag, which only saves later calls the set's
-            // lookup (adding twice is harmless)
-            scheduler.openScopes.tracking.add(this);
-            registered = 1;
-        }
-        Node h;
-        do {
-            h = tracked;
-            node.nextTracked = h;
-        } while (!TRACKED.compareAndSet(this, h, node));
-        if (++pushesSincePrune > 2 * liveAfterPrune + 64) {
-            prune();
-        }
+        TrackedNodes t = tracked;
+        (t != null ? t : startTracking()).push(node);
     }
 
-    private void prune() {
-        if (!PRUNING.compareAndSet(this, 0, 1)) {
-            return;
+    /**
+     * The first node's tracker: puts this scope in the scheduler's set of scopes with tracked nodes, then installs
+     * the list, or takes the one another thread installed first. In the set before the list exists, so that a
+     * close finds every node pushed to it (adding twice is harmless).
+     */
+    private TrackedNodes startTracking() {
+        if (!global) {
+            scheduler.openScopes.tracking.add(this);
         }
-        try {
-            Node prev = tracked;
-            int live = 1;
-            if (prev != null) {
-                for (Node n = prev.nextTracked; n != null; n = n.nextTracked) {
-                    if (!n.isOpen()) {
-                        prev.nextTracked = n.nextTracked;
-                    } else {
-                        prev = n;
-                        live++;
-                    }
-                }
-            }
-            liveAfterPrune = live;
-            pushesSincePrune = 0;
-        } finally {
-            pruning = 0;
-        }
+        TrackedNodes fresh = new TrackedNodes();
+        TrackedNodes won = (TrackedNodes) TRACKED.compareAndExchange(this, null, fresh);
+        return won != null ? won : fresh;
+    }
+
+    /** The node tracked last, or null: walk on through {@link Node#nextTracked}. */
+    private Node firstTracked() {
+        TrackedNodes t = tracked;
+        return t != null ? t.first() : null;
     }
 
     /** The runtime is closed: tells every tracked node (actors terminate). */
     void closeTracked() {
-        for (Node n = tracked; n != null; n = n.nextTracked) {
+        for (Node n = firstTracked(); n != null; n = n.nextTracked) {
             try {
                 n.runtimeClosed();
             } catch (Throwable t) {
@@ -569,7 +545,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
      * since the last pruning too), without locking: a node pushed meanwhile may be missed.
      */
     void forEachTracked(java.util.function.Consumer<? super Node> each) {
-        for (Node n = tracked; n != null; n = n.nextTracked) {
+        for (Node n = firstTracked(); n != null; n = n.nextTracked) {
             each.accept(n);
         }
     }
@@ -577,7 +553,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
     /** A report of what keeps this scope open: the actors and awaiting tasks that have not ended. */
     public List<String> openItems(long now) {
         List<String> items = new ArrayList<>();
-        for (Node n = tracked; n != null; n = n.nextTracked) {
+        for (Node n = firstTracked(); n != null; n = n.nextTracked) {
             try {
                 String d = n.describeIfOpen(now);
                 if (d != null) {

@@ -14,6 +14,7 @@ import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,8 +35,14 @@ class AwaitReplyHoldTest {
         tracked.setAccessible(true);
         Field next = Node.class.getDeclaredField("nextTracked");
         next.setAccessible(true);
+        Object list = tracked.get(s);                        // a TrackedNodes, or null before the first node
+        if (list == null) {
+            return 0;
+        }
+        Method first = list.getClass().getDeclaredMethod("first");
+        first.setAccessible(true);
         int n = 0;
-        for (Node x = (Node) tracked.get(s); x != null; x = (Node) next.get(x)) {
+        for (Node x = (Node) first.invoke(list); x != null; x = (Node) next.get(x)) {
             if (x instanceof AwaitedReplies.ReplyHold) {
                 n++;
                 assertThat(x.isDone()).as("a completed ReplyHold is not done (not a root)").isFalse();
