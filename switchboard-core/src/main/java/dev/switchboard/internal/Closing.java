@@ -19,6 +19,11 @@ final class Closing {
     private volatile String closedBy;
     /** Held by close() while it closes: a concurrent close() waits for it. */
     private final Object closing = new Object();
+    /**
+     * Whether a close has waited for the pool, as far as its timeout let it (a close on a worker cannot: the next
+     * close off the pool waits instead); guarded by {@link #closing}.
+     */
+    private boolean waited;
 
     Closing(Scheduler scheduler) {
         this.scheduler = scheduler;
@@ -39,12 +44,13 @@ final class Closing {
      * tasks and the tasks already queued or running are given {@code timeout} to end, after which the workers are
      * interrupted and given one more second. Returns whether the pool ended. Idempotent. Called on a worker of
      * this runtime it does not wait (the pool cannot end while the caller runs). A concurrent call waits until the
-     * first has done all of this, then returns whether the pool ended.
+     * first has done all of this, then returns whether the pool ended; a later call off the pool after a first
+     * call on a worker does the wait that one could not.
      */
     boolean close(long timeout, TimeUnit unit) {
         synchronized (closing) {                  // a second close() returns once the first has done its work
             if (scheduler.isClosed()) {
-                return scheduler.pool.isTerminated();
+                return waited || scheduler.onWorker() ? scheduler.pool.isTerminated() : awaitEnd(timeout, unit);
             }
             closedBy = "closed by thread '" + Thread.currentThread().getName() + "'";
             scheduler.markClosed();
@@ -79,6 +85,15 @@ final class Closing {
             scheduler.failureLog().logNotLoggedAtClose();
             return false;                 // the pool cannot end while this task runs
         }
+        return awaitEnd(timeout, unit) && timerEnded;
+    }
+
+    /**
+     * Gives the tasks queued or running {@code timeout} to end, then interrupts the workers and gives them one more
+     * second; refuses what is left in the shared queue; returns whether the pool and the runtime's threads ended.
+     */
+    private boolean awaitEnd(long timeout, TimeUnit unit) {
+        waited = true;
         boolean ended = awaitPool(timeout, unit);
         if (!ended) {
             // not shutdownNow(): it would drop queued activations holding tokens
@@ -90,7 +105,7 @@ final class Closing {
         scheduler.refuseQueued();            // entries whose pump the pool refused, or took and will not run
         scheduler.deadLetters().logTotalAtClose();
         scheduler.failureLog().logNotLoggedAtClose();
-        return ended && awaitThreads() && timerEnded;
+        return ended && awaitThreads();
     }
 
     /**

@@ -436,7 +436,13 @@ public final class TaskRuntime implements AutoCloseable {
      * </ul>
      * Closing twice does nothing more. The {@linkplain #defaultRuntime() default runtime} cannot be closed.
      *
-     * @return whether every task had ended within {@code timeout}
+     * <p>Called on a worker of this runtime (from an actor's {@code process}, a task), it does all of the above but
+     * the wait: the caller's own turn keeps its worker alive, so it returns false at once, and the workers end once
+     * the caller's turn and the others have ended. A later call from a thread of your own (the {@code main} that
+     * started the service, at the end of its try-with-resources block) does that wait, interrupts the workers if
+     * they outlast its timeout, and returns as above.
+     *
+     * @return whether every task had ended within {@code timeout} (false at once on a worker of this runtime)
      * @throws IllegalArgumentException if {@code timeout} is negative (zero does not wait for the tasks)
      */
     public boolean close(Duration timeout) {

@@ -412,4 +412,47 @@ class CloseTest {
         }
         assertThat(t.isAlive()).as(t.getName() + " ended").isFalse();
     }
+
+    /**
+     * A close on a worker (an actor's) cannot wait for the pool its own turn keeps alive: it returns false at once.
+     * The next close, from a thread off the pool, does the wait: here it interrupts a turn that outlasts its
+     * timeout and returns true once every worker has ended. It returned false at once, and nothing waited.
+     */
+    @Test
+    void aCloseOffThePoolWaitsForTheEndThatACloseOnAWorkerCouldNot() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-inside").workers(2).noFailureLogging().build();
+        CountDownLatch blocking = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        AtomicReference<Boolean> closedInside = new AtomicReference<>();
+        Actor<String> blocker = new Actor<>() {
+            @Override
+            protected void process(String message) {
+                blocking.countDown();
+                try {
+                    assertThat(new CountDownLatch(1).await(40, TimeUnit.SECONDS)).as("interrupted first").isFalse();
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                }
+            }
+        };
+        Actor<String> closer = new Actor<>() {
+            @Override
+            protected void process(String message) {
+                closedInside.set(runtime().close(Duration.ofSeconds(20)));
+            }
+        };
+        Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> {
+            blocker.start().send("block");
+            assertThat(awaitQuietly(blocking)).isTrue();
+            closer.start().send("close");
+        })), "owner");
+        owner.start();
+        Await.until("the actor's close returned", () -> closedInside.get() != null);
+        assertThat(closedInside.get()).as("a close on a worker cannot wait for the pool").isFalse();
+        assertThat(interrupted).as("the blocked turn still runs").isFalse();
+        assertThat(rt.close(Duration.ofMillis(100))).as("the close off the pool waited for every worker").isTrue();
+        assertThat(interrupted).as("the turn that outlasted the close's timeout was interrupted").isTrue();
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(owner.isAlive()).as("the finish ended").isFalse();
+    }
 }
