@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * Multiple readers, single writer ([PAM], Listing 3), over two {@linkplain Category categories}: letters of
  * the read category may run in parallel with each other; a letter of the write category runs alone. A letter in
- * neither category is treated as a write (exclusive), which is always safe.
+ * neither category, or in both, is treated as a write (exclusive), which is always safe.
  *
  * <pre>{@code
  * Category reads = Category.of("read", Get.class);
@@ -58,8 +58,9 @@ public class ReadersWriterMonitor extends Monitor {
     public ReadersWriterMonitor(Category reads, Category writes, Policy policy) {
         Objects.requireNonNull(reads, "reads");
         Objects.requireNonNull(writes, "writes");
-        this.reads = reads;
-        // The write category names the writers; any other letter that is not a read is exclusive as well.
+        // A letter in both categories is a write, and one in neither: exclusive either way, which is always safe.
+        // Each letter must be one or the other, the same in schedule and in leave.
+        this.reads = reads.and(writes.negate());
         this.writes = writes.or(reads.negate());
         this.policy = Objects.requireNonNull(policy, "policy");
     }

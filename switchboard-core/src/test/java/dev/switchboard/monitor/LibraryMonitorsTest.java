@@ -170,6 +170,24 @@ class LibraryMonitorsTest {
         }
     }
 
+    /**
+     * A message in both categories (here every operation is a read, and a write is a write too) is a write: it runs
+     * alone, and its end lets the letters behind it start. It started as a writer and ended as a reader, which left
+     * the monitor writing for ever: the letters behind it never started.
+     */
+    @RepeatedTest(3)
+    void aLetterInBothCategoriesIsAWrite() {
+        Category everyOp = Category.of("read", Op.class);
+        for (ReadersWriterMonitor.Policy policy : ReadersWriterMonitor.Policy.values()) {
+            Store store = new Store(MIXED.size());
+            new ReadersWriterMonitor(everyOp, WRITES, policy).alwaysParallel().bind(store);
+            MIXED.forEach(store.ref()::send);
+            rt.finish(java.time.Duration.ofSeconds(30), () -> store.start());
+            assertThat(store.done.get()).as(policy + ": every letter ran").isEqualTo(MIXED.size());
+            assertThat(store.violations.get()).as(policy + ": the write ran alone").isZero();
+        }
+    }
+
     @RepeatedTest(3)
     void mutexRunsOneLetterAtATimeInArrivalOrder() {
         List<Op> ops = List.of(new Read("a"), new Read("b"), new Write("c"), new Read("d"));
