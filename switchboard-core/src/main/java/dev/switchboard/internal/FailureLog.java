@@ -8,8 +8,9 @@ import java.util.concurrent.TimeUnit;
  * contents), what happens next, with the cause and its stack trace. Rate-limited: at most {@link #perMinute} lines
  * a minute of the runtime's clock; the failures beyond that are counted, and the next line logged says how many
  * were not. A failure its runtime's close caused (a refusal of new work, an interrupt, once the runtime is closed)
- * is logged at INFO, saying so, without its stack trace: it is no error of the program. Owns the limit, the
- * minute's count and the count of failures not logged; may touch nothing else.
+ * is logged at INFO, saying so, without its stack trace: it is no error of the program, and it is counted apart
+ * from the failures (in the lines' limit, not in {@link #failures()}). Owns the limit, the minute's count and the
+ * counts of lines not logged; may touch nothing else.
  */
 public final class FailureLog {
     /*
@@ -27,7 +28,10 @@ public final class FailureLog {
     private long windowStart;
     private boolean windowOpen;
     private int inWindow;
+    /** Failures past the minute's lines since a line (at ERROR) said how many. */
     private long notLogged;
+    /** Actors the close ended, past the minute's lines, not yet counted at the close. */
+    private long closeEndsNotLogged;
     private long failures;
 
     FailureLog(Scheduler scheduler) {
@@ -47,7 +51,7 @@ public final class FailureLog {
         this.logger = logger;
     }
 
-    /** How many failures this log has been told of, logged or not. */
+    /** How many failures this log has been told of, logged or not; the close's consequences are none. */
     public synchronized long failures() {
         return failures;
     }
@@ -72,8 +76,7 @@ public final class FailureLog {
         try {
             boolean ofTheClose = scheduler.isCloseConsequence(cause);   // the close's doing, not the program's
             log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where
-                    + (ofTheClose ? " after the runtime's close: " : ": ") + cause + "; " + next,
-                    ofTheClose ? null : cause, ofTheClose ? System.Logger.Level.INFO : System.Logger.Level.ERROR);
+                    + (ofTheClose ? " after the runtime's close: " : ": ") + cause + "; " + next, cause, ofTheClose);
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
         }
@@ -86,15 +89,24 @@ public final class FailureLog {
     public void logNotLoggedAtClose() {
         try {
             long skipped;
+            long endedByClose;
             synchronized (this) {
                 skipped = notLogged;
                 notLogged = 0;
+                endedByClose = closeEndsNotLogged;
+                closeEndsNotLogged = 0;
             }
             if (skipped != 0) {
                 logger.log(System.Logger.Level.ERROR, "Switchboard: runtime '" + scheduler.name() + "' closed with "
                         + skipped + " more failure" + (skipped == 1 ? "" : "s") + " since the last line that were not"
                         + " logged: more than " + perMinute + " a minute (each reached its finish, or the runtime's"
                         + " unscoped-failure handler)");
+            }
+            if (endedByClose != 0) {
+                logger.log(System.Logger.Level.INFO, "Switchboard: runtime '" + scheduler.name() + "' closed; "
+                        + endedByClose + " more actor" + (endedByClose == 1 ? "" : "s") + " that the close ended in"
+                        + " the middle of a message (no failure of the program) were not logged: more than "
+                        + perMinute + (perMinute == 1 ? " line" : " lines") + " a minute");
             }
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the close goes on
@@ -103,14 +115,21 @@ public final class FailureLog {
 
     /** Logs {@code text} and {@code cause} at ERROR, unless this minute's lines are used up. Never throws. */
     private void log(String text, Throwable cause) {
-        log(text, cause, System.Logger.Level.ERROR);
+        log(text, cause, false);
     }
 
-    private void log(String text, Throwable cause, System.Logger.Level level) {
+    /**
+     * Logs {@code text}, unless this minute's lines are used up: a failure at ERROR with {@code cause}'s stack trace,
+     * with the count of failures not logged since the last such line; a consequence of the close ({@code ofTheClose})
+     * at INFO, without either. Never throws.
+     */
+    private void log(String text, Throwable cause, boolean ofTheClose) {
         try {
-            long skipped;
+            long skipped = 0;
             synchronized (this) {
-                failures++;
+                if (!ofTheClose) {
+                    failures++;
+                }
                 int limit = perMinute;
                 if (limit == 0) {
                     return;
@@ -122,17 +141,24 @@ public final class FailureLog {
                     inWindow = 0;
                 }
                 if (inWindow >= limit) {
-                    notLogged++;
+                    if (ofTheClose) {
+                        closeEndsNotLogged++;
+                    } else {
+                        notLogged++;
+                    }
                     return;
                 }
                 inWindow++;
-                skipped = notLogged;
-                notLogged = 0;
+                if (!ofTheClose) {
+                    skipped = notLogged;
+                    notLogged = 0;
+                }
             }
             String line = "Switchboard: " + text
                     + (skipped == 0 ? "" : " (" + skipped + " more failure" + (skipped == 1 ? "" : "s")
                     + " since the last line were not logged: more than " + perMinute + " a minute)");
-            logger.log(level, line, cause);
+            logger.log(ofTheClose ? System.Logger.Level.INFO : System.Logger.Level.ERROR, line,
+                    ofTheClose ? null : cause);
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
         }

@@ -296,6 +296,43 @@ class FailureLogTest {
         }
     }
 
+    /**
+     * Actors the close ends in the middle of a message are no failures: past the minute's lines they are counted
+     * apart, and the close says so at INFO. They were counted as failures, and the close said at ERROR that so many
+     * failures "reached their finish", which none had.
+     */
+    @Test
+    void actorsTheCloseEndsPastTheMinutesLinesAreCountedAtInfoNotAsFailures() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closing-shop").workers(2).logFailures(1).build();
+        Recording log = recordingOf(rt);
+        Late first = new Late();
+        Late second = new Late();
+        Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> {
+            first.start("first").send("go");
+            second.start("second").send("go");
+        })));
+        owner.start();
+        assertThat(first.inside.await(20, TimeUnit.SECONDS) && second.inside.await(20, TimeUnit.SECONDS)).isTrue();
+        Thread closer = new Thread(() -> rt.close(Duration.ofSeconds(20)));
+        closer.start();
+        Await.until("the runtime closed", rt::isClosed);
+        first.release.countDown();
+        second.release.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(closer.isAlive() || owner.isAlive()).as("the close and the finish ended").isFalse();
+        List<Recording.Line> lines = log.lines();
+        assertThat(lines).as("%s", lines).isNotEmpty()
+                .allSatisfy(line -> assertThat(line.level()).isEqualTo(System.Logger.Level.INFO))
+                .noneSatisfy(line -> assertThat(line.text()).contains("more failure"));
+        assertThat(RuntimeInternals.schedulerOf(rt).failureLog().failures()).isZero();
+        if (lines.size() > 1) {                   // both told the log (the second past the minute's one line)
+            assertThat(lines.get(lines.size() - 1).text()).isEqualTo("Switchboard: runtime 'closing-shop' closed; 1"
+                    + " more actor that the close ended in the middle of a message (no failure of the program) were"
+                    + " not logged: more than 1 line a minute");
+        }
+    }
+
     /** The count of failures past the minute's lines is not lost when the runtime closes before a next line. */
     @Test
     void theFailuresNotLoggedAreCountedWhenTheRuntimeCloses() {
