@@ -274,7 +274,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     }
                     ActorStop.endIfStoppedByPolicy(actor, policy.held() + policy.returning());
                 } catch (Throwable t) {
-                    ActorFailures.fail(actor, t, "its dispatch policy " + policy + " threw");
+                    ActorFailures.fail(actor, t, "its dispatch policy " + policy + " threw",
+                            "in its dispatch policy " + policyName());
                     continue;
                 } finally {
                     inTurn = false;
@@ -364,7 +365,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 inlineLetters.reportAll(this);
             } catch (Throwable t) {
                 ActorFailures.report(actor, t, "its dispatch policy " + policy
-                        + " threw in finished() after it terminated");
+                        + " threw in finished() after it terminated", "in finished() of its dispatch policy "
+                        + policyName() + " after it terminated");
             }
         }
         Object f;
@@ -373,7 +375,8 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 report(f);
             } catch (Throwable t) {
                 ActorFailures.report(actor, t, "its dispatch policy " + policy
-                        + " threw in finished() after it terminated");
+                        + " threw in finished() after it terminated", "in finished() of its dispatch policy "
+                        + policyName() + " after it terminated");
             }
         }
         if (!terminatedReported) {
@@ -384,9 +387,17 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                     actor.deadLetter(e, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
                 });
             } catch (Throwable t) {
-                ActorFailures.report(actor, t, "its dispatch policy " + policy + " threw in terminated()");
+                ActorFailures.report(actor, t, "its dispatch policy " + policy + " threw in terminated()",
+                        "in terminated() of its dispatch policy " + policyName());
             }
         }
+    }
+
+    /** The policy's words without the actor's name, which the failure's line says already ("PerKey"). */
+    private String policyName() {
+        String name = String.valueOf(policy);
+        String ofActor = " of " + actor;
+        return name.endsWith(ofActor) ? name.substring(0, name.length() - ofActor.length()) : name;
     }
 
     // ------------------------------------------------------------------------------------------ Dispatcher

@@ -9,11 +9,10 @@ import dev.switchboard.task.FinishTimeoutException;
 import dev.switchboard.task.RuntimeInternals;
 import dev.switchboard.task.TaskRuntime;
 import dev.switchboard.testing.Await;
+import dev.switchboard.testing.RecordingLogger;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.ResourceBundle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -29,36 +28,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FailureLogTest {
-    /** A System.Logger that keeps what it is given. */
-    static final class Recording implements System.Logger {
-        record Line(Level level, String text, Throwable cause) {}
-
-        final List<Line> lines = new ArrayList<>();
-
-        @Override
-        public String getName() {
-            return "dev.switchboard";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
-
-        @Override
-        public synchronized void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
-            lines.add(new Line(level, msg, thrown));
-        }
-
-        @Override
-        public synchronized void log(Level level, ResourceBundle bundle, String format, Object... params) {
-            lines.add(new Line(level, format, null));
-        }
-
-        synchronized List<Line> lines() {
-            return List.copyOf(lines);
-        }
-    }
 
     record Secret(String password) {}
 
@@ -70,8 +39,8 @@ class FailureLogTest {
         }
     }
 
-    static Recording recordingOf(TaskRuntime rt) {
-        Recording log = new Recording();
+    static RecordingLogger recordingOf(TaskRuntime rt) {
+        RecordingLogger log = new RecordingLogger();
         RuntimeInternals.schedulerOf(rt).failureLog().logger(log);
         return log;
     }
@@ -79,7 +48,7 @@ class FailureLogTest {
     @Test
     void aFailureIsLoggedWhileItsFinishIsStillOpenNamingTheActorAndTheMessagesTypeNotItsContents() {
         try (TaskRuntime rt = TaskRuntime.builder().name("bank").workers(2).build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             CompletableFuture<Void> release = new CompletableFuture<>();
             assertThatThrownBy(() -> rt.finish(() -> {
                 new Vault().start("vault").send(new Secret("hunter2"));
@@ -126,7 +95,7 @@ class FailureLogTest {
     @Test
     void aFailureInOnStartIsLoggedAsOneInOnStart() {
         try (TaskRuntime rt = TaskRuntime.builder().name("bank").workers(2).build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             assertThatThrownBy(() -> rt.finish(() -> new Actor<String>() {
                 @Override
                 protected void onStart() {
@@ -205,7 +174,7 @@ class FailureLogTest {
         List<Throwable> unscoped = new CopyOnWriteArrayList<>();
         try (TaskRuntime rt = TaskRuntime.builder().name("bank").workers(2).onUnscopedFailure(unscoped::add)
                 .build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             AtomicReference<ActorRef<Secret>> vault = new AtomicReference<>();
             assertThatThrownBy(() -> rt.finish(Duration.ofMillis(50), () -> vault.set(new Vault().start("vault"))))
                     .isInstanceOf(FinishTimeoutException.class);
@@ -223,7 +192,7 @@ class FailureLogTest {
     @Test
     void aTasksFailureIsLoggedWhileItsFinishStaysOpenAndNotWhenTheFinishEndsSoon() {
         try (TaskRuntime quick = TaskRuntime.builder().workers(2).build()) {     // looks after 10 s
-            Recording log = recordingOf(quick);
+            RecordingLogger log = recordingOf(quick);
             assertThatThrownBy(() -> quick.finish(() -> quick.async(() -> {
                 throw new IllegalStateException("a task failed at once");
             }))).hasMessage("a task failed at once");
@@ -231,7 +200,7 @@ class FailureLogTest {
         }
         try (TaskRuntime rt = TaskRuntime.builder().name("service").workers(2).hangReportAfter(Duration.ofMillis(100))
                 .hangReporter(report -> { }).build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             assertThatThrownBy(() -> rt.finish(() -> {
                 for (int i = 1; i <= 3; i++) {
                     int job = i;
@@ -261,7 +230,7 @@ class FailureLogTest {
     void aTasksFailureIsLoggedWhileItsFinishsBodyStillRuns() {
         try (TaskRuntime rt = TaskRuntime.builder().name("service").workers(2).hangReportAfter(Duration.ofMillis(100))
                 .hangReporter(report -> { }).build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             assertThatThrownBy(() -> rt.finish(() -> {
                 rt.async(() -> {
                     throw new IllegalStateException("a job failed");
@@ -280,7 +249,7 @@ class FailureLogTest {
         ManualClock clock = new ManualClock();
         try (TaskRuntime rt = RuntimeInternals.clock(TaskRuntime.builder().workers(2).logFailures(3), clock)
                 .build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             for (int i = 0; i < 10; i++) {
                 assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
                         .isInstanceOf(IllegalStateException.class);
@@ -304,7 +273,7 @@ class FailureLogTest {
     @Test
     void actorsTheCloseEndsPastTheMinutesLinesAreCountedAtInfoNotAsFailures() throws Exception {
         TaskRuntime rt = TaskRuntime.builder().name("closing-shop").workers(2).logFailures(1).build();
-        Recording log = recordingOf(rt);
+        RecordingLogger log = recordingOf(rt);
         Late first = new Late();
         Late second = new Late();
         Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> {
@@ -321,7 +290,7 @@ class FailureLogTest {
         closer.join(TimeUnit.SECONDS.toMillis(30));
         owner.join(TimeUnit.SECONDS.toMillis(30));
         assertThat(closer.isAlive() || owner.isAlive()).as("the close and the finish ended").isFalse();
-        List<Recording.Line> lines = log.lines();
+        List<RecordingLogger.Line> lines = log.lines();
         assertThat(lines).as("%s", lines).isNotEmpty()
                 .allSatisfy(line -> assertThat(line.level()).isEqualTo(System.Logger.Level.INFO))
                 .noneSatisfy(line -> assertThat(line.text()).contains("more failure"));
@@ -336,7 +305,7 @@ class FailureLogTest {
     /** The count of failures past the minute's lines is not lost when the runtime closes before a next line. */
     @Test
     void theFailuresNotLoggedAreCountedWhenTheRuntimeCloses() {
-        Recording log;
+        RecordingLogger log;
         try (TaskRuntime rt = TaskRuntime.builder().name("vaults").workers(2).logFailures(2).build()) {
             log = recordingOf(rt);
             for (int i = 0; i < 5; i++) {
@@ -353,7 +322,7 @@ class FailureLogTest {
     @Test
     void noFailureLoggingLogsNoneAndTheFailuresStillReachTheirFinish() {
         try (TaskRuntime rt = TaskRuntime.builder().workers(1).noFailureLogging().build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
                     .isInstanceOf(IllegalStateException.class);
             assertThat(log.lines()).isEmpty();
@@ -366,7 +335,7 @@ class FailureLogTest {
         Properties p = new Properties();
         p.setProperty("switchboard.logFailures", "off");
         try (TaskRuntime rt = TaskRuntime.builder().workers(1).systemProperties(p).build()) {
-            Recording log = recordingOf(rt);
+            RecordingLogger log = recordingOf(rt);
             assertThatThrownBy(() -> rt.finish(() -> new Vault().start().send(new Secret("x"))))
                     .isInstanceOf(IllegalStateException.class);
             assertThat(log.lines()).isEmpty();

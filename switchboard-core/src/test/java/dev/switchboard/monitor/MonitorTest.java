@@ -9,7 +9,9 @@ import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ActorState;
 import dev.switchboard.actor.Selector;
 import dev.switchboard.task.DataDrivenFuture;
+import dev.switchboard.task.RuntimeInternals;
 import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.RecordingLogger;
 import dev.switchboard.testing.Runtimes;
 import java.util.ArrayList;
 import java.util.List;
@@ -432,10 +434,16 @@ class MonitorTest {
         Worker w = new Worker();
         new Broken().bind(w);
         w.ref().send(new Msg("a"));                      // before start()
-        Throwable thrown = catchThrowable(() -> rt.finish(() -> w.start()));
-        assertThat(thrown).isInstanceOf(ArithmeticException.class);
-        assertThat(thrown.getSuppressed()[0].getMessage()).contains("its dispatch policy Broken of " + w + " threw");
+        RecordingLogger log = new RecordingLogger();
+        try (TaskRuntime own = TaskRuntime.builder().name("broken").workers(2).build()) {
+            RuntimeInternals.schedulerOf(own).failureLog().logger(log);
+            Throwable thrown = catchThrowable(() -> own.finish(() -> w.start()));
+            assertThat(thrown).isInstanceOf(ArithmeticException.class);
+            assertThat(thrown.getSuppressed()[0].getMessage()).contains("its dispatch policy Broken of " + w + " threw");
+        }
         assertThat(w.deadLetterCount()).isEqualTo(1);
+        assertThat(log.lines()).singleElement().extracting(RecordingLogger.Line::text).asString().startsWith("Switchboard: actor " + w + " of runtime 'broken'"
+                + " failed in its dispatch policy Broken: java.lang.ArithmeticException: bad schedule; it is terminated");
     }
 
     /** A request for x² (or, without a {@code replyTo}, STOP). */
