@@ -101,7 +101,7 @@ final class ActorDiagnostics {
         if (replies == null) {
             return sb.toString();
         }
-        long now = ActorTimers.clock(actor).nanoTime();
+        long now = actor.scheduler().roughNanoTime();      // the clock that stamped the awaits (HangReports)
         for (PendingReply<?> p : replies.awaited()) {
             sb.append(": from ").append(p.target).append(" to ").append(brief(p.request)).append(", for ")
               .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));

@@ -232,11 +232,15 @@ public final class HangReports {
 
     private String buildReport(Scope scope) {
         long now = scheduler.clock().nanoTime();
-        StringBuilder sb = new StringBuilder(scope.describe(now));
-        List<String> items = scope.openItems(now);
+        // A finish, an actor, an awaiting task and an awaited reply are stamped by the rough clock (on hot paths):
+        // measured against it too, their ages keep the order of the events (an await is never older than its
+        // actor, an actor never older than its finish), however far the watchdog's looks fell behind.
+        long rough = scheduler.roughNanoTime();
+        StringBuilder sb = new StringBuilder(scope.describe(rough));
+        List<String> items = scope.openItems(rough);
         for (Scope handed : scheduler.openScopes.tracking) {
             if (handed != scope && handed.handedTo(scope)) {     // a finish that stopped waiting left it this work
-                for (String item : handed.openItems(now)) {
+                for (String item : handed.openItems(rough)) {
                     items.add(item + " (left by " + handed.name() + ", which stopped waiting)");
                 }
             }

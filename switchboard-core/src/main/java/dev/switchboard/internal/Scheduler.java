@@ -259,7 +259,7 @@ public final class Scheduler {
      * too), each in words, with the finish it counts toward: what a test left running, wherever it started it.
      */
     public List<String> openItemsEverywhere() {
-        return openScopes.openItems(global, clock().nanoTime());
+        return openScopes.openItems(global, roughNanoTime());        // the clock of their stamps (HangReports)
     }
 
     /** The actors and tasks of the global scope that have not ended (a snapshot). */

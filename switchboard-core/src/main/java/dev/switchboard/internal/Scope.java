@@ -600,9 +600,6 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         if (owner != null) {
             who += " inside " + owner;
         }
-        // CountedCompleter counts the body's own end as one more completion: once the body has ended, the open
-        // children are one more than the pending count (the global scope's body never ends).
-        int open = getPendingCount() + (global ? 0 : 1);
-        return who + " (" + open + " direct " + (open == 1 ? "child" : "children") + " open)";
+        return who;        // what is open follows, item by item (a count of the spawn tree's nodes told nobody much)
     }
 }

@@ -65,7 +65,7 @@ final class FinishOutcome {
     static void rethrow(Scope scope, Duration timeout, Scheduler scheduler) {
         if (!scope.isEnded() && scope.stopped() == null) {
             FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.hangReports().report(scope),
-                    scope.openItems(scheduler.clock().nanoTime()));
+                    scope.openItems(scheduler.roughNanoTime()));          // as the report's: see HangReports
             scope.failures().forEach(e::addSuppressed);
             throw e;
         }
