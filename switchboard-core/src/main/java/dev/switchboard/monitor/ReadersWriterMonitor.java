@@ -18,7 +18,9 @@ import java.util.Objects;
  *   <li>{@link Policy#FAIR}: arrival order (Listing 3). Readers older than the oldest waiting writer start
  *       together; the writer starts once they (and any running readers) are done; readers behind it wait for it.</li>
  *   <li>{@link Policy#READERS_PREFERRED}: every waiting reader starts whenever no writer runs; a writer starts
- *       only when no reader runs or waits (the first readers-writers problem).</li>
+ *       only when no reader runs or waits (the first readers-writers problem). Under reads that never stop, the
+ *       writers wait for ever, and since each decision walks past the writers held, the actor slows as they pile
+ *       up.</li>
  *   <li>{@link Policy#WRITERS_PREFERRED}: while a writer waits, no new reader starts; the writer starts as soon as
  *       the running readers are done (the second readers-writers problem).</li>
  * </ul>
