@@ -334,7 +334,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
     }
 
     @Override
-    public void guard(int index, BooleanSupplier predicate) {
+    public void guard(int index, BooleanSupplier predicate, boolean evaluate) {
         if (guards == null) {
             guards = new BooleanSupplier[count];
         }
@@ -344,7 +344,7 @@ final class GuardedMailboxes implements SelectorMailboxes, SelectionPolicy.Ready
             guardCount--;
         }
         guards[index] = predicate;
-        applyGuard(index, predicate == null || predicate.getAsBoolean());
+        applyGuard(index, predicate == null || !evaluate || predicate.getAsBoolean());
     }
 
     @Override

@@ -360,8 +360,9 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
 
     /**
      * Registers a declarative guard on {@code mailbox}: the mailbox is enabled only while {@code predicate}
-     * holds. It is evaluated now, when the selector starts, and after every message, start hook and reply handler.
-     * {@code null} removes the guard. Call it from the constructor or while processing a message.
+     * holds. It is evaluated when the selector starts (a guard that throws then fails the selector at its start,
+     * naming it), after every message, start hook and reply handler, and, once the selector has started, when it
+     * is registered. {@code null} removes the guard. Call it from the constructor or while processing a message.
      *
      * @throws IllegalStateException if called, once the selector has started, other than by its processing of a
      *         message or a reply (another thread, or a task it spawned: the guards are the processing's own), or
@@ -369,13 +370,21 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
      */
     protected final void guard(int mailbox, BooleanSupplier predicate) {
         requireMayGuard();
-        boxes.guard(checked(mailbox, "guard"), predicate);
+        boxes.guard(checked(mailbox, "guard"), predicate, started());
     }
 
     /** Registers a declarative guard on the mailbox named by an enum constant. */
     protected final void guard(B mailbox, BooleanSupplier predicate) {
         requireMayGuard();
-        boxes.guard(index(mailbox), predicate);
+        boxes.guard(index(mailbox), predicate, started());
+    }
+
+    /**
+     * Whether the selector has started: a guard registered before (by the constructor, whose fields the guard may
+     * read before they are set) is first evaluated by the start.
+     */
+    private boolean started() {
+        return cell().status() != 0;
     }
 
     /** Once started, only its processing sets guards, and not under a dispatch policy (letters run several at once). */
@@ -411,7 +420,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     void beforeRestart() {
         if (boxes.hasGuards()) {
             for (int i = 0; i < boxes.mailboxes(); i++) {
-                boxes.guard(i, null);                  // the new instance's constructor sets its own
+                boxes.guard(i, null, true);            // the new instance's constructor sets its own
             }
         }
         boxes.setAll(true, -1);                        // as for a new selector: every mailbox enabled

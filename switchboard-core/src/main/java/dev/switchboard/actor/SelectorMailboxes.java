@@ -28,8 +28,11 @@ interface SelectorMailboxes extends Mailbox {
     /** Whether no mailbox is enabled. */
     boolean allDisabled();
 
-    /** Registers (or, with null, removes) the declarative guard of mailbox {@code index} and evaluates it. */
-    void guard(int index, BooleanSupplier predicate);
+    /**
+     * Registers (or, with null, removes) the declarative guard of mailbox {@code index}, and evaluates it if
+     * {@code evaluate}; if not, the guard holds until the next {@link #evaluateGuards}.
+     */
+    void guard(int index, BooleanSupplier predicate, boolean evaluate);
 
     boolean hasGuards();
 

@@ -155,9 +155,9 @@ final class SingleMailbox implements SelectorMailboxes {
     }
 
     @Override
-    public void guard(int index, BooleanSupplier predicate) {
+    public void guard(int index, BooleanSupplier predicate, boolean evaluate) {
         guard = predicate;
-        applyGuard(predicate == null || predicate.getAsBoolean());
+        applyGuard(predicate == null || !evaluate || predicate.getAsBoolean());
     }
 
     @Override

@@ -953,6 +953,57 @@ class SelectorTest {
                 .isEqualTo(g + " was terminated: the guard of mailbox 1 threw");
     }
 
+    /**
+     * A guard registered in the constructor is first evaluated when the selector starts, so it may read fields the
+     * constructor sets after it; and one that throws then fails the selector at its start, naming it. It was
+     * evaluated at once: the constructor threw the guard's NullPointerException, naming nothing.
+     */
+    @Test
+    void aGuardRegisteredInTheConstructorIsFirstEvaluatedAtTheStart() {
+        enum Box { PUT, TAKE }
+        final class Buffer extends Selector<String, Box> {
+            java.util.ArrayDeque<String> items;
+            final List<String> taken = new java.util.ArrayList<>();
+
+            Buffer(boolean failAtStart) {
+                super(Box.class);
+                guard(Box.PUT, () -> items.size() < 2);           // items is set below
+                guard(Box.TAKE, () -> {
+                    if (failAtStart) {
+                        throw new IllegalStateException("no items yet");
+                    }
+                    return !items.isEmpty();
+                });
+                items = new java.util.ArrayDeque<>();
+            }
+
+            @Override
+            protected void process(String m) {
+                if (currentMailbox() == Box.PUT.ordinal()) {
+                    items.add(m);
+                } else {
+                    taken.add(items.poll());
+                    if (taken.size() == 2) {
+                        exit();
+                    }
+                }
+            }
+        }
+        Buffer buffer = new Buffer(false);
+        rt.finish(() -> {
+            SelectorRef<String, Box> ref = buffer.start();
+            ref.send(Box.TAKE, "take");
+            ref.send(Box.TAKE, "take");
+            ref.send(Box.PUT, "a");
+            ref.send(Box.PUT, "b");
+        });
+        assertThat(buffer.taken).containsExactly("a", "b");
+        Buffer failing = new Buffer(true);
+        Throwable thrown = catchThrowable(() -> rt.finish(() -> failing.start()));
+        assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("no items yet");
+        assertThat(thrown.getSuppressed()[0].getMessage()).contains(failing.toString()).contains("failed to start");
+    }
+
     @Test
     void aFailureInProcessNamesTheMailboxItsMessageCameFrom() {
         enum Box { ORDERS, CANCELS }
