@@ -131,6 +131,16 @@ final class ActorDiagnostics {
                 return " (" + r + " was never started: the request waits in its mailbox)";
             } else if (ts == ActorState.TERMINATED) {
                 return " (" + r + " has exited)";
+            } else if (r.actor.dispatch instanceof PolicyDispatch p) {
+                try {
+                    int held = p.policy.held();       // a racy read, and a policy's own code: it may throw
+                    if (held > 0) {                   // the request may be among them, not started yet
+                        return " (" + p.policy + " holds " + held + (held == 1 ? " message" : " messages")
+                                + " it has not started)";
+                    }
+                } catch (RuntimeException policyFailed) {
+                    return "";
+                }
             }
         }
         return "";

@@ -7,7 +7,8 @@ import java.time.Duration;
  * No reply came within the timeout of an {@link ActorRef#ask} or an {@code awaitReply}: what the future fails
  * with, or the handler receives, instead of a reply. The message names the actor asked, the request, the timeout
  * and who asked (an actor, or the thread outside every actor), and says so when the actor asked was never started
- * (the request still waits in its mailbox) or has exited. A reply that arrives later is a
+ * (the request still waits in its mailbox), has exited, or is bound to a monitor that holds messages it has not
+ * started (the request may be among them). A reply that arrives later is a
  * {@linkplain DeadLetter.Reason#REPLY_TOO_LATE dead letter}.
  */
 public final class ReplyTimeoutException extends RuntimeException {

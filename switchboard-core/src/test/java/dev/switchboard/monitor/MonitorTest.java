@@ -419,6 +419,52 @@ class MonitorTest {
         });
     }
 
+    sealed interface Cmd permits Get, Quit {
+    }
+
+    record Get(dev.switchboard.actor.ReplyTo<String> replyTo) implements Cmd {
+    }
+
+    record Quit() implements Cmd {
+    }
+
+    /** An ask whose request the actor's monitor holds times out saying so, not only that the actor did not reply. */
+    @Test
+    void anAskTheMonitorHoldsTimesOutSayingTheMonitorHoldsIt() {
+        final class Holding extends Monitor {
+            @Override
+            protected void schedule() {
+                startAll(letter -> letter.message() instanceof Quit);    // a Get is held for ever
+            }
+
+            @Override
+            protected void leave(Letter letter) {
+            }
+        }
+        final class Server extends Actor<Cmd> {
+            @Override
+            protected void process(Cmd c) {
+                switch (c) {
+                    case Get g -> g.replyTo().reply("value");
+                    case Quit q -> exit();
+                }
+            }
+        }
+        Server server = new Server();
+        Holding monitor = new Holding();
+        monitor.bind(server);
+        Throwable failure = rt.finish(() -> {
+            ActorRef<Cmd> ref = server.start();
+            Throwable f = catchThrowable(() -> ref.<String>ask(Get::new, java.time.Duration.ofMillis(100))
+                    .get(30, TimeUnit.SECONDS));
+            ref.send(new Quit());
+            return f;
+        });
+        assertThat(failure).hasCauseInstanceOf(dev.switchboard.actor.ReplyTimeoutException.class);
+        assertThat(failure.getCause().getMessage()).contains(server + " did not reply to Get")
+                .endsWith("(" + monitor + " holds 1 message it has not started)");
+    }
+
     @Test
     void aMonitorThatThrowsTerminatesItsActor() {
         final class Broken extends Monitor {
