@@ -393,11 +393,13 @@ class AskTest {
         TaskRuntime rt = TaskRuntime.create(2);
         DeadLetter.subscribe(rt, dead::add);
         java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch processing = new java.util.concurrent.CountDownLatch(1);
         AtomicReference<CompletableFuture<Long>> answer = new AtomicReference<>();
         Thread body = new Thread(() -> catchThrowable(() -> rt.finish(() -> {
             ActorRef<BankMsg> slow = new Actor<BankMsg>() {
                 @Override
                 protected void process(BankMsg m) {
+                    processing.countDown();
                     try {
                         never.await(20, TimeUnit.SECONDS);           // until the close interrupts it
                     } catch (InterruptedException e) {
@@ -409,6 +411,7 @@ class AskTest {
         })), "finish-body");
         body.start();
         Await.until("the ask's timeout", () -> answer.get() != null && answer.get().isDone());
+        assertThat(processing.await(20, TimeUnit.SECONDS)).as("the request in process()").isTrue();
         rt.close(Duration.ofMillis(100));                              // interrupts the processing
         body.join(TimeUnit.SECONDS.toMillis(20));
         Await.until("the late reply", () -> dead.stream().anyMatch(d -> Long.valueOf(1L).equals(d.message())));

@@ -257,7 +257,11 @@ class HangDiagnosticTest {
                 forgottenRef.set(forgotten.start());
                 forgottenRef.get().send("ping");
                 ActorRef<String> fineRef = fine.start();
+                java.util.concurrent.CompletableFuture<?> fineEnded = fineRef.whenTerminated().toCompletableFuture();
                 fineRef.send("stop");
+                // the report is taken as the body returns (it took the time): what it shows must have happened
+                Await.until("the ping processed and fine ended",
+                        () -> forgotten.processedCount() == 1 && fineEnded.isDone());
             }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("actor " + forgotten + " started by thread '" + Thread.currentThread().getName())
@@ -279,7 +283,10 @@ class HangDiagnosticTest {
                 dropping.ref().send("ping");                  // before start(): the third is dropped
             }
             dropping.ref().send("stop");                      // dropped too
-            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> dropping.start()));
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> {
+                dropping.start();
+                Await.until("the two pings processed", () -> dropping.processedCount() == 2);
+            }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("actor " + dropping).hasMessageContaining("2 processed, 2 dead letters)");
             rt.finish(() -> dropping.ref().send("stop"));
@@ -340,8 +347,11 @@ class HangDiagnosticTest {
     void awaitingTaskCreatedByATaskNamesThatTask() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
-            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200),
-                    () -> rt.async(new AwaitsNever(rt, never))));
+            java.util.concurrent.atomic.AtomicBoolean made = new java.util.concurrent.atomic.AtomicBoolean();
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> {
+                rt.async(new AwaitsNever(rt, never, made));
+                Await.until("the awaiting task made", made::get);
+            }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("asyncAwait task created by task running HangDiagnosticTest$AwaitsNever")
                     .hasMessageContaining("still waiting for 1 of 1")
@@ -350,10 +360,12 @@ class HangDiagnosticTest {
         }
     }
 
-    private record AwaitsNever(TaskRuntime rt, DataDrivenFuture<Integer> never) implements TaskBody {
+    private record AwaitsNever(TaskRuntime rt, DataDrivenFuture<Integer> never,
+                               java.util.concurrent.atomic.AtomicBoolean made) implements TaskBody {
         @Override
         public void run() {
             rt.asyncAwait(never, () -> { });
+            made.set(true);
         }
     }
 
@@ -411,12 +423,15 @@ class HangDiagnosticTest {
                     reported.await(30, TimeUnit.SECONDS);       // exit only after the report was made
                     ref.send("stop");
                 });
+                java.util.concurrent.atomic.AtomicInteger failing = new java.util.concurrent.atomic.AtomicInteger();
                 for (int i = 1; i <= 5; i++) {
                     int n = i;
                     rt.async(() -> {
+                        failing.incrementAndGet();
                         throw new IllegalStateException("task " + n + " failed");
                     });
                 }
+                Await.until("the five tasks failing", () -> failing.get() == 5);   // before the report is taken
                 throw new IllegalArgumentException("the body failed after starting " + ref);
             }));
             assertThat(thrown).isInstanceOf(MultiException.class);
@@ -436,7 +451,10 @@ class HangDiagnosticTest {
         CountDownLatch reported = new CountDownLatch(1);
         try (TaskRuntime rt = reporting(reports, reported)) {
             BlockedActor waits = new BlockedActor(reported);
-            rt.finish(() -> waits.start().send("wait"));
+            rt.finish(() -> {
+                waits.start().send("wait");
+                waits.awaitParked();                          // where the report must find it
+            });
             assertThat(reports).hasSize(1);
             assertThat(reports.peek()).contains("actor " + waits)
                     .containsPattern("running now on thread '[^']+-worker-\\d' \\((WAITING|TIMED_WAITING)\\), in "
@@ -451,7 +469,11 @@ class HangDiagnosticTest {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
         CountDownLatch reported = new CountDownLatch(1);
         try (TaskRuntime rt = reporting(reports, reported)) {
-            rt.finish(() -> rt.finish(() -> rt.async(new dev.switchboard.testing.BlockedTask(reported)::run)));
+            rt.finish(() -> rt.finish(() -> {
+                dev.switchboard.testing.BlockedTask task = new dev.switchboard.testing.BlockedTask(reported);
+                rt.async(task::run);
+                task.awaitParked();                           // where the report must find it
+            }));
             assertThat(reports).isNotEmpty();
             assertThat(reports.peek())
                     .containsPattern("running now on thread '[^']+-worker-\\d' \\((WAITING|TIMED_WAITING)\\), in "
@@ -487,6 +509,7 @@ class HangDiagnosticTest {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
         CountDownLatch reported = new CountDownLatch(1);
         try (TaskRuntime rt = reporting(reports, reported)) {
+            java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
             Actor<String> waiting = new Actor<>() {
                 @Override
                 protected void onStart() {
@@ -495,6 +518,7 @@ class HangDiagnosticTest {
                         reported.await(30, TimeUnit.SECONDS);
                         self().send("give up");
                     });
+                    started.set(true);
                 }
 
                 @Override
@@ -502,7 +526,10 @@ class HangDiagnosticTest {
                     exit();
                 }
             };
-            rt.finish(() -> waiting.start());
+            rt.finish(() -> {
+                waiting.start();
+                Await.until("onStart run", started::get);
+            });
             assertThat(reports.peek()).contains("actor " + waiting)
                     .containsPattern("never exited \\(idle, .*processed, timers: 'deadline' \\(once\\)\\)");
         }
@@ -536,7 +563,7 @@ class HangDiagnosticTest {
     void aTaskBlockedInGetIsNamedWithTheFutureAndWhereItWasCreated() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
-            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> rt.async(() -> never.get())));
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> blockInGet(rt, never)));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("task running HangDiagnosticTest (lambda) on thread '")
                     .hasMessageContaining("in get() of " + never)
@@ -621,6 +648,7 @@ class HangDiagnosticTest {
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
                 ActorRef<Object> ref = asker.start();
                 ref.send("ask");
+                Await.until("the asker awaiting", () -> asker.processedCount() == 1);
             }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("actor " + asker)
@@ -648,6 +676,7 @@ class HangDiagnosticTest {
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
                 a.start();
                 b.start();
+                awaitBothAsking(a, b);
             }));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class)
                     .hasMessageContaining("a deadlock: " + a + " awaits a reply from " + b + ", which awaits a reply from " + a)
@@ -668,7 +697,11 @@ class HangDiagnosticTest {
     void aDeadlockThatFormsAfterAnIdleReportIsReportedToo() throws Exception {
         List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
         TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(100))
-                .hangReporter(reports::add).build();
+                .hangReporter(r -> {
+                    if (r.startsWith("Switchboard hang diagnostic")) {    // not the stall reports it hears too
+                        reports.add(r);
+                    }
+                }).build();
         try {
             Asker a = new Asker();
             Asker b = new Asker();
@@ -707,6 +740,7 @@ class HangDiagnosticTest {
                 Throwable inner = catchThrowable(() -> rt.finish(Duration.ofMillis(200), () -> {
                     a.start();
                     b.start();
+                    awaitBothAsking(a, b);
                 }));
                 assertThat(inner).isInstanceOf(FinishTimeoutException.class);
             }));
@@ -723,11 +757,26 @@ class HangDiagnosticTest {
     void aTaskBlockedInGetThatAFinishHandedOverIsNamed() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
             DataDrivenFuture<Integer> never = new DataDrivenFuture<>();
-            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> rt.async(never::get)));
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> blockInGet(rt, never)));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
             assertThat(String.join("\n", rt.diagnose())).contains("in get() of DataDrivenFuture");
             never.put(1);
         }
     }
-}
 
+    /** Returns once each asker has taken its "ask" and awaits the other's reply (the deadlock has formed). */
+    private static void awaitBothAsking(Asker a, Asker b) {
+        Await.until("each asker awaiting the other", () -> a.processedCount() == 1 && b.processedCount() == 1);
+    }
+
+    /** Starts a task that waits in {@code future.get()}, and returns once it is parked there. */
+    private static void blockInGet(TaskRuntime rt, DataDrivenFuture<Integer> future) {
+        AtomicReference<Thread> getter = new AtomicReference<>();
+        rt.async(() -> {
+            getter.set(Thread.currentThread());
+            future.get();
+        });
+        Await.until("a task parked in get() of " + future,
+                () -> getter.get() != null && java.util.concurrent.locks.LockSupport.getBlocker(getter.get()) == future);
+    }
+}

@@ -99,14 +99,14 @@ class RuntimeDefaultsTest {
     void aFinishWhoseWorkKeepsProgressingIsNotReported() {
         List<String> reports = new CopyOnWriteArrayList<>();
         // The period is long enough that a busy machine taking the chain's worker away for a moment (a tenth of
-        // a second is not rare there) does not make the progressing chain look stuck.
-        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(400))
+        // a second is not rare there, half a second seen) does not make the progressing chain look stuck.
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(800))
                 .hangReporter(reports::add).build()) {
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1600);
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3200);
             rt.finish(() -> chain(rt, end));                  // short tasks, one after another, for four periods
             // (a busy machine that keeps a worker off its core for a period may make a stall report: not counted)
             assertThat(hangReports(reports)).isEmpty();
-            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(1200), () -> new Idle().start()));
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(2400), () -> new Idle().start()));
             assertThat(thrown).isInstanceOf(FinishTimeoutException.class);
             assertThat(hangReports(reports)).hasSize(1);      // then nothing moves: reported, once
         }

@@ -1,6 +1,7 @@
 package dev.switchboard.testing;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -11,6 +12,9 @@ import java.util.function.BooleanSupplier;
 public final class Await {
     /** How long a condition may take. */
     public static final long TIMEOUT_SECONDS = 20;
+    /** Looks at the condition that spin, before the wait parks between looks. */
+    private static final int SPINS = 1_000;
+    private static final long PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private Await() {
     }
@@ -27,11 +31,15 @@ public final class Await {
     /** {@link #until(String, BooleanSupplier)}, with {@code what} made when the wait fails (it can say what is missing). */
     public static void until(java.util.function.Supplier<String> what, BooleanSupplier condition) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (!condition.getAsBoolean()) {
+        for (int looks = 0; !condition.getAsBoolean(); looks++) {
             if (System.nanoTime() - end > 0) {
                 throw new AssertionError("waited " + TIMEOUT_SECONDS + " s for " + what.get());
             }
-            Thread.onSpinWait();
+            if (looks < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(PARK_NANOS);   // on two cores a spinning waiter takes a whole worker's core
+            }
         }
     }
 }

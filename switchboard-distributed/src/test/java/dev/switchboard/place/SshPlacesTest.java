@@ -203,13 +203,14 @@ class SshPlacesTest {
     }
 
     /**
-     * A host that closes a session it hears nothing from for a second: the program's body is quiet for three, and
-     * its places survive, because the client asks the host every keepAlive (here 200 ms) whether it is there.
+     * A host that closes a session it hears nothing from for three seconds: the program's body is quiet for six,
+     * and its places survive, because the client asks the host every keepAlive (here 200 ms) whether it is there.
+     * (The margin between the two is for a busy machine, where a JVM can miss a keepalive's time by a second.)
      */
     @Test
     void aQuietProgramKeepsItsSessionsAlive() throws Exception {
         SimpleGeneratorHostKeyProvider hostKeys = new SimpleGeneratorHostKeyProvider(dir.resolve("host-key"));
-        int port = startServer("127.0.0.1", 0, hostKeys, java.time.Duration.ofSeconds(1));
+        int port = startServer("127.0.0.1", 0, hostKeys, java.time.Duration.ofSeconds(3));
         Path known = Files.writeString(dir.resolve("quiet_known_hosts"), "[127.0.0.1]:" + port + " "
                 + PublicKeyEntry.toString(hostKeys.loadKeys(null).iterator().next().getPublic()) + "\n");
         Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
@@ -218,8 +219,8 @@ class SshPlacesTest {
                 """.formatted(port, identity, known, java(), staging));
         PlacesReport report = Places.builder().workers(1).messages(ConfiguredPlacesTest.Hop.class,
                 ConfiguredPlacesTest.NewBouncer.class).args("--config", conf.toString()).run(places -> {
-                    // the workload: a program with nothing to say for three seconds, then a bounce
-                    Thread.sleep(3_000);
+                    // the workload: a program with nothing to say for six seconds, then a bounce
+                    Thread.sleep(6_000);
                     new ConfiguredPlacesTest.Thrower(List.of(places.start(1, new ConfiguredPlacesTest.NewBouncer())),
                             10).start();
                 });

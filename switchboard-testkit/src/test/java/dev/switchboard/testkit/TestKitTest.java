@@ -145,7 +145,7 @@ class TestKitTest {
         kit.spawn(new Relay(kit.<String>probe().ref()), "forgotten");
         ActorRef<String> stopped = kit.spawn(new Relay(kit.<String>probe().ref()), "stopped");
         stopped.stop();
-        kit.expectTerminated(stopped);
+        kit.expectTerminated(stopped, Duration.ofSeconds(20));     // the kit's short timeout is for the close
         assertThatThrownBy(kit::close)
                 .hasMessageContaining("1 actor was still running 200 ms after the test")
                 .hasMessageContaining("forgotten@")
@@ -388,6 +388,7 @@ class TestKitTest {
     /** Waits in its turn until the test lets it go: an actor stuck in user code. */
     static final class Stuck extends Actor<WhoAreYou> {
         private final CountDownLatch release;
+        final CountDownLatch entered = new CountDownLatch(1);
 
         Stuck(CountDownLatch release) {
             this.release = release;
@@ -395,6 +396,7 @@ class TestKitTest {
 
         @Override
         protected void process(WhoAreYou w) {
+            entered.countDown();
             try {
                 release.await();
             } catch (InterruptedException e) {
@@ -405,11 +407,13 @@ class TestKitTest {
     }
 
     @Test
-    void aWaitThatComesToNothingNamesTheAskAndTheActorStuckInItsTurn() {
+    void aWaitThatComesToNothingNamesTheAskAndTheActorStuckInItsTurn() throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         try (TestKit kit = TestKit.builder().checkThreads(false).timeout(Duration.ofMillis(300)).build()) {
-            ActorRef<WhoAreYou> stuck = kit.spawn(new Stuck(release), "stuck");
+            Stuck actor = new Stuck(release);
+            ActorRef<WhoAreYou> stuck = kit.spawn(actor, "stuck");
             CompletableFuture<String> answer = stuck.ask(WhoAreYou::new, Duration.ofSeconds(30));
+            assertThat(actor.entered.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             assertThatThrownBy(() -> kit.awaitResult(answer))
                     .hasMessageContaining("no result within 300 ms from the ask of WhoAreYou[")
                     .hasMessageContaining(" to stuck@")
@@ -417,9 +421,9 @@ class TestKitTest {
                     .hasMessageContaining("running now on thread")
                     .hasMessageContaining("CountDownLatch.await");
             release.countDown();
-            assertThat(kit.awaitResult(answer)).isEqualTo("late");
+            assertThat(kit.awaitResult(answer, Duration.ofSeconds(20))).isEqualTo("late");
             stuck.stop();
-            kit.expectTerminated(stuck);
+            kit.expectTerminated(stuck, Duration.ofSeconds(20));
         } finally {
             release.countDown();
         }
