@@ -361,8 +361,8 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     /**
      * Registers a declarative guard on {@code mailbox}: the mailbox is enabled only while {@code predicate}
      * holds. It is evaluated when the selector starts (a guard that throws then fails the selector at its start,
-     * naming it), after every message, start hook and reply handler, and, once the selector has started, when it
-     * is registered. {@code null} removes the guard. Call it from the constructor or while processing a message.
+     * naming it) or is restarted, after every message, start hook and reply handler, and, once the selector runs,
+     * when it is registered. {@code null} removes the guard. Call it from the constructor or while processing a message.
      *
      * @throws IllegalStateException if called, once the selector has started, other than by its processing of a
      *         message or a reply (another thread, or a task it spawned: the guards are the processing's own), or
@@ -380,11 +380,13 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     }
 
     /**
-     * Whether the selector has started: a guard registered before (by the constructor, whose fields the guard may
-     * read before they are set) is first evaluated by the start.
+     * Whether this instance runs already: a guard registered before (by a constructor, whose fields the guard may
+     * read before they are set; the first instance's, or a restart's new one) is first evaluated by the start or
+     * after the restart (the restart's turn, like every turn, ends by evaluating the guards).
      */
     private boolean started() {
-        return cell().status() != 0;
+        ActorCore<M> cell = cell();
+        return cell.status() != 0 && ActorHosting.instanceOf(cell) == this;
     }
 
     /** Once started, only its processing sets guards, and not under a dispatch policy (letters run several at once). */

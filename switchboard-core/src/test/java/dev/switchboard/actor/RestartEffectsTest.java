@@ -204,4 +204,57 @@ class RestartEffectsTest {
             done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
     }
+
+    /** A gate a guard reads: set by the constructor after the guard is registered. */
+    static final class Gate {
+        volatile boolean open;
+    }
+
+    /** B's guard reads a field the constructor sets after registering it; a text on A opens the gate. */
+    static final class Gated extends Selector<Sel, Box> {
+        static final Queue<String> LOG = new ConcurrentLinkedQueue<>();
+        private static int instances;
+        final int instance = ++instances;
+        Gate gate;
+
+        Gated() {
+            super(Box.class);
+            guard(Box.B, () -> gate.open);        // gate is set below: the guard is evaluated later
+            gate = new Gate();
+        }
+
+        @Override
+        protected void process(Sel m) {
+            switch (m) {
+                case Text t -> {
+                    LOG.add(t.text() + " on instance " + instance);
+                    gate.open = true;
+                }
+                case Fail f -> throw new IllegalStateException("selector failed");
+            }
+        }
+    }
+
+    /**
+     * The new instance of a restart registers its guards in its constructor, as the first did: they are evaluated
+     * after the restart, not at their registration (a guard reading a field set later threw out of the constructor,
+     * and the restart failed: "its factory gave no fresh instance").
+     */
+    @Test
+    void aRestartsNewInstanceRegistersAGuardThatReadsAFieldSetAfterIt() throws Exception {
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Parent<Sel> parent = new Parent<>(Gated::new);
+            CompletableFuture<Void> done = CompletableFuture.runAsync(() -> rt.finish(() -> { parent.start(); }));
+            @SuppressWarnings("unchecked")
+            SelectorRef<Sel, Box> sel = (SelectorRef<Sel, Box>) parent.child.get(Await.TIMEOUT_SECONDS,
+                    TimeUnit.SECONDS);
+            sel.send(Box.B, new Text("behind the gate"));
+            sel.send(Box.A, new Fail());
+            sel.send(Box.A, new Text("opens the gate"));
+            Await.until("both texts processed", () -> Gated.LOG.size() == 2);
+            assertThat(Gated.LOG).containsExactly("opens the gate on instance 2", "behind the gate on instance 2");
+            sel.stop();
+            done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
 }
