@@ -17,13 +17,17 @@ import java.util.concurrent.TimeUnit;
 final class Closing {
     private final Scheduler scheduler;
     private volatile String closedBy;
-    /** Held by close() while it closes: a concurrent close() waits for it. */
+    /** Held by close() while it does the close's steps (never while it waits): a concurrent close() waits. */
     private final Object closing = new Object();
+    /** Whether the timer's thread ended in the close's steps; guarded by {@link #closing}. */
+    private boolean timerEnded;
     /**
-     * Whether a close has waited for the pool, as far as its timeout let it (a close on a worker cannot: the next
-     * close off the pool waits instead); guarded by {@link #closing}.
+     * Held by a close off the pool while it waits for the pool to end; a worker never takes it, since the wait may
+     * be for that worker's own turn (a worker that waited for it would hold the pool up for the whole timeout).
      */
-    private boolean waited;
+    private final Object waiting = new Object();
+    /** Whether a close off the pool has waited for the end, and what it found; guarded by {@link #waiting}. */
+    private Boolean ended;
 
     Closing(Scheduler scheduler) {
         this.scheduler = scheduler;
@@ -43,22 +47,31 @@ final class Closing {
      * messages and every later send becoming dead letters ({@code RUNTIME_CLOSED}); then the pool stops taking
      * tasks and the tasks already queued or running are given {@code timeout} to end, after which the workers are
      * interrupted and given one more second. Returns whether the pool ended. Idempotent. Called on a worker of
-     * this runtime it does not wait (the pool cannot end while the caller runs). A concurrent call waits until the
-     * first has done all of this, then returns whether the pool ended; a later call off the pool after a first
-     * call on a worker does the wait that one could not.
+     * this runtime it does not wait (the pool cannot end while the caller runs) and returns false. A concurrent
+     * call off the pool waits until the first has done all of this, then returns whether the pool ended; the first
+     * call off the pool after calls on workers only does the wait they could not.
      */
     boolean close(long timeout, TimeUnit unit) {
-        synchronized (closing) {                  // a second close() returns once the first has done its work
-            if (scheduler.isClosed()) {
-                return waited || scheduler.onWorker() ? scheduler.pool.isTerminated() : awaitEnd(timeout, unit);
+        synchronized (closing) {                  // a second close() returns once the first's steps are done
+            if (!scheduler.isClosed()) {
+                closedBy = "closed by thread '" + Thread.currentThread().getName() + "'";
+                scheduler.markClosed();
+                closeSteps();
             }
-            closedBy = "closed by thread '" + Thread.currentThread().getName() + "'";
-            scheduler.markClosed();
-            return closeNow(timeout, unit);
+        }
+        if (scheduler.onWorker()) {
+            return false;                         // the pool cannot end while this task runs
+        }
+        synchronized (waiting) {
+            if (ended == null) {
+                ended = awaitEnd(timeout, unit);
+                return ended;
+            }
+            return ended || scheduler.pool.isTerminated();   // a later call waits no more: it says how things are
         }
     }
 
-    private boolean closeNow(long timeout, TimeUnit unit) {
+    private void closeSteps() {
         for (Scope s : scheduler.openScopes.waiting) {
             s.stop(closedWhileWaiting(s));
         }
@@ -79,13 +92,11 @@ final class Closing {
         scheduler.hangs.wakeBlockedGets();    // each sees the runtime closed and throws closedWhileBlocked
         scheduler.pool.shutdown();
         JfrHook.unregister(scheduler);
-        boolean timerEnded = scheduler.timers().close();
-        if (scheduler.onWorker()) {
+        timerEnded = scheduler.timers().close();
+        if (scheduler.onWorker()) {               // no wait will follow this close's steps, maybe none at all
             scheduler.deadLetters().logTotalAtClose();
             scheduler.failureLog().logNotLoggedAtClose();
-            return false;                 // the pool cannot end while this task runs
         }
-        return awaitEnd(timeout, unit) && timerEnded;
     }
 
     /**
@@ -93,7 +104,6 @@ final class Closing {
      * second; refuses what is left in the shared queue; returns whether the pool and the runtime's threads ended.
      */
     private boolean awaitEnd(long timeout, TimeUnit unit) {
-        waited = true;
         boolean ended = awaitPool(timeout, unit);
         if (!ended) {
             // not shutdownNow(): it would drop queued activations holding tokens
@@ -105,7 +115,11 @@ final class Closing {
         scheduler.refuseQueued();            // entries whose pump the pool refused, or took and will not run
         scheduler.deadLetters().logTotalAtClose();
         scheduler.failureLog().logNotLoggedAtClose();
-        return ended && awaitThreads();
+        boolean timerEnded;
+        synchronized (closing) {
+            timerEnded = this.timerEnded;
+        }
+        return ended && awaitThreads() && timerEnded;
     }
 
     /**

@@ -455,4 +455,49 @@ class CloseTest {
         owner.join(TimeUnit.SECONDS.toMillis(30));
         assertThat(owner.isAlive()).as("the finish ended").isFalse();
     }
+
+    /**
+     * A close on a worker while a close off the pool waits for the pool to end returns at once: the wait may be for
+     * that worker's own turn. It waited for the other close's lock, which that close held for its whole wait, so
+     * the pool could not end and the close off the pool waited out its timeout and returned false.
+     */
+    @Test
+    void aCloseOnAWorkerDoesNotWaitForTheCloseThatWaitsForIt() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-twice-inside").workers(2).noFailureLogging().build();
+        CountDownLatch inTurn = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+        AtomicReference<Boolean> firstInside = new AtomicReference<>();
+        AtomicReference<Boolean> secondInside = new AtomicReference<>();
+        Actor<String> late = new Actor<>() {
+            @Override
+            protected void process(String message) {
+                inTurn.countDown();
+                awaitQuietly(goOn);                     // until the close off the pool waits for this turn
+                secondInside.set(runtime().close(Duration.ofSeconds(20)));
+            }
+        };
+        Actor<String> closer = new Actor<>() {
+            @Override
+            protected void process(String message) {
+                firstInside.set(runtime().close(Duration.ofSeconds(20)));
+            }
+        };
+        Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> {
+            late.start().send("go");
+            assertThat(awaitQuietly(inTurn)).isTrue();
+            closer.start().send("close");
+        })), "owner");
+        owner.start();
+        Await.until("the first close on a worker returned", () -> firstInside.get() != null);
+        AtomicReference<Boolean> offThePool = new AtomicReference<>();
+        Thread main = new Thread(() -> offThePool.set(rt.close(Duration.ofSeconds(20))), "main-close");
+        main.start();
+        Await.until("the close off the pool waiting for the pool", () -> main.getState() == Thread.State.TIMED_WAITING);
+        goOn.countDown();
+        main.join(TimeUnit.SECONDS.toMillis(40));
+        assertThat(secondInside.get()).as("the second close on a worker").isFalse();
+        assertThat(offThePool.get()).as("the close off the pool saw every worker end").isTrue();
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(owner.isAlive()).as("the finish ended").isFalse();
+    }
 }
