@@ -235,6 +235,6 @@ final class Activation extends Node {
 
     @Override
     public String describeIfOpen(long nowNanos) {
-        return ActorDiagnostics.describeIfOpen(actor, actor.status(), nowNanos - startedAtNanos, startedBy);
+        return ActorDiagnostics.describeIfOpen(actor, actor.status(), nowNanos, startedAtNanos, startedBy);
     }
 }

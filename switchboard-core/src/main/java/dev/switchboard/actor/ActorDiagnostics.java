@@ -42,8 +42,11 @@ final class ActorDiagnostics {
         return sb.append("; ").append(cell.mailbox.internals()).toString();
     }
 
-    /** A line for a hang report about {@code actor}, whose status word is {@code s}, or null if it is released. */
-    static String describeIfOpen(ActorCore<?> actor, int s, long ageNanos, String startedBy) {
+    /**
+     * A line for a hang report about {@code actor}, whose status word is {@code s}, or null if it is released; ages
+     * measured at {@code nowNanos} (the report's reading of the rough clock that stamped them).
+     */
+    static String describeIfOpen(ActorCore<?> actor, int s, long nowNanos, long startedAtNanos, String startedBy) {
         if ((s & ActorCore.RELEASED) != 0) {
             return null;
         }
@@ -52,10 +55,10 @@ final class ActorDiagnostics {
         String what = (s & ActorCore.TERMINATED) != 0 ? "exited, waiting for tasks it spawned"
                 : backoff != null ? "never exited (" + backoff + ")"
                 : (s & ActorCore.PAUSED) != 0 ? "never exited (paused: nothing will process its mailbox until resume())"
-                : (s & ActorCore.AWAIT_MASK) != 0 ? "never exited (" + describeAwaits(actor, s) + ")"
+                : (s & ActorCore.AWAIT_MASK) != 0 ? "never exited (" + describeAwaits(actor, s, nowNanos) + ")"
                 : "never exited";
         String activity = (s & ActorCore.SCHEDULED) != 0 ? "running or scheduled" : "idle";
-        return "actor " + actor + " started by thread '" + startedBy + "' " + ageMillis(ageNanos) + ": " + what
+        return "actor " + actor + " started by thread '" + startedBy + "' " + ageMillis(nowNanos - startedAtNanos) + ": " + what
                 + " (" + activity + ", " + actor.queueReport() + ", " + actor.processedCount() + " processed"
                 + deadLetters(actor) + ((s & ActorCore.TERMINATED) == 0 ? activeTimers(actor) : "") + ")";
     }
@@ -94,14 +97,13 @@ final class ActorDiagnostics {
      * part of a cycle of actors awaiting each other (a deadlock: each holds its messages, the other's request
      * among them, until its own reply comes).
      */
-    private static String describeAwaits(ActorCore<?> actor, int s) {
+    private static String describeAwaits(ActorCore<?> actor, int s, long now) {
         int count = (s & ActorCore.AWAIT_MASK) >>> 8;
         StringBuilder sb = new StringBuilder("awaiting ").append(count).append(count == 1 ? " reply" : " replies");
         AwaitedReplies replies = AwaitedReplies.of(actor);
         if (replies == null) {
             return sb.toString();
         }
-        long now = actor.scheduler().roughNanoTime();      // the clock that stamped the awaits (HangReports)
         for (PendingReply<?> p : replies.awaited()) {
             sb.append(": from ").append(p.target).append(" to ").append(brief(p.request)).append(", for ")
               .append(ageMillis(now - p.sinceNanos).replace(" ago", ""));
@@ -138,7 +140,7 @@ final class ActorDiagnostics {
                         return " (" + p.policy + " holds " + held + (held == 1 ? " message" : " messages")
                                 + " it has not started)";
                     }
-                } catch (RuntimeException policyFailed) {
+                } catch (Throwable policyFailed) {     // a diagnostic: it must never stop the timeout it explains
                     return "";
                 }
             }
@@ -171,7 +173,7 @@ final class ActorDiagnostics {
 
     /** "12 ms ago", "3.4 s ago". */
     static String ageMillis(long nanos) {
-        long ms = TimeUnit.NANOSECONDS.toMillis(nanos);
+        long ms = Math.max(0, TimeUnit.NANOSECONDS.toMillis(nanos));   // a stamp taken after the report's clock read
         return ms < 1000 ? ms + " ms ago" : String.format("%.1f s ago", ms / 1000.0);
     }
 

@@ -91,7 +91,7 @@ final class ActorFailures {
      * at INFO says so.
      */
     private static void endByClose(ActorCore<?> actor, Throwable failure, String where) {
-        actor.scheduler().failureLog().actorFailed(actor, where, failure, "the close ends it");
+        actor.scheduler().failureLog().actorEndedByClose(actor, where, failure);
         ActorTermination.terminate(actor, ActorCell.BY_CLOSE);
     }
 

@@ -214,8 +214,7 @@ final class AwaitedReplies {
             }
             return "actor " + pending.requester + " has ended, and its finish waits for the reply it awaited from "
                     + pending.target + " to " + ActorDiagnostics.brief(pending.request) + ", for "
-                    + ActorDiagnostics.ageMillis(ActorTimers.clock(pending.requester).nanoTime()
-                            - pending.sinceNanos).replace(" ago", "")
+                    + ActorDiagnostics.duration(nowNanos - pending.sinceNanos)
                     + ActorDiagnostics.whyNoReply(pending.target) + ": nothing will handle it (it will be a dead"
                     + " letter), and whoever holds the request's ReplyTo may still answer; an awaitReply with a"
                     + " timeout ends such a wait";

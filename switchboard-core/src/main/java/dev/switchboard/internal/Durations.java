@@ -10,6 +10,9 @@ final class Durations {
     }
 
     static String of(long millis) {
+        if (millis < 0) {
+            millis = 0;                    // a stamp taken after the report's clock read: just now
+        }
         if (millis < 1_000) {
             return millis + " ms";
         }

@@ -75,11 +75,28 @@ public final class FailureLog {
     public void actorFailed(Object actor, String where, Throwable cause, String next) {
         try {
             boolean ofTheClose = scheduler.isCloseConsequence(cause);   // the close's doing, not the program's
-            log("actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where
-                    + (ofTheClose ? " after the runtime's close: " : ": ") + cause + "; " + next, cause, ofTheClose);
+            log(actorLine(actor, where, cause, next, ofTheClose), cause, ofTheClose, false);
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
         }
+    }
+
+    /**
+     * Logs at INFO that the close ended {@code actor}, which met a consequence of the close ({@code cause}: work
+     * refused, an interrupt) {@code where}: no failure (not counted in {@link #failures()}; past the minute's
+     * lines, counted apart). Never throws.
+     */
+    public void actorEndedByClose(Object actor, String where, Throwable cause) {
+        try {
+            log(actorLine(actor, where, cause, "the close ends it", true), cause, true, true);
+        } catch (Throwable noMemoryOrBrokenLogger) {
+            // the close goes on
+        }
+    }
+
+    private String actorLine(Object actor, String where, Throwable cause, String next, boolean ofTheClose) {
+        return "actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where
+                + (ofTheClose ? " after the runtime's close: " : ": ") + cause + "; " + next;
     }
 
     /**
@@ -115,19 +132,20 @@ public final class FailureLog {
 
     /** Logs {@code text} and {@code cause} at ERROR, unless this minute's lines are used up. Never throws. */
     private void log(String text, Throwable cause) {
-        log(text, cause, false);
+        log(text, cause, false, false);
     }
 
     /**
-     * Logs {@code text}, unless this minute's lines are used up: a failure at ERROR with {@code cause}'s stack trace,
-     * with the count of failures not logged since the last such line; a consequence of the close ({@code ofTheClose})
-     * at INFO, without either. Never throws.
+     * Logs {@code text}, unless this minute's lines are used up: at ERROR with {@code cause}'s stack trace and the
+     * count of failures not logged since the last such line, or, for a consequence of the close ({@code atInfo}),
+     * at INFO without either. A failure is counted as one ({@link #failures()}; past the lines, in the next ERROR
+     * line's count), an actor the close ended ({@code closeEnd}) apart. Never throws.
      */
-    private void log(String text, Throwable cause, boolean ofTheClose) {
+    private void log(String text, Throwable cause, boolean atInfo, boolean closeEnd) {
         try {
             long skipped = 0;
             synchronized (this) {
-                if (!ofTheClose) {
+                if (!closeEnd) {
                     failures++;
                 }
                 int limit = perMinute;
@@ -141,7 +159,7 @@ public final class FailureLog {
                     inWindow = 0;
                 }
                 if (inWindow >= limit) {
-                    if (ofTheClose) {
+                    if (closeEnd) {
                         closeEndsNotLogged++;
                     } else {
                         notLogged++;
@@ -149,7 +167,7 @@ public final class FailureLog {
                     return;
                 }
                 inWindow++;
-                if (!ofTheClose) {
+                if (!atInfo) {                        // the count of errors goes on an error's line
                     skipped = notLogged;
                     notLogged = 0;
                 }
@@ -157,8 +175,7 @@ public final class FailureLog {
             String line = "Switchboard: " + text
                     + (skipped == 0 ? "" : " (" + skipped + " more failure" + (skipped == 1 ? "" : "s")
                     + " since the last line were not logged: more than " + perMinute + " a minute)");
-            logger.log(ofTheClose ? System.Logger.Level.INFO : System.Logger.Level.ERROR, line,
-                    ofTheClose ? null : cause);
+            logger.log(atInfo ? System.Logger.Level.INFO : System.Logger.Level.ERROR, line, atInfo ? null : cause);
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the failure still reaches its finish; a log that cannot be written must not fail the actor twice
         }
