@@ -415,4 +415,45 @@ class ScheduleExplorerTest {
             log.removeHandler(capture);
         }
     }
+
+    /** A ticker that forwards each of its 100 ms ticks. */
+    static final class Ticker extends Actor<String> {
+        private final ActorRef<String> out;
+        private int ticks;
+
+        Ticker(ActorRef<String> out) {
+            this.out = out;
+        }
+
+        @Override
+        protected void onStart() {
+            startTimerAtFixedRate("tick", "tick", Duration.ofMillis(100));
+        }
+
+        @Override
+        protected void process(String tick) {
+            out.send("tick " + ++ticks);
+        }
+    }
+
+    /**
+     * An explorer may spend a wait's time on timers while actors are ready: a fishing wait that reaches its deadline
+     * still runs what is ready before it gives up, as every other wait does. It gave up at once, and 8 of 100 random
+     * schedules failed with "the fish was not complete within 1 s".
+     */
+    @Test
+    void aFishingWaitRunsWhatIsReadyBeforeItGivesUp() {
+        ScheduleExplorer.Program program = kit -> {
+            TestProbe<String> out = kit.probe("out");
+            ActorRef<String> ticker = kit.spawn(new Ticker(out.ref()), "ticker");
+            out.fishForMessage(Duration.ofSeconds(1),
+                    m -> m.equals("tick 3") ? FishingOutcome.complete() : FishingOutcome.keepFishing());
+            ticker.stop();
+            kit.expectTerminated(ticker);
+        };
+        for (ScheduleExplorer explorer : List.of(ScheduleExplorer.random().seeds(0, 100),
+                ScheduleExplorer.pct(2).seeds(0, 100))) {
+            assertThat(explorer.explore(program).failure()).as("%s", explorer).isEmpty();
+        }
+    }
 }
