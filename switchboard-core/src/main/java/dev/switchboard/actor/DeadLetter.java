@@ -95,9 +95,19 @@ public record DeadLetter(Object message, ActorRef<?> recipient, Reason reason) {
         void close();
     }
 
-    /** {@code RECIPIENT_TERMINATED: too late to pong@3}: the reason, the message (shortened) and the recipient. */
+    /**
+     * {@code RECIPIENT_TERMINATED: too late to pong@3}: the reason, the message (shortened) and the recipient; for a
+     * late reply, whose recipient is the actor that awaited it or, for an {@code ask}, the one asked,
+     * {@code REPLY_TOO_LATE: 42, a reply bank@4 sent or awaited}.
+     */
     @Override
     public String toString() {
-        return reason + ": " + ActorDiagnostics.brief(message) + " to " + recipient;
+        return describe(ActorDiagnostics.brief(message));
+    }
+
+    /** {@link #toString()} with the message shown as {@code shown} (its type only, in a log line). */
+    String describe(String shown) {
+        return reason == Reason.REPLY_TOO_LATE ? reason + ": " + shown + ", a reply " + recipient + " sent or awaited"
+                : reason + ": " + shown + " to " + recipient;
     }
 }

@@ -38,8 +38,7 @@ final class SeamAccess extends ActorAccess {
     @Override
     public String withoutContents(Object deadLetter) {
         DeadLetter d = (DeadLetter) deadLetter;
-        return d.reason() + ": " + ActorDiagnostics.withArticle(ActorDiagnostics.typeOf(d.message())) + " to "
-                + d.recipient();
+        return d.describe(ActorDiagnostics.withArticle(ActorDiagnostics.typeOf(d.message())));
     }
 
     @Override

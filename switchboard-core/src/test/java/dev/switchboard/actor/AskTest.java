@@ -415,8 +415,10 @@ class AskTest {
         rt.close(Duration.ofMillis(100));                              // interrupts the processing
         body.join(TimeUnit.SECONDS.toMillis(20));
         Await.until("the late reply", () -> dead.stream().anyMatch(d -> Long.valueOf(1L).equals(d.message())));
-        assertThat(dead).filteredOn(d -> Long.valueOf(1L).equals(d.message())).singleElement()
-                .extracting(DeadLetter::reason).isEqualTo(DeadLetter.Reason.REPLY_TOO_LATE);
+        DeadLetter late = dead.stream().filter(d -> Long.valueOf(1L).equals(d.message())).findFirst().orElseThrow();
+        assertThat(late.reason()).isEqualTo(DeadLetter.Reason.REPLY_TOO_LATE);
+        assertThat(late.toString()).as("the recipient of an ask's late reply is the actor asked, which sent it")
+                .matches("REPLY_TOO_LATE: 1, a reply slow@\\d+ sent or awaited");
     }
 
     @Test
