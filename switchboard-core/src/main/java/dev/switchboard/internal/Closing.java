@@ -19,8 +19,8 @@ final class Closing {
     private volatile String closedBy;
     /** Held by close() while it does the close's steps (never while it waits): a concurrent close() waits. */
     private final Object closing = new Object();
-    /** Whether the timer's thread ended in the close's steps; guarded by {@link #closing}. */
-    private boolean timerEnded;
+    /** Whether the timer's thread ended in the close's steps: written in them, read by the wait after them. */
+    private volatile boolean timerEnded;
     /**
      * Held by a close off the pool while it waits for the pool to end; a worker never takes it, since the wait may
      * be for that worker's own turn (a worker that waited for it would hold the pool up for the whole timeout).
@@ -104,22 +104,18 @@ final class Closing {
      * second; refuses what is left in the shared queue; returns whether the pool and the runtime's threads ended.
      */
     private boolean awaitEnd(long timeout, TimeUnit unit) {
-        boolean ended = awaitPool(timeout, unit);
-        if (!ended) {
+        boolean poolEnded = awaitPool(timeout, unit);
+        if (!poolEnded) {
             // not shutdownNow(): it would drop queued activations holding tokens
             for (Worker w : scheduler.workers) {
                 w.interrupt();
             }
-            ended = awaitPool(1, TimeUnit.SECONDS);
+            poolEnded = awaitPool(1, TimeUnit.SECONDS);
         }
         scheduler.refuseQueued();            // entries whose pump the pool refused, or took and will not run
         scheduler.deadLetters().logTotalAtClose();
         scheduler.failureLog().logNotLoggedAtClose();
-        boolean timerEnded;
-        synchronized (closing) {
-            timerEnded = this.timerEnded;
-        }
-        return ended && awaitThreads() && timerEnded;
+        return poolEnded && awaitThreads() && timerEnded;
     }
 
     /**
