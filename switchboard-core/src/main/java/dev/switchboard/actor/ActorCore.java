@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  *   <li>While it processes a message the actor may {@link #exit()}, {@link #pause()} and {@link #resume()},
  *       {@link #become} and {@link #unbecome}, ask another actor and wait for the reply without blocking a thread
  *       with {@link #awaitReply}, send itself messages later with timers ({@link #startSingleTimer},
- *       {@link #startTimerWithFixedDelay}, {@link #startTimerAtFixedRate}, {@link #cancelTimer}), and use any
+ *       {@link #startTimerWithFixedDelay}, {@link #startTimerAtFixedRate}, {@link #cancelTimer},
+ *       {@link #cancelAllTimers}), and use any
  *       task-parallel construct: {@code async}, {@code finish}, futures.</li>
  *   <li>An exception escaping {@link #process} terminates the actor and is rethrown by its finish, with a note
  *       naming the actor. Messages sent to a terminated actor are dead letters: counted, never silently lost.</li>
@@ -356,9 +357,25 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * @throws IllegalStateException as for {@link #startSingleTimer}
      */
     protected final void startTimerAtFixedRate(Object key, M message, Duration period) {
+        startTimerAtFixedRate(key, message, period, period);
+    }
+
+    /**
+     * As {@link #startTimerAtFixedRate(Object, Object, Duration)}, the first send after {@code initialDelay}
+     * (zero: at once) instead of one period from now.
+     *
+     * <pre>{@code
+     * startTimerAtFixedRate("poll", new Poll(), Duration.ZERO, Duration.ofSeconds(5));   // now, then every 5 s
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code initialDelay} is negative or {@code period} is shorter than a
+     *         millisecond
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerAtFixedRate(Object key, M message, Duration initialDelay, Duration period) {
         ActorTimers.requirePeriod(cell(), "startTimerAtFixedRate", period);
-        long nanos = ActorTimers.nanos(period);
-        ActorTimers.start(cell(), "startTimerAtFixedRate", key, message, nanos, nanos, false);
+        long first = ActorTimers.initialDelay(cell(), "startTimerAtFixedRate", initialDelay);
+        ActorTimers.start(cell(), "startTimerAtFixedRate", key, message, first, ActorTimers.nanos(period), false);
     }
 
     /**
@@ -370,9 +387,21 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * @throws IllegalStateException as for {@link #startSingleTimer}
      */
     protected final void startTimerWithFixedDelay(Object key, M message, Duration delay) {
+        startTimerWithFixedDelay(key, message, delay, delay);
+    }
+
+    /**
+     * As {@link #startTimerWithFixedDelay(Object, Object, Duration)}, the first send after {@code initialDelay}
+     * (zero: at once) instead of one delay from now.
+     *
+     * @throws IllegalArgumentException if {@code initialDelay} is negative or {@code delay} is shorter than a
+     *         millisecond
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void startTimerWithFixedDelay(Object key, M message, Duration initialDelay, Duration delay) {
         ActorTimers.requirePeriod(cell(), "startTimerWithFixedDelay", delay);
-        long nanos = ActorTimers.nanos(delay);
-        ActorTimers.start(cell(), "startTimerWithFixedDelay", key, message, nanos, nanos, true);
+        long first = ActorTimers.initialDelay(cell(), "startTimerWithFixedDelay", initialDelay);
+        ActorTimers.start(cell(), "startTimerWithFixedDelay", key, message, first, ActorTimers.nanos(delay), true);
     }
 
     /**
@@ -384,6 +413,17 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      */
     protected final boolean cancelTimer(Object key) {
         return ActorTimers.cancel(cell(), key);
+    }
+
+    /**
+     * Cancels every timer of this actor, as {@link #cancelTimer} does each: once it has returned, no message of any
+     * timer started before it is processed. Timers started after it run as usual. After this actor has terminated
+     * it does nothing.
+     *
+     * @throws IllegalStateException as for {@link #startSingleTimer}
+     */
+    protected final void cancelAllTimers() {
+        ActorTimers.cancelAllOf(cell());
     }
 
     /**

@@ -59,6 +59,27 @@ final class ActorTimers {
         }
     }
 
+    /** Checks the first delay of a periodic timer; returns it in nanoseconds. */
+    static long initialDelay(ActorCore<?> actor, String op, Duration initialDelay) {
+        Objects.requireNonNull(initialDelay, "initialDelay");
+        if (initialDelay.isNegative()) {
+            throw new IllegalArgumentException(op + "() of " + actor + " needs an initial delay of zero or more, got "
+                    + initialDelay);
+        }
+        return nanos(initialDelay);
+    }
+
+    /** {@code cancelAllTimers()}. */
+    static void cancelAllOf(ActorCore<?> actor) {
+        if (context(actor, "cancelAllTimers")) {
+            TimerMap timers = of(actor);
+            if (timers != null) {
+                timers.values().forEach(Timer::cancel);
+                timers.clear();
+            }
+        }
+    }
+
     /** {@code cancelTimer(key)}: whether an active timer was cancelled. */
     static boolean cancel(ActorCore<?> actor, Object key) {
         Objects.requireNonNull(key, "key");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -183,6 +184,47 @@ class ActorTimerTest {
         assertThat(seen).containsExactly(new Tick(2));
     }
 
+    /**
+     * {@code cancelAllTimers()} stops every timer, single and periodic, with their messages already in the mailbox;
+     * a timer started after it runs.
+     */
+    @Test
+    void cancellingAllTimersStopsEachAndLaterOnesRun() {
+        List<Object> seen = new CopyOnWriteArrayList<>();
+        Actor<Msg> actor = new Actor<>() {
+            @Override
+            protected void onStart() {
+                startTimerAtFixedRate("tick", new Tick(0), Duration.ZERO, Duration.ofMillis(1));
+                startSingleTimer("once", new Tock(), Duration.ZERO);
+                startSingleTimer("later", new Tock(), Duration.ofMinutes(10));
+            }
+
+            @Override
+            protected void process(Msg m) {
+                switch (m) {
+                    case Tick t when t.n() == 0 -> {
+                        seen.add(t);
+                        Await.until("a tick and the Tock in the mailbox", () -> mailboxSize() >= 2);
+                        cancelAllTimers();
+                        seen.add(List.of(isTimerActive("tick"), isTimerActive("once"), isTimerActive("later")));
+                        startSingleTimer("after", new Tick(1), Duration.ZERO);
+                    }
+                    case Tick t -> {
+                        seen.add(t);
+                        exit();
+                    }
+                    case Tock t -> seen.add(t);
+                    case Stop s -> { }
+                }
+            }
+        };
+        rt.finish(() -> {
+            actor.start();
+        });
+        assertThat(seen).containsExactly(new Tick(0), List.of(false, false, false), new Tick(1));
+        assertThat(actor.deadLetterCount()).isZero();
+    }
+
     /** However it ends (here by a failure), an actor's timers stop: nothing more is sent, no dead letter comes. */
     @Test
     void terminationCancelsEveryTimer() {
@@ -241,6 +283,7 @@ class ActorTimerTest {
         AtomicReference<Throwable> fromTask = new AtomicReference<>();
         AtomicReference<Throwable> badPeriod = new AtomicReference<>();
         AtomicReference<Throwable> badDelay = new AtomicReference<>();
+        AtomicReference<Throwable> badFirst = new AtomicReference<>();
         rt.finish(() -> new Actor<Msg>() {
             @Override
             protected void process(Msg m) {
@@ -248,6 +291,8 @@ class ActorTimerTest {
                         () -> startSingleTimer("k", new Tock(), Duration.ofSeconds(1))))));
                 badPeriod.set(catchThrowable(() -> startTimerAtFixedRate("k", new Tock(), Duration.ofNanos(999_999))));
                 badDelay.set(catchThrowable(() -> startSingleTimer("k", new Tock(), Duration.ofMillis(-1))));
+                badFirst.set(catchThrowable(() -> startTimerWithFixedDelay("k", new Tock(), Duration.ofMillis(-1),
+                        Duration.ofSeconds(1))));
                 exit();
             }
         }.start().send(new Tock()));
@@ -257,6 +302,9 @@ class ActorTimerTest {
                 .hasMessageContaining("needs " + notStarted + " started");
         assertThat(badPeriod.get()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs a period of at least 1 ms, got PT0.000999999S");
+        assertThat(badFirst.get()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("startTimerWithFixedDelay() of ")
+                .hasMessageContaining("needs an initial delay of zero or more, got PT-0.001S");
         assertThat(badDelay.get()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs a delay of zero or more, got PT-0.001S");
     }

@@ -315,6 +315,41 @@ class TestKitTest {
         }
     }
 
+    /** A periodic timer's first send comes after its initial delay, the next ones a period apart. */
+    @Test
+    void aPeriodicTimersInitialDelayComesFirst() throws InterruptedException {
+        try (TestKit kit = TestKit.builder().manualClock().checkThreads(false).build()) {
+            TestProbe<Tick> ticks = kit.probe();
+            ActorRef<Tick> ticker = kit.spawn(new Actor<Tick>() {
+                @Override
+                protected void onStart() {
+                    startTimerAtFixedRate("now", new Tick(1), Duration.ZERO, Duration.ofSeconds(10));
+                    startTimerWithFixedDelay("soon", new Tick(2), Duration.ofMillis(500), Duration.ofSeconds(3));
+                }
+
+                @Override
+                protected void process(Tick t) {
+                    ticks.ref().send(t);
+                }
+            });
+            kit.awaitCondition("the ticker set its timers", () -> kit.clock().nextDue().isPresent());
+            assertThat(kit.clock().nextDue()).contains(Duration.ZERO);
+            kit.clock().advance(Duration.ZERO);
+            assertThat(ticks.receiveMessage()).isEqualTo(new Tick(1));
+            kit.clock().advance(Duration.ofMillis(499));
+            ticks.expectNoMessage();
+            kit.clock().advance(Duration.ofMillis(1));
+            assertThat(ticks.receiveMessage()).isEqualTo(new Tick(2));
+            kit.clock().advance(Duration.ofMillis(3_000));                  // 3.5 s: the delay's second send
+            assertThat(ticks.receiveMessage()).isEqualTo(new Tick(2));
+            ticks.expectNoMessage();
+            kit.clock().advance(Duration.ofMillis(6_500));       // 10 s: the delay's at 6.5 and 9.5, the rate's second
+            assertThat(ticks.receiveMessages(3)).containsExactlyInAnyOrder(new Tick(1), new Tick(2), new Tick(2));
+            ticks.expectNoMessage();
+            ticker.stop();
+        }
+    }
+
     @Test
     void aClosedKitRefusesWaitsAtOnce() {
         TestKit kit = TestKit.builder().checkThreads(false).build();
