@@ -206,6 +206,11 @@ abstract sealed class ActorCell<M> permits ActorCore {
     void beforeStart() {
     }
 
+    /** What {@link #beforeStart} failed in, for the report of its failure. */
+    String startFailure() {
+        return "it failed to start";
+    }
+
     /** Whether the activation counts the tasks this actor spawns (for {@link #onQuiet}). */
     boolean tracksSpawnedTasks() {
         return false;

@@ -94,7 +94,7 @@ final class ActorLifecycle {
             actor.beforeStart();
         } catch (Throwable t) {
             ActorFailures.keep(actor, t);
-            ActorFailures.report(actor, t, "it failed to start (" + t + ")");
+            ActorFailures.report(actor, t, actor.startFailure() + " (" + t + ")");
             initial |= ActorCore.TERMINATED;         // drained and released by the signal below
         }
         boolean closedMeanwhile = s.isClosed();     // after track(): close() saw the actor or we see the close

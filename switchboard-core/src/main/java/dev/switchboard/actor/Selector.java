@@ -419,6 +419,16 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
     }
 
     @Override
+    String startFailure() {
+        return "it failed to start: " + failedGuard() + " threw";
+    }
+
+    /** The guard that threw in {@link GuardedMailboxes#evaluateGuards}. */
+    private String failedGuard() {
+        return boxes.mailboxes() == 1 ? "its guard" : "the guard of mailbox " + label(boxes.lastGuardEvaluated());
+    }
+
+    @Override
     void beforeRestart() {
         if (boxes.hasGuards()) {
             for (int i = 0; i < boxes.mailboxes(); i++) {
@@ -438,8 +448,7 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
             try {
                 boxes.evaluateGuards();
             } catch (Throwable t) {
-                String guard = boxes.mailboxes() == 1 ? "its guard" : "the guard of mailbox "
-                        + label(boxes.lastGuardEvaluated());
+                String guard = failedGuard();
                 ActorFailures.fail(this, t, guard + " threw", "in " + guard);
             }
         }

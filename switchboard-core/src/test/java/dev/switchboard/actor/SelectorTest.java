@@ -955,8 +955,8 @@ class SelectorTest {
 
     /**
      * A guard registered in the constructor is first evaluated when the selector starts, so it may read fields the
-     * constructor sets after it; and one that throws then fails the selector at its start, naming it. It was
-     * evaluated at once: the constructor threw the guard's NullPointerException, naming nothing.
+     * constructor sets after it; and one that throws then fails the selector at its start, naming it and the
+     * mailbox. It was evaluated at once: the constructor threw the guard's NullPointerException, naming nothing.
      */
     @Test
     void aGuardRegisteredInTheConstructorIsFirstEvaluatedAtTheStart() {
@@ -1001,7 +1001,8 @@ class SelectorTest {
         Buffer failing = new Buffer(true);
         Throwable thrown = catchThrowable(() -> rt.finish(() -> failing.start()));
         assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("no items yet");
-        assertThat(thrown.getSuppressed()[0].getMessage()).contains(failing.toString()).contains("failed to start");
+        assertThat(thrown.getSuppressed()[0].getMessage()).isEqualTo(failing + " was terminated: it failed to start:"
+                + " the guard of mailbox TAKE threw (java.lang.IllegalStateException: no items yet)");
     }
 
     @Test
