@@ -130,18 +130,25 @@ public final class DeadLetters {
 
     /**
      * The runtime has closed: while the default logging is on (no listener subscribed) and it logged only some of
-     * the dead letters one by one, logs their total, which the counts at powers of ten left open.
+     * the dead letters one by one, logs their total, which the counts at powers of ten left open. A close on a
+     * worker logs it, and the close that waits for the pool after it again only if the total has grown.
      */
     void logTotalAtClose() {
         if (listeners.length == 0 && loggedDeadLetters.get() > LOGGED_DEAD_LETTERS) {
+            long total = counted();
+            if (totalLoggedAtClose.getAndSet(total) == total) {
+                return;
+            }
             LOG.log(System.Logger.Level.INFO, "Switchboard: runtime '" + scheduler.name() + "' closed with "
-                    + counted() + " dead letters in all (by reason: RuntimeMetrics.of(runtime).deadLetters())");
+                    + total + " dead letters in all (by reason: RuntimeMetrics.of(runtime).deadLetters())");
         }
     }
 
     /** Dead letters the default listener logs one by one; after these it logs a count now and then. */
     private static final int LOGGED_DEAD_LETTERS = 10;
     private final AtomicLong loggedDeadLetters = new AtomicLong();
+    /** The total a close logged last, or -1. */
+    private final AtomicLong totalLoggedAtClose = new AtomicLong(-1);
 
     /**
      * The default dead-letter listener: logs the first {@value #LOGGED_DEAD_LETTERS} ({@code System.Logger}

@@ -150,6 +150,7 @@ class RuntimeDefaultsTest {
                 .hasSize(1);
     }
 
+    /** A close on a worker logs the total; a later close off the pool, which waits for the pool, logs it no more. */
     @Test
     void theTotalOfDeadLettersIsLoggedWhenATaskOfTheRuntimeClosesIt() {
         TaskRuntime rt = TaskRuntime.builder().name("closed-from-inside").workers(2).build();
@@ -157,6 +158,8 @@ class RuntimeDefaultsTest {
         rt.async(rt::close);
         Await.until("the total at the close", () -> !messages(Level.INFO,
                 "Switchboard: runtime 'closed-from-inside' closed with 23 dead letters in all").isEmpty());
+        assertThat(rt.close(Duration.ofSeconds(30))).as("the pool ended").isTrue();
+        assertThat(messages(Level.INFO, "Switchboard: runtime 'closed-from-inside' closed with")).hasSize(1);
     }
 
     /** An actor that has exited, and {@code n} messages sent to it after: n dead letters, counted. */
