@@ -1,6 +1,7 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.HangReports;
 import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
@@ -139,10 +140,21 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
      * several times and sends its requests when it commits) an unanswered one fails at once, and so does one of a
      * future made from this one (thenApply, ...: Derived), which otherwise waits as a plain one does.
      */
+    /*
+     * A thread of a runtime (a finish's body, a task, an actor's turn) that blocks on an unanswered ask is listed
+     * among the runtime's blocked gets while it waits: a hang report names it with the finish it belongs to, and a
+     * finish's body blocked for the report's period gets a stall report, as one blocked in a DataDrivenFuture's
+     * get() does.
+     */
     @Override
     public R get() throws InterruptedException, java.util.concurrent.ExecutionException {
         awaitIfDeterministic("get()");
-        return super.get();
+        HangReports.BlockedGet blocked = blockedHere();
+        try {
+            return super.get();
+        } finally {
+            unblocked(blocked);
+        }
     }
 
     @Override
@@ -150,13 +162,38 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
             throws InterruptedException, java.util.concurrent.ExecutionException,
             java.util.concurrent.TimeoutException {
         awaitIfDeterministic("get(timeout)");
-        return super.get(timeout, unit);
+        HangReports.BlockedGet blocked = blockedHere();
+        try {
+            return super.get(timeout, unit);
+        } finally {
+            unblocked(blocked);
+        }
     }
 
     @Override
     public R join() {
         awaitIfDeterministic("join()");
-        return super.join();
+        HangReports.BlockedGet blocked = blockedHere();
+        try {
+            return super.join();
+        } finally {
+            unblocked(blocked);
+        }
+    }
+
+    /** Lists this thread as blocked on this ask, if it works in a runtime and the answer has not come; else null. */
+    private HangReports.BlockedGet blockedHere() {
+        Node n;
+        if (isDone() || (n = Context.current()) == null) {
+            return null;
+        }
+        return n.scheduler().hangReports().blockedInGet(n, this, AskFuture.class);
+    }
+
+    private static void unblocked(HangReports.BlockedGet blocked) {
+        if (blocked != null) {
+            blocked.node().scheduler().hangReports().unblocked(blocked);
+        }
     }
 
     private void awaitIfDeterministic(String op) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.testing.Await;
 import dev.switchboard.testing.BlockedActor;
 import java.time.Duration;
@@ -132,6 +133,48 @@ class HangDiagnosticTest {
             assertThat(diagnosed).anySatisfy(d -> assertThat(d).startsWith("the body of a finish opened by thread")
                     .contains(" in get() of DataDrivenFuture@" + Integer.toHexString(System.identityHashCode(config))
                             + " (not put; created by thread '" + Thread.currentThread().getName() + "'"));
+        }
+    }
+
+    /**
+     * The same for a body blocked on an ask's answer, the commonest start of a service ({@code ask(...).get()}):
+     * before, an ask's {@code get()} was a plain {@code CompletableFuture}'s, and nothing told of it.
+     */
+    @Test
+    void aFinishBodyBlockedOnAnAsksAnswerIsReportedAsAStallAndDiagnosed() {
+        List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (TaskRuntime rt = TaskRuntime.builder().workers(2).hangReportAfter(Duration.ofMillis(200))
+                .hangReporter(reports::add).build()) {
+            AtomicReference<ReplyTo<String>> held = new AtomicReference<>();
+            Actor<ReplyTo<String>> holder = new Actor<>() {
+                @Override
+                protected void process(ReplyTo<String> r) {
+                    held.set(r);                            // answered from outside, below
+                    exit();
+                }
+            };
+            List<String> diagnosed = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread answerer = new Thread(() -> {
+                try {
+                    Await.until("the body's stall reported", () -> stalls(reports).size() == 1);
+                    diagnosed.addAll(rt.diagnose());
+                } finally {
+                    Await.until("the request taken", () -> held.get() != null);
+                    held.get().reply("ready");              // a failed wait leaves nothing blocked
+                }
+            });
+            answerer.start();
+            rt.finish(() -> assertThat(holder.start("config").<String>ask(r -> r, Duration.ofMinutes(5)).get())
+                    .isEqualTo("ready"));
+            assertThat(stalls(reports)).singleElement().asString()
+                    .startsWith("Switchboard stall: the body of a finish opened by thread '"
+                            + Thread.currentThread().getName() + "' on thread '" + Thread.currentThread().getName()
+                            + "' has been blocked for ")
+                    .contains(" in get() of the ask of replyTo(request to config@")
+                    .contains("(not answered yet), called at ")
+                    .contains("HangDiagnosticTest.lambda$aFinishBodyBlockedOnAnAsksAnswer");
+            assertThat(diagnosed).anySatisfy(d -> assertThat(d).startsWith("the body of a finish opened by thread")
+                    .contains(" in get() of the ask of "));
         }
     }
 
