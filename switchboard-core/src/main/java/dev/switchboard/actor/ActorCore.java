@@ -132,8 +132,9 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * runtime), as the actor's last word: forward an end down a pipeline, release a resource. It runs inside the
      * actor's finish (tasks it spawns are waited for) and, like a message, with the actor's context; messages
      * sent to the actor itself are dead letters by now. An exception escaping it reaches the actor's finish. It
-     * does not run if the actor terminated before its {@link #onStart()} could run. Does nothing unless
-     * overridden.
+     * does not run if the actor terminated before its {@link #onStart()} could run, nor on an instance that ran
+     * {@link #onReplaced} for a restart that ended before a new instance took over (a stop during the backoff, a
+     * factory that failed): each instance runs one of the two. Does nothing unless overridden.
      */
     protected void onExit() {
     }
@@ -153,7 +154,8 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
     /**
      * Runs on the failed instance when a supervisor's restart replaces it, before the new instance is built, in the
      * actor's context: release here what this instance holds (what {@link #onStart()} opened; a restart does not
-     * run {@link #onExit()}, which runs once, at the actor's end). Its timers are cancelled and the children it
+     * run {@link #onExit()}, which runs once, at the actor's end, and never on an instance that ran this hook, even
+     * if the actor ends before a new instance takes over). Its timers are cancelled and the children it
      * supervises stopped by then. An exception escaping it is logged with the failure and kept among its causes;
      * the restart goes on. Does nothing unless overridden (Pekko's {@code preRestart}, which runs {@code postStop}).
      *

@@ -157,10 +157,6 @@ final class ActorLifecycle {
     }
 
     /**
-     * Runs {@code onExit()} once, on the thread that releases the terminated actor (with the token held), in the
-     * actor's context: unless the class does not override it, or the actor ended before its onStart() ran.
-     */
-    /**
      * A supervisor's restart replaces the instance of {@code cell} (on its processing): the failed instance's
      * {@code onReplaced(cause)}. Returns what escaped it, or null.
      */
@@ -177,10 +173,16 @@ final class ActorLifecycle {
         }
     }
 
+    /**
+     * Runs {@code onExit()} once, on the thread that releases the terminated actor (with the token held), in the
+     * actor's context: unless the class does not override it, the actor ended before its onStart() ran, or its
+     * instance ran onReplaced() for a restart that ended before a new instance took over.
+     */
     static void runExitHook(ActorCore<?> actor) {
         ActorExtras x = actor.extrasOrNull();
         Activation activation = actor.activation();
-        if ((actor.status() & ActorCore.STARTED) == 0 || !activation.exitHook || x != null && x.startPending) {
+        if ((actor.status() & ActorCore.STARTED) == 0 || !activation.exitHook
+                || x != null && (x.startPending || Supervision.replacedWithoutSuccessor(x))) {
             return;
         }
         Thread thread = Thread.currentThread();

@@ -77,6 +77,8 @@ final class Supervision {
         Throwable restartCause;
         /** The backoff's timer while one runs, or null. */
         volatile ScheduledFuture<?> backoff;
+        /** Whether the instance hosted now ran onReplaced(): a restart is under way. Confined to the token. */
+        boolean replaced;
 
         Child(ActorCore<?> parent, Supplier<? extends ActorCore<?>> factory, SupervisorStrategy strategy) {
             this.parent = parent;
@@ -297,7 +299,7 @@ final class Supervision {
         int outcome = dropOrRetry(cell, c, envelope, retried, failure);
         if (!s.backsOff()) {
             log(cell, failure, where, "its supervisor restarts it (restart " + (c.restarts + 1) + ")");
-            tearDown(cell, failure, where);
+            tearDown(cell, c, failure, where);
             host(cell, c, failure, where);
             return outcome;
         }
@@ -307,7 +309,7 @@ final class Supervision {
         long delay = s.backoffNanos(c.row++, ThreadLocalRandom.current().nextDouble());
         log(cell, failure, where, "its supervisor restarts it in " + Duration.ofNanos(delay) + " (restart "
                 + (c.restarts + 1) + "); its messages wait");
-        tearDown(cell, failure, where);                  // nothing of the replaced instance runs meanwhile
+        tearDown(cell, c, failure, where);                  // nothing of the replaced instance runs meanwhile
         try {
             // The restart runs on this actor's processing, which this thread holds until it returns: the pause
             // below is set before it can run, even if the delay has passed by then.
@@ -330,10 +332,11 @@ final class Supervision {
      * What a restart clears of the replaced instance, when it is decided: its timers, the replies it awaits, its
      * children, and what a kind resets (a selector's mailboxes and guards).
      */
-    private static void tearDown(ActorCore<?> cell, Throwable failure, String where) {
+    private static void tearDown(ActorCore<?> cell, Child c, Throwable failure, String where) {
         ActorTimers.cancelAll(cell);
         AwaitedReplies.abandon(cell);
         stopChildren(cell);
+        c.replaced = true;
         Throwable hook = ActorLifecycle.runReplacedHook(cell, failure);
         if (hook != null) {
             addSuppressed(failure, hook);
@@ -359,6 +362,7 @@ final class Supervision {
         c.restarts++;
         c.lastRestartNanos = ActorTimers.clock(cell).nanoTime();
         ActorHosting.host(cell, castCell(fresh), cause);
+        c.replaced = false;
         c.restartCause = cause;
         cell.extras().startPending = true;                // onRestart runs before the next message
         cell.pauseBit(false);
@@ -372,6 +376,16 @@ final class Supervision {
     @SuppressWarnings("unchecked")
     private static <M> ActorCore<M> castCell(ActorCore<?> a) {
         return (ActorCore<M>) a;
+    }
+
+    /**
+     * Whether the instance the actor hosts ran {@code onReplaced()} already: a restart replaced it and ended
+     * before a new instance took its place (a stop during the backoff, a factory that failed). Its end then runs
+     * no {@code onExit()}: each instance runs one of the two.
+     */
+    static boolean replacedWithoutSuccessor(ActorExtras x) {
+        Child c = x.supervision;
+        return c != null && c.replaced;
     }
 
     /**

@@ -308,6 +308,7 @@ class SupervisionTest {
         @Override
         protected void onExit() {
             open.decrementAndGet();
+            log.events.add("exit " + instance);
         }
     }
 
@@ -328,9 +329,52 @@ class SupervisionTest {
                 done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 assertThat(log.events).as("hook fails: %s", hookFails).containsExactly("item 1 on 1 sum 1",
                         "item 2 on 1 sum 3", "replaced 1 after item 3", "restart 2 after item 3", "item 4 on 2 sum 4",
-                        "item 5 on 2 sum 9", "replaced 2 after item 6", "restart 3 after item 6", "item 7 on 3 sum 7");
+                        "item 5 on 2 sum 9", "replaced 2 after item 6", "restart 3 after item 6", "item 7 on 3 sum 7",
+                        "exit 3");
                 assertThat(open).as("resources left open, hook fails: %s", hookFails).hasValue(0);
                 assertThat(parent.end.get().reason()).isEqualTo(Terminated.Reason.EXITED);
+            }
+        }
+    }
+
+    /**
+     * A restart that ends before a new instance takes over (the child stopped during the backoff, a factory that
+     * throws) ran the replaced instance's onReplaced(), and its end runs no onExit() on it: each instance runs one of
+     * the two, so a resource closed in both is closed once. Both ran, and the resource was closed twice.
+     */
+    @Test
+    void aRestartThatNoInstanceCompletesRunsNoOnExitOnTheInstanceItReplaced() throws Exception {
+        for (String how : List.of("stopped during the backoff", "the factory throws")) {
+            Log log = new Log();
+            AtomicInteger open = new AtomicInteger();
+            AtomicInteger made = new AtomicInteger();
+            boolean backoff = how.startsWith("stopped");
+            SupervisorStrategy restart = backoff
+                    ? SupervisorStrategy.restart().withBackoff(Duration.ofMinutes(10), Duration.ofMinutes(10), 0)
+                    : SupervisorStrategy.restart();
+            try (TaskRuntime rt = Runtimes.workers(2)) {
+                Parent parent = new Parent(() -> {
+                    if (made.incrementAndGet() > 1 && !backoff) {
+                        throw new IllegalStateException("no second instance");
+                    }
+                    return new HoldsAResource(log, open, false);
+                }, restart);
+                CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+                ActorRef<Work> child = parent.child.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                child.send(new Item(3));                      // fails: the restart replaces instance 1
+                if (backoff) {
+                    Await.until("the restart waits out its backoff",
+                            () -> log.events.contains("replaced 1 after item 3"));
+                    child.stopNow();
+                }
+                Throwable thrown = catchThrowable(() -> done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                assertThat(log.events).as(how).containsExactly("replaced 1 after item 3");
+                assertThat(open).as("resources open, %s", how).hasValue(0);
+                assertThat(parent.end.get().reason()).as(how)
+                        .isEqualTo(backoff ? Terminated.Reason.STOPPED : Terminated.Reason.FAILED);
+                if (!backoff) {
+                    assertThat(thrown).as(how).hasRootCauseMessage("no second instance");
+                }
             }
         }
     }
