@@ -1,5 +1,6 @@
 package dev.switchboard.testkit;
 
+import dev.switchboard.actor.ProcessingFailure;
 import dev.switchboard.internal.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,8 +43,21 @@ final class LeftBehind {
             problems.add(unscoped.size() + (unscoped.size() == 1 ? " failure" : " failures") + " reached no"
                     + " finish, and the test did not expect " + (unscoped.size() == 1 ? "it" : "them")
                     + " (kit.expectFailure(type) does):\n    " + String.join("\n    ",
-                    unscoped.stream().map(Texts::brief).toList()));
+                    unscoped.stream().map(LeftBehind::withNote).toList()));
         }
+    }
+
+    /**
+     * The failure, and the runtime's note on it if it has one: which actor it ended and how ("child@3 was
+     * terminated: its supervisor gave up: ..."), where the exception alone names neither.
+     */
+    private static String withNote(Throwable failure) {
+        for (Throwable s : failure.getSuppressed()) {
+            if (s instanceof ProcessingFailure note) {
+                return Texts.brief(failure) + "\n      (" + Texts.brief(note.getMessage()) + ")";
+            }
+        }
+        return Texts.brief(failure);
     }
 
     /** Waits at most {@code grace} for the threads started since the kit was built to end; keeps those left. */

@@ -292,6 +292,10 @@ public final class TestKit implements AutoCloseable {
      * returns the oldest one; or for a failure of that type outside every actor that reached no finish (a task the
      * kit's runtime ran outside every finish: its {@link ActorFailure#actor()} is null). An expected failure that
      * reached no finish no longer fails {@link #close()}.
+     *
+     * <p>The failures a supervisor handled (a restart, a resume) are among them, oldest first: a test of a child
+     * whose supervisor restarts it twice and then gives up expects three failures, and only the last one, which
+     * ended the child, reached no finish.
      */
     public ActorFailure expectFailure(Class<? extends Throwable> type, Duration max) {
         Objects.requireNonNull(type, "type");

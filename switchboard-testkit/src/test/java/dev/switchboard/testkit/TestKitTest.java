@@ -103,15 +103,21 @@ class TestKitTest {
     /** A parent that restarts its child on every failure: failures it handles never reach close(). */
     static final class Parent extends Actor<String> {
         private final ActorRef<String> out;
+        private final SupervisorStrategy strategy;
         private ActorRef<String> child;
 
         Parent(ActorRef<String> out) {
+            this(out, SupervisorStrategy.restart());
+        }
+
+        Parent(ActorRef<String> out, SupervisorStrategy strategy) {
             this.out = out;
+            this.strategy = strategy;
         }
 
         @Override
         protected void onStart() {
-            child = startChild("child", () -> new Relay(out), SupervisorStrategy.restart());
+            child = startChild("child", () -> new Relay(out), strategy);
         }
 
         @Override
@@ -137,6 +143,30 @@ class TestKitTest {
             parent.send("bye");
             kit.expectTerminated(parent);
         }
+    }
+
+    /**
+     * Every failure is captured, those the supervisor handled too, and expectFailure takes the oldest: a test that
+     * expects one failure of a child its supervisor gave up on expects the handled one, and the close names the one
+     * left by its actor and what happened to it. It showed the exception alone.
+     */
+    @Test
+    void aFailureLeftUnexpectedIsNamedByItsActorAndWhatEndedIt() {
+        TestKit kit = TestKit.builder().checkThreads(false).build();
+        TestProbe<String> out = kit.probe();
+        ActorRef<String> parent = kit.spawn(new Parent(out.ref(),
+                SupervisorStrategy.restart().withLimit(1, Duration.ofMinutes(1))));
+        parent.send("boom");
+        parent.send("boom");                                    // a second restart within the minute: it gives up
+        kit.awaitCondition("both failures", () -> kit.failures().size() == 2);
+        parent.send("bye");
+        kit.expectTerminated(parent);
+        ActorFailure first = kit.expectFailure(IllegalStateException.class);
+        assertThat(first.detail()).contains("restart");
+        assertThatThrownBy(kit::close)
+                .hasMessageContaining("1 failure reached no finish, and the test did not expect it")
+                .hasMessageContaining("java.lang.IllegalStateException: boom in child@")
+                .hasMessageContaining(" was terminated: its supervisor gave up: it would be restart 2 within PT1M");
     }
 
     @Test
