@@ -322,8 +322,8 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * bounded mailbox makes it a dead letter instead of waiting or throwing. A timer started before with the same
      * {@code key} is cancelled first; {@link #cancelTimer} cancels this one, and so does this actor's termination,
      * whatever ends it. Once a timer has been cancelled or replaced, none of its messages is processed, not even
-     * one it sent before and that waits in the mailbox (it is dropped when its turn comes, counted as processed).
-     * After this actor has terminated, starting a timer does nothing.
+     * one it sent before and that waits in the mailbox (it is dropped when its turn comes, counted neither as
+     * processed nor as a dead letter). After this actor has terminated, starting a timer does nothing.
      *
      * <pre>{@code
      * protected void onStart() { startSingleTimer("idle", new Idle(), IDLE); }
@@ -444,8 +444,8 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * Watches {@code target}: when it ends (it exits, fails, or its runtime closes), this actor receives
      * {@code message.apply(terminated)}, once {@code target} and every task it spawned have ended: after the last
      * message it processed and after what its {@code onExit()} sent. If {@code target} has ended already, the
-     * message is sent at once. Watching again replaces the mapping; {@link #unwatch} stops watching; when this
-     * actor ends first, it stops watching.
+     * message is sent at once. Watching again replaces the watch (a message of the old one still to be processed
+     * never is); {@link #unwatch} stops watching; when this actor ends first, it stops watching.
      *
      * <pre>{@code
      * record WorkerGone(Terminated end) implements Msg {}
@@ -479,9 +479,10 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
     }
 
     /**
-     * Stops watching {@code target}: no message will come of that watch, unless {@code target} has just ended and
-     * its message is on the way or in the mailbox already (then this returns false). Returns whether this actor
-     * still watched it.
+     * Stops watching {@code target}: once this has returned, no message of that watch is processed, not even one
+     * already on its way or in the mailbox ({@code target} has just ended), which is dropped when its turn comes,
+     * counted neither as processed nor as a dead letter. Returns whether a message of the watch was still to come:
+     * false if this actor did not watch {@code target}, or has processed the watch's message already.
      *
      * @throws IllegalStateException as for {@link #watch}
      */

@@ -27,7 +27,6 @@ final class ActorExtras {
     private static final VarHandle REPLIES;
     static final VarHandle FAILURE;
     static final VarHandle WATCHERS;
-    static final VarHandle WATCHING;
     static final VarHandle CHILDREN;
 
     static {
@@ -38,7 +37,6 @@ final class ActorExtras {
             REPLIES = l.findVarHandle(ActorExtras.class, "replies", AwaitedReplies.class);
             FAILURE = l.findVarHandle(ActorExtras.class, "failure", Throwable.class);
             WATCHERS = l.findVarHandle(ActorExtras.class, "watchers", ActorWatch.Watchers.class);
-            WATCHING = l.findVarHandle(ActorExtras.class, "watching", java.util.Set.class);
             CHILDREN = l.findVarHandle(ActorExtras.class, "children", java.util.Set.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -82,8 +80,11 @@ final class ActorExtras {
 
     /** Who watches this actor ({@link ActorWatch}); installed with a CAS by the first watcher, or null. */
     volatile ActorWatch.Watchers watchers;
-    /** The actors this one watches ({@link ActorWatch}), a concurrent set installed with a CAS, or null. */
-    volatile java.util.Set<ActorCore<?>> watching;
+    /**
+     * The actors this one watches, each with its watch ({@link ActorWatch}) until the message of the watch is taken,
+     * a concurrent map made on first use, or null.
+     */
+    volatile java.util.concurrent.ConcurrentHashMap<ActorCore<?>, ActorWatch.Watch> watching;
     /** The watches this actor made of actors of other places, by their id; null until the first. */
     volatile java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> remoteWatches;
 
@@ -95,7 +96,6 @@ final class ActorExtras {
     /** The children this actor supervises ({@link Supervision}), a concurrent set installed with a CAS, or null. */
     volatile java.util.Set<ActorCore<?>> children;
 
-    /** The actors this one watches, created (and installed with a CAS) by the first call. */
     /** {@link #remoteWatches}, made on first use. */
     java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> remoteWatches() {
         java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> m = remoteWatches;
@@ -110,8 +110,18 @@ final class ActorExtras {
         return m;
     }
 
-    java.util.Set<ActorCore<?>> watching() {
-        return actorSet(WATCHING, watching);
+    /** {@link #watching}, made on first use. */
+    java.util.concurrent.ConcurrentHashMap<ActorCore<?>, ActorWatch.Watch> watching() {
+        java.util.concurrent.ConcurrentHashMap<ActorCore<?>, ActorWatch.Watch> m = watching;
+        if (m == null) {
+            synchronized (this) {
+                m = watching;
+                if (m == null) {
+                    watching = m = new java.util.concurrent.ConcurrentHashMap<>();
+                }
+            }
+        }
+        return m;
     }
 
     /** The children this actor supervises, created (and installed with a CAS) by the first call. */

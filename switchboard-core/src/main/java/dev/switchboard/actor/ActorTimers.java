@@ -272,7 +272,24 @@ final class ActorTimers {
     }
 
     /** A timer's message in the mailbox: processed only if its timer still wants it ({@link Timer#deliver}). */
-    record TimerMessage(Timer timer, Object message) {
+    static final class TimerMessage extends RevocableMessage {
+        private final Timer timer;
+
+        TimerMessage(Timer timer, Object message) {
+            super(message);
+            this.timer = timer;
+        }
+
+        @Override
+        boolean deliver() {
+            return timer.deliver();
+        }
+
+        /** An ended actor's timers were cancelled by its end: what they sent is dropped. */
+        @Override
+        boolean droppedAtEnd() {
+            return true;
+        }
     }
 
     /**

@@ -49,8 +49,81 @@ final class ActorWatch {
         }
     }
 
-    /** A watch: the watcher's cell, the mapping of its message, and its mailbox (-1: where the message routes). */
-    record Watch(ActorCore<?> watcher, Function<? super Terminated, ?> message, int mailbox) {
+    /**
+     * A watch: the watcher's cell, the mapping of its message, and its mailbox (-1: where the message routes). The
+     * watcher keeps it in {@code home} (its map of the actors it watches, or of the watches of actors of other
+     * places) under {@code key} until the watch's message has been taken, so that an unwatch or a new watch can take
+     * a message that is on its way or queued back ({@link #revoke}). Taking the message and taking it back exclude
+     * each other under this watch's lock: once a take-back has returned, the message is not processed.
+     */
+    static final class Watch {
+        final ActorCore<?> watcher;
+        final Function<? super Terminated, ?> message;
+        final int mailbox;
+        private final Map<?, Watch> home;
+        private final Object key;
+        private boolean taken;                 // guarded by this: the watcher took its message
+        private boolean revoked;               // guarded by this
+
+        Watch(ActorCore<?> watcher, Function<? super Terminated, ?> message, int mailbox, Map<?, Watch> home,
+                Object key) {
+            this.watcher = watcher;
+            this.message = message;
+            this.mailbox = mailbox;
+            this.home = home;
+            this.key = key;
+        }
+
+        /** The watcher takes the message: whether to process it. Once true, true again (a policy looks twice). */
+        synchronized boolean take() {
+            if (!taken && !revoked) {
+                taken = true;
+            }
+            return taken;
+        }
+
+        /** Unwatched or replaced: returns whether its message was still to be processed, which it now is not. */
+        synchronized boolean revoke() {
+            boolean pending = !taken && !revoked;
+            revoked = true;
+            return pending;
+        }
+
+        synchronized boolean isRevoked() {
+            return revoked;
+        }
+
+        /** The watcher no longer keeps it: its message was taken, or will never be. */
+        void forget() {
+            home.remove(key, this);
+        }
+    }
+
+    /** The message of a watch in the watcher's mailbox: processed only if the watch was not taken back. */
+    static final class Notice extends RevocableMessage {
+        private final Watch watch;
+
+        Notice(Watch watch, Object message) {
+            super(message);
+            this.watch = watch;
+        }
+
+        @Override
+        boolean deliver() {
+            watch.forget();
+            return watch.take();
+        }
+
+        /** The watcher has ended: a dead letter, as any message it did not take, unless it was taken back. */
+        @Override
+        boolean droppedAtEnd() {
+            return watch.isRevoked();
+        }
+
+        @Override
+        void undelivered() {
+            watch.forget();
+        }
     }
 
     /**
@@ -72,53 +145,53 @@ final class ActorWatch {
         if (t == self) {
             throw new IllegalArgumentException(self + " cannot watch itself: its onExit() runs when it ends");
         }
-        Watch w = new Watch(self, message, mailbox);
+        Map<ActorCore<?>, Watch> watching = self.extras().watching();
+        Watch w = new Watch(self, message, mailbox, watching, t);
         Watchers ws = watchersOf(t);
         synchronized (ws) {
             ws.byWatcher.put(self.self.id(), w);
         }
-        watching(self).add(t);
+        Watch replaced = watching.put(t, w);
+        if (replaced != null) {
+            replaced.revoke();           // a message of it on the way or queued is not processed: this one replaces it
+        }
         boolean gone = t.isGone();
         if (gone || !self.isOpen()) {    // the target has ended; or this watcher has, from a task it spawned
             boolean mine;
             synchronized (ws) {
                 mine = ws.byWatcher.remove(self.self.id(), w);
             }
-            if (mine) {
-                watching(self).remove(t);
-                if (gone) {
-                    tell(w, endOf(t));
-                }
+            if (mine && gone) {
+                tell(w, endOf(t));
+            } else if (mine) {
+                w.forget();
             }
         }
     }
 
     /**
-     * {@code watcher} no longer watches {@code target}; returns whether it did. False also when the target has just
-     * ended and its message is on the way.
+     * {@code watcher} no longer watches {@code target}, and a message of the watch that is on its way or queued is
+     * not processed; returns whether a message was still to come (false if it never watched, or took the message).
      */
     static boolean unwatch(ActorCore<?> watcher, ActorRef<?> target) {
         ActorCore<?> self = watcher.cell();
         Objects.requireNonNull(target, () -> "null actor given to unwatch() of " + self);
         OwnerChecks.requireOwnContextOnceStarted(self, "unwatch");
+        ActorExtras mine = self.extrasOrNull();
         if (target instanceof RemoteRef<?> remote) {
-            ActorExtras mine = self.extrasOrNull();
-            return mine != null && mine.remoteWatches != null && mine.remoteWatches.remove(remote.id()) != null;
+            Watch w = mine == null || mine.remoteWatches == null ? null : mine.remoteWatches.remove(remote.id());
+            return w != null && w.revoke();
         }
         ActorCore<?> t = local(target, "unwatch");
         ActorExtras x = t.extrasOrNull();
         Watchers ws = x == null ? null : x.watchers;
-        boolean was = false;
         if (ws != null) {
             synchronized (ws) {
-                was = ws.byWatcher.remove(self.self.id()) != null;
+                ws.byWatcher.remove(self.self.id());
             }
         }
-        ActorExtras mine = self.extrasOrNull();
-        if (mine != null && mine.watching != null) {
-            mine.watching.remove(t);
-        }
-        return was;
+        Watch w = mine == null || mine.watching == null ? null : mine.watching.remove(t);
+        return w != null && w.revoke();
     }
 
     /**
@@ -132,11 +205,14 @@ final class ActorWatch {
             throw new UnsupportedOperationException("watch() of " + target + ", an actor of another JVM, is not"
                     + " supported by its route: have it tell you from its onExit()");
         }
-        Watch w = new Watch(watcher, message, mailbox);
-        watcher.extras().remoteWatches().put(target.id(), w);
+        Map<Long, Watch> watches = watcher.extras().remoteWatches();
+        Watch w = new Watch(watcher, message, mailbox, watches, target.id());
+        Watch replaced = watches.put(target.id(), w);
+        if (replaced != null) {
+            replaced.revoke();
+        }
         end.thenAccept(t -> {
-            ActorExtras x = watcher.extrasOrNull();
-            if (x != null && x.remoteWatches != null && x.remoteWatches.remove(target.id(), w)) {
+            if (watches.get(target.id()) == w && !w.isRevoked()) {   // else unwatched, replaced, or the watcher ended
                 tell(w, (Terminated) t);
             }
         });
@@ -189,9 +265,9 @@ final class ActorWatch {
         }
         try {
             Supervision.ended(actor, x);
-            Set<ActorCore<?>> watched = x.watching;
+            Map<ActorCore<?>, Watch> watched = x.watching;
             if (watched != null) {
-                for (ActorCore<?> t : watched) {
+                for (ActorCore<?> t : watched.keySet()) {
                     ActorExtras tx = t.extrasOrNull();
                     Watchers ws = tx == null ? null : tx.watchers;
                     if (ws != null) {
@@ -222,11 +298,7 @@ final class ActorWatch {
             }
             Terminated end = endOf(actor);
             for (Watch w : told) {
-                ActorExtras wx = w.watcher().extrasOrNull();
-                if (wx != null && wx.watching != null) {
-                    wx.watching.remove(actor);
-                }
-                tell(w, end);
+                tell(w, end);                            // the watcher keeps the watch until it takes the message
             }
             if (futures != null) {
                 for (CompletableFuture<Terminated> f : futures) {
@@ -250,15 +322,17 @@ final class ActorWatch {
 
     /** Sends the watcher its message; a watcher that has ended is not told; a mapping that throws fails it. */
     private static void tell(Watch w, Terminated end) {
-        ActorCore<?> watcher = w.watcher();
+        ActorCore<?> watcher = w.watcher;
         if (watcher.isTerminated()) {
+            w.forget();
             return;
         }
         try {
-            Object message = Objects.requireNonNull(w.message().apply(end), "the mapping returned null");
-            int box = w.mailbox() >= 0 ? w.mailbox() : routeOf(watcher, message);
-            MailboxAdmission.enqueue(watcher, watcher.mailbox, message, box, true);
+            Object message = Objects.requireNonNull(w.message.apply(end), "the mapping returned null");
+            int box = w.mailbox >= 0 ? w.mailbox : routeOf(watcher, message);
+            MailboxAdmission.enqueue(watcher, watcher.mailbox, new Notice(w, message), box, true);
         } catch (Throwable t) {
+            w.forget();
             try {
                 ActorFailures.fail(watcher, t,
                         "its watch of " + end.actor() + " could not make or send its message (" + t + ")",
@@ -292,7 +366,4 @@ final class ActorWatch {
         return ws;
     }
 
-    private static Set<ActorCore<?>> watching(ActorCore<?> actor) {
-        return actor.extras().watching();
-    }
 }

@@ -27,7 +27,7 @@ final class DeadLetterRouting {
         Object envelope;
         while ((envelope = actor.mailbox.pollAny()) != null) {
             MailboxAdmission.released(actor);
-            if (!(envelope instanceof ActorTimers.TimerMessage)) {   // a timer's: cancelled by the end, dropped
+            if (!(envelope instanceof RevocableMessage r && r.droppedAtEnd())) {   // a timer's: cancelled by the end
                 route(actor, envelope, DeadLetter.Reason.UNPROCESSED_AT_EXIT);
             }
         }
@@ -55,6 +55,9 @@ final class DeadLetterRouting {
     static void route(ActorCore<?> actor, Object envelope, DeadLetter.Reason reason) {
         if (envelope instanceof ActorStop.Signal) {
             return;                                       // a stop that came too late: nothing was sent to count
+        }
+        if (envelope instanceof RevocableMessage r) {
+            r.undelivered();
         }
         boolean byClose = (actor.status() & ActorCore.BY_CLOSE) != 0;
         if (byClose && (reason == DeadLetter.Reason.RECIPIENT_TERMINATED

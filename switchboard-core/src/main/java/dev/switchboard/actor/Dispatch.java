@@ -69,12 +69,12 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     }
 
     /**
-     * The message an envelope carries, as the actor's {@code process} will see it (a request, and a timer's
-     * message, are wrapped).
+     * The message an envelope carries, as the actor's {@code process} will see it (a request, and a timer's or a
+     * watch's message, are wrapped).
      */
     static Object messageOf(Object envelope) {
         return envelope instanceof Request r ? r.message()
-                : envelope instanceof ActorTimers.TimerMessage t ? t.message() : envelope;
+                : envelope instanceof RevocableMessage t ? t.message() : envelope;
     }
 
     /**
@@ -114,9 +114,9 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
                 if (actor instanceof Router<?> router) {
                     router.routing = r;                   // a router passes the request on as a request
                 }
-            } else if (envelope instanceof ActorTimers.TimerMessage t) {
-                if (!t.timer().deliver()) {
-                    processed = false;            // its timer was cancelled or replaced since it sent this
+            } else if (envelope instanceof RevocableMessage t) {
+                if (!t.deliver()) {
+                    processed = false;            // taken back since it was sent: a timer cancelled, an unwatch
                     return;
                 }
                 message = t.message();

@@ -72,7 +72,7 @@ final class MailboxAdmission {
     static void enqueue(ActorCore<?> actor, Mailbox box, Object envelope, int index, boolean dropWhenFull) {
         MailboxLimit l = actor.limit;
         if (actor.isTerminated()) {
-            if (!(envelope instanceof ActorTimers.TimerMessage)) {   // a timer's: cancelled by the termination
+            if (!(envelope instanceof RevocableMessage r && r.droppedAtEnd())) {   // a timer's: cancelled by the end
                 actor.deadLetter(envelope, DeadLetter.Reason.RECIPIENT_TERMINATED);
             }
         } else if (l != null && !l.tryReserve(index) && !overflow(actor, envelope, index, l, dropWhenFull)) {

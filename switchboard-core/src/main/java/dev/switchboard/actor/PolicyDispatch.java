@@ -321,6 +321,10 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
 
     /** Hands an arrival to the policy; if the policy throws, the message is a dead letter (and the actor fails). */
     private void arrived(Object envelope, int mailbox) {
+        if (envelope instanceof RevocableMessage r && !r.deliver()) {
+            MailboxAdmission.releasedLater(actor);        // taken back since it was sent: an unwatch
+            return;
+        }
         try {
             policy.arrived(envelope, Dispatch.messageOf(envelope), mailbox);
         } catch (Throwable t) {
@@ -497,6 +501,10 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
             if (--left > 0 && plainly) {
                 Dispatch.process(actor, envelope, true);      // as a plain actor's activation processes it
                 MailboxAdmission.releasedLater(actor);
+                continue;
+            }
+            if (envelope instanceof RevocableMessage r && !r.deliver()) {
+                MailboxAdmission.releasedLater(actor);   // taken back since it was sent: an unwatch
                 continue;
             }
             untilTimed = left;

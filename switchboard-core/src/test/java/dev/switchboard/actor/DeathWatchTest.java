@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -37,7 +38,7 @@ class DeathWatchTest {
         rt.close();
     }
 
-    sealed interface Msg permits Text, Gone, Watch, Unwatch, Stop {}
+    sealed interface Msg permits Text, Gone, Watch, Unwatch, Stop, Block {}
 
     record Text(String text) implements Msg {}
 
@@ -48,6 +49,9 @@ class DeathWatchTest {
     record Unwatch(ActorRef<?> target) implements Msg {}
 
     record Stop() implements Msg {}
+
+    /** Holds the watcher's turn: counts down {@code in}, then waits for {@code release}. */
+    record Block(CountDownLatch in, CountDownLatch release) implements Msg {}
 
     /** Records what it receives; watches and unwatches on request; exits after {@code gones} Gone messages. */
     static final class Watcher extends Actor<Msg> {
@@ -72,7 +76,19 @@ class DeathWatchTest {
                 case Watch w -> watch(w.target(), Gone::new);
                 case Unwatch u -> seen.add("unwatched " + unwatch(u.target()));
                 case Stop s -> exit();
+                case Block b -> {
+                    b.in().countDown();
+                    await(b.release());
+                }
             }
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(60, TimeUnit.SECONDS)).as("released").isTrue();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
         }
     }
 
@@ -165,6 +181,65 @@ class DeathWatchTest {
         assertThat(early.seen).isEmpty();
         assertThat(early.deadLetterCount()).isZero();
         assertThat(talker.extrasOrNull().watchers.watchers()).isZero();   // both had registered; neither is left
+    }
+
+    /**
+     * An unwatch takes back the message of a watch that is queued already: the watched actor ended while the watcher
+     * was busy, and the watcher unwatches before it takes the message, which it then never processes (nor counts as
+     * a dead letter), as Pekko promises. It was processed, and the unwatch returned false.
+     */
+    @Test
+    void anUnwatchTakesBackAMessageAlreadyQueued() {
+        Watcher watcher = new Watcher(1);
+        Talker talker = new Talker(watcher.ref());
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<Msg> w = watcher.start();
+            ActorRef<String> t = talker.start();
+            w.send(new Watch(t));
+            w.send(new Block(busy, release));
+            w.send(new Unwatch(t));                    // ahead of the message the talker's end queues
+            await(busy);
+            t.send("exit");
+            talker.ref().whenTerminated().toCompletableFuture().join();   // the watcher has been told by now
+            release.countDown();
+            Await.until("the unwatch", () -> watcher.seen.contains("unwatched true"));
+            w.send(new Stop());
+        });
+        assertThat(watcher.seen).containsExactly("unwatched true", "last word");
+        assertThat(watcher.deadLetterCount()).isZero();
+        assertThat(watcher.extrasOrNull().watching).isEmpty();
+    }
+
+    /**
+     * Watching an actor again replaces the watch, and with it a message of the old one already queued: a watcher
+     * that watches an ended actor twice hears of its end once. It heard twice.
+     */
+    @Test
+    void watchingAgainReplacesAMessageAlreadyQueued() {
+        Watcher watcher = new Watcher(2);                  // would exit at the second Gone
+        Talker talker = new Talker(new Watcher(0).ref());
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<Msg> w = watcher.start();
+            ActorRef<String> t = talker.start();
+            w.send(new Watch(t));
+            w.send(new Block(busy, release));
+            w.send(new Watch(t));                          // processed after the first watch's message was queued
+            await(busy);
+            t.send("exit");
+            talker.ref().whenTerminated().toCompletableFuture().join();
+            release.countDown();
+            Await.until("one Gone", () -> watcher.seen.size() == 1);
+            w.send(new Text("after"));
+            Await.until("the text after it", () -> watcher.seen.size() == 2);
+            w.send(new Stop());
+        });
+        assertThat(watcher.seen).containsExactly(new Terminated(talker.ref(), Terminated.Reason.EXITED, null),
+                "after");
+        assertThat(watcher.deadLetterCount()).isZero();
     }
 
     @Test
