@@ -56,7 +56,8 @@ import java.util.Objects;
  *                          {@link #deadLetterCount()} is their sum, {@link TaskRuntime#deadLetterCount()} too
  * @param failures          failures reported for actors: each exception that ended an actor, and each one its
  *                          supervisor handled (resumed, restarted, stopped or escalated; an escalated failure counts
- *                          again for each parent it fails); one that escaped an actor's {@code onExit()} counts too
+ *                          again for each parent it fails); one that escaped an actor's {@code onExit()} or
+ *                          {@code onReplaced()} counts too
  */
 public record RuntimeMetrics(String runtime, int workers, int workersBusy, long queued, long actorsLive,
                              long messagesProcessed, Map<DeadLetter.Reason, Long> deadLetters, long failures) {
