@@ -205,12 +205,12 @@ final class ActorTimers {
     }
 
     /**
-     * One timer of the actor. Its sends put a {@link TimerMessage} in the mailbox, which the actor takes only if the
+     * One timer of the actor. Its sends put a {@link RevocableMessage} in the mailbox, which the actor takes only if the
      * timer is still wanted when the message's turn comes ({@link #deliver}): a cancel, a replacement or a send
      * exclude each other under this timer's monitor, so once {@link #cancel} has returned nothing more of this timer
      * is sent or processed, even what it sent before.
      */
-    static final class Timer implements Runnable {
+    static final class Timer implements Runnable, RevocableMessage.Sender {
         private final ActorCore<?> actor;
         private final Object message;
         private final int mailbox;
@@ -231,7 +231,7 @@ final class ActorTimers {
             synchronized (this) {              // the send never blocks (MailboxAdmission.timerSend): a cancel
                                                // waits briefly
                 if (!cancelled) {
-                    MailboxAdmission.timerSend(actor, new TimerMessage(this, message), mailbox);
+                    MailboxAdmission.timerSend(actor, new RevocableMessage(message, this), mailbox);
                 }
             }
         }
@@ -241,13 +241,20 @@ final class ActorTimers {
         }
 
         /** Called when the actor takes one of this timer's messages: whether to process it. */
-        synchronized boolean deliver() {
+        @Override
+        public synchronized boolean deliver() {
             if (cancelled) {
                 return false;
             }
             if (single) {
                 delivered = true;
             }
+            return true;
+        }
+
+        /** An ended actor's timers were cancelled by its end: what they sent is dropped. */
+        @Override
+        public boolean droppedAtEnd() {
             return true;
         }
 
@@ -268,27 +275,6 @@ final class ActorTimers {
             }
             future.cancel(false);
             return wasActive;
-        }
-    }
-
-    /** A timer's message in the mailbox: processed only if its timer still wants it ({@link Timer#deliver}). */
-    static final class TimerMessage extends RevocableMessage {
-        private final Timer timer;
-
-        TimerMessage(Timer timer, Object message) {
-            super(message);
-            this.timer = timer;
-        }
-
-        @Override
-        boolean deliver() {
-            return timer.deliver();
-        }
-
-        /** An ended actor's timers were cancelled by its end: what they sent is dropped. */
-        @Override
-        boolean droppedAtEnd() {
-            return true;
         }
     }
 

@@ -55,7 +55,7 @@ final class ActorWatch {
      * a message that is on its way or queued back ({@link #revoke}). Taking the message and taking it back exclude
      * each other under this watch's lock: once a take-back has returned, the message is not processed.
      */
-    static final class Watch {
+    static final class Watch implements RevocableMessage.Sender {
         final ActorCore<?> watcher;
         final Function<? super Terminated, ?> message;
         final int mailbox;
@@ -73,12 +73,30 @@ final class ActorWatch {
             this.key = key;
         }
 
-        /** The watcher takes the message: whether to process it. Once true, true again (a policy looks twice). */
-        synchronized boolean take() {
-            if (!taken && !revoked) {
-                taken = true;
+        /**
+         * The watcher takes the message: whether to process it. Once true, true again (a policy looks twice). The
+         * watcher no longer keeps the watch.
+         */
+        @Override
+        public boolean deliver() {
+            forget();
+            synchronized (this) {
+                if (!taken && !revoked) {
+                    taken = true;
+                }
+                return taken;
             }
-            return taken;
+        }
+
+        /** The watcher has ended: a dead letter, as any message it did not take, unless it was taken back. */
+        @Override
+        public boolean droppedAtEnd() {
+            return isRevoked();
+        }
+
+        @Override
+        public void undelivered() {
+            forget();
         }
 
         /** Unwatched or replaced: returns whether its message was still to be processed, which it now is not. */
@@ -95,33 +113,6 @@ final class ActorWatch {
         /** The watcher no longer keeps it: its message was taken, or will never be. */
         void forget() {
             home.remove(key, this);
-        }
-    }
-
-    /** The message of a watch in the watcher's mailbox: processed only if the watch was not taken back. */
-    static final class Notice extends RevocableMessage {
-        private final Watch watch;
-
-        Notice(Watch watch, Object message) {
-            super(message);
-            this.watch = watch;
-        }
-
-        @Override
-        boolean deliver() {
-            watch.forget();
-            return watch.take();
-        }
-
-        /** The watcher has ended: a dead letter, as any message it did not take, unless it was taken back. */
-        @Override
-        boolean droppedAtEnd() {
-            return watch.isRevoked();
-        }
-
-        @Override
-        void undelivered() {
-            watch.forget();
         }
     }
 
@@ -329,7 +320,7 @@ final class ActorWatch {
         try {
             Object message = Objects.requireNonNull(w.message.apply(end), "the mapping returned null");
             int box = w.mailbox >= 0 ? w.mailbox : routeOf(watcher, message);
-            MailboxAdmission.enqueue(watcher, watcher.mailbox, new Notice(w, message), box, true);
+            MailboxAdmission.enqueue(watcher, watcher.mailbox, new RevocableMessage(message, w), box, true);
         } catch (Throwable t) {
             w.forget();
             try {

@@ -37,7 +37,7 @@ final class MailboxAdmission {
      * {@code MAILBOX_FULL} dead letter instead of waiting or throwing, whatever the mailbox's overflow: the timer
      * thread serves every timer and reply timeout of the runtime, and must never wait for one actor.
      */
-    static void timerSend(ActorCore<?> actor, ActorTimers.TimerMessage message, int index) {
+    static void timerSend(ActorCore<?> actor, RevocableMessage message, int index) {
         enqueue(actor, actor.mailbox, message, index, true);
     }
 
