@@ -150,7 +150,12 @@ final class ActorLifecycle {
             }
         } catch (Throwable t) {
             String hook = restart == null ? "onStart()" : "onRestart()";
-            ActorFailures.fail(actor, t, "this exception escaped " + hook, "in " + hook);
+            Supervision.failingInStart(x, true);
+            try {
+                ActorFailures.fail(actor, t, "this exception escaped " + hook, "in " + hook);
+            } finally {
+                Supervision.failingInStart(x, false);
+            }
         } finally {
             Thread.interrupted();
         }

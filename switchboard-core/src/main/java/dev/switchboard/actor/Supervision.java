@@ -79,6 +79,8 @@ final class Supervision {
         volatile ScheduledFuture<?> backoff;
         /** Whether the instance hosted now ran onReplaced(): a restart is under way. Confined to the token. */
         boolean replaced;
+        /** Whether the failure being handled escaped the start hook (onStart, onRestart). Confined to the token. */
+        boolean failingInStart;
 
         Child(ActorCore<?> parent, Supplier<? extends ActorCore<?>> factory, SupervisorStrategy strategy) {
             this.parent = parent;
@@ -149,6 +151,7 @@ final class Supervision {
         remember(c, failure);
         boolean retried = c.retrying;
         c.retrying = false;
+        boolean inStart = c.failingInStart;
         if (c.backoff != null) {                      // the replaced instance's reply handler or guard, say
             log(cell, failure, where, "a restart is on its way already");
             return drop(cell, envelope, failure);
@@ -169,19 +172,32 @@ final class Supervision {
                 log(cell, failure, where, "its supervisor resumes it");
                 yield dropOrRetry(cell, c, envelope, retried, failure);
             }
-            case RESTART -> restart(cell, c, failure, envelope, where, retried);
-            case STOP -> {
-                ActorFailures.keep(cell, failure);
-                // terminated before anyone hears of it: a router that learns of the failure routes past it then
-                ActorTermination.terminateFirst(cell, () -> ActorStop.markStopped(cell, "by its supervisor"));
-                log(cell, failure, where, "its supervisor stops it");
-                yield HANDLED;
-            }
+            case RESTART -> inStart && !c.strategy.backsOff() && c.strategy.maxRestarts() < 0
+                    ? stop(cell, failure, where, "its supervisor stops it: its start failed, and a restart without a"
+                            + " limit or a backoff would fail again at once, for ever")
+                    : restart(cell, c, failure, envelope, where, retried);
+            case STOP -> stop(cell, failure, where, "its supervisor stops it");
             case ESCALATE -> {
                 escalate(cell, c, failure, where);
                 yield HANDLED;
             }
         };
+    }
+
+    /** The strategy stops the child: it ends, marked stopped, and {@code what} is logged. */
+    private static int stop(ActorCore<?> cell, Throwable failure, String where, String what) {
+        ActorFailures.keep(cell, failure);
+        // terminated before anyone hears of it: a router that learns of the failure routes past it then
+        ActorTermination.terminateFirst(cell, () -> ActorStop.markStopped(cell, "by its supervisor"));
+        log(cell, failure, where, what);
+        return HANDLED;
+    }
+
+    /** Whether the failure handled now escaped the start hook of {@code x}'s actor, if it is supervised. */
+    static void failingInStart(ActorExtras x, boolean inStart) {
+        if (x.supervision != null) {
+            x.supervision.failingInStart = inStart;
+        }
     }
 
     /**

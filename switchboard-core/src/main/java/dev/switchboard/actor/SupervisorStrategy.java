@@ -17,7 +17,8 @@ import java.util.function.Function;
  *
  * <ul>
  *   <li>{@link Directive#RESTART}: a fresh instance from the factory takes the child's place behind the same
- *       reference; the messages queued in its mailbox stay there and go to the new instance, in order. The
+ *       reference (unless the child's start failed and the strategy has neither a limit nor a backoff: then it
+ *       stops); the messages queued in its mailbox stay there and go to the new instance, in order. The
  *       message that failed is a {@link DeadLetter.Reason#FAILED_PROCESSING} dead letter, or, with
  *       {@link #retryingFailedMessage()}, processed once more by the new instance first. What else a restart
  *       does (timers, replies awaited, become, pause, children, a selector's mailboxes) is in the guide.</li>
@@ -75,7 +76,9 @@ public final class SupervisorStrategy {
 
     /**
      * Restarts the child on every {@link Exception}, without limit or delay (add them with {@link #withLimit} and
-     * {@link #withBackoff}); escalates an {@link Error}. Pekko's default.
+     * {@link #withBackoff}); escalates an {@link Error}. Pekko's default, as is its one exception: a child whose
+     * start fails ({@code onStart()}, or {@code onRestart} of a new instance) is stopped, not restarted, by a restart
+     * without a limit or a backoff, which would fail again at once for ever.
      *
      * @return the strategy
      */

@@ -124,6 +124,30 @@ class RouterTest {
         });
     }
 
+    /**
+     * A pool whose routees cannot start (their onStart throws: a database down) under its default strategy: each
+     * routee is stopped, the pool exits with none left, and what was sent to it is a dead letter; the finish ends.
+     * The routees were restarted for ever, both cores busy, and neither stop() nor stopNow() could end the pool.
+     */
+    @Test
+    void aPoolWhoseRouteesCannotStartEnds() throws Exception {
+        AtomicInteger starts = new AtomicInteger();
+        AtomicReference<ActorRef<Job>> pool = new AtomicReference<>();
+        rt.finish(Duration.ofSeconds(60), () -> {
+            pool.set(Router.pool(2, () -> new Routee(new Seen()) {
+                @Override
+                protected void onStart() {
+                    starts.incrementAndGet();
+                    throw new IllegalStateException("db down");
+                }
+            }).start("cannot-start"));
+            pool.get().send(new Work(1));
+        });
+        assertThat(pool.get().whenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS).reason())
+                .isEqualTo(Terminated.Reason.EXITED);
+        assertThat(starts).hasValue(2);
+    }
+
     /** A routee of {@link #aRouteeWhoseBoundedMailboxIsFullIsPassedOverAndWhatNoneHasRoomForIsADeadLetter}. */
     static final class BoundedRoutee extends Actor<Job> {
         final Seen seen;

@@ -379,6 +379,46 @@ class SupervisionTest {
         }
     }
 
+    /**
+     * A child whose start fails under a restart without a limit or a backoff is stopped (Pekko's default strategy
+     * stops a child whose preStart fails): restarting it at once would fail again at once. It restarted for ever,
+     * hundreds of thousands of times a second, and could not be stopped gracefully. With a limit, it is restarted
+     * until the limit, and then the supervisor gives up.
+     */
+    @Test
+    void aChildWhoseStartFailsIsStoppedUnlessItsRestartsAreBoundedOrSpaced() throws Exception {
+        AtomicInteger starts = new AtomicInteger();
+        Supplier<Actor<Work>> failingStart = () -> new Actor<>() {
+            @Override
+            protected void onStart() {
+                starts.incrementAndGet();
+                throw new IllegalStateException("db down");
+            }
+
+            @Override
+            protected void process(Work w) {
+            }
+        };
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Parent parent = new Parent(failingStart, SupervisorStrategy.restart());
+            CompletableFuture<Void> done = finishElsewhere(rt, parent::start);
+            done.get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS);              // the parent exits when the child ends
+            Terminated end = parent.end.get();
+            assertThat(end.reason()).isEqualTo(Terminated.Reason.STOPPED);
+            assertThat(end.failure()).hasMessage("db down");
+            assertThat(starts).hasValue(1);
+        }
+        starts.set(0);
+        try (TaskRuntime rt = Runtimes.workers(2)) {
+            Parent parent = new Parent(failingStart, SupervisorStrategy.restart().withLimit(2, Duration.ofMinutes(1)));
+            Throwable thrown = catchThrowable(() -> finishElsewhere(rt, parent::start)
+                    .get(Await.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertThat(thrown).isInstanceOf(ExecutionException.class).hasRootCauseMessage("db down");
+            assertThat(parent.end.get().reason()).isEqualTo(Terminated.Reason.FAILED);
+            assertThat(starts).hasValue(3);                                 // the start and two restarts
+        }
+    }
+
     @Test
     void aRetriedMessageGoesToTheNewInstanceFirstAndIsDroppedIfItFailsAgain() throws Exception {
         Log log = new Log();
