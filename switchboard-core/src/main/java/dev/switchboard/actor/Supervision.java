@@ -449,7 +449,7 @@ final class Supervision {
      */
     private static final class Escalation extends ControlAction {
         /** How the {@code where} of a failure escalated to an actor begins: then it names where the failure began. */
-        private static final String ESCALATED_FROM = "a failure escalated from ";
+        private static final String ESCALATED_FROM = "with a failure escalated from ";
         private final ActorCore<?> parent;
         private final ActorCore<?> instance;
         private final ActorCore<?> child;

@@ -601,6 +601,7 @@ class SupervisionTest {
         CompletableFuture<ActorRef<Ctl>> middle = new CompletableFuture<>();
         List<Terminated> ends = new CopyOnWriteArrayList<>();
         try (TaskRuntime rt = Runtimes.workers(2)) {
+            dev.switchboard.testing.RecordingLogger logged = FailureLogTest.recordingOf(rt);
             final class Top extends Actor<Ctl> {
                 @Override
                 protected void onStart() {
@@ -623,6 +624,9 @@ class SupervisionTest {
                             .hasMessageContaining("from " + leaf.get() + ", which failed processing a Boom")));
             Await.until("both ends heard", () -> ends.size() == 2);
             assertThat(ends).extracting(Terminated::reason).containsOnly(Terminated.Reason.FAILED);
+            assertThat(logged.lines()).anySatisfy(l -> assertThat(l.text()).contains("top@")
+                    .contains(" failed with a failure escalated from " + leaf.get() + ", which failed processing a"
+                            + " Boom"));
         }
     }
 
