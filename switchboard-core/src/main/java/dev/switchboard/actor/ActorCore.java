@@ -482,7 +482,8 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * Stops watching {@code target}: once this has returned, no message of that watch is processed, not even one
      * already on its way or in the mailbox ({@code target} has just ended), which is dropped when its turn comes,
      * counted neither as processed nor as a dead letter. Returns whether a message of the watch was still to come:
-     * false if this actor did not watch {@code target}, or has processed the watch's message already.
+     * false if this actor did not watch {@code target}, or has processed the watch's message already (a stateless
+     * actor's message running in parallel, or a monitor's, may be processing it).
      *
      * @throws IllegalStateException as for {@link #watch}
      */

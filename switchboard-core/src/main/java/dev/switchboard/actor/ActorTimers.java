@@ -72,11 +72,7 @@ final class ActorTimers {
     /** {@code cancelAllTimers()}. */
     static void cancelAllOf(ActorCore<?> actor) {
         if (context(actor, "cancelAllTimers")) {
-            TimerMap timers = of(actor);
-            if (timers != null) {
-                timers.values().forEach(Timer::cancel);
-                timers.clear();
-            }
+            cancelAll(actor);
         }
     }
 
@@ -240,7 +236,7 @@ final class ActorTimers {
             return single;
         }
 
-        /** Called when the actor takes one of this timer's messages: whether to process it. */
+        /** Called when the actor processes one of this timer's messages: whether to. */
         @Override
         public synchronized boolean deliver() {
             if (cancelled) {
@@ -250,6 +246,11 @@ final class ActorTimers {
                 delivered = true;
             }
             return true;
+        }
+
+        @Override
+        public synchronized boolean takenBack() {
+            return cancelled;
         }
 
         /** An ended actor's timers were cancelled by its end: what they sent is dropped. */

@@ -17,7 +17,7 @@ import java.util.function.Function;
  * first stops watching.
  *
  * <p>Owns the extras' {@code watchers} (of the actor watched, by the watcher's id) and {@code watching} (the actors
- * an actor watches) fields. May touch the watcher's mailbox, through {@link MailboxAdmission}, and fail the watcher
+ * an actor watches, each with its watch until the watcher has taken its message) fields. May touch the watcher's mailbox, through {@link MailboxAdmission}, and fail the watcher
  * when its mapping throws.
  */
 final class ActorWatch {
@@ -74,23 +74,24 @@ final class ActorWatch {
         }
 
         /**
-         * The watcher takes the message: whether to process it. Once true, true again (a policy looks twice). The
-         * watcher no longer keeps the watch.
+         * The watcher is about to process the message (or to fail for a mapping that threw): whether to, unless it was
+         * taken back. The watcher no longer keeps the watch.
          */
         @Override
         public boolean deliver() {
             forget();
             synchronized (this) {
-                if (!taken && !revoked) {
-                    taken = true;
+                if (revoked) {
+                    return false;
                 }
-                return taken;
+                taken = true;
+                return true;
             }
         }
 
-        /** The watcher has ended: a dead letter, as any message it did not take, unless it was taken back. */
+        /** Unwatched or replaced: dropped, also by the watcher's end (else a dead letter, as any message it left). */
         @Override
-        public boolean droppedAtEnd() {
+        public boolean takenBack() {
             return isRevoked();
         }
 
@@ -137,13 +138,15 @@ final class ActorWatch {
         }
         Map<ActorCore<?>, Watch> watching = self.extras().watching();
         Watch w = new Watch(self, message, mailbox, watching, t);
-        Watchers ws = watchersOf(t);
-        synchronized (ws) {
-            ws.byWatcher.put(self.self.id(), w);
-        }
+        // kept first: once registered below, its message may be sent and taken at once (by another message task),
+        // and the take must find it here to forget it
         Watch replaced = watching.put(t, w);
         if (replaced != null) {
             replaced.revoke();           // a message of it on the way or queued is not processed: this one replaces it
+        }
+        Watchers ws = watchersOf(t);
+        synchronized (ws) {
+            ws.byWatcher.put(self.self.id(), w);
         }
         boolean gone = t.isGone();
         if (gone || !self.isOpen()) {    // the target has ended; or this watcher has, from a task it spawned
@@ -313,16 +316,18 @@ final class ActorWatch {
     /** Sends the watcher its message; a watcher that has ended is not told; a mapping that throws fails it. */
     private static void tell(Watch w, Terminated end) {
         ActorCore<?> watcher = w.watcher;
-        if (watcher.isTerminated()) {
+        if (watcher.isTerminated() || w.takenBack()) {
             w.forget();
-            return;
+            return;                                      // an unwatched watch does not even run its mapping
         }
         try {
             Object message = Objects.requireNonNull(w.message.apply(end), "the mapping returned null");
             int box = w.mailbox >= 0 ? w.mailbox : routeOf(watcher, message);
             MailboxAdmission.enqueue(watcher, watcher.mailbox, new RevocableMessage(message, w), box, true);
         } catch (Throwable t) {
-            w.forget();
+            if (!w.deliver()) {
+                return;                                  // unwatched meanwhile: no message, and nothing to fail
+            }
             try {
                 ActorFailures.fail(watcher, t,
                         "its watch of " + end.actor() + " could not make or send its message (" + t + ")",

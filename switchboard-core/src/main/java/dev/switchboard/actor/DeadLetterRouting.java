@@ -58,6 +58,9 @@ final class DeadLetterRouting {
         }
         if (envelope instanceof RevocableMessage r) {
             r.undelivered();
+            if (r.takenBack()) {
+                return;                                   // neither processed nor a dead letter: never sent, as it were
+            }
         }
         boolean byClose = (actor.status() & ActorCore.BY_CLOSE) != 0;
         if (byClose && (reason == DeadLetter.Reason.RECIPIENT_TERMINATED

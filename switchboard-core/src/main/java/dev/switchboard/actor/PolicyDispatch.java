@@ -321,10 +321,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
 
     /** Hands an arrival to the policy; if the policy throws, the message is a dead letter (and the actor fails). */
     private void arrived(Object envelope, int mailbox) {
-        if (envelope instanceof RevocableMessage r && !r.deliver()) {
-            MailboxAdmission.releasedLater(actor);        // taken back since it was sent: an unwatch
-            return;
-        }
         try {
             policy.arrived(envelope, Dispatch.messageOf(envelope), mailbox);
         } catch (Throwable t) {
@@ -503,10 +499,6 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 MailboxAdmission.releasedLater(actor);
                 continue;
             }
-            if (envelope instanceof RevocableMessage r && !r.deliver()) {
-                MailboxAdmission.releasedLater(actor);   // taken back since it was sent: an unwatch
-                continue;
-            }
             untilTimed = left;
             processStarted(inlineLetters.one(envelope), envelope, null, true, INLINE);
             left = untilTimed;                            // the next gap, if it timed this one
@@ -541,9 +533,13 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
         long realStart = timed && clock != Clock.system() ? System.nanoTime() : startedAt;
         int every = MessageSampling.every();              // 0 unless a JFR recording samples messages
         Object sample = every != 0 && MessageSampling.due(every) ? MessageSampling.begin() : null;
+        // a message its sender took back since it was sent (an unwatch) is started and finished, not processed
+        boolean processing = !(envelope instanceof RevocableMessage r) || r.deliver();
         try {
             othersWait = timed && p != null && where == INLINE && othersWait();    // behind it, as it starts
-            result = policy.process(m);
+            if (processing) {
+                result = policy.process(m);
+            }
         } catch (Throwable t) {
             failure = t;
             Object message = Dispatch.messageOf(envelope);
@@ -566,11 +562,15 @@ final class PolicyDispatch extends Dispatch implements Dispatcher {
                 MessageSampling.end(sample, actor.scheduler(), actor.self, Dispatch.messageOf(envelope));
             }
             if (alone) {                                  // no other message of the actor runs: one writer
-                actor.activation().countProcessed(true);
+                if (processing) {
+                    actor.activation().countProcessed(true);
+                }
                 MailboxAdmission.releasedLater(actor);
                 Thread.interrupted();
-            } else {
+            } else if (processing) {
                 Dispatch.processedInTask(actor);
+            } else {
+                MailboxAdmission.releasedLater(actor);
             }
         }
         return result == null && failure == null ? ticket : new Finished(ticket, result, failure);

@@ -205,11 +205,160 @@ class DeathWatchTest {
             talker.ref().whenTerminated().toCompletableFuture().join();   // the watcher has been told by now
             release.countDown();
             Await.until("the unwatch", () -> watcher.seen.contains("unwatched true"));
+            assertThat(watcher.extrasOrNull().watching).as("the watches the watcher keeps").isEmpty();
             w.send(new Stop());
         });
         assertThat(watcher.seen).containsExactly("unwatched true", "last word");
         assertThat(watcher.deadLetterCount()).isZero();
-        assertThat(watcher.extrasOrNull().watching).isEmpty();
+    }
+
+    /** Runs one message at a time, after the one before has finished: a notice waits in it while a message runs. */
+    static final class OneAtATime implements dev.switchboard.spi.DispatchPolicy {
+        final java.util.ArrayDeque<Object> waiting = new java.util.ArrayDeque<>();
+        volatile int held;
+        dev.switchboard.spi.Dispatcher dispatcher;
+        boolean running;
+
+        @Override
+        public void bound(ActorRef<?> actor, dev.switchboard.spi.Dispatcher d) {
+            dispatcher = d;
+        }
+
+        @Override
+        public void arrived(Object envelope, Object message, int mailbox) {
+            waiting.add(envelope);
+            held = waiting.size();
+        }
+
+        @Override
+        public void finished(Object ticket, Object result, Throwable failure) {
+            running = false;
+        }
+
+        @Override
+        public void turn() {
+            if (!running && !waiting.isEmpty()) {
+                running = true;
+                dispatcher.start(waiting.poll(), "one");
+                held = waiting.size();
+            }
+        }
+
+        @Override
+        public void terminated(java.util.function.Consumer<Object> deadLetters) {
+            waiting.forEach(deadLetters);
+            waiting.clear();
+            held = 0;
+        }
+
+        @Override
+        public int held() {
+            return held;
+        }
+    }
+
+    /**
+     * A watcher bound to a dispatch policy takes back, by its unwatch, a notice its policy holds: the notice is taken
+     * when the policy runs it, not when it hands it to the policy. It was processed after the unwatch returned false.
+     */
+    @Test
+    void anUnwatchTakesBackANoticeThePolicyHolds() {
+        OneAtATime policy = new OneAtATime();
+        Queue<Object> seen = new ConcurrentLinkedQueue<>();
+        Actor<Object> watcher = new Actor<>() {
+            {
+                dev.switchboard.spi.Seam.bind(this, policy);
+            }
+
+            @Override
+            protected void process(Object m) {
+                switch (m) {
+                    case ActorRef<?> t -> watch(t, end -> "gone");
+                    case Block b -> {
+                        b.in().countDown();
+                        await(b.release());
+                        seen.add("unwatched " + unwatch(talkerOf(b)));
+                    }
+                    default -> {
+                        seen.add(m);
+                        if ("stop".equals(m)) {
+                            exit();
+                        }
+                    }
+                }
+            }
+        };
+        Talker talker = new Talker(new Watcher(0).ref());
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<Object> w = watcher.start();
+            ActorRef<String> t = talker.start();
+            blocked.put(busy, t);
+            w.send(t);
+            w.send(new Block(busy, release));
+            await(busy);
+            t.send("exit");
+            talker.ref().whenTerminated().toCompletableFuture().join();
+            Await.until("the policy holds the notice", () -> policy.held == 1);
+            release.countDown();
+            Await.until("the unwatch", () -> !seen.isEmpty());
+            w.send("stop");
+        });
+        assertThat(seen).containsExactly("unwatched true", "stop");
+        assertThat(watcher.deadLetterCount()).isZero();
+        assertThat(watcher.processedCount()).as("the notice is not counted").isEqualTo(3);
+    }
+
+    private static final java.util.Map<CountDownLatch, ActorRef<?>> blocked = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static ActorRef<?> talkerOf(Block b) {
+        return blocked.get(b.in());
+    }
+
+    /**
+     * A watch taken back while the ending actor's thread runs its mapping neither sends the message nor fails the
+     * watcher if the mapping throws; the mapping of a watch already taken back does not run. The watcher failed.
+     */
+    @Test
+    void aWatchTakenBackWhileItsMappingRunsDoesNotFailTheWatcher() {
+        CountDownLatch mapping = new CountDownLatch(1);
+        CountDownLatch unwatched = new CountDownLatch(1);
+        Talker talker = new Talker(new Watcher(0).ref());
+        Queue<Object> seen = new ConcurrentLinkedQueue<>();
+        Actor<String> watcher = new Actor<>() {
+            @Override
+            protected void process(String m) {
+                switch (m) {
+                    case "watch" -> watch(talker.ref(), end -> {
+                        mapping.countDown();               // the ender has taken the watch out: now the unwatch
+                        await(unwatched);
+                        throw new IllegalStateException("the mapping of a watch taken back");
+                    });
+                    case "unwatch" -> {
+                        seen.add("unwatched " + unwatch(talker.ref()));
+                        unwatched.countDown();
+                    }
+                    default -> exit();
+                }
+            }
+        };
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<String> w = watcher.start();
+            ActorRef<String> t = talker.start();
+            w.send("watch");
+            Await.until("the watch", () -> talker.extrasOrNull() != null && talker.extrasOrNull().watchers != null
+                    && talker.extrasOrNull().watchers.watchers() == 1);
+            t.send("exit");
+            Thread.ofPlatform().start(() -> {             // off the pool: the ender's thread waits in the mapping
+                await(mapping);
+                w.send("unwatch");
+            });
+            Await.until("the unwatch", () -> !seen.isEmpty());   // the finish waits for the mapping's end
+            w.send("stop");
+        });
+        assertThat(seen).containsExactly("unwatched true");
+        assertThat(watcher.failure()).isNull();
     }
 
     /**
