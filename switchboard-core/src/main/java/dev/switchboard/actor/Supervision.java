@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 /**
  * A parent's supervision of the children it started with {@code startChild}: what happens when a child fails
  * ({@link #handle}, which applies the child's {@link SupervisorStrategy}), its restarts (a fresh instance behind the
- * same reference, now or after a backoff), escalation to the parent, and the end of a parent's children with it.
+ * same reference, now or after a backoff), and the end of a parent's children with it. An escalation to the parent
+ * is an {@link Escalation}.
  *
  * <p>Owns the extras' {@code supervision} (a child's {@link Child} record) and {@code children} (a parent's
  * supervised children) fields. May touch the child's timers, awaited replies, pause bit, hosting
@@ -178,7 +179,7 @@ final class Supervision {
                     : restart(cell, c, failure, envelope, where, retried);
             case STOP -> stop(cell, failure, where, "its supervisor stops it");
             case ESCALATE -> {
-                escalate(cell, c, failure, where);
+                Escalation.escalate(cell, c.parent, failure, where);
                 yield HANDLED;
             }
         };
@@ -418,75 +419,6 @@ final class Supervision {
         return cause;
     }
 
-    /**
-     * The child ends, and its failure reaches its parent's processing, which fails with it; unless the parent had
-     * stopped the child first (it ended or restarted), when the failure goes to the child's finish.
-     */
-    private static void escalate(ActorCore<?> cell, Child c, Throwable failure, String where) {
-        ActorFailures.keep(cell, failure);
-        ActorCore<?> parent = c.parent;
-        if (!ActorTermination.terminateFirst(cell, () -> { })) {
-            ActorFailures.reportNote(cell, failure, " was terminated: ", "it failed as its parent " + parent
-                    + " stopped it, and could not escalate", where);
-            return;
-        }
-        log(cell, failure, where, "it is stopped and its failure escalated to its parent " + parent);
-        try {
-            if (!parent.isTerminated()) {
-                AwaitedReplies.control(parent, new Escalation(parent, cell, failure, where));
-                return;
-            }
-        } catch (Throwable noRoom) {
-            addSuppressed(failure, noRoom);
-        }
-        ActorFailures.reportNote(cell, failure, " was terminated: ", "its failure was escalated to " + parent
-                + ", which had ended", where);
-    }
-
-    /**
-     * A failure a child escalated, failing the parent on the parent's processing; unless the parent has restarted
-     * since (its new instance did not start that child), when it goes to the child's finish.
-     */
-    private static final class Escalation extends ControlAction {
-        /** How the {@code where} of a failure escalated to an actor begins: then it names where the failure began. */
-        private static final String ESCALATED_FROM = "with a failure escalated from ";
-        private final ActorCore<?> parent;
-        private final ActorCore<?> instance;
-        private final ActorCore<?> child;
-        private final Throwable failure;
-        /** Where the child met the failure: processing a message, or an escalation from its own child. */
-        private final String childWhere;
-
-        Escalation(ActorCore<?> parent, ActorCore<?> child, Throwable failure, String childWhere) {
-            this.parent = parent;
-            this.instance = ActorHosting.instanceOf(parent);
-            this.child = child;
-            this.failure = failure;
-            this.childWhere = childWhere;
-        }
-
-        @Override
-        public void run() {
-            if (ActorHosting.instanceOf(parent) != instance) {
-                ActorFailures.reportNote(child, failure, " was terminated: ", "it escalated this failure to "
-                        + parent + ", which had restarted since", "a failure escalated to a parent that restarted");
-                return;
-            }
-            // the actor the failure began in, and where, through any number of escalations
-            boolean passedOn = childWhere.startsWith(ESCALATED_FROM);
-            String origin = passedOn ? childWhere.substring(ESCALATED_FROM.length())
-                    : child + ", which failed " + childWhere;
-            ActorFailures.fail(parent, failure, "its child " + child + " escalated this failure"
-                    + (passedOn ? ", from " + origin : ", which it met " + childWhere), ESCALATED_FROM + origin);
-        }
-
-        @Override
-        void dropped() {                                 // the parent ended first: its finish hears of it
-            ActorFailures.reportNote(parent, failure, " had ended when its child ", child + " escalated this failure"
-                    + " to it", "a failure its child " + child + " escalated after it ended");
-        }
-    }
-
     /** Ends the child for good: its failure, with the restarts it had and their causes, reaches its finish. */
     private static void giveUp(ActorCore<?> cell, Child c, Throwable failure, String where, String why) {
         ActorFailures.keep(cell, failure);
@@ -520,7 +452,7 @@ final class Supervision {
         c.causes.addLast(failure);
     }
 
-    private static void addSuppressed(Throwable to, Throwable what) {
+    static void addSuppressed(Throwable to, Throwable what) {
         if (to != what) {
             try {
                 to.addSuppressed(what);
@@ -531,7 +463,7 @@ final class Supervision {
     }
 
     /** Logs a failure the strategy handled, and tells the event hook; never throws. */
-    private static void log(ActorCore<?> cell, Throwable failure, String where, String next) {
+    static void log(ActorCore<?> cell, Throwable failure, String where, String next) {
         try {
             ActorFailures.publish(cell, failure, " failed " + where + "; ", next);
             cell.scheduler().failureLog().actorFailed(cell, where, failure, next);
