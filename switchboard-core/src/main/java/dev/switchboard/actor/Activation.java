@@ -62,6 +62,7 @@ final class Activation extends Node {
 
     Activation(Node completer, Scheduler scheduler, ActorCore<?> actor, boolean exitHook) {
         super(completer, scheduler);
+        startsTaskChains();
         this.actor = actor;
         this.exitHook = exitHook;
         this.countChildren = actor.tracksSpawnedTasks();

@@ -35,6 +35,8 @@ public abstract class Node extends CountedCompleter<Void> {
     static final int DIRECT_CHILDREN = 8;
     /** Children per spawn group. */
     static final int GROUP_SIZE = 32;
+    /** How deep a chain of tasks, each spawned by the one before, grows before it is flattened: see attachChild. */
+    static final int CHAIN_DEPTH = 64;
 
     /** The runtime this node executes in. */
     final Scheduler scheduler;
@@ -53,9 +55,25 @@ public abstract class Node extends CountedCompleter<Void> {
      */
     private boolean queuedBefore;
 
+    /** Tasks between this node and the nearest finish or actor above it, at most {@link #CHAIN_DEPTH}. */
+    private byte taskDepth;
+
     protected Node(Node completer, Scheduler scheduler) {
         super(completer);
         this.scheduler = scheduler;
+        if (completer != null) {
+            taskDepth = (byte) Math.min(CHAIN_DEPTH, completer.taskDepth + 1);
+        }
+    }
+
+    /** Tasks between this node and the nearest finish or actor above it; for tests. */
+    int taskDepth() {
+        return taskDepth;
+    }
+
+    /** For a node whose spawns start chains of their own: a finish's scope, an actor's activation. */
+    protected final void startsTaskChains() {
+        taskDepth = 0;
     }
 
     /** The runtime this node executes in. */
@@ -68,6 +86,13 @@ public abstract class Node extends CountedCompleter<Void> {
      * Only the thread currently running this node as a spawner may call this.
      */
     public Node attachChild() {
+        if (taskDepth >= CHAIN_DEPTH && getCompleter() instanceof Node parent) {
+            // A task that spawns its successor, for ever: as children of each other, the newest task would keep
+            // every earlier one reachable (through its completer) until the chain ends. As siblings of this node
+            // they keep none. The parent cannot complete meanwhile: this node is one of its pending children.
+            parent.addToPendingCount(1);
+            return parent;
+        }
         if (direct < DIRECT_CHILDREN) {
             direct++;
             addToPendingCount(1);

@@ -105,6 +105,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
      */
     Scope(Node parent, Scheduler scheduler, Object owner, boolean global, int depth) {
         super(parent, scheduler);
+        startsTaskChains();
         this.global = global;
         this.depth = depth;
         this.deathsAtOpen = scheduler.workerDeaths();
