@@ -34,6 +34,8 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     private volatile ScheduledFuture<?> timeout;
     /** The request, for {@link #toString} (set once it is built, after the future: read racily, for diagnostics). */
     private Object request;
+    /** The {@code ReplyTo} the answer comes through (set with the request): a timeout reads whom a router chose. */
+    private ReplyTo<?> replyTo;
 
     private AskFuture(ActorCore<?> target) {
         this.target = target.self;
@@ -68,6 +70,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
         future.request = message;
+        future.replyTo = replyTo;
         Interceptor held = SendInterception.interceptor();
         if (held == null || !held.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index))) {
             MailboxAdmission.request(target, new Request(message, replyTo), message, index);
@@ -267,7 +270,8 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         try {
             TimerService timers = local != null ? ActorTimers.timers(local) : remote.timers();
             ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> settle(null,
-                    new ReplyTimeoutException(requester, thread, target, ActorDiagnostics.brief(request), after)),
+                    new ReplyTimeoutException(requester, thread, target, replyTo == null ? null : replyTo.routedTo,
+                            ActorDiagnostics.brief(request), after)),
                     () -> settle(null, new NoReplyException("runtime '" + timers.name() + "' was closed before "
                             + target + " replied to " + ActorDiagnostics.brief(request))));
             timeout = t;

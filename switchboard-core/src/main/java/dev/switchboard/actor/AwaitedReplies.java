@@ -76,6 +76,7 @@ final class AwaitedReplies {
         ReplyTo<R> replyTo = new ReplyTo<>(pending, to);
         Q message = replyTo.build(request, to, "awaitReply");
         pending.request = message;
+        pending.replyTo = replyTo;
         requester.addAwaited(1);                    // hold further messages until the handler has run
         Node context = Context.current();
         if (context != requester.activation()) {    // a task of the actor: it must not complete before the answer

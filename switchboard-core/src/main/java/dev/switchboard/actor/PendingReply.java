@@ -61,6 +61,8 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
     final ActorRef<?> target;
     /** The request, once built. */
     Object request;
+    /** The {@code ReplyTo} the answer comes through (set with the request): a timeout reads whom a router chose. */
+    ReplyTo<?> replyTo;
     /** UNSET, then the reply or a {@link Failed}. */
     private volatile Object outcome = UNSET;
     /** Null, a node that keeps the requester's finish open until the answer is queued, or RELEASED. */
@@ -206,7 +208,7 @@ final class PendingReply<R> implements Runnable, ReplyTo.Waiter {
             ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> {
                 if (!isDone()) {
                     complete(null, new ReplyTimeoutException(requester.self, null, target,
-                            ActorDiagnostics.brief(request), after));
+                            replyTo == null ? null : replyTo.routedTo, ActorDiagnostics.brief(request), after));
                 }
             });
             timeout = t;

@@ -6,7 +6,8 @@ import java.time.Duration;
 /**
  * No reply came within the timeout of an {@link ActorRef#ask} or an {@code awaitReply}: what the future fails
  * with, or the handler receives, instead of a reply. The message names the actor asked, the request, the timeout
- * and who asked (an actor, or the thread outside every actor), and says so when the actor asked was never started
+ * and who asked (an actor, or the thread outside every actor), the routee a router asked handed the request to,
+ * and says so when the actor asked (or that routee) was never started
  * (the request still waits in its mailbox), has exited, or is bound to a monitor that holds messages it has not
  * started (the request may be among them). A reply that arrives later is a
  * {@linkplain DeadLetter.Reason#REPLY_TOO_LATE dead letter}.
@@ -19,11 +20,16 @@ public final class ReplyTimeoutException extends RuntimeException {
     private final transient ActorRef<?> target;
     private final Duration timeout;
 
-    /** {@code thread} names the thread that asked when {@code requester} is null. */
-    ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, String request, Duration timeout) {
-        super(target + " did not reply to " + request + " within " + timeout.toMillis() + " ms (asked by "
+    /**
+     * {@code thread} names the thread that asked when {@code requester} is null; {@code routedTo}, if not null, is
+     * the routee a router {@code target} handed the request to.
+     */
+    ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, ActorRef<?> routedTo,
+            String request, Duration timeout) {
+        super(target + (routedTo != null ? " (which routed it to " + routedTo + ")" : "") + " did not reply to "
+                + request + " within " + timeout.toMillis() + " ms (asked by "
                 + (requester != null ? requester : "thread '" + thread + "'") + ")"
-                + ActorDiagnostics.whyNoReply(target));
+                + ActorDiagnostics.whyNoReply(routedTo != null ? routedTo : target));
         this.requester = requester;
         this.target = target;
         this.timeout = timeout;

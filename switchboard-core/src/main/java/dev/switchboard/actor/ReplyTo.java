@@ -84,6 +84,8 @@ public final class ReplyTo<R> {
     final ActorRef<?> target;
     /** The request, once built (written before the request is sent, which publishes it). */
     Object request;
+    /** The routee a router handed the request to, or null: a timeout names it. */
+    volatile ActorRef<?> routedTo;
     private volatile int state;
 
     ReplyTo(Waiter waiter, ActorRef<?> target) {

@@ -334,6 +334,7 @@ public final class Router<M> extends Actor<M> {
     private static <M> boolean sent(ActorRef<M> to, M message, Request request) {
         try {
             if (request != null && to instanceof LocalRef<M> local) {
+                request.replyTo().routedTo = to;
                 MailboxAdmission.request(local.actor, request, message, -1);
             } else {
                 to.send(message);

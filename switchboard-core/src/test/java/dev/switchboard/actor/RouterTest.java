@@ -43,7 +43,7 @@ class RouterTest {
         rt.close();
     }
 
-    sealed interface Job permits Work, Keyed, Get, Fail, FailAsked {}
+    sealed interface Job permits Work, Keyed, Get, Fail, FailAsked, Ignored {}
 
     record Work(int n) implements Job {}
 
@@ -54,6 +54,9 @@ class RouterTest {
     record Fail() implements Job {}
 
     record FailAsked(ReplyTo<String> replyTo) implements Job {}
+
+    /** A request its routee processes without answering. */
+    record Ignored(ReplyTo<String> replyTo) implements Job {}
 
     /** What the routees of one test saw: by the routee's reference, the messages. */
     static final class Seen {
@@ -146,6 +149,28 @@ class RouterTest {
         assertThat(pool.get().whenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS).reason())
                 .isEqualTo(Terminated.Reason.EXITED);
         assertThat(starts).hasValue(2);
+    }
+
+    /**
+     * An ask through a router that no routee answers times out naming the routee that holds the request, and why
+     * that one might not answer; it named the router alone, which had done its part.
+     */
+    @Test
+    void anAsksTimeoutThroughARouterNamesTheRouteeThatHasTheRequest() throws Exception {
+        AtomicReference<ActorRef<Job>> pool = new AtomicReference<>();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Seen seen = new Seen();
+        rt.finish(() -> {
+            pool.set(Router.pool(2, () -> new Routee(seen)).start("silent-pool"));
+            CompletableFuture<String> answer = pool.get().ask(Ignored::new, Duration.ofMillis(200));
+            thrown.set(catchThrowable(() -> answer.get(30, TimeUnit.SECONDS)));
+            pool.get().stop();
+        });
+        assertThat(thrown.get()).isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(ReplyTimeoutException.class);
+        ActorRef<?> routee = seen.byRoutee.keySet().iterator().next();
+        assertThat(thrown.get().getCause().getMessage()).startsWith(pool.get() + " (which routed it to " + routee
+                + ") did not reply to Ignored[");
     }
 
     /** A routee of {@link #aRouteeWhoseBoundedMailboxIsFullIsPassedOverAndWhatNoneHasRoomForIsADeadLetter}. */
