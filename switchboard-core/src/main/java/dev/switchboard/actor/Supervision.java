@@ -194,7 +194,7 @@ final class Supervision {
         return HANDLED;
     }
 
-    /** Whether the failure handled now escaped the start hook of {@code x}'s actor, if it is supervised. */
+    /** Marks whether the failure about to be handled escaped the start hook of {@code x}'s actor, if supervised. */
     static void failingInStart(ActorExtras x, boolean inStart) {
         if (x.supervision != null) {
             x.supervision.failingInStart = inStart;
@@ -326,7 +326,7 @@ final class Supervision {
         long delay = s.backoffNanos(c.row++, ThreadLocalRandom.current().nextDouble());
         log(cell, failure, where, "its supervisor restarts it in " + Duration.ofNanos(delay) + " (restart "
                 + (c.restarts + 1) + "); its messages wait");
-        tearDown(cell, c, failure, where);                  // nothing of the replaced instance runs meanwhile
+        tearDown(cell, c, failure, where);               // nothing of the replaced instance runs meanwhile
         try {
             // The restart runs on this actor's processing, which this thread holds until it returns: the pause
             // below is set before it can run, even if the delay has passed by then.
