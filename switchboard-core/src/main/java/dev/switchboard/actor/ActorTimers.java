@@ -201,8 +201,8 @@ final class ActorTimers {
     }
 
     /**
-     * One timer of the actor. Its sends put a {@link RevocableMessage} in the mailbox, which the actor takes only if the
-     * timer is still wanted when the message's turn comes ({@link #deliver}): a cancel, a replacement or a send
+     * One timer of the actor. Its sends put a {@link RevocableMessage} in the mailbox, which the actor takes only if
+     * the timer is still wanted when the message's turn comes ({@link #deliver}): a cancel, a replacement or a send
      * exclude each other under this timer's monitor, so once {@link #cancel} has returned nothing more of this timer
      * is sent or processed, even what it sent before.
      */

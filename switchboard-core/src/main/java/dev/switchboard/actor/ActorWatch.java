@@ -16,9 +16,9 @@ import java.util.function.Function;
  * message (a stateless actor's too), after what its {@code onExit()} sent, and never twice. A watcher that ends
  * first stops watching.
  *
- * <p>Owns the extras' {@code watchers} (of the actor watched, by the watcher's id) and {@code watching} (the actors
- * an actor watches, each with its watch until the watcher has taken its message) fields. May touch the watcher's mailbox, through {@link MailboxAdmission}, and fail the watcher
- * when its mapping throws.
+ * <p>Owns the extras' {@code watchers} (of the actor watched, by the watcher's id) and {@code watching} (the actors an
+ * actor watches, each with its watch until the watcher has taken its message) fields. May touch the watcher's mailbox,
+ * through {@link MailboxAdmission}, and fail the watcher when its mapping throws.
  */
 final class ActorWatch {
     /*

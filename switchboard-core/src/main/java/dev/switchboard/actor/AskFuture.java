@@ -32,9 +32,10 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     /** For an actor of another place: the runtime of its route, whose timers and dead letters the ask uses. */
     private final Scheduler remote;
     private volatile ScheduledFuture<?> timeout;
-    /** The request, for {@link #toString} (set once it is built, after the future: read racily, for diagnostics). */
-    private Object request;
-    /** The {@code ReplyTo} the answer comes through (set with the request): a timeout reads whom a router chose. */
+    /**
+     * The {@code ReplyTo} the answer comes through, holding the request (set once it is built, after the future):
+     * {@link #toString} reads the request racily, for diagnostics, and a timeout whom a router chose.
+     */
     private ReplyTo<?> replyTo;
 
     private AskFuture(ActorCore<?> target) {
@@ -69,7 +70,6 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         AskFuture<R> future = new AskFuture<>(target);
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
-        future.request = message;
         future.replyTo = replyTo;
         Interceptor held = SendInterception.interceptor();
         if (held == null || !held.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index))) {
@@ -142,8 +142,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
      * actor's turn (Scheduler.awaitIfDeterministic). Where waiting is refused (inside a transaction, which may run
      * several times and sends its requests when it commits) an unanswered one fails at once, and so does one of a
      * future made from this one (thenApply, ...: Derived), which otherwise waits as a plain one does.
-     */
-    /*
+     *
      * A thread of a runtime (a finish's body, a task, an actor's turn) that blocks on an unanswered ask is listed
      * among the runtime's blocked gets while it waits: a hang report names it with the finish it belongs to, and a
      * finish's body blocked for the report's period gets a stall report, as one blocked in a DataDrivenFuture's
@@ -338,7 +337,8 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
     /** "the ask of WhoAreYou[...] to shop@2 (not answered yet)": what a test's failed wait for it names. */
     @Override
     public String toString() {
-        Object r = request;
+        ReplyTo<?> to = replyTo;
+        Object r = to == null ? null : to.request;
         return "the ask of " + (r == null ? "a request" : ActorDiagnostics.brief(r)) + " to " + target + " ("
                 + (!isDone() ? "not answered yet" : isCompletedExceptionally() ? "failed" : "answered") + ")";
     }

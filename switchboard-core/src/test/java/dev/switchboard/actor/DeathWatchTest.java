@@ -264,6 +264,7 @@ class DeathWatchTest {
     @Test
     void anUnwatchTakesBackANoticeThePolicyHolds() {
         OneAtATime policy = new OneAtATime();
+        Talker talker = new Talker(new Watcher(0).ref());
         Queue<Object> seen = new ConcurrentLinkedQueue<>();
         Actor<Object> watcher = new Actor<>() {
             {
@@ -277,7 +278,7 @@ class DeathWatchTest {
                     case Block b -> {
                         b.in().countDown();
                         await(b.release());
-                        seen.add("unwatched " + unwatch(talkerOf(b)));
+                        seen.add("unwatched " + unwatch(talker.ref()));
                     }
                     default -> {
                         seen.add(m);
@@ -288,13 +289,11 @@ class DeathWatchTest {
                 }
             }
         };
-        Talker talker = new Talker(new Watcher(0).ref());
         CountDownLatch busy = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         rt.finish(Duration.ofSeconds(30), () -> {
             ActorRef<Object> w = watcher.start();
             ActorRef<String> t = talker.start();
-            blocked.put(busy, t);
             w.send(t);
             w.send(new Block(busy, release));
             await(busy);
@@ -308,12 +307,6 @@ class DeathWatchTest {
         assertThat(seen).containsExactly("unwatched true", "stop");
         assertThat(watcher.deadLetterCount()).isZero();
         assertThat(watcher.processedCount()).as("the notice is not counted").isEqualTo(3);
-    }
-
-    private static final java.util.Map<CountDownLatch, ActorRef<?>> blocked = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private static ActorRef<?> talkerOf(Block b) {
-        return blocked.get(b.in());
     }
 
     /**
