@@ -7,7 +7,6 @@ import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,7 +90,7 @@ class ConfiguredPlacesTest {
     @Test
     void placesStartedOneByOneFromTheFileRunTheProgramAndEndAtGlobalTermination(@TempDir Path dir)
             throws Exception {
-        int[] ports = freePorts(3);
+        int[] ports = TestPorts.free(3);
         Path conf = dir.resolve("places.conf");
         Path secret = dir.resolve("secret");
         Files.writeString(secret, "the places' shared secret, 32 b.");
@@ -122,7 +121,7 @@ class ConfiguredPlacesTest {
     @Test
     void aPlaceWaitsForTheOthersAsLongAsTheFilesBootstrapTimeoutSays(@TempDir Path dir) throws Exception {
         Path conf = dir.resolve("places.conf");
-        Files.writeString(conf, threePlaces(freePorts(3), "mode: unauthenticated-insecure")
+        Files.writeString(conf, threePlaces(TestPorts.free(3), "mode: unauthenticated-insecure")
                 .replace("security {", "bootstrapTimeout: 1500ms\n  security {"));
         assertThatThrownBy(() -> launch("--config", conf.toString()))          // left and right never start
                 .isInstanceOf(PlaceConnectionException.class).hasMessageContaining("1500 ms")
@@ -137,7 +136,7 @@ class ConfiguredPlacesTest {
     @Test
     void aPlaceThatGivesUpJoiningTellsThePlacesItReachedWhy(@TempDir Path dir) throws Exception {
         Path conf = dir.resolve("places.conf");
-        Files.writeString(conf, threePlaces(freePorts(3), "mode: unauthenticated-insecure")
+        Files.writeString(conf, threePlaces(TestPorts.free(3), "mode: unauthenticated-insecure")
                 .replace("security {", "bootstrapTimeout: 5s\n  security {"));
         Process right = new ProcessBuilder(java(), "-cp", classPath(), ConfiguredPlacesTest.class.getName(),
                 "--config", conf.toString(), "--place", "right").redirectErrorStream(true)
@@ -182,7 +181,7 @@ class ConfiguredPlacesTest {
 
     @Test
     void whenTheProgramFailsEveryPlacesRunThrowsItsFailures(@TempDir Path dir) throws Exception {
-        int[] ports = freePorts(3);
+        int[] ports = TestPorts.free(3);
         Path conf = dir.resolve("places.conf");
         Files.writeString(conf, threePlaces(ports, "mode: unauthenticated-insecure"));
         List<Process> places = new ArrayList<>();
@@ -212,7 +211,7 @@ class ConfiguredPlacesTest {
      */
     @Test
     void placesStartedByASlurmStepFindEachOtherFromTheirEnvironment(@TempDir Path dir) throws Exception {
-        int base = consecutiveFreePorts(3);
+        int base = TestPorts.consecutive(3);
         Path secret = dir.resolve("secret");
         Files.writeString(secret, "the job's shared secret, 32 byte");
         Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
@@ -252,46 +251,6 @@ class ConfiguredPlacesTest {
                   security { %s }
                 }
                 """.formatted(ports[0], ports[1], ports[2], security);
-    }
-
-    /** The first of {@code n} consecutive ports that are free now. */
-    private static int consecutiveFreePorts(int n) throws IOException {
-        java.util.Random random = new java.util.Random();
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int base = 20_000 + random.nextInt(30_000);
-            List<ServerSocket> held = new ArrayList<>();
-            try {
-                for (int i = 0; i < n; i++) {
-                    held.add(new ServerSocket(base + i));
-                }
-                return base;
-            } catch (IOException taken) {
-                // try another range
-            } finally {
-                for (ServerSocket s : held) {
-                    s.close();
-                }
-            }
-        }
-        throw new IOException("no " + n + " consecutive free ports found");
-    }
-
-    /** {@code n} ports free now (on every loopback address). */
-    static int[] freePorts(int n) throws IOException {
-        int[] ports = new int[n];
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0);
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                s.close();
-            }
-        }
-        return ports;
     }
 
     private static String java() {

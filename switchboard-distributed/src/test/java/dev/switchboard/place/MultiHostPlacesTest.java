@@ -164,7 +164,7 @@ class MultiHostPlacesTest {
         try (Hosts hosts = new Hosts()) {
             hosts.create(3);
             secretFile(dir);
-            int master = ConfiguredPlacesTest.freePorts(1)[0];
+            int master = TestPorts.free(1)[0];
             try (FaultProxy proxy = new FaultProxy(new InetSocketAddress(hosts.address(2), 7100),
                     InetAddress.getByName(hosts.rootAddress()))) {
                 Path conf = dir.resolve("places.conf");

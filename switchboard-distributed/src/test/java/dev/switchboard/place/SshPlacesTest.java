@@ -107,7 +107,7 @@ class SshPlacesTest {
 
     @Test
     void placesStartedOverSshRunTheProgramAndASecondRunSendsNoJarAgain() throws Exception {
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(3),
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1", "127.0.0.2"), TestPorts.free(3),
                 sshSection(identity, knownHosts, java()));
         PlacesReport report = ConfiguredPlacesTest.launch("--config", conf.toString());
         assertThat(report.places()).containsExactly("p0", "p1", "p2");
@@ -127,8 +127,8 @@ class SshPlacesTest {
 
     @Test
     void aHostNobodyListensAtIsNamed() throws Exception {
-        int closed = ConfiguredPlacesTest.freePorts(1)[0];
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
+        int closed = TestPorts.free(1)[0];
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), TestPorts.free(2), """
                 ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
                       directory: "%s" }
                 """.formatted(closed, identity, knownHosts, java(), staging));
@@ -141,7 +141,7 @@ class SshPlacesTest {
     @Test
     void aHostThatNeverAnswersFailsTheLaunchWithinItsTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.2"))) {
-            Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2), """
+            Path conf = config(List.of("127.0.0.1", "127.0.0.2"), TestPorts.free(2), """
                     ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
                           directory: "%s", connectTimeout: 120s }
                     """.formatted(silent.getLocalPort(), identity, knownHosts, java(), staging));
@@ -158,7 +158,7 @@ class SshPlacesTest {
     @Test
     void aHostKeyNotInKnownHostsIsRefused() throws Exception {
         Path empty = Files.writeString(dir.resolve("empty_known_hosts"), "");
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2),
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), TestPorts.free(2),
                 sshSection(identity, empty, java()));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
@@ -172,7 +172,7 @@ class SshPlacesTest {
         KeyPair other = KeyUtils.generateKeyPair(ECDSA, 256);
         Path changed = Files.writeString(dir.resolve("changed_known_hosts"), "[127.0.0.1]:" + sshPort + " "
                 + PublicKeyEntry.toString(other.getPublic()) + "\n");
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), sshSection(identity,
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), TestPorts.free(2), sshSection(identity,
                 changed, java()));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
@@ -193,7 +193,7 @@ class SshPlacesTest {
                 null);
         Path rsaOnly = Files.writeString(dir.resolve("rsa_known_hosts"), "[127.0.0.1]:" + port + " "
                 + PublicKeyEntry.toString(rsa.getPublic()) + "\n");
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), TestPorts.free(2), """
                 ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
                       directory: "%s" }
                 """.formatted(port, identity, rsaOnly, java(), staging));
@@ -213,7 +213,7 @@ class SshPlacesTest {
         int port = startServer("127.0.0.1", 0, hostKeys, java.time.Duration.ofSeconds(3));
         Path known = Files.writeString(dir.resolve("quiet_known_hosts"), "[127.0.0.1]:" + port + " "
                 + PublicKeyEntry.toString(hostKeys.loadKeys(null).iterator().next().getPublic()) + "\n");
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2), """
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), TestPorts.free(2), """
                 ssh { port: %d, identityFiles: ["%s"], agentSocket: "", knownHosts: "%s", java: "%s",
                       directory: "%s", keepAlive: 200ms }
                 """.formatted(port, identity, known, java(), staging));
@@ -230,7 +230,7 @@ class SshPlacesTest {
     @Test
     void aKeyTheHostDoesNotKnowIsRefused() throws Exception {
         Path stranger = privateKeyFile(dir.resolve("id_stranger"), KeyUtils.generateKeyPair(ECDSA, 256));
-        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), ConfiguredPlacesTest.freePorts(2),
+        Path conf = config(List.of("127.0.0.1", "127.0.0.1"), TestPorts.free(2),
                 sshSection(stranger, knownHosts, java()));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
@@ -240,7 +240,7 @@ class SshPlacesTest {
 
     @Test
     void aHostWithoutJavaIsNamed() throws Exception {
-        Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2),
+        Path conf = config(List.of("127.0.0.1", "127.0.0.2"), TestPorts.free(2),
                 sshSection(identity, knownHosts, "/nonexistent/jdk/bin/java"));
         assertThatThrownBy(() -> ConfiguredPlacesTest.launch("--config", conf.toString()))
                 .isInstanceOf(PlaceConnectionException.class)
@@ -250,7 +250,7 @@ class SshPlacesTest {
 
     @Test
     void aPortInUseOnTheRemoteHostIsNamed() throws Exception {
-        int[] ports = ConfiguredPlacesTest.freePorts(2);
+        int[] ports = TestPorts.free(2);
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), ports[1]));
             Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ports, sshSection(identity, knownHosts, java()));
@@ -283,7 +283,7 @@ class SshPlacesTest {
             assertThat(adding.waitFor(20, TimeUnit.SECONDS)).isTrue();
             assertThat(adding.exitValue()).as("ssh-add: %s", new String(adding.getInputStream().readAllBytes()))
                     .isZero();
-            Path conf = config(List.of("127.0.0.1", "127.0.0.2"), ConfiguredPlacesTest.freePorts(2), """
+            Path conf = config(List.of("127.0.0.1", "127.0.0.2"), TestPorts.free(2), """
                     ssh { port: %d, identityFiles: [], agentSocket: "%s", knownHosts: "%s", java: "%s",
                           directory: "%s" }
                     """.formatted(sshPort, socket, knownHosts, java(), staging));

@@ -337,10 +337,7 @@ class TransportTest {
 
     /** Where places p0 and p2 listen, and between them an address where nobody does: p1 never comes. */
     private static List<InetSocketAddress> withoutP1(Transport p0, Transport p2) throws Exception {
-        InetSocketAddress nobody;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            nobody = new InetSocketAddress("127.0.0.1", probe.getLocalPort());
-        }
+        InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", TestPorts.free(1)[0]);
         return List.of(p0.bind(new InetSocketAddress("127.0.0.1", 0)), nobody,
                 p2.bind(new InetSocketAddress("127.0.0.1", 0)));
     }
@@ -588,10 +585,7 @@ class TransportTest {
 
     @Test
     void placesMayStartInAnyOrderAndOneThatNeverComesIsNamed() throws Exception {
-        int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();                   // free now; p1 listens on it later
-        }
+        int port = TestPorts.free(1)[0];                   // free now; p1 listens on it later
         List<String> two = List.of("p0", "p1");
         Inbox at1 = new Inbox();
         Transport p0 = new Transport(0, "run-1", two, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
@@ -618,10 +612,7 @@ class TransportTest {
 
         Transport alone = new Transport(0, "run-2", two, codec(), new Inbox(), TransportSettings.DEFAULTS, AUTH);
         open.add(alone);
-        InetSocketAddress nobody;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            nobody = new InetSocketAddress("127.0.0.1", probe.getLocalPort());
-        }
+        InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", TestPorts.free(1)[0]);
         assertThatThrownBy(() -> alone.connect(List.of(a0, nobody), Duration.ofMillis(300)))
                 .isInstanceOf(PlaceConnectionException.class)
                 .hasMessageStartingWith("place p0 cannot reach place p1 at " + nobody + " within 300 ms (the bootstrap timeout):");
