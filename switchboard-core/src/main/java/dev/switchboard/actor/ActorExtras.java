@@ -27,7 +27,9 @@ final class ActorExtras {
     private static final VarHandle REPLIES;
     static final VarHandle FAILURE;
     static final VarHandle WATCHERS;
-    static final VarHandle CHILDREN;
+    private static final VarHandle CHILDREN;
+    private static final VarHandle WATCHING;
+    private static final VarHandle REMOTE_WATCHES;
 
     static {
         try {
@@ -38,6 +40,9 @@ final class ActorExtras {
             FAILURE = l.findVarHandle(ActorExtras.class, "failure", Throwable.class);
             WATCHERS = l.findVarHandle(ActorExtras.class, "watchers", ActorWatch.Watchers.class);
             CHILDREN = l.findVarHandle(ActorExtras.class, "children", java.util.Set.class);
+            WATCHING = l.findVarHandle(ActorExtras.class, "watching", java.util.concurrent.ConcurrentHashMap.class);
+            REMOTE_WATCHES = l.findVarHandle(ActorExtras.class, "remoteWatches",
+                    java.util.concurrent.ConcurrentHashMap.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -96,47 +101,32 @@ final class ActorExtras {
     /** The children this actor supervises ({@link Supervision}), a concurrent set installed with a CAS, or null. */
     volatile java.util.Set<ActorCore<?>> children;
 
-    /** {@link #remoteWatches}, made on first use. */
+    /** {@link #remoteWatches}, created (and installed with a CAS) by the first call. */
     java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> remoteWatches() {
         java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> m = remoteWatches;
-        if (m == null) {
-            synchronized (this) {
-                m = remoteWatches;
-                if (m == null) {
-                    remoteWatches = m = new java.util.concurrent.ConcurrentHashMap<>();
-                }
-            }
-        }
-        return m;
+        return m != null ? m : installed(REMOTE_WATCHES, new java.util.concurrent.ConcurrentHashMap<>());
     }
 
-    /** {@link #watching}, made on first use. */
+    /** {@link #watching}, created (and installed with a CAS) by the first call. */
     java.util.concurrent.ConcurrentHashMap<ActorCore<?>, ActorWatch.Watch> watching() {
         java.util.concurrent.ConcurrentHashMap<ActorCore<?>, ActorWatch.Watch> m = watching;
-        if (m == null) {
-            synchronized (this) {
-                m = watching;
-                if (m == null) {
-                    watching = m = new java.util.concurrent.ConcurrentHashMap<>();
-                }
-            }
-        }
-        return m;
+        return m != null ? m : installed(WATCHING, new java.util.concurrent.ConcurrentHashMap<>());
     }
 
     /** The children this actor supervises, created (and installed with a CAS) by the first call. */
     java.util.Set<ActorCore<?>> children() {
-        return actorSet(CHILDREN, children);
+        java.util.Set<ActorCore<?>> c = children;
+        return c != null ? c : installed(CHILDREN, java.util.concurrent.ConcurrentHashMap.newKeySet());
     }
 
+    /**
+     * Installs {@code fresh} in the null field {@code field} of this object, or returns what a racing first call
+     * installed there (compareAndExchange: a volatile write of a fully constructed object, as {@code extras}).
+     */
     @SuppressWarnings("unchecked")
-    private java.util.Set<ActorCore<?>> actorSet(VarHandle field, java.util.Set<ActorCore<?>> current) {
-        if (current != null) {
-            return current;
-        }
-        java.util.Set<ActorCore<?>> fresh = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        Object witness = field.compareAndExchange(this, (java.util.Set<ActorCore<?>>) null, fresh);
-        return witness == null ? fresh : (java.util.Set<ActorCore<?>>) witness;
+    private <T> T installed(VarHandle field, T fresh) {
+        Object witness = field.compareAndExchange(this, (Object) null, (Object) fresh);
+        return witness == null ? fresh : (T) witness;
     }
 
     /** The actor's timers, created by the first. */
@@ -150,11 +140,7 @@ final class ActorExtras {
     /** The actor's {@link AwaitedReplies}, created by the first call. */
     AwaitedReplies replies() {
         AwaitedReplies r = replies;
-        if (r == null) {
-            AwaitedReplies fresh = new AwaitedReplies();
-            r = REPLIES.compareAndSet(this, null, fresh) ? fresh : replies;
-        }
-        return r;
+        return r != null ? r : installed(REPLIES, new AwaitedReplies());
     }
 
     boolean hasReadyReplies() {
