@@ -445,7 +445,8 @@ public abstract sealed class ActorCore<M> extends ActorCell<M> permits Actor, Se
      * {@code message.apply(terminated)}, once {@code target} and every task it spawned have ended: after the last
      * message it processed and after what its {@code onExit()} sent. If {@code target} has ended already, the
      * message is sent at once. Watching again replaces the watch (a message of the old one still to be processed
-     * never is); {@link #unwatch} stops watching; when this actor ends first, it stops watching.
+     * never is); {@link #unwatch} stops watching; when this actor ends first, it stops watching (a message of the
+     * watch still in its mailbox then is dropped, not a dead letter).
      *
      * <pre>{@code
      * record WorkerGone(Terminated end) implements Msg {}

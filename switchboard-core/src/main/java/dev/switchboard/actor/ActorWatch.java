@@ -14,7 +14,8 @@ import java.util.function.Function;
  * when it ends. A watcher's message is made from the {@link Terminated} and sent to it by the thread that completes
  * the watched actor's activation, once the actor and every task it spawned have ended: after its last processed
  * message (a stateless actor's too), after what its {@code onExit()} sent, and never twice. A watcher that ends
- * first stops watching.
+ * first stops watching: a message of its watches still queued when it ends, or sent as it ends, is dropped (not a
+ * dead letter).
  *
  * <p>Owns the extras' {@code watchers} (of the actor watched, by the watcher's id) and {@code watching} (the actors an
  * actor watches, each with its watch until the watcher has taken its message) fields. May touch the watcher's mailbox,
@@ -89,10 +90,13 @@ final class ActorWatch {
             }
         }
 
-        /** Unwatched or replaced: dropped, also by the watcher's end (else a dead letter, as any message it left). */
+        /**
+         * Unwatched or replaced, or the watcher has ended: dropped, neither processed nor a dead letter (a notice
+         * queued when the watcher ends, or sent as it ends, is not one it could still want, as its timers' are not).
+         */
         @Override
         public boolean takenBack() {
-            return isRevoked();
+            return watcher.isTerminated() || isRevoked();
         }
 
         @Override
@@ -316,7 +320,7 @@ final class ActorWatch {
     /** Sends the watcher its message; a watcher that has ended is not told; a mapping that throws fails it. */
     private static void tell(Watch w, Terminated end) {
         ActorCore<?> watcher = w.watcher;
-        if (watcher.isTerminated() || w.takenBack()) {
+        if (w.takenBack()) {                             // unwatched, replaced, or the watcher has ended
             w.forget();
             return;                                      // an unwatched watch does not even run its mapping
         }

@@ -212,6 +212,36 @@ class DeathWatchTest {
         assertThat(watcher.deadLetterCount()).isZero();
     }
 
+    /**
+     * A watcher that ends with the message of a watch still queued drops it, as it drops its timers' messages: it is
+     * neither processed nor a dead letter (Pekko suppresses such a {@code Terminated} among its dead letters). It was
+     * an {@code UNPROCESSED_AT_EXIT} dead letter.
+     */
+    @Test
+    void aWatcherThatEndsWithANoticeQueuedDropsIt() {
+        Watcher watcher = new Watcher(1);
+        Talker talker = new Talker(watcher.ref());
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        long before = rt.deadLetterCount();
+        rt.finish(Duration.ofSeconds(30), () -> {
+            ActorRef<Msg> w = watcher.start();
+            ActorRef<String> t = talker.start();
+            w.send(new Watch(t));
+            w.send(new Block(busy, release));
+            w.send(new Stop());                        // ahead of the message the talker's end queues
+            await(busy);
+            t.send("exit");
+            talker.ref().whenTerminated().toCompletableFuture().join();   // the watcher has been told by now
+            release.countDown();
+        });
+        assertThat(watcher.seen).isEmpty();
+        assertThat(watcher.deadLetterCount()).as("the talker's last word, left in the mailbox; not the notice")
+                .isEqualTo(1);
+        assertThat(rt.deadLetterCount() - before).isEqualTo(1);
+        assertThat(watcher.extrasOrNull().watching).as("the watches the watcher keeps").isEmpty();
+    }
+
     /** Runs one message at a time, after the one before has finished: a notice waits in it while a message runs. */
     static final class OneAtATime implements dev.switchboard.spi.DispatchPolicy {
         final java.util.ArrayDeque<Object> waiting = new java.util.ArrayDeque<>();
