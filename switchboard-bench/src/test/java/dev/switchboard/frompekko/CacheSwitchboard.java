@@ -44,7 +44,10 @@ final class CacheSwitchboard {
 
         @Override
         protected void process(Query q) {
-            cache.send(q);                                         // a Get carries its ReplyTo along
+            switch (q) {
+                case Get g -> g.replyTo().forward(cache, g);           // the cache answers the asker
+                default -> cache.send(q);
+            }
         }
     }
 

@@ -155,13 +155,13 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     }
 
     /**
-     * The processing of a request failed: unless it answered before it failed, no answer can be relied on, and
-     * the requester hears so now (a {@code ReplyTo} handed on before the failure is then answered too late, a dead
+     * The processing of a request failed: unless it answered, or handed the request on ({@code ReplyTo.forward}),
+     * before it failed, no answer can be relied on, and the requester hears so now (a {@code ReplyTo} handed on before the failure is then answered too late, a dead
      * letter). A request whose processing ends normally without an answer stays open: its {@code ReplyTo} may
      * have been handed on.
      */
     static void requestFailed(ActorCore<?> actor, Request request, Throwable failure) {
-        if (!request.replyTo().isAnswered()) {
+        if (!request.replyTo().isAnswered() && request.replyTo().isHeldBy(actor)) {
             NoReplyException e = new NoReplyException(actor + " failed while processing the request "
                     + ActorDiagnostics.brief(request.message()) + " without answering it: " + failure);
             e.initCause(failure);

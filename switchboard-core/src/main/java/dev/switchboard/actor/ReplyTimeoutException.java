@@ -22,17 +22,22 @@ public final class ReplyTimeoutException extends RuntimeException {
 
     /**
      * {@code thread} names the thread that asked when {@code requester} is null; {@code routedTo}, if not null, is
-     * the routee a router {@code target} handed the request to.
+     * the actor {@code target} handed the request on to (a router's routee, or by {@code ReplyTo.forward}).
      */
     ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, ActorRef<?> routedTo,
             String request, Duration timeout) {
-        super(target + (routedTo != null ? " (which routed it to " + routedTo + ")" : "") + " did not reply to "
+        super(target + (routedTo != null ? " (which " + (routes(target) ? "routed" : "handed") + " it "
+                + (routes(target) ? "to " : "on to ") + routedTo + ")" : "") + " did not reply to "
                 + request + " within " + timeout.toMillis() + " ms (asked by "
                 + (requester != null ? requester : "thread '" + thread + "'") + ")"
                 + ActorDiagnostics.whyNoReply(routedTo != null ? routedTo : target));
         this.requester = requester;
         this.target = target;
         this.timeout = timeout;
+    }
+
+    private static boolean routes(ActorRef<?> target) {
+        return target instanceof LocalRef<?> l && l.actor instanceof Router<?>;
     }
 
     /** The actor that asked, or null if the request was asked from outside every actor. */

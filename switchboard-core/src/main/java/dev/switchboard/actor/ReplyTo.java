@@ -84,7 +84,10 @@ public final class ReplyTo<R> {
     final ActorRef<?> target;
     /** The request, once built (written before the request is sent, which publishes it). */
     Object request;
-    /** The routee a router handed the request to, or null: a timeout names it. */
+    /**
+     * The actor the request was handed on to last (by {@link #forward}, or a router to its routee), or null: a
+     * timeout names it, and only its failure fails the request.
+     */
     volatile ActorRef<?> routedTo;
     private volatile int state;
 
@@ -124,6 +127,45 @@ public final class ReplyTo<R> {
     public void fail(Throwable cause) {
         Objects.requireNonNull(cause, () -> "null failure for " + describe());
         answer(null, cause);
+    }
+
+    /**
+     * Sends {@code request}, which carries this {@code ReplyTo}, on to {@code to}, which is to answer it (Pekko's
+     * {@code forward}). It goes as a send would, and the runtime knows the request travels with it: if {@code to}
+     * has ended before it processes the request, or drops it (a full bounded mailbox, its runtime's close), or its
+     * processing of the request fails before it answered, the requester hears so at once, a
+     * {@link NoReplyException} naming {@code to}; a requester whose timeout passes is told that the actor it asked
+     * handed the request on to {@code to}. The actor that hands it on is no longer the one to answer: its own
+     * failure afterwards does not fail the request. A plain {@code to.send(request)} carries the {@code ReplyTo}
+     * too, and none of this: the requester then hears at its timeout, which names the actor it asked.
+     *
+     * <pre>{@code
+     * case Get g -> g.replyTo().forward(shardFor(g.key()), g);      // the shard answers the asker
+     * }</pre>
+     *
+     * <p>To an actor of another place, and inside a transaction (whose sends are held until it commits), it is a
+     * send.
+     *
+     * @throws MailboxFullException if {@code to}'s bounded mailbox is full and fails sends, as a send would
+     */
+    public <M> void forward(ActorRef<M> to, M request) {
+        Objects.requireNonNull(to, () -> "null actor given to forward() of " + this);
+        Objects.requireNonNull(request, () -> "null request given to forward() of " + this);
+        if (!(to instanceof LocalRef<M> local) || SendInterception.used() && SendInterception.current() != null) {
+            to.send(request);
+            return;
+        }
+        routedTo = to;                                // before the send publishes it: the new holder's failure fails it
+        MailboxAdmission.request(local.actor, new Request(request, this), request, -1);
+    }
+
+    /**
+     * Whether {@code actor}, which received this request, is the one to answer it: the request was not handed on
+     * since (by {@link #forward} or a router), or was handed on to it.
+     */
+    boolean isHeldBy(ActorCore<?> actor) {
+        ActorRef<?> to = routedTo;
+        return to == null || to instanceof LocalRef<?> l && l.actor == actor.cell();
     }
 
     /** Whether the request has been answered (by the replier, or by the runtime when no answer can come). */

@@ -38,6 +38,31 @@ class GuideRequests {
         }
     }
 
+    /** Hands each balance request on to the bank that keeps the account: that bank answers the asker. */
+    static final class Branch extends Actor<BankMsg> {
+        private final ActorRef<BankMsg> north;
+        private final ActorRef<BankMsg> south;
+
+        Branch(ActorRef<BankMsg> north, ActorRef<BankMsg> south) {
+            this.north = north;
+            this.south = south;
+        }
+
+        private ActorRef<BankMsg> bankFor(String account) {
+            return account.compareTo("m") < 0 ? north : south;
+        }
+
+        @Override
+        protected void process(BankMsg m) {
+            switch (m) {
+                case Deposit d -> bankFor(d.account()).send(d);
+                // tag::forward[]
+                case Balance b -> b.replyTo().forward(bankFor(b.account()), b);    // that bank answers the asker
+                // end::forward[]
+            }
+        }
+    }
+
     static CompletableFuture<Long> ask(ActorRef<BankMsg> bank) {
         // tag::ask[]
         CompletableFuture<Long> balance = bank.ask(replyTo -> new Balance("alice", replyTo), Duration.ofSeconds(1));

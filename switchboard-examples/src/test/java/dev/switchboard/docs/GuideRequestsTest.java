@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.NoReplyException;
 import dev.switchboard.actor.ReplyTimeoutException;
 import dev.switchboard.docs.GuideRequests.BankMsg;
 import dev.switchboard.task.TaskRuntime;
@@ -39,6 +40,31 @@ class GuideRequestsTest {
     @Test
     void askGetsTheBalance() throws Exception {
         assertThat(GuideRequests.ask(bankWithAlice()).get(10, TimeUnit.SECONDS)).isEqualTo(100);
+    }
+
+    @Test
+    void aBranchHandsRequestsOnAndABankThatHasEndedIsHeardOfAtOnce() throws Exception {
+        ActorRef<BankMsg> south = new Actor<BankMsg>() {
+            @Override
+            protected void onStart() {
+                exit();
+            }
+
+            @Override
+            protected void process(BankMsg m) {
+            }
+        }.start("south");
+        ActorRef<BankMsg> branch = new GuideRequests.Branch(bankWithAlice(), south).start("branch");
+        assertThat(branch.<Long>ask(r -> new GuideRequests.Balance("alice", r), Duration.ofSeconds(10))
+                .get(10, TimeUnit.SECONDS)).isEqualTo(100);
+        south.whenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try {
+            branch.<Long>ask(r -> new GuideRequests.Balance("zoe", r), Duration.ofHours(1)).get(10, TimeUnit.SECONDS);
+            throw new AssertionError("answered");
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(NoReplyException.class)
+                    .hasMessageStartingWith(south + " terminated before processing the request Balance[account=zoe");
+        }
     }
 
     @Test
