@@ -211,6 +211,11 @@ abstract sealed class ActorCell<M> permits ActorCore {
         return "it failed to start";
     }
 
+    /** Where {@link #beforeStart} failed, for the failure log's "actor ... failed {where}: ...". */
+    String startFailureWhere() {
+        return "to start";
+    }
+
     /** Whether the activation counts the tasks this actor spawns (for {@link #onQuiet}). */
     boolean tracksSpawnedTasks() {
         return false;

@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.SafeText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -199,13 +200,6 @@ final class ActorDiagnostics {
 
     /** A short description of a message for a diagnostic; never throws, whatever the message's toString does. */
     static String brief(Object message) {
-        String s;
-        try {
-            s = String.valueOf(message);
-        } catch (Throwable t) {
-            s = message.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(message))
-                    + " (its toString threw " + t + ")";
-        }
-        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+        return SafeText.brief(message, 120);
     }
 }

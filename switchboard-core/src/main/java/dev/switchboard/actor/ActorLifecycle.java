@@ -3,6 +3,7 @@ package dev.switchboard.actor;
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
+import dev.switchboard.internal.SafeText;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.task.TaskRuntime;
@@ -94,7 +95,8 @@ final class ActorLifecycle {
             actor.beforeStart();
         } catch (Throwable t) {
             ActorFailures.keep(actor, t);
-            ActorFailures.report(actor, t, actor.startFailure() + " (" + t + ")");
+            ActorFailures.report(actor, t, actor.startFailure() + " (" + SafeText.of(t) + ")",
+                    actor.startFailureWhere());
             initial |= ActorCore.TERMINATED;         // drained and released by the signal below
         }
         boolean closedMeanwhile = s.isClosed();     // after track(): close() saw the actor or we see the close

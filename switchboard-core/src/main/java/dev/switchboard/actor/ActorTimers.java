@@ -194,7 +194,7 @@ final class ActorTimers {
 
     /** Checks the timeout of {@code op} (an ask, an awaitReply) on {@code actor}. */
     static void requirePositive(ActorCore<?> actor, Duration timeout, String op) {
-        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(timeout, () -> "null timeout given to " + op + "() of " + actor);
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException(op + "() of " + actor + " needs a positive timeout, got " + timeout);
         }

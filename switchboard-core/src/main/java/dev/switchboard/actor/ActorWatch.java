@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.SafeText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -334,7 +335,7 @@ final class ActorWatch {
             }
             try {
                 ActorFailures.fail(watcher, t,
-                        "its watch of " + end.actor() + " could not make or send its message (" + t + ")",
+                        "its watch of " + end.actor() + " could not make or send its message (" + SafeText.of(t) + ")",
                         "making or sending the message of its watch of " + end.actor());
             } catch (Throwable noMemory) {
                 // the watcher is not told; the watched actor's end is not its to fail

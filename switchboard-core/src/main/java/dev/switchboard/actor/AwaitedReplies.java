@@ -63,6 +63,10 @@ final class AwaitedReplies {
         }
         OwnerChecks.requireNoPolicy(requester, "awaitReply()",
                 "send the reply as a message, or ask() and handle the future");
+        if (requester.isTerminated() && Context.current() == requester.activation()) {
+            throw new IllegalStateException(requester + ".awaitReply() in its onExit(): its handler could never run,"
+                    + " the actor has ended (ask() and handle the future, or send the request with a plain send)");
+        }
         requester.scheduler().requireOpen("awaitReply");
         ActorCore<Q> target = null;
         if (to instanceof RemoteRef<?> remote) {

@@ -1,6 +1,7 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.MessageSampling;
+import dev.switchboard.internal.SafeText;
 
 /**
  * How an actor starts the messages its activation takes: the strategy chosen when the actor is constructed
@@ -163,7 +164,7 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
     static void requestFailed(ActorCore<?> actor, Request request, Throwable failure) {
         if (!request.replyTo().isAnswered() && request.replyTo().isHeldBy(actor)) {
             NoReplyException e = new NoReplyException(actor + " failed while processing the request "
-                    + ActorDiagnostics.brief(request.message()) + " without answering it: " + failure);
+                    + ActorDiagnostics.brief(request.message()) + " without answering it: " + SafeText.of(failure));
             e.initCause(failure);
             request.replyTo().failUnanswered(e);
         }

@@ -113,6 +113,6 @@ final class MailboxLimit {
 
     /** The deadline {@code wait} from now by {@code clock} (at most a year away). */
     static long deadlineAfter(java.time.Duration wait, Clock clock) {
-        return clock.nanoTime() + Math.min(wait.toNanos(), TimeUnit.DAYS.toNanos(365));
+        return clock.nanoTime() + Math.min(ActorTimers.nanos(wait), TimeUnit.DAYS.toNanos(365));
     }
 }

@@ -49,7 +49,8 @@ final class OwnerChecks {
         Node n = Context.current();
         if (n == null || n.owner() != actor) {
             throw new IllegalStateException(actor + "." + op + "() may only be called while " + actor
-                    + " processes a message or from a task it spawned (called from " + calledFrom(actor, n) + ")");
+                    + " processes a message or from a task it spawned (called from " + calledFrom(actor, n) + ")"
+                    + (actor.status() == 0 ? ": " + actor + " has not started; call it from its onStart()" : ""));
         }
     }
 

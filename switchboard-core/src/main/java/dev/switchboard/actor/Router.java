@@ -123,6 +123,12 @@ public final class Router<M> extends Actor<M> {
      * @throws IllegalArgumentException if {@code routees} is empty
      */
     public static <M> Builder<M> group(List<? extends ActorRef<M>> routees) {
+        Objects.requireNonNull(routees, "null list of routees given to Router.group");
+        for (int i = 0; i < routees.size(); i++) {
+            if (routees.get(i) == null) {
+                throw new NullPointerException("null routee at index " + i + " of the list given to Router.group");
+            }
+        }
         List<ActorRef<M>> copy = List.copyOf(new java.util.LinkedHashSet<>(routees));   // each routee once
         if (copy.isEmpty()) {
             throw new IllegalArgumentException("a group needs at least one routee");

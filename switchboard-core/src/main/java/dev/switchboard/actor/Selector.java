@@ -423,6 +423,11 @@ public abstract non-sealed class Selector<M, B extends Enum<B>> extends ActorCor
         return "it failed to start: " + failedGuard() + " threw";
     }
 
+    @Override
+    String startFailureWhere() {
+        return "to start (" + failedGuard() + " threw)";
+    }
+
     /** The guard that threw in {@link GuardedMailboxes#evaluateGuards}. */
     private String failedGuard() {
         return boxes.mailboxes() == 1 ? "its guard" : "the guard of mailbox " + label(boxes.lastGuardEvaluated());

@@ -1,6 +1,7 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.Context;
+import dev.switchboard.internal.SafeText;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -161,7 +162,7 @@ final class Supervision {
         try {
             d = c.strategy.decide(failure);
             if (d == null) {
-                throw new NullPointerException("the decider of " + c.strategy + " returned null for " + failure);
+                throw new NullPointerException("the decider of " + c.strategy + " returned null for " + SafeText.of(failure));
             }
         } catch (Throwable decider) {
             addSuppressed(failure, decider);
@@ -294,7 +295,7 @@ final class Supervision {
             return false;
         }
         long now = ActorTimers.clock(cell).nanoTime();
-        while (!c.recent.isEmpty() && now - c.recent.peekFirst() > s.window().toNanos()) {
+        while (!c.recent.isEmpty() && now - c.recent.peekFirst() > ActorTimers.nanos(s.window())) {
             c.recent.pollFirst();
         }
         return c.recent.size() >= s.maxRestarts();
@@ -320,7 +321,7 @@ final class Supervision {
             host(cell, c, failure, where);
             return outcome;
         }
-        if (c.restarts > 0 && now - c.lastRestartNanos > s.maxBackoff().toNanos()) {
+        if (c.restarts > 0 && now - c.lastRestartNanos > ActorTimers.nanos(s.maxBackoff())) {
             c.row = 0;                                   // a quiet spell: the row starts over
         }
         long delay = s.backoffNanos(c.row++, ThreadLocalRandom.current().nextDouble());

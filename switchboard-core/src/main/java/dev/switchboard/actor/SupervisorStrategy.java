@@ -213,8 +213,8 @@ public final class SupervisorStrategy {
 
     /** The delay before restart {@code n} of a row (0 for the first), in nanoseconds; {@code random} in [0, 1). */
     long backoffNanos(int n, double random) {
-        long min = minBackoff.toNanos();
-        long max = maxBackoff.toNanos();
+        long min = ActorTimers.nanos(minBackoff);               // a century and more: saturated, as a timer's
+        long max = ActorTimers.nanos(maxBackoff);
         long d = n >= 62 || min > (max >> Math.min(n, 62)) ? max : Math.min(max, min << n);
         long extra = (long) (d * randomFactor * random);
         return d > Long.MAX_VALUE - extra ? Long.MAX_VALUE : d + extra;

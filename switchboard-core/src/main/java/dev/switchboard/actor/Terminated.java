@@ -1,5 +1,7 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.SafeText;
+
 /**
  * That a watched actor has ended, and how: what a watcher's message is made from ({@code ActorCore.watch}) and
  * what {@link ActorRef#whenTerminated()} completes with.
@@ -45,7 +47,7 @@ public record Terminated(ActorRef<?> actor, Reason reason, Throwable failure) {
     /** {@code Terminated[actor=worker@3, reason=FAILED, failure=java.lang.IllegalStateException: ...]}. */
     @Override
     public String toString() {
-        return "Terminated[actor=" + actor + ", reason=" + reason + (failure == null ? "" : ", failure=" + failure)
+        return "Terminated[actor=" + actor + ", reason=" + reason + (failure == null ? "" : ", failure=" + SafeText.of(failure))
                 + "]";
     }
 }

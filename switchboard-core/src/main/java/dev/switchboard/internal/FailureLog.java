@@ -63,7 +63,7 @@ public final class FailureLog {
      */
     public void tasksFailed(String finish, long count, Throwable first) {
         String line = count + (count == 1 ? " task" : " tasks") + " of " + finish + " in runtime '" + scheduler.name()
-                + "' failed while it stayed open (it throws their failures when it ends); the first: " + first;
+                + "' failed while it stayed open (it throws their failures when it ends); the first: " + SafeText.of(first);
         log(line, first);
     }
 
@@ -96,7 +96,7 @@ public final class FailureLog {
 
     private String actorLine(Object actor, String where, Throwable cause, String next, boolean ofTheClose) {
         return "actor " + actor + " of runtime '" + scheduler.name() + "' failed " + where
-                + (ofTheClose ? " after the runtime's close: " : ": ") + cause + "; " + next;
+                + (ofTheClose ? " after the runtime's close: " : ": ") + SafeText.of(cause) + "; " + next;
     }
 
     /**
@@ -175,6 +175,10 @@ public final class FailureLog {
             String line = "Switchboard: " + text
                     + (skipped == 0 ? "" : " (" + skipped + " more failure" + (skipped == 1 ? "" : "s")
                     + " since the last line were not logged: more than " + perMinute + " a minute)");
+            if (!atInfo && cause != null && !SafeText.printable(cause)) {
+                line += " (no stack trace: the toString() of the failure or of one of its causes throws)";
+                cause = null;                    // a logger would fail printing it, and log nothing
+            }
             logger.log(atInfo ? System.Logger.Level.INFO : System.Logger.Level.ERROR, line, atInfo ? null : cause);
         } catch (Throwable noMemoryOrBrokenLogger) {
             // the failure still reaches its finish; a log that cannot be written must not fail the actor twice

@@ -223,7 +223,7 @@ public final class HangReports {
             return buildReport(scope);
         } catch (Throwable t) {
             try {
-                return scope + " (the report of what keeps it open failed: " + t + ")";
+                return scope + " (the report of what keeps it open failed: " + SafeText.of(t) + ")";
             } catch (Throwable again) {
                 return "a finish (its report failed)";
             }
@@ -374,7 +374,7 @@ public final class HangReports {
           .append(" so far:");
         int shown = Math.min(REPORTED_FAILURES, failed.kept().size());
         for (int i = 0; i < shown; i++) {
-            sb.append("\n  - ").append(failed.kept().get(i));
+            sb.append("\n  - ").append(SafeText.of(failed.kept().get(i)));
         }
         if (failed.count() > shown) {
             sb.append("\n  - and ").append(failed.count() - shown).append(" more");

@@ -562,7 +562,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
                     items.add(running == null ? d : d + "; " + running);
                 }
             } catch (Throwable t) {      // a description runs the program's toString: one failure loses one item
-                items.add(n.getClass().getSimpleName() + " (its description failed: " + t + ")");
+                items.add(n.getClass().getSimpleName() + " (its description failed: " + SafeText.of(t) + ")");
             }
         }
         return items;

@@ -55,14 +55,14 @@ final class UnscopedFailures {
         if (n <= PRINTED_UNSCOPED_FAILURES) {
             if (scheduler.isCloseConsequence(failure)) {        // the close's doing, not the program's error
                 LOG.log(System.Logger.Level.INFO, "Switchboard: failure outside every finish of runtime '" + name
-                        + "' after its close (no finish can rethrow it): " + failure);
+                        + "' after its close (no finish can rethrow it): " + SafeText.of(failure));
                 return;
             }
             LOG.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
                     + "' (no finish can rethrow it)", failure);
         } else if (isPowerOfTen(n)) {
             LOG.log(System.Logger.Level.ERROR, "Switchboard: " + n + " failures outside every finish of runtime '"
-                    + name + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were logged (latest: " + failure
+                    + name + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were logged (latest: " + SafeText.of(failure)
                     + "). Set TaskRuntime.Builder.onUnscopedFailure to handle them.");
         }
     }

@@ -34,6 +34,7 @@ final class BuilderChecks {
     }
 
     static Duration hangReportAfter(Duration after) {
+        Objects.requireNonNull(after, "null duration given to hangReportAfter (to report no hangs: noHangReports())");
         if (after.isNegative() || after.isZero()) {
             throw new IllegalArgumentException("hangReportAfter must be positive, got " + after);
         }

@@ -6,6 +6,7 @@ import dev.switchboard.internal.Context;
 import dev.switchboard.internal.HangReports;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.ProducingTask;
+import dev.switchboard.internal.SafeText;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
 import dev.switchboard.internal.Worker;
@@ -16,8 +17,8 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -435,7 +436,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             return "null";
         }
         if (v instanceof Failure f) {
-            return "failure " + f.cause;
+            return "failure " + SafeText.of(f.cause);
         }
         return String.valueOf(v);
     }
@@ -444,7 +445,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     @Override
     public String toString() {
         Object v = value;
-        String state = v == UNSET ? "not put; " + origin() : v instanceof Failure f ? "failed: " + f.cause : "put";
+        String state = v == UNSET ? "not put; " + origin() : v instanceof Failure f ? "failed: " + SafeText.of(f.cause) : "put";
         return "DataDrivenFuture@" + Integer.toHexString(System.identityHashCode(this)) + " (" + state + ")";
     }
 

@@ -1,5 +1,6 @@
 package dev.switchboard.task;
 
+import dev.switchboard.internal.SafeText;
 import java.io.Serial;
 import java.util.List;
 
@@ -67,7 +68,7 @@ public final class MultiException extends RuntimeException {
             if (i > LISTED) {
                 break;
             }
-            sb.append("\n  [").append(i++).append("] ").append(f);
+            sb.append("\n  [").append(i++).append("] ").append(SafeText.of(f));
         }
         long more = count - (i - 1);
         if (more > 0) {

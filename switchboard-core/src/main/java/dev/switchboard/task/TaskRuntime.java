@@ -84,7 +84,7 @@ public final class TaskRuntime implements AutoCloseable {
 
     private TaskRuntime(Builder b) {
         this.scheduler = new Scheduler(b.name, b.workers, b.throughput, b.handoffLimit,
-                b.hangReportAfter == null ? 0 : b.hangReportAfter.toNanos(), b.idleSpin.toNanos(), b.clock,
+                b.hangReportAfter == null ? 0 : clampedNanos(b.hangReportAfter), b.idleSpin.toNanos(), b.clock,
                 b.deterministic);
         scheduler.facade(this);
         if (b.hangReporter != null) {

@@ -999,10 +999,14 @@ class SelectorTest {
         });
         assertThat(buffer.taken).containsExactly("a", "b");
         Buffer failing = new Buffer(true);
+        dev.switchboard.testing.RecordingLogger log = FailureLogTest.recordingOf(rt);
         Throwable thrown = catchThrowable(() -> rt.finish(() -> failing.start()));
         assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessage("no items yet");
         assertThat(thrown.getSuppressed()[0].getMessage()).isEqualTo(failing + " was terminated: it failed to start:"
                 + " the guard of mailbox TAKE threw (java.lang.IllegalStateException: no items yet)");
+        assertThat(log.lines()).extracting(dev.switchboard.testing.RecordingLogger.Line::text)
+                .filteredOn(line -> line.contains(failing.toString())).singleElement().asString().startsWith("Switchboard: actor " + failing + " of runtime '" + rt.name() + "' failed to"
+                        + " start (the guard of mailbox TAKE threw): java.lang.IllegalStateException: no items yet;");
     }
 
     @Test

@@ -49,6 +49,9 @@ final class ReadOnlyScope {
         try {
             s = String.valueOf(message);
         } catch (RuntimeException e) {
+            s = null;
+        }
+        if (s == null) {                                       // it threw, or returned null
             s = message.getClass().getName();
         }
         return s.length() <= 120 ? s : s.substring(0, 117) + "...";

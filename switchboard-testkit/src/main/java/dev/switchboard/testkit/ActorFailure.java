@@ -1,6 +1,7 @@
 package dev.switchboard.testkit;
 
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.internal.SafeText;
 import java.util.Objects;
 
 /**
@@ -21,6 +22,6 @@ public record ActorFailure(ActorRef<?> actor, Throwable cause, String detail) {
 
     @Override
     public String toString() {
-        return actor + ": " + cause + " (" + detail + ")";
+        return actor + ": " + SafeText.of(cause) + " (" + detail + ")";
     }
 }

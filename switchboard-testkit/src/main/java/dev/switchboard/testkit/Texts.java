@@ -1,5 +1,6 @@
 package dev.switchboard.testkit;
 
+import dev.switchboard.internal.SafeText;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.StringJoiner;
@@ -24,14 +25,9 @@ final class Texts {
         return java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString() + " s";
     }
 
-    /** The object's {@code toString()}, cut at 200 characters; what it threw, if it threw. */
+    /** The object's {@code toString()}, cut at 200 characters; what it threw (or that it returned null), if so. */
     static String brief(Object o) {
-        String s;
-        try {
-            s = String.valueOf(o);
-        } catch (RuntimeException e) {
-            return (o == null ? "null" : o.getClass().getName()) + " (its toString() threw " + e + ")";
-        }
+        String s = SafeText.of(o);
         return s.length() <= MAX ? s : s.substring(0, MAX) + "…";
     }
 

@@ -1,0 +1,113 @@
+package dev.switchboard.actor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.switchboard.task.FinishTimeoutException;
+import dev.switchboard.task.MultiException;
+import dev.switchboard.task.TaskRuntime;
+import dev.switchboard.testing.RecordingLogger;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The runtime's diagnostics describe the program's messages and failures with their {@code toString()}, which is
+ * the program's code: one that returns null or throws is described by its class instead, and never replaces the
+ * outcome it was describing (an ask's timeout, a failure, a dead letter, a hang report, a log line). Each of these
+ * threw a {@code NullPointerException} or the program's own exception instead: an ask never completed, a finish
+ * threw the diagnostic's exception and lost the failures, a hang report named no actor, a failure was not logged.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ProgramTextTest {
+    /** Prints as null. */
+    record Blank(ReplyTo<String> replyTo) {
+        @Override
+        public String toString() {
+            return null;
+        }
+    }
+
+    /** Its message is made from state it does not have, as a lazily formatted exception's may be. */
+    static final class Lazy extends RuntimeException {
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("no context to format the message from");
+        }
+    }
+
+    static final class Silent extends Actor<Object> {
+        @Override
+        protected void process(Object m) {
+            if ("exit".equals(m)) {
+                exit();
+            }
+        }
+    }
+
+    @Test
+    void anAskWhoseRequestPrintsAsNullTimesOutAndFailsAtOnceWhenItCannotBeAnswered() throws Exception {
+        try (TaskRuntime rt = TaskRuntime.builder().name("blank").workers(2).build()) {
+            ActorRef<Object>[] silent = ActorRef.newArray(1);
+            Throwable[] timedOut = new Throwable[1];
+            Throwable[] ended = new Throwable[1];
+            rt.finish(() -> {
+                silent[0] = new Silent().start("silent");
+                timedOut[0] = catchThrowable(() -> silent[0].<String>ask(Blank::new, Duration.ofMillis(100)).get());
+                silent[0].send("exit");
+                silent[0].whenTerminated().toCompletableFuture().join();
+                ended[0] = catchThrowable(() -> silent[0].<String>ask(Blank::new, Duration.ofHours(1)).get());
+            });
+            assertThat(timedOut[0]).isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(ReplyTimeoutException.class)
+                    .hasMessageStartingWith(silent[0] + " did not reply to " + Blank.class.getName() + "@")
+                    .hasMessageContaining("(its toString() returned null) within 100 ms");
+            assertThat(ended[0]).cause().isInstanceOf(NoReplyException.class)
+                    .hasMessageContaining("(its toString() returned null)");
+            assertThat(rt.deadLetterCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void failuresWhoseTextThrowsReachTheFinishAreLoggedAndDoNotHideAStuckActor() {
+        RecordingLogger log = new RecordingLogger();
+        try (TaskRuntime rt = TaskRuntime.builder().name("lazy").workers(2).build()) {
+            dev.switchboard.task.RuntimeInternals.schedulerOf(rt).failureLog().logger(log);
+            Throwable two = catchThrowable(() -> rt.finish(() -> {
+                for (String name : new String[] {"first", "second"}) {
+                    new Actor<String>() {
+                        @Override
+                        protected void process(String m) {
+                            throw new Lazy();
+                        }
+                    }.start(name).send("go");
+                }
+            }));
+            assertThat(two).isInstanceOf(MultiException.class);
+            assertThat(((MultiException) two).failures()).extracting(f -> f.getClass().getSimpleName())
+                    .containsExactly("Lazy", "Lazy");
+            assertThat(two.getMessage()).contains(Lazy.class.getName() + "@").contains("(its toString() threw ");
+            assertThat(log.lines()).hasSize(2).allSatisfy(line -> assertThat(line.text())
+                    .contains("(no stack trace: the toString() of the failure or of one of its causes throws)"));
+
+            ActorRef<Object>[] stuck = ActorRef.newArray(1);
+            CompletableFuture<Throwable> timedOut = new CompletableFuture<>();
+            timedOut.complete(catchThrowable(() -> rt.finish(Duration.ofMillis(500), () -> {
+                stuck[0] = new Silent().start("stuck");
+                new Actor<String>() {
+                    @Override
+                    protected void process(String m) {
+                        throw new Lazy();
+                    }
+                }.start("lazy").send("go");
+            })));
+            assertThat(timedOut.join()).isInstanceOf(FinishTimeoutException.class)
+                    .hasMessageContaining("actor " + stuck[0] + " started by")
+                    .hasMessageContaining("(its toString() threw ");
+            rt.finish(() -> stuck[0].send("exit"));
+        }
+    }
+}
