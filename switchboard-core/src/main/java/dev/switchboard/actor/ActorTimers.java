@@ -6,8 +6,8 @@ import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.TimerService;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 
 /**
@@ -282,9 +282,10 @@ final class ActorTimers {
     /**
      * Timers by key. Single timers that have sent stay until their key is used again, so a put drops the ones no
      * longer active once the map has doubled since it last did (an actor that keys its timers by request does not
-     * keep every request's).
+     * keep every request's). Changed only by the actor's processing; concurrent, so that a hang report and the test
+     * kit read it from other threads without the actor's token.
      */
-    static final class TimerMap extends HashMap<Object, Timer> {
+    static final class TimerMap extends ConcurrentHashMap<Object, Timer> {
         private int pruneAt = 16;
 
         @Override

@@ -60,6 +60,16 @@ final class SeamAccess extends ActorAccess {
     }
 
     @Override
+    public boolean hasActiveTimer(Object ref, Object key) {
+        if (!(ref instanceof LocalRef<?> local)) {
+            throw new IllegalArgumentException(ref + " is not the reference of an actor of this JVM");
+        }
+        ActorTimers.TimerMap timers = ActorTimers.of(local.actor);
+        ActorTimers.Timer t = timers == null ? null : timers.get(key);
+        return t != null && t.isActive();
+    }
+
+    @Override
     public boolean isRemote(Object ref) {
         return ref instanceof RemoteRef<?>;
     }

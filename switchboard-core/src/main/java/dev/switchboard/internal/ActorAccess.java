@@ -48,6 +48,12 @@ public abstract class ActorAccess {
     public abstract boolean hasTerminated(Object ref);
 
     /**
+     * Whether the actor {@code ref} (a reference of this JVM) has an active timer under {@code key}, read from any
+     * thread (the test kit's look; a timer started or cancelled meanwhile may or may not be seen).
+     */
+    public abstract boolean hasActiveTimer(Object ref, Object key);
+
+    /**
      * A dead letter (a DeadLetter) in words for the log: its reason, its message's type (never the message's
      * contents, which may be private) and its recipient.
      */

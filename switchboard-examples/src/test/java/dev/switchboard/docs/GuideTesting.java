@@ -65,7 +65,7 @@ class GuideTesting {
         TestProbe<String> me = kit.probe();
         ActorRef<Remind> reminder = kit.spawn(new Reminder());
         reminder.send(new Remind("stand up", Duration.ofMinutes(30), me.ref()));
-        kit.awaitCondition("the reminder set its timer", () -> kit.clock().nextDue().isPresent());
+        kit.awaitTimer(reminder, "stand up");            // it has set its timer: the clock may move
         kit.clock().advance(Duration.ofMinutes(29));
         me.expectNoMessage();
         kit.clock().advance(Duration.ofMinutes(1));      // runs the timer, here, before it returns

@@ -6,6 +6,7 @@ import dev.switchboard.actor.DeadLetter;
 import dev.switchboard.actor.Selector;
 import dev.switchboard.actor.SelectorRef;
 import dev.switchboard.actor.Terminated;
+import dev.switchboard.internal.ActorAccess;
 import dev.switchboard.internal.ManualClock;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.RuntimeEvents;
@@ -225,6 +226,40 @@ public final class TestKit implements AutoCloseable {
         if (!waitFor(condition, max)) {
             throw new AssertionFailedError("not within " + Texts.duration(max) + ": " + what);
         }
+    }
+
+    /**
+     * Waits at most the {@link #timeout()} until {@code actor} has an active timer under {@code key}: one it started
+     * ({@code startSingleTimer} or a periodic form) and has not cancelled, a single one until its message is taken.
+     * An actor sets its timer when it processes a message, on a worker, maybe after the test's next line: wait for it
+     * before moving the {@linkplain #clock() test clock} past it. Fails the test if it does not come.
+     *
+     * <pre>{@code
+     * reminder.send(new Remind("stand up", Duration.ofMinutes(30), me.ref()));
+     * kit.awaitTimer(reminder, "stand up");             // it has set its timer: the clock may move
+     * kit.clock().advance(Duration.ofMinutes(30));
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code actor} is not an actor of this JVM
+     */
+    public void awaitTimer(ActorRef<?> actor, Object key) {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(key, "key");
+        if (!waitFor(() -> isTimerActive(actor, key), timeout)) {
+            throw new AssertionFailedError("not within " + Texts.duration(timeout) + ": a timer '" + Texts.brief(key)
+                    + "' of " + actor + (ActorAccess.get().hasTerminated(actor) ? ", which has ended" : ""));
+        }
+    }
+
+    /**
+     * Whether {@code actor} has an active timer under {@code key} now (see {@link #awaitTimer}), read from the test's
+     * thread: a timer the actor starts or cancels meanwhile may or may not be seen.
+     *
+     * @throws IllegalArgumentException if {@code actor} is not an actor of this JVM
+     */
+    public boolean isTimerActive(ActorRef<?> actor, Object key) {
+        return ActorAccess.get().hasActiveTimer(Objects.requireNonNull(actor, "actor"),
+                Objects.requireNonNull(key, "key"));
     }
 
     /** Waits at most the {@link #timeout()} for {@code stage} to complete; see the other form. */

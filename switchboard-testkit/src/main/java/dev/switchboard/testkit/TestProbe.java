@@ -2,6 +2,9 @@ package dev.switchboard.testkit;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.spi.RemoteReply;
+import dev.switchboard.spi.Seam;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +40,8 @@ public final class TestProbe<M> {
     private final String name;
     /** What the probe actor received and no expectation has taken yet, oldest first. */
     private final ConcurrentLinkedQueue<M> received = new ConcurrentLinkedQueue<>();
+    /** The failures the probe's {@link #replyTo()}s were answered with and no expectation has taken yet. */
+    private final ConcurrentLinkedQueue<Throwable> replyFailures = new ConcurrentLinkedQueue<>();
     private final ActorRef<M> ref;
 
     TestProbe(TestKit kit, String name) {
@@ -59,6 +64,77 @@ public final class TestProbe<M> {
         return ref;
     }
 
+    /**
+     * A {@code ReplyTo} whose answer this probe receives: put it in a request to the actor under test, as a Pekko
+     * test puts {@code probe.ref()} in one. A reply is received as a message ({@link #expectMessage}, and the rest);
+     * a failure, the replier's ({@code ReplyTo.fail}) or the runtime's when no answer can come (a
+     * {@code NoReplyException}: the request became a dead letter, or its processing failed), is taken with
+     * {@link #expectReplyFailure}. Each call makes a new one, answered once; a null reply, which a probe cannot
+     * receive, throws to the replier.
+     *
+     * <pre>{@code
+     * TestProbe<Long> replies = kit.probe();
+     * bank.send(new Balance("alice", replies.replyTo()));
+     * replies.expectMessage(100L);
+     * }</pre>
+     */
+    @SuppressWarnings("unchecked")
+    public ReplyTo<M> replyTo() {
+        return (ReplyTo<M>) Seam.remoteReplyTo(ref, new RemoteReply() {
+            @Override
+            public void answer(Object reply, Throwable failure) {
+                if (failure == null) {
+                    ref.send((M) reply);                 // received as any message, in order with the others
+                } else {
+                    failed(failure);
+                }
+            }
+
+            @Override
+            public void gaveUp(Throwable cause) {
+                failed(cause);
+            }
+
+            @Override
+            public String toString() {
+                return "the probe '" + name + "'";
+            }
+        });
+    }
+
+    private void failed(Throwable failure) {
+        replyFailures.add(failure);
+        kit.changed();
+    }
+
+    /** Takes the next failure a {@link #replyTo()} of this probe was answered with, and checks it is a {@code type}. */
+    public <T extends Throwable> T expectReplyFailure(Class<T> type) {
+        return expectReplyFailure(type, kit.timeout());
+    }
+
+    /**
+     * Takes the next failure a {@link #replyTo()} of this probe was answered with, waiting at most {@code max}, and
+     * checks that it is a {@code type}; returns it.
+     */
+    public <T extends Throwable> T expectReplyFailure(Class<T> type, Duration max) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(max, "max");
+        kit.waitFor(() -> !replyFailures.isEmpty(), max);
+        Throwable f = replyFailures.poll();
+        if (f == null) {
+            throw fail("expected a failed reply (a " + type.getSimpleName() + ") within " + Texts.duration(max)
+                    + ", but none came" + (received.isEmpty() ? "" : "; replies and messages not taken: "
+                    + Texts.list(received)) + kit.whyNothingCame());
+        }
+        if (!type.isInstance(f)) {
+            AssertionError e = fail("expected a failed reply of a " + type.getName() + " but it failed with "
+                    + Texts.brief(f));
+            e.initCause(f);
+            throw e;
+        }
+        return type.cast(f);
+    }
+
     /** The probe's name (its reference's, too). */
     public String name() {
         return name;
@@ -73,7 +149,7 @@ public final class TestProbe<M> {
     public M receiveMessage(Duration max) {
         M m = next(max);
         if (m == null) {
-            throw fail("no message within " + Texts.duration(max));
+            throw fail("no message within " + Texts.duration(max) + failedReplies());
         }
         return m;
     }
@@ -119,7 +195,7 @@ public final class TestProbe<M> {
         M m = next(max);
         if (m == null) {
             throw fail("expected " + Texts.brief(expected) + " within " + Texts.duration(max) + ", but no message came"
-                    + kit.whyNothingCame());
+                    + failedReplies() + kit.whyNothingCame());
         }
         if (!expected.equals(m)) {
             throw new AssertionFailedError(prefix() + "expected " + Texts.brief(expected) + " but received "
@@ -139,7 +215,7 @@ public final class TestProbe<M> {
         M m = next(max);
         if (m == null) {
             throw fail("expected a " + type.getSimpleName() + " within " + Texts.duration(max)
-                    + ", but no message came" + kit.whyNothingCame());
+                    + ", but no message came" + failedReplies() + kit.whyNothingCame());
         }
         if (!type.isInstance(m)) {
             throw fail("expected a " + type.getName() + " but received a " + m.getClass().getName() + ": "
@@ -215,6 +291,12 @@ public final class TestProbe<M> {
         Objects.requireNonNull(max, "max");
         kit.waitFor(() -> !received.isEmpty(), max);
         return received.poll();
+    }
+
+    /** "; a reply failed instead: ..." when a {@link #replyTo()}'s failure waits to be taken, or "". */
+    private String failedReplies() {
+        Throwable f = replyFailures.peek();
+        return f == null ? "" : "; a reply failed instead (expectReplyFailure takes it): " + Texts.brief(f);
     }
 
     private AssertionError fail(String what) {

@@ -493,4 +493,51 @@ class TestKitTest {
             release.countDown();
         }
     }
+
+    /** Sets a timer on "arm", cancels it on "disarm"; sends "rang" to {@code to} when it rings, then ends. */
+    static final class Alarm extends Actor<String> {
+        final ActorRef<String> to;
+
+        Alarm(ActorRef<String> to) {
+            this.to = to;
+        }
+
+        @Override
+        protected void process(String m) {
+            switch (m) {
+                case "arm" -> startSingleTimer("alarm", "ring", Duration.ofMinutes(5));
+                case "disarm" -> cancelTimer("alarm");
+                default -> {
+                    to.send("rang");
+                    exit();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTestWaitsForAnActorsTimerBeforeItMovesTheClock() {
+        try (TestKit kit = TestKit.builder().manualClock().build()) {
+            TestProbe<String> me = kit.probe();
+            ActorRef<String> first = kit.spawn(new Alarm(me.ref()), "first");
+            ActorRef<String> second = kit.spawn(new Alarm(me.ref()), "second");
+            first.send("arm");
+            kit.awaitTimer(first, "alarm");
+            assertThat(kit.clock().nextDue()).isPresent();           // the first's: it says nothing of the second's
+            assertThat(kit.isTimerActive(second, "alarm")).isFalse();
+            second.send("arm");
+            kit.awaitTimer(second, "alarm");
+            second.send("disarm");
+            kit.awaitCondition("the timer cancelled", () -> !kit.isTimerActive(second, "alarm"));
+            assertThatThrownBy(() -> kit.awaitTimer(second, "another")).isInstanceOf(AssertionError.class)
+                    .hasMessageEndingWith(": a timer 'another' of " + second);
+            second.send("arm");
+            kit.awaitTimer(second, "alarm");
+            kit.clock().advance(Duration.ofMinutes(5));
+            assertThat(me.receiveMessages(2)).containsExactly("rang", "rang");
+            kit.expectTerminated(first);
+            kit.expectTerminated(second);
+            assertThat(kit.isTimerActive(first, "alarm")).isFalse();
+        }
+    }
 }

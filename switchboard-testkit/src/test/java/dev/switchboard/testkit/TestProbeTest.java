@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.NoReplyException;
+import dev.switchboard.actor.ReplyTo;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -109,6 +111,61 @@ class TestProbeTest {
             assertThatThrownBy(() -> events.fishForMessage(kit.timeout(), r -> r.equals(new Note("boom"))
                     ? FishingOutcome.fail("no boom expected") : FishingOutcome.keepFishing()))
                     .hasMessage("probe 'events': no boom expected: Note[text=boom] (caught before it: [Note[text=ok]])");
+        }
+    }
+
+    record Balance(String account, ReplyTo<Long> replyTo) {
+    }
+
+    /** Answers alice's balance, fails the request for anyone else; ends on "exit". */
+    static final class Bank extends Actor<Object> {
+        @Override
+        protected void process(Object m) {
+            switch (m) {
+                case Balance b when b.account().equals("alice") -> b.replyTo().reply(100L);
+                case Balance b -> b.replyTo().fail(new IllegalArgumentException("no account " + b.account()));
+                default -> exit();
+            }
+        }
+    }
+
+    @Test
+    void aProbesReplyToReceivesTheReplyAsAMessageAndAFailureApart() {
+        try (TestKit kit = TestKit.create()) {
+            TestProbe<Long> replies = kit.probe("replies");
+            ActorRef<Object> bank = kit.spawn(new Bank(), "bank");
+            bank.send(new Balance("alice", replies.replyTo()));
+            assertThat(replies.expectMessage(100L)).isEqualTo(100L);
+            bank.send(new Balance("bob", replies.replyTo()));
+            assertThatThrownBy(() -> replies.expectMessage(Duration.ofMillis(100), 100L))
+                    .hasMessageContaining("but no message came; a reply failed instead (expectReplyFailure takes it):"
+                            + " java.lang.IllegalArgumentException: no account bob");
+            assertThat(replies.expectReplyFailure(IllegalArgumentException.class)).hasMessage("no account bob");
+            bank.send("exit");
+            kit.expectTerminated(bank);
+            bank.send(new Balance("alice", replies.replyTo()));       // a dead letter: not the bank's request
+            replies.expectNoMessage();
+            assertThatThrownBy(() -> replies.expectReplyFailure(RuntimeException.class, Duration.ofMillis(100)))
+                    .isInstanceOf(AssertionFailedError.class)
+                    .hasMessageStartingWith("probe 'replies': expected a failed reply (a RuntimeException) within 100"
+                            + " ms, but none came");
+            kit.expectDeadLetter(d -> true);
+        }
+    }
+
+    @Test
+    void aRequestHandedOnWithAProbesReplyToThatCannotBeAnsweredIsAFailedReply() {
+        try (TestKit kit = TestKit.create()) {
+            TestProbe<Long> replies = kit.probe("replies");
+            ActorRef<Object> bank = kit.spawn(new Bank(), "bank");
+            bank.send("exit");
+            kit.expectTerminated(bank);
+            ReplyTo<Long> replyTo = replies.replyTo();
+            assertThat(replyTo).hasToString("replyTo(request to " + replies.ref() + ")");
+            replyTo.forward(bank, new Balance("alice", replyTo));
+            assertThat(replies.expectReplyFailure(NoReplyException.class))
+                    .hasMessageStartingWith(bank + " terminated before processing the request Balance[account=alice");
+            kit.expectDeadLetter(d -> true);
         }
     }
 }
