@@ -531,7 +531,7 @@ class FailureReportingTest {
                 ref.send(new Unprintable());
             }));
             assertThat(t).isNotInstanceOf(FinishTimeoutException.class).hasMessage("boom");
-            assertThat(t.getSuppressed()[0].getMessage()).contains("its toString threw");
+            assertThat(t.getSuppressed()[0].getMessage()).contains("its toString() threw java.lang.IllegalStateException");
         }
     }
 }
