@@ -219,8 +219,16 @@ public final class HangReports {
      * (a finish, a close), and describing the program's objects runs the program's code ({@code toString}).
      */
     public String report(Scope scope) {
+        return report(scope, null);
+    }
+
+    /**
+     * {@link #report(Scope)}, adding to {@code ownItems} (if not null) the items of {@code scope}'s own open work it
+     * lists, so that a caller that needs both describes the program's objects once.
+     */
+    public String report(Scope scope, List<String> ownItems) {
         try {
-            return buildReport(scope);
+            return buildReport(scope, ownItems);
         } catch (Throwable t) {
             try {
                 return scope + " (the report of what keeps it open failed: " + SafeText.of(t) + ")";
@@ -230,7 +238,7 @@ public final class HangReports {
         }
     }
 
-    private String buildReport(Scope scope) {
+    private String buildReport(Scope scope, List<String> ownItems) {
         long now = scheduler.clock().nanoTime();
         // A finish, an actor, an awaiting task and an awaited reply are stamped by the rough clock (on hot paths):
         // measured against it too, their ages keep the order of the events (an await is never older than its
@@ -238,6 +246,9 @@ public final class HangReports {
         long rough = scheduler.roughNanoTime();
         StringBuilder sb = new StringBuilder(scope.describe(rough));
         List<String> items = scope.openItems(rough);
+        if (ownItems != null) {
+            ownItems.addAll(items);
+        }
         for (Scope handed : scheduler.openScopes.tracking) {
             if (handed != scope && handed.handedTo(scope)) {     // a finish that stopped waiting left it this work
                 for (String item : handed.openItems(rough)) {

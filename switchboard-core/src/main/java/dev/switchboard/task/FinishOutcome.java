@@ -4,6 +4,7 @@ import dev.switchboard.internal.Failures;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -64,8 +65,9 @@ final class FinishOutcome {
      */
     static void rethrow(Scope scope, Duration timeout, Scheduler scheduler) {
         if (!scope.isEnded() && scope.stopped() == null) {
-            FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.hangReports().report(scope),
-                    scope.openItems(scheduler.roughNanoTime()));          // as the report's: see HangReports
+            List<String> items = new ArrayList<>();             // the report's, not made twice: see HangReports
+            FinishTimeoutException e = new FinishTimeoutException(timeout, scheduler.hangReports().report(scope, items),
+                    items);
             scope.failures().forEach(e::addSuppressed);
             throw e;
         }

@@ -110,4 +110,40 @@ class ProgramTextTest {
             rt.finish(() -> stuck[0].send("exit"));
         }
     }
+
+    /** Counts the calls of its {@code toString()}. */
+    record Counted(java.util.concurrent.atomic.AtomicInteger printed, ReplyTo<String> replyTo) {
+        @Override
+        public String toString() {
+            return "Counted#" + printed.incrementAndGet();
+        }
+    }
+
+    /**
+     * A finish that times out describes each open item once, though its exception carries both the report and the
+     * items: a slow {@code toString()} (seconds, in a hostile test) made the timeout come that much later per pass.
+     */
+    @Test
+    void aTimedOutFinishDescribesTheProgramsObjectsOnce() {
+        java.util.concurrent.atomic.AtomicInteger printed = new java.util.concurrent.atomic.AtomicInteger();
+        try (TaskRuntime rt = TaskRuntime.builder().name("once").workers(2).noHangReports().build()) {
+            ActorRef<Object>[] silent = ActorRef.newArray(1);
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofMillis(300), () -> {
+                silent[0] = new Silent().start("silent");
+                new Actor<Void>() {
+                    @Override
+                    protected void onStart() {
+                        this.<Object, String>awaitReply(silent[0], r -> new Counted(printed, r), (String a) -> { });
+                    }
+
+                    @Override
+                    protected void process(Void m) {
+                    }
+                }.start("asker");
+            }));
+            assertThat(thrown).isInstanceOf(FinishTimeoutException.class).hasMessageContaining("Counted#1");
+            assertThat(((FinishTimeoutException) thrown).openItems()).anyMatch(item -> item.contains("Counted#1"));
+            assertThat(printed.get()).isEqualTo(1);
+        }
+    }
 }
