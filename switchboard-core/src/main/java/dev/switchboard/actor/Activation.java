@@ -37,6 +37,8 @@ final class Activation extends Node {
     private final boolean countChildren;
     /** Whether the actor's class overrides {@code onExit()} (looked up once, by start()). */
     final boolean exitHook;
+    /** True while the actor's {@code onExit()} runs; confined to the thread that runs it (the token's holder). */
+    boolean inExitHook;
     /*
      * Tasks and actors attached to this activation, and how many of their subtrees have ended (counted for
      * selectors only, whose stall check asks whether one is still alive: spawned != ended). Two counters, not

@@ -194,11 +194,13 @@ final class ActorLifecycle {
         }
         Thread thread = Thread.currentThread();
         Node previous = Context.enter(thread, activation);
+        activation.inExitHook = true;
         try {
             ActorHosting.instanceOf(actor).onExit();
         } catch (Throwable t) {
             ActorFailures.reportNote(actor, t, " failed in onExit() after it terminated", "", "in onExit()");
         } finally {
+            activation.inExitHook = false;
             Context.restore(thread, previous);
             if (actor.scheduler().onWorker()) {
                 Thread.interrupted();

@@ -63,7 +63,8 @@ final class AwaitedReplies {
         }
         OwnerChecks.requireNoPolicy(requester, "awaitReply()",
                 "send the reply as a message, or ask() and handle the future");
-        if (requester.isTerminated() && Context.current() == requester.activation()) {
+        Activation exiting = requester.activation();
+        if (exiting != null && exiting.inExitHook && Context.current() == exiting) {
             throw new IllegalStateException(requester + ".awaitReply() in its onExit(): its handler could never run,"
                     + " the actor has ended (ask() and handle the future, or send the request with a plain send)");
         }

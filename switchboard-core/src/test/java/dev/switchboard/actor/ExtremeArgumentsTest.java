@@ -177,6 +177,47 @@ class ExtremeArgumentsTest {
         }
     }
 
+    /**
+     * An actor stopped from outside while it processes a message may still call {@code awaitReply} in that message:
+     * it is not in {@code onExit()}, and it ends as the guide says, the reply a {@code REPLY_AFTER_EXIT} dead letter.
+     * The check for {@code onExit()} read the actor's terminated status, which the stop had set, and failed it.
+     */
+    @Test
+    void anActorStoppedWhileItProcessesMayStillAwaitAReply() {
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (TaskRuntime rt = TaskRuntime.builder().name("stopped").workers(2).build()) {
+            long before = rt.deadLetterCount();
+            rt.finish(() -> {
+                ActorRef<Object> server = new Actor<Object>() {
+                    @Override
+                    protected void process(Object m) {
+                        if (m instanceof ReplyTo<?> r) {
+                            ((ReplyTo<String>) r).reply("answer");
+                        } else {
+                            exit();
+                        }
+                    }
+                }.start("server");
+                ActorRef<String> asker = new Actor<String>() {
+                    @Override
+                    protected void process(String m) {
+                        busy.countDown();
+                        await(release);
+                        this.<Object, String>awaitReply(server, r -> r, (String answer) -> { });
+                    }
+                }.start("asker");
+                asker.send("go");
+                await(busy);
+                asker.stopNow();
+                release.countDown();
+                asker.whenTerminated().toCompletableFuture().join();
+                server.send("exit");
+            });
+            assertThat(rt.deadLetterCount() - before).as("the answer, after the asker's end").isEqualTo(1);
+        }
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
