@@ -133,7 +133,8 @@ final class ActorDiagnostics {
             if (ts == ActorState.NEW) {
                 return " (" + r + " was never started: the request waits in its mailbox)";
             } else if (ts == ActorState.TERMINATED) {
-                return " (" + r + " has exited)";
+                return " (" + r + (ActorStop.stopped(r.actor) ? " was stopped"
+                        : ActorFailures.kept(r.actor) != null ? " failed" : " has exited") + ")";
             } else if (r.actor.dispatch instanceof PolicyDispatch p) {
                 try {
                     int held = p.policy.held();       // a racy read, and a policy's own code: it may throw

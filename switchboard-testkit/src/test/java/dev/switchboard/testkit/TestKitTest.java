@@ -540,4 +540,22 @@ class TestKitTest {
             assertThat(kit.isTimerActive(first, "alarm")).isFalse();
         }
     }
+
+    /** A timeout says how the actor it waited for ended: it said "has exited" of one stopped or failed. */
+    @Test
+    void aTimeoutSaysHowTheSilentActorEnded() {
+        try (TestKit kit = TestKit.builder().manualClock().build()) {
+            ActorRef<Object> silent = kit.spawn(new Actor<Object>() {
+                @Override
+                protected void process(Object m) {
+                }
+            }, "silent");
+            java.util.concurrent.CompletableFuture<Object> answer = silent.ask(r -> r, Duration.ofMinutes(1));
+            silent.stop();
+            kit.expectTerminated(silent);
+            kit.clock().advance(Duration.ofMinutes(1));
+            assertThat(answer).failsWithin(Duration.ZERO).withThrowableThat().havingCause()
+                    .isInstanceOf(ReplyTimeoutException.class).withMessageEndingWith("(" + silent + " was stopped)");
+        }
+    }
 }
