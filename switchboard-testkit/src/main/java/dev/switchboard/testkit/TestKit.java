@@ -228,6 +228,43 @@ public final class TestKit implements AutoCloseable {
         }
     }
 
+    /** Runs {@code assertion} until it passes, at most the {@link #timeout()}; see the other form. */
+    public void awaitAssert(Runnable assertion) {
+        awaitAssert(assertion, timeout);
+    }
+
+    /**
+     * Runs {@code assertion} (AssertJ's or JUnit's assertions, which throw an {@link AssertionError}) again and again
+     * until it passes, at most {@code max}; if it never does, fails the test with its last {@code AssertionError}
+     * (Pekko's {@code awaitAssert}). Under a {@link ScheduleExplorer} the program runs between the tries. An
+     * exception other than an {@code AssertionError} is thrown at once.
+     *
+     * <pre>{@code
+     * kit.awaitAssert(() -> assertThat(registry.names()).containsExactly("a", "b"));
+     * }</pre>
+     */
+    public void awaitAssert(Runnable assertion, Duration max) {
+        Objects.requireNonNull(assertion, "assertion");
+        AssertionError[] last = new AssertionError[1];
+        boolean passed = waitFor(() -> {
+            try {
+                assertion.run();
+                return true;
+            } catch (AssertionError notYet) {
+                last[0] = notYet;
+                return false;
+            }
+        }, max);
+        if (!passed) {
+            AssertionFailedError e = new AssertionFailedError("not within " + Texts.duration(max) + ": "
+                    + (last[0] == null ? "the assertion never ran" : last[0].getMessage()));
+            if (last[0] != null) {
+                e.initCause(last[0]);
+            }
+            throw e;
+        }
+    }
+
     /**
      * Waits at most the {@link #timeout()} until {@code actor} has an active timer under {@code key}: one it started
      * ({@code startSingleTimer} or a periodic form) and has not cancelled, a single one until its message is taken.

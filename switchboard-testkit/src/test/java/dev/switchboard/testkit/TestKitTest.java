@@ -558,4 +558,27 @@ class TestKitTest {
                     .isInstanceOf(ReplyTimeoutException.class).withMessageEndingWith("(" + silent + " was stopped)");
         }
     }
+
+    @Test
+    void awaitAssertRetriesUntilTheAssertionPassesAndFailsWithItsLastError() {
+        try (TestKit kit = TestKit.create()) {
+            java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            ActorRef<String> recorder = kit.spawn(new Actor<String>() {
+                @Override
+                protected void process(String m) {
+                    seen.add(m);
+                }
+            });
+            recorder.send("a");
+            recorder.send("b");
+            kit.awaitAssert(() -> assertThat(seen).containsExactly("a", "b"));
+            assertThatThrownBy(() -> kit.awaitAssert(() -> assertThat(seen).contains("c"), Duration.ofMillis(100)))
+                    .isInstanceOf(AssertionError.class).hasMessageStartingWith("not within 100 ms: ")
+                    .hasMessageContaining("\"c\"").hasCauseInstanceOf(AssertionError.class);
+            assertThatThrownBy(() -> kit.awaitAssert(() -> {
+                throw new IllegalStateException("not an assertion");
+            })).isInstanceOf(IllegalStateException.class);
+            recorder.stop();
+        }
+    }
 }
