@@ -1,6 +1,7 @@
 package dev.switchboard.place;
 
 import dev.switchboard.actor.ActorRef;
+import dev.switchboard.actor.NoReplyException;
 import dev.switchboard.spi.Seam;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,6 +61,11 @@ final class ExportedActors {
         }
     }
 
+    /** Why the creation here of the actor {@code id} failed, or null if it did not. */
+    String creationFailure(long id) {
+        return failedCreations.get(id);
+    }
+
     /** Whether the actor {@code id}, not exported here, has ended (or its creation here failed). */
     boolean hasEnded(long id) {
         return failedCreations.containsKey(id) || gone.containsKey(id)
@@ -78,12 +84,12 @@ final class ExportedActors {
                 ref = actors.get(id);
                 if (ref == null) {
                     if (failedCreations.containsKey(id)) {
-                        place.lostDeliveries(1);
+                        lost(d, failedCreations.get(id));
                         LOG.log(System.Logger.Level.WARNING, () -> "place " + place.names.get(place.here) + ": a "
                                 + d.message().getClass().getName() + " for actor " + id + " is a dead letter: "
                                 + failedCreations.get(id));
                     } else if (GlobalId.of(id).creationPlace() == place.here || gone.containsKey(id)) {
-                        place.lostDeliveries(1);            // an actor that terminated and was swept out
+                        lost(d, "it has terminated");       // an actor that terminated and was swept out
                     } else {
                         waiting.computeIfAbsent(id, k -> new ArrayList<>()).add(d);
                     }
@@ -119,8 +125,23 @@ final class ExportedActors {
             failedCreations.put(id, why);
             List<Frames.Deliver> lost = waiting.remove(id);
             if (lost != null) {
-                place.lostDeliveries(lost.size());
+                for (Frames.Deliver d : lost) {
+                    lost(d, why);
+                }
             }
+        }
+    }
+
+    /**
+     * A message for the actor {@code d.to()} that no actor here will process ({@code why}): counted, and a request's
+     * requester hears at once that no answer can come, as it would of a local actor that had ended.
+     */
+    private void lost(Frames.Deliver d, String why) {
+        place.lostDeliveries(1);
+        if (d.request() != null) {
+            Seam.giveUp(d.request(), new NoReplyException("actor " + d.to() + " of place "
+                    + place.names.get(place.here) + " did not process the request " + d.message().getClass().getName()
+                    + ": " + why));
         }
     }
 
@@ -137,7 +158,7 @@ final class ExportedActors {
                 Seam.sendNow(ref, d.mailbox(), d.message());
             }
         } catch (RuntimeException e) {
-            place.lostDeliveries(1);
+            lost(d, "it could not take it: " + e);
             place.failed(new IllegalStateException("place " + place.names.get(place.here) + " could not deliver a "
                     + d.message().getClass().getName() + " from place " + place.names.get(from) + " to actor "
                     + d.to() + ": " + e, e));

@@ -72,6 +72,8 @@ final class RemoteWatches {
         ActorRef<?> local = place.exports.get(id);
         if (local != null) {
             register(local, id, from);
+        } else if (place.exports.creationFailure(id) != null) {
+            tell(from, id, "FAILED", IllegalStateException.class.getName(), place.exports.creationFailure(id));
         } else if (place.exports.hasEnded(id)) {
             tell(from, id, "EXITED", null, "it had ended before the watch came");
         } else {

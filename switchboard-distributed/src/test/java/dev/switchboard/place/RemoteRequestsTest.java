@@ -1,12 +1,14 @@
 package dev.switchboard.place;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.switchboard.actor.Actor;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.NoReplyException;
 import dev.switchboard.actor.ReplyTimeoutException;
 import dev.switchboard.actor.ReplyTo;
+import dev.switchboard.actor.Terminated;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -149,6 +151,38 @@ class RemoteRequestsTest {
                 .hasMessageStartingWith("at place p2: Counter@").hasMessageContaining("terminated before processing"
                         + " the request");
         assertThat(report.deadLetters()[0]).as("the late reply, at place 0").isEqualTo(1);
+    }
+
+    /** A recipe whose actor cannot be made at its place. */
+    record NewBroken() implements ActorRecipe<CounterMsg> {
+        @Override
+        public Actor<CounterMsg> create() {
+            throw new IllegalStateException("no database at this place");
+        }
+    }
+
+    /**
+     * A request to an actor whose creation failed at its place fails at once, as one to an actor that has ended:
+     * it waited for its timeout, whatever it was, while the place had counted it a dead letter at once. Watched
+     * after that, the actor ended {@code FAILED}, with why (it read {@code EXITED}).
+     */
+    @Test
+    void aRequestToAnActorWhoseCreationFailedFailsAtOnce() {
+        Throwable[] asked = new Throwable[1];
+        Terminated[] ended = new Terminated[1];
+        Throwable program = catchThrowable(() -> Places.builder().places(2).workers(2)
+                .messages(Add.class, NewBroken.class).run(places -> {
+                    ActorRef<CounterMsg> broken = places.start(1, new NewBroken());
+                    asked[0] = failure(broken.ask(r -> new Add(1, r), Duration.ofHours(1)));
+                    ended[0] = broken.whenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+                }));
+        assertThat(asked[0]).isInstanceOf(NoReplyException.class)
+                .hasMessageContaining("did not process the request " + Add.class.getName())
+                .hasMessageContaining("no database at this place");
+        assertThat(ended[0].reason()).as("watched after the failure: " + ended[0]).isEqualTo(Terminated.Reason.FAILED);
+        assertThat(ended[0].failure()).hasMessageContaining("no database at this place");
+        assertThat(program).as("the creation's failure reaches the program").isNotNull()
+                .hasStackTraceContaining("no database at this place");
     }
 
     @Test
