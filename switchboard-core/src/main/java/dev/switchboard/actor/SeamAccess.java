@@ -1,6 +1,8 @@
 package dev.switchboard.actor;
 
 import dev.switchboard.internal.ActorAccess;
+import dev.switchboard.internal.Context;
+import dev.switchboard.internal.Node;
 import dev.switchboard.internal.RemoteAnswer;
 import dev.switchboard.internal.RemoteSend;
 import dev.switchboard.spi.DispatchPolicy;
@@ -57,6 +59,12 @@ final class SeamAccess extends ActorAccess {
             throw new IllegalArgumentException(ref + " is not the reference of an actor of this JVM");
         }
         return local.actor.state() == ActorState.TERMINATED;
+    }
+
+    @Override
+    public boolean runsFor(Object actor) {
+        Node n = Context.current();
+        return n != null && n.owner() == ((ActorCore<?>) actor).cell();
     }
 
     @Override

@@ -53,6 +53,9 @@ public abstract class ActorAccess {
      */
     public abstract boolean hasActiveTimer(Object ref, Object key);
 
+    /** Whether the current thread runs the processing of {@code actor} (an ActorCore) or a task it spawned. */
+    public abstract boolean runsFor(Object actor);
+
     /**
      * A dead letter (a DeadLetter) in words for the log: its reason, its message's type (never the message's
      * contents, which may be private) and its recipient.

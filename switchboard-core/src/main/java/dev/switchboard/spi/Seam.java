@@ -229,6 +229,14 @@ public final class Seam {
         return access().internals(Objects.requireNonNull(actor, "actor"));
     }
 
+    /**
+     * Whether the current thread runs {@code actor}'s processing or a task it spawned, rather than another actor's
+     * work (a waiting thread helps with whatever work is queued, another actor's too).
+     */
+    public static boolean runsFor(ActorCore<?> actor) {
+        return access().runsFor(Objects.requireNonNull(actor, "actor"));
+    }
+
     /** Whether {@code ref} is a reference to an actor of another JVM ({@link #remoteRef}). */
     public static boolean isRemote(ActorRef<?> ref) {
         return access().isRemote(Objects.requireNonNull(ref, "ref"));

@@ -1,5 +1,8 @@
 package dev.switchboard.stm;
 
+import dev.switchboard.actor.ActorCore;
+import dev.switchboard.spi.Seam;
+
 /**
  * The read-only message a thread is processing, if any, so that a write to a {@link TRef} from one fails naming
  * it. A write reads one static flag, set by the first read-only message ever processed, before it looks.
@@ -35,9 +38,13 @@ final class ReadOnlyScope {
         }
     }
 
-    /** Fails a write to a TRef ({@code op}) made while this thread processes a read-only message. */
+    /**
+     * Fails a write to a TRef ({@code op}) made by the processing of a read-only message on this thread (or a task
+     * of its actor that this thread runs inside it); another actor's work that a waiting thread helps with there
+     * writes as anywhere.
+     */
     static void requireWritable(String op) {
-        if (used && CURRENT.get() instanceof Object[] scope) {
+        if (used && CURRENT.get() instanceof Object[] scope && Seam.runsFor((ActorCore<?>) scope[0])) {
             throw new IllegalStateException("TRef." + op + "() in the read-only message " + brief(scope[1]) + " of "
                     + scope[0] + ": read-only messages may not write (send it as a transactional message, or do not"
                     + " mark its type ReadOnly)");
@@ -48,7 +55,7 @@ final class ReadOnlyScope {
         String s;
         try {
             s = String.valueOf(message);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {       // a cyclic toString
             s = null;
         }
         if (s == null) {                                       // it threw, or returned null

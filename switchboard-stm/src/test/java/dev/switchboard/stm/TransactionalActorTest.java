@@ -942,6 +942,47 @@ class TransactionalActorTest {
         }
     }
 
+    record Report() implements ReadOnly {
+    }
+
+    /**
+     * Only the read-only message's own processing may not write: an actor it waits for in a {@code finish}, which
+     * the waiting thread runs itself, commits its writes. The helper's write failed, naming the read-only message.
+     */
+    @Test
+    void anotherActorsWorkRunInsideAReadOnlyMessageWrites() {
+        TRef<Integer> counter = TRef.of(0);
+        for (int i = 1; i <= 5; i++) {
+            try (TaskRuntime rt = TaskRuntime.create(2)) {
+                rt.finish(() -> {
+                    ActorRef<Object> reader = new TransactionalActor<Object>() {
+                        @Override
+                        protected void process(Object m) {
+                            if (m instanceof Report) {
+                                TaskRuntime.current().finish(() -> new Actor<String>() {
+                                    @Override
+                                    protected void onStart() {
+                                        Stm.atomic(() -> counter.set(counter.get() + 1));
+                                        exit();
+                                    }
+
+                                    @Override
+                                    protected void process(String s) {
+                                    }
+                                }.start("helper"));
+                            } else {
+                                exit();
+                            }
+                        }
+                    }.start("reader");
+                    reader.send(new Report());
+                    reader.send("exit");
+                });
+            }
+            assertThat(counter.directGet()).isEqualTo(i);
+        }
+    }
+
     @Test
     void aTransactionThatThrowsIsRolledBackAndFailsTheActor() {
         try (TaskRuntime rt = TaskRuntime.create(2)) {
