@@ -37,6 +37,11 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
      * {@link #toString} reads the request racily, for diagnostics, and a timeout whom a router chose.
      */
     private ReplyTo<?> replyTo;
+    /**
+     * True while a transaction holds the request, to send it when it commits ({@link HeldAsk}): a timeout then says
+     * the request was never sent.
+     */
+    volatile boolean held;
 
     private AskFuture(ActorCore<?> target) {
         this.target = target.self;
@@ -71,8 +76,12 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         ReplyTo<R> replyTo = new ReplyTo<>(future, target.self);
         M message = replyTo.build(request, target, "ask");
         future.replyTo = replyTo;
-        Interceptor held = SendInterception.interceptor();
-        if (held == null || !held.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index))) {
+        Interceptor holder = SendInterception.interceptor();
+        if (holder != null) {
+            future.held = true;                        // before the transaction can run it (it sends, then clears)
+        }
+        if (holder == null || !holder.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index))) {
+            future.held = false;
             MailboxAdmission.request(target, new Request(message, replyTo), message, index);
         }                                              // else a transaction sends it when it commits
         future.timeoutAfter(timeout, message, requester());
@@ -268,8 +277,11 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         String thread = requester == null ? Thread.currentThread().getName() : null;
         try {
             TimerService timers = local != null ? ActorTimers.timers(local) : remote.timers();
-            ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> settle(null,
-                    new ReplyTimeoutException(requester, thread, target, replyTo == null ? null : replyTo.routedTo,
+            ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> settle(null, held
+                    ? new ReplyTimeoutException(requester, thread, target, null, ActorDiagnostics.brief(request), after,
+                            ": the request was never sent: the transaction that asked holds it until it commits, and it"
+                            + " had not (a transaction may not wait for the answer to its own ask)")
+                    : new ReplyTimeoutException(requester, thread, target, replyTo == null ? null : replyTo.routedTo,
                             ActorDiagnostics.brief(request), after)),
                     () -> settle(null, new NoReplyException("runtime '" + timers.name() + "' was closed before "
                             + target + " replied to " + ActorDiagnostics.brief(request))));

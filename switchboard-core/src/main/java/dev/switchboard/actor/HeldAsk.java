@@ -26,6 +26,7 @@ final class HeldAsk<M> implements DroppableEffect {
 
     @Override
     public void run() {
+        future.held = false;                           // sent now: a timeout from here on is the target's
         try {
             MailboxAdmission.request(target, new Request(message, replyTo), message, index);
         } catch (RuntimeException notSent) {

@@ -26,11 +26,17 @@ public final class ReplyTimeoutException extends RuntimeException {
      */
     ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, ActorRef<?> routedTo,
             String request, Duration timeout) {
+        this(requester, thread, target, routedTo, request, timeout,
+                ActorDiagnostics.whyNoReply(routedTo != null ? routedTo : target));
+    }
+
+    /** As the other form, with {@code why} (" (...)" or "") in place of the note on the silent actor. */
+    ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, ActorRef<?> routedTo,
+            String request, Duration timeout, String why) {
         super(target + (routedTo != null ? " (which " + (routes(target) ? "routed" : "handed") + " it "
                 + (routes(target) ? "to " : "on to ") + routedTo + ")" : "") + " did not reply to "
                 + request + " within " + timeout.toMillis() + " ms (asked by "
-                + (requester != null ? requester : "thread '" + thread + "'") + ")"
-                + ActorDiagnostics.whyNoReply(routedTo != null ? routedTo : target));
+                + (requester != null ? requester : "thread '" + thread + "'") + ")" + why);
         this.requester = requester;
         this.target = target;
         this.timeout = timeout;

@@ -942,6 +942,43 @@ class TransactionalActorTest {
         }
     }
 
+    /**
+     * A transaction that waits for its own ask through a future the runtime cannot see ({@code allOf}) waits for the
+     * ask's timeout, since the request goes out only when the transaction commits; the timeout says so. It said the
+     * asked actor did not reply, though it never had the request.
+     */
+    @Test
+    void aTimeoutOfAnAskATransactionHeldSaysTheRequestWasNeverSent() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            Throwable thrown = catchThrowable(() -> rt.finish(() -> {
+                ActorRef<Object> server = new Actor<Object>() {
+                    @Override
+                    protected void process(Object m) {
+                        exit();
+                    }
+                }.start("server");
+                ActorRef<String> asker = new TransactionalActor<String>() {
+                    @Override
+                    protected void process(String m) {
+                        CompletableFuture<Object> f = server.ask(r -> "question", Duration.ofMillis(200));
+                        CompletableFuture.allOf(f).join();
+                    }
+                }.start("asker");
+                asker.send("go");
+                asker.whenTerminated().toCompletableFuture().join();        // failed: its wait timed out
+                server.send("bye");
+            }));
+            Throwable cause = thrown;
+            while (cause != null && !(cause instanceof dev.switchboard.actor.ReplyTimeoutException)) {
+                cause = cause.getCause();
+            }
+            assertThat(cause).as("in " + thrown).isNotNull().hasMessageContaining("did not reply to question within"
+                    + " 200 ms (asked by asker@").hasMessageEndingWith(": the request was never sent: the transaction"
+                    + " that asked holds it until it commits, and it had not (a transaction may not wait for the"
+                    + " answer to its own ask)");
+        }
+    }
+
     record Report() implements ReadOnly {
     }
 
