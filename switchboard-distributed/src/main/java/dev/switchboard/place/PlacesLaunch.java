@@ -283,7 +283,7 @@ final class PlacesLaunch {
         } catch (MultiException e) {
             failures.addAll(e.failures());
             notKept += e.failureCount() - e.failures().size();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {          // a checked exception or an Error of the body too: the others' work goes on
             failures.add(e);
         }
         long bodyEnded = System.nanoTime();

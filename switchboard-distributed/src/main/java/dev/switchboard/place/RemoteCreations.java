@@ -36,6 +36,10 @@ final class RemoteCreations {
         }
         String shown = name != null ? name : recipeName(recipe);
         if (at == place.here) {
+            if (place.runtime.isClosed()) {               // else it would start on whatever runtime the caller is in
+                throw new IllegalStateException("cannot start a " + shown + " at place " + place.names.get(at)
+                        + ": the program has ended (its runtime '" + place.runtime.name() + "' is closed)");
+            }
             ActorCore<M> actor = create(recipe);
             checkMailboxes(actor, mailboxes, recipe);
             return actor.start(shown);

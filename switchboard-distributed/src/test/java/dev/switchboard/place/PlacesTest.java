@@ -323,6 +323,62 @@ class PlacesTest {
                         }));
     }
 
+    record Echo(int n, ActorRef<Integer> back) {
+    }
+
+    record NewEcho() implements ActorRecipe<Echo> {
+        @Override
+        public Actor<Echo> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Echo e) {
+                    e.back().send(e.n());
+                    if (e.n() == 3) {
+                        exit();
+                    }
+                }
+            };
+        }
+    }
+
+    /**
+     * A body that throws a checked exception or an {@code Error} ends the program as one that throws a runtime
+     * exception does: after the work it started on other places, with a {@code MultiException}. It ended at once,
+     * throwing the body's exception itself, and the other places' work was dropped as the runtime closed.
+     */
+    @Test
+    void aBodyThatThrowsACheckedExceptionStillWaitsForTheOtherPlacesWork() {
+        AtomicLong echoes = new AtomicLong();
+        assertThatThrownBy(() -> Places.builder().places(2).workers(1).messages(Echo.class, NewEcho.class)
+                .run(places -> {
+                    ActorRef<Integer> counter = new Actor<Integer>() {
+                        @Override
+                        protected void process(Integer n) {
+                            if (echoes.incrementAndGet() == 3) {
+                                exit();
+                            }
+                        }
+                    }.start("counter");
+                    ActorRef<Echo> echo = places.start(1, new NewEcho());
+                    for (int i = 1; i <= 3; i++) {
+                        echo.send(new Echo(i, counter));
+                    }
+                    throw new java.io.IOException("the body's checked failure");
+                }))
+                .isInstanceOfSatisfying(MultiException.class, e -> assertThat(e.failures()).singleElement()
+                        .isInstanceOf(java.io.IOException.class));
+        assertThat(echoes.get()).as("the other place's work ran to its end").isEqualTo(3);
+    }
+
+    /** After {@code run} returned, a start at place 0 is refused, as one at another place is. */
+    @Test
+    void aStartAfterTheProgramEndedIsRefused() throws Exception {
+        Places[] kept = new Places[1];
+        Places.builder().places(1).workers(1).messages(Echo.class, NewEcho.class).run(places -> kept[0] = places);
+        assertThatThrownBy(() -> kept[0].start(0, new NewEcho())).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("cannot start a Echo at place p0: the program has ended (its runtime '");
+    }
+
     record NewCrasher() implements ActorRecipe<Boolean> {
         @Override
         public Actor<Boolean> create() {
