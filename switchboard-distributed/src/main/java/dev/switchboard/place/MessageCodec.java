@@ -99,6 +99,29 @@ final class MessageCodec {
         this.limits = limits;
         this.inputs = ThreadLocal.withInitial(() -> new BoundedInput(limits));
         this.outputs = ThreadLocal.withInitial(() -> new BoundedOutput(OUTPUT_BYTES, limits));
+        requireConstructible(newKryo());
+    }
+
+    /**
+     * Refuses a message class the receiving place could not rebuild: Kryo makes a plain class's instance with its
+     * no-arg constructor before it sets the fields (a record, through its canonical constructor). Without the
+     * check, a send of one succeeds and the place that reads it closes the link.
+     */
+    private void requireConstructible(Kryo kryo) {
+        for (Class<?> c : userClasses) {
+            if (c.isRecord() || c.isEnum() || c.isArray() || c.isInterface()
+                    || java.lang.reflect.Modifier.isAbstract(c.getModifiers())
+                    || !(kryo.getSerializer(c) instanceof com.esotericsoftware.kryo.serializers.FieldSerializer<?>)) {
+                continue;
+            }
+            try {
+                kryo.getInstantiatorStrategy().newInstantiatorOf(c);
+            } catch (KryoException e) {
+                throw new IllegalArgumentException("the message class " + c.getName() + " cannot be rebuilt by the"
+                        + " place that receives it: it has no no-arg constructor (make it a record, or give it one,"
+                        + " private if you like); " + origin, e);
+            }
+        }
     }
 
     /** What a frame may make a place read and allocate. */

@@ -379,6 +379,29 @@ class PlacesTest {
                 .hasMessageStartingWith("cannot start a Echo at place p0: the program has ended (its runtime '");
     }
 
+    /** A message class Kryo could not rebuild at the receiving place: no no-arg constructor. */
+    static final class NoConstructor {
+        final int n;
+
+        NoConstructor(int n) {
+            this.n = n;
+        }
+    }
+
+    /**
+     * A registered message class that the receiving place could not rebuild is refused when the program starts. A
+     * send of one went out, and the receiving place closed the link, saying the frame was "not a message of this
+     * program".
+     */
+    @ParameterizedTest(name = "{0} places")
+    @ValueSource(ints = {1, 2})
+    void aMessageClassWithoutANoArgConstructorIsRefusedAtTheStart(int count) {
+        assertThatThrownBy(() -> Places.builder().places(count).workers(1).messages(NoConstructor.class)
+                .run(places -> { }))
+                .hasStackTraceContaining("the message class " + NoConstructor.class.getName() + " cannot be rebuilt"
+                        + " by the place that receives it: it has no no-arg constructor");
+    }
+
     record NewCrasher() implements ActorRecipe<Boolean> {
         @Override
         public Actor<Boolean> create() {
