@@ -43,8 +43,8 @@ final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
         } catch (BoundedInput.OverLimit e) {
             refuse(ctx, overLimit(frame, e));
             return;
-        } catch (RuntimeException e) {
-            refuse(ctx, "a frame that is not a message of this program: " + Transport.firstLine(e.getMessage()));
+        } catch (RuntimeException | LinkageError e) {
+            refuse(ctx, undecodable(e));
             return;
         }
         transport.heard(peer, message);
@@ -64,6 +64,22 @@ final class Connection extends SimpleChannelInboundHandler<ByteBuf> {
             }
             default -> transport.receiver().received(peer, message);
         }
+    }
+
+    /**
+     * Why a frame that could not be decoded is refused. A class of the message that this place cannot load or
+     * initialize (its static initializer threw; Kryo wraps the error) is the program's fault, not the frame's: it is
+     * named, with its cause.
+     */
+    private static String undecodable(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof LinkageError linkage) {
+                return "a message whose class this place cannot load or initialize: " + linkage
+                        + (linkage.getCause() != null
+                        ? " (caused by " + Transport.firstLine(String.valueOf(linkage.getCause())) + ")" : "");
+            }
+        }
+        return "a frame that is not a message of this program: " + Transport.firstLine(e.getMessage());
     }
 
     /**

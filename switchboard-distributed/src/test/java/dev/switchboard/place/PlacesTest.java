@@ -402,6 +402,41 @@ class PlacesTest {
                         + " by the place that receives it: it has no no-arg constructor");
     }
 
+    /** A message class whose static initializer fails outside the test's JVM, as one that needs its host's setup. */
+    record Fragile(int n) {
+        static {
+            if (System.getProperty("switchboard.test.fragile") == null) {
+                throw new IllegalStateException("Fragile needs its setup");
+            }
+        }
+    }
+
+    record NewSink() implements ActorRecipe<Object> {
+        @Override
+        public Actor<Object> create() {
+            return new Actor<>() {
+                @Override
+                protected void process(Object m) {
+                    exit();
+                }
+            };
+        }
+    }
+
+    /**
+     * A message whose class the receiving place cannot initialize ends the program saying so, naming the class and
+     * why. The receiving place died of the error, and place 0 said only that the connection closed without a word.
+     */
+    @Test
+    void aMessageWhoseClassTheReceiverCannotInitializeIsNamed() {
+        System.setProperty("switchboard.test.fragile", "here");
+        assertThatThrownBy(() -> Places.builder().places(2).workers(1).messages(Fragile.class, NewSink.class)
+                .run(places -> places.start(1, new NewSink()).send(new Fragile(1))))
+                .hasStackTraceContaining("a message whose class this place cannot load or initialize")
+                .hasStackTraceContaining("java.lang.ExceptionInInitializerError")
+                .hasStackTraceContaining("Fragile needs its setup");
+    }
+
     record NewCrasher() implements ActorRecipe<Boolean> {
         @Override
         public Actor<Boolean> create() {
