@@ -138,7 +138,8 @@ public record PlacesSecurity(Mode mode, Path secretFile, Path keyStore, Path key
      */
     static byte[] readSecret(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new PlacesConfigException("the places' secret file " + file + " does not exist");
+            throw new PlacesConfigException("the places' secret file " + file + (Files.isDirectory(file)
+                    ? " is a directory, not a file" : " does not exist"));
         }
         PosixFileAttributeView posix = Files.getFileAttributeView(file, PosixFileAttributeView.class);
         try {
@@ -164,6 +165,9 @@ public record PlacesSecurity(Mode mode, Path secretFile, Path keyStore, Path key
                         + " /dev/urandom | base64 > " + file + ")");
             }
             return secret;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new PlacesConfigException("the places' secret file " + file + " is not text (UTF-8): write the"
+                    + " secret as text, e.g. head -c 32 /dev/urandom | base64 > " + file, e);
         } catch (IOException e) {
             throw new PlacesConfigException("the places' secret file " + file + " cannot be read: " + e, e);
         }

@@ -262,6 +262,15 @@ class PlacesConfigTest {
             assertThatThrownBy(() -> grouped.security().authentication("p0", "places.conf"))
                     .hasMessageContaining("([GROUP_READ])");
         }
+        Path binary = dir.resolve("binary");
+        Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
+        Files.setPosixFilePermissions(binary, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { secretFile: \"" + binary
+                + "\" } }").security().authentication("p0", "places.conf"))
+                .hasMessageStartingWith("the places' secret file " + binary + " is not text (UTF-8)");
+        assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { secretFile: \"" + dir
+                + "\" } }").security().authentication("p0", "places.conf"))
+                .hasMessage("the places' secret file " + dir + " is a directory, not a file");
         secret("short", "too short", "rw-------");
         assertThatThrownBy(() -> parse("selectorSystem { " + places + ", security { secretFile: \"" + dir.resolve("short")
                 + "\" } }").security().authentication("p0", "places.conf"))

@@ -500,8 +500,9 @@ public abstract class TransactionalActor<M> extends Actor<M> {
 
         /** {@code conflict}, saying whose message's transaction it was (the message's class, not its contents). */
         private TransactionConflictException named(TransactionConflictException conflict, Object message) {
+            String type = message.getClass().getSimpleName();
             TransactionConflictException named = new TransactionConflictException("the transaction of a "
-                    + message.getClass().getSimpleName() + " message of " + TransactionalActor.this + ": "
+                    + (type.isEmpty() ? message.getClass().getName() : type) + " message of " + TransactionalActor.this + ": "
                     + conflict.getMessage(), conflict.attempts());
             named.setStackTrace(conflict.getStackTrace());
             return named;
