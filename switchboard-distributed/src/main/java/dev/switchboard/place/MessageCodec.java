@@ -442,7 +442,9 @@ final class MessageCodec {
         String why = String.valueOf(e.getMessage());
         int at = why.indexOf("Class is not registered: ");
         if (at < 0) {
-            return e;
+            // another failure of its serialization (a record's accessor that threw, ...): named as one, with its trace
+            return new IllegalArgumentException("cannot send a " + message.getClass().getName() + " to " + to
+                    + ": it could not be serialized: " + why.lines().findFirst().orElse(why), e);
         }
         String name = why.substring(at + "Class is not registered: ".length()).lines().findFirst().orElse("?");
         String what = name.equals(message.getClass().getName()) ? "its class " + name

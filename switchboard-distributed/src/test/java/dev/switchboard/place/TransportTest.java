@@ -201,6 +201,25 @@ class TransportTest {
         assertThat(in.get(2).received).isEmpty();
     }
 
+    /** A registered record whose accessor throws, so that it cannot be serialized. */
+    record Throwing(int n) {
+        @Override
+        public int n() {
+            throw new IllegalStateException("no value yet");
+        }
+    }
+
+    /** A message that cannot be serialized for another reason than registration fails naming it and its recipient. */
+    @Test
+    void aMessageThatCannotBeSerializedIsRefusedNamingItAndWhereItWent() {
+        MessageCodec codec = new MessageCodec(List.of(Throwing.class), "list it in test.conf", null,
+                DecodingLimits.DEFAULTS);
+        assertThatThrownBy(() -> codec.encode(new Throwing(1), "actor sink@7 at place p1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("cannot send a " + Throwing.class.getName() + " to actor sink@7 at place p1: it"
+                        + " could not be serialized: ");
+    }
+
     @Test
     void anUnregisteredClassIsRefusedAtTheSenderNamingItAndNothingIsSent() throws Exception {
         List<Inbox> in = inboxes();
