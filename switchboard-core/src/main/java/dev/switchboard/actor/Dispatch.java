@@ -157,9 +157,9 @@ abstract sealed class Dispatch permits Dispatch.Serial, Dispatch.Parallel, Polic
 
     /**
      * The processing of a request failed: unless it answered, or handed the request on ({@code ReplyTo.forward}),
-     * before it failed, no answer can be relied on, and the requester hears so now (a {@code ReplyTo} handed on before the failure is then answered too late, a dead
-     * letter). A request whose processing ends normally without an answer stays open: its {@code ReplyTo} may
-     * have been handed on.
+     * before it failed, no answer can be relied on, and the requester hears so now (a {@code ReplyTo} handed on
+     * otherwise before the failure is then answered too late, a dead letter). A request whose processing ends
+     * normally without an answer stays open: its {@code ReplyTo} may have been handed on.
      */
     static void requestFailed(ActorCore<?> actor, Request request, Throwable failure) {
         if (!request.replyTo().isAnswered() && request.replyTo().isHeldBy(actor)) {

@@ -162,7 +162,8 @@ final class Supervision {
         try {
             d = c.strategy.decide(failure);
             if (d == null) {
-                throw new NullPointerException("the decider of " + c.strategy + " returned null for " + SafeText.of(failure));
+                throw new NullPointerException("the decider of " + c.strategy + " returned null for "
+                        + SafeText.of(failure));
             }
         } catch (Throwable decider) {
             addSuppressed(failure, decider);

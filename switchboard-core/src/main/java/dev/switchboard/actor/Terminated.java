@@ -47,7 +47,8 @@ public record Terminated(ActorRef<?> actor, Reason reason, Throwable failure) {
     /** {@code Terminated[actor=worker@3, reason=FAILED, failure=java.lang.IllegalStateException: ...]}. */
     @Override
     public String toString() {
-        return "Terminated[actor=" + actor + ", reason=" + reason + (failure == null ? "" : ", failure=" + SafeText.of(failure))
+        return "Terminated[actor=" + actor + ", reason=" + reason
+                + (failure == null ? "" : ", failure=" + SafeText.of(failure))
                 + "]";
     }
 }

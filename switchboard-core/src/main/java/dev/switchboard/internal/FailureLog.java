@@ -63,7 +63,8 @@ public final class FailureLog {
      */
     public void tasksFailed(String finish, long count, Throwable first) {
         String line = count + (count == 1 ? " task" : " tasks") + " of " + finish + " in runtime '" + scheduler.name()
-                + "' failed while it stayed open (it throws their failures when it ends); the first: " + SafeText.of(first);
+                + "' failed while it stayed open (it throws their failures when it ends); the first: "
+                + SafeText.of(first);
         log(line, first);
     }
 

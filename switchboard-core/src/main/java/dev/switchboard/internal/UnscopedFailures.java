@@ -62,7 +62,8 @@ final class UnscopedFailures {
                     + "' (no finish can rethrow it)", failure);
         } else if (isPowerOfTen(n)) {
             LOG.log(System.Logger.Level.ERROR, "Switchboard: " + n + " failures outside every finish of runtime '"
-                    + name + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were logged (latest: " + SafeText.of(failure)
+                    + name + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were logged (latest: "
+                    + SafeText.of(failure)
                     + "). Set TaskRuntime.Builder.onUnscopedFailure to handle them.");
         }
     }

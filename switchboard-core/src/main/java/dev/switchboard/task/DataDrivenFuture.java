@@ -445,7 +445,8 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     @Override
     public String toString() {
         Object v = value;
-        String state = v == UNSET ? "not put; " + origin() : v instanceof Failure f ? "failed: " + SafeText.of(f.cause) : "put";
+        String state = v == UNSET ? "not put; " + origin()
+                : v instanceof Failure f ? "failed: " + SafeText.of(f.cause) : "put";
         return "DataDrivenFuture@" + Integer.toHexString(System.identityHashCode(this)) + " (" + state + ")";
     }
 

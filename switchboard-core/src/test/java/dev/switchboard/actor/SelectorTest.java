@@ -1005,8 +1005,9 @@ class SelectorTest {
         assertThat(thrown.getSuppressed()[0].getMessage()).isEqualTo(failing + " was terminated: it failed to start:"
                 + " the guard of mailbox TAKE threw (java.lang.IllegalStateException: no items yet)");
         assertThat(log.lines()).extracting(dev.switchboard.testing.RecordingLogger.Line::text)
-                .filteredOn(line -> line.contains(failing.toString())).singleElement().asString().startsWith("Switchboard: actor " + failing + " of runtime '" + rt.name() + "' failed to"
-                        + " start (the guard of mailbox TAKE threw): java.lang.IllegalStateException: no items yet;");
+                .filteredOn(line -> line.contains(failing.toString())).singleElement().asString()
+                .startsWith("Switchboard: actor " + failing + " of runtime '" + rt.name() + "' failed to start (the"
+                        + " guard of mailbox TAKE threw): java.lang.IllegalStateException: no items yet;");
     }
 
     @Test

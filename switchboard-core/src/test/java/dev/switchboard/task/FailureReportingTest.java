@@ -531,7 +531,8 @@ class FailureReportingTest {
                 ref.send(new Unprintable());
             }));
             assertThat(t).isNotInstanceOf(FinishTimeoutException.class).hasMessage("boom");
-            assertThat(t.getSuppressed()[0].getMessage()).contains("its toString() threw java.lang.IllegalStateException");
+            assertThat(t.getSuppressed()[0].getMessage())
+                    .contains("its toString() threw java.lang.IllegalStateException");
         }
     }
 }

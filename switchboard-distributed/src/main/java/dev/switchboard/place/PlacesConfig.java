@@ -185,8 +185,7 @@ public final class PlacesConfig {
                 remote = root.getConfigList("remote");
             } catch (ConfigException.WrongType e) {
                 throw new PlacesConfigException(at(root.getValue("remote"), origin) + ROOT + ".remote: a list of places"
-                        + " [ { place, hostname, port }, ... ], got " + root.getValue("remote").valueType()
-                        .name().toLowerCase(Locale.ROOT), e);
+                        + " [ { place, hostname, port }, ... ], got " + kindOf(root.getValue("remote")), e);
             }
             for (int i = 0; i < remote.size(); i++) {
                 if (places.size() == GlobalId.MAX_PLACES) {
@@ -452,9 +451,24 @@ public final class PlacesConfig {
         return s;
     }
 
+    /** "object", "number", or for a list "a list of string: ["p1"]": what a value is, for an error. */
+    private static String kindOf(com.typesafe.config.ConfigValue v) {
+        String type = v.valueType().name().toLowerCase(Locale.ROOT);
+        if (v instanceof com.typesafe.config.ConfigList list && !list.isEmpty()) {
+            return "a list of " + list.get(0).valueType().name().toLowerCase(Locale.ROOT) + ": "
+                    + v.render(com.typesafe.config.ConfigRenderOptions.concise());
+        }
+        return type;
+    }
+
     private static int integer(Config c, String path, String key, String origin) {
         if (!c.hasPath(path)) {
             throw new PlacesConfigException(at(c, origin) + key + " is missing");
+        }
+        Object value = c.getValue(path).unwrapped();
+        if (value instanceof Double || value instanceof Float) {      // getInt would drop the fraction
+            throw new PlacesConfigException(at(c.getValue(path), origin) + key + ": a whole number, got '" + value
+                    + "'");
         }
         try {
             return c.getInt(path);

@@ -133,6 +133,17 @@ class PlacesConfigTest {
                 .hasMessageEndingWith("got object");
         assertThatThrownBy(() -> parse("""
                 selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000 }
+                  remote: [ "p1" ]
+                }
+                """)).hasMessageEndingWith("got a list of string: [\"p1\"]");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
+                  init { place: p0, hostname: localhost, port: 5000.7 }
+                }
+                """)).hasMessage("places.conf:2: selectorSystem.init.port: a whole number, got '5000.7'");
+        assertThatThrownBy(() -> parse("""
+                selectorSystem {
                   init { place: "p 0", hostname: localhost, port: 5000 }
                 }
                 """)).hasMessageContaining("selectorSystem.init.place: a place name is letters, digits");

@@ -502,7 +502,8 @@ public abstract class TransactionalActor<M> extends Actor<M> {
         private TransactionConflictException named(TransactionConflictException conflict, Object message) {
             String type = message.getClass().getSimpleName();
             TransactionConflictException named = new TransactionConflictException("the transaction of a "
-                    + (type.isEmpty() ? message.getClass().getName() : type) + " message of " + TransactionalActor.this + ": "
+                    + (type.isEmpty() ? message.getClass().getName() : type) + " message of "
+                    + TransactionalActor.this + ": "
                     + conflict.getMessage(), conflict.attempts());
             named.setStackTrace(conflict.getStackTrace());
             return named;
