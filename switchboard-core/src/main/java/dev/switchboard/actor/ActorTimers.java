@@ -90,9 +90,11 @@ final class ActorTimers {
     /** {@code isTimerActive(key)}. */
     static boolean isActive(ActorCore<?> actor, Object key) {
         Objects.requireNonNull(key, "key");
-        if (!context(actor, "isTimerActive")) {
-            return false;
-        }
+        return context(actor, "isTimerActive") && activeNow(actor, key);
+    }
+
+    /** Whether {@code actor} has an active timer under {@code key}; from any thread (the map is concurrent). */
+    static boolean activeNow(ActorCore<?> actor, Object key) {
         TimerMap timers = of(actor);
         Timer t = timers == null ? null : timers.get(key);
         return t != null && t.isActive();

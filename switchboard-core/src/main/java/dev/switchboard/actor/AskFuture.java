@@ -77,13 +77,17 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
         M message = replyTo.build(request, target, "ask");
         future.replyTo = replyTo;
         Interceptor holder = SendInterception.interceptor();
+        boolean held = false;
         if (holder != null) {
             future.held = true;                        // before the transaction can run it (it sends, then clears)
+            held = holder.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index));
+            if (!held) {
+                future.held = false;
+            }
         }
-        if (holder == null || !holder.interceptEffect(new HeldAsk<>(future, target, message, replyTo, index))) {
-            future.held = false;
+        if (!held) {                                   // else a transaction sends it when it commits
             MailboxAdmission.request(target, new Request(message, replyTo), message, index);
-        }                                              // else a transaction sends it when it commits
+        }
         future.timeoutAfter(timeout, message, requester());
         return future;
     }

@@ -33,8 +33,8 @@ public final class ReplyTimeoutException extends RuntimeException {
     /** As the other form, with {@code why} (" (...)" or "") in place of the note on the silent actor. */
     ReplyTimeoutException(ActorRef<?> requester, String thread, ActorRef<?> target, ActorRef<?> routedTo,
             String request, Duration timeout, String why) {
-        super(target + (routedTo != null ? " (which " + (routes(target) ? "routed" : "handed") + " it "
-                + (routes(target) ? "to " : "on to ") + routedTo + ")" : "") + " did not reply to "
+        super(target + (routedTo != null ? " (which " + (routes(target) ? "routed it to " : "handed it on to ")
+                + routedTo + ")" : "") + " did not reply to "
                 + request + " within " + timeout.toMillis() + " ms (asked by "
                 + (requester != null ? requester : "thread '" + thread + "'") + ")" + why);
         this.requester = requester;

@@ -72,9 +72,7 @@ final class SeamAccess extends ActorAccess {
         if (!(ref instanceof LocalRef<?> local)) {
             throw new IllegalArgumentException(ref + " is not the reference of an actor of this JVM");
         }
-        ActorTimers.TimerMap timers = ActorTimers.of(local.actor);
-        ActorTimers.Timer t = timers == null ? null : timers.get(key);
-        return t != null && t.isActive();
+        return ActorTimers.activeNow(local.actor, key);
     }
 
     @Override

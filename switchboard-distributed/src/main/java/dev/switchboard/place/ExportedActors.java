@@ -83,11 +83,12 @@ final class ExportedActors {
             synchronized (waiting) {
                 ref = actors.get(id);
                 if (ref == null) {
-                    if (failedCreations.containsKey(id)) {
-                        lost(d, failedCreations.get(id));
+                    String failed = failedCreations.get(id);
+                    if (failed != null) {
+                        lost(d, failed);
                         LOG.log(System.Logger.Level.WARNING, () -> "place " + place.names.get(place.here) + ": a "
                                 + d.message().getClass().getName() + " for actor " + id + " is a dead letter: "
-                                + failedCreations.get(id));
+                                + failed);
                     } else if (GlobalId.of(id).creationPlace() == place.here || gone.containsKey(id)) {
                         lost(d, "it has terminated");       // an actor that terminated and was swept out
                     } else {

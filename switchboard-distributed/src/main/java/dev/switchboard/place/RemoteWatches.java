@@ -70,10 +70,11 @@ final class RemoteWatches {
     /** Watched side: place {@code from} watches the actor {@code id} of this place. */
     void watchRequested(int from, long id) {
         ActorRef<?> local = place.exports.get(id);
+        String creationFailure = place.exports.creationFailure(id);
         if (local != null) {
             register(local, id, from);
-        } else if (place.exports.creationFailure(id) != null) {
-            tell(from, id, "FAILED", IllegalStateException.class.getName(), place.exports.creationFailure(id));
+        } else if (creationFailure != null) {
+            tell(from, id, "FAILED", IllegalStateException.class.getName(), creationFailure);
         } else if (place.exports.hasEnded(id)) {
             tell(from, id, "EXITED", null, "it had ended before the watch came");
         } else {
