@@ -30,6 +30,7 @@ final class ActorExtras {
     private static final VarHandle CHILDREN;
     private static final VarHandle WATCHING;
     private static final VarHandle REMOTE_WATCHES;
+    private static final VarHandle REMOTE_ENDS_AWAITED;
 
     static {
         try {
@@ -43,6 +44,7 @@ final class ActorExtras {
             WATCHING = l.findVarHandle(ActorExtras.class, "watching", java.util.concurrent.ConcurrentHashMap.class);
             REMOTE_WATCHES = l.findVarHandle(ActorExtras.class, "remoteWatches",
                     java.util.concurrent.ConcurrentHashMap.class);
+            REMOTE_ENDS_AWAITED = l.findVarHandle(ActorExtras.class, "remoteEndsAwaited", java.util.Set.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -100,6 +102,18 @@ final class ActorExtras {
     Supervision.Child supervision;
     /** The children this actor supervises ({@link Supervision}), a concurrent set installed with a CAS, or null. */
     volatile java.util.Set<ActorCore<?>> children;
+
+    /**
+     * The ids of the actors of other places whose end this actor has an action waiting for (one per target, see
+     * {@code ActorWatch.watchRemote}); null until the first.
+     */
+    volatile java.util.Set<Long> remoteEndsAwaited;
+
+    /** {@link #remoteEndsAwaited}, created (and installed with a CAS) by the first call. */
+    java.util.Set<Long> remoteEndsAwaited() {
+        java.util.Set<Long> s = remoteEndsAwaited;
+        return s != null ? s : installed(REMOTE_ENDS_AWAITED, java.util.concurrent.ConcurrentHashMap.newKeySet());
+    }
 
     /** {@link #remoteWatches}, created (and installed with a CAS) by the first call. */
     java.util.concurrent.ConcurrentHashMap<Long, ActorWatch.Watch> remoteWatches() {

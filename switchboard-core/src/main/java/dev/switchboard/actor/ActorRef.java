@@ -84,7 +84,10 @@ public sealed interface ActorRef<M> permits LocalRef, RemoteRef, SelectorRef {
     /**
      * A stage that completes, with how it ended, once the actor (exited, failed, or its runtime closed) and every
      * task it spawned have ended; at once if they have already. For code outside the actor (an actor uses
-     * {@code watch}). Each call registers until the actor ends: call it once and keep the stage. Actions chained
+     * {@code watch}). Every call returns the same stage, which callers cannot complete, so asking again costs
+     * nothing; but what is chained on it ({@code thenAccept}, {@code toCompletableFuture()}) stays registered until
+     * the actor ends, as on any {@code CompletionStage}, even if it is cancelled: to wait for the end with a timeout
+     * per request, keep one {@code toCompletableFuture()} and call its {@code get(timeout)}. Actions chained
      * without an executor run on the thread that completes it (a worker, or a thread closing the runtime): keep
      * them short, or use the {@code ...Async} forms.
      *

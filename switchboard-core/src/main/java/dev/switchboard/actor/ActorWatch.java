@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -32,17 +33,20 @@ final class ActorWatch {
      * removes an entry tells it, so it is told at most once. It is told at least once: the status word and the
      * watchers field are volatile, so if the watcher's read of GONE came before the ender's write, the ender's
      * later read of the watchers finds the entry the watcher put in before that read. The same goes for the
-     * futures of whenTerminated(). A watch is never told while another watcher's is being made (each is told in a
+     * future of whenTerminated(). A watch is never told while another watcher's is being made (each is told in a
      * try of its own), and nothing here throws into the activation's completion.
      */
 
     private ActorWatch() {
     }
 
-    /** The watchers of one actor and the futures of its {@code whenTerminated()}; guarded by this object. */
+    /** The watchers of one actor and the future of its {@code whenTerminated()}; guarded by this object. */
     static final class Watchers {
         private final Map<Long, Watch> byWatcher = new LinkedHashMap<>();
-        private List<CompletableFuture<Terminated>> futures;
+        /** Completed once the actor has ended; made by the first whenTerminated(). */
+        private CompletableFuture<Terminated> end;
+        /** What every whenTerminated() returns: a view of {@code end} that callers cannot complete. */
+        private CompletionStage<Terminated> stage;
 
         /** How many actors watch, for tests and diagnostics. */
         synchronized int watchers() {
@@ -65,6 +69,7 @@ final class ActorWatch {
         private final Object key;
         private boolean taken;                 // guarded by this: the watcher took its message
         private boolean revoked;               // guarded by this
+        private boolean told;                  // guarded by this: its notice was made (see firstTell)
 
         Watch(ActorCore<?> watcher, Function<? super Terminated, ?> message, int mailbox, Map<?, Watch> home,
                 Object key) {
@@ -114,6 +119,16 @@ final class ActorWatch {
 
         synchronized boolean isRevoked() {
             return revoked;
+        }
+
+        /**
+         * Whether this is the first call: a watch of an actor of another place may be told by two completions (the
+         * watcher's own, and one a new watch added as the old one fired), and is told once.
+         */
+        synchronized boolean firstTell() {
+            boolean first = !told;
+            told = true;
+            return first;
         }
 
         /** The watcher no longer keeps it: its message was taken, or will never be. */
@@ -194,7 +209,9 @@ final class ActorWatch {
 
     /**
      * {@code watcher} watches an actor of another place: its route tells when it ends (or its place is lost), and
-     * the watcher is told as of a local one, unless it unwatched, watched again, or ended first.
+     * the watcher is told as of a local one, unless it unwatched or ended first; watched again, it is told with its
+     * latest watch. One action per watcher and target waits on the route's stage, whatever the watcher's watches and
+     * unwatches meanwhile: it tells the watch current when the target ends.
      */
     private static void watchRemote(ActorCore<?> watcher, RemoteRef<?> target, Function<? super Terminated, ?> message,
             int mailbox) {
@@ -209,11 +226,16 @@ final class ActorWatch {
         if (replaced != null) {
             replaced.revoke();
         }
-        end.thenAccept(t -> {
-            if (watches.get(target.id()) == w && !w.isRevoked()) {   // else unwatched, replaced, or the watcher ended
-                tell(w, (Terminated) t);
-            }
-        });
+        Set<Long> listening = watcher.extras().remoteEndsAwaited();
+        if (listening.add(target.id())) {
+            end.thenAccept(t -> {
+                listening.remove(target.id());          // first: a watch put after this adds an action of its own
+                Watch current = watches.get(target.id());
+                if (current != null && !current.isRevoked() && current.firstTell()) {   // else unwatched or ended
+                    tell(current, (Terminated) t);
+                }
+            });
+        }
     }
 
     /** {@link ActorRef#whenTerminated()} of an actor of another place: as its route tells. */
@@ -223,29 +245,31 @@ final class ActorWatch {
             throw new UnsupportedOperationException("whenTerminated() of " + target + ", an actor of another JVM, is"
                     + " not supported by its route: have it tell you from its onExit()");
         }
-        return end.thenApply(t -> (Terminated) t);
+        @SuppressWarnings("unchecked")               // the route completes it with a Terminated
+        CompletionStage<Terminated> stage = (CompletionStage<Terminated>) end;
+        return stage;
     }
 
-    /** {@link ActorRef#whenTerminated()} of a local actor: completes once it has ended. */
+    /**
+     * {@link ActorRef#whenTerminated()} of a local actor: completes once it has ended. Every call returns the same
+     * stage, so that code that asks for it again and again (a health check per request) registers nothing.
+     */
     static CompletionStage<Terminated> whenTerminated(ActorCore<?> target) {
-        CompletableFuture<Terminated> f = new CompletableFuture<>();
         Watchers ws = watchersOf(target);
+        CompletableFuture<Terminated> end;
+        CompletionStage<Terminated> stage;
         synchronized (ws) {
-            if (ws.futures == null) {
-                ws.futures = new ArrayList<>(1);
+            if (ws.end == null) {
+                ws.end = new CompletableFuture<>();
+                ws.stage = ws.end.minimalCompletionStage();
             }
-            ws.futures.add(f);
+            end = ws.end;
+            stage = ws.stage;
         }
-        if (target.isGone()) {
-            boolean mine;
-            synchronized (ws) {
-                mine = ws.futures != null && ws.futures.remove(f);
-            }
-            if (mine) {
-                f.complete(endOf(target));
-            }
+        if (target.isGone() && !end.isDone()) {
+            end.complete(endOf(target));         // the ender may have taken the watchers before the future was there
         }
-        return f.copy();
+        return stage;
     }
 
     /**
@@ -284,24 +308,21 @@ final class ActorWatch {
                 return;
             }
             List<Watch> told;
-            List<CompletableFuture<Terminated>> futures;
+            CompletableFuture<Terminated> future;
             synchronized (ws) {
                 told = new ArrayList<>(ws.byWatcher.values());
                 ws.byWatcher.clear();
-                futures = ws.futures;
-                ws.futures = null;
+                future = ws.end;
             }
-            if (told.isEmpty() && futures == null) {
+            if (told.isEmpty() && future == null) {
                 return;
             }
             Terminated end = endOf(actor);
             for (Watch w : told) {
                 tell(w, end);                            // the watcher keeps the watch until it takes the message
             }
-            if (futures != null) {
-                for (CompletableFuture<Terminated> f : futures) {
-                    f.complete(end);
-                }
+            if (future != null) {
+                future.complete(end);
             }
         } catch (Throwable noMemory) {
             // the watchers not told yet are not told: nothing here may fail the completion that called this

@@ -11,9 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,6 +158,78 @@ class DeathWatchTest {
         Watcher watcher = new Watcher(1);
         rt.finish(Duration.ofSeconds(30), () -> watcher.start().send(new Watch(talker.ref())));
         assertThat(watcher.seen).containsExactly(new Terminated(talker.ref(), Terminated.Reason.EXITED, null));
+    }
+
+    /**
+     * Every {@code whenTerminated()} of a local actor is the same stage, which its callers cannot complete: a
+     * service that asks for it per request registers nothing. Each call added a future to the actor until it
+     * ended (840 bytes a call, with the copy a caller cancelled).
+     */
+    @Test
+    void whenTerminatedIsOneStageThatCallersCannotComplete() throws Exception {
+        Talker talker = new Talker(new Watcher(0).ref());
+        CompletionStage<Terminated> first = talker.ref().whenTerminated();
+        for (int i = 0; i < 100_000; i++) {
+            assertThat((Object) talker.ref().whenTerminated()).isSameAs(first);
+        }
+        CompletableFuture<Terminated> kept = first.toCompletableFuture();
+        assertThatThrownBy(() -> ((CompletableFuture<Terminated>) first).complete(null))
+                .isInstanceOf(UnsupportedOperationException.class);
+        kept.complete(null);                          // completes the caller's copy only
+        CompletableFuture<Terminated> waited = first.toCompletableFuture();
+        assertThatThrownBy(() -> waited.get(1, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+        rt.finish(Duration.ofSeconds(30), () -> talker.start().send("exit"));
+        assertThat(waited.get(10, TimeUnit.SECONDS).reason()).isEqualTo(Terminated.Reason.EXITED);
+        assertThat((Object) talker.ref().whenTerminated()).isSameAs(first);
+        assertThat(talker.extrasOrNull().watchers.watchers()).isZero();
+    }
+
+    /**
+     * An actor that watches and unwatches an actor of another place again and again leaves one action on the
+     * route's stage of its end, which tells its latest watch, once. Each watch added an action, kept until the
+     * target ended, however often the watcher unwatched.
+     */
+    @Test
+    void watchingAnActorOfAnotherPlaceAgainAndAgainLeavesOneActionOnItsEnd() {
+        CompletableFuture<Terminated> end = new CompletableFuture<>();
+        RemoteRef<String> far = new RemoteRef.OfActor<>(1L << 40, "far", new dev.switchboard.internal.RemoteSend() {
+            @Override
+            public void send(Object to, int mailbox, Object message) {
+                throw new AssertionError("nothing is sent to it");
+            }
+
+            @Override
+            public dev.switchboard.internal.Scheduler scheduler() {
+                return null;
+            }
+
+            @Override
+            public CompletionStage<?> whenTerminated(Object ref) {
+                return end;
+            }
+        });
+        int[] dependents = new int[1];
+        List<Terminated> heard = new ArrayList<>();
+        rt.finish(Duration.ofSeconds(30), () -> new Actor<Terminated>() {
+            @Override
+            protected void onStart() {
+                for (int i = 0; i < 10_000; i++) {
+                    watch(far, t -> t);
+                    unwatch(far);
+                }
+                watch(far, t -> t);
+                dependents[0] = end.getNumberOfDependents();
+                end.complete(new Terminated(far, Terminated.Reason.EXITED, null));
+            }
+
+            @Override
+            protected void process(Terminated t) {
+                heard.add(t);
+                exit();
+            }
+        }.start());
+        assertThat(dependents[0]).as("actions waiting on the end").isEqualTo(1);
+        assertThat(heard).extracting(Terminated::reason).containsExactly(Terminated.Reason.EXITED);
     }
 
     @Test

@@ -32,7 +32,11 @@ final class RemoteWatches {
     /** Watched side: watches that came before their actor's creation, by id: the places watching. */
     private final Map<Long, List<Integer>> early = new ConcurrentHashMap<>();
 
-    private record Watched(ActorRef<?> ref, CompletableFuture<Terminated> end) {
+    /** An actor of another place watched here: its end, and the view of it every whenTerminated() returns. */
+    private record Watched(ActorRef<?> ref, CompletableFuture<Terminated> end, CompletionStage<Terminated> stage) {
+        Watched(ActorRef<?> ref, CompletableFuture<Terminated> end) {
+            this(ref, end, end.minimalCompletionStage());
+        }
     }
 
     RemoteWatches(PlaceRuntime place) {
@@ -64,7 +68,7 @@ final class RemoteWatches {
                 fresh.end().complete(new Terminated(ref, Terminated.Reason.PLACE_LOST, e));
             }
         }
-        return w.end().minimalCompletionStage();
+        return w.stage();
     }
 
     /** Watched side: place {@code from} watches the actor {@code id} of this place. */
