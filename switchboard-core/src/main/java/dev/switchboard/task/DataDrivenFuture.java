@@ -9,6 +9,7 @@ import dev.switchboard.internal.ProducingTask;
 import dev.switchboard.internal.SafeText;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
+import dev.switchboard.internal.Threads;
 import dev.switchboard.internal.Worker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -86,7 +87,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     /** Creates an empty data-driven future. */
     public DataDrivenFuture() {
         Node n = Context.current();
-        this.creator = n != null ? n.origin() : new OutsideEveryFinish(Thread.currentThread().getName());
+        this.creator = n != null ? n.origin() : new OutsideEveryFinish(Threads.name(Thread.currentThread()));
     }
 
     private DataDrivenFuture(Void computed) {
@@ -335,6 +336,15 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
     }
 
+    /** How many entries the waiter stack holds (0 once put): for tests. */
+    int waiting() {
+        int n = 0;
+        for (Object e = waiters; e != null && e != CLOSED; e = next(e)) {
+            n++;
+        }
+        return n;
+    }
+
     /** The entry below {@code entry} in the waiter stack. */
     private Object next(Object entry) {
         return entry instanceof AwaitTask t ? t.nextWaiter(this) : ((Waiter) entry).next;
@@ -419,10 +429,47 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
             }
         }
         Object v = value;
-        if (v == UNSET && runtime != null && runtime.isClosed()) {
-            throw runtime.closedWhileBlocked("get() of " + this);
+        if (v == UNSET) {
+            self.gaveUp = true;
+            removeGaveUp();                   // a future polled with timeouts keeps none of its pollers
+            if (runtime != null && runtime.isClosed()) {
+                throw runtime.closedWhileBlocked("get() of " + this);
+            }
         }
         return v;
+    }
+
+    /**
+     * Takes the waiters whose get gave up (timed out, or its runtime closed) off the stack, as
+     * {@code CompletableFuture}'s {@code cleanStack} does: a waiter at the top with a CAS, one below a
+     * {@link Waiter} by a write of that waiter's link. Entries are pushed only at the top and a give-up is final,
+     * so no entry that still waits is skipped: a link is set past given-up entries only, and a removed entry keeps
+     * its own link, so a reader that holds it still reaches the rest. A racing removal may leave an entry in (its
+     * write went to an entry already taken off): the put fires it, which wakes nobody. An entry below an awaiting
+     * task stays until the put (the task's link is its own, and a task outlives the stack).
+     */
+    private void removeGaveUp() {
+        retry:
+        for (;;) {
+            Object above = null;              // the last entry kept, or null at the top
+            Object e = waiters;
+            while (e != null && e != CLOSED) {
+                Object below = next(e);
+                if (e instanceof Waiter w && w.gaveUp && !(above instanceof AwaitTask)) {
+                    if (above == null) {
+                        if (!WAITERS.compareAndSet(this, e, below)) {
+                            continue retry;   // pushed onto, put or cleaned meanwhile: look again from the top
+                        }
+                    } else {
+                        ((Waiter) above).next = below;
+                    }
+                } else {
+                    above = e;
+                }
+                e = below;
+            }
+            return;
+        }
     }
 
     /** The clock of the runtime the calling thread works in, or the system's outside every runtime. */
@@ -457,6 +504,8 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
     private static final class Waiter {
         final Object target;
         Object next;
+        /** The thread's get gave up waiting (written by that thread only, before {@link #removeGaveUp}). */
+        boolean gaveUp;
 
         Waiter(Object target) {
             this.target = target;

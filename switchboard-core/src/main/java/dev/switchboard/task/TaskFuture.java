@@ -62,7 +62,9 @@ public sealed interface TaskFuture<T> permits DataDrivenFuture {
      * {@code CompletableFuture}'s exception), for code written against {@code java.util.concurrent}: compose it,
      * join it, time it out. Completing or cancelling it does not change this future. Stages that are not
      * {@code ...Async} run on the thread that puts the value, which may be one of the runtime's workers: keep them
-     * short, or use the {@code ...Async} variants. Each call returns a new {@code CompletableFuture}.
+     * short, or use the {@code ...Async} variants. Each call returns a new {@code CompletableFuture}, which this
+     * future keeps until its value comes (cancelling it does not let go of it): to poll a future that may never
+     * come, call {@link #get(Duration)}, whose waiter a timeout removes, or keep one {@code CompletableFuture}.
      */
     CompletableFuture<T> toCompletableFuture();
 

@@ -49,6 +49,44 @@ class DataDrivenFutureTest {
         assertThat(f.toString()).contains("(put)");
     }
 
+    /**
+     * A get that times out takes its waiter off the future's stack: a future that threads poll with timeouts and
+     * nobody puts keeps none of them (each left a waiter, holding its thread, until the put), and the waiters
+     * that still wait are all told at the put.
+     */
+    @Test
+    void timedGetsThatGiveUpLeaveNoWaiterBehind() throws Exception {
+        DataDrivenFuture<String> f = new DataDrivenFuture<>();
+        CompletableFuture<String> before = f.toCompletableFuture();
+        Thread[] pollers = new Thread[4];
+        AtomicInteger timeouts = new AtomicInteger();
+        for (int t = 0; t < pollers.length; t++) {
+            pollers[t] = new Thread(() -> {
+                for (int i = 0; i < 5_000; i++) {
+                    try {
+                        f.get(Duration.ofNanos(1));
+                    } catch (TimeoutException e) {
+                        timeouts.incrementAndGet();
+                    }
+                }
+            }, "poller-" + t);
+            pollers[t].start();
+        }
+        CompletableFuture<String> during = f.toCompletableFuture();
+        for (Thread p : pollers) {
+            p.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(p.isAlive()).as(p.getName() + " ended").isFalse();
+        }
+        assertThat(timeouts).hasValue(20_000);
+        // racing removals may each leave an entry the other removed above it; one more get cleans them up
+        assertThatThrownBy(() -> f.get(Duration.ofNanos(1))).isInstanceOf(TimeoutException.class);
+        assertThat(f.waiting()).as("the two copies wait; no poller does").isEqualTo(2);
+        f.put("v");
+        assertThat(before.get(10, TimeUnit.SECONDS)).isEqualTo("v");
+        assertThat(during.get(10, TimeUnit.SECONDS)).isEqualTo("v");
+        assertThat(f.waiting()).isZero();
+    }
+
     @Test
     void nullIsAValue() {
         DataDrivenFuture<String> f = new DataDrivenFuture<>();
