@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.Scope;
+import dev.switchboard.internal.Threads;
 
 /**
  * An actor's presence in the spawn tree, created by {@code start()}: the lingering task of [Unified] §6.1 and,
@@ -69,7 +70,7 @@ final class Activation extends Node {
         this.exitHook = exitHook;
         this.countChildren = actor.tracksSpawnedTasks();
         this.scope = completer.scope();
-        this.startedBy = Thread.currentThread().getName();
+        this.startedBy = Threads.name(Thread.currentThread());
         this.startedAtNanos = scheduler.roughNanoTime();
     }
 

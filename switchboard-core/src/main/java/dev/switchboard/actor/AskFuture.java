@@ -6,6 +6,7 @@ import dev.switchboard.internal.Interceptor;
 import dev.switchboard.internal.Node;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
+import dev.switchboard.internal.Threads;
 import dev.switchboard.internal.TimerService;
 import java.time.Duration;
 import java.util.Objects;
@@ -278,7 +279,7 @@ final class AskFuture<R> extends CompletableFuture<R> implements ReplyTo.Waiter 
 
     /** Arms the timeout (after the request was sent); cancels it at once if the answer came meanwhile. */
     private void timeoutAfter(Duration after, Object request, ActorRef<?> requester) {
-        String thread = requester == null ? Thread.currentThread().getName() : null;
+        String thread = requester == null ? Threads.name(Thread.currentThread()) : null;
         try {
             TimerService timers = local != null ? ActorTimers.timers(local) : remote.timers();
             ScheduledFuture<?> t = timers.schedule(ActorTimers.nanos(after), () -> settle(null, held

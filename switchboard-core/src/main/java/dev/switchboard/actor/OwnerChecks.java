@@ -2,6 +2,7 @@ package dev.switchboard.actor;
 
 import dev.switchboard.internal.Context;
 import dev.switchboard.internal.Node;
+import dev.switchboard.internal.Threads;
 
 /**
  * Who may call an actor's operations: the checks that {@code exit}, {@code become}, the timers, {@code awaitReply}
@@ -56,7 +57,7 @@ final class OwnerChecks {
 
     /** Where a call from the context {@code n} (null: none) came from, for the errors above. */
     private static String calledFrom(ActorCore<?> actor, Node n) {
-        return n == null ? "thread '" + Thread.currentThread().getName() + "' outside every task"
+        return n == null ? "thread '" + Threads.name(Thread.currentThread()) + "' outside every task"
                 : n.owner() != null ? "the context of " + n.owner() : n.describe() + ", not " + actor + "'s";
     }
 

@@ -164,7 +164,7 @@ public final class HangReports {
                              StackTraceElement site) {
         /** "the body of a finish opened by thread 'main' on thread 'main' has been blocked for 2.0 s in get() ...". */
         String describe(long now) {
-            return node.describe() + " on thread '" + thread.getName() + "' has been blocked for "
+            return node.describe() + " on thread '" + Threads.name(thread) + "' has been blocked for "
                     + Durations.of(TimeUnit.NANOSECONDS.toMillis(now - sinceNanos)) + " in get() of " + future
                     + (site != null ? ", called at " + site : "");
         }

@@ -58,10 +58,10 @@ final class RuntimesOfThreads {
         } else {
             Scheduler open = here.get(here.size() - 1);
             throw new IllegalStateException(what + " was called outside every finish, on thread '"
-                    + Thread.currentThread().getName() + "', which created runtime '" + open.name() + "' and has not"
-                    + " closed it: it would run on the default runtime, not on '" + open.name() + "'. Call it inside"
-                    + " that runtime's finish (rt.finish(() -> ...)), or, in a test with the test kit, start actors"
-                    + " with kit.spawn(actor); to use the default runtime on purpose, call it inside"
+                    + Threads.name(Thread.currentThread()) + "', which created runtime '" + open.name()
+                    + "' and has not closed it: it would run on the default runtime, not on '" + open.name()
+                    + "'. Call it inside that runtime's finish (rt.finish(() -> ...)), or, in a test with the test"
+                    + " kit, start actors with kit.spawn(actor); to use the default runtime on purpose, call it inside"
                     + " TaskRuntime.defaultRuntime().finish(() -> ...)");
         }
     }

@@ -110,7 +110,7 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
         this.depth = depth;
         this.deathsAtOpen = scheduler.workerDeaths();
         this.owner = owner;
-        this.openedBy = Thread.currentThread().getName();
+        this.openedBy = Threads.name(Thread.currentThread());
         this.openedAtNanos = scheduler.roughNanoTime();
     }
 

@@ -10,6 +10,7 @@ import dev.switchboard.internal.RemoteSend;
 import dev.switchboard.internal.RuntimeAccess;
 import dev.switchboard.internal.Scheduler;
 import dev.switchboard.internal.SendInterception;
+import dev.switchboard.internal.Threads;
 import dev.switchboard.task.TaskRuntime;
 import java.util.List;
 import java.util.Objects;
@@ -306,8 +307,8 @@ public final class Seam {
         @Override
         public void close() {
             if (Thread.currentThread() != thread) {
-                throw new IllegalStateException("an interception installed on thread '" + thread.getName()
-                        + "' must be closed there, not on '" + Thread.currentThread().getName() + "'");
+                throw new IllegalStateException("an interception installed on thread '" + Threads.name(thread)
+                        + "' must be closed there, not on '" + Threads.name(Thread.currentThread()) + "'");
             }
             if (closed) {
                 return;
