@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Closing a runtime: refusing new work, failing the finishes that wait for it, terminating what is still alive,
@@ -17,15 +18,20 @@ import java.util.concurrent.TimeUnit;
 final class Closing {
     private final Scheduler scheduler;
     private volatile String closedBy;
-    /** Held by close() while it does the close's steps (never while it waits): a concurrent close() waits. */
-    private final Object closing = new Object();
+    /**
+     * Held by close() while it does the close's steps (never while it waits): a concurrent close() waits. A lock,
+     * not a monitor: the steps complete asks, running what callers chained on them, and on JDK 21 a virtual thread
+     * that blocks while it holds a monitor pins its carrier.
+     */
+    private final ReentrantLock closing = new ReentrantLock();
     /** Whether the timer's thread ended in the close's steps: written in them, read by the wait after them. */
     private volatile boolean timerEnded;
     /**
      * Held by a close off the pool while it waits for the pool to end; a worker never takes it, since the wait may
-     * be for that worker's own turn (a worker that waited for it would hold the pool up for the whole timeout).
+     * be for that worker's own turn (a worker that waited for it would hold the pool up for the whole timeout). A
+     * lock, not a monitor, for the reason {@link #closing} is.
      */
-    private final Object waiting = new Object();
+    private final ReentrantLock waiting = new ReentrantLock();
     /** Whether a close off the pool has waited for the end, and what it found; guarded by {@link #waiting}. */
     private Boolean ended;
 
@@ -52,22 +58,28 @@ final class Closing {
      * call off the pool after calls on workers only does the wait they could not.
      */
     boolean close(long timeout, TimeUnit unit) {
-        synchronized (closing) {                  // a second close() returns once the first's steps are done
+        closing.lock();                           // a second close() returns once the first's steps are done
+        try {
             if (!scheduler.isClosed()) {
-                closedBy = "closed by thread '" + Thread.currentThread().getName() + "'";
+                closedBy = "closed by thread '" + Threads.name(Thread.currentThread()) + "'";
                 scheduler.markClosed();
                 closeSteps();
             }
+        } finally {
+            closing.unlock();
         }
         if (scheduler.onWorker()) {
             return false;                         // the pool cannot end while this task runs
         }
-        synchronized (waiting) {
+        waiting.lock();
+        try {
             if (ended == null) {
                 ended = awaitEnd(timeout, unit);
                 return ended;
             }
             return ended || scheduler.pool.isTerminated();   // a later call waits no more: it says how things are
+        } finally {
+            waiting.unlock();
         }
     }
 
@@ -100,22 +112,44 @@ final class Closing {
     }
 
     /**
-     * Gives the tasks queued or running {@code timeout} to end, then interrupts the workers and gives them one more
-     * second; refuses what is left in the shared queue; returns whether the pool and the runtime's threads ended.
+     * Gives the tasks queued or running {@code timeout} to end; then refuses what waits in the shared queue, so
+     * that nothing more starts from it, interrupts the workers and gives them one more second; refuses what is
+     * left; returns whether the pool and the runtime's threads ended. An interrupt of the closing thread ends the
+     * first wait at once (as {@code ExecutorService.close()} stops waiting and interrupts its tasks); the second
+     * is waited through, and the interrupt status is kept.
      */
     private boolean awaitEnd(long timeout, TimeUnit unit) {
-        boolean poolEnded = awaitPool(timeout, unit);
+        boolean interrupted = false;
+        boolean poolEnded;
+        try {
+            poolEnded = scheduler.pool.awaitTermination(timeout, unit);
+        } catch (InterruptedException e) {
+            interrupted = true;
+            poolEnded = false;
+        }
         if (!poolEnded) {
-            // not shutdownNow(): it would drop queued activations holding tokens
+            scheduler.refuseQueued();        // not shutdownNow(): it would drop queued activations holding tokens
             for (Worker w : scheduler.workers) {
                 w.interrupt();
             }
-            poolEnded = awaitPool(1, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            for (long left = TimeUnit.SECONDS.toNanos(1); !poolEnded && left > 0;
+                    left = deadline - System.nanoTime()) {
+                try {
+                    poolEnded = scheduler.pool.awaitTermination(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
         }
         scheduler.refuseQueued();            // entries whose pump the pool refused, or took and will not run
         scheduler.deadLetters().logTotalAtClose();
         scheduler.failureLog().logNotLoggedAtClose();
-        return poolEnded && awaitThreads() && timerEnded;
+        boolean threadsEnded = awaitThreads();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return poolEnded && threadsEnded && timerEnded;
     }
 
     /**
@@ -146,15 +180,6 @@ final class Closing {
         }
     }
 
-    private boolean awaitPool(long timeout, TimeUnit unit) {
-        try {
-            return scheduler.pool.awaitTermination(timeout, unit);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     /**
      * Whether {@code failure} is a consequence of this runtime's close: the runtime is closed, and the failure is,
      * or is caused by (a few levels down), a refusal ({@code RuntimeClosedException} is a
@@ -175,7 +200,7 @@ final class Closing {
 
     RuntimeException closedWhileBlocked(String what) {
         return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was " + closedBy + " while thread '"
-                + Thread.currentThread().getName() + "' waited in " + what);
+                + Threads.name(Thread.currentThread()) + "' waited in " + what);
     }
 
     Throwable closedWhileWaiting(Scope scope) {

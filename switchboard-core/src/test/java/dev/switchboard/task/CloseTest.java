@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -120,6 +121,20 @@ class CloseTest {
         assertThatThrownBy(() -> rt.forasync(0, 10, i -> { }))
                 .isInstanceOf(RuntimeClosedException.class);
         rt.close();                                    // idempotent
+    }
+
+    /**
+     * A thread without a name, as virtual threads are, is named by its id in what the runtime says about it: here
+     * who closed the runtime. Such messages said "closed by thread ''".
+     */
+    @Test
+    void aVirtualThreadIsNamedByItsId() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-virtually").workers(1).build();
+        Thread closer = Thread.ofVirtual().start(rt::close);
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(closer.isAlive()).isFalse();
+        assertThatThrownBy(() -> rt.async(() -> { })).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("closed by thread 'virtual #" + closer.threadId() + "'");
     }
 
     @Test
@@ -411,6 +426,70 @@ class CloseTest {
             throw new AssertionError(e);
         }
         assertThat(t.isAlive()).as(t.getName() + " ended").isFalse();
+    }
+
+    /**
+     * Once a close's timeout has passed, nothing more starts from the shared queue: the tasks queued behind the
+     * running one are refused before the workers are interrupted, so a task that honours the interrupt lets the
+     * close end. The worker took the next queued task after the interrupt, which ran on past the close's second.
+     */
+    @Test
+    void afterTheTimeoutNoQueuedTaskStartsAndTheCloseEnds() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("queued-at-close").workers(1).noFailureLogging().build();
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger interrupted = new AtomicInteger();
+        Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> {
+            for (int i = 0; i < 3; i++) {
+                rt.async(() -> {
+                    started.incrementAndGet();
+                    try {
+                        new CountDownLatch(1).await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                    }
+                });
+            }
+        })), "owner");
+        owner.start();
+        Await.until("the first task runs", () -> started.get() == 1);
+        assertThat(rt.close(Duration.ofMillis(200))).as("the close ended the pool").isTrue();
+        assertThat(started).as("tasks started").hasValue(1);
+        assertThat(interrupted).as("the running task was interrupted").hasValue(1);
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(owner.isAlive()).as("the finish ended").isFalse();
+    }
+
+    /**
+     * A close called by an interrupted thread, as a service's shutdown may be, stops waiting for the tasks at once
+     * and interrupts them, as {@code ExecutorService.close()} does, but still gives them their second to end, and
+     * keeps the interrupt status. It skipped that second too, and returned false while the task was ending.
+     */
+    @Test
+    void anInterruptedCloserInterruptsTheTasksAndStillWaitsTheirSecond() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-interrupted").workers(1).noFailureLogging().build();
+        AtomicInteger started = new AtomicInteger();
+        AtomicBoolean ended = new AtomicBoolean();
+        Thread owner = new Thread(() -> catchThrowable(() -> rt.finish(() -> rt.async(() -> {
+            started.incrementAndGet();
+            try {
+                new CountDownLatch(1).await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                ended.set(true);
+            }
+        }))), "owner");
+        owner.start();
+        Await.until("the task runs", () -> started.get() == 1);
+        Thread.currentThread().interrupt();
+        boolean closed;
+        try {
+            closed = rt.close(Duration.ofSeconds(30));
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt status is kept").isTrue();
+        }
+        assertThat(closed).as("the pool ended within the second").isTrue();
+        assertThat(ended).as("the task was interrupted").isTrue();
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(owner.isAlive()).as("the finish ended").isFalse();
     }
 
     /**
