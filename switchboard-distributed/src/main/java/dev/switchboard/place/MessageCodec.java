@@ -5,6 +5,7 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.util.Pool;
 import dev.switchboard.actor.ActorRef;
 import dev.switchboard.actor.ReplyTo;
 import dev.switchboard.spi.Seam;
@@ -24,8 +25,11 @@ import java.util.function.Supplier;
  * <p>Every place registers the same classes with the same ids: the built-in ones (Kryo's own primitives and
  * {@code String}, then the transport's control messages, {@link GlobalId} and primitive arrays) and then the
  * configuration's message classes in the file's order, from id {@value #FIRST_USER_ID}. Kryo instances are not
- * thread-safe: each thread has its own, and its own output buffer, so any thread may encode and decode without a
- * lock.
+ * thread-safe: a thread that encodes or decodes takes a {@link Coder} (a Kryo with its input and output buffers)
+ * from a pool and gives it back, so any thread may, and a Kryo is built only when every one is in use. A pool, not
+ * a thread local: a thread local's value reaches this codec, and through its serializers the place, so every
+ * thread that ever sent would keep the place reachable after it closed; and a virtual thread per request would
+ * build a Kryo per request.
  */
 final class MessageCodec {
     /** The id of the configuration's first message class; the built-in ones stay below. */
@@ -54,12 +58,8 @@ final class MessageCodec {
     private final Serializer<ReplyTo<?>> replies;
     /** The reply handles read in the message of the {@link Frames.Deliver} being read on this thread. */
     private static final ThreadLocal<Object[]> REQUESTS = ThreadLocal.withInitial(() -> new Object[2]);
-    /** One Kryo per thread (Kryo is not thread-safe): senders encode on their own threads, without a lock. */
-    private final ThreadLocal<Kryo> kryos = ThreadLocal.withInitial(this::newKryo);
-    /** Each thread's output buffer, reused from one message to the next. */
-    private final ThreadLocal<BoundedOutput> outputs;
-    /** Each thread's input, which bounds what a frame may make it allocate. */
-    private final ThreadLocal<BoundedInput> inputs;
+    /** The coders not in use (see the class comment). */
+    private final Pool<Coder> coders;
     private final DecodingLimits limits;
     /** A thread's output buffer starts this large; one that grew past {@link #KEPT_OUTPUT_BYTES} is not kept. */
     private static final int OUTPUT_BYTES = 512;
@@ -97,9 +97,31 @@ final class MessageCodec {
         this.references = references;
         this.replies = replies;
         this.limits = limits;
-        this.inputs = ThreadLocal.withInitial(() -> new BoundedInput(limits));
-        this.outputs = ThreadLocal.withInitial(() -> new BoundedOutput(OUTPUT_BYTES, limits));
-        requireConstructible(newKryo());
+        Coder first = new Coder(newKryo(), limits);
+        requireConstructible(first.kryo);
+        this.coders = new Pool<>(true, false, Math.max(8, 2 * Runtime.getRuntime().availableProcessors())) {
+            @Override
+            protected Coder create() {
+                return new Coder(newKryo(), limits);
+            }
+        };
+        coders.free(first);
+    }
+
+    /**
+     * A Kryo with its output buffer, reused from one message to the next, and its input, which bounds what a frame
+     * may make it allocate: one thread uses it at a time, between {@link Pool#obtain} and {@link #release}.
+     */
+    private static final class Coder {
+        final Kryo kryo;
+        final BoundedInput input;
+        BoundedOutput output;
+
+        Coder(Kryo kryo, DecodingLimits limits) {
+            this.kryo = kryo;
+            this.input = new BoundedInput(limits);
+            this.output = new BoundedOutput(OUTPUT_BYTES, limits);
+        }
     }
 
     /**
@@ -213,11 +235,11 @@ final class MessageCodec {
      * @throws IllegalArgumentException if its class, or the class of something it holds, is not registered
      */
     byte[] encode(Object message, String to) {
-        Output output = write(message, to);
+        Coder coder = write(message, to);
         try {
-            return output.toBytes();
+            return coder.output.toBytes();
         } finally {
-            release(output);
+            release(coder);
         }
     }
 
@@ -230,8 +252,9 @@ final class MessageCodec {
      *         is longer than {@code maxBytes}
      */
     ByteBuf frame(Object message, Supplier<String> to, int maxBytes, ByteBufAllocator allocator) {
-        Output output = write(FrameFitting.fit(message, limits), to);
+        Coder coder = write(FrameFitting.fit(message, limits), to);
         try {
+            Output output = coder.output;
             int length = output.position();
             if (length > maxBytes) {
                 Object program = programsOwn(message);
@@ -245,25 +268,27 @@ final class MessageCodec {
             frame.writeBytes(output.getBuffer(), 0, length);
             return frame;
         } finally {
-            release(output);
+            release(coder);
         }
     }
 
-    private Output write(Object message, Object to) {
+    /** A coder whose output holds {@code message}: the caller gives it back with {@link #release}. */
+    private Coder write(Object message, Object to) {
         Objects.requireNonNull(message, "message");
-        Kryo kryo = kryos.get();
-        BoundedOutput output = outputs.get();
+        Coder coder = coders.obtain();
+        Kryo kryo = coder.kryo;
+        BoundedOutput output = coder.output;
         output.begin();
         try {
             kryo.writeClassAndObject(output, message);
-            return output;
+            return coder;
         } catch (BoundedOutput.OverLimit e) {
             kryo.reset();
-            release(output);
+            release(coder);
             throw new IllegalArgumentException(cannotSend(message, to) + e.why, e);
         } catch (IllegalArgumentException | KryoException e) {
             kryo.reset();
-            release(output);
+            release(coder);
             if (e instanceof KryoException && String.valueOf(e.getMessage()).startsWith(MAX_DEPTH_EXCEEDED)) {
                 // without the cause, whose message is Kryo's serialization trace: a line per level
                 throw new IllegalArgumentException(cannotSend(message, to) + "it nests objects deeper than the "
@@ -281,21 +306,35 @@ final class MessageCodec {
                 + (to instanceof Supplier<?> s ? s.get() : to) + ": ";
     }
 
-    /** Drops a thread's output buffer that a large message grew, so that it does not stay that large. */
-    private void release(Output output) {
-        if (output.getBuffer().length > KEPT_OUTPUT_BYTES) {
-            outputs.remove();
+    /**
+     * Gives {@code coder} back to the pool, with a fresh output buffer if a large message grew its own, so that it
+     * does not stay that large.
+     */
+    private void release(Coder coder) {
+        if (coder.output.getBuffer().length > KEPT_OUTPUT_BYTES) {
+            coder.output = new BoundedOutput(OUTPUT_BYTES, limits);
         }
+        coders.free(coder);
     }
 
     /** Whether {@code type} is registered (built in, or a message class). */
     boolean isRegistered(Class<?> type) {
-        return kryos.get().getClassResolver().getRegistration(type) != null;
+        Coder coder = coders.obtain();
+        try {
+            return coder.kryo.getClassResolver().getRegistration(type) != null;
+        } finally {
+            coders.free(coder);
+        }
     }
 
     /** For tests: the id {@code type} is registered with. */
     int classId(Class<?> type) {
-        return kryos.get().getRegistration(type).getId();
+        Coder coder = coders.obtain();
+        try {
+            return coder.kryo.getRegistration(type).getId();
+        } finally {
+            coders.free(coder);
+        }
     }
 
     /** How a class is registered, for errors. */
@@ -326,8 +365,9 @@ final class MessageCodec {
      * refused too (a frame holds one message).
      */
     private Object decode(java.nio.ByteBuffer bytes) {
-        BoundedInput input = inputs.get();
-        Kryo kryo = kryos.get();
+        Coder coder = coders.obtain();
+        BoundedInput input = coder.input;
+        Kryo kryo = coder.kryo;
         input.begin(bytes);
         try {
             Object message = kryo.readClassAndObject(input);
@@ -349,6 +389,7 @@ final class MessageCodec {
             throw e;
         } finally {
             input.done();
+            coders.free(coder);
         }
     }
 
@@ -382,8 +423,16 @@ final class MessageCodec {
     private Class<?> classAt(Input input) {
         try {
             int id = input.readVarInt(true) - 2;           // Kryo writes a class's id + 2 (0: null, 1: a name)
-            com.esotericsoftware.kryo.Registration r = id < 0 ? null : kryos.get().getRegistration(id);
-            return r == null ? null : r.getType();
+            if (id < 0) {
+                return null;
+            }
+            Coder coder = coders.obtain();
+            try {
+                com.esotericsoftware.kryo.Registration r = coder.kryo.getRegistration(id);
+                return r == null ? null : r.getType();
+            } finally {
+                coders.free(coder);
+            }
         } catch (KryoException e) {
             return null;
         }

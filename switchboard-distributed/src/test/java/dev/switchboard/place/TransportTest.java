@@ -220,6 +220,58 @@ class TransportTest {
                         + " could not be serialized: ");
     }
 
+    record Note(int n) {
+    }
+
+    /** A serializer of references that holds what a place's does (the place), here a marker to watch. */
+    static final class HoldingSerializer
+            extends com.esotericsoftware.kryo.Serializer<dev.switchboard.actor.ActorRef<?>> {
+        final Object place;
+
+        HoldingSerializer(Object place) {
+            this.place = place;
+        }
+
+        @Override
+        public void write(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Output output,
+                dev.switchboard.actor.ActorRef<?> ref) {
+            throw new AssertionError("no reference is sent");
+        }
+
+        @Override
+        public dev.switchboard.actor.ActorRef<?> read(com.esotericsoftware.kryo.Kryo kryo,
+                com.esotericsoftware.kryo.io.Input input, Class<? extends dev.switchboard.actor.ActorRef<?>> type) {
+            throw new AssertionError("no reference is read");
+        }
+    }
+
+    /**
+     * A codec keeps nothing reachable from the threads that encoded and decoded with it once it is dropped: a place
+     * that has closed is collected, however many threads sent through it. Each thread kept its own Kryo in a thread
+     * local whose value reached the codec's serializers, and through them the place, for the thread's life.
+     */
+    @Test
+    void aDroppedCodecIsNotKeptByTheThreadsThatUsedIt() throws Exception {
+        java.lang.ref.WeakReference<Object> place = usedAndDropped();
+        for (int i = 0; i < 100 && place.get() != null; i++) {
+            System.gc();
+            Thread.onSpinWait();
+        }
+        assertThat(place.get()).as("the place, after 100 collections").isNull();
+    }
+
+    /** Encodes and decodes on this thread and another with a codec whose serializer holds a marker; drops both. */
+    private static java.lang.ref.WeakReference<Object> usedAndDropped() throws Exception {
+        Object marker = new Object();
+        MessageCodec codec = new MessageCodec(List.of(Note.class), "test", new HoldingSerializer(marker),
+                DecodingLimits.DEFAULTS);
+        assertThat(codec.decode(codec.encode(new Note(1), "p1"))).isEqualTo(new Note(1));
+        Thread other = new Thread(() -> codec.decode(codec.encode(new Note(2), "p1")));
+        other.start();
+        other.join();
+        return new java.lang.ref.WeakReference<>(marker);
+    }
+
     @Test
     void anUnregisteredClassIsRefusedAtTheSenderNamingItAndNothingIsSent() throws Exception {
         List<Inbox> in = inboxes();
