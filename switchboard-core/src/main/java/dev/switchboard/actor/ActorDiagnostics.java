@@ -73,10 +73,14 @@ final class ActorDiagnostics {
         return n == 0 ? "" : ", " + n + (n == 1 ? " dead letter" : " dead letters");
     }
 
+    /** Timers a report names one by one; the rest it counts. */
+    static final int TIMERS_NAMED = 10;
+
     /**
      * {@code ", timers: 'deadline' (once), 'tick' (periodic)"} for the actor's active timers, or "": an actor
-     * waiting for its own timer is not stuck, and one that a periodic timer keeps busy never ends by itself. Read
-     * without the actor's token (a report's look; at worst a timer started or cancelled meanwhile is missed).
+     * waiting for its own timer is not stuck, and one that a periodic timer keeps busy never ends by itself. Past
+     * {@link #TIMERS_NAMED}, {@code ", and 415 more"}. Read without the actor's token (a report's look; at worst a
+     * timer started or cancelled meanwhile is missed).
      */
     private static String activeTimers(ActorCore<?> actor) {
         ActorTimers.TimerMap timers = ActorTimers.of(actor);
@@ -84,11 +88,15 @@ final class ActorDiagnostics {
             return "";
         }
         StringBuilder sb = new StringBuilder();
+        int active = 0;
         for (Map.Entry<Object, ActorTimers.Timer> e : List.copyOf(timers.entrySet())) {
-            if (e.getValue().isActive()) {
-                sb.append(sb.isEmpty() ? ", timers: " : ", ").append('\'').append(e.getKey()).append("' (")
-                  .append(e.getValue().isSingle() ? "once" : "periodic").append(')');
+            if (e.getValue().isActive() && ++active <= TIMERS_NAMED) {
+                sb.append(sb.isEmpty() ? ", timers: " : ", ").append('\'').append(SafeText.of(e.getKey()))
+                  .append("' (").append(e.getValue().isSingle() ? "once" : "periodic").append(')');
             }
+        }
+        if (active > TIMERS_NAMED) {
+            sb.append(", and ").append(active - TIMERS_NAMED).append(" more");
         }
         return sb.toString();
     }

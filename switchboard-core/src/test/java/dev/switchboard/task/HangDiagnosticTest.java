@@ -546,7 +546,10 @@ class HangDiagnosticTest {
         assertThat(unscoped).singleElement().satisfies(t -> assertThat(t).hasMessage("the reporter failed"));
     }
 
-    /** An actor that waits for its own timer is shown with its active timers. */
+    /**
+     * An actor that waits for its own timer is shown with its active timers: ten by name, the rest counted (an
+     * actor with hundreds of timers made a line of hundreds).
+     */
     @Test
     void aHangReportListsAnActorsActiveTimers() {
         ConcurrentLinkedQueue<String> reports = new ConcurrentLinkedQueue<>();
@@ -557,6 +560,9 @@ class HangDiagnosticTest {
                 @Override
                 protected void onStart() {
                     startSingleTimer("deadline", "give up", Duration.ofMinutes(10));
+                    for (int i = 0; i < 25; i++) {
+                        startSingleTimer("t" + i, "give up", Duration.ofMinutes(10));
+                    }
                     rt.async(() -> {                        // ends it once the report has been made
                         reported.await(30, TimeUnit.SECONDS);
                         self().send("give up");
@@ -574,7 +580,8 @@ class HangDiagnosticTest {
                 Await.until("onStart run", started::get);
             });
             assertThat(reports.peek()).contains("actor " + waiting)
-                    .containsPattern("never exited \\(idle, .*processed, timers: 'deadline' \\(once\\)\\)");
+                    .containsPattern("never exited \\(idle, .*processed, timers: '[^']+' \\(once\\)"
+                            + "(, '[^']+' \\(once\\)){9}, and 16 more\\)");
         }
     }
 
