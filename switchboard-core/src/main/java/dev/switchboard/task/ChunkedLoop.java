@@ -34,12 +34,12 @@ final class ChunkedLoop {
     private static void runRange(Scheduler scheduler, int from, int to, int chunk, IntConsumer body) {
         Scope scope = Context.current().scope();
         int hi = to;
-        while (hi - from > chunk) {
+        while ((long) hi - from > chunk) {                 // in longs: a range may be longer than Integer.MAX_VALUE
             if (givenUp(scope, scheduler)) {
                 skipped(scope, scheduler, from, hi);
                 return;
             }
-            int mid = (from + hi) >>> 1;
+            int mid = (int) (((long) from + hi) >> 1);         // the floor of the mean, for negative bounds too
             int upper = hi;
             BodyTask.spawn(scheduler, () -> runRange(scheduler, mid, upper, chunk, body));
             hi = mid;

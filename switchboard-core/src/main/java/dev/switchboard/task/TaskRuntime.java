@@ -334,6 +334,7 @@ public final class TaskRuntime implements AutoCloseable {
         if (chunk < 1) {
             throw new IllegalArgumentException("chunk must be at least 1, got " + chunk);
         }
+        scheduler.requireOpen("forasync");         // an empty range too: a closed runtime refuses every loop
         if (from >= to) {
             return;
         }

@@ -120,6 +120,8 @@ class CloseTest {
                 .isInstanceOf(RuntimeClosedException.class).hasMessageContaining("cannot asyncAwait");
         assertThatThrownBy(() -> rt.forasync(0, 10, i -> { }))
                 .isInstanceOf(RuntimeClosedException.class);
+        assertThatThrownBy(() -> rt.forasync(5, 5, i -> { }))     // an empty loop too, as forall's finish does
+                .isInstanceOf(RuntimeClosedException.class).hasMessageContaining("cannot forasync");
         rt.close();                                    // idempotent
     }
 

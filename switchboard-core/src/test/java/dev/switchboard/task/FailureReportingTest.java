@@ -49,6 +49,38 @@ class FailureReportingTest {
     }
 
     /**
+     * A loop over negative indices, or near the ends of the int range, runs each index once and no other. A range
+     * with a negative start was split at the wrong middle: forall(-4, 0, 1, ...) ran some 200 million indices,
+     * from 1 upwards.
+     */
+    @Test
+    void loopsOverNegativeAndExtremeIndicesRunEachIndexOnce() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            int[][] ranges = {{-4, 0}, {-100, 100}, {-1000, -1}, {Integer.MIN_VALUE, Integer.MIN_VALUE + 300},
+                {Integer.MAX_VALUE - 300, Integer.MAX_VALUE}};
+            for (int[] r : ranges) {
+                for (int chunk : new int[] {1, 7, 1000}) {
+                    java.util.concurrent.atomic.AtomicIntegerArray seen =
+                            new java.util.concurrent.atomic.AtomicIntegerArray(r[1] - r[0]);
+                    LongAdder outside = new LongAdder();
+                    rt.forall(r[0], r[1], chunk, i -> {
+                        long at = (long) i - r[0];
+                        if (at < 0 || at >= seen.length()) {
+                            outside.increment();
+                        } else {
+                            seen.incrementAndGet((int) at);
+                        }
+                    });
+                    assertThat(outside.sum()).as("indices outside [%d, %d)", r[0], r[1]).isZero();
+                    for (int k = 0; k < seen.length(); k++) {
+                        assertThat(seen.get(k)).as("index %d of [%d, %d)", r[0] + k, r[0], r[1]).isEqualTo(1);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * A future's failure that tasks get() and rethrow, bare or in get()'s CompletionException, is one failure of
      * the finish, rethrown as itself; a future computed from a failed future's get() adds none either, and its own
      * get() wraps the failure once. Before, each rethrow was a failure of its own (four, in a MultiException).
