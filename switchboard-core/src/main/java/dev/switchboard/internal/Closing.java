@@ -189,13 +189,17 @@ final class Closing {
         if (!scheduler.isClosed()) {
             return false;
         }
-        Throwable t = failure;
-        for (int depth = 0; t != null && depth < 4; depth++, t = t.getCause()) {
-            if (t instanceof RejectedExecutionException || t instanceof InterruptedException) {
-                return true;
+        try {
+            Throwable t = failure;
+            for (int depth = 0; t != null && depth < 4; depth++, t = t.getCause()) {
+                if (t instanceof RejectedExecutionException || t instanceof InterruptedException) {
+                    return true;
+                }
             }
+            return false;
+        } catch (Throwable brokenCause) {
+            return false;                         // a getCause() of the program's that throws: the program's error
         }
-        return false;
     }
 
     RuntimeException closedWhileBlocked(String what) {

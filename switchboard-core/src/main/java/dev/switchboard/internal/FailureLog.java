@@ -51,6 +51,11 @@ public final class FailureLog {
         this.logger = logger;
     }
 
+    /** Where this runtime logs failures (its unscoped ones too): {@code dev.switchboard}, or a test's. */
+    System.Logger logger() {
+        return logger;
+    }
+
     /** How many failures this log has been told of, logged or not; the close's consequences are none. */
     public synchronized long failures() {
         return failures;

@@ -9,7 +9,6 @@ import java.util.function.Consumer;
  * handler and the logging's count. May touch nothing else.
  */
 final class UnscopedFailures {
-    private static final System.Logger LOG = Scheduler.LOG;
     private final Scheduler scheduler;
     private volatile Consumer<Throwable> handler = this::log;
 
@@ -51,17 +50,24 @@ final class UnscopedFailures {
      */
     private void log(Throwable failure) {
         String name = scheduler.name();
+        System.Logger log = scheduler.failureLog().logger();
         long n = logged.incrementAndGet();
         if (n <= PRINTED_UNSCOPED_FAILURES) {
             if (scheduler.isCloseConsequence(failure)) {        // the close's doing, not the program's error
-                LOG.log(System.Logger.Level.INFO, "Switchboard: failure outside every finish of runtime '" + name
+                log.log(System.Logger.Level.INFO, "Switchboard: failure outside every finish of runtime '" + name
                         + "' after its close (no finish can rethrow it): " + SafeText.of(failure));
                 return;
             }
-            LOG.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
+            if (!SafeText.printable(failure)) {                 // a logger would fail printing it, and log nothing
+                log.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
+                        + "' (no finish can rethrow it): " + SafeText.of(failure) + " (no stack trace: the"
+                        + " toString() of the failure or of one of its causes throws)");
+                return;
+            }
+            log.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
                     + "' (no finish can rethrow it)", failure);
         } else if (isPowerOfTen(n)) {
-            LOG.log(System.Logger.Level.ERROR, "Switchboard: " + n + " failures outside every finish of runtime '"
+            log.log(System.Logger.Level.ERROR, "Switchboard: " + n + " failures outside every finish of runtime '"
                     + name + "' so far; the first " + PRINTED_UNSCOPED_FAILURES + " were logged (latest: "
                     + SafeText.of(failure)
                     + "). Set TaskRuntime.Builder.onUnscopedFailure to handle them.");

@@ -104,12 +104,13 @@ public final class DataDrivenControl<T> {
      */
     public void addResumable(Consumer<? super T> resumable) {
         Objects.requireNonNull(resumable, "resumable");
+        // the runtime first: a call refused for where it is made leaves the control as it was, to be called again
+        Scheduler s = mode != Mode.ASYNCHRONOUS ? null : TaskRuntime.current("DataDrivenControl.addResumable (of an"
+                + " asynchronous control, whose body runs as a task of the caller's runtime)").scheduler();
         if (!BODY.compareAndSet(this, null, resumable)) {
             throw new IllegalStateException(this + ": addResumable called twice (a DDC takes one body)");
         }
-        if (mode == Mode.ASYNCHRONOUS) {
-            Scheduler s = TaskRuntime.current("DataDrivenControl.addResumable (of an asynchronous control, whose body"
-                    + " runs as a task of the caller's runtime)").scheduler();
+        if (s != null) {
             Node context = s.spawnContext();
             AwaitTask t = new AwaitBodyTask(context.attachChild(), s, context, this::runBody, this, null, null);
             context.scope().track(t);

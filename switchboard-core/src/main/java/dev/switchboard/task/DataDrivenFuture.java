@@ -248,7 +248,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         }
         if (v instanceof Failure f) {      // wrapped once; a cancellation as itself, as CompletableFuture.join does
             throw f.cause instanceof CompletionException || f.cause instanceof CancellationException
-                    ? (RuntimeException) f.cause : new CompletionException(f.cause);
+                    ? (RuntimeException) f.cause : new CompletionException(SafeText.of(f.cause), f.cause);
         }
         return (T) v;
     }
@@ -485,7 +485,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         if (v instanceof Failure f) {
             return "failure " + SafeText.of(f.cause);
         }
-        return String.valueOf(v);
+        return SafeText.of(v);
     }
 
     /** {@code DataDrivenFuture@1b6d3586 (not put; created by task running Main (lambda))}, or "(put)", "(failed: ...)". */

@@ -20,9 +20,11 @@ final class FinishOutcome {
      * Rethrows the failures {@code scope}, an ended finish, collected. A finish that its runtime's close stopped
      * throws the close's {@link RuntimeClosedException} itself, the other failures suppressed in it (most are the
      * close's consequences: spawns refused, gets freed, loop iterations skipped); so does one whose failures are
-     * all the close's, the first thrown. One that a fatal error stopped throws that error itself when every other
-     * failure is fatal too (the same exhaustion, met by other tasks). A finish with more failures than it keeps
-     * throws the {@link MultiException} that counts them, whatever stopped it.
+     * all the close's, the first thrown. A finish with more failures than it keeps throws the {@link MultiException}
+     * that counts them, unless the close stopped it (or every failure kept is the close's): then it throws the
+     * close's exception with that {@code MultiException} suppressed in it, so that {@code catch
+     * (RuntimeClosedException e)} sees every close. One that a fatal error stopped throws that error itself when
+     * every other failure is fatal too (the same exhaustion, met by other tasks).
      */
     static void rethrow(Scope scope) {
         if (!scope.anyFailure()) {
@@ -37,13 +39,20 @@ final class FinishOutcome {
         if (count <= 1) {
             throw Sneaky.<RuntimeException>rethrow(failures.get(0));
         }
-        if (count > failures.size()) {
-            throw new MultiException(failures, count);      // too many to keep: the exception that counts them
-        }
         Throwable stop = scope.stopped();
-        RuntimeClosedException closed = stop instanceof RuntimeClosedException c && failures.contains(c) ? c
+        boolean allKept = count == failures.size();
+        RuntimeClosedException closed = stop instanceof RuntimeClosedException c && (failures.contains(c) || !allKept)
+                ? c
                 : failures.stream().allMatch(RuntimeClosedException.class::isInstance)
                         ? (RuntimeClosedException) failures.get(0) : null;
+        if (!allKept) {
+            MultiException counted = new MultiException(failures, count);   // too many to keep: it counts them
+            if (closed == null) {
+                throw counted;
+            }
+            closed.addSuppressed(counted);
+            throw closed;
+        }
         if (closed != null) {
             for (Throwable f : failures) {
                 if (f != closed) {

@@ -28,6 +28,8 @@ public final class MultiException extends RuntimeException {
     private static final long serialVersionUID = 1L;
     /** Failures listed one per line in the message; {@link #failures()} has all those kept. */
     private static final int LISTED = 25;
+    /** The characters of a listed failure's text, at most (its own message may be megabytes). */
+    private static final int LISTED_CHARS = 2_000;
 
     private final transient List<Throwable> failures;
     private final long failureCount;
@@ -68,7 +70,7 @@ public final class MultiException extends RuntimeException {
             if (i > LISTED) {
                 break;
             }
-            sb.append("\n  [").append(i++).append("] ").append(SafeText.of(f));
+            sb.append("\n  [").append(i++).append("] ").append(SafeText.brief(f, LISTED_CHARS));
         }
         long more = count - (i - 1);
         if (more > 0) {

@@ -39,6 +39,50 @@ class ProgramTextTest {
         }
     }
 
+    /** Neither its message nor its cause can be read. */
+    static final class Broken extends RuntimeException {
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("no message");
+        }
+
+        @Override
+        public synchronized Throwable getCause() {
+            throw new IllegalStateException("no cause");
+        }
+    }
+
+    /**
+     * A failure outside every finish whose text cannot be made is logged without its stack trace, saying so, before
+     * and after its runtime's close. The default handler's logger failed printing it (the JDK's logging printed
+     * "ErrorManager: 5"), and after the close the check whether it was the close's doing threw, and it was lost.
+     */
+    @Test
+    void anUnscopedFailureWhoseTextThrowsIsLoggedBeforeAndAfterTheClose() throws Exception {
+        RecordingLogger log = new RecordingLogger();
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        TaskRuntime rt = TaskRuntime.builder().name("unscoped").workers(1).build();
+        dev.switchboard.task.RuntimeInternals.schedulerOf(rt).failureLog().logger(log);
+        rt.async(() -> {
+            throw new Broken();
+        });
+        dev.switchboard.testing.Await.until("the first failure logged", () -> log.lines().size() == 1);
+        rt.async(() -> {
+            started.countDown();
+            try {
+                new java.util.concurrent.CountDownLatch(1).await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new Broken();                  // the close interrupts it: a failure after the close
+            }
+        });
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+        rt.close(Duration.ZERO);
+        dev.switchboard.testing.Await.until("the second failure logged", () -> log.lines().size() >= 2);
+        assertThat(log.lines()).filteredOn(l -> l.text().contains("outside every finish")).hasSize(2)
+                .allSatisfy(l -> assertThat(l.text()).contains("runtime 'unscoped'").contains(Broken.class.getName())
+                        .contains("(no stack trace: the toString() of the failure or of one of its causes throws)"));
+    }
+
     static final class Silent extends Actor<Object> {
         @Override
         protected void process(Object m) {

@@ -126,6 +126,36 @@ class CloseTest {
     }
 
     /**
+     * A finish that its runtime's close stopped throws the close's RuntimeClosedException even when it has more
+     * failures than it keeps; the MultiException that counts them is suppressed in it. It threw that
+     * MultiException, which a catch of RuntimeClosedException, as the close's documentation promises, missed.
+     */
+    @Test
+    void aClosedFinishWithMoreFailuresThanItKeepsThrowsTheClose() throws Exception {
+        TaskRuntime rt = TaskRuntime.builder().name("closed-busy").workers(2).noFailureLogging().build();
+        CountDownLatch failed = new CountDownLatch(200);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread owner = new Thread(() -> thrown.set(catchThrowable(() -> rt.finish(() -> {
+            for (int i = 0; i < 200; i++) {
+                int n = i;
+                rt.async(() -> {
+                    failed.countDown();
+                    throw new IllegalStateException("task " + n);
+                });
+            }
+            rt.async(() -> new CountDownLatch(1).await(60, TimeUnit.SECONDS));     // keeps the finish open
+        }))), "owner");
+        owner.start();
+        assertThat(failed.await(30, TimeUnit.SECONDS)).isTrue();
+        rt.close(Duration.ofMillis(100));
+        owner.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(thrown.get()).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'closed-busy' was closed by thread");
+        assertThat(thrown.get().getSuppressed()).singleElement().isInstanceOfSatisfying(MultiException.class,
+                m -> assertThat(m.failureCount()).isGreaterThan(m.failures().size()));
+    }
+
+    /**
      * A thread without a name, as virtual threads are, is named by its id in what the runtime says about it: here
      * who closed the runtime. Such messages said "closed by thread ''".
      */

@@ -50,6 +50,27 @@ class DataDrivenControlTest {
         assertThat(got.get()).isEqualTo("later");
     }
 
+    /**
+     * An addResumable refused for where it was called (outside every finish, on the thread that created a runtime)
+     * leaves the control as it was: called again inside a finish, it attaches the body, which runs. The refused
+     * call had attached the body all the same, so the next one was "called twice" and no body ever ran.
+     */
+    @Test
+    void aRefusedAddResumableCanBeCalledAgain() {
+        AtomicReference<String> got = new AtomicReference<>();
+        DataDrivenControl<String> ddc = new DataDrivenControl<>();
+        try (TaskRuntime own = TaskRuntime.create(1)) {
+            assertThatThrownBy(() -> ddc.addResumable(got::set)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("outside every finish");
+            assertThat(ddc.toString()).contains("no body");
+            own.finish(() -> {
+                ddc.addResumable(got::set);
+                ddc.addValue("v");
+            });
+        }
+        assertThat(got.get()).isEqualTo("v");
+    }
+
     @Test
     void synchronousModeRunsOnTheCompletingThread() {
         AtomicReference<Thread> ranOn = new AtomicReference<>();

@@ -87,6 +87,47 @@ class DataDrivenFutureTest {
         assertThat(f.waiting()).isZero();
     }
 
+    /** An exception whose text cannot be made, as a lazily formatted one's may not be. */
+    static final class Lazy extends RuntimeException {
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("no context to format the message from");
+        }
+    }
+
+    /** A value whose text cannot be made. */
+    record Unprintable(int n) {
+        @Override
+        public String toString() {
+            throw new IllegalStateException("no text");
+        }
+    }
+
+    /**
+     * A future failed with an exception whose text throws gives its get() a CompletionException with that cause,
+     * and a finish whose task rethrows it one failure; a second put of a future whose value cannot be printed is
+     * still the IllegalStateException the API names. get() threw the exception of getMessage(), which the finish
+     * counted as a second failure, and the second put threw the value's.
+     */
+    @Test
+    void objectsWhoseTextThrowsChangeNoOutcome() {
+        Lazy lazy = new Lazy();
+        DataDrivenFuture<String> failed = new DataDrivenFuture<>();
+        failed.fail(lazy);
+        assertThatThrownBy(failed::get).isInstanceOf(CompletionException.class).hasCause(lazy);
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> rt.finish(() -> {
+            TaskFuture<String> f = rt.future(() -> {
+                throw new Lazy();
+            });
+            rt.async(f::get);
+        }));
+        assertThat(thrown).as("one failure, rethrown as itself").isInstanceOf(Lazy.class);
+        DataDrivenFuture<Unprintable> put = new DataDrivenFuture<>();
+        put.put(new Unprintable(1));
+        assertThatThrownBy(() -> put.put(new Unprintable(2))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("assigned twice").hasMessageContaining("(its toString() threw ");
+    }
+
     @Test
     void nullIsAValue() {
         DataDrivenFuture<String> f = new DataDrivenFuture<>();

@@ -49,6 +49,26 @@ class FailureReportingTest {
     }
 
     /**
+     * A finish's MultiException lists each failure in 2,000 characters at most: forty failures with messages of a
+     * megabyte each made a message of forty megabytes, and with less memory the finish threw an OutOfMemoryError
+     * and lost them all.
+     */
+    @Test
+    void aMultiExceptionsMessageIsBoundedWhateverItsFailuresSay() {
+        try (TaskRuntime rt = TaskRuntime.create(2)) {
+            String huge = "x".repeat(1 << 20);
+            Throwable thrown = catchThrowable(() -> rt.forall(0, 40, 1, i -> {
+                throw new IllegalStateException(i + huge);
+            }));
+            assertThat(thrown).isInstanceOf(MultiException.class);
+            assertThat(((MultiException) thrown).failures()).hasSize(40)
+                    .allSatisfy(f -> assertThat(f.getMessage()).hasSizeGreaterThan(1 << 20));
+            assertThat(thrown.getMessage()).hasSizeLessThan(26 * 2_100).contains("...\n  [2] ")
+                    .contains("... and 15 more");
+        }
+    }
+
+    /**
      * A loop over negative indices, or near the ends of the int range, runs each index once and no other. A range
      * with a negative start was split at the wrong middle: forall(-4, 0, 1, ...) ran some 200 million indices,
      * from 1 upwards.
