@@ -380,14 +380,15 @@ public abstract class Node extends CountedCompleter<Void> {
      * Called instead of running this node when the pool refused to queue it: the runtime is closed, or there was
      * no memory to queue it (the pool turns an OutOfMemoryError while growing a deque into a
      * {@code RejectedExecutionException}). Completes the node, so its finish does not wait for work that will
-     * never run, and, unless the runtime was closed (its finishes are told once, by {@code close()}), stops that
-     * finish with the cause: work it was waiting for is lost, so it must not report success. Kinds with more to
-     * put right override this. Never throws.
+     * never run, and, unless the finish's runtime was closed (its finishes are told once, by {@code close()}),
+     * stops that finish with the cause: work it was waiting for is lost, so it must not report success. A task of
+     * this runtime in a finish of another (an {@code async} of runtime B in runtime A's finish) tells that finish
+     * here, since B's close does not. Kinds with more to put right override this. Never throws.
      */
     protected void refused(Throwable cause) {
         try {
-            if (!scheduler.isClosed()) {
-                Scope scope = scope();
+            Scope scope = scope();
+            if (!scope.scheduler.isClosed()) {
                 scope.addFailure(cause);            // every refused task is a failure of its own
                 scope.stopWaiting(cause);
             }

@@ -156,6 +156,32 @@ class CloseTest {
     }
 
     /**
+     * Tasks of runtime B spawned in a finish of runtime A, still queued when B is closed, fail A's finish with B's
+     * close: B's close tells only B's finishes. A's finish ended normally, with none of them run.
+     */
+    @Test
+    void tasksOfAClosedRuntimeInAnotherRuntimesFinishFailThatFinish() throws Exception {
+        TaskRuntime a = TaskRuntime.builder().name("a").workers(1).noFailureLogging().build();
+        TaskRuntime b = TaskRuntime.builder().name("b").workers(1).noFailureLogging().build();
+        CountDownLatch busy = new CountDownLatch(1);
+        b.async(() -> {                                  // holds b's one worker, outside every finish
+            busy.countDown();
+            new CountDownLatch(1).await(60, TimeUnit.SECONDS);
+        });
+        assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+        AtomicInteger ran = new AtomicInteger();
+        Throwable thrown = catchThrowable(() -> a.finish(() -> {
+            for (int i = 0; i < 3; i++) {
+                b.async(ran::incrementAndGet);           // queued behind the busy worker, counted in a's finish
+            }
+            b.close(Duration.ZERO);
+        }));
+        a.close();
+        assertThat(ran).hasValue(0);
+        assertThat(thrown).isInstanceOf(RuntimeClosedException.class).hasMessageContaining("runtime 'b'");
+    }
+
+    /**
      * A thread without a name, as virtual threads are, is named by its id in what the runtime says about it: here
      * who closed the runtime. Such messages said "closed by thread ''".
      */
