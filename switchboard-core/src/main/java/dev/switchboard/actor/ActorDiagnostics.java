@@ -1,5 +1,6 @@
 package dev.switchboard.actor;
 
+import dev.switchboard.internal.Durations;
 import dev.switchboard.internal.SafeText;
 import java.util.HashSet;
 import java.util.List;
@@ -183,8 +184,7 @@ final class ActorDiagnostics {
 
     /** "12 ms ago", "3.4 s ago". */
     static String ageMillis(long nanos) {
-        long ms = Math.max(0, TimeUnit.NANOSECONDS.toMillis(nanos));   // a stamp taken after the report's clock read
-        return ms < 1000 ? ms + " ms ago" : String.format("%.1f s ago", ms / 1000.0);
+        return Durations.ago(TimeUnit.NANOSECONDS.toMillis(nanos));   // 0 for a stamp taken after the clock read
     }
 
     /** "12 ms", "3.4 s". */

@@ -1,5 +1,6 @@
 package dev.switchboard.task;
 
+import dev.switchboard.internal.Durations;
 import java.io.Serial;
 import java.time.Duration;
 import java.util.List;
@@ -21,8 +22,7 @@ public final class FinishTimeoutException extends RuntimeException {
     }
 
     private static String format(Duration d) {
-        long ms = d.toMillis();
-        return ms < 1000 ? ms + " ms" : String.format("%.1f s", ms / 1000.0);
+        return Durations.of(d.toMillis());
     }
 
     /** The actors and awaiting tasks that kept the finish open, one line each. */
