@@ -124,6 +124,9 @@ public final class FinishWait {
                     + WorkerWaits.MAX_HELPING_DEPTH
                     + " on one thread makes the pool add a thread); is a recursion missing its base case?");
         }
+        if (depth > StackRoom.CHECKED_DEPTH) {
+            StackRoom.ensure();                  // at the stack's edge, the StackOverflowError comes before any change
+        }
         // A nested finish is a child of the node that opens it: one spawn tree, so a worker waiting for the outer
         // finish can help with the tasks of finishes nested below it (on another worker, say).
         Scope scope;

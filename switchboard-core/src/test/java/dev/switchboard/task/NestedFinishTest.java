@@ -41,6 +41,54 @@ class NestedFinishTest {
         });
     }
 
+    /** A finish in a finish ... each with a task, for ever: a recursion missing its base case. */
+    private static void endless(TaskRuntime rt, AtomicInteger deepest, int depth) {
+        deepest.accumulateAndGet(depth, Math::max);
+        rt.finish(() -> {
+            rt.async(() -> { });
+            endless(rt, deepest, depth + 1);
+        });
+    }
+
+    /**
+     * A recursion of finishes that runs into the stack's edge ends, every time, with the StackOverflowError, and
+     * leaves the thread outside every finish: on a thread of the program's and on a worker. One round in a few
+     * left a count a StackOverflowError had cut short, and its top finish waited for ever with nothing running.
+     */
+    @Test
+    void aRecursionOfFinishesIntoTheStacksEdgeEndsEveryTime() throws Exception {
+        try (TaskRuntime rt = TaskRuntime.builder().name("edge").workers(2).noFailureLogging().build()) {
+            AtomicInteger deepest = new AtomicInteger();
+            AtomicReference<Throwable> unexpected = new AtomicReference<>();
+            AtomicInteger rounds = new AtomicInteger();
+            Thread caller = new Thread(null, () -> {
+                for (int round = 0; round < 20; round++) {
+                    Throwable t = catchThrowable(
+                            () -> rt.finish(Duration.ofSeconds(30), () -> endless(rt, deepest, 0)));
+                    if (!(t instanceof StackOverflowError)) {
+                        unexpected.set(t);
+                        return;
+                    }
+                    rounds.incrementAndGet();
+                }
+            }, "caller", 512 * 1024);
+            caller.start();
+            caller.join(TimeUnit.SECONDS.toMillis(100));
+            assertThat(caller.isAlive()).as("the rounds ended").isFalse();
+            assertThat(unexpected.get()).as("what a round threw instead").isNull();
+            assertThat(rounds).hasValue(20);
+            assertThat(deepest.get()).as("nested past the checked depth")
+                    .isGreaterThan(dev.switchboard.internal.StackRoom.CHECKED_DEPTH);
+            for (int round = 0; round < 5; round++) {
+                Throwable onWorker = catchThrowable(() -> rt.finish(Duration.ofSeconds(30),
+                        () -> rt.async(() -> endless(rt, deepest, 0))));
+                assertThat(onWorker).as("round %d on a worker", round).isInstanceOf(StackOverflowError.class);
+            }
+            rt.finish(Duration.ofSeconds(30), () -> rt.async(() -> { }));      // the threads are outside every finish
+            assertThat(rt.diagnose()).isEmpty();
+        }
+    }
+
     @ParameterizedTest(name = "{0} worker(s)")
     @ValueSource(ints = {1, 2})
     void treeOfNestedFinishes(int workers) {
