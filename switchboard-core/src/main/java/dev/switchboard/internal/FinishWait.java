@@ -57,6 +57,11 @@ public final class FinishWait {
         this.scheduler = scheduler;
     }
 
+    /** For tests: refuses a blocking {@code get()} on a worker once the pool has {@code threads} spare threads. */
+    public void maxSpareThreads(int threads) {
+        this.maxSpareThreads = threads;
+    }
+
     /**
      * Called on a worker of this runtime by a {@code get()} whose value {@code producer} computes, before it blocks:
      * if no thread has started the producer, runs it here; otherwise helps with the queued tasks the producer
@@ -313,12 +318,46 @@ public final class FinishWait {
         return a - b <= 0 ? a : b;
     }
 
-    /** Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable. */
-    public void block(ForkJoinPool.ManagedBlocker blocker) {
+    /**
+     * Threads the pool may have beyond the runtime's workers, each added for a worker blocked in a {@code get()}:
+     * a {@code get()} that would need one more is refused ({@link #block}). Nested finishes stay within it up to
+     * their own limit ({@link Scheduler#MAX_FINISH_DEPTH}, one thread per {@link WorkerWaits#MAX_HELPING_DEPTH}
+     * levels); a recursion of futures missing its base case reaches it after some 130,000 levels, instead of adding
+     * threads until the JVM has no memory left to stop.
+     */
+    static final int MAX_SPARE_THREADS = 1_024;
+
+    /** {@link #MAX_SPARE_THREADS}, or fewer in a test. */
+    private volatile int maxSpareThreads = MAX_SPARE_THREADS;
+
+    /**
+     * Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable; {@code future} (the
+     * one whose {@code get()} waits) names the wait if it is refused.
+     *
+     * @throws IllegalStateException on a worker, if the pool has {@link #MAX_SPARE_THREADS} threads beyond the
+     *         runtime's workers already; the finish the worker's work counts in stops waiting with it, since the
+     *         recursion that got there goes on, on the threads it has, until the runtime is closed
+     */
+    public void block(ForkJoinPool.ManagedBlocker blocker, Object future) {
         if (scheduler.deterministic != null) {
             scheduler.deterministic.awaitOnThisThread("a blocking wait", blocker::isReleasable);
         }
         Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == scheduler ? ww : null;
+        if (w != null && !blocker.isReleasable()) {
+            int spare = scheduler.pool.getPoolSize() - scheduler.parallelism();
+            if (spare >= maxSpareThreads) {
+                IllegalStateException refused = new IllegalStateException("runtime '" + scheduler.name()
+                        + "' refused get() of " + SafeText.of(future) + " on " + Threads.name(w) + ": it has " + spare
+                        + " threads beyond its " + scheduler.parallelism() + " workers already, each added for a"
+                        + " worker blocked in a wait nested in the others'; is a recursion of futures missing its"
+                        + " base case? (asyncAwait waits without a thread)");
+                Node current = w.current();
+                if (current != null) {
+                    current.scope().stopWaiting(refused);   // recorded as the failure of the task that gets it
+                }
+                throw refused;
+            }
+        }
         if (w != null) {
             WorkerWaits.enterBlocking(w);
             WorkerWaits.beforeBlocking(w);

@@ -415,7 +415,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         try {
             if (Thread.currentThread() instanceof Worker w) {
                 Scheduler s = w.scheduler();
-                s.finishes().block(blocker);
+                s.finishes().block(blocker, this);
             } else {
                 try {
                     ForkJoinPool.managedBlock(blocker);

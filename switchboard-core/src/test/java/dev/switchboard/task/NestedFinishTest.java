@@ -89,6 +89,39 @@ class NestedFinishTest {
         }
     }
 
+    /** fib-like, but with no base case: each level waits for a future of the next. */
+    private static int endlessFutures(TaskRuntime rt, int depth) {
+        return rt.future(() -> endlessFutures(rt, depth + 1)).get();
+    }
+
+    /**
+     * A recursion of futures missing its base case stops once the pool has its spare threads: the get() that would
+     * need one more is refused, naming the future and the likely cause, and the finish ends with it; the close ends
+     * what goes on. It added a thread per 128 levels until the JVM ran out of memory (6,000 threads in 9 s) and
+     * could no longer be stopped but by SIGKILL.
+     */
+    @Test
+    void aRecursionOfFuturesWithoutABaseCaseIsRefusedAtTheSpareThreads() {
+        TaskRuntime rt = TaskRuntime.builder().name("runaway").workers(2).noFailureLogging().build();
+        RuntimeInternals.schedulerOf(rt).finishes().maxSpareThreads(8);
+        try {
+            Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(60), () -> endlessFutures(rt, 0)));
+            assertThat(thrown).isNotInstanceOf(FinishTimeoutException.class);
+            Throwable refused = thrown instanceof MultiException m ? m.failures().get(0) : thrown;
+            while (refused instanceof java.util.concurrent.CompletionException && refused.getCause() != null) {
+                refused = refused.getCause();
+            }
+            assertThat(refused).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("runtime 'runaway' refused get() of DataDrivenFuture@")
+                    .hasMessageContaining("threads beyond its 2 workers already")
+                    .hasMessageContaining("is a recursion of futures missing its base case?");
+            assertThat(RuntimeInternals.schedulerOf(rt).pool().getPoolSize()).as("bounded, give or take racing waits")
+                    .isLessThan(2 + 8 + 8);
+        } finally {
+            assertThat(rt.close(Duration.ofSeconds(10))).as("the close ended the recursion").isTrue();
+        }
+    }
+
     @ParameterizedTest(name = "{0} worker(s)")
     @ValueSource(ints = {1, 2})
     void treeOfNestedFinishes(int workers) {
