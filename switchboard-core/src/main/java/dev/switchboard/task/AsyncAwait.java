@@ -19,8 +19,14 @@ final class AsyncAwait {
 
     /** Spawns {@code body} to run once every one of {@code inputs} is done (at once if there are none). */
     static void spawn(Scheduler scheduler, Collection<? extends TaskFuture<?>> inputs, TaskBody body) {
+        Objects.requireNonNull(inputs, "asyncAwait inputs is null (pass an empty collection for none)");
         TaskFuture<?>[] all = inputs.toArray(new TaskFuture<?>[0]);
         int n = all.length;
+        for (int i = 0; i < n; i++) {
+            if (all[i] == null) {
+                throw new NullPointerException("asyncAwait input " + i + " of " + n + " is null");
+            }
+        }
         spawn(scheduler, n, n > 0 ? all[0] : null, n > 1 ? all[1] : null,
                 n > 2 ? Arrays.copyOfRange(all, 2, n) : null, body);
     }

@@ -509,9 +509,17 @@ public final class TaskRuntime implements AutoCloseable {
         private Builder() {
         }
 
-        /** Names the runtime (and its worker threads). */
+        /**
+         * Names the runtime (and its worker threads).
+         *
+         * @throws IllegalArgumentException if {@code name} is blank: the runtime's messages would name nothing
+         */
         public Builder name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("a runtime's name must not be blank, got '" + name + "'");
+            }
+            this.name = name;
             return this;
         }
 

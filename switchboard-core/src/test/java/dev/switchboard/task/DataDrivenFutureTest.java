@@ -468,6 +468,25 @@ class DataDrivenFutureTest {
     }
 
     /**
+     * asyncAwait given no collection, or one with a null input, says which; a runtime's blank name is refused. The
+     * first was a NullPointerException from toArray, the second did not say which input, and a blank name made
+     * messages name "runtime ''".
+     */
+    @Test
+    void badInputsAreNamed() {
+        rt.finish(() -> {
+            assertThatThrownBy(() -> rt.asyncAwait((java.util.Collection<TaskFuture<?>>) null, () -> { }))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("asyncAwait inputs is null");
+            DataDrivenFuture<Integer> done = new DataDrivenFuture<>();
+            done.put(1);
+            assertThatThrownBy(() -> rt.asyncAwait(java.util.Arrays.asList(done, null, done), () -> { }))
+                    .isInstanceOf(NullPointerException.class).hasMessage("asyncAwait input 1 of 3 is null");
+        });
+        assertThatThrownBy(() -> TaskRuntime.builder().name(" ")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be blank");
+    }
+
+    /**
      * cancel() of a future whose task no thread has started: the task never runs, the finish does not wait for it
      * and hears of no failure, and get() throws the CancellationException as itself.
      */
