@@ -87,6 +87,9 @@ public final class FinishWait {
             Clock pacing = Clock.system();          // the runtime's own pacing: real time, whatever its clock
             long idleSince = 0;
             while (!producer.valueReady()) {
+                if (stoppedForSpareThreads(w)) {
+                    return;                      // helping would run the recursion on: block, which refuses
+                }
                 WorkerWaits.stashInterrupt(w);   // one that came meanwhile: not for the tasks it helps with
                 long before = w.progress();
                 // Runs queued tasks of the producer's subtree from any worker's deque, then waits, for one slice at
@@ -331,32 +334,68 @@ public final class FinishWait {
     private volatile int maxSpareThreads = MAX_SPARE_THREADS;
 
     /**
+     * Refuses the get() of {@code future} on worker {@code w}, about to block, if the pool has its
+     * {@link #maxSpareThreads} already, or if its finish stopped for that already: after the first refusal, every
+     * get() of the finish that would block fails at once, so that the recursion ends as its links fail, instead of
+     * going on while threads stolen its newest tasks run them.
+     */
+    /** Whether the finish that {@code w}'s current work counts in stopped for a get() refused by the limit. */
+    private static boolean stoppedForSpareThreads(Worker w) {
+        Node current = w.current();
+        return current != null && current.scope().spareThreadsRefused != null;
+    }
+
+    private void refuseBeyondSpareThreads(Worker w, Object future, ProducingTask producer) {
+        Node current = w.current();
+        Scope scope = current != null ? current.scope() : null;
+        IllegalStateException first = scope != null ? scope.spareThreadsRefused : null;
+        if (first != null) {
+            throw withdrawn(producer, new IllegalStateException("runtime '" + scheduler.name() + "' refused get() of "
+                    + SafeText.of(future) + " on " + Threads.name(w) + ": its finish stopped for it ("
+                    + first.getMessage() + ")"));
+        }
+        int spare = scheduler.pool.getPoolSize() - scheduler.parallelism();
+        if (spare >= maxSpareThreads) {
+            IllegalStateException refused = new IllegalStateException("runtime '" + scheduler.name()
+                    + "' refused get() of " + SafeText.of(future) + " on " + Threads.name(w) + ": it has " + spare
+                    + " threads beyond its " + scheduler.parallelism() + " workers already, each added for a worker"
+                    + " blocked in a wait nested in the others'; is a recursion of futures missing its base case?"
+                    + " (asyncAwait waits without a thread)");
+            if (scope != null) {
+                scope.spareThreadsRefused = refused;
+                scope.stopWaiting(refused);          // recorded as the failure of the task that gets it
+            }
+            throw withdrawn(producer, refused);
+        }
+    }
+
+    /**
+     * {@code refused}, once the task that would compute the refused get()'s value, if no thread has started it, is
+     * withdrawn with it: left queued, it would carry the recursion on from where the refusal cut it.
+     */
+    private static IllegalStateException withdrawn(ProducingTask producer, IllegalStateException refused) {
+        if (producer != null) {
+            producer.withdraw(refused);
+        }
+        return refused;
+    }
+
+    /**
      * Blocks the current thread (helping the pool stay live) until {@code blocker} is releasable; {@code future} (the
-     * one whose {@code get()} waits) names the wait if it is refused.
+     * one whose {@code get()} waits) names the wait if it is refused, and {@code producer}, the task that computes
+     * it (or null), is then withdrawn if no thread has started it.
      *
      * @throws IllegalStateException on a worker, if the pool has {@link #MAX_SPARE_THREADS} threads beyond the
      *         runtime's workers already; the finish the worker's work counts in stops waiting with it, since the
      *         recursion that got there goes on, on the threads it has, until the runtime is closed
      */
-    public void block(ForkJoinPool.ManagedBlocker blocker, Object future) {
+    public void block(ForkJoinPool.ManagedBlocker blocker, Object future, ProducingTask producer) {
         if (scheduler.deterministic != null) {
             scheduler.deterministic.awaitOnThisThread("a blocking wait", blocker::isReleasable);
         }
         Worker w = Thread.currentThread() instanceof Worker ww && ww.scheduler == scheduler ? ww : null;
         if (w != null && !blocker.isReleasable()) {
-            int spare = scheduler.pool.getPoolSize() - scheduler.parallelism();
-            if (spare >= maxSpareThreads) {
-                IllegalStateException refused = new IllegalStateException("runtime '" + scheduler.name()
-                        + "' refused get() of " + SafeText.of(future) + " on " + Threads.name(w) + ": it has " + spare
-                        + " threads beyond its " + scheduler.parallelism() + " workers already, each added for a"
-                        + " worker blocked in a wait nested in the others'; is a recursion of futures missing its"
-                        + " base case? (asyncAwait waits without a thread)");
-                Node current = w.current();
-                if (current != null) {
-                    current.scope().stopWaiting(refused);   // recorded as the failure of the task that gets it
-                }
-                throw refused;
-            }
+            refuseBeyondSpareThreads(w, future, producer);
         }
         if (w != null) {
             WorkerWaits.enterBlocking(w);

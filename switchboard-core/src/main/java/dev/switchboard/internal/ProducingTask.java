@@ -84,6 +84,26 @@ public abstract class ProducingTask extends Node {
         return true;
     }
 
+    /**
+     * Claims this task before any thread has started it, so that it never runs, and fails its value with
+     * {@code cause} (a get() of it was refused: a recursion that left it queued would go on from it). Returns false
+     * if a thread has started it already.
+     */
+    final boolean withdraw(Throwable cause) {
+        if (!claim()) {
+            return false;
+        }
+        try {
+            neverRun(cause);
+        } catch (Throwable t) {
+            Failures.lastResort(scope(), t);
+        }
+        quietlyComplete();
+        sealSpawns();
+        tryComplete();
+        return true;
+    }
+
     @Override
     protected final void refused(Throwable cause) {
         if (claim()) {

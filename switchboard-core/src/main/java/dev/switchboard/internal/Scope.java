@@ -92,6 +92,11 @@ public final class Scope extends Node implements ForkJoinPool.ManagedBlocker {
      * the runtime's close, a lost task. Written holding this monitor, read by the waiter without it.
      */
     private volatile Throwable stopped;
+    /**
+     * The first get() of this finish's work refused for the pool's spare threads ({@code FinishWait.block}), or
+     * null: once set, every get() of the work that would block is refused too.
+     */
+    volatile IllegalStateException spareThreadsRefused;
     /** After its finish gave up waiting (a timeout): the node this scope completes into instead. */
     private volatile Node adoptedBy;   // written under this
     private volatile int adoptionReleased;

@@ -415,7 +415,7 @@ public final class DataDrivenFuture<T> implements TaskFuture<T> {
         try {
             if (Thread.currentThread() instanceof Worker w) {
                 Scheduler s = w.scheduler();
-                s.finishes().block(blocker, this);
+                s.finishes().block(blocker, this, producer);
             } else {
                 try {
                     ForkJoinPool.managedBlock(blocker);
