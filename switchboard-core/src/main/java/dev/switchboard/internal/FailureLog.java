@@ -182,7 +182,7 @@ public final class FailureLog {
                     + (skipped == 0 ? "" : " (" + skipped + " more failure" + (skipped == 1 ? "" : "s")
                     + " since the last line were not logged: more than " + perMinute + " a minute)");
             if (!atInfo && cause != null && !SafeText.printable(cause)) {
-                line += " (no stack trace: the toString() of the failure or of one of its causes throws)";
+                line += " " + SafeText.NO_STACK_TRACE;
                 cause = null;                    // a logger would fail printing it, and log nothing
             }
             logger.log(atInfo ? System.Logger.Level.INFO : System.Logger.Level.ERROR, line, atInfo ? null : cause);

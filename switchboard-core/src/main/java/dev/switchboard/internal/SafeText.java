@@ -10,6 +10,10 @@ import java.util.Set;
  * diagnostic never replaces the failure it reports.
  */
 public final class SafeText {
+    /** What a log line says in place of a stack trace that is not {@link #printable}. */
+    public static final String NO_STACK_TRACE = "(no stack trace: the text of the failure or of one of its causes"
+            + " cannot be made: a toString(), getMessage() or getCause() throws)";
+
     /** Causes and suppressed failures looked at, at most, by {@link #printable}. */
     private static final int MAX_LOOKED_AT = 64;
 

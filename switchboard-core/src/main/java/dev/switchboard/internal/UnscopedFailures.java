@@ -60,8 +60,7 @@ final class UnscopedFailures {
             }
             if (!SafeText.printable(failure)) {                 // a logger would fail printing it, and log nothing
                 log.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name
-                        + "' (no finish can rethrow it): " + SafeText.of(failure) + " (no stack trace: the"
-                        + " toString() of the failure or of one of its causes throws)");
+                        + "' (no finish can rethrow it): " + SafeText.of(failure) + " " + SafeText.NO_STACK_TRACE);
                 return;
             }
             log.log(System.Logger.Level.ERROR, "Switchboard: failure outside every finish of runtime '" + name

@@ -432,7 +432,8 @@ public final class TaskRuntime implements AutoCloseable {
      *       fails now with a {@code RuntimeClosedException} naming this runtime, the thread and the future;</li>
      *   <li>tasks already queued or running may run to their end, for up to {@code timeout}; what they spawn is
      *       refused; after that no queued task starts (what was queued from outside the workers is refused), the
-     *       workers are interrupted and given one more second. If the calling thread is interrupted (before the
+     *       workers are interrupted and given one more second (and up to one more for the runtime's threads to
+     *       end). If the calling thread is interrupted (before the
      *       call or during its wait), it stops waiting for the tasks at once and goes on to that step, as
      *       {@code ExecutorService.close()} does; it still waits the second, and its interrupt status is kept;</li>
      *   <li>when this method returns true, no thread of the runtime (its workers, its watchdog, its timer) is
