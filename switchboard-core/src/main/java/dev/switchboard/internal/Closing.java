@@ -202,6 +202,22 @@ final class Closing {
         }
     }
 
+    /**
+     * The exception of {@code queued}, which the close refused before it could run: "runtime 'b' was closed by thread
+     * 'main' before task running Main (lambda) could run". It may count in a finish of another runtime, which this
+     * close does not tell otherwise.
+     */
+    RuntimeException queuedAtClose(Node queued) {
+        String what;
+        try {
+            what = queued.describe();
+        } catch (Throwable programsToString) {
+            what = "a task";
+        }
+        return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was " + closedBy + " before " + what
+                + " could run");
+    }
+
     RuntimeException closedWhileBlocked(String what) {
         return ClosedRuntimes.exception("runtime '" + scheduler.name() + "' was " + closedBy + " while thread '"
                 + Threads.name(Thread.currentThread()) + "' waited in " + what);

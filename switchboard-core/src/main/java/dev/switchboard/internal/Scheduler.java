@@ -563,7 +563,7 @@ public final class Scheduler {
     void refuseQueued() {
         Node n;
         while ((n = runQueue.poll()) != null) {
-            n.refused(ClosedRuntimes.exception("runtime '" + name + "' was closed"));
+            n.refused(closing.queuedAtClose(n));
         }
     }
 

@@ -178,7 +178,9 @@ class CloseTest {
         }));
         a.close();
         assertThat(ran).hasValue(0);
-        assertThat(thrown).isInstanceOf(RuntimeClosedException.class).hasMessageContaining("runtime 'b'");
+        assertThat(thrown).isInstanceOf(RuntimeClosedException.class)
+                .hasMessageContaining("runtime 'b' was closed by thread '" + Thread.currentThread().getName() + "'")
+                .hasMessageContaining("before task running CloseTest (lambda) could run");
     }
 
     /**
