@@ -350,9 +350,7 @@ public final class FinishWait {
         Scope scope = current != null ? current.scope() : null;
         IllegalStateException first = scope != null ? scope.spareThreadsRefused : null;
         if (first != null) {
-            throw withdrawn(producer, new IllegalStateException("runtime '" + scheduler.name() + "' refused get() of "
-                    + SafeText.of(future) + " on " + Threads.name(w) + ": its finish stopped for it ("
-                    + first.getMessage() + ")"));
+            throw withdrawn(producer, first);        // the same failure: the finish counts it once
         }
         int spare = scheduler.pool.getPoolSize() - scheduler.parallelism();
         if (spare >= maxSpareThreads) {

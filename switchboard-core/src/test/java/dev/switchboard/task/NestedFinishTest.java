@@ -106,7 +106,14 @@ class NestedFinishTest {
         RuntimeInternals.schedulerOf(rt).finishes().maxSpareThreads(8);
         try {
             Throwable thrown = catchThrowable(() -> rt.finish(Duration.ofSeconds(60), () -> endlessFutures(rt, 0)));
-            assertThat(thrown).as("the one failure: the recursion ended where the refusal cut it")
+            // one refusal, or a few when threads reached the limit at once: nothing else failed
+            Throwable refused = thrown instanceof MultiException m ? m.failures().get(0) : thrown;
+            if (thrown instanceof MultiException m) {
+                assertThat(m.failureCount()).as("refusals that raced").isLessThan(10);
+                assertThat(m.failures()).allSatisfy(f -> assertThat(f).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("refused get() of"));
+            }
+            assertThat(refused).as("the recursion ended where the refusal cut it")
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("runtime 'runaway' refused get() of DataDrivenFuture@")
                     .hasMessageContaining("threads beyond its 2 workers already")
