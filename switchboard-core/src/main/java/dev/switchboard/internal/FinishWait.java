@@ -87,8 +87,8 @@ public final class FinishWait {
             Clock pacing = Clock.system();          // the runtime's own pacing: real time, whatever its clock
             long idleSince = 0;
             while (!producer.valueReady()) {
-                if (stoppedForSpareThreads(w)) {
-                    return;                      // helping would run the recursion on: block, which refuses
+                if (refusalOf(w) != null) {
+                    return;                      // helping would run a refused recursion on: block, which refuses
                 }
                 WorkerWaits.stashInterrupt(w);   // one that came meanwhile: not for the tasks it helps with
                 long before = w.progress();
@@ -333,22 +333,20 @@ public final class FinishWait {
     /** {@link #MAX_SPARE_THREADS}, or fewer in a test. */
     private volatile int maxSpareThreads = MAX_SPARE_THREADS;
 
+    /** The refusal the finish that {@code w}'s current work counts in stopped for (see {@link #block}), or null. */
+    private static IllegalStateException refusalOf(Worker w) {
+        Node current = w.current();
+        return current != null ? current.scope().spareThreadsRefused : null;
+    }
+
     /**
      * Refuses the get() of {@code future} on worker {@code w}, about to block, if the pool has its
      * {@link #maxSpareThreads} already, or if its finish stopped for that already: after the first refusal, every
-     * get() of the finish that would block fails at once, so that the recursion ends as its links fail, instead of
-     * going on while threads stolen its newest tasks run them.
+     * get() of the finish that would block fails at once, with that refusal, so that the recursion ends as its
+     * links fail, instead of going on on the threads that take its newest tasks.
      */
-    /** Whether the finish that {@code w}'s current work counts in stopped for a get() refused by the limit. */
-    private static boolean stoppedForSpareThreads(Worker w) {
-        Node current = w.current();
-        return current != null && current.scope().spareThreadsRefused != null;
-    }
-
     private void refuseBeyondSpareThreads(Worker w, Object future, ProducingTask producer) {
-        Node current = w.current();
-        Scope scope = current != null ? current.scope() : null;
-        IllegalStateException first = scope != null ? scope.spareThreadsRefused : null;
+        IllegalStateException first = refusalOf(w);
         if (first != null) {
             throw withdrawn(producer, first);        // the same failure: the finish counts it once
         }
@@ -359,7 +357,9 @@ public final class FinishWait {
                     + " threads beyond its " + scheduler.parallelism() + " workers already, each added for a worker"
                     + " blocked in a wait nested in the others'; is a recursion of futures missing its base case?"
                     + " (asyncAwait waits without a thread)");
-            if (scope != null) {
+            Node current = w.current();
+            if (current != null) {
+                Scope scope = current.scope();
                 scope.spareThreadsRefused = refused;
                 scope.stopWaiting(refused);          // recorded as the failure of the task that gets it
             }
@@ -384,8 +384,8 @@ public final class FinishWait {
      * it (or null), is then withdrawn if no thread has started it.
      *
      * @throws IllegalStateException on a worker, if the pool has {@link #MAX_SPARE_THREADS} threads beyond the
-     *         runtime's workers already; the finish the worker's work counts in stops waiting with it, since the
-     *         recursion that got there goes on, on the threads it has, until the runtime is closed
+     *         runtime's workers already, or the finish the worker's work counts in stopped for such a refusal; the
+     *         first stops that finish
      */
     public void block(ForkJoinPool.ManagedBlocker blocker, Object future, ProducingTask producer) {
         if (scheduler.deterministic != null) {

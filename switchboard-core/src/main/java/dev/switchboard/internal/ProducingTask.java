@@ -75,30 +75,25 @@ public abstract class ProducingTask extends Node {
      * it) already: it then runs to its end.
      */
     public final boolean withdraw() {
-        if (!claim()) {
-            return false;
-        }
-        quietlyComplete();                      // a waiter's join (FinishWait#helpProduce) ends at once
-        sealSpawns();
-        tryComplete();
-        return true;
+        return withdraw(null);
     }
 
     /**
-     * Claims this task before any thread has started it, so that it never runs, and fails its value with
-     * {@code cause} (a get() of it was refused: a recursion that left it queued would go on from it). Returns false
-     * if a thread has started it already.
+     * {@link #withdraw()}, failing its value with {@code cause} unless null (a get() of it was refused: a recursion
+     * that left it queued would go on from it).
      */
     final boolean withdraw(Throwable cause) {
         if (!claim()) {
             return false;
         }
-        try {
-            neverRun(cause);
-        } catch (Throwable t) {
-            Failures.lastResort(scope(), t);
+        if (cause != null) {
+            try {
+                neverRun(cause);
+            } catch (Throwable t) {
+                Failures.lastResort(scope(), t);
+            }
         }
-        quietlyComplete();
+        quietlyComplete();                      // a waiter's join (FinishWait#helpProduce) ends at once
         sealSpawns();
         tryComplete();
         return true;
